@@ -1,0 +1,120 @@
+"""The actions a seat (or the host) can ask of the engine.
+
+Every action goes through `Match.apply(seat, action)`, in turn or not: calling UNO, catching,
+challenging, jumping in and buzzing are actions of seats whose turn it is not. Actions are small
+immutable values, compared by value, so `legal_actions()` lists are directly comparable.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from unonet.cards import Color
+
+HOST = -1
+"""The pseudo-seat for actions only the host takes: starting a round, expiry, moderation."""
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """Play `card` (and `also`, in order, for sequences and multiples); `color` for a wild;
+    `uno` calls UNO with the play of the next-to-last card."""
+
+    card: int
+    color: Color | None = None
+    uno: bool = False
+    also: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """Draw from the pile (in turn), or take the pending draw of a stack (same as Accept)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """End the turn after drawing (the drawn card is kept)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseColor:
+    """Name the colour when a decision is pending on this seat (first-card Wild, Color Roulette)."""
+
+    color: Color
+
+
+@dataclass(frozen=True, slots=True)
+class CallUno:
+    """Say UNO while holding one card (a late self-call is safe until someone catches you)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Catch:
+    """Catch `target`, who holds one card and has not called UNO."""
+
+    target: int
+
+
+@dataclass(frozen=True, slots=True)
+class Challenge:
+    """Challenge the Wild Draw Four just played on this seat."""
+
+
+@dataclass(frozen=True, slots=True)
+class Accept:
+    """Take the pending draw (a Wild Draw Four not challenged, or a stack) and lose the turn."""
+
+
+@dataclass(frozen=True, slots=True)
+class Buzz:
+    """Press the buzzer while a Buzzer window is open (variant cards)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseTarget:
+    """Pick the seat to swap hands with (a 7 under `seven_zero`)."""
+
+    target: int
+
+
+@dataclass(frozen=True, slots=True)
+class StartRound:
+    """Host: deal the next round. `key` is the round's shuffle key (the trust scheme's K);
+    None derives it from the match seed."""
+
+    key: bytes | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Expire:
+    """Host: the timer of the pending decision ran out; apply the documented default."""
+
+
+@dataclass(frozen=True, slots=True)
+class Penalize:
+    """Host, for the table owner: `target` draws `count` cards (seed 000's hinting penalty)."""
+
+    target: int
+    count: int = 2
+
+
+Action = (
+    Play
+    | Draw
+    | Pass
+    | ChooseColor
+    | CallUno
+    | Catch
+    | Challenge
+    | Accept
+    | Buzz
+    | ChooseTarget
+    | StartRound
+    | Expire
+    | Penalize
+)
+
+SEAT_ACTIONS: tuple[type, ...] = (
+    Play, Draw, Pass, ChooseColor, CallUno, Catch, Challenge, Accept, Buzz, ChooseTarget,
+)
+HOST_ACTIONS: tuple[type, ...] = (StartRound, Expire, Penalize)

@@ -1,0 +1,40 @@
+"""The unambiguous length-prefixed encoding that every hash and HMAC of the project runs over.
+
+`enc(f1, ..., fn) = u32be(n) || for each field: u32be(len(fi)) || fi`, where an int becomes
+u64be and a str becomes UTF-8. Two different field lists never encode to the same bytes, which
+is what a commitment needs; msgpack bytes do not have that property (one value, many encodings).
+"""
+
+from __future__ import annotations
+
+import struct
+
+Field = bytes | str | int
+
+_U32 = struct.Struct(">I")
+_U64 = struct.Struct(">Q")
+
+
+def field_bytes(field: Field) -> bytes:
+    """The bytes of one field before its length prefix."""
+    if isinstance(field, bool):
+        raise TypeError("booleans are not encodable; use 0 or 1")
+    if isinstance(field, int):
+        if not 0 <= field < 2**64:
+            raise ValueError(f"integer field out of u64 range: {field}")
+        return _U64.pack(field)
+    if isinstance(field, str):
+        return field.encode("utf-8")
+    if isinstance(field, bytes | bytearray | memoryview):
+        return bytes(field)
+    raise TypeError(f"cannot encode field of type {type(field).__name__}")
+
+
+def enc(*fields: Field) -> bytes:
+    """Encode a list of fields as `u32be(n) || (u32be(len) || bytes)*`."""
+    parts = [_U32.pack(len(fields))]
+    for field in fields:
+        raw = field_bytes(field)
+        parts.append(_U32.pack(len(raw)))
+        parts.append(raw)
+    return b"".join(parts)

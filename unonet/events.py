@@ -1,0 +1,237 @@
+"""What the engine reports after each applied action.
+
+Events are small immutable values. Each has an audience: None means every seat and spectator
+may see it; a set of seats means only those (a card's id going to its owner, a challenge reveal
+going to the challenger alone). The host sends each event to exactly its audience, which is how
+the information-leak rule of DESIGN.md is kept in one place.
+
+Cards move by *position*: (epoch, index) in the shuffled order of a pile, epoch 0 being the
+round's deal and each reshuffle the next epoch. The public events name positions; only private
+events name the card ids of hidden cards. The protocol's commitments bind positions to ids.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from unonet.cards import Color
+
+Position = tuple[int, int]
+"""(epoch, index) of a card in the shuffled order it was dealt or drawn from."""
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    @property
+    def audience(self) -> frozenset[int] | None:
+        return None
+
+
+# -- match level ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class DealerDraw(Event):
+    """Each seat's card for the choice of dealer; `seats` are those drawing in this attempt."""
+
+    attempt: int
+    draws: tuple[tuple[int, int], ...]  # (seat, card id), face up
+
+
+@dataclass(frozen=True, slots=True)
+class RoundStarted(Event):
+    round_no: int
+    dealer: int
+    deck_size: int
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEnded(Event):
+    """The round's winner (None if the round was abandoned), every hand revealed, the points."""
+
+    winner: int | None
+    hands: tuple[tuple[int, ...], ...]
+    points: tuple[int, ...]  # points scored this round, per seat
+    scores: tuple[int, ...]  # match totals after this round
+
+
+@dataclass(frozen=True, slots=True)
+class MatchEnded(Event):
+    winner: int
+    scores: tuple[int, ...]
+
+
+# -- cards moving ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class CardsDrawn(Event):
+    """`seat` took `positions` from the draw pile face down; `reason` says why."""
+
+    seat: int
+    positions: tuple[Position, ...]
+    reason: str  # deal, draw, penalty_uno, penalty_challenge, draw_two, draw_four, ...
+
+
+@dataclass(frozen=True, slots=True)
+class CardsReceived(Event):
+    """Private to `seat`: the ids of the cards it just drew, in the order of `positions`."""
+
+    seat: int
+    positions: tuple[Position, ...]
+    cards: tuple[int, ...]
+
+    @property
+    def audience(self) -> frozenset[int] | None:
+        return frozenset((self.seat,))
+
+
+@dataclass(frozen=True, slots=True)
+class TopCardTurned(Event):
+    """The first discard of the round (or of a redraw after a first Wild Draw Four)."""
+
+    card: int
+    position: Position
+
+
+@dataclass(frozen=True, slots=True)
+class Reshuffled(Event):
+    """The discard pile, less its top card, became the draw pile of a new epoch.
+
+    `cards` lists the ids in canonical order (ascending) before the shuffle; they were face up.
+    `reason` is `empty_pile` or `first_card_wild_draw_four` (the card went back and all was mixed).
+    """
+
+    epoch: int
+    cards: tuple[int, ...]
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class CardPlayed(Event):
+    seat: int
+    card: int
+    position: Position
+    color: Color | None  # the colour named, for a wild
+    uno: bool  # UNO was called with this play
+
+
+@dataclass(frozen=True, slots=True)
+class CardsReturned(Event):
+    """Cards that went from a hand back under the draw pile (out of play for the round)."""
+
+    seat: int
+    cards: tuple[int, ...]
+
+
+# -- turn flow ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TurnStarted(Event):
+    seat: int
+    direction: int  # +1 to the left (seat order), -1 to the right
+
+
+@dataclass(frozen=True, slots=True)
+class Skipped(Event):
+    seat: int
+    reason: str  # skip, draw_two, wild_draw_four, reverse_two_players, first_card_*
+
+
+@dataclass(frozen=True, slots=True)
+class DirectionChanged(Event):
+    direction: int
+
+
+@dataclass(frozen=True, slots=True)
+class ColorChosen(Event):
+    seat: int
+    color: Color
+
+
+@dataclass(frozen=True, slots=True)
+class Passed(Event):
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class CannotDraw(Event):
+    """Every card is in a hand: `seat` had to draw and could not; the turn passes."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionPending(Event):
+    """`seat` must decide `kind` (choose_color, challenge) before play goes on."""
+
+    seat: int
+    kind: str
+
+
+# -- UNO, challenge, moderation ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class UnoCalled(Event):
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class UnoCaught(Event):
+    catcher: int | None  # None: the automatic penalty of `uno_auto_penalty`
+    target: int
+    penalty: int
+
+
+@dataclass(frozen=True, slots=True)
+class FalseCatch(Event):
+    catcher: int
+    target: int
+    penalty: int
+
+
+@dataclass(frozen=True, slots=True)
+class CatchWindowClosed(Event):
+    """`seats` can no longer be caught (the next player began their turn)."""
+
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Challenged(Event):
+    """The verdict, public. The hand behind it goes to the challenger alone (ChallengeReveal)."""
+
+    challenger: int
+    target: int
+    guilty: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeReveal(Event):
+    """Private to the challenger: the challenged hand at the moment of the Wild Draw Four."""
+
+    challenger: int
+    target: int
+    cards: tuple[int, ...]
+    positions: tuple[Position, ...]
+    color_before: Color
+
+    @property
+    def audience(self) -> frozenset[int] | None:
+        return frozenset((self.challenger,))
+
+
+@dataclass(frozen=True, slots=True)
+class Penalized(Event):
+    target: int
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class Expired(Event):
+    """The host's timer ran out on `seat`'s decision `kind`; the default was applied."""
+
+    seat: int
+    kind: str

@@ -1,0 +1,303 @@
+"""The rule set: every option of RULES.md section 2 as one typed, immutable, validated value.
+
+A rule set is the fixed description of a game (OpenSpiel's "game", as opposed to a state). It is
+checked before a table opens: a value out of range, an impossible combination, or an option the
+engine does not play yet is refused with a `RulesError` naming the option, never ignored.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, Literal, get_args
+
+from unonet.cards import DeckManifest, classic_manifest
+from unonet.errors import ErrorCode, RulesError
+
+Variant = Literal["classic", "flip", "no_mercy"]
+DrawWhenPlayable = Literal["allowed", "forbidden"]
+Stacking = Literal["off", "same_kind", "escalating"]
+JumpIn = Literal["off", "identical", "same_face"]
+Wd4Policy = Literal["challenge", "enforce", "free"]
+Scoring = Literal["winner_collects", "lowest_wins", "elimination"]
+Teams = Literal["off", "pairs"]
+
+
+@dataclass(frozen=True)
+class OptionInfo:
+    """What the lobby shows of an option, and how `--set NAME=VALUE` parses it."""
+
+    name: str
+    help: str
+    source: str
+    choices: tuple[Any, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+    nullable: bool = False
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """Every option of RULES.md; the defaults are the official rules (preset `official`)."""
+
+    variant: Variant = "classic"
+    hand_size: int = 7
+    decks: int = 1
+    colors: int = 4
+    max_players: int = 10
+    draw_when_playable: DrawWhenPlayable = "allowed"
+    play_after_draw: bool = True
+    draw_until_playable: bool = False
+    max_draws_per_turn: int = 1
+    stacking: Stacking = "off"
+    stack_mix_wild: bool = True
+    deflect: bool = False
+    jump_in: JumpIn = "off"
+    jump_in_penalty: int = 3
+    wd4_policy: Wd4Policy = "challenge"
+    challenge_guilty_extra: int = 0
+    uno_penalty: int = 2
+    uno_auto_penalty: bool = False
+    false_catch_penalty: int = 0
+    sequences: bool = False
+    multiples: bool = False
+    multi_finish: bool = True
+    action_finish: bool = True
+    seven_zero: bool = False
+    buzzers: bool = False
+    max_hand: int | None = None
+    max_hand_penalty: int | Literal["hand"] = 250
+    think_time: int | None = None
+    scoring: Scoring = "winner_collects"
+    target: int = 500
+    max_rounds: int | None = None
+    teams: Teams = "off"
+    flip_passes_hands: bool = False
+
+    def __post_init__(self) -> None:
+        self.validate()
+
+    # -- validation -------------------------------------------------------------------------
+
+    def validate(self) -> None:
+        """Check every option's range and type; raise RulesError naming the first one at fault."""
+        for info in OPTIONS.values():
+            value = getattr(self, info.name)
+            if value is None:
+                if not info.nullable:
+                    raise RulesError(info.name, "may not be off")
+                continue
+            if info.choices:
+                if value not in info.choices:
+                    raise RulesError(info.name, f"must be one of {_show(info.choices)}, not {value!r}")
+                continue
+            if isinstance(value, bool) or not isinstance(value, int):
+                if info.name == "max_hand_penalty" and value == "hand":
+                    continue
+                raise RulesError(info.name, f"must be a whole number, not {value!r}")
+            if info.minimum is not None and value < info.minimum:
+                raise RulesError(info.name, f"must be at least {info.minimum}, not {value}")
+            if info.maximum is not None and value > info.maximum:
+                raise RulesError(info.name, f"must be at most {info.maximum}, not {value}")
+
+    def check_playable(self) -> None:
+        """Refuse options and variants that the engine does not implement yet, by name."""
+        defaults = RuleSet.__new__(RuleSet)
+        for f in dataclasses.fields(RuleSet):
+            object.__setattr__(defaults, f.name, f.default)
+        for name, implemented in _IMPLEMENTED.items():
+            value = getattr(self, name)
+            if value != getattr(defaults, name) and value not in implemented:
+                raise RulesError(
+                    name,
+                    f"{value!r} is not implemented by this engine yet (it plays: "
+                    f"{_show(implemented) if implemented else 'only the default'})",
+                    code=ErrorCode.NOT_IMPLEMENTED,
+                )
+
+    def check_table(self, seats: int) -> None:
+        """Refuse a table these rules cannot deal: seat count, deck too small."""
+        self.check_playable()
+        if not 2 <= seats <= self.max_players:
+            raise RulesError("max_players", f"a table needs 2 to {self.max_players} seats, not {seats}")
+        deck = len(self.manifest())
+        needed = seats * self.hand_size + 2  # the hands, the first discard, one card to draw
+        if needed > deck:
+            raise RulesError(
+                "hand_size",
+                f"{seats} seats x {self.hand_size} cards need {needed} cards but the deck has "
+                f"{deck}; lower hand_size or raise decks",
+            )
+
+    # -- derived ----------------------------------------------------------------------------
+
+    def manifest(self) -> DeckManifest:
+        return classic_manifest(self.decks, self.colors, self.buzzers)
+
+    def replace(self, **changes: Any) -> RuleSet:
+        try:
+            return dataclasses.replace(self, **changes)
+        except TypeError as exc:
+            unknown = sorted(set(changes) - set(OPTIONS))
+            raise RulesError(unknown[0] if unknown else "rules", f"unknown option ({exc})") from None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RuleSet:
+        unknown = sorted(set(data) - set(OPTIONS))
+        if unknown:
+            raise RulesError(unknown[0], "unknown option")
+        return cls(**data)
+
+    def differences(self) -> dict[str, Any]:
+        """The options that differ from the official rules."""
+        base = RuleSet()
+        return {k: v for k, v in self.to_dict().items() if getattr(base, k) != v}
+
+
+def _show(values: tuple[Any, ...] | frozenset[Any]) -> str:
+    return ", ".join(str(v) for v in sorted(values, key=str))
+
+
+def _literal(tp: Any) -> tuple[Any, ...]:
+    return tuple(get_args(tp))
+
+
+_BOOL = (True, False)
+
+OPTIONS: dict[str, OptionInfo] = {
+    o.name: o
+    for o in (
+        OptionInfo("variant", "classic UNO, UNO Flip, or Show 'Em No Mercy", "RULES 3-4",
+                   _literal(Variant)),
+        OptionInfo("hand_size", "cards dealt to each player", "003", minimum=1, maximum=20),
+        OptionInfo("decks", "decks shuffled together", "003", minimum=1, maximum=4),
+        OptionInfo("colors", "colours in the deck (orange, purple, pink, cyan added)", "003",
+                   minimum=4, maximum=8),
+        OptionInfo("max_players", "most seats at the table", "000", minimum=2, maximum=10),
+        OptionInfo("draw_when_playable", "may a player draw while holding a playable card",
+                   "000, 003, 004", _literal(DrawWhenPlayable)),
+        OptionInfo("play_after_draw", "may the drawn card be played in the same turn", "003",
+                   _BOOL),
+        OptionInfo("draw_until_playable", "draw until a playable card comes", "003, 004", _BOOL),
+        OptionInfo("max_draws_per_turn", "cards a player may draw in a turn before passing", "003",
+                   minimum=1, maximum=10),
+        OptionInfo("stacking", "answer a pending draw with another draw card", "000, 003",
+                   _literal(Stacking)),
+        OptionInfo("stack_mix_wild", "may a wild draw card answer a coloured one", "003", _BOOL),
+        OptionInfo("deflect", "Skip passes a pending draw on, Reverse sends it back", "003",
+                   _BOOL),
+        OptionInfo("jump_in", "play out of turn with an identical or same-face card", "003",
+                   _literal(JumpIn)),
+        OptionInfo("jump_in_penalty", "points for a refused jump-in", "003", minimum=0,
+                   maximum=100),
+        OptionInfo("wd4_policy", "Wild Draw Four: challengeable bluff, enforced, or free", "003",
+                   _literal(Wd4Policy)),
+        OptionInfo("challenge_guilty_extra", "extra cards a caught bluffer draws", "003",
+                   minimum=0, maximum=2),
+        OptionInfo("uno_penalty", "cards for being caught without calling UNO", "000-004",
+                   minimum=0, maximum=10),
+        OptionInfo("uno_auto_penalty", "the UNO penalty applies even if nobody catches", "004",
+                   _BOOL),
+        OptionInfo("false_catch_penalty", "cards for catching someone not catchable",
+                   "other games", minimum=0, maximum=4),
+        OptionInfo("sequences", "play a run of consecutive numbers of one colour", "003, 004",
+                   _BOOL),
+        OptionInfo("multiples", "play several cards of the same number at once", "004", _BOOL),
+        OptionInfo("multi_finish", "may a multi-card play empty the hand", "004", _BOOL),
+        OptionInfo("action_finish", "may the last card be an action card or a wild", "000, 004",
+                   _BOOL),
+        OptionInfo("seven_zero", "0 passes every hand on; 7 swaps with a chosen player", "003",
+                   _BOOL),
+        OptionInfo("buzzers", "adds 8 Buzzer cards", "003", _BOOL),
+        OptionInfo("max_hand", "a player holding this many cards is out for the round",
+                   "003, No Mercy", minimum=10, maximum=100, nullable=True),
+        OptionInfo("max_hand_penalty", "points for going out on max_hand: a number or 'hand'",
+                   "003", minimum=0, maximum=1000),
+        OptionInfo("think_time", "seconds to act before the host draws and passes", "003",
+                   minimum=5, maximum=600, nullable=True),
+        OptionInfo("scoring", "how rounds are scored", "000, 003", _literal(Scoring)),
+        OptionInfo("target", "points target or limit", "all", minimum=50, maximum=10000),
+        OptionInfo("max_rounds", "the match also ends after this many rounds", "003",
+                   minimum=1, maximum=1000, nullable=True),
+        OptionInfo("teams", "partners sit opposite", "1993 partner rules", _literal(Teams)),
+        OptionInfo("flip_passes_hands", "a Flip also passes every hand on", "003", _BOOL),
+    )
+}
+
+# What the engine plays today, per option; any other non-default value is refused by name.
+_IMPLEMENTED: dict[str, frozenset[Any]] = {
+    "variant": frozenset({"classic"}),
+    "stacking": frozenset({"off"}),
+    "deflect": frozenset(),
+    "jump_in": frozenset(),
+    "sequences": frozenset(),
+    "multiples": frozenset(),
+    "multi_finish": frozenset(),
+    "seven_zero": frozenset(),
+    "buzzers": frozenset(),
+    "max_hand": frozenset(),
+    "scoring": frozenset({"winner_collects", "lowest_wins"}),
+    "teams": frozenset(),
+    "flip_passes_hands": frozenset(),
+}
+
+PRESETS: dict[str, dict[str, Any]] = {
+    "official": {},
+    "seed000": {"stacking": "same_kind", "action_finish": False},
+    "seed003": {
+        "uno_penalty": 4,
+        "challenge_guilty_extra": 2,
+        "scoring": "elimination",
+        "target": 500,
+        "jump_in": "identical",
+        "think_time": 30,
+    },
+    "seed004": {
+        "draw_until_playable": True,
+        "draw_when_playable": "forbidden",
+        "multiples": True,
+        "sequences": True,
+        "multi_finish": False,
+        "action_finish": False,
+        "uno_penalty": 5,
+        "uno_auto_penalty": True,
+    },
+    "flip": {"variant": "flip"},
+    "no_mercy": {"variant": "no_mercy", "target": 1000, "max_players": 6},
+    "party": {"stacking": "same_kind", "seven_zero": True, "jump_in": "identical"},
+}
+
+
+def preset(name: str, **overrides: Any) -> RuleSet:
+    """The rule set of a preset of RULES.md section 5, with overrides on top."""
+    if name not in PRESETS:
+        raise RulesError("preset", f"unknown preset {name!r}; known: {', '.join(PRESETS)}")
+    return RuleSet(**{**PRESETS[name], **overrides})
+
+
+def parse_option(name: str, text: str) -> Any:
+    """Parse the text of `--set NAME=VALUE` into the option's type."""
+    info = OPTIONS.get(name)
+    if info is None:
+        raise RulesError(name, f"unknown option; known: {', '.join(OPTIONS)}")
+    lowered = text.strip().lower()
+    if info.nullable and lowered in ("off", "none", ""):
+        return None
+    if info.choices == _BOOL:
+        if lowered in ("true", "yes", "on", "1"):
+            return True
+        if lowered in ("false", "no", "off", "0"):
+            return False
+        raise RulesError(name, f"expects true or false, not {text!r}")
+    if info.choices:
+        return lowered
+    if name == "max_hand_penalty" and lowered == "hand":
+        return "hand"
+    try:
+        return int(lowered)
+    except ValueError:
+        raise RulesError(name, f"expects a whole number, not {text!r}") from None
+
