@@ -71,3 +71,21 @@ def shuffled(items: Sequence[T], key: bytes, label: Sequence[Field]) -> list[T]:
 def derive_key(seed: bytes, *label: Field) -> bytes:
     """A 32-byte key for one purpose (a round, a test) from a match seed."""
     return hmac.new(seed, enc("uno/v1/derive", *label), hashlib.sha256).digest()
+
+
+# The three shuffles of a round, each with its own label so that no two share a stream.
+
+
+def deal_order(key: bytes, deck_size: int) -> list[int]:
+    """The round's deck (epoch 0): card ids 0..deck_size-1 shuffled; index 0 is dealt first."""
+    return shuffled(range(deck_size), key, ("deck",))
+
+
+def reshuffle_order(key: bytes, epoch: int, cards: Sequence[int]) -> list[int]:
+    """A new draw pile (epoch >= 1) from face-up cards, taken in ascending id order first."""
+    return shuffled(sorted(cards), key, ("reshuffle", epoch))
+
+
+def dealer_order(key: bytes, attempt: int, deck_size: int) -> list[int]:
+    """The cards drawn face up to choose the dealer; attempt 0, then 1, 2... after ties."""
+    return shuffled(range(deck_size), key, ("dealer", attempt))
