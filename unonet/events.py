@@ -96,13 +96,16 @@ class TopCardTurned(Event):
 
 @dataclass(frozen=True, slots=True)
 class Reshuffled(Event):
-    """The discard pile, less its top card, became the draw pile of a new epoch.
+    """A new draw pile (epoch `epoch`) from the cards at `sources`, sorted ascending, shuffled
+    with `unonet.shuffle.reshuffle_order`.
 
-    `cards` lists the ids in canonical order (ascending) before the shuffle; they were face up.
-    `reason` is `empty_pile` or `first_card_wild_draw_four` (the card went back and all was mixed).
+    `reason` is `empty_pile` (the discard pile less its top card; those cards were face up, so
+    `cards` names them, aligned with `sources`) or `first_card_wild_draw_four` (the rest of the
+    deck with the card put back; face down, so `cards` is empty).
     """
 
     epoch: int
+    sources: tuple[Position, ...]
     cards: tuple[int, ...]
     reason: str
 

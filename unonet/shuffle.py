@@ -81,9 +81,14 @@ def deal_order(key: bytes, deck_size: int) -> list[int]:
     return shuffled(range(deck_size), key, ("deck",))
 
 
-def reshuffle_order(key: bytes, epoch: int, cards: Sequence[int]) -> list[int]:
-    """A new draw pile (epoch >= 1) from face-up cards, taken in ascending id order first."""
-    return shuffled(sorted(cards), key, ("reshuffle", epoch))
+def reshuffle_order(key: bytes, epoch: int, sources: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """A new draw pile (epoch >= 1): the cards' previous positions (epoch, index), sorted
+    ascending, then shuffled. Index i of the result is the source of the new pile's card i.
+
+    Shuffling positions rather than card ids lets a pile of face-down cards be reshuffled
+    (a first-card Wild Draw Four goes back into the deck) without naming what is in it.
+    """
+    return shuffled(sorted(sources), key, ("reshuffle", epoch))
 
 
 def dealer_order(key: bytes, attempt: int, deck_size: int) -> list[int]:
