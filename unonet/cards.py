@@ -147,10 +147,7 @@ class Face:
     @property
     def code(self) -> str:
         """A short code such as `r5`, `g+2`, `W+4`: logs, tests and a minimal client use it."""
-        if self.kind is Kind.NUMBER:
-            body = str(self.number)
-        else:
-            body = _SHORT[self.kind]
+        body = str(self.number) if self.kind is Kind.NUMBER else _SHORT[self.kind]
         return f"{self.color.value[0]}{body}" if self.color is not None else body
 
     @property

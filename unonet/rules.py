@@ -89,7 +89,9 @@ class RuleSet:
                 continue
             if info.choices:
                 if value not in info.choices:
-                    raise RulesError(info.name, f"must be one of {_show(info.choices)}, not {value!r}")
+                    raise RulesError(
+                        info.name, f"must be one of {_show(info.choices)}, not {value!r}"
+                    )
                 continue
             if isinstance(value, bool) or not isinstance(value, int):
                 if info.name == "max_hand_penalty" and value == "hand":
@@ -119,7 +121,9 @@ class RuleSet:
         """Refuse a table these rules cannot deal: seat count, deck too small."""
         self.check_playable()
         if not 2 <= seats <= self.max_players:
-            raise RulesError("max_players", f"a table needs 2 to {self.max_players} seats, not {seats}")
+            raise RulesError(
+                "max_players", f"a table needs 2 to {self.max_players} seats, not {seats}"
+            )
         deck = len(self.manifest())
         needed = seats * self.hand_size + 2  # the hands, the first discard, one card to draw
         if needed > deck:
@@ -139,7 +143,8 @@ class RuleSet:
             return dataclasses.replace(self, **changes)
         except TypeError as exc:
             unknown = sorted(set(changes) - set(OPTIONS))
-            raise RulesError(unknown[0] if unknown else "rules", f"unknown option ({exc})") from None
+            name = unknown[0] if unknown else "rules"
+            raise RulesError(name, f"unknown option ({exc})") from None
 
     def to_dict(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}

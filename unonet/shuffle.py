@@ -81,7 +81,9 @@ def deal_order(key: bytes, deck_size: int) -> list[int]:
     return shuffled(range(deck_size), key, ("deck",))
 
 
-def reshuffle_order(key: bytes, epoch: int, sources: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+def reshuffle_order(
+    key: bytes, epoch: int, sources: Sequence[tuple[int, int]]
+) -> list[tuple[int, int]]:
     """A new draw pile (epoch >= 1): the cards' previous positions (epoch, index), sorted
     ascending, then shuffled. Index i of the result is the source of the new pile's card i.
 

@@ -1,0 +1,99 @@
+"""What one seat (or a spectator) may know: the observer of OpenSpiel, one function for both.
+
+A seat sees its own hand, everyone's card count, the face-up cards and the public state; a
+spectator (seat None) sees the same minus any hand. Nothing here names another seat's card.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from unonet.cards import Color
+
+if TYPE_CHECKING:
+    from unonet.match import Match
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    seat: int
+    cards: int
+    score: int
+    uno_called: bool
+    catchable: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """A decision someone must take before play goes on."""
+
+    kind: str  # choose_color, challenge
+    seat: int
+    target: int | None = None  # the Wild Draw Four's player, for a challenge
+    color_before: Color | None = None
+    target_cards: int | None = None  # how many cards the target held when it played
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    seat: int | None
+    round_no: int
+    phase: str  # between_rounds, turn, choose_color, challenge, round_over, match_over
+    dealer: int | None
+    current: int | None
+    direction: int
+    hand: tuple[int, ...]
+    seats: tuple[SeatView, ...]
+    top_card: int | None
+    active_color: Color | None
+    draw_pile: int
+    discard_pile: int
+    drawn_card: int | None
+    pending: Pending | None
+    round_winner: int | None
+    match_winner: int | None
+
+
+def observe(match: Match, seat: int | None) -> View:
+    """The view of `seat`; None is a spectator's view (public information only)."""
+    rnd = match.round
+    scores = match.scores
+    if rnd is None:
+        seats = tuple(SeatView(s, 0, scores[s], False, False) for s in range(match.seats))
+        return View(seat, match.round_no, match.phase, match.dealer, None, 1, (), seats, None,
+                    None, 0, 0, None, None, None, match.winner)
+    seats = tuple(
+        SeatView(s, len(rnd.hands[s]), scores[s], s in rnd.uno_called, s in rnd.catchable)
+        for s in range(match.seats)
+    )
+    pending = None
+    if rnd.phase.value in ("choose_color", "challenge"):
+        target = rnd.wd4_player
+        pending = Pending(
+            rnd.phase.value,
+            rnd.current,
+            target,
+            rnd.color_before,
+            len(rnd.wd4_hand) + 1 if target is not None else None,
+        )
+    own = seat is not None and 0 <= seat < match.seats
+    phase = match.phase if match.phase == "match_over" else rnd.phase.value
+    return View(
+        seat=seat,
+        round_no=match.round_no,
+        phase=phase,
+        dealer=rnd.dealer,
+        current=None if rnd.phase.value == "round_over" else rnd.current,
+        direction=rnd.direction,
+        hand=tuple(rnd.hands[seat]) if own and seat is not None else (),
+        seats=seats,
+        top_card=rnd.discard[-1] if rnd.discard else None,
+        active_color=rnd.active_color,
+        draw_pile=len(rnd.draw_pile),
+        discard_pile=len(rnd.discard),
+        drawn_card=rnd.drawn_card if own and rnd.current == seat else None,
+        pending=pending,
+        round_winner=rnd.winner,
+        match_winner=match.winner,
+    )
