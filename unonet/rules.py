@@ -14,6 +14,8 @@ from typing import Any, Literal, get_args
 from unonet.cards import DeckManifest, classic_manifest
 from unonet.errors import ErrorCode, RulesError
 
+__all__ = ["OPTIONS", "PRESETS", "RuleSet", "RulesError", "parse_option", "preset"]
+
 Variant = Literal["classic", "flip", "no_mercy"]
 DrawWhenPlayable = Literal["allowed", "forbidden"]
 Stacking = Literal["off", "same_kind", "escalating"]
