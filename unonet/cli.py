@@ -15,7 +15,7 @@ from unonet.errors import EngineError
 from unonet.events import Event, RoundEnded, TurnStarted
 from unonet.match import Match
 from unonet.narrate import describe
-from unonet.rules import PRESETS, RuleSet, RulesError, parse_option, preset
+from unonet.rules import PRESETS, RulesError, RuleSet, parse_option, preset
 
 BOT_NAMES = ("Ana", "Bruno", "Chiara", "Davi", "Elena", "Fabio", "Giulia", "Hugo", "Iris", "Joao")
 
