@@ -1,0 +1,54 @@
+"""The `unonet` command: help, version, a bot match as a readable log, clear errors."""
+
+from __future__ import annotations
+
+import pytest
+
+from unonet import __version__
+from unonet.cli import main
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--version"])
+    assert exit_info.value.code == 0
+    assert __version__ in capsys.readouterr().out
+
+
+def test_help_lists_play(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    assert "play" in capsys.readouterr().out
+
+
+def test_play_prints_a_whole_match(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "--bots", "3", "--seed", "0102", "--set", "target=100"]) == 0
+    out = capsys.readouterr().out
+    assert "Seats: 0: Ana, 1: Bruno, 2: Chiara" in out
+    assert "Round 1:" in out and "played" in out
+    assert "wins the round" in out and "wins the match" in out
+    assert out.rstrip().endswith("wins.")
+
+
+def test_play_is_replayable_from_its_seed(capsys: pytest.CaptureFixture[str]) -> None:
+    main(["play", "--bots", "2", "--seed", "ab", "--set", "target=100"])
+    first = capsys.readouterr().out
+    main(["play", "--bots", "2", "--seed", "ab", "--set", "target=100"])
+    assert capsys.readouterr().out == first
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--rules", "seed003"], "jump_in"),
+        (["--bots", "10", "--set", "hand_size=20"], "hand_size"),
+        (["--set", "nonsense=1"], "nonsense"),
+        (["--set", "uno_penalty"], "OPTION=VALUE"),
+        (["--set", "uno_penalty=lots"], "uno_penalty"),
+    ],
+)
+def test_bad_rules_are_refused_naming_the_option(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["play", *args]) == 2
+    assert message in capsys.readouterr().err
