@@ -1,0 +1,326 @@
+"""The round audit: from the revealed seeds, re-derive the key, every pile and every card.
+
+Once K is known nothing about the round is secret, so every client can check not only its own
+cards but every face-up card, every hand shown at the end, every public verdict and the dealer draw.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable
+
+from protocol.trust.challenge import verdict_violation
+from protocol.trust.constants import ABSENT_SEED
+from protocol.trust.deck import CommittedDeck, deal_deck, reshuffle_deck
+from protocol.trust.ledger import fmt
+from protocol.trust.messages import RoundAudit
+from protocol.trust.primitives import round_key, same_digest, seed_commitment
+from protocol.trust.results import Violation, ViolationKind
+from protocol.trust.roundstate import RoundState
+from unonet.cards import DeckManifest
+from unonet.events import Position
+from unonet.shuffle import dealer_order
+
+_CardAt = Callable[[Position], int | None]
+
+
+def audit_round(
+    rnd: RoundState, msg: RoundAudit, manifest: DeckManifest, seat: int | None
+) -> list[Violation]:
+    """Every violation the audit finds; empty when the whole round checks out."""
+    found, contributions = _check_seeds(rnd, msg, seat)
+    if contributions is None:
+        return found  # without the right seeds nothing further can be derived
+    key = round_key(msg.host_seed, rnd.game_id, rnd.round_no, contributions)
+    decks, problems = _derive_decks(rnd, key, len(manifest))
+    found += problems
+    found += _compare_commitments(rnd, decks)
+
+    def card_at(position: Position) -> int | None:
+        deck = decks.get(position[0])
+        if deck is None or not 0 <= position[1] < len(deck.order):
+            return None
+        return deck.order[position[1]]
+
+    found += _check_sightings(rnd, card_at, manifest)
+    found += _check_hands(rnd, card_at)
+    found += _check_verdicts(rnd, card_at, manifest)
+    found += _check_dealer(rnd, key, manifest)
+    found += _leftovers(rnd)
+    return found
+
+
+def _check_seeds(
+    rnd: RoundState, msg: RoundAudit, seat: int | None
+) -> tuple[list[Violation], list[bytes] | None]:
+    """Open every seed commitment; return the contributions in seat order, or None."""
+    found: list[Violation] = []
+    prep = rnd.prepare
+    host_commit = seed_commitment(rnd.game_id, rnd.round_no, prep.host_seat, msg.host_seed)
+    if not same_digest(host_commit, prep.host_commit):
+        found.append(
+            Violation(
+                ViolationKind.SEED_MISMATCH,
+                f"the host's revealed seed does not match the commitment it made in "
+                f"round_prepare for round {rnd.round_no}",
+            )
+        )
+        return found, None
+    committed = dict(rnd.seed_commits.commits) if rnd.seed_commits is not None else {}
+    seeds = dict(msg.seeds)
+    absent = set(msg.absent)
+    if len(seeds) != len(msg.seeds) or len(absent) != len(msg.absent):
+        found.append(Violation(ViolationKind.MALFORMED, "the audit lists a seat twice"))
+    for extra in sorted((set(seeds) | absent) - set(committed)):
+        found.append(
+            Violation(
+                ViolationKind.MALFORMED,
+                f"the audit names seat {extra}, which committed no seed this round",
+            )
+        )
+    contributions: list[bytes] = []
+    usable = True
+    for player in sorted(committed):
+        if player in seeds and player in absent:
+            found.append(
+                Violation(
+                    ViolationKind.MALFORMED, f"the audit gives seat {player} a seed and absence"
+                )
+            )
+        if player in seeds:
+            seed = seeds[player]
+            opened = seed_commitment(rnd.game_id, rnd.round_no, player, seed)
+            if not same_digest(opened, committed[player]):
+                who = "your" if player == seat else f"seat {player}'s"
+                found.append(
+                    Violation(
+                        ViolationKind.SEED_MISMATCH,
+                        f"{who} revealed seed does not match {who} commitment",
+                    )
+                )
+                usable = False
+            contributions.append(seed)
+        elif player in absent:
+            if player == seat and rnd.own_revealed:
+                found.append(
+                    Violation(
+                        ViolationKind.SEED_COMMITS,
+                        "the audit lists your seed as absent, but you revealed it: the deck was "
+                        "made without your contribution",
+                    )
+                )
+            contributions.append(ABSENT_SEED)
+        else:
+            found.append(
+                Violation(
+                    ViolationKind.MALFORMED,
+                    f"the audit gives neither a seed nor absence for seat {player}",
+                )
+            )
+            usable = False
+    mine = seeds.get(seat) if seat is not None else None
+    if mine is not None and rnd.own_seed is not None and not same_digest(mine, rnd.own_seed):
+        found.append(
+            Violation(ViolationKind.SEED_MISMATCH, "the audit replaces your seed with another")
+        )
+        usable = False
+    return found, contributions if usable else None
+
+
+def _derive_decks(
+    rnd: RoundState, key: bytes, deck_size: int
+) -> tuple[dict[int, CommittedDeck], list[Violation]]:
+    """Epoch 0 from the key, then each reshuffle from the sources of its public event."""
+    size0 = len(rnd.decks[0].commits) if 0 in rnd.decks else deck_size
+    decks = {0: deal_deck(rnd.game_id, rnd.round_no, key, size0)}
+
+    def card_at(position: Position) -> int:
+        return decks[position[0]].order[position[1]]
+
+    for epoch in sorted(rnd.ledger.reshuffles):
+        sources = rnd.ledger.reshuffles[epoch].event.sources
+        try:
+            decks[epoch] = reshuffle_deck(rnd.game_id, rnd.round_no, key, epoch, sources, card_at)
+        except (KeyError, IndexError):
+            return decks, [
+                Violation(
+                    ViolationKind.RESHUFFLE_CARDS,
+                    f"the reshuffle into epoch {epoch} names positions no earlier pile had",
+                )
+            ]
+    return decks, []
+
+
+def _compare_commitments(rnd: RoundState, decks: dict[int, CommittedDeck]) -> list[Violation]:
+    """The published commitments must be exactly those of the derived piles."""
+    found: list[Violation] = []
+    for epoch in sorted(set(decks) | set(rnd.decks)):
+        published = rnd.decks.get(epoch)
+        derived = decks.get(epoch)
+        if published is None:
+            if derived is not None and (epoch == 0 or epoch in rnd.ledger.reshuffles):
+                found.append(
+                    Violation(
+                        ViolationKind.MISSING_COMMITMENT,
+                        f"the pile of epoch {epoch} was never committed",
+                    )
+                )
+            continue
+        if derived is None:
+            found.append(
+                Violation(
+                    ViolationKind.MALFORMED,
+                    f"the host committed epoch {epoch}, which no public reshuffle started",
+                )
+            )
+            continue
+        if len(published.commits) != len(derived.commitments):
+            found.append(
+                Violation(
+                    ViolationKind.DECK_ORDER,
+                    f"epoch {epoch} has {len(published.commits)} commitments, but the seeds "
+                    f"produce a pile of {len(derived.commitments)}",
+                )
+            )
+            continue
+        for index, (got, want) in enumerate(
+            zip(published.commits, derived.commitments, strict=True)
+        ):
+            if not same_digest(got, want):
+                found.append(
+                    Violation(
+                        ViolationKind.DECK_ORDER,
+                        f"the host's commitments for epoch {epoch} are not those of the deck the "
+                        f"seeds produce (first difference at position {fmt((epoch, index))})",
+                    )
+                )
+                break
+    return found
+
+
+def _check_sightings(rnd: RoundState, card_at: _CardAt, manifest: DeckManifest) -> list[Violation]:
+    found: list[Violation] = []
+    for position, sighting in sorted(rnd.seen.items()):
+        actual = card_at(position)
+        if actual is None:
+            found.append(
+                Violation(
+                    ViolationKind.MISSING_COMMITMENT,
+                    f"position {fmt(position)} ({sighting.how}) is in no pile the seeds produce",
+                )
+            )
+        elif actual != sighting.card:
+            found.append(
+                Violation(
+                    ViolationKind.CARD_MISMATCH,
+                    f"card at position {fmt(position)} was shown as "
+                    f"{_name(manifest, sighting.card)} ({sighting.how}), but the deck the seeds "
+                    f"produce has {_name(manifest, actual)} there",
+                )
+            )
+    for position in sorted(rnd.private_mine ^ rnd.public_mine):
+        side = (
+            "privately but not in public"
+            if position in rnd.private_mine
+            else ("in public but never privately")
+        )
+        found.append(
+            Violation(
+                ViolationKind.POSITION_MISMATCH,
+                f"you were given position {fmt(position)} {side}: the host may not hand you a "
+                f"card other than the one everyone saw you draw",
+            )
+        )
+    return found
+
+
+def _multiset_at(card_at: _CardAt, positions: Iterable[Position]) -> Counter[int | None]:
+    return Counter(card_at(p) for p in positions)
+
+
+def _check_hands(rnd: RoundState, card_at: _CardAt) -> list[Violation]:
+    """Hands shown at the round's end, and cards returned, against the positions held."""
+    found: list[Violation] = []
+    ledger = rnd.ledger
+    if ledger.final_hands is not None:
+        for seat, hand in enumerate(ledger.final_hands):
+            if seat in ledger.uncertain:
+                continue
+            if _multiset_at(card_at, ledger.hand(seat)) != Counter(hand):
+                found.append(
+                    Violation(
+                        ViolationKind.CARD_MISMATCH,
+                        f"seat {seat}'s hand shown at the round's end is not the cards at the "
+                        f"positions it drew",
+                    )
+                )
+    for positions, cards in rnd.returned:
+        if _multiset_at(card_at, positions) != Counter(cards):
+            found.append(
+                Violation(
+                    ViolationKind.CARD_MISMATCH,
+                    "cards returned from a hand are not the cards at the positions it held",
+                )
+            )
+    return found
+
+
+def _check_verdicts(rnd: RoundState, card_at: _CardAt, manifest: DeckManifest) -> list[Violation]:
+    """Every public verdict, now that every hand can be read from the key."""
+    found: list[Violation] = []
+    for record in rnd.challenges:
+        snap = record.snapshot
+        if record.checked_by_me or snap is None or snap.color_before is None:
+            continue
+        if snap.seat in rnd.ledger.uncertain or not rnd.ledger.tracks_color:
+            continue
+        cards = [card_at(p) for p in snap.positions]
+        known = [c for c in cards if c is not None]
+        problem = verdict_violation(
+            manifest,
+            snap.seat,
+            record.verdict.guilty,
+            known,
+            snap.color_before,
+            "the audited deck shows it",
+        )
+        if problem is not None:
+            found.append(problem)
+    for verdict in rnd.reveals_due:
+        found.append(
+            Violation(
+                ViolationKind.MISSING_REVEAL,
+                f"you challenged seat {verdict.target} but its hand was never revealed to you",
+            )
+        )
+    return found
+
+
+def _check_dealer(rnd: RoundState, key: bytes, manifest: DeckManifest) -> list[Violation]:
+    """The k-th card of dealer draw attempt a is dealer_order(K, a, deck size)[k]."""
+    found: list[Violation] = []
+    for draw in rnd.dealer_draws:
+        order = dealer_order(key, draw.attempt, len(manifest))
+        cards = [card for _, card in draw.draws]
+        if cards != order[: len(cards)]:
+            found.append(
+                Violation(
+                    ViolationKind.DECK_ORDER,
+                    f"the dealer draw (attempt {draw.attempt}) is not the one the seeds produce",
+                )
+            )
+    return found
+
+
+def _leftovers(rnd: RoundState) -> list[Violation]:
+    return [
+        Violation(
+            ViolationKind.MISSING_COMMITMENT,
+            f"position {fmt(o.position)} ({o.how}) was never covered by a commitment",
+        )
+        for o in rnd.pending
+    ]
+
+
+def _name(manifest: DeckManifest, card: int) -> str:
+    return manifest.face(card).name if 0 <= card < len(manifest) else f"card {card}"

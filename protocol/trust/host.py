@@ -1,0 +1,120 @@
+"""The host's side of a round: its secret seed, the players' seeds, the key and the committed piles.
+
+Pure bookkeeping: the host's session calls it and sends what it returns. Mistakes here are the
+host's own programming errors, so they raise `ValueError`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from protocol.trust.constants import ABSENT_SEED, ALGO, NO_SEAT, SEED_SIZE
+from protocol.trust.deck import CardProof, CommittedDeck, deal_deck, reshuffle_deck
+from protocol.trust.messages import DeckCommits, RoundAudit, RoundPrepare, SeedCommits
+from protocol.trust.primitives import new_seed, round_key, same_digest, seed_commitment
+from unonet.events import Position
+
+
+@dataclass
+class HostRound:
+    """Everything the host holds for one round, from round_prepare to round_audit."""
+
+    game_id: bytes
+    round_no: int
+    host_seat: int = NO_SEAT
+    host_seed: bytes = field(default_factory=new_seed)
+    commits: dict[int, bytes] = field(default_factory=dict)
+    seeds: dict[int, bytes] = field(default_factory=dict)
+    frozen: bool = False
+    decks: dict[int, CommittedDeck] = field(default_factory=dict)
+    _key: bytes | None = None
+
+    def round_prepare(self) -> RoundPrepare:
+        """The first message of the round: the host's commitment, sent before anything else."""
+        commit = seed_commitment(self.game_id, self.round_no, self.host_seat, self.host_seed)
+        return RoundPrepare(self.round_no, self.game_id, commit, ALGO, self.host_seat)
+
+    def accept_commit(self, seat: int, commit: bytes) -> None:
+        """Record a player's seed_commit; only before the list is frozen, never for the host."""
+        if self.frozen:
+            raise ValueError("seed commitments are frozen")
+        if seat == self.host_seat:
+            raise ValueError("the host's seat contributes only the host seed")
+        self.commits[seat] = commit
+
+    def freeze_commits(self) -> SeedCommits:
+        """Close the commitment phase (all in, or timed out) and publish the list."""
+        self.frozen = True
+        return SeedCommits(self.round_no, tuple(sorted(self.commits.items())))
+
+    def accept_reveal(self, seat: int, seed: bytes) -> bool:
+        """Keep a player's seed if it opens that player's commitment; False (ignored) if not."""
+        commit = self.commits.get(seat)
+        if not self.frozen or commit is None or len(seed) != SEED_SIZE:
+            return False
+        if not same_digest(seed_commitment(self.game_id, self.round_no, seat, seed), commit):
+            return False
+        self.seeds[seat] = seed
+        return True
+
+    @property
+    def absent(self) -> tuple[int, ...]:
+        """Committed seats whose seed never came: each contributes ABSENT_SEED."""
+        return tuple(seat for seat in sorted(self.commits) if seat not in self.seeds)
+
+    @property
+    def key(self) -> bytes:
+        """The round key K, fixed once the commitments are frozen (call after the reveals)."""
+        if not self.frozen:
+            raise ValueError("the round key needs the frozen seed commitments")
+        if self._key is None:
+            contributions = [self.seeds.get(seat, ABSENT_SEED) for seat in sorted(self.commits)]
+            self._key = round_key(self.host_seed, self.game_id, self.round_no, contributions)
+        return self._key
+
+    def deal(self, deck_size: int) -> DeckCommits:
+        """Commit epoch 0, the deal, and return the deck_commits message to broadcast."""
+        return self._publish(deal_deck(self.game_id, self.round_no, self.key, deck_size))
+
+    def reshuffle(self, epoch: int, sources: Sequence[Position]) -> DeckCommits:
+        """Commit a reshuffle epoch from the `sources` of the public Reshuffled event."""
+        deck = reshuffle_deck(self.game_id, self.round_no, self.key, epoch, sources, self.card_at)
+        return self._publish(deck)
+
+    def _publish(self, deck: CommittedDeck) -> DeckCommits:
+        if deck.epoch in self.decks:
+            raise ValueError(f"epoch {deck.epoch} is already committed")
+        self.decks[deck.epoch] = deck
+        return DeckCommits(self.round_no, deck.epoch, deck.commitments, deck.deck_commitment)
+
+    def card_at(self, position: Position) -> int:
+        """The committed card id at a position (what the engine must deal there)."""
+        epoch, index = position
+        return self.decks[epoch].order[index]
+
+    def proof(self, position: Position) -> CardProof:
+        """The opening of one position."""
+        epoch, index = position
+        return self.decks[epoch].proof(index)
+
+    def nonce(self, position: Position) -> bytes:
+        """The nonce for a card_played or top_card_turned event."""
+        return self.proof(position).nonce
+
+    def nonces(self, positions: Iterable[Position]) -> tuple[bytes, ...]:
+        """The nonces for cards_received, challenge_reveal or cards_returned, in event order."""
+        return tuple(self.nonce(position) for position in positions)
+
+    def challenge_proofs(self, positions: Iterable[Position]) -> tuple[CardProof, ...]:
+        """The openings of a challenged hand, for the challenger alone."""
+        return tuple(self.proof(position) for position in positions)
+
+    def audit(self) -> RoundAudit:
+        """The round's last message: every seed, so every client can re-derive everything."""
+        return RoundAudit(
+            round_no=self.round_no,
+            host_seed=self.host_seed,
+            seeds=tuple(sorted(self.seeds.items())),
+            absent=self.absent,
+        )

@@ -1,0 +1,63 @@
+"""What a check returns: `Verified`, or a `Violation` naming what failed in plain words.
+
+A dishonest host is an expected input, not an exceptional one, so checks never raise for it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class ViolationKind(StrEnum):
+    """Stable codes for what a host got caught doing (or failing to do)."""
+
+    CARD_MISMATCH = "card_mismatch"  # an opened card does not match its position commitment
+    MISSING_PROOF = "missing_proof"  # a card the client must check came without its nonce
+    MISSING_COMMITMENT = "missing_commitment"  # a position with no published commitment
+    MALFORMED = "malformed"  # counts, sizes or seat lists that cannot be right
+    DECK_COMMITMENT = "deck_commitment"  # D does not hash the listed commitments, or changed
+    REDEAL = "redeal"  # a second, different round_prepare for a round already prepared
+    ROUND_ORDER = "round_order"  # a round number that does not increase
+    SEED_COMMITS = "seed_commits"  # the frozen seed list left out or altered this client's seed
+    SEED_MISMATCH = "seed_mismatch"  # an audited seed does not open its commitment
+    DECK_ORDER = "deck_order"  # the committed pile is not the order the seeds produce
+    DRAW_ORDER = "draw_order"  # a card taken from anywhere but the top of the current pile
+    POSITION_REUSED = "position_reused"  # one position handed out twice
+    NOT_HELD = "not_held"  # a seat played a position the public record says it does not hold
+    RESHUFFLE_CARDS = "reshuffle_cards"  # a reshuffle of cards other than the discard pile
+    HAND_DIGEST = "hand_digest"  # the digest at a Wild Draw Four does not match the hand
+    CHALLENGE_HAND = "challenge_hand"  # the revealed hand is not the hand the seat held
+    CHALLENGE_COLOR = "challenge_color"  # the revealed colour is not the colour on the table
+    CHALLENGE_VERDICT = "challenge_verdict"  # guilty/innocent contradicts the revealed hand
+    MISSING_REVEAL = "missing_reveal"  # a challenge with no hand revealed to the challenger
+    POSITION_MISMATCH = "position_mismatch"  # privately given a position not drawn in public
+    HAND_COUNT = "hand_count"  # a hand revealed at the round's end of the wrong size
+    MISSING_AUDIT = "missing_audit"  # a round that ended (or was dropped) without its seeds
+
+
+@dataclass(frozen=True, slots=True)
+class Verified:
+    """The input checked out; `what` says what was checked, for a log line."""
+
+    what: str = "nothing to check"
+
+    def __bool__(self) -> bool:
+        return True
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """Evidence that the host broke the scheme: a stable `kind` and a sentence for a human."""
+
+    kind: ViolationKind
+    detail: str
+
+    def __bool__(self) -> bool:
+        return False
+
+    def __str__(self) -> str:
+        return f"{self.kind.value}: {self.detail}"
+
+
+Outcome = Verified | Violation
