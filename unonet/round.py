@@ -543,6 +543,8 @@ class Round:
             return EngineError(code, f"it is seat {self.current}'s {self.phase.value}")
         if isinstance(action, Challenge | Accept):
             return EngineError(ErrorCode.NOTHING_TO_CHALLENGE, "no Wild Draw Four to answer")
+        if self.phase is Phase.CHOOSE_COLOR and isinstance(action, ChooseColor):
+            return EngineError(ErrorCode.COLOR_REQUIRED, "name a colour of this deck")
         if self.phase is not Phase.TURN or isinstance(action, ChooseColor):
             return EngineError(ErrorCode.WRONG_PHASE, f"now: {self.phase.value}")
         if isinstance(action, Draw):
@@ -569,8 +571,10 @@ class Round:
             return EngineError(ErrorCode.ILLEGAL_CARD, f"{face.name} does not match the top card")
         if len(hand) == 1 and face.is_action and not self.rules.action_finish:
             return EngineError(ErrorCode.LAST_CARD_NOT_ALLOWED, "no action card as the last card")
-        if face.kind is Kind.WILD_DRAW_FOUR:
-            return EngineError(ErrorCode.ILLEGAL_WILD_DRAW_FOUR, "you hold the colour in play")
+        if face.kind is Kind.WILD_DRAW_FOUR and self.rules.wd4_policy == "enforce":
+            others = (self.face(c) for c in hand if c != action.card)
+            if holds_color(others, self.active_color):
+                return EngineError(ErrorCode.ILLEGAL_WILD_DRAW_FOUR, "you hold the colour in play")
         return EngineError(ErrorCode.UNO_NOT_ALLOWED, "UNO goes with the next-to-last card")
 
 
