@@ -25,6 +25,7 @@ from scenario import (
 
 from unonet import events as ev
 from unonet.actions import ChooseColor, Draw
+from unonet.cards import Color
 from unonet.errors import ErrorCode
 
 HANDS3 = [["r1", "g2", "b3"], ["r4", "g5", "b6"], ["r7", "g8", "b9"]]
@@ -101,6 +102,7 @@ def test_a_first_wild_lets_the_player_left_of_the_dealer_name_the_colour_then_pl
     assert view.pending.seat == 1
     refused(match, 1, Draw(), ErrorCode.WRONG_PHASE)
     refused(match, 2, ChooseColor(B), ErrorCode.NOT_YOUR_DECISION)
+    refused(match, 1, ChooseColor(Color.ORANGE), ErrorCode.COLOR_REQUIRED)  # not in this deck
 
     events = match.apply(1, ChooseColor(B))
     assert one(events, ev.ColorChosen) == ev.ColorChosen(1, B)
