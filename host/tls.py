@@ -1,0 +1,123 @@
+"""The host's TLS identity: one self-signed ECDSA P-256 certificate, made once and kept.
+
+Players pin the certificate's fingerprint (SHA-256 of its DER bytes, SPEC.md Transport), so the
+key must survive restarts: it lives in the unonet config dir, the key file readable by its owner
+only. The profile follows crypto-protocol.md B2 (trustme's extensions), which keeps the
+certificate valid even for a client that pins it as a CA under strict X.509 checks.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import os
+import ssl
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
+
+ALPN = "uno/1"
+"""The ALPN protocol id both sides offer (crypto-protocol.md B3)."""
+
+CERT_NAME = "uno-host"
+KEY_FILE = "host-key.pem"
+CERT_FILE = "host-cert.pem"
+
+
+@dataclass(frozen=True)
+class HostIdentity:
+    """Where the key and certificate are, and the fingerprint players pin."""
+
+    cert_path: Path
+    key_path: Path
+    fingerprint: bytes  # SHA-256 of the DER certificate
+
+    @property
+    def display(self) -> str:
+        return format_fingerprint(self.fingerprint)
+
+
+def format_fingerprint(digest: bytes) -> str:
+    """RFC 4648 base32 without padding, in dash-separated groups of 4 (as Syncthing shows ids).
+
+    52 characters for SHA-256; the first 16 (80 bits) are enough for an invite (B4).
+    """
+    text = base64.b32encode(digest).decode("ascii").rstrip("=")
+    return "-".join(text[i : i + 4] for i in range(0, len(text), 4))
+
+
+def fingerprint_of(der: bytes) -> bytes:
+    return hashlib.sha256(der).digest()
+
+
+def load_or_create_identity(directory: Path) -> HostIdentity:
+    """The identity in `directory`, made on first use; a key file is always left 0600."""
+    directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+    key_path = directory / KEY_FILE
+    cert_path = directory / CERT_FILE
+    if not (key_path.exists() and cert_path.exists()):
+        _create(key_path, cert_path)
+    os.chmod(key_path, 0o600)
+    cert = x509.load_pem_x509_certificate(cert_path.read_bytes())
+    der = cert.public_bytes(serialization.Encoding.DER)
+    return HostIdentity(cert_path, key_path, fingerprint_of(der))
+
+
+def _create(key_path: Path, cert_path: Path) -> None:
+    key = ec.generate_private_key(ec.SECP256R1())
+    cert = build_certificate(key)
+    key_bytes = key.private_bytes(
+        serialization.Encoding.PEM,
+        serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption(),
+    )
+    # Create the key file with owner-only permissions from the start: no window where it is
+    # readable by others, whatever the umask.
+    fd = os.open(key_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as out:
+        out.write(key_bytes)
+    cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+
+
+def build_certificate(key: ec.EllipticCurvePrivateKey) -> x509.Certificate:
+    """The self-signed certificate of crypto-protocol.md B2 (no well-defined expiration)."""
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, CERT_NAME)])
+    ski = x509.SubjectKeyIdentifier.from_public_key(key.public_key())
+    now = datetime.now(UTC)
+    usage = x509.KeyUsage(
+        digital_signature=True, content_commitment=False, key_encipherment=False,
+        data_encipherment=False, key_agreement=False, key_cert_sign=False, crl_sign=False,
+        encipher_only=False, decipher_only=False,
+    )
+    return (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - timedelta(minutes=5))
+        .not_valid_after(datetime(9999, 12, 31, 23, 59, 59, tzinfo=UTC))
+        .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
+        .add_extension(ski, critical=False)
+        .add_extension(
+            x509.AuthorityKeyIdentifier.from_issuer_subject_key_identifier(ski), critical=False
+        )
+        .add_extension(usage, critical=True)
+        .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
+        .add_extension(x509.SubjectAlternativeName([x509.DNSName(CERT_NAME)]), critical=False)
+        .sign(key, hashes.SHA256())
+    )
+
+
+def server_context(identity: HostIdentity) -> ssl.SSLContext:
+    """TLS 1.3 only, ALPN uno/1, the host's certificate; no client certificates."""
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.minimum_version = ssl.TLSVersion.TLSv1_3
+    context.load_cert_chain(identity.cert_path, identity.key_path)
+    context.set_alpn_protocols([ALPN])
+    return context

@@ -1,0 +1,68 @@
+"""The host's certificate persists, and a client accepts it only under the right pin."""
+
+from __future__ import annotations
+
+import stat
+from functools import partial
+from pathlib import Path
+
+import pytest
+import trio
+import trio.testing
+
+from client.tls import HostKeyMismatch, normalize_pin, open_pinned_stream
+from host.tls import format_fingerprint, load_or_create_identity, server_context
+
+
+def test_identity_is_made_once_and_the_key_is_owner_only(tmp_path: Path) -> None:
+    first = load_or_create_identity(tmp_path)
+    second = load_or_create_identity(tmp_path)
+    assert first.fingerprint == second.fingerprint
+    assert len(first.fingerprint) == 32
+    assert stat.S_IMODE(first.key_path.stat().st_mode) == 0o600
+    assert len(first.display.replace("-", "")) == 52
+
+
+def test_pins_accept_grouped_base32_prefixes_and_hex() -> None:
+    digest = bytes(range(32))
+    shown = format_fingerprint(digest)
+    assert normalize_pin(shown.lower()) == shown.replace("-", "")
+    assert normalize_pin(digest.hex()) == shown.replace("-", "")
+    with pytest.raises(ValueError):
+        normalize_pin("ABCD")
+
+
+async def _serve_tls_once(tmp_path: Path, nursery: trio.Nursery) -> tuple[trio.SocketListener,
+                                                                          bytes]:
+    identity = load_or_create_identity(tmp_path)
+    context = server_context(identity)
+
+    async def handler(stream: trio.SocketStream) -> None:
+        tls = trio.SSLStream(stream, context, server_side=True)
+        try:
+            await tls.do_handshake()
+            await tls.send_all(b"hi")
+            await tls.aclose()
+        except trio.BrokenResourceError:
+            pass  # the client refused us after the handshake, which is the point
+
+    listeners = await nursery.start(partial(trio.serve_tcp, handler, 0, host="127.0.0.1"))
+    return listeners[0], identity.fingerprint
+
+
+async def test_the_right_fingerprint_is_accepted(tmp_path: Path, nursery: trio.Nursery) -> None:
+    listener, fingerprint = await _serve_tls_once(tmp_path, nursery)
+    tcp = await trio.testing.open_stream_to_socket_listener(listener)
+    stream, seen = await open_pinned_stream(tcp, format_fingerprint(fingerprint)[:19])
+    assert seen == fingerprint
+    assert stream.selected_alpn_protocol() == "uno/1"
+    assert await stream.receive_some(10) == b"hi"
+    await stream.aclose()
+
+
+async def test_a_wrong_fingerprint_is_refused(tmp_path: Path, nursery: trio.Nursery) -> None:
+    listener, _ = await _serve_tls_once(tmp_path, nursery)
+    tcp = await trio.testing.open_stream_to_socket_listener(listener)
+    wrong = format_fingerprint(bytes(32))
+    with pytest.raises(HostKeyMismatch):
+        await open_pinned_stream(tcp, wrong)
