@@ -1,0 +1,171 @@
+"""What both ends of a connection share: frames in, checked messages out, the state machine,
+and an outbox for the replies the protocol sends by itself (pong, error, resync).
+
+`ClientSession` (client_session.py) and `HostConnection` (host_connection.py) build on
+`Endpoint`. Neither does I/O: the driver feeds received bytes in, sends what the methods return
+and what `data_to_send()` holds, and closes the socket when the state is CLOSED or ERROR.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from protocol.errors import Code, LocalProtocolError, ProtocolError
+from protocol.frames import EOF, FrameDecoder, Signal, encode_frame
+from protocol.limits import MAX_FRAME
+from protocol.messages import MessageSpec, Role, request_id, validate_message
+from protocol.state import (
+    HANDSHAKE_MESSAGES,
+    READY_FORBIDDEN,
+    ConnState,
+    Trigger,
+    transition,
+)
+
+# -- events both roles report -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ConnectionFailed:
+    """A fatal protocol error, detected here or reported by the peer. The state is ERROR; the
+    driver sends what `data_to_send()` holds (our error message, if any) and closes."""
+
+    error: ProtocolError
+    by_peer: bool
+
+
+@dataclass(frozen=True)
+class ConnectionClosed:
+    """The peer said bye (`reason` set) or closed the stream (`reason` None). State CLOSED."""
+
+    reason: str | None
+    msg: str | None = None
+
+
+@dataclass(frozen=True)
+class MessageRefused:
+    """A peer message refused without closing (bad_message, unknown_message,
+    unexpected_message); the host has already queued the error reply."""
+
+    error: ProtocolError
+    message_type: str | None
+
+
+class Endpoint:
+    """Shared machinery; `role` is our side. See the subclasses for the public API."""
+
+    role: Role
+    peer: Role
+
+    def __init__(self, role: Role, *, max_frame: int = MAX_FRAME) -> None:
+        self.role = role
+        self.peer = Role.HOST if role is Role.CLIENT else Role.CLIENT
+        self.state = ConnState.IDLE if role is Role.CLIENT else ConnState.HANDSHAKE
+        self.error: ProtocolError | None = None
+        self._decoder = FrameDecoder(max_frame=max_frame)
+        self._outbox = bytearray()
+
+    # -- sending -----------------------------------------------------------------------------
+
+    def data_to_send(self) -> bytes:
+        """Bytes the protocol produced on its own since the last call (replies, errors)."""
+        out = bytes(self._outbox)
+        self._outbox.clear()
+        return out
+
+    def send(self, message: Mapping[str, Any]) -> bytes:
+        """The frame for `message`, after checking it against the catalogue and our state.
+
+        Raises LocalProtocolError (our bug, the state is unchanged) for a message we may not
+        send now or whose fields are wrong. Sending `bye` or a fatal `error` closes our side.
+        """
+        if self.state in (ConnState.CLOSED, ConnState.ERROR):
+            raise LocalProtocolError(Code.UNEXPECTED_MESSAGE, f"connection is {self.state}")
+        try:
+            spec = validate_message(message, self.role)
+        except ProtocolError as exc:
+            raise LocalProtocolError(exc.code, exc.message) from None
+        self._check_send_state(spec)
+        frame = encode_frame(message)
+        if spec.type == "bye":
+            self.state = transition(self.state, Trigger.BYE)
+        elif spec.type == "error" and message.get("fatal") is True:
+            self.state = transition(self.state, Trigger.FATAL)
+        return frame
+
+    def close(self, reason: str = "quit", msg: str | None = None) -> bytes:
+        """The `bye` frame; the state becomes CLOSED. Nothing may be sent after it."""
+        message: dict[str, Any] = {"t": "bye", "reason": reason}
+        if msg is not None:
+            message["msg"] = msg
+        return self.send(message)
+
+    def _check_send_state(self, spec: MessageSpec) -> None:
+        if self.state is ConnState.READY:
+            if spec.type in READY_FORBIDDEN:
+                raise LocalProtocolError(Code.UNEXPECTED_MESSAGE, f"{spec.type} after handshake")
+        elif spec.type not in HANDSHAKE_MESSAGES[self.role]:
+            raise LocalProtocolError(
+                Code.UNEXPECTED_MESSAGE, f"{spec.type} before the handshake is done"
+            )
+
+    # -- receiving ---------------------------------------------------------------------------
+
+    def _frames(self, data: bytes) -> Iterator[dict[str, Any] | Signal]:
+        """Feed `data` and yield decoded frames (and EOF). A decoder error fails the
+        connection: it is re-raised for `_fail` to report."""
+        if self.error is not None and self.state is ConnState.ERROR:
+            raise self.error
+        self._decoder.receive_data(data)
+        while True:
+            frame = self._decoder.next_frame()
+            if frame is Signal.NEED_DATA:
+                return
+            yield frame
+            if frame is EOF:
+                return
+
+    def _check_incoming(self, message: dict[str, Any]) -> MessageSpec:
+        """Validate a peer message for the current state. Raises ProtocolError: fatal
+        handshake_failed during the handshake, else the non-fatal catalogue codes."""
+        if self.state is not ConnState.READY:
+            allowed = HANDSHAKE_MESSAGES[self.peer]
+            try:
+                spec = validate_message(message, self.peer)
+            except ProtocolError as exc:
+                raise ProtocolError(Code.HANDSHAKE_FAILED, exc.message) from None
+            if spec.type not in allowed:
+                raise ProtocolError(
+                    Code.HANDSHAKE_FAILED, f"{spec.type} before the handshake is done"
+                )
+            return spec
+        spec = validate_message(message, self.peer)
+        if spec.type in READY_FORBIDDEN:
+            raise ProtocolError(Code.UNEXPECTED_MESSAGE, f"{spec.type} after the handshake")
+        return spec
+
+    def _fail(self, error: ProtocolError, *, by_peer: bool = False) -> ConnectionFailed:
+        """Enter ERROR; unless the peer reported the error, queue our fatal error message."""
+        fatal = error if error.fatal else ProtocolError(error.code, error.message, fatal=True)
+        if not by_peer and self.state not in (ConnState.CLOSED, ConnState.ERROR):
+            self._outbox += encode_frame(fatal.to_message())
+        self.error = fatal
+        self.state = transition(self.state, Trigger.FATAL)
+        return ConnectionFailed(fatal, by_peer)
+
+    def _closed(self, reason: str | None, msg: str | None = None) -> ConnectionClosed:
+        trigger = Trigger.EOF if reason is None else Trigger.BYE
+        if self.state is not ConnState.ERROR:
+            self.state = transition(self.state, trigger)
+        return ConnectionClosed(reason, msg)
+
+    def _reply_error(self, error: ProtocolError, message: Mapping[str, Any]) -> None:
+        """Queue a non-fatal error answering `message` (with `ref` if it carried an id)."""
+        self._outbox += encode_frame(error.to_message(request_id(message)))
+
+
+def peer_error(message: Mapping[str, Any]) -> ProtocolError:
+    """The ProtocolError an `error` message from the peer reports."""
+    return ProtocolError(str(message["code"]), str(message["msg"]), fatal=bool(message["fatal"]))

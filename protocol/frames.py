@@ -1,0 +1,205 @@
+"""Frames: a 4-byte big-endian length, then one msgpack map (SPEC.md sections 4 and 5).
+
+`FrameDecoder` is the one class of this module, in the style of h11's Connection: bytes go in
+through `receive_data`, decoded maps come out of `next_frame` (or NEED_DATA). It never holds
+more than one incomplete frame: a length prefix is checked the moment its four bytes arrive,
+before any of the frame is buffered. Each complete frame is decoded in one shot with tight
+msgpack limits (never a streaming Unpacker, which must not be reused after an error), then
+checked against the encoding profile.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Mapping
+from enum import Enum
+from typing import Any, Final, Literal
+
+import msgpack
+
+from protocol.errors import Code, LocalProtocolError, ProtocolError
+from protocol.limits import (
+    LENGTH_PREFIX_SIZE,
+    MAX_BIN_BYTES,
+    MAX_FRAME,
+    MAX_MAP_LEN,
+    MAX_STR_BYTES,
+    MAX_WIDE_ARRAY_LEN,
+)
+from protocol.messages import WIDE_FIELDS
+from protocol.profile import check_profile
+
+
+class Signal(Enum):
+    """What `next_frame` returns when it has no frame to give."""
+
+    NEED_DATA = "need_data"  # feed more bytes with receive_data
+    EOF = "eof"  # the peer closed cleanly, between frames
+
+
+NEED_DATA: Final = Signal.NEED_DATA
+EOF: Final = Signal.EOF
+
+
+class DecoderState(Enum):
+    OPEN = "open"
+    CLOSED = "closed"  # EOF received and every frame handed out
+    ERROR = "error"  # a fatal error was raised; every further call raises it again
+
+
+class _DuplicateKey(Exception):
+    pass
+
+
+def _reject_duplicate_keys(pairs: list[tuple[Any, Any]]) -> dict[Any, Any]:
+    result = dict(pairs)
+    if len(result) != len(pairs):
+        raise _DuplicateKey
+    return result
+
+
+_UNPACK_OPTIONS: Final[dict[str, Any]] = {
+    "raw": False,  # str must be valid UTF-8
+    "strict_map_key": True,  # only str/bytes keys reach the hook (the profile then wants str)
+    "use_list": True,
+    "max_str_len": MAX_STR_BYTES,
+    "max_bin_len": MAX_BIN_BYTES,
+    "max_array_len": MAX_WIDE_ARRAY_LEN,  # the hard cap; the profile applies the usual 256
+    "max_map_len": MAX_MAP_LEN,
+    "max_ext_len": 0,  # no ext types at all, not even the timestamp
+    "object_pairs_hook": _reject_duplicate_keys,
+}
+
+
+def decode_payload(
+    payload: bytes, wide_fields: Mapping[str, frozenset[str]] = WIDE_FIELDS
+) -> dict[str, Any]:
+    """Decode one frame's payload (without its length prefix) and check the profile.
+
+    Raises ProtocolError: duplicate_key, or bad_frame for anything else msgpack or the profile
+    refuses. Both are fatal.
+    """
+    try:
+        value = msgpack.unpackb(payload, **_UNPACK_OPTIONS)
+    except _DuplicateKey:
+        raise ProtocolError(Code.DUPLICATE_KEY, "a map repeats a key") from None
+    except Exception as exc:  # msgpack raises many types; its changelog says catch them all
+        detail = str(exc) or type(exc).__name__
+        raise ProtocolError(Code.BAD_FRAME, f"invalid msgpack: {detail}") from None
+    kind = value.get("t") if isinstance(value, dict) else None
+    wide = wide_fields.get(kind, frozenset()) if isinstance(kind, str) else frozenset()
+    check_profile(value, wide)
+    return value  # type: ignore[no-any-return]
+
+
+def encode_frame(message: Mapping[str, Any], *, max_frame: int = MAX_FRAME) -> bytes:
+    """The frame for `message`: length prefix and msgpack map (bin type for bytes).
+
+    Raises LocalProtocolError if the message is outside the profile or too large to send.
+    """
+    kind = message.get("t")
+    wide = WIDE_FIELDS.get(kind, frozenset()) if isinstance(kind, str) else frozenset()
+    check_profile(message, wide, local=True)
+    payload: bytes = msgpack.packb(message, use_bin_type=True)
+    if len(payload) > max_frame:
+        raise LocalProtocolError(
+            Code.FRAME_TOO_LARGE, f"frame of {len(payload)} bytes exceeds {max_frame}"
+        )
+    return len(payload).to_bytes(LENGTH_PREFIX_SIZE, "big") + payload
+
+
+class FrameDecoder:
+    """Turns a byte stream into decoded, profile-checked maps, one frame at a time.
+
+    After any ProtocolError the decoder is in ERROR state; every later call raises again.
+    The bytes it holds of an incomplete frame never exceed `max_frame + 3` (`buffered`).
+    """
+
+    def __init__(
+        self,
+        *,
+        max_frame: int = MAX_FRAME,
+        wide_fields: Mapping[str, frozenset[str]] = WIDE_FIELDS,
+    ) -> None:
+        self.max_frame = max_frame
+        self.state = DecoderState.OPEN
+        self._wide_fields = wide_fields
+        self._buffer = bytearray()
+        self._frames: deque[bytes] = deque()
+        self._pending_error: ProtocolError | None = None
+        self._error: ProtocolError | None = None
+        self._eof = False
+
+    @property
+    def buffered(self) -> int:
+        """Bytes held of the frame not yet complete (prefix included)."""
+        return len(self._buffer)
+
+    @property
+    def pending(self) -> int:
+        """Complete frames received and not yet returned by next_frame."""
+        return len(self._frames)
+
+    def receive_data(self, data: bytes) -> None:
+        """Add bytes from the peer; `b""` means the peer closed its side (EOF).
+
+        A length prefix over `max_frame` is detected here, and the rest of the stream is
+        dropped unread; the error is raised by next_frame once the frames before it are out.
+        """
+        if self._error is not None:
+            raise self._error
+        if self._eof:
+            raise LocalProtocolError(Code.BAD_FRAME, "receive_data called after EOF")
+        if not data:
+            self._eof = True
+            return
+        if self._pending_error is not None:
+            return
+        self._buffer += data
+        while len(self._buffer) >= LENGTH_PREFIX_SIZE:
+            size = int.from_bytes(self._buffer[:LENGTH_PREFIX_SIZE], "big")
+            if size > self.max_frame:
+                self._pending_error = ProtocolError(
+                    Code.FRAME_TOO_LARGE, f"length prefix {size} exceeds {self.max_frame}"
+                )
+                self._buffer.clear()
+                return
+            end = LENGTH_PREFIX_SIZE + size
+            if len(self._buffer) < end:
+                return
+            self._frames.append(bytes(self._buffer[LENGTH_PREFIX_SIZE:end]))
+            del self._buffer[:end]
+
+    def next_frame(self) -> dict[str, Any] | Literal[Signal.NEED_DATA, Signal.EOF]:
+        """The next decoded frame, NEED_DATA, or EOF after a clean close between frames.
+
+        Raises ProtocolError (fatal, state ERROR) for a frame that fails to decode, a length
+        prefix over the limit, or a close in the middle of a frame.
+        """
+        if self._error is not None:
+            raise self._error
+        if self._frames:
+            try:
+                return decode_payload(self._frames.popleft(), self._wide_fields)
+            except ProtocolError as exc:
+                self._fail(exc)
+                raise
+        if self._pending_error is not None:
+            self._fail(self._pending_error)
+            raise self._pending_error
+        if self._eof:
+            if self._buffer:
+                error = ProtocolError(
+                    Code.BAD_FRAME, f"connection closed inside a frame ({len(self._buffer)} bytes)"
+                )
+                self._fail(error)
+                raise error
+            self.state = DecoderState.CLOSED
+            return EOF
+        return NEED_DATA
+
+    def _fail(self, error: ProtocolError) -> None:
+        self._error = error
+        self.state = DecoderState.ERROR
+        self._frames.clear()
+        self._buffer.clear()

@@ -1,0 +1,136 @@
+"""Every limit of Protocol v1, as named constants; SPEC.md section 13 repeats each one.
+
+A receiver enforces these on everything a peer sends, before it spends memory on it. Each value
+says why it is what it is; a value chosen by comparison cites what other protocols chose.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+# -- framing ------------------------------------------------------------------------------------
+
+LENGTH_PREFIX_SIZE: Final = 4
+"""u32 big-endian length before every frame: simple, and every language reads it natively."""
+
+MAX_FRAME: Final = 65_536
+"""Largest frame payload, in bytes. The largest legitimate message, a `deck_commits` for four
+decks of eight colours (840 x 34-byte bin32 = 28.6 KB), fits with room to spare; a cap this size
+keeps a hostile peer from making the host buffer more than 64 KiB per connection (NATS defaults
+max_payload to 1 MiB, but carries bulk data; we carry card ids)."""
+
+MIN_FRAME: Final = 1
+"""A frame holds one msgpack map, which takes at least one byte (0x80)."""
+
+# -- encoding profile (msgpack) -------------------------------------------------------------------
+
+MAX_STR_BYTES: Final = 4096
+"""Longest msgpack str, in UTF-8 bytes: a chat line of MAX_CHAT_CHARS is at most 2 KiB of UTF-8;
+names and codes are far shorter. Checked by the msgpack decoder before it allocates."""
+
+MAX_BIN_BYTES: Final = 4096
+"""Longest msgpack bin: hashes, nonces, seeds and tokens are 16 or 32 bytes; 4 KiB is slack for
+additive features, small enough that no bin can dominate a frame."""
+
+MAX_ARRAY_LEN: Final = 256
+"""Longest array in an ordinary field: lists of seats, tables, features, supported versions."""
+
+MAX_WIDE_ARRAY_LEN: Final = 1024
+"""Longest array in a field that the catalogue marks *wide*: one entry per card of the largest
+deck (4 decks x (8 colours x 25 + 8 wilds) + 8 buzzers = 840 cards): `deck_commits.commits`,
+the deck manifest, piles and hands inside views and events, legal action lists. This is also
+the hard cap given to the msgpack decoder, which checks a declared length before allocating
+(the 5-byte `dd ff ff ff ff` array32 header must never reach an allocator)."""
+
+MAX_MAP_LEN: Final = 64
+"""Most entries in one map. The rule set has 33 options and travels as one map (`set_rules`,
+`table_state.rules`); 64 leaves room for additive options while keeping maps small."""
+
+MAX_DEPTH: Final = 8
+"""Deepest container nesting, the top-level map counting as 1. The deepest legitimate value
+(manifest: message > manifest > cards > faces > face) uses 5; a small bound keeps recursive
+receivers in every language far from their stack limits."""
+
+INT_MIN: Final = -(2**63)
+INT_MAX: Final = 2**63 - 1
+"""Integers must fit int64: msgpack can carry uint64, which several languages cannot hold."""
+
+# -- messages -----------------------------------------------------------------------------------
+
+MAX_CHAT_CHARS: Final = 512
+"""Longest chat line, in characters (code points): a long paragraph, not a file."""
+
+MAX_NAME_CHARS: Final = 32
+"""Longest player or table name: it has to fit a seat label in an 80-column terminal."""
+
+MAX_CODE_CHARS: Final = 64
+"""Longest machine-readable token (message type, error code, feature, reason, preset)."""
+
+MAX_TEXT_CHARS: Final = 1024
+"""Longest diagnostic text (`error.msg`, `bye.reason` detail): meant for logs, never parsed."""
+
+MAX_VERSIONS_OFFERED: Final = 16
+"""Most protocol versions one hello may offer; one per major version is plenty."""
+
+MAX_REQUEST_ID: Final = INT_MAX
+"""Request ids are positive int64; a client counts up from 1 and never wraps in practice."""
+
+RESUME_TOKEN_BYTES: Final = 32
+"""A seat's resume token: 256 random bits, like every other secret of the project."""
+
+# -- time -------------------------------------------------------------------------------------
+
+HANDSHAKE_DEADLINE: Final = 10.0
+"""Seconds from TCP accept to a complete hello (TLS included). NATS gives 2 s for auth; we allow
+for a slow link and a human-speed TLS fingerprint prompt on the other side of it."""
+
+PING_INTERVAL: Final = 15.0
+"""Seconds of silence after which a side sends `ping`: well under common NAT idle timeouts
+(30 s and up), so a quiet game keeps its mapping."""
+
+IDLE_CUTOFF: Final = 45.0
+"""Seconds without any frame after which the peer is gone: three ping intervals (the NATS
+'stale connection' rule: a few missed pongs, not one)."""
+
+SEND_DEADLINE: Final = 10.0
+"""Seconds the host waits for one write to finish before cutting the connection."""
+
+# -- flow control -----------------------------------------------------------------------------
+
+OUTGOING_QUEUE_FRAMES: Final = 64
+"""Frames the host queues for one connection. A whole round of events for a busy table is well
+under this; a client that falls further behind is cut off (`slow_consumer`) rather than
+slowing the table."""
+
+RATE_PER_SECOND: Final = 50.0
+"""Sustained frames per second a client may send. A human sends a few per second; a bot
+answering every event of an eight-seat table at full speed stays well under 50."""
+
+RATE_BURST: Final = 100
+"""Frames a client may send at once on top of the sustained rate (the token bucket's size):
+enough for a reconnect's burst of requests and pongs."""
+
+RECEIVE_CHUNK: Final = 65_536
+"""Bytes a driver should read per call, so that what a decoder holds stays bounded."""
+
+MAX_SEATS: Final = 10
+"""Most seats at one table (the rules' max_players ceiling)."""
+
+MAX_TABLES: Final = 256
+"""Most tables one `tables` listing carries (an array limit)."""
+
+HOST_LIMITS: Final[dict[str, int]] = {
+    "max_frame": MAX_FRAME,
+    "max_str": MAX_STR_BYTES,
+    "max_bin": MAX_BIN_BYTES,
+    "max_array": MAX_ARRAY_LEN,
+    "max_wide_array": MAX_WIDE_ARRAY_LEN,
+    "max_map": MAX_MAP_LEN,
+    "max_depth": MAX_DEPTH,
+    "max_chat": MAX_CHAT_CHARS,
+    "ping_interval": int(PING_INTERVAL),
+    "idle_cutoff": int(IDLE_CUTOFF),
+    "rate": int(RATE_PER_SECOND),
+    "burst": RATE_BURST,
+}
+"""What `welcome.limits` announces (integers only: the profile has no floats)."""

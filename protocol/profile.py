@@ -1,0 +1,107 @@
+"""The encoding profile: which msgpack values a frame may hold (SPEC.md section 5).
+
+msgpack can say more than this protocol allows. After decoding, every frame is walked once:
+the top level is a map with str keys; no floats, no ext; ints fit int64; containers nest at
+most MAX_DEPTH deep; arrays hold at most MAX_ARRAY_LEN items, except under the top-level keys
+a message type marks *wide*. The same check runs on what we send, so we never emit a frame our
+own decoder would refuse.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from protocol.errors import Code, LocalProtocolError, ProtocolError
+from protocol.limits import (
+    INT_MAX,
+    INT_MIN,
+    MAX_ARRAY_LEN,
+    MAX_BIN_BYTES,
+    MAX_DEPTH,
+    MAX_MAP_LEN,
+    MAX_STR_BYTES,
+    MAX_WIDE_ARRAY_LEN,
+)
+
+
+def check_profile(
+    message: Any, wide_keys: frozenset[str] = frozenset(), *, local: bool = False
+) -> None:
+    """Raise ProtocolError(bad_frame) unless `message` is within the profile.
+
+    `wide_keys` are the top-level keys under which arrays may reach MAX_WIDE_ARRAY_LEN.
+    `local` raises LocalProtocolError instead (for what we are about to send).
+    """
+    error = LocalProtocolError if local else ProtocolError
+    if not isinstance(message, Mapping):
+        raise error(Code.BAD_FRAME, f"top level must be a map, not {_kind(message)}")
+    _check_map(message, 1, wide_keys, error)
+
+
+def _check_map(
+    value: Mapping[Any, Any], depth: int, wide_keys: frozenset[str], error: type[ProtocolError]
+) -> None:
+    if len(value) > MAX_MAP_LEN:
+        raise error(Code.BAD_FRAME, f"map of {len(value)} entries exceeds {MAX_MAP_LEN}")
+    for key, item in value.items():
+        if not isinstance(key, str):
+            raise error(Code.BAD_FRAME, f"map keys must be str, not {_kind(key)}")
+        _check_str(key, error)
+        wide = MAX_WIDE_ARRAY_LEN if depth == 1 and key in wide_keys else None
+        _check_value(item, depth, wide, error)
+
+
+def _check_value(
+    value: Any, depth: int, wide: int | None, error: type[ProtocolError]
+) -> None:
+    """`depth` is that of the container holding `value`; `wide` the array limit inherited
+    from a wide top-level key, or None for the ordinary limit."""
+    if value is None or isinstance(value, bool):
+        return
+    if isinstance(value, int):
+        if not INT_MIN <= value <= INT_MAX:
+            raise error(Code.BAD_FRAME, f"integer {value} is outside int64")
+        return
+    if isinstance(value, str):
+        _check_str(value, error)
+        return
+    if isinstance(value, bytes | bytearray | memoryview):
+        if len(value) > MAX_BIN_BYTES:
+            raise error(Code.BAD_FRAME, f"bin of {len(value)} bytes exceeds {MAX_BIN_BYTES}")
+        return
+    if isinstance(value, float):
+        raise error(Code.BAD_FRAME, "floats are not allowed")
+    if not isinstance(value, list | tuple | Mapping):
+        raise error(Code.BAD_FRAME, f"{_kind(value)} values are not allowed")
+    if depth + 1 > MAX_DEPTH:
+        raise error(Code.BAD_FRAME, f"containers nest deeper than {MAX_DEPTH}")
+    if isinstance(value, Mapping):
+        if len(value) > MAX_MAP_LEN:
+            raise error(Code.BAD_FRAME, f"map of {len(value)} entries exceeds {MAX_MAP_LEN}")
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise error(Code.BAD_FRAME, f"map keys must be str, not {_kind(key)}")
+            _check_str(key, error)
+            _check_value(item, depth + 1, wide, error)
+        return
+    limit = wide if wide is not None else MAX_ARRAY_LEN
+    if len(value) > limit:
+        raise error(Code.BAD_FRAME, f"array of {len(value)} items exceeds {limit}")
+    for item in value:
+        _check_value(item, depth + 1, wide, error)
+
+
+def _check_str(value: str, error: type[ProtocolError]) -> None:
+    # A decoded str is valid UTF-8 already; on the sending side a lone surrogate would make
+    # msgpack fail late, so refuse it here with a clear code.
+    try:
+        size = len(value.encode("utf-8"))
+    except UnicodeEncodeError:
+        raise error(Code.BAD_FRAME, "str is not valid Unicode (lone surrogate)") from None
+    if size > MAX_STR_BYTES:
+        raise error(Code.BAD_FRAME, f"str of {size} bytes exceeds {MAX_STR_BYTES}")
+
+
+def _kind(value: Any) -> str:
+    return type(value).__name__
