@@ -1,0 +1,259 @@
+"""The journal: what a crashed or stopped host needs to resume a match exactly where it was.
+
+One JSON object per line, append-only, flushed and fsync'd after every line:
+
+- `header`: format version, rules, seat count, match seed, game id, the table's settings and
+  its seats (kind, name, bot policy, SHA-256 of the resume token: never the token itself);
+- `trust`: a round's secrets (host seed, players' commitments and seeds), written before the
+  StartRound that uses the key they give, so the round's commitments can be rebuilt;
+- `action`: one applied action, its seat (-1 for the host) and the action as a tagged map.
+
+The engine replays deterministically (`Match.replay`), so rules + seed + actions are the whole
+state. A crash mid-write leaves at most one partial last line; `load` drops it and the next
+`Journal.open_append` cuts it off before writing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from protocol.game_codec import decode_action, encode_action
+from protocol.trust.host import HostRound
+from unonet import events as ev
+from unonet.actions import HOST, Action, Expire, Penalize, StartRound
+from unonet.match import Match
+from unonet.rules import RuleSet
+
+FORMAT_VERSION = 1
+
+
+class JournalError(Exception):
+    """A journal that cannot be resumed (not a truncated last line: real damage or a newer
+    format)."""
+
+
+@dataclass(frozen=True)
+class SeatRecord:
+    """One seat as the journal keeps it."""
+
+    kind: str  # human or bot
+    name: str
+    token_hash: str | None = None  # hex SHA-256 of the resume token (humans)
+    level: str | None = None  # bot policy
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "name": self.name, "token_hash": self.token_hash,
+                "level": self.level}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> SeatRecord:
+        return cls(str(data["kind"]), str(data["name"]), data.get("token_hash"),
+                   data.get("level"))
+
+
+@dataclass(frozen=True)
+class Header:
+    rules: RuleSet
+    seats: tuple[SeatRecord, ...]
+    seed: bytes
+    game_id: bytes
+    table: dict[str, Any]  # number, name, preset, headless, target_seats: the table's settings
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": "header",
+            "format": FORMAT_VERSION,
+            "rules": self.rules.to_dict(),
+            "seats": [seat.to_dict() for seat in self.seats],
+            "seed": self.seed.hex(),
+            "game_id": self.game_id.hex(),
+            "table": self.table,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Header:
+        if data.get("kind") != "header":
+            raise JournalError("the first line is not a journal header")
+        if data.get("format") != FORMAT_VERSION:
+            raise JournalError(f"journal format {data.get('format')!r} is not {FORMAT_VERSION}")
+        return cls(
+            rules=RuleSet.from_dict(dict(data["rules"])),
+            seats=tuple(SeatRecord.from_dict(s) for s in data["seats"]),
+            seed=bytes.fromhex(data["seed"]),
+            game_id=bytes.fromhex(data["game_id"]),
+            table=dict(data["table"]),
+        )
+
+
+@dataclass(frozen=True)
+class TrustRecord:
+    """A round's secrets: enough to rebuild its HostRound after a restart."""
+
+    round_no: int
+    host_seed: bytes
+    commits: dict[int, bytes]
+    seeds: dict[int, bytes]
+
+    @classmethod
+    def of(cls, host_round: HostRound) -> TrustRecord:
+        return cls(host_round.round_no, host_round.host_seed, dict(host_round.commits),
+                   dict(host_round.seeds))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": "trust",
+            "round": self.round_no,
+            "host_seed": self.host_seed.hex(),
+            "commits": {str(s): c.hex() for s, c in self.commits.items()},
+            "seeds": {str(s): v.hex() for s, v in self.seeds.items()},
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> TrustRecord:
+        return cls(
+            round_no=int(data["round"]),
+            host_seed=bytes.fromhex(data["host_seed"]),
+            commits={int(s): bytes.fromhex(c) for s, c in data["commits"].items()},
+            seeds={int(s): bytes.fromhex(v) for s, v in data["seeds"].items()},
+        )
+
+    def rebuild(self, game_id: bytes) -> HostRound:
+        """The HostRound as it was once the reveals were in (its decks are re-dealt by load)."""
+        host_round = HostRound(game_id, self.round_no, host_seed=self.host_seed)
+        host_round.commits.update(self.commits)
+        host_round.frozen = True
+        host_round.seeds.update(self.seeds)
+        return host_round
+
+
+# -- actions as tagged maps ----------------------------------------------------------------------
+
+
+def encode_logged_action(action: Action) -> dict[str, Any]:
+    """A seat action in its wire form (game_codec); a host action as a small tagged map."""
+    if isinstance(action, StartRound):
+        return {"type": "start_round", "key": None if action.key is None else action.key.hex()}
+    if isinstance(action, Expire):
+        return {"type": "expire"}
+    if isinstance(action, Penalize):
+        return {"type": "penalize", "target": action.target, "count": action.count}
+    return encode_action(action)
+
+
+def decode_logged_action(data: Mapping[str, Any]) -> Action:
+    kind = data.get("type")
+    if kind == "start_round":
+        key = data.get("key")
+        return StartRound(None if key is None else bytes.fromhex(key))
+    if kind == "expire":
+        return Expire()
+    if kind == "penalize":
+        return Penalize(int(data["target"]), int(data["count"]))
+    return decode_action(data)
+
+
+# -- writing -----------------------------------------------------------------------------------
+
+
+class Journal:
+    """An open journal file; every `write_*` is on disk when it returns."""
+
+    def __init__(self, path: Path, handle: IO[str]) -> None:
+        self.path = path
+        self._handle = handle
+
+    @classmethod
+    def create(cls, path: Path, header: Header) -> Journal:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        journal = cls(path, os.fdopen(fd, "w", encoding="utf-8"))
+        journal._write(header.to_dict())
+        return journal
+
+    @classmethod
+    def open_append(cls, path: Path, valid_bytes: int) -> Journal:
+        """Reopen after `load`, cutting a partial last line off first."""
+        handle = open(path, "r+", encoding="utf-8")  # noqa: SIM115 (owned by the Journal)
+        handle.truncate(valid_bytes)
+        handle.seek(valid_bytes)
+        return cls(path, handle)
+
+    def write_trust(self, record: TrustRecord) -> None:
+        self._write(record.to_dict())
+
+    def write_action(self, seat: int, action: Action) -> None:
+        self._write({"kind": "action", "seat": seat, "action": encode_logged_action(action)})
+
+    def close(self) -> None:
+        self._handle.close()
+
+    def _write(self, line: Mapping[str, Any]) -> None:
+        self._handle.write(json.dumps(line, separators=(",", ":")) + "\n")
+        self._handle.flush()
+        os.fsync(self._handle.fileno())
+
+
+# -- reading -----------------------------------------------------------------------------------
+
+
+@dataclass
+class Resumed:
+    """What `load` rebuilds: the header, the match in its state, and the current round's trust."""
+
+    header: Header
+    match: Match
+    trust: dict[int, TrustRecord] = field(default_factory=dict)
+    host_round: HostRound | None = None  # the round being played when the journal stopped
+    valid_bytes: int = 0
+
+
+def load(path: Path) -> Resumed:
+    """Replay a journal. A partial last line (a crash mid-write) is ignored; any other damage
+    raises JournalError."""
+    data = path.read_bytes()
+    lines: list[dict[str, Any]] = []
+    offset = 0
+    while offset < len(data):
+        end = data.find(b"\n", offset)
+        if end < 0:
+            break  # a partial last line: never fsync'd completely, so never acted upon
+        try:
+            lines.append(json.loads(data[offset:end]))
+        except ValueError:
+            if end + 1 < len(data):
+                raise JournalError(f"damaged line at byte {offset}") from None
+            break  # an unreadable last line is a torn write too
+        offset = end + 1
+    if not lines:
+        raise JournalError("the journal has no header")
+    header = Header.from_dict(lines[0])
+    match = Match(header.rules, len(header.seats), header.seed)
+    resumed = Resumed(header, match, valid_bytes=offset)
+    deck_size = len(match.manifest)
+    for number, line in enumerate(lines[1:], start=2):
+        try:
+            if line["kind"] == "trust":
+                record = TrustRecord.from_dict(line)
+                resumed.trust[record.round_no] = record
+                continue
+            if line["kind"] != "action":
+                raise JournalError(f"line {number}: unknown kind {line['kind']!r}")
+            seat = int(line["seat"])
+            action = decode_logged_action(line["action"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise JournalError(f"line {number}: {exc}") from None
+        events = match.apply(seat, action)
+        if seat == HOST and isinstance(action, StartRound):
+            found = resumed.trust.get(match.round_no)
+            resumed.host_round = None if found is None else found.rebuild(header.game_id)
+            if resumed.host_round is not None:
+                resumed.host_round.deal(deck_size)
+        for event in events:
+            if isinstance(event, ev.Reshuffled) and resumed.host_round is not None:
+                resumed.host_round.reshuffle(event.epoch, event.sources)
+    return resumed

@@ -1,0 +1,82 @@
+"""The journal: written per action, replayed to the same Match state, torn last line ignored."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pytest
+
+from host.journal import Header, Journal, JournalError, SeatRecord, TrustRecord, load
+from protocol.trust.host import HostRound
+from protocol.trust.primitives import new_game_id, new_seed, seed_commitment
+from unonet.actions import HOST, StartRound
+from unonet.bots import NormalBot
+from unonet.match import BETWEEN_ROUNDS, MATCH_OVER, Match
+from unonet.rules import RuleSet
+
+
+def _play_some(path: Path, actions: int) -> Match:
+    """A journaled match between bots; rounds keyed by the trust scheme with one player seed."""
+    rules = RuleSet(target=50)
+    seats = (SeatRecord("human", "ana", hashlib.sha256(b"t").hexdigest()),
+             SeatRecord("bot", "bo", level="normal"), SeatRecord("bot", "cy", level="normal"))
+    header = Header(rules, seats, b"seed", new_game_id(), {"number": 0, "name": "t"})
+    journal = Journal.create(path, header)
+    match = Match(rules, 3, header.seed)
+    bots = [NormalBot(s, rules, match.manifest, seed=s) for s in range(3)]
+    for _ in range(actions):
+        if match.phase == MATCH_OVER:
+            break
+        if match.phase == BETWEEN_ROUNDS:
+            host_round = HostRound(header.game_id, match.round_no + 1)
+            player_seed = new_seed()
+            host_round.accept_commit(0, seed_commitment(header.game_id, host_round.round_no, 0,
+                                                        player_seed))
+            host_round.freeze_commits()
+            assert host_round.accept_reveal(0, player_seed)
+            journal.write_trust(TrustRecord.of(host_round))
+            seat, action = HOST, StartRound(host_round.key)
+        else:
+            seat = match.pending_seat  # type: ignore[assignment]
+            action = bots[seat].act(match.view(seat), match.legal_actions(seat))
+        match.apply(seat, action)
+        journal.write_action(seat, action)
+    journal.close()
+    return match
+
+
+def test_a_resumed_journal_continues_the_same_match(tmp_path: Path) -> None:
+    path = tmp_path / "game.jsonl"
+    played = _play_some(path, 150)
+    resumed = load(path)
+    assert resumed.match.state() == played.state()
+    assert resumed.match.log == played.log
+    if played.round is not None and played.phase != MATCH_OVER:
+        assert resumed.host_round is not None
+        for card, position in played.round.origin.items():
+            assert resumed.host_round.card_at(position) == card
+        assert resumed.host_round.key == played.round.key
+
+
+def test_a_torn_last_line_is_ignored_and_cut_before_appending(tmp_path: Path) -> None:
+    path = tmp_path / "game.jsonl"
+    played = _play_some(path, 40)
+    whole = path.read_bytes()
+    path.write_bytes(whole + b'{"kind":"action","seat":1,"act')
+    resumed = load(path)
+    assert resumed.match.state() == played.state()
+    assert resumed.valid_bytes == len(whole)
+    journal = Journal.open_append(path, resumed.valid_bytes)
+    journal.close()
+    assert path.read_bytes() == whole
+
+
+def test_damage_before_the_last_line_is_an_error(tmp_path: Path) -> None:
+    path = tmp_path / "game.jsonl"
+    _play_some(path, 10)
+    lines = path.read_bytes().split(b"\n")
+    lines[2] = b"garbage"
+    path.write_bytes(b"\n".join(lines))
+    with pytest.raises(JournalError):
+        load(path)
