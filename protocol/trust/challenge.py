@@ -17,7 +17,7 @@ from unonet.events import Position
 def is_guilty(manifest: DeckManifest, cards: Iterable[int], color_before: Color | None) -> bool:
     """The verdict the hand `cards` implies when `color_before` was the colour in play."""
     return color_before is not None and any(
-        manifest.face(card).color == color_before for card in cards
+        manifest.face(card).color == color_before for card in cards if 0 <= card < len(manifest)
     )
 
 
@@ -39,7 +39,9 @@ def verdict_violation(
         return None
     colour = color_before.value if color_before is not None else "no colour"
     if expected:
-        matching = next(c for c in cards if manifest.face(c).color == color_before)
+        matching = next(
+            c for c in cards if 0 <= c < len(manifest) and manifest.face(c).color == color_before
+        )
         why = f"holds {manifest.face(matching).name}, a {colour} card, and {colour} was in play"
     else:
         why = f"holds no {colour} card, and {colour} was in play"

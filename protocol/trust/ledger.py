@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from protocol.trust.results import Violation, ViolationKind
 from unonet import events as ev
-from unonet.cards import Color, DeckManifest, Kind
+from unonet.cards import Color, DeckManifest, Face, Kind
 from unonet.events import Position
 
 CHALLENGEABLE = frozenset({Kind.WILD_DRAW_FOUR, Kind.WILD_DRAW_TWO, Kind.WILD_DRAW_COLOR})
@@ -64,6 +64,13 @@ class PublicLedger:
     def tracks_color(self) -> bool:
         """Colours are followed for one-sided decks; a Flip deck's side is not in the events."""
         return all(len(card.faces) == 1 for card in self.manifest)
+
+    def face(self, card: int) -> Face | None:
+        """The card's face, or None for an id the deck does not have (a malformed event)."""
+        return self.manifest.face(card) if 0 <= card < len(self.manifest) else None
+
+    def _unknown_card(self, card: int, what: str) -> list[Violation]:
+        return [Violation(ViolationKind.MALFORMED, f"{what} names card {card}, not in the deck")]
 
     def hand(self, seat: int) -> set[Position]:
         return self.holdings.setdefault(seat, set())
@@ -136,14 +143,20 @@ class PublicLedger:
         found += self._check_prefix("the turned top card")
         self.face_up[event.position] = event.card
         self.discard.append((event.position, event.card))
-        self.color = self.manifest.face(event.card).color
+        face = self.face(event.card)
+        if face is None:
+            self.color = None
+            return found + self._unknown_card(event.card, "the turned top card")
+        self.color = face.color
         return found
 
     def _played(self, event: ev.CardPlayed) -> list[Violation]:
         found: list[Violation] = []
         hand = self.hand(event.seat)
-        face = self.manifest.face(event.card)
-        if face.kind in CHALLENGEABLE:
+        face = self.face(event.card)
+        if face is None:
+            found += self._unknown_card(event.card, f"seat {event.seat}'s play")
+        elif face.kind in CHALLENGEABLE:
             self.snapshots[event.seat] = HandSnapshot(
                 seat=event.seat,
                 positions=frozenset(hand - {event.position}),
@@ -162,7 +175,10 @@ class PublicLedger:
             )
         self.face_up[event.position] = event.card
         self.discard.append((event.position, event.card))
-        self.color = event.color if face.is_wild else face.color
+        if face is None:
+            self.color = None
+        else:
+            self.color = event.color if face.is_wild else face.color
         return found
 
     def _reshuffled(self, event: ev.Reshuffled) -> list[Violation]:

@@ -433,8 +433,10 @@ class TrustVerifier:
             rnd, event.position, event.card, proof.nonce, f"played by seat {event.seat}"
         )
         snapshot = rnd.ledger.snapshots.get(event.seat)
-        face = self.manifest.face(event.card)
-        if proof.hand_digest is None or face.kind not in CHALLENGEABLE or snapshot is None:
+        face = rnd.ledger.face(event.card)
+        if proof.hand_digest is None or face is None or face.kind not in CHALLENGEABLE:
+            return found
+        if snapshot is None or snapshot.played != event.position:
             return found
         commitments = [rnd.commitment(p) for p in snapshot.positions]
         known = [c for c in commitments if c is not None]

@@ -1,0 +1,196 @@
+"""A host that runs a real engine round with the trust scheme, recorded as a transcript.
+
+Each delivery is what one audience received (a trust message, or an engine event with its proof
+fields), in order; `replay` feeds a transcript to a `TrustVerifier` as a client session would.
+Tests tamper with transcripts to play a dishonest host.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+from protocol.trust import (
+    NO_PROOF,
+    DeckCommits,
+    EventProof,
+    HostRound,
+    RoundAudit,
+    RoundPrepare,
+    SeedCommits,
+    TrustMessage,
+    TrustVerifier,
+    commit_order,
+    hand_digest,
+)
+from unonet import events as ev
+from unonet.actions import Accept, Action, Challenge, Play
+from unonet.cards import DeckManifest, Kind
+from unonet.match import Match
+from unonet.rules import RuleSet
+from unonet.shuffle import deal_order
+
+Item = TrustMessage | tuple[ev.Event, EventProof]
+
+
+@dataclass
+class Delivery:
+    audience: frozenset[int] | None  # None: everyone, spectators included
+    item: Item
+
+
+@dataclass
+class Transcript:
+    manifest: DeckManifest
+    seats: int
+    host: HostRound
+    player_seeds: dict[int, bytes]
+    deliveries: list[Delivery] = field(default_factory=list)
+
+    def events(self) -> list[tuple[int, ev.Event, EventProof]]:
+        """(index, event, proof) for every event delivery."""
+        return [
+            (i, d.item[0], d.item[1])
+            for i, d in enumerate(self.deliveries)
+            if isinstance(d.item, tuple)
+        ]
+
+    def find(self, kind: type[ev.Event]) -> list[tuple[int, ev.Event, EventProof]]:
+        return [(i, e, p) for i, e, p in self.events() if isinstance(e, kind)]
+
+    def set_event(self, index: int, event: ev.Event, proof: EventProof | None = None) -> None:
+        old = self.deliveries[index]
+        assert isinstance(old.item, tuple)
+        self.deliveries[index] = Delivery(old.audience, (event, proof or old.item[1]))
+
+    def messages(self, kind: type[TrustMessage]) -> list[tuple[int, TrustMessage]]:
+        return [(i, d.item) for i, d in enumerate(self.deliveries) if isinstance(d.item, kind)]
+
+
+def proof_for(host: HostRound, event: ev.Event) -> EventProof:
+    """The proof fields an honest host attaches to an engine event."""
+    if isinstance(event, ev.CardsReceived | ev.ChallengeReveal):
+        return EventProof(nonces=host.nonces(event.positions))
+    if isinstance(event, ev.CardPlayed | ev.TopCardTurned):
+        return EventProof(nonce=host.nonce(event.position))
+    return NO_PROOF
+
+
+def _choose(rng: random.Random, actions: Sequence[Action]) -> Action:
+    """A random legal action that plays mostly, challenges often and sometimes draws anyway."""
+    if any(isinstance(a, Challenge) for a in actions) and rng.random() < 0.6:
+        return Challenge()
+    plays = [a for a in actions if isinstance(a, Play)]
+    if plays and rng.random() < 0.85:
+        return rng.choice(plays)
+    return rng.choice(list(actions))
+
+
+def play_round(
+    seed: int,
+    seats: int = 3,
+    host_seat: int | None = 0,
+    rules: RuleSet | None = None,
+    max_actions: int = 1500,
+    with_digest: bool = True,
+    tamper_order: bool = False,
+) -> Transcript:
+    """Run one honest round (or one whose committed deck is not the derived one)."""
+    rng = random.Random(seed)
+    rules = rules or RuleSet()
+    game_id = rng.randbytes(16)
+    host = HostRound(
+        game_id, 1, host_seat if host_seat is not None else 2**32 - 1, rng.randbytes(32)
+    )
+    manifest = rules.manifest()
+    players = [s for s in range(seats) if s != host_seat]
+    seeds = {s: rng.randbytes(32) for s in players}
+    if seed % 5 == 4:
+        del seeds[players[-1]]  # sometimes a player never commits: it is simply not in the list
+    t = Transcript(manifest, seats, host, seeds)
+    t.deliveries.append(Delivery(None, host.round_prepare()))
+    for seat in seeds:
+        commit = TrustVerifier(manifest, seat)
+        commit.round_prepare(host.round_prepare())
+        host.accept_commit(seat, commit.record_own_seed(seeds[seat]).commit)
+    t.deliveries.append(Delivery(None, host.freeze_commits()))
+    for seat in sorted(host.commits):
+        if seed % 7 == 6 and seat == max(host.commits):
+            continue  # sometimes a player commits but never reveals: absent
+        assert host.accept_reveal(seat, seeds[seat])
+    order = deal_order(host.key, len(manifest))
+    if tamper_order:
+        order[0], order[-1] = order[-1], order[0]
+        deck = commit_order(game_id, 1, host.key, 0, order)
+        host.decks[0] = deck
+        t.deliveries.append(
+            Delivery(None, DeckCommits(1, 0, deck.commitments, deck.deck_commitment))
+        )
+        match = Match(rules, seats, b"s" * 32, stacked_decks=[order])
+    else:
+        t.deliveries.append(Delivery(None, host.deal(len(manifest))))
+        match = Match(rules, seats, b"s" * 32)
+    _deliver(t, match.start_round(host.key), digest_for=None)
+    for _ in range(max_actions):
+        if match.round is None or match.phase != "in_round":
+            break
+        seat = match.pending_seat
+        assert seat is not None
+        action = _choose(rng, match.legal_actions(seat))
+        events = match.apply(seat, action)
+        digest = None
+        if (
+            with_digest
+            and match.round.wd4_player is not None
+            and not isinstance(action, Challenge | Accept)
+        ):
+            hand = match.round.wd4_hand
+            positions = [match.round.origin[c] for c in hand]
+            digest = hand_digest(
+                game_id, 1, match.round.wd4_player, [_commit(host, p) for p in positions]
+            )
+        _deliver(t, events, digest_for=digest)
+    t.deliveries.append(Delivery(None, host.audit()))
+    return t
+
+
+def _commit(host: HostRound, position: tuple[int, int]) -> bytes:
+    return host.decks[position[0]].commitments[position[1]]
+
+
+def _deliver(t: Transcript, events: Sequence[ev.Event], digest_for: bytes | None) -> None:
+    host = t.host
+    for event in events:
+        proof = proof_for(host, event)
+        if digest_for is not None and isinstance(event, ev.CardPlayed):
+            if t.manifest.face(event.card).kind is Kind.WILD_DRAW_FOUR:
+                proof = replace(proof, hand_digest=digest_for)
+        t.deliveries.append(Delivery(event.audience, (event, proof)))
+        if isinstance(event, ev.Reshuffled):
+            t.deliveries.append(Delivery(None, host.reshuffle(event.epoch, event.sources)))
+
+
+def replay(t: Transcript, seat: int | None) -> TrustVerifier:
+    """Feed a transcript to a fresh verifier for `seat`, as its client session would."""
+    verifier = TrustVerifier(t.manifest, seat)
+    for delivery in t.deliveries:
+        if delivery.audience is not None and seat not in delivery.audience:
+            continue
+        item = delivery.item
+        if isinstance(item, tuple):
+            verifier.event(*item)
+            continue
+        verifier.message(item)
+        if isinstance(item, RoundPrepare) and seat in t.player_seeds:
+            verifier.record_own_seed(t.player_seeds[seat])
+        if isinstance(item, SeedCommits) and seat in dict(item.commits):
+            if seat in t.host.seeds:
+                verifier.reveal()
+    return verifier
+
+
+def audit_of(t: Transcript) -> tuple[int, RoundAudit]:
+    [(index, audit)] = t.messages(RoundAudit)
+    assert isinstance(audit, RoundAudit)
+    return index, audit
