@@ -101,7 +101,11 @@ class Round:
         return self.discard[-1]
 
     def legal_actions(self, seat: int) -> list[Action]:
-        """Every action `seat` may take now, in a stable order."""
+        """Every action `seat` may take now, in a stable order.
+
+        Only catches that succeed are listed. Under `false_catch_penalty` a Catch of any other
+        seat is still accepted by `apply`: a wrong one costs the catcher that many cards.
+        """
         if self.phase is Phase.ROUND_OVER or seat in self.out:
             return []
         actions: list[Action] = []
@@ -115,7 +119,11 @@ class Round:
     def apply(self, seat: int, action: Action) -> list[ev.Event]:
         """Apply `action` for `seat`, or raise EngineError and change nothing."""
         if action not in self.legal_actions(seat):
-            raise self._diagnose(seat, action)
+            if not self._is_false_catch(seat, action):
+                raise self._diagnose(seat, action)
+            self._events = []
+            self._do_false_catch(seat, action)
+            return self._take_events()
         self._events = []
         if isinstance(action, TURN_ACTIONS):
             self._close_catch_windows()
@@ -399,6 +407,25 @@ class Round:
         penalty = self.rules.uno_penalty
         self._events.append(ev.UnoCaught(seat, target, penalty))
         self._draw_cards(target, penalty, "penalty_uno")
+
+    def _is_false_catch(self, seat: int, action: Action) -> bool:
+        """A wrong catch that `false_catch_penalty` punishes rather than refuses."""
+        return (
+            isinstance(action, Catch)
+            and self.rules.false_catch_penalty > 0
+            and self.phase is not Phase.ROUND_OVER
+            and 0 <= seat < self.seats
+            and seat not in self.out
+            and 0 <= action.target < self.seats
+            and action.target != seat
+            and action.target not in self.out
+        )
+
+    def _do_false_catch(self, seat: int, action: Action) -> None:
+        assert isinstance(action, Catch)
+        penalty = self.rules.false_catch_penalty
+        self._events.append(ev.FalseCatch(seat, action.target, penalty))
+        self._draw_cards(seat, penalty, "penalty_false_catch")
 
     def _close_catch_windows(self) -> None:
         """The next player's first action closes every window opened on an earlier turn."""
