@@ -12,6 +12,7 @@ from protocol.trust import (
     EventProof,
     HostRound,
     RoundAudit,
+    SeedCommits,
     Violation,
     ViolationKind,
 )
@@ -39,7 +40,7 @@ def challenge(t: Transcript, min_cards: int = 2) -> tuple[int, ev.ChallengeRevea
 
 def test_a_swapped_card_is_caught_by_its_owner_at_once() -> None:
     t = play_round(6)
-    index, event, proof = first_received(t, 1)
+    index, event, _ = first_received(t, 1)
     other = (event.cards[0] + 1) % len(t.manifest)
     t.set_event(index, replace(event, cards=(other, *event.cards[1:])))
     verifier = replay(t, 1)
@@ -86,7 +87,7 @@ def test_a_lie_about_the_verdict_is_caught_by_the_challenger_and_at_the_audit() 
 
 def test_a_wrong_card_in_the_revealed_hand_is_caught() -> None:
     t = play_round(2)
-    index, reveal, proof = challenge(t)
+    index, reveal, _ = challenge(t)
     fake = next(
         c
         for c in range(len(t.manifest))
@@ -206,8 +207,6 @@ def test_a_deck_commitment_that_does_not_hash_its_positions_is_caught() -> None:
 
 def test_seed_commits_without_this_players_commitment_are_flagged() -> None:
     t = play_round(1)
-    from protocol.trust import SeedCommits
-
     index, msg = t.messages(SeedCommits)[0]
     assert isinstance(msg, SeedCommits)
     seat, _ = msg.commits[0]

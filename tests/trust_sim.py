@@ -163,9 +163,12 @@ def _deliver(t: Transcript, events: Sequence[ev.Event], digest_for: bytes | None
     host = t.host
     for event in events:
         proof = proof_for(host, event)
-        if digest_for is not None and isinstance(event, ev.CardPlayed):
-            if t.manifest.face(event.card).kind is Kind.WILD_DRAW_FOUR:
-                proof = replace(proof, hand_digest=digest_for)
+        if (
+            digest_for is not None
+            and isinstance(event, ev.CardPlayed)
+            and t.manifest.face(event.card).kind is Kind.WILD_DRAW_FOUR
+        ):
+            proof = replace(proof, hand_digest=digest_for)
         t.deliveries.append(Delivery(event.audience, (event, proof)))
         if isinstance(event, ev.Reshuffled):
             t.deliveries.append(Delivery(None, host.reshuffle(event.epoch, event.sources)))
@@ -184,9 +187,8 @@ def replay(t: Transcript, seat: int | None) -> TrustVerifier:
         verifier.message(item)
         if isinstance(item, RoundPrepare) and seat in t.player_seeds:
             verifier.record_own_seed(t.player_seeds[seat])
-        if isinstance(item, SeedCommits) and seat in dict(item.commits):
-            if seat in t.host.seeds:
-                verifier.reveal()
+        if isinstance(item, SeedCommits) and seat in dict(item.commits) and seat in t.host.seeds:
+            verifier.reveal()
     return verifier
 
 
