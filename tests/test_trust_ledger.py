@@ -1,0 +1,110 @@
+"""The public ledger, on hand-built events: what anyone can check without any secret."""
+
+from __future__ import annotations
+
+from protocol.trust.ledger import PublicLedger
+from protocol.trust.results import ViolationKind
+from unonet import events as ev
+from unonet.cards import Color, classic_manifest
+
+MANIFEST = classic_manifest()
+# Card ids of the classic manifest: red 0 is 0, red 1s are 1-2, ..., wilds 100-103, W+4 104-107.
+RED_5, BLUE_5, GREEN_2, WILD_DRAW_FOUR = 9, 84, 53, 104
+
+
+def test_the_card_ids_used_here_are_what_they_say() -> None:
+    names = [MANIFEST.face(c).name for c in (RED_5, BLUE_5, GREEN_2, WILD_DRAW_FOUR)]
+    assert names == ["red 5", "blue 5", "green 2", "Wild Draw Four"]
+
+
+def dealt(ledger: PublicLedger, hands: dict[int, list[int]]) -> None:
+    """Deal by positions 0, 1, 2... in seat order, then turn the top card (red 5)."""
+    index = 0
+    for seat, count in hands.items():
+        positions = tuple((0, index + k) for k in range(len(count)))
+        index += len(count)
+        assert ledger.apply(ev.CardsDrawn(seat, positions, "deal")) == []
+    assert ledger.apply(ev.TopCardTurned(RED_5, (0, index))) == []
+
+
+def test_a_wild_draw_four_fixes_the_hand_held_less_the_card_played() -> None:
+    ledger = PublicLedger(MANIFEST)
+    dealt(ledger, {0: [0, 0, 0], 1: [0, 0, 0]})
+    assert ledger.apply(ev.CardPlayed(0, WILD_DRAW_FOUR, (0, 1), Color.BLUE, False)) == []
+    snapshot = ledger.snapshots[0]
+    assert snapshot.positions == {(0, 0), (0, 2)}
+    assert snapshot.color_before is Color.RED
+    assert ledger.color is Color.BLUE
+    assert ledger.holdings[0] == {(0, 0), (0, 2)}
+
+
+def test_cards_leave_the_pile_from_the_top_only() -> None:
+    ledger = PublicLedger(MANIFEST)
+    dealt(ledger, {0: [0, 0], 1: [0, 0]})
+    found = ledger.apply(ev.CardsDrawn(1, ((0, 6),), "draw"))  # (0, 5) skipped
+    assert [v.kind for v in found] == [ViolationKind.DRAW_ORDER]
+    assert "(0, 5) is still in the pile" in found[0].detail
+
+
+def test_the_deal_may_interleave_seats() -> None:
+    ledger = PublicLedger(MANIFEST)
+    assert ledger.apply(ev.CardsDrawn(0, ((0, 0), (0, 2)), "deal")) == []
+    assert ledger.apply(ev.CardsDrawn(1, ((0, 1), (0, 3)), "deal")) == []
+    assert ledger.apply(ev.TopCardTurned(RED_5, (0, 4))) == []
+
+
+def test_a_position_handed_out_twice_is_caught() -> None:
+    ledger = PublicLedger(MANIFEST)
+    dealt(ledger, {0: [0, 0], 1: [0, 0]})
+    found = ledger.apply(ev.CardsDrawn(1, ((0, 0),), "draw"))
+    assert ViolationKind.POSITION_REUSED in {v.kind for v in found}
+
+
+def test_playing_a_position_not_held_is_caught() -> None:
+    ledger = PublicLedger(MANIFEST)
+    dealt(ledger, {0: [0, 0], 1: [0, 0]})
+    found = ledger.apply(ev.CardPlayed(0, BLUE_5, (0, 3), None, False))  # seat 1's position
+    assert [v.kind for v in found] == [ViolationKind.NOT_HELD]
+
+
+def test_an_emptied_pile_must_be_remade_from_the_discards_less_the_top() -> None:
+    ledger = PublicLedger(MANIFEST)
+    dealt(ledger, {0: [0, 0], 1: [0, 0]})
+    ledger.apply(ev.CardPlayed(0, BLUE_5, (0, 0), None, False))
+    ledger.apply(ev.CardPlayed(1, GREEN_2, (0, 2), None, False))  # not a legal play: irrelevant
+    honest = ev.Reshuffled(1, ((0, 0), (0, 4)), (BLUE_5, RED_5), "empty_pile")
+    assert ledger.apply(honest) == []
+    assert ledger.discard == [((0, 2), GREEN_2)]
+
+
+def test_a_reshuffle_that_smuggles_a_card_in_is_caught() -> None:
+    ledger = PublicLedger(MANIFEST)
+    dealt(ledger, {0: [0, 0], 1: [0, 0]})
+    ledger.apply(ev.CardPlayed(0, BLUE_5, (0, 0), None, False))
+    smuggled = ev.Reshuffled(1, ((0, 0), (0, 3), (0, 4)), (BLUE_5, 7, RED_5), "empty_pile")
+    found = ledger.apply(smuggled)
+    assert [v.kind for v in found] == [ViolationKind.RESHUFFLE_CARDS]
+
+
+def test_draws_after_a_reshuffle_come_from_the_new_epoch() -> None:
+    ledger = PublicLedger(MANIFEST)
+    dealt(ledger, {0: [0], 1: [0]})
+    ledger.apply(ev.CardPlayed(0, BLUE_5, (0, 0), None, False))
+    ledger.apply(ev.Reshuffled(1, ((0, 2),), (RED_5,), "empty_pile"))
+    assert ledger.apply(ev.CardsDrawn(1, ((1, 0),), "draw")) == []
+    found = ledger.apply(ev.CardsDrawn(1, ((0, 7),), "draw"))
+    assert ViolationKind.DRAW_ORDER in {v.kind for v in found}
+
+
+def test_a_hand_shown_at_the_end_must_have_the_size_the_record_gives() -> None:
+    ledger = PublicLedger(MANIFEST)
+    dealt(ledger, {0: [0, 0], 1: [0, 0]})
+    found = ledger.apply(ev.RoundEnded(0, ((1, 2), (3,)), (0, 0), (0, 0)))
+    assert [v.kind for v in found] == [ViolationKind.HAND_COUNT]
+
+
+def test_an_unknown_card_id_is_malformed_not_a_crash() -> None:
+    ledger = PublicLedger(MANIFEST)
+    dealt(ledger, {0: [0, 0], 1: [0, 0]})
+    found = ledger.apply(ev.CardPlayed(0, 999, (0, 0), None, False))
+    assert [v.kind for v in found] == [ViolationKind.MALFORMED]
