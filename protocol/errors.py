@@ -8,7 +8,9 @@ non-fatal refusals of an intent.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum
+from typing import Any
 
 from protocol.limits import MAX_TEXT_CHARS
 from unonet.errors import ErrorCode as EngineCode
@@ -115,16 +117,27 @@ class ProtocolError(Exception):
     input, and the caller sends `error{code, fatal: true}` and closes.
     """
 
-    def __init__(self, code: str, message: str, *, fatal: bool | None = None) -> None:
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        *,
+        fatal: bool | None = None,
+        details: Mapping[str, Any] | None = None,
+    ) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
         self.fatal = is_fatal(code) if fatal is None else fatal
+        self.details: Mapping[str, Any] = details or {}
 
-    def to_message(self, ref: int | None = None) -> dict[str, object]:
-        """The `error` message that reports this error to the peer."""
-        out: dict[str, object] = {"t": "error", "code": self.code, "fatal": self.fatal,
-                                  "msg": self.message[:MAX_TEXT_CHARS]}
+    def to_message(self, ref: int | None = None) -> dict[str, Any]:
+        """The `error` message that reports this error to the peer (with `details`, such as
+        `supported` for unsupported_version)."""
+        out: dict[str, Any] = {
+            **self.details, "t": "error", "code": self.code, "fatal": self.fatal,
+            "msg": self.message[:MAX_TEXT_CHARS],
+        }
         if ref is not None:
             out["ref"] = ref
         return out

@@ -26,11 +26,13 @@ def negotiate(offered: Iterable[int], supported: Iterable[int] = SUPPORTED_VERSI
     Raises ProtocolError(unsupported_version, fatal) when there is none; the host then sends
     `error{code: "unsupported_version", supported: [...]}` and closes.
     """
+    offered, supported = list(offered), list(supported)
     common = set(offered) & set(supported)
     if not common:
         raise ProtocolError(
             Code.UNSUPPORTED_VERSION,
             f"no common version: offered {sorted(set(offered))}, supported {sorted(supported)}",
+            details={"supported": sorted(set(supported))},
         )
     return max(common)
 

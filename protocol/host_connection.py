@@ -1,0 +1,279 @@
+"""The host's side of one client connection, sans-IO: `HostConnection` is the one class here.
+
+The host's trio code feeds it bytes and the time; it gets back typed events (a hello to accept
+or refuse, intents already decoded into engine actions, lobby requests) and frames to send.
+It enforces every receive limit that needs no socket: frame size and profile, the catalogue,
+the handshake deadline, the rate limit (a token bucket) and the idle cutoff. Time is always an
+argument (`now`, in seconds from any monotonic clock), never read here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from protocol.connection import (
+    ConnectionClosed,
+    ConnectionFailed,
+    Endpoint,
+    MessageRefused,
+    peer_error,
+)
+from protocol.errors import Code, LocalProtocolError, ProtocolError
+from protocol.frames import EOF, encode_frame
+from protocol.game_codec import decode_action, encode_event, encode_legal, encode_value
+from protocol.keepalive import Due, Keepalive
+from protocol.limits import (
+    HANDSHAKE_DEADLINE,
+    HOST_LIMITS,
+    IDLE_CUTOFF,
+    MAX_FRAME,
+    PING_INTERVAL,
+    RATE_BURST,
+    RATE_PER_SECOND,
+)
+from protocol.messages import REQUESTS, Role, request_id
+from protocol.ratelimit import TokenBucket
+from protocol.state import ConnState, Trigger, transition
+from protocol.versions import SUPPORTED_VERSIONS, common_features, negotiate
+from unonet.actions import Action
+from unonet.errors import EngineError
+from unonet.events import Event
+
+# -- what the connection reports -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HelloReceived:
+    """A valid hello with a common version. Answer with `welcome()` or `refuse()`."""
+
+    version: int
+    client: Mapping[str, str]
+    features: tuple[str, ...]
+    name: str | None
+    resume: bytes | None
+
+
+@dataclass(frozen=True)
+class IntentReceived:
+    """An intent whose action is a valid seat action; answer with `accept(id)` or `reject`."""
+
+    id: int
+    action: Action
+
+
+@dataclass(frozen=True)
+class RequestReceived:
+    """A lobby request or `resync` (checked against the catalogue); `id` may be None."""
+
+    id: int | None
+    message: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class MessageReceived:
+    """Any other client message: chat, seed_commit, seed_reveal, pong, a non-fatal error."""
+
+    message: Mapping[str, Any]
+
+
+HostEvent = (
+    HelloReceived
+    | IntentReceived
+    | RequestReceived
+    | MessageReceived
+    | MessageRefused
+    | ConnectionFailed
+    | ConnectionClosed
+)
+
+
+class HostConnection(Endpoint):
+    """One client connection as the host sees it.
+
+    States: HANDSHAKE (waiting for hello, then for our welcome) -> READY -> CLOSED, or ERROR.
+    On ERROR the fatal error message is in `data_to_send()`: send it, then close the socket.
+    """
+
+    def __init__(
+        self,
+        now: float,
+        *,
+        server_name: str = "unonet",
+        server_version: str = "0.1.0",
+        supported: Iterable[int] = SUPPORTED_VERSIONS,
+        features: Iterable[str] = (),
+        handshake_deadline: float = HANDSHAKE_DEADLINE,
+        rate: float = RATE_PER_SECOND,
+        burst: int = RATE_BURST,
+        ping_interval: float = PING_INTERVAL,
+        idle_cutoff: float = IDLE_CUTOFF,
+        max_frame: int = MAX_FRAME,
+    ) -> None:
+        super().__init__(Role.HOST, max_frame=max_frame)
+        self.supported = tuple(sorted(set(supported)))
+        self.features = tuple(features)
+        self.version: int | None = None
+        self.hello: HelloReceived | None = None
+        self.handshake_deadline = now + handshake_deadline
+        self._server = {"name": server_name, "version": server_version}
+        self._bucket = TokenBucket(now, rate=rate, burst=burst)
+        self._keepalive = Keepalive(now, interval=ping_interval, cutoff=idle_cutoff)
+        self._seq = 0
+        self._next_ping = 1
+
+    # -- handshake ---------------------------------------------------------------------------
+
+    def welcome(self, session: Mapping[str, int] | None = None) -> bytes:
+        """Accept the hello: the welcome frame (HANDSHAKE -> READY). `session` names the
+        seat a resume token took back ({table, seat})."""
+        if self.hello is None:
+            raise LocalProtocolError(Code.UNEXPECTED_MESSAGE, "welcome before a valid hello")
+        message: dict[str, Any] = {
+            "t": "welcome", "v": self.hello.version, "server": self._server,
+            "features": common_features(self.hello.features, self.features),
+            "limits": dict(HOST_LIMITS),
+        }
+        if session is not None:
+            message["session"] = dict(session)
+        frame = self.send(message)
+        self.state = transition(self.state, Trigger.SEND_WELCOME)
+        return frame
+
+    def refuse(self, code: str, msg: str) -> bytes:
+        """A fatal error frame (server_full, invalid_resume, shutting_down, ...); state ERROR."""
+        error = ProtocolError(code, msg, fatal=True)
+        frame = self.send(error.to_message())
+        self.error = error
+        return frame
+
+    # -- answers and game traffic ------------------------------------------------------------
+
+    def accept(self, request: int) -> bytes:
+        return self.send({"t": "accepted", "id": request})
+
+    def reject(self, request: int | None, code: str, msg: str) -> bytes:
+        """A non-fatal refusal of the request `request` (engine or lobby code)."""
+        return self.send(ProtocolError(code, msg, fatal=False).to_message(request))
+
+    def reject_engine(self, request: int, error: EngineError) -> bytes:
+        """The engine refused an intent: its code passes through as a non-fatal error."""
+        return self.reject(request, error.code.value, error.message)
+
+    def snapshot(self, view: Any, legal: Iterable[Action]) -> bytes:
+        """A snapshot of `view` (any frozen dataclass or map); numbering restarts here."""
+        self._seq += 1
+        return self.send(
+            {"t": "snapshot", "seq": self._seq, "view": encode_value(view),
+             "legal": encode_legal(legal)}
+        )
+
+    def event(
+        self, event: Event, legal: Iterable[Action], proof: Mapping[str, Any] | None = None
+    ) -> bytes:
+        """One engine event for this connection (the host sends each event to its audience
+        only), with its proof fields and the receiver's legal actions."""
+        self._seq += 1
+        return self.send(
+            {"t": "event", "seq": self._seq, "event": encode_event(event, proof),
+             "legal": encode_legal(legal)}
+        )
+
+    @property
+    def seq(self) -> int:
+        """The last sequence number sent."""
+        return self._seq
+
+    # -- time --------------------------------------------------------------------------------
+
+    def tick(self, now: float) -> list[HostEvent]:
+        """Apply the deadlines up to `now`: a late hello or a silent client fails the
+        connection; a quiet one gets a ping (in `data_to_send()`)."""
+        if self.state is ConnState.HANDSHAKE and now >= self.handshake_deadline:
+            return [self._fail(ProtocolError(Code.HANDSHAKE_TIMEOUT, "no hello in time"))]
+        if self.state is not ConnState.READY:
+            return []
+        due = self._keepalive.due(now)
+        if due is Due.CUT:
+            return [self._fail(ProtocolError(Code.IDLE_TIMEOUT, "no frame from the client"))]
+        if due is Due.PING:
+            self._outbox += encode_frame({"t": "ping", "n": self._next_ping})
+            self._next_ping += 1
+        return []
+
+    def next_deadline(self) -> float | None:
+        """When `tick` should run next (None once closed)."""
+        if self.state is ConnState.HANDSHAKE:
+            return self.handshake_deadline
+        if self.state is ConnState.READY:
+            return self._keepalive.next_deadline()
+        return None
+
+    # -- receiving ---------------------------------------------------------------------------
+
+    def receive_data(self, data: bytes, now: float) -> list[HostEvent]:
+        """Feed bytes from the client (`b""` for EOF) received at time `now`.
+
+        A fatal error ends the list with ConnectionFailed (state ERROR, our error message in
+        `data_to_send()`); non-fatal refusals are answered in `data_to_send()` too. Never
+        raises anything but ProtocolError (and only after ERROR, the stored error again).
+        """
+        if self.state is ConnState.ERROR and self.error is not None:
+            raise self.error
+        out: list[HostEvent] = []
+        try:
+            for frame in self._frames(data):
+                if self.state in (ConnState.CLOSED, ConnState.ERROR):
+                    break
+                if frame is EOF:
+                    out.append(self._closed(None))
+                    break
+                assert isinstance(frame, dict)
+                if not self._bucket.take(now):
+                    raise ProtocolError(Code.RATE_LIMITED, "too many frames")
+                self._keepalive.received(now)
+                out.extend(self._handle(frame))
+        except ProtocolError as exc:
+            out.append(self._fail(exc))
+        return out
+
+    def _handle(self, message: dict[str, Any]) -> list[HostEvent]:
+        if self.state is ConnState.HANDSHAKE and self.hello is not None:
+            raise ProtocolError(Code.HANDSHAKE_FAILED, "wait for welcome before sending more")
+        try:
+            spec = self._check_incoming(message)
+        except ProtocolError as exc:
+            if exc.fatal:
+                raise
+            self._reply_error(exc, message)
+            kind = message.get("t")
+            return [MessageRefused(exc, kind if isinstance(kind, str) else None)]
+        kind = spec.type
+        if kind == "hello":
+            return [self._on_hello(message)]
+        if kind == "intent":
+            return [IntentReceived(message["id"], decode_action(message["action"]))]
+        if kind == "ping":
+            self._outbox += encode_frame({"t": "pong", "n": message["n"]})
+            return []
+        if kind == "bye":
+            return [self._closed(message["reason"], message.get("msg"))]
+        if kind == "error" and message["fatal"] is True:
+            return [self._fail(peer_error(message), by_peer=True)]
+        if kind in REQUESTS:
+            return [RequestReceived(request_id(message), message)]
+        return [MessageReceived(message)]
+
+    def _on_hello(self, message: dict[str, Any]) -> HelloReceived:
+        # No common version raises unsupported_version (fatal) with `supported` attached.
+        version = negotiate(message["v"], self.supported)
+        self.version = version
+        self.hello = HelloReceived(
+            version,
+            message["client"],
+            tuple(message["features"]),
+            message.get("name"),
+            message.get("resume"),
+        )
+        return self.hello
