@@ -83,7 +83,7 @@ def test_any_change_to_a_card_id_is_caught(seed: int, data: st.DataObject) -> No
         if isinstance(e, ev.CardPlayed | ev.TopCardTurned)
         or (isinstance(e, ev.CardsReceived) and e.seat == seat)
     ]
-    index, event, proof = data.draw(st.sampled_from(candidates))
+    index, event, _ = data.draw(st.sampled_from(candidates))
     delta = data.draw(st.integers(1, 255))
     if isinstance(event, ev.CardsReceived):
         which = data.draw(st.integers(0, len(event.cards) - 1))

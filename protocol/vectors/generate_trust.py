@@ -1,0 +1,172 @@
+"""Write the trust scheme's test vectors (protocol/vectors/trust_*.json) from the reference code.
+
+Run `python protocol/vectors/generate_trust.py`; the JSON is committed, and
+tests/test_trust_vectors.py recomputes every expected value from its inputs. Fixed inputs, as in
+SPEC.md section 11: game_id = 16 zero bytes, round 1, hs = 00..1f, s_1 = 20..3f, s_2 = 40..5f,
+the host in seat 0, players in seats 1 and 2. Bytes are lowercase hex; positions are [epoch, index].
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+from pathlib import Path
+from typing import Any
+
+from protocol.trust import (
+    ABSENT_SEED,
+    NO_SEAT,
+    card_commitment,
+    card_nonce,
+    deal_deck,
+    hand_digest,
+    reshuffle_deck,
+    round_key,
+    seed_commitment,
+)
+from protocol.trust.challenge import is_guilty
+from unonet.cards import Color, classic_manifest
+from unonet.encoding import Field, enc
+from unonet.shuffle import PRNG_TAG, dealer_order, reshuffle_order
+
+HERE = Path(__file__).parent
+GAME_ID = bytes(16)
+ROUND = 1
+HOST_SEED = bytes(range(0x00, 0x20))
+S1 = bytes(range(0x20, 0x40))
+S2 = bytes(range(0x40, 0x60))
+DECK_SIZE = 108
+
+
+def _field(value: Field) -> dict[str, Any]:
+    if isinstance(value, int):
+        return {"int": value}
+    if isinstance(value, str):
+        return {"str": value}
+    return {"hex": bytes(value).hex()}
+
+
+def enc_vectors() -> dict[str, Any]:
+    cases: list[tuple[Field, ...]] = [
+        (),
+        ("t", 1, b"\x01"),
+        ("",),
+        (b"",),
+        (0,),
+        (2**64 - 1,),
+        ("uno/v1/card-commit", bytes(16), 1, 0, 17, 42, bytes(32)),
+        ("é✓",),
+        ("ab", "c"),
+        ("a", "bc"),
+    ]
+    return {
+        "description": "enc(f1..fn) = u32be(n) || (u32be(len) || bytes)*; int -> u64be, "
+        "str -> UTF-8, bytes as is",
+        "vectors": [
+            {"fields": [_field(f) for f in case], "enc": enc(*case).hex()} for case in cases
+        ],
+    }
+
+
+def round_vectors() -> dict[str, Any]:
+    key = round_key(HOST_SEED, GAME_ID, ROUND, [S1, S2])
+    key_absent = round_key(HOST_SEED, GAME_ID, ROUND, [S1, ABSENT_SEED])
+    deck = deal_deck(GAME_ID, ROUND, key, DECK_SIZE)
+    prng_block = hmac.new(key, enc(PRNG_TAG, "deck", 0), hashlib.sha256).digest()
+    sources = [(0, 10), (0, 3), (0, 7), (0, 21), (0, 15), (0, 30), (0, 2)]
+    reshuffled = reshuffle_deck(GAME_ID, ROUND, key, 1, sources, lambda p: deck.order[p[1]])
+    return {
+        "description": "one round with fixed seeds: commitments, key, orders, nonces, D",
+        "inputs": {
+            "game_id": GAME_ID.hex(),
+            "round": ROUND,
+            "host_seat": 0,
+            "host_seed": HOST_SEED.hex(),
+            "seeds": [[1, S1.hex()], [2, S2.hex()]],
+            "deck_size": DECK_SIZE,
+        },
+        "seed_commitments": {
+            "host_seat_0": seed_commitment(GAME_ID, ROUND, 0, HOST_SEED).hex(),
+            "host_no_seat": seed_commitment(GAME_ID, ROUND, NO_SEAT, HOST_SEED).hex(),
+            "seat_1": seed_commitment(GAME_ID, ROUND, 1, S1).hex(),
+            "seat_2": seed_commitment(GAME_ID, ROUND, 2, S2).hex(),
+        },
+        "round_key": key.hex(),
+        "round_key_seat_2_absent": key_absent.hex(),
+        "prng_first_block_deck": prng_block.hex(),
+        "deal_order_first_20": list(deck.order[:20]),
+        "deal_order": list(deck.order),
+        "dealer_order_attempt_0_first_10": dealer_order(key, 0, DECK_SIZE)[:10],
+        "nonce_0_0": card_nonce(key, 0, 0).hex(),
+        "nonce_1_5": card_nonce(key, 1, 5).hex(),
+        "commitment_0_0": {
+            "card": deck.order[0],
+            "commitment": deck.commitments[0].hex(),
+        },
+        "commitment_0_107": {
+            "card": deck.order[107],
+            "commitment": deck.commitments[107].hex(),
+        },
+        "deck_commitment_epoch_0": deck.deck_commitment.hex(),
+        "reshuffle_epoch_1": {
+            "sources": [list(s) for s in sources],
+            "order": [list(s) for s in reshuffle_order(key, 1, sources)],
+            "cards": list(reshuffled.order),
+            "commitments": [c.hex() for c in reshuffled.commitments],
+            "deck_commitment": reshuffled.deck_commitment.hex(),
+        },
+    }
+
+
+def challenge_vectors() -> dict[str, Any]:
+    key = round_key(HOST_SEED, GAME_ID, ROUND, [S1, S2])
+    deck = deal_deck(GAME_ID, ROUND, key, DECK_SIZE)
+    manifest = classic_manifest()
+    seat = 1
+    # A hand with no yellow card, so the verdicts differ by colour.
+    chosen = [i for i, c in enumerate(deck.order) if manifest.face(c).color is not Color.YELLOW]
+    positions = [(0, i) for i in chosen[:6]]
+    cards = [deck.order[i] for _, i in positions]
+    commitments = [deck.commitments[i] for _, i in positions]
+    cases = []
+    for color in (Color.RED, Color.YELLOW, Color.GREEN, Color.BLUE):
+        cases.append({"color_before": color.value, "guilty": is_guilty(manifest, cards, color)})
+    return {
+        "description": "a challenge reveal of seat 1's hand (classic manifest) with verdicts",
+        "inputs": {"game_id": GAME_ID.hex(), "round": ROUND, "round_key": key.hex()},
+        "target_seat": seat,
+        "reveal": [
+            {
+                "position": list(p),
+                "card": card,
+                "face": manifest.face(card).code,
+                "nonce": deck.nonces[p[1]].hex(),
+                "commitment": c.hex(),
+            }
+            for p, card, c in zip(positions, cards, commitments, strict=True)
+        ],
+        "hand_digest": hand_digest(GAME_ID, ROUND, seat, commitments).hex(),
+        "verdicts": cases,
+        "card_commitment_check": card_commitment(
+            GAME_ID, ROUND, 0, positions[0][1], cards[0], deck.nonces[positions[0][1]]
+        ).hex(),
+    }
+
+
+FILES = {
+    "trust_enc.json": enc_vectors,
+    "trust_round.json": round_vectors,
+    "trust_challenge.json": challenge_vectors,
+}
+
+
+def main() -> None:
+    for name, build in FILES.items():
+        text = json.dumps(build(), indent=1, ensure_ascii=False) + "\n"
+        (HERE / name).write_text(text, encoding="utf-8")
+        print(f"wrote {name}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,183 @@
+"""Every trust vector in protocol/vectors/trust_*.json, recomputed from its inputs.
+
+The checks recompute from the JSON's own inputs with the library (not by re-running the
+generator), and a tampered copy of each file must fail them.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import hmac
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import protocol
+from protocol.trust import (
+    ABSENT_SEED,
+    NO_SEAT,
+    card_commitment,
+    card_nonce,
+    deal_deck,
+    deck_commitment,
+    hand_digest,
+    reshuffle_deck,
+    round_key,
+    seed_commitment,
+)
+from protocol.trust.challenge import is_guilty
+from unonet.cards import Color, classic_manifest
+from unonet.encoding import Field, enc
+from unonet.shuffle import PRNG_TAG, HmacStream, dealer_order, reshuffle_order
+
+VECTORS = Path(protocol.__file__).parent / "vectors"
+
+
+def load(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((VECTORS / name).read_text(encoding="utf-8"))
+    return data
+
+
+def _field(spec: dict[str, Any]) -> Field:
+    if "int" in spec:
+        return int(spec["int"])
+    if "str" in spec:
+        return str(spec["str"])
+    return bytes.fromhex(spec["hex"])
+
+
+def check_enc(data: dict[str, Any]) -> None:
+    assert len(data["vectors"]) >= 5
+    for vector in data["vectors"]:
+        fields = [_field(f) for f in vector["fields"]]
+        assert enc(*fields).hex() == vector["enc"], fields
+
+
+def check_round(data: dict[str, Any]) -> None:
+    inputs = data["inputs"]
+    game_id = bytes.fromhex(inputs["game_id"])
+    rnd = inputs["round"]
+    hs = bytes.fromhex(inputs["host_seed"])
+    seeds = {seat: bytes.fromhex(s) for seat, s in inputs["seeds"]}
+    commits = data["seed_commitments"]
+    assert seed_commitment(game_id, rnd, inputs["host_seat"], hs).hex() == commits["host_seat_0"]
+    assert seed_commitment(game_id, rnd, NO_SEAT, hs).hex() == commits["host_no_seat"]
+    for seat, seed in seeds.items():
+        assert seed_commitment(game_id, rnd, seat, seed).hex() == commits[f"seat_{seat}"]
+    contributions = [seeds[seat] for seat in sorted(seeds)]
+    key = round_key(hs, game_id, rnd, contributions)
+    assert key.hex() == data["round_key"]
+    absent = round_key(hs, game_id, rnd, [seeds[1], ABSENT_SEED])
+    assert absent.hex() == data["round_key_seat_2_absent"]
+    block = hmac.new(key, enc(PRNG_TAG, "deck", 0), hashlib.sha256).digest()
+    assert block.hex() == data["prng_first_block_deck"]
+    assert HmacStream(key, ("deck",)).below(2**32) == int.from_bytes(block[:4], "big")
+    size = inputs["deck_size"]
+    deck = deal_deck(game_id, rnd, key, size)
+    assert list(deck.order[:20]) == data["deal_order_first_20"]
+    assert list(deck.order) == data["deal_order"]
+    assert dealer_order(key, 0, size)[:10] == data["dealer_order_attempt_0_first_10"]
+    assert card_nonce(key, 0, 0).hex() == data["nonce_0_0"]
+    assert card_nonce(key, 1, 5).hex() == data["nonce_1_5"]
+    for index in (0, 107):
+        vector = data[f"commitment_0_{index}"]
+        nonce = card_nonce(key, 0, index)
+        commit = card_commitment(game_id, rnd, 0, index, vector["card"], nonce)
+        assert commit.hex() == vector["commitment"]
+    assert (
+        deck_commitment(game_id, rnd, 0, deck.commitments).hex() == data["deck_commitment_epoch_0"]
+    )
+    reshuffle = data["reshuffle_epoch_1"]
+    sources = [tuple(s) for s in reshuffle["sources"]]
+    order = reshuffle_order(key, 1, sources)  # type: ignore[arg-type]
+    assert [list(s) for s in order] == reshuffle["order"]
+    epoch1 = reshuffle_deck(game_id, rnd, key, 1, sources, lambda p: deck.order[p[1]])  # type: ignore[arg-type]
+    assert list(epoch1.order) == reshuffle["cards"]
+    assert [c.hex() for c in epoch1.commitments] == reshuffle["commitments"]
+    assert epoch1.deck_commitment.hex() == reshuffle["deck_commitment"]
+
+
+def check_challenge(data: dict[str, Any]) -> None:
+    inputs = data["inputs"]
+    game_id = bytes.fromhex(inputs["game_id"])
+    rnd = inputs["round"]
+    key = bytes.fromhex(inputs["round_key"])
+    manifest = classic_manifest()
+    commitments = []
+    for item in data["reveal"]:
+        epoch, index = item["position"]
+        nonce = bytes.fromhex(item["nonce"])
+        assert card_nonce(key, epoch, index) == nonce
+        commit = card_commitment(game_id, rnd, epoch, index, item["card"], nonce)
+        assert commit.hex() == item["commitment"]
+        assert manifest.face(item["card"]).code == item["face"]
+        commitments.append(commit)
+    seat = data["target_seat"]
+    assert hand_digest(game_id, rnd, seat, commitments).hex() == data["hand_digest"]
+    cards = [item["card"] for item in data["reveal"]]
+    verdicts = {case["color_before"]: case["guilty"] for case in data["verdicts"]}
+    assert set(verdicts.values()) == {True, False}  # the vector shows both outcomes
+    for color, guilty in verdicts.items():
+        assert is_guilty(manifest, cards, Color(color)) is guilty
+    assert data["card_commitment_check"] == data["reveal"][0]["commitment"]
+
+
+CHECKS = {
+    "trust_enc.json": check_enc,
+    "trust_round.json": check_round,
+    "trust_challenge.json": check_challenge,
+}
+
+
+@pytest.mark.parametrize("name", sorted(CHECKS))
+def test_the_committed_vectors_match_the_code(name: str) -> None:
+    CHECKS[name](load(name))
+
+
+def test_the_seed_commitments_and_key_match_the_research_note() -> None:
+    """research/crypto-protocol.md A6 printed these from an independent sketch."""
+    data = load("trust_round.json")
+    assert data["seed_commitments"]["host_seat_0"].startswith("388df16821de672e")
+    assert data["seed_commitments"]["seat_1"].startswith("996fab6994077bc0")
+    assert data["round_key"].startswith("e19b2305e4fc5a9d")
+
+
+def _tamper(value: Any) -> Any:
+    """`value` with its first hex string, integer or boolean (depth first) changed; else None."""
+    if isinstance(value, dict):
+        for key in value:
+            changed = _tamper(value[key])
+            if changed is not None:
+                value[key] = changed
+                return value
+        return None
+    if isinstance(value, list):
+        for index, item in enumerate(value):
+            changed = _tamper(item)
+            if changed is not None:
+                value[index] = changed
+                return value
+        return None
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return value + 1
+    if isinstance(value, str) and value and all(c in "0123456789abcdef" for c in value):
+        return ("1" if value[0] == "0" else "0") + value[1:]
+    return None
+
+
+@pytest.mark.parametrize("name", sorted(CHECKS))
+def test_a_tampered_vector_fails_its_check(name: str) -> None:
+    data = load(name)
+    expected = [k for k in data if k not in ("description", "inputs")]
+    assert expected
+    for key in expected:
+        tampered = copy.deepcopy(data)
+        tampered[key] = _tamper(tampered[key])
+        assert tampered[key] is not None, key
+        with pytest.raises(AssertionError):
+            CHECKS[name](tampered)
