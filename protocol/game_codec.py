@@ -273,10 +273,12 @@ def decode_legal(data: Any, path: str = "legal") -> tuple[Action, ...]:
     out = []
     for index, item in enumerate(data):
         where = f"{path}[{index}]"
-        if isinstance(item, Mapping) and item.get("type") not in ACTION_TYPES:
-            if not isinstance(item.get("type"), str):
-                raise bad(f"{where}.type", "str", item.get("type"))
-            continue
+        if isinstance(item, Mapping):
+            name = item.get("type")
+            if not isinstance(name, str):
+                raise bad(f"{where}.type", "str", name)
+            if name not in ACTION_TYPES:
+                continue
         out.append(decode_action(item, where))
     return tuple(out)
 

@@ -1,0 +1,248 @@
+"""Engine actions, events, legal lists and views on the wire: derived, round-tripped, refused."""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import types
+import typing
+from enum import Enum
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from protocol.errors import LocalProtocolError, ProtocolError
+from protocol.frames import FrameDecoder, encode_frame
+from protocol.game_codec import (
+    ACTION_TYPES,
+    EVENT_TYPES,
+    HOST_ONLY_ACTIONS,
+    PROOF_FIELDS,
+    UnknownEvent,
+    decode_action,
+    decode_event,
+    decode_legal,
+    encode_action,
+    encode_event,
+    encode_value,
+    wire_name,
+)
+from unonet.actions import (
+    SEAT_ACTIONS,
+    Catch,
+    ChooseColor,
+    Draw,
+    Expire,
+    Penalize,
+    Play,
+    StartRound,
+)
+from unonet.cards import Color
+from unonet.events import CardPlayed, CardsReceived, Event, Position
+
+
+def strategy_for(hint: Any) -> st.SearchStrategy[Any]:
+    """Values of a field's type hint that fit the encoding profile."""
+    if hint is bool:
+        return st.booleans()
+    if hint is int:
+        return st.integers(-(2**63), 2**63 - 1)
+    if hint is str:
+        return st.text(max_size=64)
+    if hint is bytes:
+        return st.binary(max_size=64)
+    if isinstance(hint, type) and issubclass(hint, Enum):
+        return st.sampled_from(list(hint))
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (types.UnionType, typing.Union):
+        return st.one_of(*(st.none() if a is type(None) else strategy_for(a) for a in args))
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+        return st.lists(strategy_for(args[0]), max_size=8).map(tuple)
+    if origin is tuple:
+        return st.tuples(*(strategy_for(a) for a in args))
+    raise AssertionError(f"no strategy for {hint!r}")
+
+
+def instances(cls: type) -> st.SearchStrategy[Any]:
+    hints = typing.get_type_hints(cls)
+    fields = {f.name: strategy_for(hints[f.name]) for f in dataclasses.fields(cls)}
+    return st.builds(cls, **fields)
+
+
+ALL_EVENTS = st.one_of(*(instances(spec.cls) for spec in EVENT_TYPES.values()))
+ALL_ACTIONS = st.one_of(*(instances(spec.cls) for spec in ACTION_TYPES.values()))
+
+
+def test_wire_names_are_snake_case_class_names() -> None:
+    assert wire_name(CardsReceived) == "cards_received"
+    assert wire_name(ChooseColor) == "choose_color"
+    assert set(ACTION_TYPES) == {wire_name(c) for c in SEAT_ACTIONS}
+    assert {"card_played", "cards_drawn", "challenge_reveal", "round_ended"} <= set(EVENT_TYPES)
+
+
+def test_every_event_class_of_the_engine_is_in_the_catalogue() -> None:
+    from unonet import events
+
+    classes = {c for c in vars(events).values()
+               if isinstance(c, type) and issubclass(c, Event) and c is not Event}
+    assert {spec.cls for spec in EVENT_TYPES.values()} == classes
+
+
+def test_a_play_on_the_wire() -> None:
+    wire = encode_action(Play(12, Color.RED, True, (13, 14)))
+    assert wire == {"type": "play", "card": 12, "color": "red", "uno": True, "also": [13, 14]}
+    assert decode_action(wire) == Play(12, Color.RED, True, (13, 14))
+
+
+def test_defaults_may_be_left_out_of_an_action() -> None:
+    assert decode_action({"type": "play", "card": 3}) == Play(3)
+    assert decode_action({"type": "draw", "future": 1}) == Draw()
+
+
+def test_positions_are_two_item_arrays() -> None:
+    event = CardPlayed(seat=1, card=5, position=(0, 14), color=None, uno=False)
+    wire = encode_event(event)
+    assert wire == {"type": "card_played", "seat": 1, "card": 5, "position": [0, 14],
+                    "color": None, "uno": False}
+    assert decode_event(wire).event == event
+
+
+@settings(max_examples=300, deadline=None)
+@given(ALL_EVENTS)
+def test_every_event_round_trips_through_a_frame(event: Event) -> None:
+    frame = encode_frame({"t": "event", "seq": 1, "event": encode_event(event), "legal": []})
+    decoder = FrameDecoder()
+    decoder.receive_data(frame)
+    message = decoder.next_frame()
+    assert isinstance(message, dict)
+    assert decode_event(message["event"]).event == event
+
+
+@settings(max_examples=200, deadline=None)
+@given(ALL_ACTIONS)
+def test_every_action_round_trips(action: Any) -> None:
+    assert decode_action(encode_action(action)) == action
+    assert decode_legal([encode_action(action)]) == (action,)
+
+
+@pytest.mark.parametrize("action", [StartRound(), Expire(), Penalize(1)])
+def test_host_only_actions_cannot_be_encoded(action: Any) -> None:
+    with pytest.raises(LocalProtocolError):
+        encode_action(action)
+
+
+@pytest.mark.parametrize("name", sorted(HOST_ONLY_ACTIONS))
+def test_host_only_actions_are_refused_in_intents(name: str) -> None:
+    with pytest.raises(ProtocolError) as info:
+        decode_action({"type": name, "target": 1, "count": 2})
+    assert info.value.code == "bad_message"
+
+
+@pytest.mark.parametrize(
+    "wire",
+    [
+        None,
+        [],
+        {},
+        {"type": 3},
+        {"type": "teleport"},
+        {"type": "play"},
+        {"type": "play", "card": "12"},
+        {"type": "play", "card": True},
+        {"type": "play", "card": 1, "color": "mauve"},
+        {"type": "play", "card": 1, "color": 1},
+        {"type": "play", "card": 1, "uno": 1},
+        {"type": "play", "card": 1, "also": 2},
+        {"type": "play", "card": 1, "also": ["2"]},
+        {"type": "catch"},
+        {"type": "catch", "target": None},
+        {"type": "choose_color", "color": None},
+    ],
+)
+def test_malformed_intents_are_bad_message(wire: Any) -> None:
+    with pytest.raises(ProtocolError) as info:
+        decode_action(wire)
+    assert info.value.code == "bad_message" and not info.value.fatal
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=8) | st.binary(max_size=8),
+    lambda children: st.lists(children, max_size=4)
+    | st.dictionaries(st.sampled_from(["type", "card", "color", "uno", "also", "target"])
+                      | st.text(max_size=4), children, max_size=5),
+    max_leaves=12,
+))
+def test_decoding_anything_raises_only_protocol_errors(data: Any) -> None:
+    for decode in (decode_action, decode_event, decode_legal):
+        with contextlib.suppress(ProtocolError):
+            decode(data)
+
+
+def test_an_unknown_event_type_is_kept_not_refused() -> None:
+    wire = decode_event({"type": "meteor_strike", "seat": 1})
+    assert wire.event == UnknownEvent("meteor_strike", {"type": "meteor_strike", "seat": 1})
+
+
+def test_unknown_action_types_in_legal_lists_are_skipped() -> None:
+    legal = decode_legal([{"type": "draw"}, {"type": "future_move", "x": 1}])
+    assert legal == (Draw(),)
+
+
+def test_proof_fields_travel_with_their_events() -> None:
+    event = CardsReceived(2, ((0, 3), (0, 4)), (17, 42))
+    nonces = [bytes([1]) * 32, bytes([2]) * 32]
+    wire = encode_event(event, {"nonces": nonces})
+    assert wire["nonces"] == nonces
+    decoded = decode_event(wire)
+    assert decoded.event == event and decoded.proof == {"nonces": tuple(nonces)}
+
+
+def test_proof_fields_must_be_32_bytes() -> None:
+    wire = encode_event(CardPlayed(1, 5, (0, 1), None, False), {"nonce": bytes(31)})
+    with pytest.raises(ProtocolError):
+        decode_event(wire)
+
+
+def test_an_event_carries_only_its_own_proof_fields() -> None:
+    with pytest.raises(LocalProtocolError):
+        encode_event(CardPlayed(1, 5, (0, 1), None, False), {"nonces": []})
+
+
+def test_proof_fields_name_real_events() -> None:
+    assert set(PROOF_FIELDS) <= set(EVENT_TYPES)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Inner:
+    color: Color | None
+    where: Position
+
+
+@dataclasses.dataclass(frozen=True)
+class _View:
+    seat: int | None
+    hand: tuple[int, ...]
+    inner: _Inner
+    seen: frozenset[int]
+    token: bytes
+
+
+def test_views_encode_generically() -> None:
+    view = _View(1, (3, 4), _Inner(Color.BLUE, (0, 2)), frozenset({9, 7}), b"\x01")
+    assert encode_value(view) == {
+        "seat": 1, "hand": [3, 4], "inner": {"color": "blue", "where": [0, 2]},
+        "seen": [7, 9], "token": b"\x01",
+    }
+
+
+def test_floats_have_no_wire_form() -> None:
+    with pytest.raises(LocalProtocolError):
+        encode_value({"x": 1.5})
+
+
+def test_choose_color_and_catch() -> None:
+    assert encode_action(ChooseColor(Color.PINK)) == {"type": "choose_color", "color": "pink"}
+    assert decode_action({"type": "catch", "target": 3}) == Catch(3)
