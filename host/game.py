@@ -1,0 +1,326 @@
+"""A match being played at a table: the engine behind the protocol, the trust scheme around
+every round, the timers, and the bots.
+
+The leak rule lives here: each event goes to its audience only (`Event.audience`), each seat's
+view and legal actions to that seat alone, spectators get public events and `view(None)`.
+Nothing here does I/O or reads a clock: every entry point takes `now`, and `next_deadline()`
+says when `tick` must run next.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from host.bots import SeatBots
+from host.journal import Journal, TrustRecord
+from host.outgoing import ConnId, SendEvent, SendSnapshot, accepted, refused
+from host.round_trust import RoundTrust, SeedPhase, wire
+from host.seating import HUMAN, Room
+from host.settings import TableTimings
+from protocol.game_codec import PROOF_FIELDS, wire_name
+from protocol.trust.host import HostRound
+from protocol.trust.messages import DeckCommits
+from unonet import events as ev
+from unonet.actions import HOST, Action, CallUno, Catch, Expire, StartRound
+from unonet.errors import EngineError
+from unonet.match import BETWEEN_ROUNDS, IN_ROUND, MATCH_OVER, Match
+
+log = logging.getLogger("unonet.host.game")
+
+
+class Game:
+    """One match at one table, from its first round_prepare to MatchEnded."""
+
+    def __init__(
+        self,
+        room: Room,
+        match: Match,
+        game_id: bytes,
+        timings: TableTimings,
+        journal: Journal | None,
+        *,
+        label: str = "table",
+        trust: RoundTrust | None = None,
+    ) -> None:
+        self.room = room
+        self.match = match
+        self.game_id = game_id
+        self.timings = timings
+        self.journal = journal
+        self.label = label
+        self.trust = trust
+        levels = [seat.level if seat is not None else None for seat in room.seats[: match.seats]]
+        self.bots = SeatBots(match, levels, seed=int.from_bytes(game_id[:4], "big"))
+        self.next_round_at: float | None = None
+        self.decision_deadline: float | None = None
+        self.bot_due: float | None = None
+        self._decision: tuple[Any, ...] | None = None
+
+    @property
+    def over(self) -> bool:
+        return self.match.phase == MATCH_OVER
+
+    # -- entry points ------------------------------------------------------------------------
+
+    def begin(self, now: float) -> None:
+        """Start (or, after a resume, go on with) the match."""
+        if self.match.phase == BETWEEN_ROUNDS:
+            self.next_round_at = now
+        self._refresh(now)
+        self.tick(now)
+
+    def send_state(self, conn: ConnId, seat: int | None) -> None:
+        """Everything a (re)joining member needs: the deck, this round's trust messages so
+        far, then the snapshot of what `seat` may know."""
+        self.room.send(conn, {"t": "manifest", **self.match.manifest.to_dict()})
+        if self.trust is not None:
+            for message in self.trust.published:
+                self.room.send(conn, message)
+        self.room.outbox.append(SendSnapshot(conn, self.match.view(seat), self._legal(seat)))
+
+    def intent(self, conn: ConnId, seat: int, request: int, action: Action, now: float) -> None:
+        """A seat's action, applied in arrival order; accepted or refused with the engine's code."""
+        seat_state = self.room.seats[seat]
+        try:
+            events = self.match.apply(seat, action)
+        except EngineError as exc:
+            self.room.outbox.append(refused(conn, request, exc.code.value, exc.message))
+            return
+        if seat_state is not None and seat_state.taken_over and seat_state.conn is not None:
+            seat_state.taken_over = False
+        self.room.outbox.extend(accepted(conn, request))
+        self._committed(seat, action, events, now)
+
+    def seed_message(
+        self, conn: ConnId, seat: int, message: Mapping[str, Any], now: float
+    ) -> None:
+        """seed_commit or seed_reveal from a seat."""
+        if self.trust is None:
+            self.room.outbox.append(refused(conn, None, "unexpected_message",
+                                            "no seed exchange is running"))
+            return
+        handle = self.trust.commit if message["t"] == "seed_commit" else self.trust.reveal
+        problem = handle(seat, message)
+        if problem is not None:
+            self.room.outbox.append(refused(conn, None, *problem))
+            log.info("%s: seat %d %s refused: %s", self.label, seat, message["t"], problem[1])
+        self._advance_trust(now)
+
+    def seat_left(self, seat: int, now: float) -> None:
+        """A seat's connection is gone: do not wait for its seed."""
+        if self.trust is not None:
+            self.trust.drop(seat)
+            self._advance_trust(now)
+        self._refresh(now)
+
+    def seat_changed(self, now: float) -> None:
+        """A seat came back or was taken over: bots and timers may have work."""
+        self._refresh(now)
+
+    # -- time --------------------------------------------------------------------------------
+
+    def next_deadline(self) -> float | None:
+        times = [self.next_round_at, self.decision_deadline, self.bot_due]
+        if self.trust is not None and self.trust.phase is not SeedPhase.KEYED:
+            times.append(self.trust.deadline)
+        for _, seat in self.room.occupied():
+            if seat.kind == HUMAN and seat.disconnected_at is not None and not seat.taken_over:
+                times.append(seat.disconnected_at + self.timings.grace)
+        found = [t for t in times if t is not None]
+        return min(found) if found else None
+
+    def tick(self, now: float) -> None:
+        """Do what is due at `now`: takeovers, seed phases, the next round, an expiry, and at
+        most one bot action (so a table of bots yields between moves)."""
+        for index, seat in self.room.occupied():
+            if (
+                seat.kind == HUMAN
+                and seat.disconnected_at is not None
+                and not seat.taken_over
+                and now >= seat.disconnected_at + self.timings.grace
+            ):
+                seat.taken_over = True
+                log.info("%s: seat %d (%s) gone past the grace period; a bot plays it",
+                         self.label, index, seat.name)
+                self._refresh(now)
+        if self.trust is not None and self.trust.phase is not SeedPhase.KEYED:
+            self._advance_trust(now)
+        if self.next_round_at is not None and now >= self.next_round_at:
+            self.next_round_at = None
+            self._prepare_round(now)
+        if self.decision_deadline is not None and now >= self.decision_deadline:
+            self.decision_deadline = None
+            if self.match.phase == IN_ROUND:
+                log.info("%s: time ran out for seat %s", self.label, self.match.pending_seat)
+                self._apply(HOST, Expire(), now)
+        if self.bot_due is not None and now >= self.bot_due:
+            self.bot_due = None
+            self._bot_move(now)
+
+    # -- rounds and trust --------------------------------------------------------------------
+
+    def _prepare_round(self, now: float) -> None:
+        if self.match.phase != BETWEEN_ROUNDS:
+            return
+        round_no = self.match.round_no + 1
+        contributors = [
+            index for index, seat in self.room.occupied()
+            if index < self.match.seats and seat.kind == HUMAN and seat.conn is not None
+            and not seat.taken_over
+        ]
+        self.trust = RoundTrust(HostRound(self.game_id, round_no), contributors, now,
+                                self.timings.seed_phase)
+        self.room.broadcast(self.trust.published[0])
+        log.info("%s: round %d prepared, seeds expected from seats %s", self.label, round_no,
+                 contributors)
+        self._advance_trust(now)
+
+    def _advance_trust(self, now: float) -> None:
+        trust = self.trust
+        if trust is None or trust.phase is SeedPhase.KEYED:
+            return
+        for message in trust.advance(now):
+            self.room.broadcast(message)
+        if trust.keyed:
+            self._deal(trust, now)
+
+    def _deal(self, trust: RoundTrust, now: float) -> None:
+        host_round = trust.host_round
+        if self.journal is not None:
+            self.journal.write_trust(TrustRecord.of(host_round))
+        if host_round.absent:
+            log.info("%s: seats %s never revealed a seed (zeros used)", self.label,
+                     list(host_round.absent))
+        self._publish_deck(host_round.deal(len(self.match.manifest)))
+        self._apply(HOST, StartRound(host_round.key), now)
+
+    def _publish_deck(self, commits: DeckCommits) -> None:
+        message = wire("deck_commits", commits)
+        if self.trust is not None:
+            self.trust.published.append(message)
+        self.room.broadcast(message)
+
+    # -- applying and publishing ---------------------------------------------------------------
+
+    def _apply(self, seat: int, action: Action, now: float) -> list[ev.Event]:
+        events = self.match.apply(seat, action)
+        self._committed(seat, action, events, now)
+        return events
+
+    def _committed(self, seat: int, action: Action, events: list[ev.Event], now: float) -> None:
+        """An action the engine took: journal it first (nobody has seen its events yet), then
+        send the events, then move the timers."""
+        if self.journal is not None:
+            self.journal.write_action(seat, action)
+        self._publish(events)
+        for event in events:
+            if isinstance(event, ev.RoundEnded):
+                self._round_ended(event, now)
+            elif isinstance(event, ev.MatchEnded):
+                log.info("%s: match over, seat %d wins with scores %s", self.label,
+                         event.winner, list(event.scores))
+                if self.journal is not None:
+                    self.journal.close()
+                    self.journal = None
+        self._refresh(now)
+
+    def _round_ended(self, event: ev.RoundEnded, now: float) -> None:
+        log.info("%s: round %d won by seat %s, scores %s", self.label, self.match.round_no,
+                 event.winner, list(event.scores))
+        if self.trust is not None:
+            self.room.broadcast(wire("round_audit", self.trust.host_round.audit()))
+            self.trust = None
+        if self.match.phase == BETWEEN_ROUNDS:
+            self.next_round_at = now + self.timings.round_break
+
+    def _publish(self, events: Sequence[ev.Event]) -> None:
+        legal_now: dict[int | None, list[Action]] = {}
+        for event in events:
+            proof = self._proof(event)
+            audience = event.audience
+            for member in self.room.members.values():
+                seat = member.seat
+                if audience is not None and (seat is None or seat not in audience):
+                    continue
+                if seat not in legal_now:
+                    legal_now[seat] = self._legal(seat)
+                self.room.outbox.append(SendEvent(member.conn, event, legal_now[seat], proof))
+            if isinstance(event, ev.Reshuffled) and self.trust is not None:
+                self._publish_deck(self.trust.host_round.reshuffle(event.epoch, event.sources))
+        self.bots.observe(events)
+
+    def _proof(self, event: ev.Event) -> dict[str, Any]:
+        """The nonces that open the commitments of the positions an event names, limited to
+        the proof fields the wire format carries for that event type."""
+        if self.trust is None:
+            return {}
+        host_round = self.trust.host_round
+        proof: dict[str, Any] = {}
+        if isinstance(event, ev.CardsReceived | ev.ChallengeReveal):
+            proof["nonces"] = list(host_round.nonces(event.positions))
+        elif isinstance(event, ev.CardPlayed | ev.TopCardTurned):
+            proof["nonce"] = host_round.nonce(event.position)
+        allowed = PROOF_FIELDS.get(wire_name(type(event)), {})
+        return {key: value for key, value in proof.items() if key in allowed}
+
+    def _legal(self, seat: int | None) -> list[Action]:
+        if seat is None or seat >= self.match.seats:
+            return []
+        return self.match.legal_actions(seat)
+
+    # -- timers and bots -----------------------------------------------------------------------
+
+    def _refresh(self, now: float) -> None:
+        """After any change: restart the decision timer if the decision changed, and wake the
+        bots if one of them has something to do."""
+        key = self._decision_key()
+        if key != self._decision:
+            self._decision = key
+            self.decision_deadline = self._decision_time(now)
+        self.bot_due = now + self.timings.bot_delay if self._bots_have_work() else None
+
+    def _decision_key(self) -> tuple[Any, ...] | None:
+        rnd = self.match.round
+        if rnd is None or self.match.phase != IN_ROUND:
+            return None
+        return (self.match.round_no, rnd.turn_serial, rnd.phase, rnd.current)
+
+    def _decision_time(self, now: float) -> float | None:
+        rnd = self.match.round
+        if rnd is None or self.match.phase != IN_ROUND:
+            return None
+        if rnd.phase.value == "challenge":
+            return now + self.timings.challenge_decision
+        think = self.match.rules.think_time
+        return None if think is None else now + think
+
+    def _controlled(self) -> list[int]:
+        return [
+            index for index, seat in self.room.occupied()
+            if index < self.match.seats and seat.bot_controlled
+        ]
+
+    def _bots_have_work(self) -> bool:
+        if self.match.phase != IN_ROUND:
+            return False
+        controlled = self._controlled()
+        if self.match.pending_seat in controlled:
+            return True
+        return any(
+            a for seat in controlled for a in self.match.legal_actions(seat)
+            if isinstance(a, CallUno | Catch)
+        )
+
+    def _bot_move(self, now: float) -> None:
+        choice = self.bots.decide(self._controlled())
+        if choice is None:
+            return
+        seat, action = choice
+        try:
+            self._apply(seat, action, now)
+        except EngineError as exc:  # a policy bug: log it, and let the game go on by expiry
+            log.error("%s: bot at seat %d chose %s, refused: %s", self.label, seat, action, exc)
+            if self.match.pending_seat == seat:
+                self._apply(HOST, Expire(), now)

@@ -1,0 +1,69 @@
+"""What a table asks the server to send: small values, so tables stay free of I/O.
+
+A table never builds frames: sequence numbers belong to each connection (HostConnection), so
+the table says *what* goes to *whom* and the connection's writer turns it into bytes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from unonet.actions import Action
+from unonet.events import Event
+from unonet.view import View
+
+ConnId = int
+"""The server's number for one connection (never reused while the host runs)."""
+
+
+@dataclass(frozen=True)
+class SendMessage:
+    """A catalogue message as a map (`t` set): lobby, trust, chat, accepted, error."""
+
+    conn: ConnId
+    message: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class SendSnapshot:
+    conn: ConnId
+    view: View
+    legal: Sequence[Action]
+
+
+@dataclass(frozen=True)
+class SendEvent:
+    conn: ConnId
+    event: Event
+    legal: Sequence[Action]
+    proof: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class CloseConnection:
+    """Send a fatal error with `code`, then close (a kick)."""
+
+    conn: ConnId
+    code: str
+    msg: str
+
+
+Outgoing = SendMessage | SendSnapshot | SendEvent | CloseConnection
+
+
+def accepted(conn: ConnId, request: int | None) -> list[Outgoing]:
+    """The answer to a request, if it carried an id."""
+    if request is None:
+        return []
+    return [SendMessage(conn, {"t": "accepted", "id": request})]
+
+
+def refused(conn: ConnId, request: int | None, code: str, msg: str) -> SendMessage:
+    """A non-fatal error answering `request` (lobby or engine code)."""
+    message: dict[str, Any] = {"t": "error", "code": str(code), "fatal": False,
+                               "msg": msg[:1024]}
+    if request is not None:
+        message["ref"] = request
+    return SendMessage(conn, message)

@@ -1,0 +1,125 @@
+"""The seed exchange that opens every round, as the host runs it (SPEC.md section 11).
+
+round_prepare (the host's commitment) -> seed_commit from each remote seat -> seed_commits (the
+set frozen) -> seed_reveal to the host only -> the round key K. Each phase ends when every
+expected seat has answered or its deadline passes; a missing seed counts as zeros, which gives
+nobody a choice of deck. In-process bots contribute nothing: they are the host's own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from enum import StrEnum
+from typing import Any
+
+from protocol.errors import Code
+from protocol.trust.host import HostRound
+from protocol.trust.messages import (
+    DeckCommits,
+    MalformedTrustMessage,
+    SeedCommit,
+    SeedCommits,
+    SeedReveal,
+    TrustMessage,
+)
+
+
+class SeedPhase(StrEnum):
+    COMMIT = "commit"  # waiting for seed_commit
+    REVEAL = "reveal"  # commitments frozen, waiting for seed_reveal
+    KEYED = "keyed"  # the key is fixed; the round can be dealt
+
+
+def wire(kind: str, message: TrustMessage) -> dict[str, Any]:
+    """A trust message as the catalogue map."""
+    return {"t": kind, **message.to_dict()}
+
+
+class RoundTrust:
+    """One round's seed exchange: which seats are expected, which phase, until when."""
+
+    def __init__(
+        self, host_round: HostRound, contributors: Iterable[int], now: float, phase_time: float
+    ) -> None:
+        self.host_round = host_round
+        self.contributors = set(contributors)
+        self.phase = SeedPhase.COMMIT
+        self.phase_time = phase_time
+        self.deadline: float | None = now + phase_time
+        self.published: list[dict[str, Any]] = [wire("round_prepare", host_round.round_prepare())]
+
+    @property
+    def round_no(self) -> int:
+        return self.host_round.round_no
+
+    @property
+    def keyed(self) -> bool:
+        return self.phase is SeedPhase.KEYED
+
+    def drop(self, seat: int) -> None:
+        """A contributor left: do not wait for it (a commitment it made still counts)."""
+        self.contributors.discard(seat)
+
+    def commit(self, seat: int, message: Mapping[str, Any]) -> tuple[str, str] | None:
+        """Record a seed_commit; an (error code, text) pair if it cannot be taken."""
+        try:
+            commit = SeedCommit.from_dict(message)
+        except MalformedTrustMessage as exc:
+            return Code.BAD_MESSAGE, str(exc)
+        if self.phase is not SeedPhase.COMMIT or commit.round_no != self.round_no:
+            return Code.UNEXPECTED_MESSAGE, "no seed commitment is expected now"
+        if seat not in self.contributors or seat in self.host_round.commits:
+            return Code.UNEXPECTED_MESSAGE, "this seat does not commit a seed for this round"
+        self.host_round.accept_commit(seat, commit.commit)
+        return None
+
+    def reveal(self, seat: int, message: Mapping[str, Any]) -> tuple[str, str] | None:
+        """Check a seed_reveal against its commitment; a mismatch leaves the seat absent."""
+        try:
+            reveal = SeedReveal.from_dict(message)
+        except MalformedTrustMessage as exc:
+            return Code.BAD_MESSAGE, str(exc)
+        if self.phase is not SeedPhase.REVEAL or reveal.round_no != self.round_no:
+            return Code.UNEXPECTED_MESSAGE, "no seed reveal is expected now"
+        if seat in self.host_round.seeds:
+            return Code.UNEXPECTED_MESSAGE, "this seat has revealed already"
+        if not self.host_round.accept_reveal(seat, reveal.seed):
+            return Code.COMMIT_MISMATCH, "the seed does not open this seat's commitment"
+        return None
+
+    def advance(self, now: float) -> list[dict[str, Any]]:
+        """Move on as far as answers and deadlines allow; returns the messages to broadcast."""
+        out: list[dict[str, Any]] = []
+        host_round = self.host_round
+        deadline_passed = self.deadline is not None and now >= self.deadline
+        if self.phase is SeedPhase.COMMIT and (
+            self.contributors <= set(host_round.commits) or deadline_passed
+        ):
+            out.append(wire("seed_commits", host_round.freeze_commits()))
+            self.phase = SeedPhase.REVEAL
+            self.deadline = now + self.phase_time
+            deadline_passed = False
+        if self.phase is SeedPhase.REVEAL:
+            waiting = {s for s in host_round.commits if s in self.contributors}
+            if waiting <= set(host_round.seeds) or deadline_passed:
+                self.phase = SeedPhase.KEYED
+                self.deadline = None
+        self.published.extend(out)
+        return out
+
+
+def resumed_trust(host_round: HostRound) -> RoundTrust:
+    """The exchange of a round that a restarted host resumes: keyed, with every message it had
+    published (same host seed, so the same round_prepare) ready for reconnecting players."""
+    trust = RoundTrust(host_round, (), 0.0, 0.0)
+    trust.phase = SeedPhase.KEYED
+    trust.deadline = None
+    commits = SeedCommits(host_round.round_no, tuple(sorted(host_round.commits.items())))
+    trust.published.append(wire("seed_commits", commits))
+    for epoch in sorted(host_round.decks):
+        deck = host_round.decks[epoch]
+        trust.published.append(
+            wire("deck_commits", DeckCommits(host_round.round_no, epoch, deck.commitments,
+                                             deck.deck_commitment))
+        )
+    return trust

@@ -1,0 +1,460 @@
+"""One table: its lobby (seats, names, ready flags, the owner's rules, bots) and its match.
+
+Sans-IO like h11: the server calls a method per request with the time, the table appends what
+to send to the shared outbox, and `next_deadline()`/`tick()` drive its timers. The lobby rules:
+the first to join owns the table; only the owner changes rules, seats or removes bots, kicks or
+starts, and only in the lobby. A headless table (a dedicated server) starts by itself once
+`target_seats` seats are filled and every player is ready, and a new match follows each one.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from host.bots import BOT_NAMES, check_level
+from host.game import Game
+from host.journal import Header, Journal, Resumed, SeatRecord
+from host.outgoing import CloseConnection, ConnId, Outgoing, accepted, refused
+from host.round_trust import resumed_trust
+from host.seating import BOT, HUMAN, Member, Room, Seat, new_token
+from host.settings import TableTimings
+from protocol.errors import Code
+from protocol.trust.primitives import new_game_id
+from unonet.actions import Action
+from unonet.errors import EngineError
+from unonet.match import Match
+from unonet.rules import OPTIONS, RuleSet, preset
+
+log = logging.getLogger("unonet.host.table")
+
+
+class Refusal(Exception):
+    """A request the lobby refuses; becomes error{code, ref} to the sender."""
+
+    def __init__(self, code: str, msg: str) -> None:
+        super().__init__(msg)
+        self.code = code
+        self.msg = msg
+
+
+@dataclass
+class TableSettings:
+    name: str
+    rules: RuleSet = field(default_factory=RuleSet)
+    preset: str = "official"
+    capacity: int = 10
+    headless: bool = False
+    target_seats: int | None = None  # headless: start when this many seats are filled
+    timings: TableTimings = field(default_factory=TableTimings)
+    journal_dir: Path | None = None
+
+
+class Table:
+    def __init__(self, number: int, settings: TableSettings, outbox: list[Outgoing]) -> None:
+        self.number = number
+        self.settings = settings
+        self.rules = settings.rules
+        capacity = min(settings.capacity, settings.rules.max_players, 10)
+        self.room = Room(capacity, outbox)
+        self.owner: int | None = None
+        self.game: Game | None = None
+        self.restart_at: float | None = None
+        self.label = f"table {number}"
+
+    # -- what others ask of a table ----------------------------------------------------------
+
+    @property
+    def started(self) -> bool:
+        return self.game is not None
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "table": self.number, "name": self.settings.name, "seats": len(self.room.seats),
+            "players": sum(1 for _ in self.room.occupied()), "started": self.started,
+            "preset": self.settings.preset,
+        }
+
+    def seat_of_token(self, hashed: bytes) -> int | None:
+        for index, seat in self.room.occupied():
+            if seat.token_hash is not None and secrets.compare_digest(seat.token_hash, hashed):
+                return index
+        return None
+
+    def next_deadline(self) -> float | None:
+        times = [self.restart_at]
+        if self.game is not None:
+            times.append(self.game.next_deadline())
+        found = [t for t in times if t is not None]
+        return min(found) if found else None
+
+    def tick(self, now: float) -> None:
+        if self.game is not None:
+            self.game.tick(now)
+            if self.game.over and self.restart_at is None:
+                self.restart_at = now + self.settings.timings.match_break
+        if self.restart_at is not None and now >= self.restart_at:
+            self.restart_at = None
+            self._back_to_lobby(now)
+
+    # -- joining and leaving -----------------------------------------------------------------
+
+    def join(self, conn: ConnId, name: str, wanted: int | None, request: int | None,
+             now: float) -> None:
+        """Take a seat: the sender gets `seated` with its secret resume token."""
+        try:
+            if self.started:
+                raise Refusal(Code.GAME_IN_PROGRESS, "the match has started; spectate instead")
+            index = self._pick_seat(wanted)
+        except Refusal as exc:
+            self.room.outbox.append(refused(conn, request, exc.code, exc.msg))
+            return
+        token, hashed = new_token()
+        self.room.seats[index] = Seat(HUMAN, name, token_hash=hashed, conn=conn)
+        self.room.members[conn] = Member(conn, index, name)
+        if self.owner is None:
+            self.owner = index
+        log.info("%s: %s joined seat %d", self.label, name, index)
+        self.room.outbox.extend(accepted(conn, request))
+        self.room.send(conn, {"t": "seated", "table": self.number, "seat": index, "token": token})
+        self._lobby_changed(now)
+
+    def spectate(self, conn: ConnId, name: str, request: int | None, now: float) -> None:
+        self.room.members[conn] = Member(conn, None, name)
+        self.room.outbox.extend(accepted(conn, request))
+        self._lobby_changed(now)
+        if self.game is not None:
+            self.game.send_state(conn, None)
+
+    def resume(self, conn: ConnId, index: int, now: float) -> None:
+        """A dropped player is back (hello.resume): the seat, then a snapshot first of all."""
+        seat = self.room.seats[index]
+        assert seat is not None
+        if seat.conn is not None:  # the old connection is not dead yet: the token wins
+            self.room.members.pop(seat.conn, None)
+            self.room.outbox.append(CloseConnection(seat.conn, Code.KICKED,
+                                                    "the seat was resumed from elsewhere"))
+        seat.conn = conn
+        seat.disconnected_at = None
+        seat.taken_over = False
+        self.room.members[conn] = Member(conn, index, seat.name)
+        log.info("%s: %s is back in seat %d", self.label, seat.name, index)
+        if self.game is not None:
+            self.game.send_state(conn, index)
+            self.game.seat_changed(now)
+        self._lobby_changed(now)
+
+    def disconnect(self, conn: ConnId, now: float) -> None:
+        """The connection is gone. In a match the seat waits for its player (grace period,
+        then a bot); in the lobby there is nothing to keep, so the seat is freed."""
+        member = self.room.members.pop(conn, None)
+        if member is None or member.seat is None:
+            if member is not None:
+                self._lobby_changed(now)
+            return
+        seat = self.room.seats[member.seat]
+        if seat is None or seat.conn != conn:
+            return
+        if self.game is None:
+            self._free(member.seat)
+        else:
+            seat.conn = None
+            seat.disconnected_at = now
+            log.info("%s: %s dropped from seat %d", self.label, seat.name, member.seat)
+            self.game.seat_left(member.seat, now)
+        self._lobby_changed(now)
+
+    # -- requests from members ----------------------------------------------------------------
+
+    def request(self, conn: ConnId, message: Mapping[str, Any], now: float) -> None:
+        """A lobby request (ready, set_rules, add_bot, remove_bot, kick, start, leave) or resync."""
+        kind = str(message["t"])
+        request = message.get("id")
+        member = self.room.members.get(conn)
+        try:
+            if member is None:
+                raise Refusal(Code.NOT_AT_TABLE, "join or spectate a table first")
+            handler = getattr(self, f"_on_{kind}", None)
+            if handler is None:
+                raise Refusal(Code.UNEXPECTED_MESSAGE, f"{kind} is not a table request")
+            handler(member, message, now)
+        except Refusal as exc:
+            self.room.outbox.append(refused(conn, request, exc.code, exc.msg))
+            return
+        self.room.outbox.extend(accepted(conn, request))
+        if kind not in ("resync", "leave"):
+            self._lobby_changed(now)
+
+    def intent(self, conn: ConnId, request: int, action: Action, now: float) -> None:
+        member = self.room.members.get(conn)
+        if member is None or member.seat is None:
+            self.room.outbox.append(refused(conn, request, Code.NOT_AT_TABLE,
+                                            "only a seated player acts"))
+        elif self.game is None:
+            self.room.outbox.append(refused(conn, request, "wrong_phase", "no match is on"))
+        else:
+            self.game.intent(conn, member.seat, request, action, now)
+
+    def message(self, conn: ConnId, message: Mapping[str, Any], now: float) -> None:
+        """chat, seed_commit, seed_reveal."""
+        member = self.room.members.get(conn)
+        if member is None:
+            self.room.outbox.append(refused(conn, None, Code.NOT_AT_TABLE, "not at a table"))
+            return
+        if message["t"] == "chat":
+            line: dict[str, Any] = {"t": "chat_message", "name": member.name,
+                                    "text": message["text"]}
+            if member.seat is not None:
+                line["seat"] = member.seat
+            self.room.broadcast(line)
+        elif member.seat is not None and self.game is not None:
+            self.game.seed_message(conn, member.seat, message, now)
+        else:
+            self.room.outbox.append(refused(conn, None, Code.UNEXPECTED_MESSAGE,
+                                            "no seed is expected from this connection"))
+
+    # -- the lobby requests --------------------------------------------------------------------
+
+    def _on_ready(self, member: Member, message: Mapping[str, Any], now: float) -> None:
+        seat = self._own_seat(member)
+        self._in_lobby()
+        seat.ready = bool(message["ready"])
+
+    def _on_set_rules(self, member: Member, message: Mapping[str, Any], now: float) -> None:
+        self._owner_in_lobby(member)
+        options = dict(message["options"])
+        name = str(message.get("preset") or self.settings.preset)
+        unknown = sorted(set(options) - set(OPTIONS))
+        if unknown:
+            raise Refusal("invalid_rules", f"{unknown[0]}: unknown option")
+        try:
+            rules = preset(name, **options)
+            rules.check_table(max(2, self._needed_seats()))
+        except EngineError as exc:
+            raise Refusal(exc.code.value, exc.message) from None
+        except (TypeError, ValueError) as exc:
+            raise Refusal("invalid_rules", str(exc)) from None
+        self.rules = rules
+        self.settings.preset = name
+        log.info("%s: rules set to %s %s", self.label, name, rules.differences())
+
+    def _on_add_bot(self, member: Member, message: Mapping[str, Any], now: float) -> None:
+        self._owner_in_lobby(member)
+        try:
+            level = check_level(message.get("level"))
+        except ValueError as exc:
+            raise Refusal(Code.BAD_MESSAGE, str(exc)) from None
+        self.add_bot(level, message.get("seat"))
+
+    def _on_remove_bot(self, member: Member, message: Mapping[str, Any], now: float) -> None:
+        self._owner_in_lobby(member)
+        index = int(message["seat"])
+        seat = self.room.seats[index] if index < len(self.room.seats) else None
+        if seat is None or seat.kind != BOT:
+            raise Refusal(Code.BAD_MESSAGE, f"seat {index} holds no bot")
+        self._free(index)
+
+    def _on_kick(self, member: Member, message: Mapping[str, Any], now: float) -> None:
+        self._owner_in_lobby(member)
+        index = int(message["seat"])
+        seat = self.room.seats[index] if index < len(self.room.seats) else None
+        if seat is None or index == member.seat:
+            raise Refusal(Code.BAD_MESSAGE, f"seat {index} cannot be kicked")
+        if seat.conn is not None:
+            self.room.members.pop(seat.conn, None)
+            self.room.outbox.append(CloseConnection(seat.conn, Code.KICKED,
+                                                    "the table's owner removed you"))
+        log.info("%s: seat %d (%s) kicked", self.label, index, seat.name)
+        self._free(index)
+
+    def _on_start(self, member: Member, message: Mapping[str, Any], now: float) -> None:
+        self._owner_in_lobby(member)
+        occupied = list(self.room.occupied())
+        if len(occupied) < 2:
+            raise Refusal(Code.NOT_READY, "a match needs at least two seats filled")
+        if any(s.kind == HUMAN and not (s.ready and s.connected) for _, s in occupied):
+            raise Refusal(Code.NOT_READY, "every seated player must be ready")
+        try:
+            self.rules.check_table(len(occupied))
+        except EngineError as exc:
+            raise Refusal(exc.code.value, exc.message) from None
+        self.start(now)
+
+    def _on_leave(self, member: Member, message: Mapping[str, Any], now: float) -> None:
+        self.room.members.pop(member.conn, None)
+        if member.seat is not None:
+            seat = self.room.seats[member.seat]
+            if seat is not None and self.game is None:
+                self._free(member.seat)
+            elif seat is not None and self.game is not None:
+                seat.conn = None
+                seat.token_hash = None
+                seat.taken_over = True
+                log.info("%s: %s left seat %d; a bot plays it", self.label, seat.name,
+                         member.seat)
+                self.game.seat_left(member.seat, now)
+        self._lobby_changed(now)
+
+    def _on_resync(self, member: Member, message: Mapping[str, Any], now: float) -> None:
+        if self.game is None:
+            raise Refusal("wrong_phase", "no match is on")
+        self.game.send_state(member.conn, member.seat)
+
+    # -- lobby mechanics --------------------------------------------------------------------
+
+    def add_bot(self, level: str = "normal", wanted: int | None = None) -> int:
+        """Seat an in-process bot (the host's own: the command line's --bots uses this too)."""
+        self._in_lobby()
+        index = self._pick_seat(wanted)
+        used = {seat.name for _, seat in self.room.occupied()}
+        name = next((n for n in BOT_NAMES if n not in used), f"Bot {index}")
+        self.room.seats[index] = Seat(BOT, name, ready=True, level=check_level(level))
+        log.info("%s: bot %s (%s) in seat %d", self.label, name, level, index)
+        return index
+
+    def start(self, now: float) -> None:
+        """Deal the match: seats closed up to 0..n-1, a fresh game id and journal."""
+        self.room.compact()
+        self.owner = self._first_human()
+        seats = [seat for _, seat in self.room.occupied()]
+        game_id = new_game_id()
+        match = Match(self.rules, len(seats), secrets.token_bytes(16))
+        journal = None
+        if self.settings.journal_dir is not None:
+            header = Header(
+                self.rules,
+                tuple(SeatRecord(s.kind, s.name, s.token_hash.hex() if s.token_hash else None,
+                                 s.level) for s in seats),
+                match.seed, game_id, self._table_record(),
+            )
+            path = self.settings.journal_dir / f"table{self.number}-{game_id.hex()[:12]}.jsonl"
+            journal = Journal.create(path, header)
+            log.info("%s: journal %s", self.label, path)
+        log.info("%s: match starts with %s", self.label, [s.name for s in seats])
+        self.game = Game(self.room, match, game_id, self.settings.timings, journal,
+                         label=self.label)
+        self._lobby_changed(now)
+        for conn, member in self.room.members.items():
+            self.game.send_state(conn, member.seat)
+        self.game.begin(now)
+
+    @classmethod
+    def from_journal(cls, number: int, resumed: Resumed, journal: Journal | None,
+                     settings: TableSettings, outbox: list[Outgoing], now: float) -> Table:
+        """The table of a resumed journal: every human seat waits for its player's token."""
+        header = resumed.header
+        table = cls(number, settings, outbox)
+        table.rules = header.rules
+        for index, record in enumerate(header.seats):
+            if record.kind == BOT:
+                table.room.seats[index] = Seat(BOT, record.name, ready=True, level=record.level)
+            else:
+                hashed = bytes.fromhex(record.token_hash) if record.token_hash else None
+                table.room.seats[index] = Seat(HUMAN, record.name, ready=True,
+                                               token_hash=hashed, disconnected_at=now,
+                                               taken_over=hashed is None)
+        table.owner = table._first_human()
+        trust = None
+        if resumed.host_round is not None and resumed.match.phase == "in_round":
+            trust = resumed_trust(resumed.host_round)
+        table.game = Game(table.room, resumed.match, header.game_id, settings.timings, journal,
+                          label=table.label, trust=trust)
+        log.info("%s: resumed from the journal at round %d, scores %s", table.label,
+                 resumed.match.round_no, resumed.match.scores)
+        table.game.begin(now)
+        return table
+
+    def _pick_seat(self, wanted: int | None) -> int:
+        if wanted is not None:
+            if not 0 <= wanted < len(self.room.seats):
+                raise Refusal(Code.SEAT_TAKEN, f"this table has seats 0 to "
+                                               f"{len(self.room.seats) - 1}")
+            if self.room.seats[wanted] is not None:
+                raise Refusal(Code.SEAT_TAKEN, f"seat {wanted} is taken")
+            return wanted
+        index = self.room.free_seat()
+        if index is None or (self._target() is not None and
+                             sum(1 for _ in self.room.occupied()) >= (self._target() or 0)):
+            raise Refusal(Code.TABLE_FULL, "no free seat")
+        return index
+
+    def _target(self) -> int | None:
+        return self.settings.target_seats if self.settings.headless else None
+
+    def _needed_seats(self) -> int:
+        return self._target() or sum(1 for _ in self.room.occupied())
+
+    def _own_seat(self, member: Member) -> Seat:
+        seat = self.room.seats[member.seat] if member.seat is not None else None
+        if seat is None:
+            raise Refusal(Code.NOT_AT_TABLE, "only a seated player may do this")
+        return seat
+
+    def _in_lobby(self) -> None:
+        if self.started:
+            raise Refusal(Code.GAME_IN_PROGRESS, "only possible in the lobby")
+
+    def _owner_in_lobby(self, member: Member) -> None:
+        if member.seat is None or member.seat != self.owner:
+            raise Refusal(Code.NOT_OWNER, "only the table's owner may do this")
+        self._in_lobby()
+
+    def _free(self, index: int) -> None:
+        self.room.seats[index] = None
+        if index == self.owner:
+            self.owner = self._first_human()
+
+    def _first_human(self) -> int | None:
+        return next((i for i, s in self.room.occupied() if s.kind == HUMAN), None)
+
+    def _table_record(self) -> dict[str, Any]:
+        s = self.settings
+        return {"number": self.number, "name": s.name, "preset": s.preset,
+                "headless": s.headless, "target_seats": s.target_seats,
+                "capacity": len(self.room.seats)}
+
+    def _lobby_changed(self, now: float) -> None:
+        """Every member gets the new table_state; a headless table may start now."""
+        for conn, member in self.room.members.items():
+            self.room.send(conn, self.table_state(member.seat))
+        target = self._target()
+        if self.game is None and target is not None:
+            occupied = [seat for _, seat in self.room.occupied()]
+            if len(occupied) >= target and all(
+                s.kind == BOT or (s.ready and s.connected) for s in occupied
+            ):
+                self.start(now)
+
+    def _back_to_lobby(self, now: float) -> None:
+        """After a match: dropped players' seats are freed; players ready again to restart."""
+        self.game = None
+        for index, seat in list(self.room.occupied()):
+            if seat.kind == HUMAN and (seat.conn is None or seat.taken_over):
+                self._free(index)
+            elif seat.kind == HUMAN and not self.settings.headless:
+                seat.ready = False
+        self._lobby_changed(now)
+
+    def table_state(self, you: int | None) -> dict[str, Any]:
+        seats = []
+        for index, seat in enumerate(self.room.seats):
+            if seat is None:
+                seats.append({"seat": index, "kind": "empty", "name": None, "ready": False,
+                              "connected": False})
+            else:
+                seats.append({"seat": index, "kind": seat.kind, "name": seat.name,
+                              "ready": seat.ready, "connected": seat.connected})
+        state: dict[str, Any] = {
+            "t": "table_state", "table": self.number, "name": self.settings.name,
+            "owner": self.owner, "rules": self.rules.to_dict(), "seats": seats,
+            "spectators": sum(1 for m in self.room.members.values() if m.seat is None),
+            "started": self.started, "preset": self.settings.preset,
+        }
+        if you is not None:
+            state["you"] = you
+        return state
+
