@@ -1,0 +1,131 @@
+"""The seam between the terminal UI and the network: `TableLink`, and the updates it delivers.
+
+The UI never touches sockets, msgpack or trio. It talks to one object implementing `TableLink`
+and receives `Update` values through the callback it gave to `start`. The network glue (trio in
+guest mode on prompt-toolkit's asyncio loop, DESIGN.md "The client") implements it; tests
+implement it around a real engine Match. The contract:
+
+- `start(deliver)` is called once, from the UI's event loop, when the screen is up. From then
+  on the link calls `deliver(update)` on that same thread (trio guest mode runs there), in the
+  order things happened. A link may deliver from inside a `send_*` call (the tests' link does)
+  or later (the network does); the UI copes with both.
+- `send_intent`, `send_lobby` and `send_chat` never block and never raise for network trouble:
+  they queue the message; a failure comes back as a `ConnectionChanged` or `Refused` update.
+- A game starts with a `ManifestReceived` and a `Snapshot`; every later change of the seat's
+  view comes as `GameEvent`s, each with the seat's legal actions after it (SPEC.md 9).
+- `close()` is called once when the player leaves; the link says goodbye and stops delivering.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from client.lobby import LobbyCommand, LobbyState, TableInfo
+from unonet.actions import Action
+from unonet.cards import DeckManifest
+from unonet.events import Event
+from unonet.view import View
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """The seat's full view (on joining, reconnecting or a resync) and its legal actions."""
+
+    view: View
+    legal: tuple[Action, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GameEvent:
+    """One engine event addressed to this seat, and the seat's legal actions after it."""
+
+    event: Event
+    legal: tuple[Action, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ManifestReceived:
+    """The deck of the match: the faces of every card id (before the first snapshot)."""
+
+    manifest: DeckManifest
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyChanged:
+    lobby: LobbyState
+
+
+@dataclass(frozen=True, slots=True)
+class TablesListed:
+    tables: tuple[TableInfo, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ChatReceived:
+    """A chat line; `seat` is None for a spectator."""
+
+    name: str
+    text: str
+    seat: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TrustReport:
+    """The outcome of one trust check (DESIGN.md "Trust"), for the status line.
+
+    `ok` true: `what` was verified. `ok` false: the host was caught; `kind` is the stable
+    violation code (protocol.trust.results.ViolationKind value) and `detail` its sentence.
+    """
+
+    ok: bool
+    what: str = ""
+    kind: str = ""
+    detail: str = ""
+    round_no: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ConnectionChanged:
+    """The link's own state: connecting, connected, reconnecting, lost or closed."""
+
+    state: str
+    detail: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """The host refused a request; `code` is the stable error code (engine or SPEC.md 12)."""
+
+    code: str
+    message: str = ""
+
+
+Update = (
+    Snapshot | GameEvent | ManifestReceived | LobbyChanged | TablesListed | ChatReceived
+    | TrustReport | ConnectionChanged | Refused
+)
+
+Deliver = Callable[[Update], None]
+
+CONNECTION_STATES = ("connecting", "connected", "reconnecting", "lost", "closed")
+
+
+class TableLink(Protocol):
+    """What the UI needs from the network: three ways to send, one way to receive."""
+
+    def start(self, deliver: Deliver) -> None:
+        """Begin delivering updates to `deliver`, on the UI's thread, in order."""
+
+    def send_intent(self, action: Action) -> None:
+        """Ask the host to apply `action` for our seat (one of the legal actions we hold)."""
+
+    def send_lobby(self, command: LobbyCommand) -> None:
+        """Send a lobby command (join, ready, rules, bots, start, leave)."""
+
+    def send_chat(self, text: str) -> None:
+        """Say `text` at the table."""
+
+    def close(self) -> None:
+        """Leave: say goodbye to the host and stop delivering updates."""

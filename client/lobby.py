@@ -1,0 +1,118 @@
+"""The lobby as the client sees it, and the lobby commands it can send.
+
+These mirror the protocol's lobby messages (SPEC.md section 8: `table_state`, `tables`,
+`join_table`, `ready`, `set_rules`, `add_bot`, `start`, ...) as plain values, so the screen and
+the model never touch the wire; the network glue converts both ways.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """One seat of a table: who sits there (`kind` empty, human or bot), ready, connected."""
+
+    seat: int
+    kind: str
+    name: str | None
+    ready: bool
+    connected: bool
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyState:
+    """A table's whole lobby state (`table_state`); `you` is the receiver's seat, if seated."""
+
+    table: int
+    name: str
+    owner: int | None
+    rules: Mapping[str, Any]
+    seats: tuple[SeatInfo, ...]
+    started: bool
+    preset: str | None = None
+    spectators: int = 0
+    you: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TableInfo:
+    """One line of the host's table list (`tables`)."""
+
+    table: int
+    name: str
+    seats: int
+    players: int
+    started: bool
+    preset: str | None = None
+
+
+# -- commands ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ListTables:
+    """Ask for the table list."""
+
+
+@dataclass(frozen=True, slots=True)
+class CreateTable:
+    """Open a table; the sender owns it and takes seat 0."""
+
+    name: str | None = None
+    preset: str | None = None
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class JoinTable:
+    table: int
+    name: str
+    seat: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SetReady:
+    """Ready to start (in the lobby) or for the next round (after a round ends)."""
+
+    ready: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SetRules:
+    """Owner: rule options over `preset` (None keeps the table's preset)."""
+
+    options: Mapping[str, Any]
+    preset: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AddBot:
+    """Owner: seat a bot (any free seat when `seat` is None)."""
+
+    seat: int | None = None
+    level: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RemoveBot:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class StartMatch:
+    """Owner: start the match."""
+
+
+@dataclass(frozen=True, slots=True)
+class Leave:
+    """Give up the seat (or stop watching)."""
+
+
+LobbyCommand = (
+    ListTables | CreateTable | JoinTable | SetReady | SetRules | AddBot | RemoveBot | StartMatch
+    | Leave
+)

@@ -1,0 +1,657 @@
+"""The screen as prompt-toolkit formatted text, drawn from the model alone (pure functions).
+
+`compose(model, width, height, plain)` returns exactly `height` lines, none wider than `width`:
+the whole screen but the chat input line. The game screen at 80x24 shows, top to bottom: a
+title bar (round, table, trust, connection), every player (cards, UNO, score, connection),
+the top card with the colour in play, pile and direction, what is awaited, your hand, the log
+beside the chat, and the keys. `plain` (NO_COLOR, or a terminal without colour) draws cards
+as codes, `[R5]`, with `*` for playable and `>` for selected, and no colour at all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
+from prompt_toolkit.styles import Style
+from prompt_toolkit.utils import get_cwidth
+
+from client.model import (
+    ChallengePrompt,
+    ClientModel,
+    ColorPrompt,
+    DrawnCardPrompt,
+    QuitPrompt,
+    Screen,
+    TargetPrompt,
+)
+from unonet.actions import Draw
+from unonet.cards import Color, Face
+from unonet.rules import OPTIONS, RuleSet
+
+Fragment = tuple[str, str] | tuple[str, str, Callable[[MouseEvent], object]]
+Line = list[Fragment]
+CardClick = Callable[[int], None]
+
+COLOR_KEYS: dict[Color, str] = {
+    Color.RED: "r", Color.YELLOW: "y", Color.GREEN: "g", Color.BLUE: "b",
+    Color.ORANGE: "o", Color.PURPLE: "p", Color.PINK: "k", Color.CYAN: "c",
+}
+"""Keys of the colour picker (also 1-8 by position) and letters of the plain card codes."""
+
+HELP_KEYS = (
+    "help.pick", "help.play", "help.draw", "help.uno", "help.challenge", "help.buzz",
+    "help.colors", "help.chat", "help.help", "help.quit", "help.codes",
+)
+
+STYLE = Style.from_dict({
+    "title": "bg:#303030 #ffffff bold",
+    "title.alert": "bg:#b00020 #ffffff bold",
+    "card.red": "bg:#d32f2f #ffffff bold",
+    "card.yellow": "bg:#fbc02d #000000 bold",
+    "card.green": "bg:#388e3c #ffffff bold",
+    "card.blue": "bg:#1565c0 #ffffff bold",
+    "card.orange": "bg:#ef6c00 #000000 bold",
+    "card.purple": "bg:#6a1b9a #ffffff bold",
+    "card.pink": "bg:#ec407a #000000 bold",
+    "card.cyan": "bg:#00acc1 #000000 bold",
+    "card.wild": "bg:#000000 #ffffff bold",
+    "card.off": "bg:#3a3a3a #9e9e9e",
+    "card.selected": "reverse underline",
+    "fg.red": "#ff5252", "fg.yellow": "#ffd740", "fg.green": "#69f0ae", "fg.blue": "#448aff",
+    "fg.orange": "#ffab40", "fg.purple": "#b388ff", "fg.pink": "#ff80ab", "fg.cyan": "#84ffff",
+    "turn": "bold #ffffff bg:#005f87",
+    "me": "bold",
+    "uno": "bold #ffd740",
+    "catchable": "bold #ff5252",
+    "offline": "#ff5252",
+    "dim": "#808080",
+    "prompt": "bold #ffd740",
+    "notice": "#ff8a65",
+    "heading": "bold underline",
+    "ok": "#69f0ae",
+    "alert": "bold #ffffff bg:#b00020",
+    "keybar": "bg:#303030 #d0d0d0",
+    "chat.name": "bold #84ffff",
+    "cursor": "reverse",
+})
+
+
+def card_code(face: Face) -> str:
+    """The plain code of a card: R5, YS, G+2, BR, W, W+4 (colour letter, then the face)."""
+    body = face.code[1:] if face.color is not None else face.code
+    return (COLOR_KEYS[face.color].upper() + body) if face.color is not None else body
+
+
+def card_label(face: Face) -> str:
+    """What a coloured chip shows: the number or symbol; the colour is the chip's own."""
+    return face.code[1:] if face.color is not None else face.code
+
+
+# -- line helpers -------------------------------------------------------------------------------
+
+
+def width_of(line: Iterable[Fragment]) -> int:
+    return sum(get_cwidth(f[1]) for f in line)
+
+
+def clip(line: Line, width: int) -> Line:
+    """The line cut to `width` columns (wide characters counted) and padded with spaces."""
+    out: Line = []
+    used = 0
+    for fragment in line:
+        text = fragment[1]
+        room = width - used
+        if room <= 0:
+            break
+        if get_cwidth(text) > room:
+            cut = ""
+            for ch in text:
+                if get_cwidth(cut + ch) > room:
+                    break
+                cut += ch
+            text = cut
+        if text:
+            out.append((fragment[0], text, *fragment[2:]))
+            used += get_cwidth(text)
+    if used < width:
+        out.append(("", " " * (width - used)))
+    return out
+
+
+def plain_line(text: str, style: str = "") -> Line:
+    return [(style, text)]
+
+
+def wrap(text: str, width: int) -> list[str]:
+    """Words into lines of at most `width` columns (a too-long word is cut)."""
+    lines: list[str] = []
+    current = ""
+    for word in text.split():
+        candidate = f"{current} {word}" if current else word
+        if get_cwidth(candidate) <= width:
+            current = candidate
+            continue
+        if current:
+            lines.append(current)
+        current = word[:width]
+    if current:
+        lines.append(current)
+    return lines or [""]
+
+
+def side_by_side(left: Sequence[Line], right: Sequence[Line], left_width: int,
+                 width: int) -> list[Line]:
+    rows = max(len(left), len(right))
+    out: list[Line] = []
+    for i in range(rows):
+        a = clip(list(left[i]) if i < len(left) else [], left_width)
+        b = clip(list(right[i]) if i < len(right) else [], width - left_width - 1)
+        out.append([*a, ("class:dim", "│"), *b])
+    return out
+
+
+def to_text(lines: Sequence[Line], width: int) -> StyleAndTextTuples:
+    """The lines joined into one formatted text, each cut to `width`."""
+    out: StyleAndTextTuples = []
+    for i, line in enumerate(lines):
+        if i:
+            out.append(("", "\n"))
+        out.extend(clip(list(line), width))
+    return out
+
+
+# -- the pieces ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Look:
+    """How to draw: colour or plain, and the mouse handler for cards (None in tests)."""
+
+    plain: bool
+    on_card: CardClick | None = None
+
+
+def card_chip(face: Face, look: Look, *, playable: bool = True, selected: bool = False,
+              card: int | None = None) -> Line:
+    """One card. Colour: a chip in the card's colour (wilds black with multicolour letters),
+    greyed when it cannot be played. Plain: `*[R5]` playable, `>[R5]` selected."""
+    handler = _click(look, card)
+    if look.plain:
+        mark = ">" if selected else ("*" if playable else " ")
+        return [_frag("", f"{mark}[{card_code(face)}]", handler)]
+    label = f" {card_label(face):^3} "
+    extra = " class:card.selected" if selected else ""
+    if not playable:
+        return [_frag("class:card.off" + extra, label, handler)]
+    if face.color is None:
+        rainbow = ("fg.red", "fg.yellow", "fg.green", "fg.blue")
+        return [
+            _frag(f"bg:#000000 bold class:{rainbow[i % 4]}" + extra, ch, handler)
+            for i, ch in enumerate(label)
+        ]
+    return [_frag(f"class:card.{face.color.value}" + extra, label, handler)]
+
+
+def _frag(style: str, text: str, handler: Callable[[MouseEvent], object] | None) -> Fragment:
+    return (style, text, handler) if handler is not None else (style, text)
+
+
+def _click(look: Look, card: int | None) -> Callable[[MouseEvent], object] | None:
+    on_card = look.on_card
+    if on_card is None or card is None:
+        return None
+    chosen: int = card
+
+    def handler(event: MouseEvent) -> object:
+        if event.event_type is MouseEventType.MOUSE_UP:
+            on_card(chosen)
+            return None
+        return NotImplemented
+
+    return handler
+
+
+def color_word(model: ClientModel, color: Color | None, look: Look) -> Line:
+    if color is None:
+        return [("", "-")]
+    word = model.tr.color(color)
+    return [("" if look.plain else f"class:fg.{color.value} bold", word)]
+
+
+def header(model: ClientModel, width: int) -> Line:
+    tr = model.tr
+    view = model.view
+    parts = ["unonet"]
+    if model.lobby is not None:
+        parts.append(tr("lobby.title", name=model.lobby.name))
+    if view is not None and view.round_no:
+        parts.append(tr("ui.round", round=view.round_no))
+    left = " " + " · ".join(parts)
+    if model.trust:
+        last = next((t for t in reversed(model.trust) if not t.ok), model.trust[-1])
+        trust = last.text
+    else:
+        trust = tr("trust.unchecked")
+    right = f"{trust} · {tr(f'conn.{model.connection}')} "
+    style = "class:title.alert" if model.trust_failed else "class:title"
+    room = max(0, width - get_cwidth(left) - get_cwidth(right))
+    if room == 0:
+        right = right[: max(0, width - get_cwidth(left) - 1)]
+        room = max(0, width - get_cwidth(left) - get_cwidth(right))
+    return [(style, left + " " * room + right)]
+
+
+def player_entry(model: ClientModel, seat: int, width: int) -> Line:
+    """One player: turn marker, name, cards, UNO state, score, dealer, connection."""
+    tr = model.tr
+    view = model.view
+    assert view is not None
+    info = view.seats[seat]
+    turn = view.current == seat
+    name = model.name(seat)
+    if seat == model.me:
+        name = f"{name} ({tr('ui.you')})"
+    count = tr("ui.card") if info.cards == 1 else tr("ui.cards", count=info.cards)
+    line: Line = [
+        ("class:turn" if turn else "", "▶ " if turn else "  "),
+        ("class:me" if seat == model.me else "", f"{name[:16]:<16} "),
+        ("", f"{count:>9} "),
+    ]
+    if info.uno_called and info.cards == 1:
+        line.append(("class:uno", f"{tr('ui.uno'):<7} "))
+    elif info.catchable:
+        line.append(("class:catchable", f"{tr('ui.catchable')[:7]:<7} "))
+    else:
+        line.append(("", " " * 8))
+    line.append(("", f"{tr('ui.points', points=info.score):>8} "))
+    if not model.connected(seat):
+        line.append(("class:offline", tr("ui.offline")))
+    elif view.dealer == seat:
+        line.append(("class:dim", tr("ui.dealer")))
+    return clip(line, width)
+
+
+def players(model: ClientModel, width: int) -> list[Line]:
+    """Every player, in two columns when there are more than four."""
+    count = model.seat_count
+    if count <= 4:
+        return [player_entry(model, s, width) for s in range(count)]
+    half = (width - 1) // 2
+    rows = (count + 1) // 2
+    lines: list[Line] = []
+    for r in range(rows):
+        left = player_entry(model, r, half)
+        right = player_entry(model, r + rows, width - half - 1) if r + rows < count else []
+        lines.append([*left, ("", " "), *right])
+    return lines
+
+
+def centre(model: ClientModel, look: Look) -> Line:
+    """Top card, colour in play, draw pile, direction."""
+    tr = model.tr
+    view = model.view
+    assert view is not None
+    line: Line = [("", f" {tr('ui.top')}: ")]
+    if view.top_card is not None:
+        line += card_chip(model.face(view.top_card), look)
+    else:
+        line.append(("", "-"))
+    line.append(("", f"  {tr('ui.color')}: "))
+    line += color_word(model, view.active_color, look)
+    arrow = "↻" if view.direction > 0 else "↺"
+    direction = tr("ui.cw") if view.direction > 0 else tr("ui.ccw")
+    line.append(("", f"  {tr('ui.pile')}: {view.draw_pile}  {arrow} {direction}"))
+    return line
+
+
+def color_choices(model: ClientModel, colors: Sequence[Color], look: Look) -> Line:
+    line: Line = []
+    for i, color in enumerate(colors):
+        key = f"{COLOR_KEYS[color]}/{i + 1} "
+        line.append(("class:prompt", key))
+        line += color_word(model, color, look)
+        line.append(("", "  "))
+    return line
+
+
+def status(model: ClientModel, look: Look) -> Line:
+    """What the game waits for: a prompt of ours, or whose turn it is and what is pending."""
+    tr = model.tr
+    view = model.view
+    assert view is not None
+    prompt = model.prompt
+    p = "class:prompt"
+    if isinstance(prompt, QuitPrompt):
+        return [(p, tr("ui.quit"))]
+    if isinstance(prompt, ColorPrompt):
+        if prompt.card is None:
+            return [(p, tr("ui.color_you", choices="")), *color_choices(model, prompt.colors, look)]
+        name = tr.card(model.face(prompt.card))
+        text = tr("ui.pick_color", card=name, choices="\0")
+        before, _, after = text.partition("\0")
+        return [(p, before), *color_choices(model, prompt.colors, look), (p, after.strip())]
+    if isinstance(prompt, ChallengePrompt):
+        return [(p, tr("ui.challenge_you", target=model.name(prompt.target),
+                        card=tr("kind.wild_draw_four"), count=4))]
+    if isinstance(prompt, DrawnCardPrompt):
+        return [(p, tr("ui.drawn", card=tr.card(model.face(prompt.card))))]
+    if isinstance(prompt, TargetPrompt):
+        choices = "  ".join(f"{t + 1} {model.name(t)}" for t in prompt.targets)
+        return [(p, tr("ui.pick_target", choices=choices))]
+    if view.seat is None:
+        return [("class:dim", tr("ui.spectating"))]
+    if view.phase == "challenge" and view.pending is not None:
+        return [("", tr("ui.challenge_other", name=model.name(view.current),
+                        target=model.name(view.pending.target)))]
+    if view.phase == "choose_color":
+        return [("", tr("ui.color_other", name=model.name(view.current)))]
+    if model.my_turn:
+        if model.playable:
+            return [("class:turn", tr("ui.your_turn"))]
+        if any(isinstance(a, Draw) for a in model.legal):
+            return [("class:turn", tr("ui.your_turn_none"))]
+        return [("class:turn", tr("ui.your_turn_pass"))]
+    return [("", tr("ui.turn_of", name=model.name(view.current)))]
+
+
+def hand_lines(model: ClientModel, width: int, rows: int, look: Look) -> list[Line]:
+    """The hand: a title line, then card rows each with a marker row under it (the digit
+    that picks the card, `^` under the selected one). Scrolls to keep the selection shown."""
+    tr = model.tr
+    hand = model.hand
+    playable = model.playable
+    title: Line = [("class:heading", f"{tr('ui.hand')} ({len(hand)})")]
+    if model.uno_armed:
+        title += [("", "  "), ("class:uno", tr("ui.uno_armed"))]
+    if look.plain:
+        title += [("", "  "), ("class:dim", tr("ui.legend"))]
+    out = [title]
+    if not hand:
+        out.append([("class:dim", tr("ui.hand_empty"))])
+        return out
+    slot = 7 if look.plain else 6
+    per_row = max(1, (width - 1) // slot)
+    card_rows = max(1, (rows - 1) // 2)
+    selected = min(model.selected, len(hand) - 1)
+    first_row = max(0, selected // per_row - card_rows + 1)
+    start = first_row * per_row
+    shown = hand[start:start + per_row * card_rows]
+    for r in range(0, len(shown), per_row):
+        chips: Line = [("", " ")]
+        marks: Line = [("", " ")]
+        for offset, card in enumerate(shown[r:r + per_row]):
+            index = start + r + offset
+            is_selected = index == selected
+            chip = card_chip(model.face(card), look, playable=card in playable,
+                             selected=is_selected, card=card)
+            chips += chip
+            chips.append(("", " " * (slot - width_of(chip))))
+            key = str((index + 1) % 10) if index < 10 else ""
+            mark = "^" if is_selected else key
+            marks.append(("class:prompt" if is_selected else "class:dim", f"{mark:^{slot - 1}} "))
+        out += [chips, marks]
+    hidden = len(hand) - len(shown)
+    if hidden:
+        out[0] = [*out[0], ("", "  "), ("class:dim", tr("ui.more", count=hidden))]
+    return out
+
+
+def log_lines(model: ClientModel, width: int, rows: int) -> list[Line]:
+    """The end of the log, wrapped, newest at the bottom."""
+    wrapped: list[str] = []
+    for entry in list(model.log)[-rows:]:
+        wrapped += wrap(entry, width)
+    return [[("", text)] for text in wrapped[-rows:]]
+
+
+def chat_lines(model: ClientModel, width: int, rows: int) -> list[Line]:
+    lines: list[Line] = []
+    for entry in list(model.chat)[-rows:]:
+        text = f"{entry.name}: {entry.text}"
+        for i, part in enumerate(wrap(text, width)):
+            if i == 0 and part.startswith(entry.name + ":"):
+                rest = part[len(entry.name) + 1:]
+                lines.append([("class:chat.name", entry.name + ":"), ("", rest)])
+            else:
+                lines.append([("", part)])
+    return lines[-rows:]
+
+
+def keybar(model: ClientModel, key: str = "ui.keybar") -> Line:
+    return [("class:keybar", " " + model.tr(key))]
+
+
+def notice_line(model: ClientModel) -> Line:
+    return [("class:notice", model.notice)] if model.notice else []
+
+
+def help_lines(model: ClientModel) -> list[Line]:
+    tr = model.tr
+    lines: list[Line] = [[("class:heading", tr("help.title"))], []]
+    lines += [[("", "  " + tr(key))] for key in HELP_KEYS]
+    return lines
+
+
+# -- screens ------------------------------------------------------------------------------------
+
+
+def compose(model: ClientModel, width: int, height: int, plain: bool,
+            on_card: CardClick | None = None) -> StyleAndTextTuples:
+    """The whole screen above the chat input: exactly `height` lines of `width` columns."""
+    look = Look(plain, on_card)
+    screen = model.screen
+    body_height = height - 2  # the title bar and the key bar
+    if model.show_help:
+        body = help_lines(model)
+        keys = "ui.keybar"
+    elif screen is Screen.GAME:
+        body = game_body(model, width, body_height, look)
+        keys = "ui.keybar"
+    elif screen is Screen.LOBBY:
+        body = lobby_body(model, width, body_height)
+        keys = "lobby.keys_owner" if model.is_owner else "lobby.keys"
+    elif screen is Screen.TABLES:
+        body = tables_body(model)
+        keys = "tables.keys"
+    elif screen is Screen.ROUND_END:
+        body = round_end_body(model, width, body_height, look)
+        keys = "end.ready"
+    elif screen is Screen.MATCH_END:
+        body = match_end_body(model, width)
+        keys = "end.leave"
+    else:
+        body = [[("", model.tr("ui.connecting"))]]
+        keys = "ui.keybar"
+    if isinstance(model.local_prompt, QuitPrompt) and screen is not Screen.GAME:
+        body = [[("class:prompt", model.tr("ui.quit"))], *body]
+    body = (body + [[] for _ in range(body_height)])[:body_height]
+    return to_text([header(model, width), *body, keybar(model, keys)], width)
+
+
+def game_body(model: ClientModel, width: int, height: int, look: Look) -> list[Line]:
+    table = players(model, width)
+    lines: list[Line] = [*table, centre(model, look), status(model, look), notice_line(model)]
+    hand_rows = 5
+    bottom = height - len(lines) - hand_rows
+    lines += (hand_lines(model, width, hand_rows, look) + [[]] * hand_rows)[:hand_rows]
+    if bottom > 0:
+        left_width = width * 3 // 5
+        right_width = width - left_width - 1
+        log = log_lines(model, left_width, bottom - 1)
+        chat = chat_lines(model, right_width, bottom - 1)
+        heads = side_by_side([[("class:heading", model.tr("ui.log"))]],
+                             [[("class:heading", model.tr("ui.chat"))]], left_width, width)
+        lines += heads + side_by_side(log, chat, left_width, width)
+    return lines
+
+
+def rules_in_words(model: ClientModel) -> list[str]:
+    """The table's rules as sentences: each option that differs from the official rules."""
+    tr = model.tr
+    lobby = model.lobby
+    if lobby is None:
+        return []
+    base = RuleSet()
+    out = []
+    for name, info in OPTIONS.items():
+        value = lobby.rules.get(name, getattr(base, name))
+        if value == getattr(base, name):
+            continue
+        out.append(f"{tr('opt.' + info.name)}: {value_words(model, value)}")
+    return out or [tr("lobby.official")]
+
+
+def value_words(model: ClientModel, value: object) -> str:
+    tr = model.tr
+    if value is True:
+        return tr("val.yes")
+    if value is False:
+        return tr("val.no")
+    if value is None:
+        return tr("val.off")
+    if isinstance(value, str) and f"val.{value}" in tr.strings:
+        return tr(f"val.{value}")
+    return str(value)
+
+
+def lobby_body(model: ClientModel, width: int, height: int) -> list[Line]:
+    tr = model.tr
+    lobby = model.lobby
+    assert lobby is not None
+    lines: list[Line] = []
+    for info in lobby.seats:
+        if info.kind == "empty":
+            who = tr("lobby.empty")
+        else:
+            who = info.name or tr("ui.seat", seat=info.seat + 1)
+        tags = []
+        if info.kind == "bot":
+            tags.append(tr("ui.bot"))
+        if lobby.owner == info.seat:
+            tags.append(tr("lobby.owner"))
+        if lobby.you == info.seat:
+            tags.append(tr("ui.you"))
+        if info.kind == "human" and not info.connected:
+            tags.append(tr("ui.offline"))
+        ready = tr("lobby.ready") if info.ready else tr("lobby.not_ready")
+        style = "class:ok" if info.ready else "class:dim"
+        lines.append([("", f" {info.seat + 1:>2}. {who[:20]:<20} "),
+                      (style, f"{ready:<12}"), ("class:dim", ", ".join(tags))])
+    if lobby.spectators:
+        lines.append([("class:dim", "  " + tr("lobby.spectators", count=lobby.spectators))])
+    lines.append(notice_line(model))
+    preset = lobby.preset or "official"
+    lines.append([("class:heading", tr("lobby.rules", preset=preset))])
+    if model.is_owner:
+        lines += option_lines(model, max(3, height - len(lines) - 5))
+    else:
+        lines += [[("", "  " + text)] for text in rules_in_words(model)]
+    if not model.is_owner and not lobby.started:
+        lines.append([("class:dim", tr("lobby.wait_owner"))])
+    if lobby.started:
+        lines.append([("class:prompt", tr("lobby.starting"))])
+    room = height - len(lines) - 1
+    if room > 1:
+        lines.append([("class:heading", tr("ui.chat"))])
+        lines += chat_lines(model, width, room - 1)
+    return lines
+
+
+def option_lines(model: ClientModel, rows: int) -> list[Line]:
+    """The owner's option list around the cursor, each with its value in words."""
+    tr = model.tr
+    lobby = model.lobby
+    assert lobby is not None
+    infos = list(OPTIONS.values())
+    base = RuleSet()
+    first = max(0, min(model.option_cursor - rows // 2, len(infos) - rows))
+    lines: list[Line] = []
+    for index in range(first, min(len(infos), first + rows)):
+        info = infos[index]
+        value = lobby.rules.get(info.name, getattr(base, info.name))
+        mark = ">" if index == model.option_cursor else " "
+        changed = value != getattr(base, info.name)
+        style = "class:cursor" if index == model.option_cursor else ""
+        lines.append([(style, f" {mark} {tr('opt.' + info.name)[:32]:<32} "),
+                      ("class:prompt" if changed else "", value_words(model, value))])
+    return lines
+
+
+def tables_body(model: ClientModel) -> list[Line]:
+    tr = model.tr
+    lines: list[Line] = [[("class:heading", tr("tables.title"))], notice_line(model)]
+    if not model.tables:
+        return [*lines, [("", tr("tables.none"))]]
+    for i, table in enumerate(model.tables):
+        mark = ">" if i == model.table_cursor else " "
+        text = tr("tables.line", name=table.name, players=table.players, seats=table.seats)
+        if table.started:
+            text += f" ({tr('tables.playing')})"
+        lines.append([("class:cursor" if i == model.table_cursor else "", f" {mark} {text}")])
+    return lines
+
+
+def round_end_body(model: ClientModel, width: int, height: int, look: Look) -> list[Line]:
+    """The round's result: each hand left and its points, the totals, who is ready."""
+    tr = model.tr
+    if not model.results:
+        return []
+    result = model.results[-1]
+    lines: list[Line] = [
+        [("class:heading", tr("end.round", round=result.round_no, name=model.name(result.winner)))],
+        [],
+        [("class:dim", f" {tr('end.col_player')[:14]:<14} {tr('end.col_points')[:7]:>7} "
+                       f"{tr('end.col_total')[:7]:>7}  {tr('end.col_left')}")],
+    ]
+    for seat, hand in enumerate(result.hands):
+        row: Line = [("class:me" if seat == model.me else "",
+                      f" {model.name(seat)[:14]:<14} {result.points[seat]:>7} "
+                      f"{result.scores[seat]:>7}  ")]
+        for card in hand[: max(0, (width - 34) // 7)]:
+            row += card_chip(model.face(card), look)
+            row.append(("", " "))
+        lines.append(row)
+    rules = model.rules()
+    if rules is not None:
+        lines.append([("class:dim", " " + tr("end.target", target=rules.target))])
+    lines += [[], notice_line(model)]
+    waiting = _not_ready(model)
+    if waiting:
+        lines.append([("", tr("end.waiting", names=", ".join(waiting)))])
+    room = height - len(lines) - 1
+    if room > 0:
+        lines.append([("class:heading", tr("ui.log"))])
+        lines += log_lines(model, width, room - 1)
+    return lines
+
+
+def _not_ready(model: ClientModel) -> list[str]:
+    lobby = model.lobby
+    if lobby is None:
+        return []
+    return [model.name(s.seat) for s in lobby.seats if s.kind == "human" and not s.ready]
+
+
+def match_end_body(model: ClientModel, width: int) -> list[Line]:
+    """The winner, the final scores, and every round's points (the last rounds that fit)."""
+    tr = model.tr
+    view = model.view
+    assert view is not None
+    lines: list[Line] = [
+        [("class:uno", tr("end.match", name=model.name(view.match_winner)))], [],
+        [("class:heading", tr("end.history"))],
+    ]
+    rounds = model.results[-max(1, (width - 26) // 6):]
+    head = f" {tr('end.col_player')[:14]:<14} {tr('end.col_total')[:7]:>7} "
+    head += "".join(f"{'#' + str(r.round_no):>6}" for r in rounds)
+    lines.append([("class:dim", head)])
+    order = sorted(range(len(view.seats)), key=lambda s: -view.seats[s].score)
+    for seat in order:
+        text = f" {model.name(seat)[:14]:<14} {view.seats[seat].score:>7} "
+        text += "".join(f"{r.points[seat]:>6}" for r in rounds)
+        lines.append([("class:me" if seat == model.me else "", text)])
+    return lines
+
