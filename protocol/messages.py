@@ -136,7 +136,7 @@ FACE = Struct(
 )
 ACTION = Custom("action (§9.3)", game_codec.check_action)
 EVENT = Custom("event (§9.2)", game_codec.check_event)
-LEGAL = Custom(f"[action](≤{MAX_WIDE_ARRAY_LEN}) (§9.4)", game_codec.check_legal)
+LEGAL = Custom(f"[action] ≤{MAX_WIDE_ARRAY_LEN} items (§9.4)", game_codec.check_legal)
 VIEW = AnyMap(label="view (§9.1)")
 
 _ID = opt("id", REQUEST_ID, "request id; the host answers accepted{id} or error{ref: id}")

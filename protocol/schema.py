@@ -110,7 +110,7 @@ class Array:
 
     def describe(self) -> str:
         low = f"{self.min_len}.." if self.min_len else "≤"
-        return f"[{self.item.describe()}]({low}{self.max_len})"
+        return f"[{self.item.describe()}] {low}{self.max_len} items"
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,134 @@
+"""SPEC.md and the code say the same thing: every message, field, type, event, action, error
+code and limit that the code knows is in the document, and nothing else is."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from protocol.errors import ALL_CODES, FATAL
+from protocol.game_codec import ACTION_TYPES, EVENT_TYPES, PROOF_FIELDS
+from protocol.limits import HOST_LIMITS
+from protocol.messages import CATALOGUE
+
+SPEC = (Path(__file__).resolve().parent.parent / "SPEC.md").read_text("utf-8")
+
+
+def section(number: str) -> str:
+    """The text of section `number` ("8", "9.2") up to the next heading of its level."""
+    level = "##" if "." not in number else "###"
+    pattern = rf"^{level} {re.escape(number)}[. ].*?(?=^{level} |^## |\Z)"
+    match = re.search(pattern, SPEC, re.S | re.M)
+    assert match, f"SPEC.md has no section {number}"
+    return match.group(0)
+
+
+def table_rows(text: str) -> list[list[str]]:
+    """The cells of every table row in `text`, header and rule lines left out; an escaped
+    pipe stays inside its cell."""
+    rows = []
+    for line in text.splitlines():
+        if not line.startswith("|") or line.startswith("|---"):
+            continue
+        cells = [c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", line)[1:-1]]
+        rows.append(cells)
+    return rows
+
+
+def code(cell: str) -> str:
+    match = re.fullmatch(r"`([^`]+)`", cell)
+    assert match, f"expected a `code` cell, got {cell!r}"
+    return match.group(1)
+
+
+def message_blocks() -> dict[str, str]:
+    text = section("8")
+    parts = re.split(r"^#### `([a-z_]+)`\n", text, flags=re.M)
+    return dict(zip(parts[1::2], parts[2::2], strict=True))
+
+
+def test_every_message_type_has_a_section_and_no_other() -> None:
+    assert set(message_blocks()) == set(CATALOGUE)
+
+
+def test_the_summary_table_lists_every_type_with_its_direction() -> None:
+    summary = section("8").split("### 8.1")[0]
+    rows = {code(r[0]): (r[1], r[2]) for r in table_rows(summary) if r[0] != "`t`"}
+    assert rows == {s.type: (s.direction.value, s.group.value) for s in CATALOGUE.values()}
+
+
+@pytest.mark.parametrize("kind", sorted(CATALOGUE))
+def test_each_message_section_matches_the_catalogue(kind: str) -> None:
+    block = message_blocks()[kind]
+    spec = CATALOGUE[kind]
+    assert f"Direction: {spec.direction.value}." in block
+    documented = [(code(r[0]), r[1], r[2]) for r in table_rows(block) if r[0] != "Field"]
+    expected = [(f.name, f.type.describe().replace("\\|", "|"), "yes" if f.required else "no")
+                for f in spec.fields]
+    assert documented == expected
+    wide = re.search(r"Wide fields \(.*?\): (.*)\.", block)
+    assert (set(re.findall(r"`(\w+)`", wide.group(1))) if wide else set()) == set(spec.wide)
+
+
+def _fields(cell: str) -> list[tuple[str, str]]:
+    if not cell:
+        return []
+    return [tuple(part.split(": ", 1)) for part in cell.split("; ")]  # type: ignore[misc]
+
+
+def test_every_event_type_and_field_is_in_spec() -> None:
+    rows = {code(r[0]): r for r in table_rows(section("9.2")) if r[0].startswith("`")}
+    assert set(rows) == set(EVENT_TYPES)
+    for name, wire in EVENT_TYPES.items():
+        expected = [(f.name, f.describe.replace("\\|", "|")) for f in wire.fields]
+        assert _fields(rows[name][1]) == expected, name
+        proof = [(f"{k}?", c.describe) for k, c in PROOF_FIELDS.get(name, {}).items()]
+        assert _fields(rows[name][2]) == proof, name
+
+
+def test_every_action_type_and_field_is_in_spec() -> None:
+    rows = {code(r[0]): r for r in table_rows(section("9.3")) if r[0].startswith("`")}
+    assert set(rows) == set(ACTION_TYPES)
+    for name, wire in ACTION_TYPES.items():
+        expected = [(f.name + ("" if f.required else "?"), f.describe.replace("\\|", "|"))
+                    for f in wire.fields]
+        assert _fields(rows[name][1]) == expected, name
+
+
+def test_every_error_code_is_in_spec_with_its_fatality() -> None:
+    rows = {code(r[0]): r[1] for r in table_rows(section("12")) if r[0].startswith("`")}
+    assert set(rows) == ALL_CODES
+    for name, fatal in rows.items():
+        assert fatal == ("yes" if name in FATAL else "no"), name
+
+
+def test_every_announced_limit_is_in_spec() -> None:
+    keys = set()
+    for row in table_rows(section("13"))[1:]:  # the header row names the column
+        keys |= set(re.findall(r"`(\w+)`", row[1]))
+    assert keys == set(HOST_LIMITS)
+    text = section("13")
+    for figure in ("65 536", "4 096", "256", "1 024", "64 entries", "10 s", "15 s", "45 s",
+                   "50 frames/s", "100", "64 frames"):
+        assert figure in text
+
+
+def test_requirement_labels_are_unique_and_in_their_section() -> None:
+    labels: dict[str, int] = {}
+    current = 0
+    for line in SPEC.splitlines():
+        heading = re.match(r"## (\d+)\.", line)
+        if heading:
+            current = int(heading.group(1))
+        for number, _ in re.findall(r"(?<!, )\[UNO-(\d+)-(\d+)\]", line):
+            assert int(number) == current, line
+        for label in re.findall(r"(?<!, )(\[UNO-\d+-\d+\])", line):
+            labels[label] = labels.get(label, 0) + 1
+    assert labels and all(count == 1 for count in labels.values()), labels
+
+
+def test_the_trust_section_is_left_for_the_merge() -> None:
+    body = section("11")
+    assert "<!-- TRUST SECTION: merged from protocol/trust/SPEC-SECTION.md -->" in body
