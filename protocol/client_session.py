@@ -276,7 +276,10 @@ class ClientSession(Endpoint):
         events: list[SessionEvent] = (
             handler(message) if handler is not None else [MessageReceived(message)]
         )
-        if self.trust is not None and self.state is ConnState.READY:
+        # A dropped event (out of sequence, or during a resync) is not shown to the trust
+        # observer: a repeat would look like a card handed out twice.
+        delivered = spec.type != "event" or any(isinstance(e, GameEvent) for e in events)
+        if self.trust is not None and self.state is ConnState.READY and delivered:
             outcome = self.trust.observe(message)
             if outcome is not None:
                 events.append(TrustReport(spec.type, outcome))

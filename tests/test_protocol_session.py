@@ -389,3 +389,24 @@ def test_a_client_session_survives_anything(data: bytes) -> None:
         client.receive_data(data)
     except ProtocolError:
         assert client.state is ConnState.ERROR
+
+
+def test_the_trust_verifier_plugs_into_the_session() -> None:
+    from protocol.trust import TrustVerifier, Verified
+    from protocol.trust_hook import VerifierObserver
+    from unonet.cards import classic_manifest
+
+    client, host = connect()
+    client.trust = VerifierObserver(TrustVerifier(classic_manifest(), seat=0))
+    events = client.receive_data(host.send(EXAMPLES["round_prepare"]))
+    reports = [e for e in events if isinstance(e, TrustReport)]
+    assert len(reports) == 1 and isinstance(reports[0].outcome, Verified)
+    assert reports[0].message_type == "round_prepare"
+
+
+def test_dropped_events_are_not_shown_to_the_trust_observer() -> None:
+    recorder = _Recorder()
+    client, host = connect(trust=recorder)
+    snapshot, turn, _ = game_frames(host)
+    client.receive_data(snapshot + turn + turn)
+    assert recorder.seen.count("event") == 1
