@@ -71,11 +71,12 @@ class Game:
         self._refresh(now)
         self.tick(now)
 
-    def send_state(self, conn: ConnId, seat: int | None) -> None:
+    def send_state(self, conn: ConnId, seat: int | None, *, full: bool = True) -> None:
         """Everything a (re)joining member needs: the deck, this round's trust messages so
-        far, then the snapshot of what `seat` may know."""
-        self.room.send(conn, {"t": "manifest", **self.match.manifest.to_dict()})
-        if self.trust is not None:
+        far, then the snapshot of what `seat` may know (only the snapshot if not `full`)."""
+        if full:
+            self.room.send(conn, {"t": "manifest", **self.match.manifest.to_dict()})
+        if full and self.trust is not None:
             for message in self.trust.published:
                 self.room.send(conn, message)
         self.room.outbox.append(SendSnapshot(conn, self.match.view(seat), self._legal(seat)))

@@ -64,6 +64,7 @@ class Table:
         self.owner: int | None = None
         self.game: Game | None = None
         self.restart_at: float | None = None
+        self.finished: list[Match] = []  # matches played to their end here, oldest first
         self.label = f"table {number}"
 
     # -- what others ask of a table ----------------------------------------------------------
@@ -302,7 +303,7 @@ class Table:
     def _on_resync(self, member: Member, message: Mapping[str, Any], now: float) -> None:
         if self.game is None:
             raise Refusal("wrong_phase", "no match is on")
-        self.game.send_state(member.conn, member.seat)
+        self.game.send_state(member.conn, member.seat, full=False)
 
     # -- lobby mechanics --------------------------------------------------------------------
 
@@ -431,6 +432,8 @@ class Table:
 
     def _back_to_lobby(self, now: float) -> None:
         """After a match: dropped players' seats are freed; players ready again to restart."""
+        if self.game is not None:
+            self.finished.append(self.game.match)
         self.game = None
         for index, seat in list(self.room.occupied()):
             if seat.kind == HUMAN and (seat.conn is None or seat.taken_over):

@@ -1,0 +1,213 @@
+"""One client connection, the trio shell around the sans-IO HostConnection.
+
+Three tasks under one nursery: the reader feeds bytes and the time to the protocol and hands
+requests to the registry; the writer sends the frames of a bounded queue, each under a send
+deadline; the keepalive task runs the protocol's clock (handshake deadline, ping, idle cutoff).
+Others put frames in the queue with `deliver`, which never waits: a full queue means the client
+is not reading, and it is cut off (slow_consumer) rather than slowing anyone else.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Callable
+from typing import Any
+
+import trio
+
+from host.outgoing import CloseConnection, ConnId, Outgoing, SendEvent, SendMessage, SendSnapshot
+from host.registry import Registry
+from protocol.connection import ConnectionClosed, ConnectionFailed, MessageRefused
+from protocol.errors import Code, LocalProtocolError, ProtocolError
+from protocol.host_connection import (
+    HelloReceived,
+    HostConnection,
+    IntentReceived,
+    MessageReceived,
+    RequestReceived,
+)
+from protocol.limits import OUTGOING_QUEUE_FRAMES, RECEIVE_CHUNK, SEND_DEADLINE
+from protocol.state import ConnState
+
+log = logging.getLogger("unonet.host.connection")
+
+TABLE_MESSAGES = frozenset({"chat", "seed_commit", "seed_reveal"})
+
+
+class ClientConnection:
+    """The trio side of one client: its stream, its protocol state and its outgoing queue."""
+
+    def __init__(
+        self,
+        conn_id: ConnId,
+        stream: trio.abc.Stream,
+        registry: Registry,
+        changed: Callable[[], None],
+        peer: str,
+        *,
+        queue_frames: int = OUTGOING_QUEUE_FRAMES,
+        **protocol_options: Any,
+    ) -> None:
+        self.id = conn_id
+        self.stream = stream
+        self.registry = registry
+        self.changed = changed  # the registry was touched: route its outbox, re-arm its clock
+        self.peer = peer
+        self.protocol = HostConnection(trio.current_time(), **protocol_options)
+        self.name: str | None = None
+        self._send, self._receive = trio.open_memory_channel[bytes](queue_frames)
+        self._reader_scope = trio.CancelScope()
+        self._scope = trio.CancelScope()
+        self._writing = False
+        self._final = b""  # the error frame for a client cut off with a full queue
+        self.cut: str | None = None  # why the host cut the connection, if it did
+
+    # -- running -----------------------------------------------------------------------------
+
+    async def run(self) -> None:
+        with self._scope:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(self._writer)
+                with self._reader_scope:
+                    async with trio.open_nursery() as inner:
+                        inner.start_soon(self._keepalive)
+                        await self._reader()
+                        inner.cancel_scope.cancel()
+                self._send.close()  # the writer sends what is queued (a last error), then ends
+        if self.cut == Code.SLOW_CONSUMER and not self._writing:
+            await self._last_words(self._final)
+
+    async def _reader(self) -> None:
+        while self.protocol.state not in (ConnState.CLOSED, ConnState.ERROR):
+            try:
+                data = bytes(await self.stream.receive_some(RECEIVE_CHUNK))
+            except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
+                log.info("conn %d (%s): stream broken: %s", self.id, self.peer, exc)
+                data = b""
+            try:
+                events = self.protocol.receive_data(data, trio.current_time())
+            except ProtocolError:
+                return  # already in ERROR; nothing more to read
+            self._push(self.protocol.data_to_send())
+            for event in events:
+                self._dispatch(event)
+            self.changed()
+            if not data:
+                return
+
+    async def _writer(self) -> None:
+        async for frame in self._receive:
+            self._writing = True
+            try:
+                with trio.fail_after(SEND_DEADLINE):
+                    await self.stream.send_all(frame)
+            except (trio.TooSlowError, trio.BrokenResourceError, trio.ClosedResourceError) as exc:
+                log.info("conn %d (%s): write failed (%s); closing", self.id, self.peer,
+                         type(exc).__name__)
+                self._scope.cancel()
+                return
+            self._writing = False  # left True if cancelled mid-frame: the framing is lost
+
+    async def _keepalive(self) -> None:
+        while True:
+            deadline = self.protocol.next_deadline()
+            await trio.sleep_until(math.inf if deadline is None else deadline)
+            events = self.protocol.tick(trio.current_time())
+            self._push(self.protocol.data_to_send())
+            for event in events:
+                if isinstance(event, ConnectionFailed):
+                    log.info("conn %d (%s): %s", self.id, self.peer, event.error.code)
+                    self._reader_scope.cancel()
+                    return
+
+    # -- incoming ------------------------------------------------------------------------------
+
+    def _dispatch(self, event: object) -> None:
+        now = trio.current_time()
+        if isinstance(event, HelloReceived):
+            self._hello(event, now)
+        elif isinstance(event, IntentReceived):
+            self.registry.intent(self.id, event.id, event.action, now)
+        elif isinstance(event, RequestReceived):
+            self.registry.request(self.id, self.name, event.message, now)
+        elif isinstance(event, MessageReceived):
+            kind = event.message.get("t")
+            if kind in TABLE_MESSAGES:
+                self.registry.message(self.id, event.message, now)
+            elif kind == "error":
+                log.info("conn %d: client reports %s", self.id, event.message.get("code"))
+        elif isinstance(event, MessageRefused):
+            log.info("conn %d: refused %s: %s", self.id, event.message_type, event.error)
+        elif isinstance(event, ConnectionFailed):
+            who = "client" if event.by_peer else "host"
+            log.info("conn %d (%s): fatal %s (%s side): %s", self.id, self.peer,
+                     event.error.code, who, event.error.message)
+        elif isinstance(event, ConnectionClosed):
+            log.info("conn %d (%s): closed (%s)", self.id, self.peer, event.reason or "eof")
+
+    def _hello(self, hello: HelloReceived, now: float) -> None:
+        self.name = hello.name
+        log.info("conn %d (%s): hello from %s %s as %r, v%d", self.id, self.peer,
+                 hello.client.get("name"), hello.client.get("version"), hello.name,
+                 hello.version)
+        if hello.resume is None:
+            self._push(self.protocol.welcome())
+            return
+        found = self.registry.find_resume(hello.resume)
+        if found is None:
+            self._push(self.protocol.refuse(Code.INVALID_RESUME, "this token names no seat"))
+            self._reader_scope.cancel()
+            return
+        table, seat = found
+        self._push(self.protocol.welcome({"table": table.number, "seat": seat}))
+        self.registry.resume(self.id, table, seat, now)
+
+    # -- outgoing ------------------------------------------------------------------------------
+
+    def deliver(self, item: Outgoing) -> None:
+        """Queue what a table wants this client to get; never waits."""
+        if self.protocol.state is not ConnState.READY:
+            return
+        try:
+            if isinstance(item, SendMessage):
+                frame = self.protocol.send(item.message)
+            elif isinstance(item, SendSnapshot):
+                frame = self.protocol.snapshot(item.view, item.legal)
+            elif isinstance(item, SendEvent):
+                frame = self.protocol.event(item.event, item.legal, item.proof)
+            elif isinstance(item, CloseConnection):
+                log.info("conn %d (%s): closed by the host: %s", self.id, self.peer, item.code)
+                self._push(self.protocol.refuse(item.code, item.msg))
+                self._reader_scope.cancel()
+                return
+            else:
+                raise TypeError(f"cannot deliver {item!r}")
+        except LocalProtocolError as exc:  # our bug: never send what the catalogue refuses
+            log.error("conn %d: not sent, %s: %r", self.id, exc, item)
+            return
+        self._push(frame)
+
+    def _push(self, frame: bytes) -> None:
+        if not frame or self.cut is not None:
+            return
+        try:
+            self._send.send_nowait(frame)
+        except trio.WouldBlock:
+            self.cut = Code.SLOW_CONSUMER
+            log.warning("conn %d (%s): outgoing queue full; cut off as slow_consumer",
+                        self.id, self.peer)
+            self._final = self.protocol.refuse(Code.SLOW_CONSUMER,
+                                               "the client did not read its messages")
+            self._scope.cancel()
+        except (trio.ClosedResourceError, trio.BrokenResourceError):
+            pass  # closing already: nothing more goes out
+
+    async def _last_words(self, frame: bytes) -> None:
+        """A final error frame straight on the stream, briefly (the queue is full). Skipped
+        if a write was cut mid-frame: the stream's framing is lost then."""
+        with trio.move_on_after(1.0):
+            try:
+                await self.stream.send_all(frame)
+            except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
+                log.info("conn %d: last error frame not sent: %s", self.id, exc)
