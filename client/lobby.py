@@ -116,3 +116,7 @@ LobbyCommand = (
     ListTables | CreateTable | JoinTable | SetReady | SetRules | AddBot | RemoveBot | StartMatch
     | Leave
 )
+LOBBY_COMMANDS = (
+    ListTables, CreateTable, JoinTable, SetReady, SetRules, AddBot, RemoveBot, StartMatch, Leave,
+)
+"""The command classes, for isinstance (the union above is for annotations)."""

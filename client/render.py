@@ -175,12 +175,12 @@ class Look:
 
 
 def card_chip(face: Face, look: Look, *, playable: bool = True, selected: bool = False,
-              card: int | None = None) -> Line:
+              card: int | None = None, in_hand: bool = True) -> Line:
     """One card. Colour: a chip in the card's colour (wilds black with multicolour letters),
     greyed when it cannot be played. Plain: `*[R5]` playable, `>[R5]` selected."""
     handler = _click(look, card)
     if look.plain:
-        mark = ">" if selected else ("*" if playable else " ")
+        mark = (">" if selected else ("*" if playable else " ")) if in_hand else ""
         return [_frag("", f"{mark}[{card_code(face)}]", handler)]
     label = f" {card_label(face):^3} "
     extra = " class:card.selected" if selected else ""
@@ -296,7 +296,7 @@ def centre(model: ClientModel, look: Look) -> Line:
     assert view is not None
     line: Line = [("", f" {tr('ui.top')}: ")]
     if view.top_card is not None:
-        line += card_chip(model.face(view.top_card), look)
+        line += card_chip(model.face(view.top_card), look, in_hand=False)
     else:
         line.append(("", "-"))
     line.append(("", f"  {tr('ui.color')}: "))
@@ -611,7 +611,7 @@ def round_end_body(model: ClientModel, width: int, height: int, look: Look) -> l
                       f" {model.name(seat)[:14]:<14} {result.points[seat]:>7} "
                       f"{result.scores[seat]:>7}  ")]
         for card in hand[: max(0, (width - 34) // 7)]:
-            row += card_chip(model.face(card), look)
+            row += card_chip(model.face(card), look, in_hand=False)
             row.append(("", " "))
         lines.append(row)
     rules = model.rules()

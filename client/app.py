@@ -1,0 +1,320 @@
+"""The full-screen terminal client: prompt-toolkit layout, keys, mouse, bell, around the model.
+
+One window draws `render.compose(model)`; one line below it is the chat input. Every key goes
+to `ClientApp.handle(key)`, which asks the model for an intent and sends it through the
+`TableLink` (client/link.py). Updates from the link land in `deliver`, on the same thread, and
+redraw the screen. The app owns no game logic: what may be done comes from the legal actions.
+
+Keys (the rule sheets' own: Space draws, U calls UNO and catches, F challenges, B buzzes):
+see `HELP` in render.py, which the help overlay shows and a test checks against `handle`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Mapping
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.buffer import Buffer
+from prompt_toolkit.filters import Filter, has_focus
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.input import Input
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.layout import HSplit, Layout, Window
+from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
+from prompt_toolkit.layout.processors import BeforeInput
+from prompt_toolkit.output import ColorDepth, Output
+
+from client import render
+from client.i18n import Translator, pick_language
+from client.link import TableLink, Update
+from client.lobby import LOBBY_COMMANDS, LobbyCommand
+from client.model import (
+    ChallengePrompt,
+    ClientModel,
+    ColorPrompt,
+    QuitPrompt,
+    Screen,
+    TargetPrompt,
+)
+from unonet.actions import Action
+
+KEYS = (
+    "left", "right", "up", "down", "enter", "space", "escape",
+    "0", "1", "2", "3", "4", "5", "6", "7", "8", "9",
+    "a", "b", "c", "f", "g", "k", "n", "o", "p", "q", "r", "s", "u", "x", "y", "?",
+)
+"""Keys handled while the game has the focus (capitals are folded to these)."""
+
+
+def plain_wanted(environ: Mapping[str, str], output: Output | None = None) -> bool:
+    """No colour when NO_COLOR is set (no-color.org), TERM is dumb, or the terminal has none."""
+    if environ.get("NO_COLOR"):
+        return True
+    if environ.get("TERM") == "dumb":
+        return True
+    return output is not None and output.get_default_color_depth() is ColorDepth.DEPTH_1_BIT
+
+
+class ClientApp:
+    """The terminal client for one seat (or a spectator), talking through `link`."""
+
+    def __init__(
+        self,
+        model: ClientModel,
+        link: TableLink,
+        *,
+        plain: bool = False,
+        bell: bool = True,
+        input: Input | None = None,
+        output: Output | None = None,
+    ) -> None:
+        self.model = model
+        self.link = link
+        self.plain = plain
+        self.bell_enabled = bell
+        self.bells = 0
+        self.sent: list[Action | LobbyCommand | str] = []
+        self.chat_buffer = Buffer(multiline=False, accept_handler=self._accept_chat)
+        self.body = Window(
+            FormattedTextControl(self._text, focusable=True, show_cursor=False),
+            always_hide_cursor=True,
+        )
+        self.chat_window = Window(
+            BufferControl(self.chat_buffer, input_processors=[BeforeInput("> ")]),
+            height=1,
+        )
+        self.app: Application[None] = Application(
+            layout=Layout(HSplit([self.body, self.chat_window]), focused_element=self.body),
+            key_bindings=self._bindings(),
+            style=render.STYLE,
+            full_screen=True,
+            mouse_support=True,
+            input=input,
+            output=output,
+            color_depth=ColorDepth.DEPTH_1_BIT if plain else None,
+        )
+
+    # -- running -----------------------------------------------------------------------------------
+
+    def run(self) -> None:
+        """Run until the player leaves (blocking; starts its own asyncio loop)."""
+        self.app.run(pre_run=self._start)
+
+    async def run_async(self) -> None:
+        """Run on the current asyncio loop (the network glue starts trio as its guest)."""
+        await self.app.run_async(pre_run=self._start)
+
+    def _start(self) -> None:
+        self.link.start(self.deliver)
+
+    def deliver(self, update: Update) -> None:
+        """An update from the link: fold it in, ring if our decision starts, redraw."""
+        self.model.apply(update)
+        if self.model.bell:
+            self.model.bell = False
+            if self.bell_enabled:
+                self.bells += 1
+                self.app.output.bell()
+        self.app.invalidate()
+
+    def _text(self) -> StyleAndTextTuples:
+        size = self.app.output.get_size()
+        return render.compose(self.model, size.columns, max(3, size.rows - 1), self.plain,
+                              on_card=self.click_card)
+
+    # -- sending -----------------------------------------------------------------------------------
+
+    def send(self, intent: Action | LobbyCommand | None) -> None:
+        if intent is None:
+            return
+        self.sent.append(intent)
+        if isinstance(intent, LOBBY_COMMANDS):
+            self.link.send_lobby(intent)
+        else:
+            self.link.send_intent(intent)
+
+    def _accept_chat(self, buffer: Buffer) -> bool:
+        text = self.model.chat_line(buffer.text)
+        if text is not None:
+            self.sent.append(text)
+            self.link.send_chat(text)
+        self.app.layout.focus(self.body)
+        return False  # clear the line
+
+    def click_card(self, card: int) -> None:
+        """A click selects a card; a click on the selected card plays it."""
+        if self.model.selected_card == card:
+            self.send(self.model.play_selected())
+        else:
+            self.model.select_card(card)
+        self.app.invalidate()
+
+    def leave(self) -> None:
+        self.link.close()
+        if self.app.is_running:
+            self.app.exit()
+
+    # -- keys --------------------------------------------------------------------------------------
+
+    def _bindings(self) -> KeyBindings:
+        kb = KeyBindings()
+        chatting = self._chatting
+
+        for key in KEYS:
+            @kb.add(key, filter=~chatting)
+            def _(event: KeyPressEvent, key: str = key) -> None:
+                self.handle(key)
+
+            if key.isalpha() and len(key) == 1:
+
+                @kb.add(key.upper(), filter=~chatting)
+                def _(event: KeyPressEvent, key: str = key) -> None:
+                    self.handle(key)
+
+        @kb.add("tab")
+        def _(event: KeyPressEvent) -> None:
+            self.toggle_chat()
+
+        @kb.add("escape", filter=chatting)
+        def _(event: KeyPressEvent) -> None:
+            self.app.layout.focus(self.body)
+
+        @kb.add("c-c")
+        def _(event: KeyPressEvent) -> None:
+            self.handle("c-c")
+
+        return kb
+
+    @property
+    def _chatting(self) -> Filter:
+        return has_focus(self.chat_buffer)
+
+    def toggle_chat(self) -> None:
+        if self.app.layout.has_focus(self.chat_buffer):
+            self.app.layout.focus(self.body)
+        else:
+            self.app.layout.focus(self.chat_buffer)
+
+    def handle(self, key: str) -> None:
+        """One key, while the game has the focus: the open prompt first, then the screen."""
+        model = self.model
+        if model.show_help:
+            model.show_help = False
+            return
+        prompt = model.prompt
+        if key == "c-c" and isinstance(prompt, QuitPrompt):
+            self.leave()
+            return
+        if key in ("q", "c-c"):
+            model.request_quit()
+            return
+        if isinstance(prompt, QuitPrompt):
+            if key == "y":
+                self.leave()
+            else:
+                model.cancel_prompt()
+            return
+        if key == "?":
+            model.toggle_help()
+            return
+        if key == "escape":
+            model.cancel_prompt()
+            return
+        if isinstance(prompt, ColorPrompt) and self._color_key(key, prompt):
+            return
+        if isinstance(prompt, TargetPrompt) and key.isdigit():
+            self.send(model.choose_target(int(key) - 1 if key != "0" else 9))
+            return
+        handlers = {
+            Screen.GAME: self._game_key,
+            Screen.LOBBY: self._lobby_key,
+            Screen.TABLES: self._tables_key,
+            Screen.ROUND_END: self._round_end_key,
+        }
+        handler = handlers.get(model.screen)
+        if handler is not None:
+            handler(key, prompt)
+
+    def _color_key(self, key: str, prompt: ColorPrompt) -> bool:
+        for color, letter in render.COLOR_KEYS.items():
+            if key == letter and color in prompt.colors:
+                self.send(self.model.choose_color(color))
+                return True
+        if key.isdigit() and key != "0":
+            self.send(self.model.choose_color_index(int(key) - 1))
+            return True
+        return False
+
+    def _game_key(self, key: str, prompt: object) -> None:
+        model = self.model
+        if key in ("left", "up"):
+            model.select_prev()
+        elif key in ("right", "down"):
+            model.select_next()
+        elif key.isdigit():
+            model.select_index(int(key) - 1 if key != "0" else 9)
+        elif key == "enter":
+            self.send(model.play_selected())
+        elif key == "space":
+            self.send(model.draw())
+        elif key == "u":
+            self.send(model.uno())
+        elif key == "f":
+            self.send(model.challenge())
+        elif key == "b":
+            self.send(model.buzz())
+        elif key == "n" and isinstance(prompt, ChallengePrompt):
+            self.send(model.accept())
+
+    def _lobby_key(self, key: str, prompt: object) -> None:
+        model = self.model
+        if key == "r":
+            self.send(model.toggle_ready())
+        elif key == "up":
+            model.option_next(-1)
+        elif key == "down":
+            model.option_next(1)
+        elif key in ("left", "right"):
+            self.send(model.change_option(1 if key == "right" else -1))
+        elif key == "p":
+            self.send(model.next_preset())
+        elif key == "a":
+            self.send(model.add_bot())
+        elif key == "x":
+            self.send(model.remove_bot())
+        elif key == "s":
+            self.send(model.start_match())
+
+    def _tables_key(self, key: str, prompt: object) -> None:
+        model = self.model
+        if key in ("up", "down"):
+            model.table_next(-1 if key == "up" else 1)
+        elif key == "enter":
+            self.send(model.join_selected())
+        elif key == "n":
+            self.send(model.create_table())
+
+    def _round_end_key(self, key: str, prompt: object) -> None:
+        if key in ("enter", "r", "space"):
+            self.send(self.model.ready_next_round())
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The UI's command-line options, for whichever command starts the client."""
+    parser.add_argument("--lang", choices=("en", "it", "pt"),
+                        help="language (default: from LANGUAGE/LC_ALL/LC_MESSAGES/LANG)")
+    parser.add_argument("--name", default="", help="your name at the table")
+    parser.add_argument("--no-bell", action="store_true",
+                        help="do not ring the terminal bell when it becomes your turn")
+
+
+def build(link: TableLink, args: argparse.Namespace,
+          environ: Mapping[str, str] | None = None) -> ClientApp:
+    """A ClientApp from the options of `add_arguments`."""
+    env = os.environ if environ is None else environ
+    tr = Translator(pick_language(args.lang, env))
+    name = args.name or env.get("USER", "") or "player"
+    model = ClientModel(tr, name=name)
+    return ClientApp(model, link, plain=plain_wanted(env), bell=not args.no_bell)

@@ -1,0 +1,268 @@
+"""A TableLink around a real engine Match, for the client tests (never shipped).
+
+`LocalTable` seats the human client at `me` and scripted or normal bots everywhere else. An
+intent is applied to the Match at once; the events go to the client (each with its legal
+actions, as the protocol sends them), then the bots play until the human must decide. So the
+whole game is synchronous and deterministic: a key's effects are complete when it returns.
+After every batch it compares the client's folded view with the engine's own view of the seat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from client.link import (
+    ChatReceived,
+    ConnectionChanged,
+    Deliver,
+    GameEvent,
+    LobbyChanged,
+    ManifestReceived,
+    Refused,
+    Snapshot,
+)
+from client.lobby import (
+    AddBot,
+    LobbyCommand,
+    LobbyState,
+    SeatInfo,
+    SetReady,
+    SetRules,
+    StartMatch,
+)
+from client.model import ClientModel
+from unonet.actions import (
+    Accept,
+    Action,
+    CallUno,
+    Catch,
+    ChooseColor,
+    Draw,
+    Pass,
+    Play,
+)
+from unonet.bots.base import Bot
+from unonet.errors import EngineError
+from unonet.events import Event
+from unonet.match import BETWEEN_ROUNDS, IN_ROUND, Match
+from unonet.rules import RuleSet
+from unonet.stacking import stacked_order
+from unonet.view import View
+
+
+class ScriptBot(Bot):
+    """Plays its `plan` in order ("g7", "W+4:blue"; a trailing "!" calls UNO with it) whenever
+    the next planned card can be played; otherwise draws, then passes. Never challenges, never
+    calls UNO late, never catches: it forgets UNO unless its plan says "!"."""
+
+    def __init__(self, seat: int, rules: RuleSet, match: Match, plan: Sequence[str]) -> None:
+        super().__init__(seat, rules, match.manifest)
+        self.plan = list(plan)
+
+    def act(self, view: View, legal: Sequence[Action]) -> Action:
+        if Accept() in legal:
+            return Accept()
+        colors = [a for a in legal if isinstance(a, ChooseColor)]
+        if colors:
+            return colors[0]
+        if self.plan:
+            step = self.plan[0]
+            uno = step.endswith("!")
+            code, _, color = step.rstrip("!").partition(":")
+            for action in legal:
+                if (
+                    isinstance(action, Play)
+                    and self.manifest.face(action.card).code == code
+                    and action.uno == uno
+                    and (action.color.value if action.color else "") == color
+                ):
+                    self.plan.pop(0)
+                    return action
+        for kind in (Draw, Pass):
+            for action in legal:
+                if isinstance(action, kind):
+                    return action
+        return legal[0]
+
+
+class LocalTable:
+    """The test's host: a Match, the client at `me`, bots in the other seats."""
+
+    def __init__(
+        self,
+        match: Match,
+        me: int,
+        bots: dict[int, Bot],
+        names: Sequence[str],
+        *,
+        model: ClientModel | None = None,
+        lobby_first: bool = False,
+    ) -> None:
+        self.match = match
+        self.me = me
+        self.bots = bots
+        self.names = list(names)
+        self.model = model
+        self.deliver: Deliver = lambda update: None
+        self.ready = {seat: True for seat in bots}
+        self.ready[me] = False
+        self.started = not lobby_first
+        self.rules = match.rules.to_dict()
+        self.preset = "official"
+        self.intents: list[Action] = []
+        self.lobby_commands: list[LobbyCommand] = []
+        self.chat: list[str] = []
+        self.mismatches: list[str] = []
+        self.closed = False
+        self.on_batch: Callable[[list[Event]], None] | None = None
+
+    # -- the TableLink protocol --------------------------------------------------------------------
+
+    def start(self, deliver: Deliver) -> None:
+        self.deliver = deliver
+        deliver(ConnectionChanged("connected"))
+        deliver(LobbyChanged(self.lobby()))
+        deliver(ManifestReceived(self.match.manifest))
+        deliver(Snapshot(self.match.view(self.me), self.legal()))
+        if self.started and self.match.phase == BETWEEN_ROUNDS and self.match.round_no == 0:
+            self._start_round()
+        self.run_bots()
+
+    def send_intent(self, action: Action) -> None:
+        self.intents.append(action)
+        try:
+            events = self.match.apply(self.me, action)
+        except EngineError as exc:
+            self.deliver(Refused(exc.code.value, exc.message))
+            return
+        self.publish(events)
+        self.run_bots()
+
+    def send_lobby(self, command: LobbyCommand) -> None:
+        self.lobby_commands.append(command)
+        if isinstance(command, SetReady):
+            self.ready[self.me] = command.ready
+            self.deliver(LobbyChanged(self.lobby()))
+            if self.started and self.match.phase == BETWEEN_ROUNDS and all(self.ready.values()):
+                self._start_round()
+                self.run_bots()
+        elif isinstance(command, SetRules):
+            self.rules.update(command.options)
+            self.preset = command.preset or self.preset
+            self.deliver(LobbyChanged(self.lobby()))
+        elif isinstance(command, StartMatch):
+            self.started = True
+            self._start_round()
+            self.run_bots()
+        elif isinstance(command, AddBot):
+            self.deliver(LobbyChanged(self.lobby()))
+
+    def send_chat(self, text: str) -> None:
+        self.chat.append(text)
+        self.deliver(ChatReceived(self.names[self.me], text, self.me))
+
+    def close(self) -> None:
+        self.closed = True
+
+    # -- the table ---------------------------------------------------------------------------------
+
+    def legal(self) -> tuple[Action, ...]:
+        return tuple(self.match.legal_actions(self.me))
+
+    def lobby(self) -> LobbyState:
+        seats = tuple(
+            SeatInfo(s, "bot" if s in self.bots else "human", self.names[s], self.ready[s], True)
+            for s in range(self.match.seats)
+        )
+        return LobbyState(0, "test", self.me, dict(self.rules), seats, self.started,
+                          self.preset, 0, self.me)
+
+    def publish(self, events: list[Event]) -> None:
+        """The events the client may see, each with its legal actions after the batch."""
+        legal = self.legal()
+        for event in events:
+            if event.audience is None or self.me in event.audience:
+                self.deliver(GameEvent(event, legal))
+        for bot in self.bots.values():
+            for event in events:
+                if event.audience is None or bot.seat in event.audience:
+                    bot.observe(event)
+        if self.model is not None and self.model.view != self.match.view(self.me):
+            self.mismatches.append(f"after {events}: {self.model.view} != "
+                                   f"{self.match.view(self.me)}")
+        if self.on_batch is not None:
+            self.on_batch(events)
+
+    def _start_round(self) -> None:
+        for seat in self.bots:
+            self.ready[seat] = True
+        self.ready[self.me] = False
+        self.publish(self.match.start_round())
+        self.deliver(LobbyChanged(self.lobby()))
+
+    def run_bots(self) -> None:
+        """Bots act until the human must decide or the round is over."""
+        while self.match.phase == IN_ROUND:
+            seat = self.match.pending_seat
+            if seat is None or seat == self.me:
+                return
+            bot = self.bots[seat]
+            action = bot.act(self.match.view(seat), self.match.legal_actions(seat))
+            self.publish(self.match.apply(seat, action))
+            self._reactions()
+
+    def _reactions(self) -> None:
+        for bot in self.bots.values():
+            legal = [a for a in self.match.legal_actions(bot.seat)
+                     if isinstance(a, CallUno | Catch)]
+            if legal and self.match.phase == IN_ROUND:
+                action = bot.react(self.match.view(bot.seat), legal)
+                if action is not None:
+                    self.publish(self.match.apply(bot.seat, action))
+
+
+# -- the scenario every client test plays --------------------------------------------------------
+
+NAMES = ("Me", "Bruno", "Chiara")
+SEED = b"client-tests"
+
+ME_HAND = ["b3", "bR", "W", "W"]
+BRUNO_HAND = ["g7", "b1", "b8", "b5"]
+CHIARA_HAND = ["W+4", "g1", "b4", "b6"]
+DRAWS = ["b7", "y1", "y2", "y3", "b9", "r1", "r2"]
+"""Chiara's 4 for the bluff, then my draw (b9), then Bruno's 2 for being caught."""
+
+BRUNO_PLAN = ["g7", "b1", "b8", "b5"]  # b8 is his next-to-last card: he forgets UNO
+CHIARA_PLAN = ["W+4:blue", "b4", "b6", "b7"]  # the W+4 is a bluff: she holds g1 on green
+
+
+def scenario_match(rules: RuleSet | None = None) -> Match:
+    """Three seats, me first (the dealer is seat 2), four cards each, the first card r3.
+
+    The round, played right: I play a Wild naming green; Bruno g7; Chiara bluffs a Wild Draw
+    Four naming blue; I challenge (guilty: she draws 4), draw b9 and play it; Bruno b1; Chiara
+    b4; I play bR (play goes right); Chiara b6; Bruno b8 forgetting UNO; I catch him (he draws
+    2), then play b3 calling UNO; Chiara b7; Bruno b5; I play my last Wild and win.
+    """
+    rules = rules or RuleSet(hand_size=4)
+    order = stacked_order(rules.manifest(), 2, [ME_HAND, BRUNO_HAND, CHIARA_HAND], "r3", DRAWS)
+    return Match(rules, 3, SEED, stacked_decks=[order], first_dealer=2)
+
+
+def scenario_table(model: ClientModel | None = None, *, lobby_first: bool = False) -> LocalTable:
+    match = scenario_match()
+    bots: dict[int, Bot] = {
+        1: ScriptBot(1, match.rules, match, BRUNO_PLAN),
+        2: ScriptBot(2, match.rules, match, CHIARA_PLAN),
+    }
+    return LocalTable(match, 0, bots, NAMES, model=model, lobby_first=lobby_first)
+
+
+def code_of(match: Match, card: int) -> str:
+    return match.manifest.face(card).code
+
+
+def play_of(action: Action | None) -> Play:
+    assert isinstance(action, Play), action
+    return action
+

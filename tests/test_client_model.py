@@ -1,0 +1,169 @@
+"""The client model, driven by intents against a real engine Match (tests/client_table.py)."""
+
+from __future__ import annotations
+
+from client_table import code_of, play_of, scenario_table
+
+from client.i18n import Translator
+from client.model import (
+    ChallengePrompt,
+    ClientModel,
+    ColorPrompt,
+    DrawnCardPrompt,
+    QuitPrompt,
+    Screen,
+)
+from unonet.actions import Accept, CallUno, Catch, Challenge, Draw, Play
+from unonet.cards import Color
+
+
+def setup(lang: str = "en") -> tuple[ClientModel, object]:
+    model = ClientModel(Translator(lang), name="Me")
+    table = scenario_table(model)
+    table.start(model.apply)
+    return model, table
+
+
+def hand_codes(model: ClientModel) -> list[str]:
+    return [model.face(c).code for c in model.hand]
+
+
+def test_a_whole_round_through_the_models_intents() -> None:
+    model, table = setup()
+    send = table.send_intent  # type: ignore[attr-defined]
+    match = table.match  # type: ignore[attr-defined]
+    assert model.screen is Screen.GAME
+    assert model.my_turn
+    assert hand_codes(model) == ["b3", "bR", "W", "W"]  # sorted: blue, then wilds
+
+    # A wild opens the colour picker; the colour makes the play.
+    model.select_index(2)
+    assert model.play_selected() is None
+    prompt = model.prompt
+    assert isinstance(prompt, ColorPrompt) and prompt.card is not None
+    assert Color.GREEN in prompt.colors
+    action = play_of(model.choose_color(Color.GREEN))
+    assert action.color is Color.GREEN and action in model.legal
+    send(action)
+
+    # Chiara bluffed a Wild Draw Four: the challenge decision is ours.
+    assert isinstance(model.prompt, ChallengePrompt)
+    assert model.prompt.target == 2
+    assert model.challenge() == Challenge()
+    send(Challenge())
+    assert any("bluffing" in line for line in model.log)
+    assert model.view is not None and model.view.seats[2].cards == 7
+    assert model.my_turn and model.view.active_color is Color.BLUE
+
+    # Space draws; the drawn card is offered; Enter plays it whatever is selected.
+    assert model.draw() == Draw()
+    send(Draw())
+    prompt = model.prompt
+    assert isinstance(prompt, DrawnCardPrompt) and code_of(match, prompt.card) == "b9"
+    model.select_index(0)
+    action = play_of(model.play_selected())
+    assert code_of(match, action.card) == "b9"
+    send(action)
+
+    # bR: play goes right.
+    model.select_card(next(c for c in model.hand if model.face(c).code == "bR"))
+    send(play_of(model.play_selected()))
+    assert model.view.direction == -1
+
+    # Bruno played his next-to-last card without UNO: U catches him.
+    assert model.view.seats[1].catchable
+    assert model.uno() == Catch(1)
+    send(Catch(1))
+    assert model.view.seats[1].cards == 3
+
+    # U with two cards marks the next play with the UNO call.
+    assert model.uno() is None and model.uno_armed
+    model.select_index(0)
+    action = play_of(model.play_selected())
+    assert action.uno and code_of(match, action.card) == "b3"
+    send(action)
+    assert model.view.seats[0].uno_called
+    assert not model.uno_armed
+
+    # The last card, a Wild: red, and the round is ours.
+    assert model.play_selected() is None
+    send(play_of(model.choose_color(Color.RED)))
+    assert model.screen is Screen.ROUND_END
+    result = model.results[-1]
+    assert result.winner == 0 and result.points[0] == 10
+    assert table.mismatches == []  # type: ignore[attr-defined]
+
+
+def test_every_action_the_model_returns_is_legal() -> None:
+    model, table = setup()
+    model.select_index(0)
+    assert model.play_selected() in model.legal  # b3 on r3
+    assert model.challenge() is None and "nothing to challenge" in model.notice
+    assert model.accept() is None
+    assert model.buzz() is None
+    assert model.choose_target(1) is None
+    assert model.uno() is None and "Nobody" in model.notice  # four cards: nothing to call
+
+
+def test_out_of_turn_keys_say_why_they_did_nothing() -> None:
+    model, table = setup()
+    model.select_index(2)
+    model.play_selected()
+    table.send_intent(play_of(model.choose_color(Color.GREEN)))  # type: ignore[attr-defined]
+    # The challenge decision is pending: Space accepts the +4 instead of drawing.
+    assert model.draw() == Accept()
+    model.local_prompt = None
+    assert isinstance(model.prompt, ChallengePrompt)
+
+
+def test_a_late_uno_is_called_with_u_holding_one_card() -> None:
+    model, table = setup()
+    send = table.send_intent  # type: ignore[attr-defined]
+    model.select_index(2)
+    model.play_selected()
+    send(play_of(model.choose_color(Color.GREEN)))
+    send(Challenge())
+    send(Draw())
+    send(play_of(model.play_selected()))
+    model.select_index(1)
+    send(play_of(model.play_selected()))  # bR
+    send(Catch(1))
+    model.select_index(0)
+    table.run_bots = lambda: None  # type: ignore[attr-defined]  # Chiara waits
+    send(play_of(model.play_selected()))  # b3 without the call: we are catchable
+    assert model.view is not None and model.view.seats[0].catchable
+    assert model.uno() == CallUno()
+    send(CallUno())
+    assert model.view.seats[0].uno_called and not model.view.seats[0].catchable
+    assert table.mismatches == []  # type: ignore[attr-defined]
+
+
+def test_the_quit_prompt_and_help_are_local() -> None:
+    model, _ = setup()
+    model.request_quit()
+    assert isinstance(model.prompt, QuitPrompt)
+    model.cancel_prompt()
+    assert model.prompt is None
+    model.toggle_help()
+    assert model.show_help
+
+
+def test_the_log_speaks_the_players_language() -> None:
+    model, table = setup("it")
+    model.select_index(2)
+    model.play_selected()
+    table.send_intent(play_of(model.choose_color(Color.GREEN)))  # type: ignore[attr-defined]
+    text = "\n".join(model.log)
+    assert "Me gioca Jolly: Cambio colore, verde." in text
+    assert "Bruno gioca 7 verde." in text
+    assert "Chiara gioca Jolly +4" in text
+    model_pt, table_pt = setup("pt")
+    model_pt.select_index(0)
+    table_pt.send_intent(play_of(model_pt.play_selected()))  # type: ignore[attr-defined]
+    assert any("compra" in line or "joga" in line for line in model_pt.log)
+
+
+def test_a_refused_intent_becomes_a_notice() -> None:
+    model, table = setup()
+    table.send_intent(Play(9999))  # type: ignore[attr-defined]
+    assert model.notice.startswith("Refused")
