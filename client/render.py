@@ -175,17 +175,19 @@ class Look:
 
 
 def card_chip(face: Face, look: Look, *, playable: bool = True, selected: bool = False,
-              card: int | None = None, in_hand: bool = True) -> Line:
-    """One card. Colour: a chip in the card's colour (wilds black with multicolour letters),
-    greyed when it cannot be played. Plain: `*[R5]` playable, `>[R5]` selected."""
+              card: int | None = None, in_hand: bool = True, dim: bool = False) -> Line:
+    """One card. Colour: a chip in the card's colour (wilds black with multicolour letters);
+    `dim` (our turn, and it cannot be played): its colour on grey. Plain: `*[R5]` playable,
+    `>[R5]` selected."""
     handler = _click(look, card)
     if look.plain:
         mark = (">" if selected else ("*" if playable else " ")) if in_hand else ""
         return [_frag("", f"{mark}[{card_code(face)}]", handler)]
     label = f" {card_label(face):^3} "
     extra = " class:card.selected" if selected else ""
-    if not playable:
-        return [_frag("class:card.off" + extra, label, handler)]
+    if dim:
+        fg = f" class:fg.{face.color.value}" if face.color is not None else ""
+        return [_frag("class:card.off" + fg + extra, label, handler)]
     if face.color is None:
         rainbow = ("fg.red", "fg.yellow", "fg.green", "fg.blue")
         return [
@@ -386,7 +388,8 @@ def hand_lines(model: ClientModel, width: int, rows: int, look: Look) -> list[Li
             index = start + r + offset
             is_selected = index == selected
             chip = card_chip(model.face(card), look, playable=card in playable,
-                             selected=is_selected, card=card)
+                             selected=is_selected, card=card,
+                             dim=model.my_turn and card not in playable)
             chips += chip
             chips.append(("", " " * (slot - width_of(chip))))
             key = str((index + 1) % 10) if index < 10 else ""

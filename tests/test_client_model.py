@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from client_table import code_of, play_of, scenario_table
+from client_table import LocalTable, code_of, play_of, scenario_table
 
 from client.i18n import Translator
 from client.model import (
@@ -17,7 +17,7 @@ from unonet.actions import Accept, CallUno, Catch, Challenge, Draw, Play
 from unonet.cards import Color
 
 
-def setup(lang: str = "en") -> tuple[ClientModel, object]:
+def setup(lang: str = "en") -> tuple[ClientModel, LocalTable]:
     model = ClientModel(Translator(lang), name="Me")
     table = scenario_table(model)
     table.start(model.apply)
@@ -30,8 +30,8 @@ def hand_codes(model: ClientModel) -> list[str]:
 
 def test_a_whole_round_through_the_models_intents() -> None:
     model, table = setup()
-    send = table.send_intent  # type: ignore[attr-defined]
-    match = table.match  # type: ignore[attr-defined]
+    send = table.send_intent
+    match = table.match
     assert model.screen is Screen.GAME
     assert model.my_turn
     assert hand_codes(model) == ["b3", "bR", "W", "W"]  # sorted: blue, then wilds
@@ -91,11 +91,11 @@ def test_a_whole_round_through_the_models_intents() -> None:
     assert model.screen is Screen.ROUND_END
     result = model.results[-1]
     assert result.winner == 0 and result.points[0] == 10
-    assert table.mismatches == []  # type: ignore[attr-defined]
+    assert table.mismatches == []
 
 
 def test_every_action_the_model_returns_is_legal() -> None:
-    model, table = setup()
+    model, _ = setup()
     model.select_index(0)
     assert model.play_selected() in model.legal  # b3 on r3
     assert model.challenge() is None and "nothing to challenge" in model.notice
@@ -109,7 +109,7 @@ def test_out_of_turn_keys_say_why_they_did_nothing() -> None:
     model, table = setup()
     model.select_index(2)
     model.play_selected()
-    table.send_intent(play_of(model.choose_color(Color.GREEN)))  # type: ignore[attr-defined]
+    table.send_intent(play_of(model.choose_color(Color.GREEN)))
     # The challenge decision is pending: Space accepts the +4 instead of drawing.
     assert model.draw() == Accept()
     model.local_prompt = None
@@ -118,7 +118,7 @@ def test_out_of_turn_keys_say_why_they_did_nothing() -> None:
 
 def test_a_late_uno_is_called_with_u_holding_one_card() -> None:
     model, table = setup()
-    send = table.send_intent  # type: ignore[attr-defined]
+    send = table.send_intent
     model.select_index(2)
     model.play_selected()
     send(play_of(model.choose_color(Color.GREEN)))
@@ -129,13 +129,13 @@ def test_a_late_uno_is_called_with_u_holding_one_card() -> None:
     send(play_of(model.play_selected()))  # bR
     send(Catch(1))
     model.select_index(0)
-    table.run_bots = lambda: None  # type: ignore[attr-defined]  # Chiara waits
+    table.run_bots = lambda: None  # type: ignore[method-assign]  # Chiara waits
     send(play_of(model.play_selected()))  # b3 without the call: we are catchable
     assert model.view is not None and model.view.seats[0].catchable
     assert model.uno() == CallUno()
     send(CallUno())
     assert model.view.seats[0].uno_called and not model.view.seats[0].catchable
-    assert table.mismatches == []  # type: ignore[attr-defined]
+    assert table.mismatches == []
 
 
 def test_the_quit_prompt_and_help_are_local() -> None:
@@ -152,18 +152,18 @@ def test_the_log_speaks_the_players_language() -> None:
     model, table = setup("it")
     model.select_index(2)
     model.play_selected()
-    table.send_intent(play_of(model.choose_color(Color.GREEN)))  # type: ignore[attr-defined]
+    table.send_intent(play_of(model.choose_color(Color.GREEN)))
     text = "\n".join(model.log)
     assert "Me gioca Jolly: Cambio colore, verde." in text
     assert "Bruno gioca 7 verde." in text
     assert "Chiara gioca Jolly +4" in text
     model_pt, table_pt = setup("pt")
     model_pt.select_index(0)
-    table_pt.send_intent(play_of(model_pt.play_selected()))  # type: ignore[attr-defined]
+    table_pt.send_intent(play_of(model_pt.play_selected()))
     assert any("compra" in line or "joga" in line for line in model_pt.log)
 
 
 def test_a_refused_intent_becomes_a_notice() -> None:
     model, table = setup()
-    table.send_intent(Play(9999))  # type: ignore[attr-defined]
+    table.send_intent(Play(9999))
     assert model.notice.startswith("Refused")

@@ -1,0 +1,164 @@
+"""The screen at 80x24, in colour and without (NO_COLOR): everything fits and is there."""
+
+from __future__ import annotations
+
+from client_table import LocalTable, play_of, scenario_table
+from prompt_toolkit.utils import get_cwidth
+
+from client.i18n import Translator
+from client.lobby import LobbyState, SeatInfo
+from client.model import ChatLine, ClientModel
+from client.render import compose
+from unonet.actions import Catch, Challenge, Draw
+from unonet.bots import NormalBot
+from unonet.bots.base import Bot
+from unonet.cards import Color
+from unonet.match import Match
+from unonet.rules import RuleSet
+
+WIDTH, HEIGHT = 80, 23  # 24 rows less the chat input line
+
+
+def screen_lines(model: ClientModel, plain: bool, width: int = WIDTH,
+                 height: int = HEIGHT) -> list[str]:
+    text = "".join(fragment[1] for fragment in compose(model, width, height, plain))
+    lines = text.split("\n")
+    assert len(lines) == height
+    for line in lines:
+        assert get_cwidth(line) <= width, line
+    return lines
+
+
+def styles(model: ClientModel, plain: bool) -> set[str]:
+    return {fragment[0] for fragment in compose(model, WIDTH, HEIGHT, plain)}
+
+
+def started(lang: str = "en") -> tuple[ClientModel, LocalTable]:
+    model = ClientModel(Translator(lang), name="Me")
+    table = scenario_table(model)
+    table.start(model.apply)
+    return model, table
+
+
+def test_the_game_at_80x24_in_colour_shows_the_whole_table() -> None:
+    model, _ = started()
+    model.chat.append(ChatLine("Bruno", "good luck", 1))
+    text = "\n".join(screen_lines(model, plain=False))
+    for piece in ("Me (you)", "Bruno", "Chiara", "4 cards", "0 pts", "dealer", "Top:",
+                  "Colour: red", "Pile: 95", "clockwise", "Your turn", "Your hand (4)",
+                  "Log", "Chat", "good luck", "The first card is red 3.", "? help"):
+        assert piece in text, piece
+    used = styles(model, plain=False)
+    assert "class:card.blue class:card.selected" in used  # b3, playable and selected
+    assert "class:card.off class:fg.blue" in used  # bR, which does not play on r3
+    assert any("fg.red" in s for s in used)  # the wild's multicolour letters, the red colour
+
+
+def test_without_colour_cards_are_codes_with_text_markers() -> None:
+    model, _ = started()
+    model.select_index(1)
+    text = "\n".join(screen_lines(model, plain=True))
+    assert "*[B3]" in text  # playable on r3
+    assert ">[BR]" in text  # selected (and not playable)
+    assert " [W]" in text or "*[W]" in text
+    assert "[R3]" in text  # the top card
+    assert "* playable  > selected" in text
+    assert not any("card." in s for s in styles(model, plain=True))
+
+
+def test_prompts_fit_and_are_shown_at_80x24() -> None:
+    model, table = started()
+    model.select_index(2)
+    model.play_selected()
+    assert "Colour for Wild: r/1 red" in "\n".join(screen_lines(model, plain=True))
+    table.send_intent(play_of(model.choose_color(Color.GREEN)))
+    text = "\n".join(screen_lines(model, plain=False))
+    assert "F challenges, Space accepts" in text
+    table.send_intent(Challenge())
+    table.send_intent(Draw())
+    assert "You drew blue 9: Enter plays it" in "\n".join(screen_lines(model, plain=True))
+
+
+def test_uno_and_catchable_players_are_marked() -> None:
+    model, table = started()
+    send = table.send_intent
+    model.select_index(2)
+    model.play_selected()
+    send(play_of(model.choose_color(Color.GREEN)))
+    send(Challenge())
+    send(Draw())
+    send(play_of(model.play_selected()))
+    model.select_index(1)
+    send(play_of(model.play_selected()))
+    text = "\n".join(screen_lines(model, plain=True))
+    assert "no UNO" in text  # Bruno forgot
+    assert "counterclockwise" in text
+    send(Catch(1))
+    model.uno()
+    text = "\n".join(screen_lines(model, plain=True))
+    assert "UNO! goes with your next card" in text
+
+
+def test_ten_players_fit_at_80x24() -> None:
+    match = Match(RuleSet(), 10, b"ten")
+    bots: dict[int, Bot] = {s: NormalBot(s, match.rules, match.manifest, seed=s)
+                            for s in range(1, 10)}
+    names = ["Me", "Ana", "Bruno", "Chiara", "Davi", "Elena", "Fabio", "Giulia", "Hugo", "Iris"]
+    model = ClientModel(Translator("en"), name="Me")
+    table = LocalTable(match, 0, bots, names, model=model)
+    table.start(model.apply)
+    text = "\n".join(screen_lines(model, plain=False))
+    for name in names:
+        assert name in text, name
+    assert "Your hand" in text and "Top:" in text
+    assert table.mismatches == []
+
+
+def test_the_round_end_and_match_end_screens_fit() -> None:
+    model, table = started()
+    send = table.send_intent
+    model.select_index(2)
+    model.play_selected()
+    send(play_of(model.choose_color(Color.GREEN)))
+    send(Challenge())
+    send(Draw())
+    send(play_of(model.play_selected()))
+    model.select_index(1)
+    send(play_of(model.play_selected()))
+    send(Catch(1))
+    model.uno()
+    model.select_index(0)
+    send(play_of(model.play_selected()))
+    model.play_selected()
+    send(play_of(model.choose_color(Color.RED)))
+    text = "\n".join(screen_lines(model, plain=True))
+    for piece in ("Round 1: Me wins!", "Points", "Total", "Cards left", "[R1]", "[G1]",
+                  "Target: 500", "Enter: ready for the next round"):
+        assert piece in text, piece
+    assert table.mismatches == []
+
+
+def test_the_lobby_shows_seats_ready_flags_and_the_rules_in_words() -> None:
+    model = ClientModel(Translator("pt"), name="Me")
+    seats = (SeatInfo(0, "human", "Me", True, True), SeatInfo(1, "bot", "Bruno", True, True),
+             SeatInfo(2, "human", "Chiara", False, False), SeatInfo(3, "empty", None, False, False))
+    rules = {"uno_penalty": 4, "stacking": "same_kind"}
+    model.apply_lobby(LobbyState(0, "casa", 1, rules, seats, False, "party", 2, 0))
+    text = "\n".join(screen_lines(model, plain=True))
+    for piece in ("Mesa casa", "Me", "Bruno", "bot", "dono", "desconectado", "(lugar vazio)",
+                  "pronto", "Penalidade do UNO (cartas): 4",
+                  "Acumular cartas de compra: mesmo tipo", "Esperando o dono começar."):
+        assert piece in text, piece
+    # The owner sees the option list instead, with a cursor.
+    model.apply_lobby(LobbyState(0, "casa", 0, rules, seats, False, "party", 0, 0))
+    text = "\n".join(screen_lines(model, plain=True))
+    assert "> Variante" in text and "s começa" in text
+
+
+def test_the_help_overlay_lists_the_keys() -> None:
+    model, _ = started("it")
+    model.toggle_help()
+    text = "\n".join(screen_lines(model, plain=False))
+    for piece in ("Tasti", "Spazio: pesca", "U: dici UNO", "F: contesta", "B: premi il buzzer"):
+        assert piece in text, piece
+
