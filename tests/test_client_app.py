@@ -1,0 +1,250 @@
+"""The full-screen client driven by keys through prompt-toolkit's pipe input, at 80x24,
+against a real engine Match with scripted bots (tests/client_table.py).
+
+Every key batch ends with Ctrl-Y, bound here to a barrier: keys are processed in order and the
+test link applies intents synchronously, so when the barrier fires, every effect of the batch
+is done. Nothing waits on a clock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
+from io import StringIO
+
+from client_table import code_of, scenario_table
+from prompt_toolkit.data_structures import Size
+from prompt_toolkit.input import PipeInput, create_pipe_input
+from prompt_toolkit.key_binding import KeyPressEvent
+from prompt_toolkit.mouse_events import MouseButton, MouseEvent, MouseEventType
+from prompt_toolkit.output.vt100 import Vt100_Output
+
+from client.app import ClientApp
+from client.i18n import Translator
+from client.lobby import AddBot, SetReady, SetRules, StartMatch
+from client.model import ChallengePrompt, ClientModel, ColorPrompt, QuitPrompt, Screen
+from client.render import compose
+from unonet.actions import Accept, CallUno, Catch, Challenge, Draw, Play
+from unonet.cards import Color
+
+BARRIER = "\x19"  # Ctrl-Y
+
+
+class Driver:
+    def __init__(self, pipe: PipeInput, *, lang: str = "en", plain: bool = False,
+                 bell: bool = True, lobby_first: bool = False) -> None:
+        self.pipe = pipe
+        self.screen = StringIO()
+        output = Vt100_Output(self.screen, lambda: Size(rows=24, columns=80), term="xterm")
+        self.model = ClientModel(Translator(lang), name="Me")
+        self.table = scenario_table(self.model, lobby_first=lobby_first)
+        self.client = ClientApp(self.model, self.table, plain=plain, bell=bell, input=pipe,
+                                output=output)
+        self.barrier = asyncio.Event()
+
+        @self.client.app.key_bindings.add("c-y")  # type: ignore[union-attr]
+        def _(event: KeyPressEvent) -> None:
+            self.barrier.set()
+
+    async def press(self, keys: str) -> None:
+        self.barrier.clear()
+        self.pipe.send_text(keys + BARRIER)
+        await asyncio.wait_for(self.barrier.wait(), 10)
+
+    def codes(self) -> list[str]:
+        return [self.model.face(c).code for c in self.model.hand]
+
+
+@contextmanager
+def driver(**options: object) -> Iterator[Driver]:
+    with create_pipe_input() as pipe:
+        yield Driver(pipe, **options)  # type: ignore[arg-type]
+
+
+def run(d: Driver, script: Callable[[Driver], Awaitable[None]]) -> None:
+    """Run the app with the script typing into it; the script ends by leaving (q, y)."""
+
+    async def main() -> None:
+        app = asyncio.ensure_future(d.client.run_async())
+        await script(d)
+        await asyncio.wait_for(app, 10)
+
+    asyncio.run(main())
+
+
+def test_a_whole_round_with_keys_only() -> None:
+    async def script(d: Driver) -> None:
+        m, match = d.model, d.table.match
+        await d.press("")
+        assert m.screen is Screen.GAME and m.my_turn
+        assert d.codes() == ["b3", "bR", "W", "W"]
+        assert d.client.bells == 1  # our first turn
+
+        await d.press("3\r")  # the Wild: the colour picker opens
+        assert isinstance(m.prompt, ColorPrompt)
+        await d.press("g")  # green
+        played = d.table.intents[-1]
+        assert isinstance(played, Play) and played.color is Color.GREEN
+        assert isinstance(m.prompt, ChallengePrompt)  # Chiara's +4 is on us
+
+        await d.press("f")  # challenge: she was bluffing
+        assert d.table.intents[-1] == Challenge()
+        assert m.view is not None and m.view.seats[2].cards == 7
+        await d.press(" ")  # draw
+        assert d.table.intents[-1] == Draw()
+        await d.press("\r")  # play the drawn card
+        assert code_of(match, d.table.intents[-1].card) == "b9"  # type: ignore[union-attr]
+
+        await d.press("2\r")  # bR
+        assert m.view.direction == -1
+        assert m.view.seats[1].catchable  # Bruno forgot UNO
+        await d.press("u")  # catch him
+        assert d.table.intents[-1] == Catch(1)
+        assert m.view.seats[1].cards == 3
+        await d.press("1U\r")  # b3, calling UNO with it (capital U works too)
+        last = d.table.intents[-1]
+        assert isinstance(last, Play) and last.uno and code_of(match, last.card) == "b3"
+        assert m.view.seats[0].uno_called
+
+        await d.press("\r")  # the last card, a Wild
+        await d.press("r")
+        assert m.screen is Screen.ROUND_END
+        assert m.results[-1].winner == 0
+        bells = d.client.bells
+        await d.press("\r")  # ready for the next round: it starts
+        assert SetReady(True) in d.table.lobby_commands
+        assert m.screen is Screen.GAME and m.view.round_no == 2
+        assert d.client.bells >= bells
+        d.pipe.send_text("qy")
+
+    with driver() as d:
+        run(d, script)
+        assert d.table.mismatches == []
+        assert d.table.closed
+        assert "\a" in d.screen.getvalue()  # the bell went to the terminal
+
+
+def test_every_key_does_what_the_help_says() -> None:
+    async def script(d: Driver) -> None:
+        m = d.model
+        await d.press("")
+        # Left/Right, 1-9, 0: pick a card.
+        await d.press("\x1b[C")  # Right
+        assert m.selected == 1
+        await d.press("\x1b[D\x1b[D")  # Left twice wraps around
+        assert m.selected == 3
+        await d.press("2")
+        assert m.selected == 1
+        # ?: help; any key closes it.
+        await d.press("?")
+        assert m.show_help
+        await d.press("x")
+        assert not m.show_help
+        # Enter: play the selected card (bR does not play on r3: a notice, nothing sent).
+        await d.press("\r")
+        assert d.table.intents == [] and "cannot be played" in m.notice
+        # U with four cards: nothing to call or catch.
+        await d.press("u")
+        assert "Nobody" in m.notice
+        # F with nothing to challenge; B with no buzzer.
+        await d.press("f")
+        assert "nothing to challenge" in m.notice
+        await d.press("b")
+        assert "No buzzer" in m.notice
+        # r y g b or 1-4 choose a colour in the picker (4: blue).
+        await d.press("3\r")
+        assert isinstance(m.prompt, ColorPrompt)
+        await d.press("4")
+        played = d.table.intents[-1]
+        assert isinstance(played, Play) and played.color is Color.BLUE
+        # Space on a +4: accept it (Chiara's bluff goes unchallenged).
+        assert isinstance(m.prompt, ChallengePrompt)
+        await d.press(" ")
+        assert d.table.intents[-1] == Accept()
+        # Tab: chat and back.
+        await d.press("\tgood game\r")
+        assert d.table.chat == ["good game"]
+        assert any(line.text == "good game" for line in m.chat)
+        await d.press("u")  # the game has the keys again
+        assert "u" not in d.client.chat_buffer.text
+        # q asks first; n cancels; Ctrl-C asks too; q then y leaves.
+        await d.press("q")
+        assert isinstance(m.prompt, QuitPrompt)
+        await d.press("n")
+        assert m.prompt is None or not isinstance(m.prompt, QuitPrompt)
+        await d.press("\x03")  # Ctrl-C
+        assert isinstance(m.prompt, QuitPrompt)
+        d.pipe.send_text("y")
+
+    with driver(plain=True) as d:
+        run(d, script)
+        assert d.table.closed
+        assert d.table.mismatches == []
+
+
+def test_the_bell_can_be_turned_off() -> None:
+    async def script(d: Driver) -> None:
+        await d.press("")
+        assert d.model.my_turn
+        d.pipe.send_text("qy")
+
+    with driver(bell=False) as d:
+        run(d, script)
+        assert d.client.bells == 0
+        assert "\a" not in d.screen.getvalue()
+
+
+def test_a_late_uno_and_the_lobby_keys_of_the_owner() -> None:
+    async def script(d: Driver) -> None:
+        m = d.model
+        await d.press("")
+        assert m.screen is Screen.LOBBY and m.is_owner
+        await d.press("r")
+        assert d.table.lobby_commands[-1] == SetReady(True)
+        await d.press("\x1b[B\x1b[C")  # Down to hand_size, Right: one more card
+        command = d.table.lobby_commands[-1]
+        assert isinstance(command, SetRules) and command.options == {"hand_size": 5}
+        await d.press("p")
+        assert d.table.lobby_commands[-1] == SetRules({}, "seed000")
+        await d.press("a")
+        assert d.table.lobby_commands[-1] == AddBot()
+        d.table.rules["hand_size"] = 4  # the scenario's deal is stacked for four cards
+        await d.press("s")
+        assert d.table.lobby_commands[-1] == StartMatch()
+        assert m.screen is Screen.GAME
+        d.pipe.send_text("qy")
+
+    with driver(lobby_first=True) as d:
+        run(d, script)
+
+
+def test_a_click_selects_a_card_and_a_second_click_plays_it() -> None:
+    with driver() as d:
+        model = d.model
+        d.table.start(model.apply)
+        first = model.hand[0]
+        fragments = compose(model, 80, 23, False, on_card=d.client.click_card)
+        handlers = [f[2] for f in fragments if len(f) == 3]
+        assert handlers  # every card of the hand is clickable
+        up = MouseEvent((0, 0), MouseEventType.MOUSE_UP, MouseButton.LEFT, frozenset())
+        d.client.click_card(model.hand[1])
+        assert model.selected == 1
+        handlers[0](up)  # the first chip: selects the first card
+        assert model.selected_card == first
+        d.client.click_card(first)  # again: plays it (b3 on r3)
+        sent = d.table.intents[-1]
+        assert isinstance(sent, Play) and sent.card == first
+
+
+def test_holding_one_card_u_calls_uno_late() -> None:
+    with driver() as d:
+        model = d.model
+        d.table.start(model.apply)
+        for key in ("3", "enter", "g", "f", "space", "enter", "2", "enter", "u", "1"):
+            d.client.handle(key)
+        d.table.run_bots = lambda: None  # type: ignore[method-assign]  # Chiara waits
+        d.client.handle("enter")  # b3 without the call
+        d.client.handle("u")
+        assert d.table.intents[-1] == CallUno()
+        assert model.view is not None and model.view.seats[0].uno_called

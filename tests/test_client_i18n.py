@@ -1,0 +1,94 @@
+"""Every string of the client exists in English, Italian and Portuguese, with the same
+placeholders; the language comes from --lang or the locale; the rule sheets' words are used."""
+
+from __future__ import annotations
+
+import re
+import string
+from pathlib import Path
+
+import pytest
+
+from client.i18n import CATALOGUES, LANGUAGES, Translator, pick_language
+from unonet.cards import Color, Face, Kind
+from unonet.rules import OPTIONS
+
+CLIENT = Path(__file__).resolve().parent.parent / "client"
+
+
+def placeholders(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+def test_every_key_exists_in_all_three_languages() -> None:
+    english = set(CATALOGUES["en"])
+    for lang in LANGUAGES:
+        assert set(CATALOGUES[lang]) == english, lang
+        for key, text in CATALOGUES[lang].items():
+            assert text, (lang, key)
+
+
+def test_placeholders_agree_across_languages() -> None:
+    for key, text in CATALOGUES["en"].items():
+        for lang in LANGUAGES:
+            assert placeholders(CATALOGUES[lang][key]) == placeholders(text), (lang, key)
+
+
+def test_every_key_the_code_uses_is_in_the_catalogue() -> None:
+    """Literal keys in tr("...") calls; dynamic ones (kind., color., opt., val., err.,
+    trust., conn., why., help.) are checked below against what produces them."""
+    used: set[str] = set()
+    for path in CLIENT.glob("*.py"):
+        used |= set(re.findall(r"""tr\(\s*"([a-z_]+\.[a-z_.]+)\"""", path.read_text()))
+        used |= set(re.findall(r'"((?:ui|n|ev|lobby|tables|end|help|trust)\.[a-z_]+)"',
+                               path.read_text()))
+    missing = sorted(k for k in used if k not in CATALOGUES["en"])
+    assert not missing, missing
+    for kind in Kind:
+        if kind is not Kind.NUMBER:  # a number's name is its number
+                assert f"kind.{kind.value}" in CATALOGUES["en"]
+    for color in Color:
+        assert f"color.{color.value}" in CATALOGUES["en"]
+    for name, info in OPTIONS.items():
+        assert f"opt.{name}" in CATALOGUES["en"]
+        for choice in info.choices:
+            if isinstance(choice, str):
+                assert f"val.{choice}" in CATALOGUES["en"], choice
+    for state in ("connecting", "connected", "reconnecting", "lost", "closed"):
+        assert f"conn.{state}" in CATALOGUES["en"]
+
+
+def test_the_rule_sheets_words() -> None:
+    it, pt = Translator("it"), Translator("pt")
+    assert it.card(Face(Kind.WILD)) == "Jolly"
+    assert it.card(Face(Kind.WILD_DRAW_FOUR)) == "Jolly +4"
+    assert it.card(Face(Kind.DRAW_TWO, Color.RED)) == "+2 rosso"
+    assert it.card(Face(Kind.NUMBER, Color.GREEN, 7)) == "7 verde"
+    assert "pesca" in it("ev.drew", name="Ana", count=1)
+    assert "passa" in it("ev.passed", name="Ana")
+    assert "Cambio colore" in it("ev.played_color", name="Ana", card="Jolly", color="blu")
+    assert pt.card(Face(Kind.WILD)) == "Coringa"
+    assert pt.card(Face(Kind.WILD_DRAW_FOUR)) == "Coringa +4"
+    assert pt.card(Face(Kind.NUMBER, Color.BLUE, 5)) == "5 azul"
+    assert "compra" in pt("ev.drew", name="Ana", count=2)
+    assert Translator("en").card(Face(Kind.SKIP, Color.YELLOW)) == "yellow Skip"
+
+
+@pytest.mark.parametrize(
+    ("arg", "environ", "expected"),
+    [
+        ("it", {"LANG": "pt_BR.UTF-8"}, "it"),
+        (None, {"LANG": "pt_BR.UTF-8"}, "pt"),
+        (None, {"LC_ALL": "it_IT.UTF-8", "LANG": "pt_PT"}, "it"),
+        (None, {"LANGUAGE": "de:it", "LANG": "en_US"}, "it"),
+        (None, {"LC_MESSAGES": "pt_PT.UTF-8"}, "pt"),
+        (None, {"LANG": "C"}, "en"),
+        (None, {"LANG": "de_DE.UTF-8"}, "en"),
+        (None, {}, "en"),
+        ("fr", {"LANG": "it_IT"}, "en"),
+    ],
+)
+def test_the_language_comes_from_the_flag_then_the_locale(
+    arg: str | None, environ: dict[str, str], expected: str
+) -> None:
+    assert pick_language(arg, environ) == expected
