@@ -14,9 +14,9 @@ from contextlib import contextmanager
 from io import StringIO
 
 from client_table import code_of, scenario_table
-from prompt_toolkit.data_structures import Size
+from prompt_toolkit.data_structures import Point, Size
 from prompt_toolkit.input import PipeInput, create_pipe_input
-from prompt_toolkit.key_binding import KeyPressEvent
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.mouse_events import MouseButton, MouseEvent, MouseEventType
 from prompt_toolkit.output.vt100 import Vt100_Output
 
@@ -43,7 +43,10 @@ class Driver:
                                 output=output)
         self.barrier = asyncio.Event()
 
-        @self.client.app.key_bindings.add("c-y")  # type: ignore[union-attr]
+        bindings = self.client.app.key_bindings
+        assert isinstance(bindings, KeyBindings)
+
+        @bindings.add("c-y")
         def _(event: KeyPressEvent) -> None:
             self.barrier.set()
 
@@ -94,7 +97,8 @@ def test_a_whole_round_with_keys_only() -> None:
         await d.press(" ")  # draw
         assert d.table.intents[-1] == Draw()
         await d.press("\r")  # play the drawn card
-        assert code_of(match, d.table.intents[-1].card) == "b9"  # type: ignore[union-attr]
+        drawn = d.table.intents[-1]
+        assert isinstance(drawn, Play) and code_of(match, drawn.card) == "b9"
 
         await d.press("2\r")  # bR
         assert m.view.direction == -1
@@ -227,7 +231,7 @@ def test_a_click_selects_a_card_and_a_second_click_plays_it() -> None:
         fragments = compose(model, 80, 23, False, on_card=d.client.click_card)
         handlers = [f[2] for f in fragments if len(f) == 3]
         assert handlers  # every card of the hand is clickable
-        up = MouseEvent((0, 0), MouseEventType.MOUSE_UP, MouseButton.LEFT, frozenset())
+        up = MouseEvent(Point(0, 0), MouseEventType.MOUSE_UP, MouseButton.LEFT, frozenset())
         d.client.click_card(model.hand[1])
         assert model.selected == 1
         handlers[0](up)  # the first chip: selects the first card
