@@ -236,7 +236,7 @@ BRUNO_PLAN = ["g7", "b1", "b8", "b5"]  # b8 is his next-to-last card: he forgets
 CHIARA_PLAN = ["W+4:blue", "b4", "b6", "b7"]  # the W+4 is a bluff: she holds g1 on green
 
 
-def scenario_match(rules: RuleSet | None = None) -> Match:
+def scenario_match(rules: RuleSet | None = None, draws: Sequence[str] = DRAWS) -> Match:
     """Three seats, me first (the dealer is seat 2), four cards each, the first card r3.
 
     The round, played right: I play a Wild naming green; Bruno g7; Chiara bluffs a Wild Draw
@@ -245,12 +245,18 @@ def scenario_match(rules: RuleSet | None = None) -> Match:
     2), then play b3 calling UNO; Chiara b7; Bruno b5; I play my last Wild and win.
     """
     rules = rules or RuleSet(hand_size=4)
-    order = stacked_order(rules.manifest(), 2, [ME_HAND, BRUNO_HAND, CHIARA_HAND], "r3", DRAWS)
+    order = stacked_order(rules.manifest(), 2, [ME_HAND, BRUNO_HAND, CHIARA_HAND], "r3", draws)
     return Match(rules, 3, SEED, stacked_decks=[order], first_dealer=2)
 
 
-def scenario_table(model: ClientModel | None = None, *, lobby_first: bool = False) -> LocalTable:
-    match = scenario_match()
+def scenario_table(
+    model: ClientModel | None = None,
+    *,
+    lobby_first: bool = False,
+    rules: RuleSet | None = None,
+    draws: Sequence[str] = DRAWS,
+) -> LocalTable:
+    match = scenario_match(rules, draws)
     bots: dict[int, Bot] = {
         1: ScriptBot(1, match.rules, match, BRUNO_PLAN),
         2: ScriptBot(2, match.rules, match, CHIARA_PLAN),

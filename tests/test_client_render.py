@@ -7,7 +7,7 @@ from prompt_toolkit.utils import get_cwidth
 
 from client.i18n import Translator
 from client.lobby import LobbyState, SeatInfo
-from client.model import ChatLine, ClientModel
+from client.model import ChatLine, ClientModel, Screen
 from client.render import compose
 from unonet.actions import Catch, Challenge, Draw
 from unonet.bots import NormalBot
@@ -135,6 +135,35 @@ def test_the_round_end_and_match_end_screens_fit() -> None:
     for piece in ("Round 1: Me wins!", "Points", "Total", "Cards left", "[R1]", "[G1]",
                   "Target: 500", "Enter: ready for the next round"):
         assert piece in text, piece
+    assert table.mismatches == []
+
+
+def test_the_match_end_screen_names_the_winner_and_every_rounds_points() -> None:
+    model = ClientModel(Translator("it"), name="Me")
+    # Chiara's bluff costs her three Wild Draw Fours: 150 points and more, over a target of 50.
+    draws = ["b7", "W+4", "W+4", "W+4", "b9", "r1", "r2"]
+    table = scenario_table(model, rules=RuleSet(hand_size=4, target=50), draws=draws)
+    table.start(model.apply)
+    send = table.send_intent
+    model.select_index(2)
+    model.play_selected()
+    send(play_of(model.choose_color(Color.GREEN)))
+    send(Challenge())
+    send(Draw())
+    send(play_of(model.play_selected()))
+    model.select_index(1)
+    send(play_of(model.play_selected()))
+    send(Catch(1))
+    model.uno()
+    model.select_index(0)
+    send(play_of(model.play_selected()))
+    model.play_selected()
+    send(play_of(model.choose_color(Color.RED)))
+    assert model.screen is Screen.MATCH_END
+    text = "\n".join(screen_lines(model, plain=False))
+    for piece in ("Me vince la partita!", "Punti per manche", "Totale", "#1", "154"):
+        assert piece in text, piece
+    assert any("vince la partita con 154 punti" in line for line in model.log)
     assert table.mismatches == []
 
 
