@@ -227,8 +227,12 @@ class Round:
         if self.phase is Phase.CHALLENGE:
             return [Challenge(), Accept()]
         actions: list[Action] = []
-        hand = self.hands[seat]
-        candidates = [self.drawn_card] if self.drawn_card is not None else hand
+        # The drawn-card lock (RULES.md 1.4): after drawing, only the drawn card may be played.
+        # Under max_draws_per_turn an unplayable draw leaves nothing to play but another draw.
+        if self.drawn_card is not None:
+            candidates = [self.drawn_card]
+        else:
+            candidates = [] if self.draws_this_turn else self.hands[seat]
         for card in candidates:
             actions += self._plays_of(seat, card)
         if self._can_draw(seat, has_play=bool(actions)):
@@ -587,7 +591,7 @@ class Round:
             return EngineError(ErrorCode.CARD_NOT_IN_HAND, f"card {action.card} is not in hand")
         if action.also:
             return EngineError(ErrorCode.ACTION_NOT_ALLOWED, "one card per play in these rules")
-        if self.drawn_card is not None and action.card != self.drawn_card:
+        if self.draws_this_turn and action.card != self.drawn_card:
             return EngineError(ErrorCode.MUST_PLAY_DRAWN_CARD, "only the drawn card may be played")
         face = self.face(action.card)
         if face.is_wild and action.color not in self.colors:
