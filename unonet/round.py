@@ -142,7 +142,7 @@ class Round:
         self._events = [ev.Expired(seat, self.phase.value)]
         self._close_catch_windows()
         if self.phase is Phase.TURN:
-            if self.draws_this_turn == 0 and self._can_draw(seat):
+            if self.draws_this_turn == 0:  # draw_when_playable limits a choice, not this
                 self._draw_cards(seat, 1, "draw")
             if self.phase is Phase.TURN and self.current == seat:
                 self._events.append(ev.Passed(seat))
