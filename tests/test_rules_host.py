@@ -9,6 +9,7 @@ from scenario import B, G, R, Y, codes, current, deal, drawn_codes, one, phase, 
 from unonet import events as ev
 from unonet.actions import HOST, ChooseColor, Draw, Expire, Penalize, StartRound
 from unonet.errors import ErrorCode
+from unonet.rules import RuleSet
 
 SEAT0 = ["y1", "y2", "y3"]
 SEAT2 = ["g1", "g2", "g3"]
@@ -103,3 +104,15 @@ def test_expiry_between_rounds_is_refused() -> None:
     assert match.legal_actions(HOST) == [StartRound()]
     refused(match, HOST, Expire(), ErrorCode.ROUND_OVER)
     refused(match, HOST, Penalize(0, 2), ErrorCode.ROUND_OVER)
+
+
+def test_expiry_draws_even_where_a_voluntary_draw_is_forbidden() -> None:
+    # draw_when_playable=forbidden governs the player's choice; a slow player still draws
+    # (RULES.md think_time: on expiry the player draws a card and the turn passes).
+    rules = RuleSet(draw_when_playable="forbidden")
+    match = deal([SEAT0, ["r9", "b6", "y7"], SEAT2], top="r3", draws=["g8"], rules=rules)
+    assert Draw() not in match.legal_actions(1)
+    events = match.expire()
+    assert drawn_codes(match, events, 1) == ["g8"]
+    assert one(events, ev.Passed) == ev.Passed(1)
+    assert current(match) == 2
