@@ -171,3 +171,18 @@ def test_refused_plays_carry_the_right_error_and_leave_the_state_unchanged() -> 
     refused(match, 1, CallUno(), ErrorCode.UNO_NOT_ALLOWED)
     refused(match, 7, Draw(), ErrorCode.UNKNOWN_SEAT)
 
+
+
+def test_a_seat_sees_its_own_hand_and_only_counts_of_the_others() -> None:
+    match = deal([["r4", "g2", "b3"], ["r9", "b6", "y7"], ["r5", "g6", "b7"]], top="r3")
+    assert match.round is not None
+    for seat in range(3):
+        view = match.view(seat)
+        assert view.hand == tuple(match.round.hands[seat])
+        assert [s.cards for s in view.seats] == [3, 3, 3]
+        assert view.current == 1 and view.phase == "turn"
+        assert view.top_card == match.round.top and view.active_color is R
+    spectator = match.view(None)
+    assert spectator.hand == ()
+    assert spectator.draw_pile == 108 - 9 - 1
+    assert spectator.discard_pile == 1
