@@ -70,7 +70,7 @@ class Match:
             if self.phase == IN_ROUND:
                 return [Expire()]
             return []
-        if self.round is None or self.phase != IN_ROUND:
+        if self.round is None or self.phase != IN_ROUND or not 0 <= seat < self.seats:
             return []
         return self.round.legal_actions(seat)
 
