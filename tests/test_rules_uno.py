@@ -216,3 +216,11 @@ def test_a_caught_player_who_draws_is_no_longer_uno() -> None:
     assert match.view(0).seats[1].uno_called is True
     match.penalize(1, 2)
     assert match.view(0).seats[1].uno_called is False
+
+
+def test_only_seats_at_the_table_may_catch() -> None:
+    match = _two_left()
+    play(match, 1, "r5")
+    assert match.legal_actions(5) == []
+    assert match.legal_actions(-2) == []
+    refused(match, 5, Catch(1), ErrorCode.UNKNOWN_SEAT)
