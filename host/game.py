@@ -194,6 +194,7 @@ class Game:
         if host_round.absent:
             log.info("%s: seats %s never revealed a seed (zeros used)", self.label,
                      list(host_round.absent))
+        log.info("%s: round %d dealt", self.label, host_round.round_no)
         self._publish_deck(host_round.deal(len(self.match.manifest)))
         self._apply(HOST, StartRound(host_round.key), now)
 

@@ -72,11 +72,14 @@ class HostServer:
 
     def changed(self) -> None:
         """Something touched the registry: send what it produced and re-arm the clock."""
+        self._route()
+        self._wakeup.set()
+
+    def _route(self) -> None:
         for item in self.registry.take_outgoing():
             connection = self.connections.get(item.conn)
             if connection is not None:
                 connection.deliver(item)
-        self._wakeup.set()
 
     async def _table_clock(self) -> None:
         while True:
@@ -88,7 +91,7 @@ class HostServer:
                 self.registry.tick(trio.current_time())
             except Exception:  # a table bug must not stop every other table: log it loudly
                 log.exception("a table failed while handling its timers")
-            self.changed()
+            self._route()  # not changed(): waking ourselves would spin
             await trio.lowlevel.checkpoint()
 
     # -- connections ---------------------------------------------------------------------------

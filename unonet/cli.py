@@ -59,6 +59,61 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_host(args: argparse.Namespace) -> int:
+    """Host a table (imports trio and the host package only when asked to)."""
+    from pathlib import Path
+
+    import trio
+
+    from host.run import HostOptions, run_host
+
+    if not args.headless:
+        print("unonet: the terminal client is not built yet; running as a headless server "
+              "(join with `unonet bot`).", file=sys.stderr)
+    seats = args.seats if args.seats is not None else max(2, min(10, args.bots + 1))
+    options = HostOptions(
+        rules=parse_rules(args.rules, args.set), preset=args.rules, bind=args.bind,
+        port=args.port, bots=args.bots, seats=seats, headless=True, tls=not args.no_tls,
+        resume=Path(args.resume) if args.resume else None,
+    )
+    trio.run(run_host, options)
+    return 0
+
+
+def cmd_bot(args: argparse.Namespace) -> int:
+    """A bot that joins a host over the network, like any client."""
+    import trio
+
+    from client.tls import HostKeyMismatch, format_fingerprint, open_pinned_stream
+    from host import netbot
+
+    address, _, port_text = args.address.rpartition(":")
+    if not address or not port_text.isdigit():
+        raise ValueError(f"expected HOST:PORT, not {args.address!r}")
+
+    async def run() -> int:
+        stream: trio.abc.Stream = await trio.open_tcp_stream(address, int(port_text))
+        if not args.no_tls:
+            try:
+                stream, seen = await open_pinned_stream(stream, args.fingerprint)
+            except HostKeyMismatch as exc:
+                print(f"unonet: WARNING, not the pinned host: {exc}", file=sys.stderr)
+                return 4
+            if args.fingerprint is None:
+                print(f"host fingerprint {format_fingerprint(seen)} (not checked: pass "
+                      "--fingerprint to pin it)", file=sys.stderr)
+        result = await netbot.play(stream, name=args.name, level=args.policy, table=args.table,
+                                   matches=args.matches)
+        for ended in result.matches:
+            print(f"match over: seat {ended.winner} wins, scores {list(ended.scores)}")
+        for violation in result.violations:
+            print(f"the host failed a check: {violation}", file=sys.stderr)
+        return 0 if not result.violations else 3
+
+    code: int = trio.run(run)
+    return code
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="unonet",
@@ -83,6 +138,49 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--quiet", action="store_true", help="print round results only")
     play.add_argument("--verbose", action="store_true", help="also print whose turn it is")
     play.set_defaults(func=cmd_play)
+
+    host = sub.add_parser(
+        "host",
+        help="host a table that friends join over the network",
+        description="Host a table: prints the address and the certificate fingerprint to "
+        "share. Without --headless this will open your own terminal client once the client "
+        "is built; for now it always runs as a headless (dedicated) server, whose table starts "
+        "by itself once its seats are filled and ready, with a new match after each one.",
+    )
+    host.add_argument("--bind", default=None, metavar="ADDR",
+                      help="address to listen on (default: every interface)")
+    host.add_argument("--port", type=int, default=7077, metavar="N", help="port (default 7077)")
+    host.add_argument("--rules", default="official", choices=sorted(PRESETS),
+                      help="rule preset (default official)")
+    host.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE",
+                      help="change one rule option (repeatable)")
+    host.add_argument("--bots", type=int, default=0, metavar="N",
+                      help="in-process bots to seat (default 0)")
+    host.add_argument("--seats", type=int, default=None, metavar="N",
+                      help="seats at the table, bots included (default: bots + 1, at least 2)")
+    host.add_argument("--headless", action="store_true",
+                      help="dedicated server, no local player (currently always the case)")
+    host.add_argument("--no-tls", action="store_true", help="plain TCP (readable on the wire)")
+    host.add_argument("--resume", metavar="JOURNAL", help="resume the match of a journal file")
+    host.set_defaults(func=cmd_host)
+
+    bot = sub.add_parser(
+        "bot",
+        help="join a host with a bot over the network",
+        description="A bot that plays through the network like any client.",
+    )
+    bot.add_argument("address", metavar="HOST:PORT")
+    bot.add_argument("--name", default="bot", help="the bot's name at the table")
+    bot.add_argument("--table", type=int, default=None, metavar="N",
+                     help="table to join (default: the first with a free seat)")
+    bot.add_argument("--policy", default="normal", choices=sorted(POLICIES),
+                     help="how the bot plays (default normal)")
+    bot.add_argument("--matches", type=int, default=1, metavar="N",
+                     help="matches to play before leaving (default 1)")
+    bot.add_argument("--no-tls", action="store_true", help="plain TCP")
+    bot.add_argument("--fingerprint", metavar="FP",
+                     help="the host's certificate fingerprint to pin (base32 or hex)")
+    bot.set_defaults(func=cmd_bot)
     return parser
 
 

@@ -1,0 +1,90 @@
+"""`unonet host`: one table on a trio server, with TLS and a journal, until interrupted."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import trio
+
+from host.config import config_dir
+from host.journal import Journal, load
+from host.logs import setup_logging
+from host.registry import Registry
+from host.server import HostServer, ServerConfig
+from host.settings import TableTimings
+from host.table import Table, TableSettings
+from host.tls import load_or_create_identity, server_context
+from unonet.rules import RuleSet
+
+log = logging.getLogger("unonet.host")
+
+
+@dataclass
+class HostOptions:
+    rules: RuleSet = field(default_factory=RuleSet)
+    preset: str = "official"
+    bind: str | None = None
+    port: int = 7077
+    bots: int = 0
+    seats: int = 4
+    headless: bool = True
+    tls: bool = True
+    resume: Path | None = None
+    home: Path | None = None
+
+
+def build_registry(options: HostOptions, journal_dir: Path, now: float) -> Registry:
+    """The registry with its one table: new, or rebuilt from a journal."""
+    timings = TableTimings()
+    registry = Registry(timings)
+    if options.resume is not None:
+        resumed = load(options.resume)
+        record = resumed.header.table
+        settings = TableSettings(
+            str(record.get("name", "table")), resumed.header.rules,
+            str(record.get("preset", "official")),
+            capacity=int(record.get("capacity", len(resumed.header.seats))),
+            headless=bool(record.get("headless", True)),
+            target_seats=record.get("target_seats"), timings=timings, journal_dir=journal_dir,
+        )
+        journal = Journal.open_append(options.resume, resumed.valid_bytes)
+        table = Table.from_journal(int(record.get("number", 0)), resumed, journal, settings,
+                                   registry.outbox, now)
+        registry.add_table(table)
+        return registry
+    options.rules.check_table(options.seats)
+    settings = TableSettings(
+        "unonet", options.rules, options.preset, capacity=options.seats,
+        headless=True, target_seats=options.seats, timings=timings, journal_dir=journal_dir,
+    )
+    table = registry.create_table(settings)
+    for _ in range(options.bots):
+        table.add_bot()
+    return registry
+
+
+async def run_host(options: HostOptions) -> None:
+    home = options.home or config_dir()
+    setup_logging(home / "host.log")
+    registry = build_registry(options, home / "journals", trio.current_time())
+    context = None
+    fingerprint = None
+    if options.tls:
+        identity = load_or_create_identity(home)
+        context = server_context(identity)
+        fingerprint = identity.display
+    server = HostServer(registry, ServerConfig(bind=options.bind, port=options.port,
+                                                tls=context))
+    async with trio.open_nursery() as nursery:
+        listeners = await nursery.start(server.serve)
+        port = listeners[0].socket.getsockname()[1]
+        where = options.bind or "every interface"
+        print(f"unonet host: listening on {where}, port {port}")
+        if fingerprint is not None:
+            print(f"fingerprint (SHA-256 of the certificate, base32): {fingerprint}")
+            print(f"friends join with: unonet bot HOST:{port} --fingerprint {fingerprint}")
+        else:
+            print("TLS is off (--no-tls): traffic is readable on the network")
+        print(f"logs: {home / 'host.log'}; journals: {home / 'journals'}", flush=True)

@@ -1,0 +1,100 @@
+"""Lobby flows and the leak rule, on the sans-IO registry (no sockets, no clock)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from host.outgoing import Outgoing, SendEvent, SendMessage, SendSnapshot
+from host.registry import Registry
+from host.settings import FAST_TIMINGS
+from unonet.actions import Draw, Play
+
+
+def messages(out: list[Outgoing], conn: int, kind: str) -> list[dict[str, Any]]:
+    return [dict(o.message) for o in out
+            if isinstance(o, SendMessage) and o.conn == conn and o.message["t"] == kind]
+
+
+def open_table() -> tuple[Registry, list[Outgoing]]:
+    registry = Registry(FAST_TIMINGS)
+    registry.request(1, "ana", {"t": "create_table", "id": 1, "name": "friends"}, 0.0)
+    return registry, registry.take_outgoing()
+
+
+def test_the_creator_owns_the_table_and_gets_a_token() -> None:
+    _, out = open_table()
+    assert messages(out, 1, "accepted") == [{"t": "accepted", "id": 1}]
+    seated = messages(out, 1, "seated")[0]
+    assert seated["seat"] == 0 and len(seated["token"]) == 32
+    state = messages(out, 1, "table_state")[-1]
+    assert state["owner"] == 0 and state["you"] == 0 and not state["started"]
+
+
+def test_bad_rules_are_refused_with_the_option_named() -> None:
+    registry, _ = open_table()
+    registry.request(1, "ana", {"t": "set_rules", "id": 2, "options": {"hand_size": 99}}, 0.0)
+    error = messages(registry.take_outgoing(), 1, "error")[0]
+    assert error["code"] == "invalid_rules" and error["ref"] == 2 and "hand_size" in error["msg"]
+    registry.request(1, "ana", {"t": "set_rules", "id": 3, "options": {"seven_zero": True}},
+                     0.0)
+    assert messages(registry.take_outgoing(), 1, "error")[0]["code"] == "not_implemented"
+
+
+def test_only_the_owner_adds_bots_and_starts() -> None:
+    registry, _ = open_table()
+    registry.request(2, "bo", {"t": "join_table", "id": 1, "table": 0, "name": "bo"}, 0.0)
+    registry.request(2, "bo", {"t": "add_bot", "id": 2}, 0.0)
+    assert messages(registry.take_outgoing(), 2, "error")[0]["code"] == "not_owner"
+    registry.request(1, "ana", {"t": "add_bot", "id": 2, "level": "random"}, 0.0)
+    registry.request(1, "ana", {"t": "start", "id": 3}, 0.0)
+    assert messages(registry.take_outgoing(), 1, "error")[0]["code"] == "not_ready"
+    registry.request(1, "ana", {"t": "ready", "id": 4, "ready": True}, 0.0)
+    registry.request(2, "bo", {"t": "ready", "id": 3, "ready": True}, 0.0)
+    registry.request(1, "ana", {"t": "start", "id": 5}, 0.0)
+    out = registry.take_outgoing()
+    assert messages(out, 1, "accepted")[-1] == {"t": "accepted", "id": 5}
+    assert messages(out, 1, "table_state")[-1]["started"]
+    assert messages(out, 1, "round_prepare")
+    registry.request(1, "ana", {"t": "add_bot", "id": 6}, 0.0)
+    assert messages(registry.take_outgoing(), 1, "error")[0]["code"] == "game_in_progress"
+
+
+def test_a_spectator_sees_no_hand_and_no_private_event() -> None:
+    registry, _ = open_table()
+    registry.request(1, "ana", {"t": "add_bot", "id": 2}, 0.0)
+    registry.request(1, "ana", {"t": "ready", "id": 3, "ready": True}, 0.0)
+    registry.request(3, "eve", {"t": "spectate", "id": 1, "table": 0}, 0.0)
+    registry.request(1, "ana", {"t": "start", "id": 4}, 0.0)
+    out = registry.take_outgoing()
+    for _ in range(20):  # play on a little: bots move, timers run
+        registry.tick(registry.next_deadline() or 0.0)
+        out += registry.take_outgoing()
+    watched = [o for o in out if o.conn == 3]
+    snapshots = [o for o in watched if isinstance(o, SendSnapshot)]
+    assert snapshots and all(s.view.hand == () and not s.legal for s in snapshots)
+    events = [o for o in watched if isinstance(o, SendEvent)]
+    assert events and all(e.event.audience is None and not e.legal for e in events)
+    private = [o for o in out if isinstance(o, SendEvent) and o.event.audience is not None]
+    assert private and all(o.conn == 1 and o.event.audience == frozenset({0}) for o in private)
+
+
+def test_an_intent_is_refused_with_the_engine_code() -> None:
+    registry, _ = open_table()
+    registry.request(1, "ana", {"t": "add_bot", "id": 2}, 0.0)
+    registry.request(1, "ana", {"t": "ready", "id": 3, "ready": True}, 0.0)
+    registry.request(1, "ana", {"t": "start", "id": 4}, 0.0)
+    registry.take_outgoing()
+    table = registry.tables[0]
+    assert table.game is not None
+    match = table.game.match
+    while match.phase != "in_round":  # ana sends no seed: the phases end at their deadlines
+        registry.tick(registry.next_deadline() or 0.0)
+    registry.take_outgoing()
+    not_mine = next(c for c in range(len(match.manifest)) if c not in match.view(0).hand)
+    registry.intent(1, 7, Play(not_mine), 0.0)
+    error = messages(registry.take_outgoing(), 1, "error")[0]
+    assert error["ref"] == 7
+    assert error["code"] in ("card_not_in_hand", "not_your_turn")
+    if match.pending_seat == 1:  # the bot's turn: ana may not draw
+        registry.intent(1, 8, Draw(), 0.0)
+        assert messages(registry.take_outgoing(), 1, "error")[0]["code"] == "not_your_turn"
