@@ -9,6 +9,7 @@ from scenario import B, G, R, Y, codes, current, deal, drawn_codes, one, phase, 
 from unonet import events as ev
 from unonet.actions import HOST, ChooseColor, Draw, Expire, Penalize, StartRound
 from unonet.errors import ErrorCode
+from unonet.match import Match
 from unonet.rules import RuleSet
 
 SEAT0 = ["y1", "y2", "y3"]
@@ -116,3 +117,16 @@ def test_expiry_draws_even_where_a_voluntary_draw_is_forbidden() -> None:
     assert drawn_codes(match, events, 1) == ["g8"]
     assert one(events, ev.Passed) == ev.Passed(1)
     assert current(match) == 2
+
+
+def test_the_log_replays_a_scenario_to_the_same_state() -> None:
+    match = deal([SEAT0, ["W+4", "r5", "b6"], SEAT2], top="r3", draws=["b1", "b2", "b3", "b4"])
+    play(match, 1, "W+4", color=B)
+    match.expire()
+    match.penalize(1, 2)
+    again = Match.replay(
+        match.rules, match.seats, match.seed, match.log,
+        stacked_decks=match.stacked_decks, first_dealer=match.first_dealer,
+    )
+    assert again.state() == match.state()
+    assert again.log == match.log
