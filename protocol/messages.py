@@ -261,6 +261,7 @@ _SPECS: tuple[MessageSpec, ...] = (
         Field("game_id", BIN16, "random id of the game"),
         Field("host_commit", BIN32, "commitment to the host seed"),
         Field("algo", CODE, "shuffle construction: uno-shuffle-v1"),
+        opt("host_seat", SEAT, "the host's own seat (absent: it has none)"),
     ), "the host commits to its seed for a round"),
     MessageSpec("seed_commit", C, TRUST, (
         Field("round", ROUND, "round number"),
