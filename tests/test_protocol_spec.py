@@ -129,6 +129,10 @@ def test_requirement_labels_are_unique_and_in_their_section() -> None:
     assert labels and all(count == 1 for count in labels.values()), labels
 
 
-def test_the_trust_section_is_left_for_the_merge() -> None:
+def test_the_trust_section_states_every_construction() -> None:
     body = section("11")
-    assert "<!-- TRUST SECTION: merged from protocol/trust/SPEC-SECTION.md -->" in body
+    for tag in ("uno/v1/seed-commit", "uno/v1/shuffle-key", "uno/v1/card-nonce",
+                "uno/v1/card-commit", "uno/v1/deck-commit", "uno/v1/hand", "uno/v1/prng"):
+        assert tag in body, tag
+    for label in ("[UNO-11-1]", "[UNO-11-25]"):
+        assert label in body
