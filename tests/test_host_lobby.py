@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from host.outgoing import Outgoing, SendEvent, SendMessage, SendSnapshot
 from host.registry import Registry
 from host.settings import FAST_TIMINGS
 from unonet.actions import Draw, Play
+from unonet.errors import EngineError
 
 
 def messages(out: list[Outgoing], conn: int, kind: str) -> list[dict[str, Any]]:
@@ -91,10 +94,16 @@ def test_an_intent_is_refused_with_the_engine_code() -> None:
         registry.tick(registry.next_deadline() or 0.0)
     registry.take_outgoing()
     not_mine = next(c for c in range(len(match.manifest)) if c not in match.view(0).hand)
+    with pytest.raises(EngineError) as refused:  # a refused action leaves the match untouched
+        match.apply(0, Play(not_mine))
     registry.intent(1, 7, Play(not_mine), 0.0)
     error = messages(registry.take_outgoing(), 1, "error")[0]
     assert error["ref"] == 7
-    assert error["code"] in ("card_not_in_hand", "not_your_turn")
-    if match.pending_seat == 1:  # the bot's turn: ana may not draw
+    assert error["code"] == refused.value.code.value
+    if match.pending_seat == 1:  # the bot's turn (or decision): ana may not draw
         registry.intent(1, 8, Draw(), 0.0)
-        assert messages(registry.take_outgoing(), 1, "error")[0]["code"] == "not_your_turn"
+        code = messages(registry.take_outgoing(), 1, "error")[0]["code"]
+        expected = "not_your_turn" if match.round and match.round.phase == "turn" else (
+            "not_your_decision"
+        )
+        assert code == expected
