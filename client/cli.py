@@ -1,0 +1,253 @@
+"""`unonet join HOST:PORT` and `unonet play`: the functions unonet/cli.py wires in.
+
+`join` decides whom to trust before the screen opens (SPEC.md UNO-3-5, trust on first use):
+
+- `--fingerprint FP` pins the host explicitly (the base32 the host prints, a prefix of at least
+  16 characters, or 64 hex digits); once it matches, known_hosts remembers the full value.
+- Else a host:port known_hosts remembers must show the same fingerprint; a different one is
+  refused with ssh's warning, printed when the screen closes (and nothing is sent to that host).
+- Else it is the first contact: the fingerprint is fetched and printed. On a terminal the player
+  is asked to accept it (y/N, as ssh asks); when stdin is not a terminal there is nobody to ask,
+  so it is accepted with a printed notice, as ssh's StrictHostKeyChecking=accept-new does. Either
+  way it is remembered, and every later connection must show it.
+
+`play` starts a host in the same process (the factory comes from unonet/cli.py: client never
+imports host), on 127.0.0.1 with an ephemeral port, inside the client's own trio run, and joins
+it; the player is made ready at once, so the match starts against the bots.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import sys
+from collections.abc import Callable, Mapping
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+import trio
+
+from client.app import ClientApp, add_arguments, build
+from client.guest import CLOSE_GRACE, LinkMain, NetworkLink
+from client.known_hosts import KnownHosts, config_dir, first_contact_notice
+from client.link import Update
+from client.link_session import Command
+from client.network import LinkConfig, run_link
+from client.tls import normalize_pin, open_pinned_stream
+
+DEFAULT_PORT = 7077
+
+
+@dataclass(frozen=True)
+class HostAddress:
+    """Where a local host listens; `fingerprint` None means plain TCP (loopback only)."""
+
+    host: str
+    port: int
+    fingerprint: str | None = None
+    table: int = 0
+
+
+StartLocalHost = Callable[[argparse.Namespace], AbstractAsyncContextManager[HostAddress]]
+"""unonet/cli.py's factory: given `play`'s options, an async context manager that runs a host
+(in the caller's trio run) while it is entered and yields its address."""
+
+
+class JoinError(Exception):
+    """The join cannot go ahead; the message says why, for the terminal."""
+
+
+# -- options -------------------------------------------------------------------------------------
+
+
+def add_join_arguments(parser: argparse.ArgumentParser) -> None:
+    """`unonet join HOST:PORT` with --name, --fingerprint, --no-tls, --table, --lang, --no-bell."""
+    parser.add_argument("address", metavar="HOST:PORT",
+                        help=f"the host to join (port {DEFAULT_PORT} if left out)")
+    add_arguments(parser)
+    parser.add_argument("--fingerprint", metavar="FP",
+                        help="the host's fingerprint as `unonet host` prints it (or its first "
+                        "16+ characters, or 64 hex digits): pins it instead of asking")
+    parser.add_argument("--no-tls", action="store_true",
+                        help="plain TCP, only for a host started with --no-tls")
+    parser.add_argument("--table", type=int, default=None, metavar="N",
+                        help="join table N at once (default: choose from the host's list)")
+
+
+def add_play_arguments(parser: argparse.ArgumentParser) -> None:
+    """The screen's options for `unonet play` (its --bots/--rules/--set are unonet/cli.py's)."""
+    add_arguments(parser)
+
+
+def parse_address(text: str) -> tuple[str, int]:
+    """`host:port`, `[v6]:port`, or a bare host (the default port)."""
+    text = text.strip()
+    if text.startswith("["):
+        host, _, rest = text[1:].partition("]")
+        port_text = rest.removeprefix(":")
+    elif text.count(":") == 1:
+        host, _, port_text = text.partition(":")
+    else:
+        host, port_text = text, ""
+    if not host:
+        raise ValueError(f"expected HOST:PORT, not {text!r}")
+    if not port_text:
+        return host, DEFAULT_PORT
+    if not port_text.isdigit() or not 0 < int(port_text) < 65_536:
+        raise ValueError(f"expected a port number after the colon, not {port_text!r}")
+    return host, int(port_text)
+
+
+def player_name(args: argparse.Namespace, environ: Mapping[str, str]) -> str:
+    """The same name client/app.py `build` shows (the host hears this one)."""
+    return str(args.name or environ.get("USER", "") or "player")
+
+
+# -- trust on first use ------------------------------------------------------------------------
+
+
+async def probe_fingerprint(host: str, port: int, timeout: float = 10.0) -> bytes:
+    """The fingerprint the host shows; nothing is sent over the TLS connection."""
+    with trio.fail_after(timeout):
+        tcp = await trio.open_tcp_stream(host, port)
+    stream, seen = await open_pinned_stream(tcp, None, handshake_timeout=timeout)
+    await trio.aclose_forcefully(stream)
+    return seen
+
+
+def resolve_pin(
+    args: argparse.Namespace,
+    host: str,
+    port: int,
+    hosts: KnownHosts,
+    *,
+    stdin: TextIO,
+    stdout: TextIO,
+    probe: Callable[[str, int], bytes] | None = None,
+) -> str | None:
+    """The explicit pin to pass the link, or None when known_hosts holds the answer (or TLS is
+    off). First contact is settled here: shown, accepted (or not), remembered."""
+    if args.no_tls:
+        return None
+    if args.fingerprint:
+        try:
+            return normalize_pin(args.fingerprint)
+        except ValueError as exc:
+            raise JoinError(f"--fingerprint: {exc}") from None
+    if hosts.lookup(host, port) is not None:
+        return None
+    try:
+        seen = probe(host, port) if probe else trio.run(probe_fingerprint, host, port)
+    except (OSError, trio.TooSlowError, trio.BrokenResourceError) as exc:
+        raise JoinError(f"cannot reach {host}:{port}: {exc}") from None
+    print(first_contact_notice(host, port, seen), file=stdout)
+    if stdin.isatty():
+        answer = _ask(stdin, stdout, "Trust this host and remember its fingerprint? [y/N] ")
+        if answer not in ("y", "yes"):
+            raise JoinError("not trusted; nothing was sent to the host")
+    else:
+        print("stdin is not a terminal, so nobody can be asked: accepting this fingerprint on "
+              "first use (pass --fingerprint to pin one instead).", file=stdout)
+    hosts.remember(host, port, seen)
+    print(f"Remembered in {hosts.path}.", file=stdout, flush=True)
+    return None
+
+
+def _ask(stdin: TextIO, stdout: TextIO, question: str) -> str:
+    print(question, end="", file=stdout, flush=True)
+    return stdin.readline().strip().lower()
+
+
+# -- running the screen --------------------------------------------------------------------------
+
+
+def log_to_file(path: Path) -> None:
+    """The screen is the terminal: log lines go to a file, never to stderr under the UI."""
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    handler = logging.FileHandler(path, encoding="utf-8")
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    for name in ("unonet", "trio"):
+        logger = logging.getLogger(name)
+        logger.addHandler(handler)
+        logger.propagate = False
+    logging.getLogger("unonet").setLevel(logging.INFO)
+
+
+async def run_screen(app: ClientApp, link: NetworkLink) -> None:
+    """The app on this asyncio loop (trio joins as its guest); then the link's orderly end."""
+    try:
+        await app.run_async()
+    finally:
+        link.close()
+        await asyncio.wait_for(link.wait_closed(), CLOSE_GRACE + 5)
+
+
+def _finish(link: NetworkLink, stderr: TextIO) -> int:
+    """The exit status, and what the screen could not show in full (the ssh-style warning)."""
+    state = link.last_state
+    if state is not None and state.state == "lost":
+        print(f"unonet: {state.detail or 'connection lost'}", file=stderr)
+        return 1
+    return 0
+
+
+def run_join(
+    args: argparse.Namespace,
+    *,
+    environ: Mapping[str, str] | None = None,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+    known_hosts: KnownHosts | None = None,
+) -> int:
+    """`unonet join`: settle trust, then the full-screen client until the player leaves."""
+    env = os.environ if environ is None else environ
+    err = stderr or sys.stderr
+    try:
+        host, port = parse_address(args.address)
+        hosts = known_hosts or KnownHosts()
+        pin = resolve_pin(args, host, port, hosts, stdin=stdin or sys.stdin,
+                          stdout=stdout or sys.stdout)
+    except (JoinError, ValueError) as exc:
+        print(f"unonet: {exc}", file=err)
+        return 2
+    config = LinkConfig(host, port, name=player_name(args, env), tls=not args.no_tls, pin=pin,
+                        known_hosts=None if args.no_tls else hosts, table=args.table)
+    log_to_file(config_dir() / "client.log")
+    link = NetworkLink.to_host(config)
+    asyncio.run(run_screen(build(link, args, env), link))
+    return _finish(link, err)
+
+
+def play_main(
+    args: argparse.Namespace, start_local_host: StartLocalHost, name: str
+) -> LinkMain:
+    """The trio side of `unonet play`: the local host, and the link joined to its table."""
+
+    async def main(commands: trio.MemoryReceiveChannel[Command],
+                   updates: trio.MemorySendChannel[Update]) -> None:
+        async with start_local_host(args) as address:
+            config = LinkConfig(address.host, address.port, name=name,
+                                tls=address.fingerprint is not None, pin=address.fingerprint,
+                                table=address.table, auto_ready=True)
+            await run_link(config, commands, updates)
+
+    return main
+
+
+def run_play(
+    args: argparse.Namespace,
+    start_local_host: StartLocalHost,
+    *,
+    environ: Mapping[str, str] | None = None,
+) -> int:
+    """`unonet play`: a host with `args.bots` bots in this process, and this client at it."""
+    env = os.environ if environ is None else environ
+    log_to_file(config_dir() / "play.log")
+    link = NetworkLink(play_main(args, start_local_host, player_name(args, env)))
+    asyncio.run(run_screen(build(link, args, env), link))
+    return _finish(link, sys.stderr)

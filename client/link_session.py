@@ -1,0 +1,259 @@
+"""The link's protocol logic, sans-IO: session events in, `Update`s and frames out.
+
+`LinkSession` outlives connections: it keeps the seat's resume token, the seat and the trust
+verifier, and makes a fresh ClientSession for each connection (`connect`). The trio driver
+(client/network.py) owns the socket, the clock and the reconnect policy; everything that
+decides what a host message means for the screen is here, where tests need no sockets.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from client import wire
+from client.link import (
+    ChatReceived,
+    ConnectionChanged,
+    GameEvent,
+    LobbyChanged,
+    ManifestReceived,
+    Refused,
+    Snapshot,
+    TablesListed,
+    Update,
+)
+from client.link import TrustReport as LinkTrustReport
+from client.lobby import LOBBY_COMMANDS, LobbyCommand, LobbyState
+from client.trust_gate import TrustGate
+from protocol.client_session import (
+    ClientSession,
+    MessageReceived,
+    PeerError,
+    RequestRefused,
+    ResyncNeeded,
+    SessionEvent,
+    TrustReport,
+    Welcomed,
+)
+from protocol.client_session import GameEvent as WireGameEvent
+from protocol.client_session import Snapshot as WireSnapshot
+from protocol.connection import ConnectionClosed, ConnectionFailed, MessageRefused
+from protocol.errors import Code, ProtocolError
+from protocol.game_codec import UnknownEvent
+from protocol.limits import MAX_NAME_CHARS
+from unonet.actions import Action
+
+log = logging.getLogger("unonet.client.link")
+
+RETRY_CODES = frozenset({
+    Code.IDLE_TIMEOUT, Code.SLOW_CONSUMER, Code.SERVER_FULL, Code.SHUTTING_DOWN,
+    Code.HANDSHAKE_TIMEOUT, Code.RATE_LIMITED,
+})
+"""Fatal errors after which connecting again may work (the host was busy, slow or restarting)."""
+
+RETRY_BYES = frozenset({"shutting_down", "restart"})
+"""A host that says it is going away may come back from its journal: the token still works."""
+
+
+@dataclass(frozen=True)
+class Chat:
+    text: str
+
+
+@dataclass(frozen=True)
+class CloseLink:
+    """The player leaves."""
+
+
+Command = Action | LobbyCommand | Chat | CloseLink
+
+
+@dataclass(frozen=True)
+class Ended:
+    """The connection is over. `retry`: connecting again may help. `reason`: for the screen."""
+
+    retry: bool
+    reason: str
+
+
+@dataclass
+class Output:
+    updates: list[Update] = field(default_factory=list)
+    frames: bytearray = field(default_factory=bytearray)
+    ended: Ended | None = None
+
+
+def player_name(name: str) -> str:
+    """A name the protocol accepts (1 to 32 characters, SPEC.md 8)."""
+    cleaned = " ".join(name.split())[:MAX_NAME_CHARS]
+    return cleaned or "player"
+
+
+class LinkSession:
+    """One player's logical session with a host, across reconnects."""
+
+    def __init__(self, name: str, *, table: int | None = None, auto_ready: bool = False) -> None:
+        self.name = player_name(name)
+        self.table = table
+        self.auto_ready = auto_ready
+        self.token: bytes | None = None
+        self.gate = TrustGate()
+        self.session = ClientSession(name=self.name)
+        self.limits: Mapping[str, int] = {}
+        self._ready_sent = False
+
+    @property
+    def seat(self) -> int | None:
+        return self.gate.seat
+
+    # -- connection lifecycle ---------------------------------------------------------------
+
+    def connect(self) -> bytes:
+        """A fresh protocol session for a new connection; returns its hello frame."""
+        self.session = ClientSession(client_name="unonet", name=self.name, resume=self.token,
+                                     trust=self.gate)
+        self._ready_sent = False
+        return self.session.hello()
+
+    def bye(self) -> bytes:
+        """Our goodbye, if the connection can still carry one."""
+        try:
+            return self.session.close("quit", "the player left")
+        except ProtocolError:
+            return b""
+
+    def ping(self) -> bytes:
+        try:
+            return self.session.ping()
+        except ProtocolError:
+            return b""
+
+    # -- from the player -------------------------------------------------------------------
+
+    def command(self, command: Command) -> Output:
+        out = Output()
+        try:
+            if isinstance(command, Chat):
+                out.frames += self.session.chat(command.text)
+            elif isinstance(command, LOBBY_COMMANDS):
+                kind, fields = wire.lobby_request(command)
+                out.frames += self.session.request(kind, **fields)[1]
+            elif isinstance(command, CloseLink):
+                out.frames += self.bye()
+            else:
+                out.frames += self.session.intent(command)[1]
+        except ProtocolError as exc:  # not connected yet, or a field the catalogue refuses
+            out.updates.append(Refused(exc.code, exc.message))
+        return out
+
+    # -- from the host -----------------------------------------------------------------------
+
+    def receive(self, data: bytes) -> Output:
+        """Bytes from the host (b"" for EOF)."""
+        out = Output()
+        try:
+            events = self.session.receive_data(data)
+        except ProtocolError as exc:  # already failed: nothing more can come from this socket
+            out.ended = Ended(False, exc.message)
+            return out
+        self._handle(events, out)
+        out.frames += self.session.data_to_send()
+        return out
+
+    def _handle(self, events: Iterable[SessionEvent], out: Output) -> None:
+        for event in events:
+            try:
+                self._one(event, out)
+            except wire.WireError as exc:
+                # An answer the screen cannot use: say so, and ask for a fresh snapshot.
+                log.warning("host sent something unusable: %s", exc)
+                out.updates.append(Refused(Code.BAD_MESSAGE, f"unusable message: {exc}"))
+                if self.session.expected_seq is not None:
+                    out.frames += self.session.resync()[1]
+
+    def _one(self, event: SessionEvent, out: Output) -> None:
+        match event:
+            case Welcomed():
+                self._welcomed(event, out)
+            case MessageReceived(message=message):
+                self._message(message, out)
+            case WireSnapshot(view=view, legal=legal):
+                out.updates.append(Snapshot(wire.view_from_wire(view), legal))
+            case WireGameEvent(event=game_event, legal=legal):
+                if not isinstance(game_event, UnknownEvent):
+                    out.updates.append(GameEvent(game_event, legal))
+            case RequestRefused(request=request, error=error):
+                if request.get("t") == "join_table" and self.table is not None:
+                    self.table = None  # the table we aimed at is gone: show the list instead
+                    out.frames += self.session.request("list_tables")[1]
+                out.updates.append(Refused(error.code, error.message))
+            case PeerError(error=error):
+                if error.code == Code.INVALID_RESUME:
+                    self.token = None  # the seat is gone; connect again as a newcomer
+                out.updates.append(Refused(error.code, error.message))
+            case TrustReport(outcome=report) if isinstance(report, LinkTrustReport):
+                out.updates.append(report)
+            case ConnectionFailed(error=error):
+                retry = error.code in RETRY_CODES or error.code == Code.INVALID_RESUME
+                out.ended = Ended(retry, f"{error.code}: {error.message}")
+            case ConnectionClosed(reason=reason, msg=msg):
+                retry = reason is None or reason in RETRY_BYES
+                why = "the host closed the connection" if reason is None else reason
+                out.ended = Ended(retry, f"{why}: {msg}" if msg else why)
+            case MessageRefused(error=error, message_type=kind):
+                log.info("ignored a host message (%s): %s", kind, error)
+            case ResyncNeeded(expected=expected, received=received):
+                log.info("event %d when %s was expected: resync", received, expected)
+
+    def _welcomed(self, event: Welcomed, out: Output) -> None:
+        self.limits = event.limits
+        out.updates.append(ConnectionChanged("connected"))
+        if event.session is not None:  # our seat, taken back: table_state and snapshot follow
+            self.gate.seat = event.session.get("seat")
+            return
+        self.gate.seat = None
+        if self.table is not None:
+            out.frames += self.session.request("join_table", table=self.table,
+                                               name=self.name)[1]
+        else:
+            out.frames += self.session.request("list_tables")[1]
+
+    def _message(self, message: Mapping[str, Any], out: Output) -> None:
+        kind = message["t"]
+        if kind == "tables":
+            out.updates.append(TablesListed(wire.tables_from_wire(message)))
+        elif kind == "table_state":
+            lobby = wire.lobby_from_wire(message)
+            if lobby.you is not None:
+                self.gate.seat = lobby.you
+            out.updates.append(LobbyChanged(lobby))
+            self._maybe_ready(lobby.you, lobby, out)
+        elif kind == "seated":
+            self.token = bytes(message["token"])
+            self.gate.seat = message["seat"]
+            self.table = message["table"]
+        elif kind == "manifest":
+            manifest = wire.manifest_from_wire(message)
+            self.gate.new_match(manifest)
+            out.updates.append(ManifestReceived(manifest))
+        elif kind == "chat_message":
+            out.updates.append(ChatReceived(message["name"], message["text"],
+                                            message.get("seat")))
+        elif kind in ("round_prepare", "seed_commits"):
+            mine = self.gate.contribution(message)
+            if mine is not None:
+                kind = "seed_commit" if kind == "round_prepare" else "seed_reveal"
+                out.frames += self.session.send({"t": kind, **mine.to_dict()})
+
+    def _maybe_ready(self, you: int | None, lobby: LobbyState, out: Output) -> None:
+        """`unonet play`: the player came to play, so say ready once the seat is ours."""
+        if not self.auto_ready or you is None or lobby.started or self._ready_sent:
+            return
+        mine = next((s for s in lobby.seats if s.seat == you), None)
+        if mine is not None and not mine.ready:
+            self._ready_sent = True
+            out.frames += self.session.request("ready", ready=True)[1]
+

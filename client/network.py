@@ -1,0 +1,311 @@
+"""The link's trio core: connect, speak the protocol, reconnect; `run_link` is the one entry.
+
+`run_link(config, commands, updates)` reads the player's commands from one memory channel and
+writes `Update`s to another, so it runs the same under plain trio (tests) and as a guest on
+prompt-toolkit's asyncio loop (client/guest.py). What host messages mean is decided by the
+sans-IO LinkSession (client/link_session.py); here live the socket, TLS and the fingerprint,
+the keepalive clock and the reconnect policy:
+
+- A connection that drops (EOF without bye, a broken socket, a silent host, a busy or restarting
+  host) is retried with the seat's resume token after a growing pause, saying
+  ConnectionChanged("reconnecting"); the welcome says "connected" and the snapshot that follows
+  brings the screen back. The pauses restart from the first after each successful welcome.
+- A fingerprint that is not the pinned one is never retried, and nothing is sent to that host.
+- bye{kicked}, a protocol failure or running out of attempts ends in ConnectionChanged("lost").
+"""
+
+from __future__ import annotations
+
+import logging
+import ssl
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+
+import trio
+
+from client.known_hosts import KnownHosts, Seen, changed_warning
+from client.link import ConnectionChanged, Refused, Update
+from client.link_session import CloseLink, Command, Ended, LinkSession, Output
+from client.tls import (
+    ALPN,
+    HostKeyMismatch,
+    format_fingerprint,
+    open_pinned_stream,
+    peer_fingerprint,
+)
+from protocol.keepalive import Due, Keepalive
+from protocol.limits import IDLE_CUTOFF, PING_INTERVAL, RECEIVE_CHUNK, SEND_DEADLINE
+
+log = logging.getLogger("unonet.client.network")
+
+NOT_CONNECTED = "not_connected"
+HOST_KEY_CHANGED = "host_key_changed"
+
+
+@dataclass(frozen=True)
+class Backoff:
+    """Pauses between connection attempts: first, first*factor, ... up to `cap` seconds.
+
+    `attempts` bounds the tries after a drop (about two minutes with the defaults, longer than
+    the host's 30 s grace, after which a bot plays the seat but the token still works);
+    `first_attempts` bounds them before the first welcome, when a wrong address should fail fast.
+    """
+
+    first: float = 0.5
+    factor: float = 2.0
+    cap: float = 10.0
+    attempts: int = 15
+    first_attempts: int = 3
+
+    def delay(self, attempt: int) -> float:
+        return float(min(self.cap, self.first * self.factor ** max(0, attempt - 1)))
+
+
+@dataclass(frozen=True)
+class LinkConfig:
+    """Where to connect and how. With `tls`, the host's certificate must match `pin` (base32
+    or hex, as client/tls.py takes it) or, without a pin, the fingerprint `known_hosts`
+    remembers for the address (remembered on first contact, refused when changed)."""
+
+    host: str
+    port: int
+    name: str = "player"
+    tls: bool = True
+    pin: str | None = None
+    known_hosts: KnownHosts | None = None
+    table: int | None = None
+    auto_ready: bool = False
+    backoff: Backoff = field(default_factory=Backoff)
+    connect_timeout: float = 10.0
+
+
+class HostKeyChanged(Exception):
+    """The host showed a fingerprint other than the one pinned or remembered."""
+
+    def __init__(self, warning: str) -> None:
+        super().__init__(warning)
+        self.warning = warning
+
+
+Connector = Callable[[LinkConfig, "bytes | None"], Awaitable[trio.abc.Stream]]
+
+
+async def open_stream(config: LinkConfig, seen_before: bytes | None) -> trio.abc.Stream:
+    """TCP, then TLS with the fingerprint checked before any frame is sent (SPEC.md UNO-3-5).
+
+    `seen_before` is the fingerprint this link met on an earlier connection: a reconnect must
+    find the same host. Raises HostKeyChanged when the fingerprint is wrong.
+    """
+    with trio.fail_after(config.connect_timeout):
+        tcp: trio.abc.Stream = await trio.open_tcp_stream(config.host, config.port)
+    if not config.tls:
+        return tcp
+    pin = config.pin if seen_before is None else seen_before.hex()
+    try:
+        stream, seen = await open_pinned_stream(tcp, pin, handshake_timeout=config.connect_timeout)
+    except HostKeyMismatch as exc:
+        raise HostKeyChanged(f"the host's fingerprint is {format_fingerprint(exc.actual)}, not "
+                             f"the pinned {exc.expected}: refusing to connect") from None
+    try:
+        if stream.selected_alpn_protocol() != ALPN:  # SPEC.md UNO-3-3
+            raise ssl.SSLError(f"the host did not select ALPN {ALPN}")
+        _check_known_host(config, seen)
+    except BaseException:
+        await trio.aclose_forcefully(stream)
+        raise
+    return stream
+
+
+def _check_known_host(config: LinkConfig, seen: bytes) -> None:
+    hosts = config.known_hosts
+    if hosts is None:
+        return
+    check = hosts.check(config.host, config.port, seen)
+    if check.seen is Seen.CHANGED and config.pin is None:
+        assert check.remembered is not None
+        raise HostKeyChanged(changed_warning(config.host, config.port, check.remembered, seen,
+                                             hosts.path))
+    if check.seen is not Seen.KNOWN:  # first contact, or an explicit pin the user typed
+        hosts.remember(config.host, config.port, seen)
+
+
+def _fingerprint(stream: trio.abc.Stream) -> bytes | None:
+    return peer_fingerprint(stream) if isinstance(stream, trio.SSLStream) else None
+
+
+async def run_link(
+    config: LinkConfig,
+    commands: trio.MemoryReceiveChannel[Command],
+    updates: trio.MemorySendChannel[Update],
+    *,
+    connector: Connector = open_stream,
+) -> LinkSession:
+    """Connect and keep connected until the player closes or the host is lost for good.
+
+    Ends with ConnectionChanged("closed") or ("lost", why). Returns the LinkSession (its token,
+    seat and verifier), for the caller's report.
+    """
+    state = LinkSession(config.name, table=config.table, auto_ready=config.auto_ready)
+    seen_before: bytes | None = None
+    ever_welcomed = False
+    attempt = 0
+    await updates.send(ConnectionChanged("connecting"))
+    while True:
+        try:
+            stream = await connector(config, seen_before)
+        except HostKeyChanged as exc:
+            log.error("%s", exc.warning)
+            await updates.send(Refused(HOST_KEY_CHANGED, "the host's fingerprint changed: "
+                                       "refusing to connect (see the warning on exit)"))
+            await updates.send(ConnectionChanged("lost", exc.warning))
+            return state
+        except (OSError, trio.TooSlowError, trio.BrokenResourceError, ssl.SSLError) as exc:
+            log.info("connecting to %s:%d failed: %r", config.host, config.port, exc)
+            ended = Ended(True, f"cannot connect: {exc}")
+        else:
+            seen_before = seen_before or _fingerprint(stream)
+            welcomed, ended = await _serve(stream, state, commands, updates)
+            if welcomed:
+                ever_welcomed = True
+                attempt = 0
+        if not ended.retry:
+            final = "closed" if ended.reason == CLOSED else "lost"
+            await updates.send(ConnectionChanged(final, "" if final == "closed" else ended.reason))
+            return state
+        attempt += 1
+        limit = config.backoff.attempts if ever_welcomed else config.backoff.first_attempts
+        if attempt > limit:
+            await updates.send(ConnectionChanged("lost", ended.reason))
+            return state
+        delay = config.backoff.delay(attempt)
+        await updates.send(ConnectionChanged(
+            "reconnecting" if ever_welcomed else "connecting",
+            f"{ended.reason}; attempt {attempt} of {limit} in {delay:g} s"))
+        if await _wait_offline(delay, commands, updates):
+            await updates.send(ConnectionChanged("closed"))
+            return state
+
+
+CLOSED = "closed by the player"
+
+
+async def _wait_offline(
+    delay: float,
+    commands: trio.MemoryReceiveChannel[Command],
+    updates: trio.MemorySendChannel[Update],
+) -> bool:
+    """Sit out a pause between attempts; True if the player left meanwhile. What the player
+    sends while offline is refused, not queued: a stale intent must not fire on reconnect."""
+    with trio.move_on_after(delay):
+        async for command in commands:
+            if isinstance(command, CloseLink):
+                return True
+            await updates.send(Refused(NOT_CONNECTED, "not connected: reconnecting"))
+        return True  # the player's side of the channel is gone: nobody is left to play
+    return False
+
+
+async def _serve(
+    stream: trio.abc.Stream,
+    state: LinkSession,
+    commands: trio.MemoryReceiveChannel[Command],
+    updates: trio.MemorySendChannel[Update],
+) -> tuple[bool, Ended]:
+    """One connection from hello to its end: (whether it was welcomed, how it ended)."""
+    connection = _Connection(stream, state, updates)
+    try:
+        async with trio.open_nursery() as nursery:
+            connection.nursery = nursery
+            await connection.send(state.connect())
+            nursery.start_soon(connection.read)
+            nursery.start_soon(connection.obey, commands)
+    finally:
+        with trio.CancelScope(shield=True):
+            await trio.aclose_forcefully(stream)
+    assert connection.ended is not None
+    return connection.welcomed, connection.ended
+
+
+class _Connection:
+    """The tasks of one connection: `read` (host -> updates, keepalive), `obey` (commands ->
+    frames). Whichever sees the end records it and cancels the other."""
+
+    def __init__(self, stream: trio.abc.Stream, state: LinkSession,
+                 updates: trio.MemorySendChannel[Update]) -> None:
+        self.stream = stream
+        self.state = state
+        self.updates = updates
+        self.nursery: trio.Nursery | None = None
+        self.ended: Ended | None = None
+        self.welcomed = False
+        self._send_lock = trio.StrictFIFOLock()
+
+    def end(self, ended: Ended) -> None:
+        if self.ended is None:
+            self.ended = ended
+        assert self.nursery is not None
+        self.nursery.cancel_scope.cancel()
+
+    async def send(self, data: bytes | bytearray) -> None:
+        if not data:
+            return
+        try:
+            async with self._send_lock:
+                with trio.fail_after(SEND_DEADLINE):
+                    await self.stream.send_all(bytes(data))
+        except (trio.BrokenResourceError, trio.ClosedResourceError, trio.TooSlowError) as exc:
+            self.end(Ended(True, f"connection broken while sending: {exc!r}"))
+
+    async def _emit(self, out: Output) -> None:
+        for update in out.updates:
+            if isinstance(update, ConnectionChanged) and update.state == "connected":
+                self.welcomed = True
+            await self.updates.send(update)
+        await self.send(out.frames)
+        if out.ended is not None:
+            self.end(out.ended)
+
+    async def read(self) -> None:
+        limits = self.state.limits
+        keepalive = _keepalive_for(limits)
+        while True:
+            data: bytes | None = None
+            with trio.move_on_at(keepalive.next_deadline()):
+                try:
+                    data = bytes(await self.stream.receive_some(RECEIVE_CHUNK))
+                except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
+                    self.end(Ended(True, f"connection broken: {exc!r}"))
+                    return
+            if data is None:
+                due = keepalive.due(trio.current_time())
+                if due is Due.CUT:
+                    self.end(Ended(True, "the host went silent"))
+                    return
+                if due is Due.PING:
+                    await self.send(self.state.ping())
+                continue
+            keepalive.received(trio.current_time())
+            await self._emit(self.state.receive(data))
+            if self.state.limits is not limits:  # the welcome told us the host's timing
+                limits = self.state.limits
+                keepalive = _keepalive_for(limits)
+
+    async def obey(self, commands: trio.MemoryReceiveChannel[Command]) -> None:
+        async for command in commands:
+            out = self.state.command(command)
+            if isinstance(command, CloseLink):
+                with trio.move_on_after(1.0):
+                    await self.send(out.frames)
+                self.end(Ended(False, CLOSED))
+                return
+            await self._emit(out)
+        self.end(Ended(False, CLOSED))  # the player's side is gone
+
+
+def _keepalive_for(limits: Mapping[str, int]) -> Keepalive:
+    """Ping when the host has been quiet for its ping interval; give up after its cutoff."""
+    interval = float(limits.get("ping_interval", PING_INTERVAL))
+    cutoff = float(limits.get("idle_cutoff", IDLE_CUTOFF))
+    if not 0 < interval < cutoff:
+        interval, cutoff = PING_INTERVAL, IDLE_CUTOFF
+    return Keepalive(trio.current_time(), interval=interval, cutoff=cutoff)

@@ -1,0 +1,92 @@
+"""The client's trust checks: a fresh verifier per match, our seed for each round, and which
+outcomes the status line hears about.
+
+`TrustGate` is the ClientSession's trust observer (protocol/trust_hook.py's VerifierObserver
+inside). Two things make it more than that adapter:
+
+- A connection that enters a match in the middle (a resume, a late spectator) gets the round's
+  trust messages again, then a snapshot, then only the events after it. A verifier fed that would
+  miss the cards dealt meanwhile and cry wolf, so messages between a `manifest` and its
+  `snapshot` are not shown to it, and it starts checking at the next round_prepare. (At a match
+  start nothing comes between them, so nothing is lost.)
+- Every card checked is not news; the status line gets the trust messages' outcomes, the
+  challenge checks, and every violation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from client.link import TrustReport
+from protocol.trust import TrustVerifier, Verified, Violation
+from protocol.trust.messages import SeedCommit, SeedReveal
+from protocol.trust_hook import CHECKED_MESSAGES, VerifierObserver
+from unonet.cards import DeckManifest
+
+REPORTED_EVENTS = frozenset({"challenged", "challenge_reveal"})
+"""Events whose successful check is worth a status line: a challenge's verdict and hand."""
+
+
+def report_of(message: Mapping[str, Any], outcome: object) -> TrustReport | None:
+    """The status-line report for one outcome, or None when it is routine."""
+    round_no = message.get("round")
+    round_no = round_no if isinstance(round_no, int) else None
+    if isinstance(outcome, Violation):
+        return TrustReport(False, kind=outcome.kind.value, detail=outcome.detail,
+                           round_no=round_no)
+    if not isinstance(outcome, Verified):
+        return None
+    kind = message.get("t")
+    event = message.get("event")
+    event_type = event.get("type") if isinstance(event, Mapping) else None
+    if kind in CHECKED_MESSAGES or (kind == "event" and event_type in REPORTED_EVENTS):
+        return TrustReport(True, what=outcome.what, round_no=round_no)
+    return None
+
+
+class TrustGate:
+    """The session's observer; `verifier` is None until a manifest names the deck."""
+
+    def __init__(self) -> None:
+        self.seat: int | None = None
+        self.verifier: TrustVerifier | None = None
+        self._observer: VerifierObserver | None = None
+        self._waiting_snapshot = False
+
+    def new_match(self, manifest: DeckManifest) -> None:
+        """A manifest arrived: a new verifier, deaf until the snapshot that follows."""
+        self.verifier = TrustVerifier(manifest, self.seat)
+        self._observer = VerifierObserver(self.verifier)
+        self._waiting_snapshot = True
+
+    def observe(self, message: Mapping[str, Any]) -> TrustReport | None:
+        """The session's hook: the report (if worth one) becomes the outcome of its
+        TrustReport event."""
+        if self._observer is None:
+            return None
+        if message.get("t") == "snapshot":
+            self._waiting_snapshot = False
+            return None
+        if self._waiting_snapshot:
+            return None
+        return report_of(message, self._observer.observe(message))
+
+    def contribution(self, message: Mapping[str, Any]) -> SeedCommit | SeedReveal | None:
+        """Our part of the seed exchange after `round_prepare` or `seed_commits`, if any.
+
+        Only for a round this verifier saw prepared (not one we rejoined in the middle of), and
+        only as a seated player.
+        """
+        verifier = self.verifier
+        if verifier is None or self.seat is None or self._waiting_snapshot:
+            return None
+        current = verifier.current
+        if current is None or current.round_no != message.get("round"):
+            return None
+        if message.get("t") == "round_prepare" and current.own_seed is None:
+            return verifier.contribute()
+        if (message.get("t") == "seed_commits" and current.own_seed is not None
+                and not current.own_revealed):
+            return verifier.reveal()
+        return None

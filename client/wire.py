@@ -1,0 +1,210 @@
+"""Wire maps from the host -> the client's values, and lobby commands -> request fields.
+
+The host is untrusted (SPEC.md UNO-2-1): the catalogue has already checked each message's own
+fields, but a snapshot's `view` and a manifest's faces are checked here, and anything that does
+not fit raises `WireError` instead of a KeyError deep in the screen code. Unknown keys are
+ignored (UNO-6-10, UNO-9-1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from client.lobby import (
+    AddBot,
+    CreateTable,
+    JoinTable,
+    Leave,
+    ListTables,
+    LobbyCommand,
+    LobbyState,
+    RemoveBot,
+    SeatInfo,
+    SetReady,
+    SetRules,
+    StartMatch,
+    TableInfo,
+)
+from unonet.cards import Color, DeckManifest, Face, Kind, build_manifest
+from unonet.view import Pending, SeatView, View
+
+
+class WireError(ValueError):
+    """A host message whose content cannot be what it claims to be."""
+
+
+# -- small typed readers -----------------------------------------------------------------------
+
+
+def _map(data: Any, what: str) -> Mapping[str, Any]:
+    if not isinstance(data, Mapping):
+        raise WireError(f"{what}: expected a map")
+    return data
+
+
+def _int(data: Mapping[str, Any], key: str) -> int:
+    value = data.get(key)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise WireError(f"{key}: expected an int")
+    return value
+
+
+def _opt_int(data: Mapping[str, Any], key: str) -> int | None:
+    return None if data.get(key) is None else _int(data, key)
+
+
+def _bool(data: Mapping[str, Any], key: str) -> bool:
+    value = data.get(key)
+    if not isinstance(value, bool):
+        raise WireError(f"{key}: expected a bool")
+    return value
+
+
+def _str(data: Mapping[str, Any], key: str) -> str:
+    value = data.get(key)
+    if not isinstance(value, str):
+        raise WireError(f"{key}: expected a str")
+    return value
+
+
+def _opt_str(data: Mapping[str, Any], key: str) -> str | None:
+    return None if data.get(key) is None else _str(data, key)
+
+
+def _list(data: Mapping[str, Any], key: str) -> list[Any]:
+    value = data.get(key)
+    if not isinstance(value, list | tuple):
+        raise WireError(f"{key}: expected an array")
+    return list(value)
+
+
+def _color(value: Any) -> Color | None:
+    if value is None:
+        return None
+    try:
+        return Color(value)
+    except ValueError:
+        raise WireError(f"unknown colour {value!r}") from None
+
+
+# -- game values -----------------------------------------------------------------------------
+
+
+def view_from_wire(raw: Any) -> View:
+    """The engine's View from `snapshot.view` (SPEC.md 9.1)."""
+    data = _map(raw, "view")
+    hand = _list(data, "hand")
+    if not all(isinstance(c, int) and not isinstance(c, bool) for c in hand):
+        raise WireError("hand: expected card ids")
+    seats = []
+    for item in _list(data, "seats"):
+        seat = _map(item, "seat")
+        seats.append(SeatView(_int(seat, "seat"), _int(seat, "cards"), _int(seat, "score"),
+                              _bool(seat, "uno_called"), _bool(seat, "catchable")))
+    pending = None
+    if data.get("pending") is not None:
+        p = _map(data["pending"], "pending")
+        pending = Pending(_str(p, "kind"), _int(p, "seat"), _opt_int(p, "target"),
+                          _color(p.get("color_before")), _opt_int(p, "target_cards"))
+    return View(
+        seat=_opt_int(data, "seat"),
+        round_no=_int(data, "round_no"),
+        phase=_str(data, "phase"),
+        dealer=_opt_int(data, "dealer"),
+        current=_opt_int(data, "current"),
+        direction=_int(data, "direction"),
+        hand=tuple(hand),
+        seats=tuple(seats),
+        top_card=_opt_int(data, "top_card"),
+        active_color=_color(data.get("active_color")),
+        draw_pile=_int(data, "draw_pile"),
+        discard_pile=_int(data, "discard_pile"),
+        drawn_card=_opt_int(data, "drawn_card"),
+        pending=pending,
+        round_winner=_opt_int(data, "round_winner"),
+        match_winner=_opt_int(data, "match_winner"),
+    )
+
+
+def manifest_from_wire(message: Mapping[str, Any]) -> DeckManifest:
+    """The deck from a `manifest` message (faces per card id, SPEC.md 10)."""
+    sides = []
+    for card in _list(message, "cards"):
+        if not isinstance(card, list | tuple) or not card:
+            raise WireError("manifest: a card is a non-empty array of faces")
+        faces = []
+        for raw in card:
+            face = _map(raw, "face")
+            try:
+                kind = Kind(_str(face, "kind"))
+            except ValueError:
+                raise WireError(f"unknown card kind {face.get('kind')!r}") from None
+            faces.append(Face(kind, _color(face.get("color")), _opt_int(face, "number"),
+                              _int(face, "points")))
+        sides.append(faces)
+    return build_manifest(_str(message, "name"), sides)
+
+
+# -- lobby values ----------------------------------------------------------------------------
+
+
+def lobby_from_wire(message: Mapping[str, Any]) -> LobbyState:
+    """A `table_state` message as the screen's LobbyState."""
+    seats = tuple(
+        SeatInfo(_int(s, "seat"), _str(s, "kind"), _opt_str(s, "name"), _bool(s, "ready"),
+                 _bool(s, "connected"))
+        for s in (_map(item, "seat") for item in _list(message, "seats"))
+    )
+    return LobbyState(
+        table=_int(message, "table"),
+        name=_str(message, "name"),
+        owner=_opt_int(message, "owner"),
+        rules=dict(_map(message.get("rules"), "rules")),
+        seats=seats,
+        started=_bool(message, "started"),
+        preset=_opt_str(message, "preset"),
+        spectators=_int(message, "spectators"),
+        you=_opt_int(message, "you"),
+    )
+
+
+def tables_from_wire(message: Mapping[str, Any]) -> tuple[TableInfo, ...]:
+    return tuple(
+        TableInfo(_int(t, "table"), _str(t, "name"), _int(t, "seats"), _int(t, "players"),
+                  _bool(t, "started"), _opt_str(t, "preset"))
+        for t in (_map(item, "table") for item in _list(message, "tables"))
+    )
+
+
+def lobby_request(command: LobbyCommand) -> tuple[str, dict[str, Any]]:
+    """The request type and fields (without `id`) that carry a lobby command (SPEC.md 8.2)."""
+    fields: dict[str, Any]
+    match command:
+        case ListTables():
+            return "list_tables", {}
+        case CreateTable(name=name, preset=preset, options=options):
+            fields = {"name": name, "preset": preset, "options": dict(options) or None}
+            return "create_table", {k: v for k, v in fields.items() if v is not None}
+        case JoinTable(table=table, name=name, seat=seat):
+            fields = {"table": table, "name": name}
+            if seat is not None:
+                fields["seat"] = seat
+            return "join_table", fields
+        case SetReady(ready=ready):
+            return "ready", {"ready": ready}
+        case SetRules(options=options, preset=preset):
+            fields = {"options": dict(options)}
+            if preset is not None:
+                fields["preset"] = preset
+            return "set_rules", fields
+        case AddBot(seat=seat, level=level):
+            fields = {"seat": seat, "level": level}
+            return "add_bot", {k: v for k, v in fields.items() if v is not None}
+        case RemoveBot(seat=seat):
+            return "remove_bot", {"seat": seat}
+        case StartMatch():
+            return "start", {}
+        case Leave():
+            return "leave", {}
+    raise TypeError(f"not a lobby command: {command!r}")
