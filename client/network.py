@@ -34,7 +34,13 @@ from client.tls import (
     peer_fingerprint,
 )
 from protocol.keepalive import Due, Keepalive
-from protocol.limits import IDLE_CUTOFF, PING_INTERVAL, RECEIVE_CHUNK, SEND_DEADLINE
+from protocol.limits import (
+    HANDSHAKE_DEADLINE,
+    IDLE_CUTOFF,
+    PING_INTERVAL,
+    RECEIVE_CHUNK,
+    SEND_DEADLINE,
+)
 
 log = logging.getLogger("unonet.client.network")
 
@@ -268,16 +274,24 @@ class _Connection:
     async def read(self) -> None:
         limits = self.state.limits
         keepalive = _keepalive_for(limits)
+        handshake_deadline = trio.current_time() + HANDSHAKE_DEADLINE
         while True:
             data: bytes | None = None
-            with trio.move_on_at(keepalive.next_deadline()):
+            wake = keepalive.next_deadline()
+            if not self.welcomed:
+                wake = min(wake, handshake_deadline)
+            with trio.move_on_at(wake):
                 try:
                     data = bytes(await self.stream.receive_some(RECEIVE_CHUNK))
                 except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
                     self.end(Ended(True, f"connection broken: {exc!r}"))
                     return
             if data is None:
-                due = keepalive.due(trio.current_time())
+                now = trio.current_time()
+                if not self.welcomed and now >= handshake_deadline:
+                    self.end(Ended(True, "the host did not answer the hello"))
+                    return
+                due = keepalive.due(now)
                 if due is Due.CUT:
                     self.end(Ended(True, "the host went silent"))
                     return

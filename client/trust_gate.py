@@ -7,8 +7,9 @@ inside). Two things make it more than that adapter:
 - A connection that enters a match in the middle (a resume, a late spectator) gets the round's
   trust messages again, then a snapshot, then only the events after it. A verifier fed that would
   miss the cards dealt meanwhile and cry wolf, so messages between a `manifest` and its
-  `snapshot` are not shown to it, and it starts checking at the next round_prepare. (At a match
-  start nothing comes between them, so nothing is lost.)
+  `snapshot` are not shown to it, nor the rest of that round's trust messages (its audit); it
+  starts checking at the next round_prepare. (At a match start nothing comes between the
+  manifest and the snapshot, so nothing is lost.)
 - Every card checked is not news; the status line gets the trust messages' outcomes, the
   challenge checks, and every violation.
 """
@@ -53,12 +54,14 @@ class TrustGate:
         self.verifier: TrustVerifier | None = None
         self._observer: VerifierObserver | None = None
         self._waiting_snapshot = False
+        self._missed_rounds: set[int] = set()
 
     def new_match(self, manifest: DeckManifest) -> None:
         """A manifest arrived: a new verifier, deaf until the snapshot that follows."""
         self.verifier = TrustVerifier(manifest, self.seat)
         self._observer = VerifierObserver(self.verifier)
         self._waiting_snapshot = True
+        self._missed_rounds = set()
 
     def observe(self, message: Mapping[str, Any]) -> TrustReport | None:
         """The session's hook: the report (if worth one) becomes the outcome of its
@@ -68,8 +71,13 @@ class TrustGate:
         if message.get("t") == "snapshot":
             self._waiting_snapshot = False
             return None
+        round_no = message.get("round")
         if self._waiting_snapshot:
+            if isinstance(round_no, int):
+                self._missed_rounds.add(round_no)
             return None
+        if round_no in self._missed_rounds:
+            return None  # the rest of a round we came into late: nothing to check it against
         return report_of(message, self._observer.observe(message))
 
     def contribution(self, message: Mapping[str, Any]) -> SeedCommit | SeedReveal | None:

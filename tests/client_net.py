@@ -1,0 +1,204 @@
+"""Helpers for the network client tests: a real host on loopback, and a link driven by hand.
+
+`start_host` serves one table on 127.0.0.1 port 0 in the test's nursery (as tests/test_host_*
+do). `LinkHarness` runs `run_link` in that nursery, keeps every update it delivers, and waits
+for the ones a test expects with a bounded deadline, never a fixed sleep.
+"""
+
+from __future__ import annotations
+
+import math
+import ssl
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+import trio
+
+from client.link import ConnectionChanged, GameEvent, Refused, Snapshot, Update
+from client.link_session import CloseLink, Command, LinkSession
+from client.network import LinkConfig, open_stream, run_link
+from host.registry import Registry
+from host.server import HostServer, ServerConfig
+from host.settings import FAST_TIMINGS, TableTimings
+from host.table import Table, TableSettings
+from unonet.actions import Accept, Action, CallUno, Catch, ChooseColor, Draw, Pass, Play
+from unonet.rules import RuleSet
+
+U = TypeVar("U")
+
+WAIT = 20.0
+"""The bound on any wait for the host: generous, since a loaded machine is slow, not wrong."""
+
+
+@dataclass
+class LocalHost:
+    registry: Registry
+    table: Table
+    server: HostServer
+    port: int
+
+
+async def start_host(
+    nursery: trio.Nursery,
+    *,
+    bots: int = 1,
+    tls: ssl.SSLContext | None = None,
+    rules: RuleSet | None = None,
+    timings: TableTimings = FAST_TIMINGS,
+) -> LocalHost:
+    """A headless table for `bots` bots and one player, which starts once the player is ready."""
+    registry = Registry(timings)
+    settings = TableSettings("net", rules or RuleSet(target=50), headless=True,
+                             target_seats=bots + 1, timings=timings)
+    table = registry.create_table(settings)
+    for _ in range(bots):
+        table.add_bot()
+    server = HostServer(registry, ServerConfig(bind="127.0.0.1", port=0, tls=tls))
+    listeners: list[trio.SocketListener] = await nursery.start(server.serve)
+    return LocalHost(registry, table, server, listeners[0].socket.getsockname()[1])
+
+
+class CuttableStream(trio.abc.Stream):
+    """A stream the test can cut, as a network failure would: both directions break at once."""
+
+    def __init__(self, inner: trio.abc.Stream) -> None:
+        self.inner = inner
+        self.sent = 0
+
+    async def send_all(self, data: bytes | bytearray | memoryview) -> None:
+        self.sent += len(data)
+        await self.inner.send_all(data)
+
+    async def wait_send_all_might_not_block(self) -> None:
+        await self.inner.wait_send_all_might_not_block()
+
+    async def receive_some(self, max_bytes: int | None = None) -> bytes | bytearray:
+        return await self.inner.receive_some(max_bytes)
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+    async def cut(self) -> None:
+        await trio.aclose_forcefully(self.inner)
+
+
+@dataclass
+class LinkHarness:
+    commands: trio.MemorySendChannel[Command]
+    updates: trio.MemoryReceiveChannel[Update]
+    seen: list[Update] = field(default_factory=list)
+    streams: list[CuttableStream] = field(default_factory=list)
+    session: LinkSession | None = None
+    finished: trio.Event = field(default_factory=trio.Event)
+
+    async def next(self) -> Update:
+        update = await self.updates.receive()
+        self.seen.append(update)
+        return update
+
+    async def until(self, wanted: Callable[[Update], bool], timeout: float = WAIT) -> Update:
+        """The next update (after those already read) for which `wanted` is true."""
+        with trio.fail_after(timeout):
+            while True:
+                update = await self.next()
+                if wanted(update):
+                    return update
+
+    async def until_type(self, kind: type[U], timeout: float = WAIT) -> U:
+        update = await self.until(lambda u: isinstance(u, kind), timeout)
+        assert isinstance(update, kind)
+        return update
+
+    async def until_state(self, state: str, timeout: float = WAIT) -> ConnectionChanged:
+        update = await self.until(
+            lambda u: isinstance(u, ConnectionChanged) and u.state == state, timeout)
+        assert isinstance(update, ConnectionChanged)
+        return update
+
+    def send(self, command: Command) -> None:
+        self.commands.send_nowait(command)
+
+    async def close(self) -> ConnectionChanged:
+        self.send(CloseLink())
+        closed = await self.until_state("closed")
+        with trio.fail_after(WAIT):
+            await self.finished.wait()
+        return closed
+
+    def states(self) -> list[str]:
+        return [u.state for u in self.seen if isinstance(u, ConnectionChanged)]
+
+
+async def start_link(nursery: trio.Nursery, config: LinkConfig) -> LinkHarness:
+    """`run_link(config)` in `nursery`, through streams the test can cut."""
+    commands_in, commands_out = trio.open_memory_channel[Command](math.inf)
+    updates_in, updates_out = trio.open_memory_channel[Update](math.inf)
+    harness = LinkHarness(commands_in, updates_out)
+
+    async def connector(config: LinkConfig, seen_before: bytes | None) -> trio.abc.Stream:
+        stream = CuttableStream(await open_stream(config, seen_before))
+        harness.streams.append(stream)
+        return stream
+
+    async def run() -> None:
+        harness.session = await run_link(config, commands_out, updates_in, connector=connector)
+        harness.finished.set()
+
+    nursery.start_soon(run)
+    return harness
+
+
+def choose(legal: tuple[Action, ...]) -> Action | None:
+    """A simple player: play the first playable card, else pick a colour, accept, draw, pass."""
+    for kind in (ChooseColor, Play, Accept, Draw, Pass, CallUno):
+        for action in legal:
+            if isinstance(action, kind):
+                return action
+    return None
+
+
+async def play_until(harness: LinkHarness, done: Callable[[Update], bool],
+                     timeout: float = 60.0, *, current: Update | None = None) -> Update:
+    """Answer every decision with `choose` until an update satisfies `done`. A decision is
+    taken on the newest legal list of what has arrived, once per decision (a refusal allows one
+    more try), so the player never floods the host. `current`: an update already read whose
+    legal actions are still to be answered."""
+    acted: tuple[Action, ...] = ()
+    with trio.fail_after(timeout):
+        while True:
+            if current is not None:
+                batch, current = [current], None
+            else:
+                batch = [await harness.next(), *_drain(harness)]
+            for update in batch:
+                if done(update):
+                    return update
+            if any(isinstance(u, Refused) for u in batch):
+                acted = ()
+            game = [u for u in batch if isinstance(u, Snapshot | GameEvent)]
+            if not game:
+                continue
+            if any(not _decisions(u.legal) for u in game):
+                acted = ()  # our decision ended in between: the same list later is a new one
+            decisions = _decisions(game[-1].legal)
+            action = choose(decisions)
+            if action is not None and decisions != acted:
+                acted = decisions
+                harness.send(action)
+
+
+def _decisions(legal: tuple[Action, ...]) -> tuple[Action, ...]:
+    return tuple(a for a in legal if not isinstance(a, Catch))
+
+
+def _drain(harness: LinkHarness) -> list[Update]:
+    """What already arrived, without waiting."""
+    out: list[Update] = []
+    while True:
+        try:
+            update = harness.updates.receive_nowait()
+        except trio.WouldBlock:
+            return out
+        harness.seen.append(update)
+        out.append(update)
