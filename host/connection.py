@@ -12,12 +12,12 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Callable
-from typing import Any
 
 import trio
 
 from host.outgoing import CloseConnection, ConnId, Outgoing, SendEvent, SendMessage, SendSnapshot
 from host.registry import Registry
+from host.settings import ConnectionLimits
 from protocol.connection import ConnectionClosed, ConnectionFailed, MessageRefused
 from protocol.errors import Code, LocalProtocolError, ProtocolError
 from protocol.host_connection import (
@@ -27,7 +27,7 @@ from protocol.host_connection import (
     MessageReceived,
     RequestReceived,
 )
-from protocol.limits import OUTGOING_QUEUE_FRAMES, RECEIVE_CHUNK, SEND_DEADLINE
+from protocol.limits import RECEIVE_CHUNK
 from protocol.state import ConnState
 
 log = logging.getLogger("unonet.host.connection")
@@ -45,18 +45,17 @@ class ClientConnection:
         registry: Registry,
         changed: Callable[[], None],
         peer: str,
-        *,
-        queue_frames: int = OUTGOING_QUEUE_FRAMES,
-        **protocol_options: Any,
+        limits: ConnectionLimits | None = None,
     ) -> None:
         self.id = conn_id
         self.stream = stream
         self.registry = registry
         self.changed = changed  # the registry was touched: route its outbox, re-arm its clock
         self.peer = peer
-        self.protocol = HostConnection(trio.current_time(), **protocol_options)
+        self.limits = limits or ConnectionLimits()
+        self.protocol = HostConnection(trio.current_time(), **self.limits.protocol_options())
         self.name: str | None = None
-        self._send, self._receive = trio.open_memory_channel[bytes](queue_frames)
+        self._send, self._receive = trio.open_memory_channel[bytes](self.limits.queue_frames)
         self._reader_scope = trio.CancelScope()
         self._scope = trio.CancelScope()
         self._writing = False
@@ -100,7 +99,7 @@ class ClientConnection:
         async for frame in self._receive:
             self._writing = True
             try:
-                with trio.fail_after(SEND_DEADLINE):
+                with trio.fail_after(self.limits.send_deadline):
                     await self.stream.send_all(frame)
             except (trio.TooSlowError, trio.BrokenResourceError, trio.ClosedResourceError) as exc:
                 log.info("conn %d (%s): write failed (%s); closing", self.id, self.peer,

@@ -30,7 +30,8 @@ from protocol.client_session import (
     Welcomed,
 )
 from protocol.connection import ConnectionClosed, ConnectionFailed
-from protocol.limits import RECEIVE_CHUNK
+from protocol.limits import LENGTH_PREFIX_SIZE, RATE_BURST, RATE_PER_SECOND, RECEIVE_CHUNK
+from protocol.ratelimit import TokenBucket
 from protocol.trust.messages import MESSAGE_TYPES, EventProof, message_from_dict
 from protocol.trust.results import Violation
 from protocol.trust.verifier import TrustVerifier
@@ -49,6 +50,42 @@ at 20 frames a second, well under the host's rate limit (protocol.limits.RATE_PE
 
 MAX_REFUSALS = 5
 """Refused intents in a row before the bot stops deciding until something changes."""
+
+PACE_MARGIN = 0.8
+"""The share of the host's announced rate and burst the bot allows itself (UNO-8-2: never
+more than `welcome.limits`), leaving room for the two clocks' drift."""
+
+
+def count_frames(data: bytes) -> int:
+    """How many whole frames `data` holds (what the host's token bucket will charge)."""
+    count = offset = 0
+    while offset + LENGTH_PREFIX_SIZE <= len(data):
+        offset += LENGTH_PREFIX_SIZE + int.from_bytes(data[offset:offset + LENGTH_PREFIX_SIZE],
+                                                     "big")
+        count += 1
+    return count
+
+
+class Pacer:
+    """Keeps what the bot sends within the host's announced rate and burst: a token bucket of
+    our own, waited on rather than overdrawn."""
+
+    def __init__(self, now: float, rate: float = RATE_PER_SECOND,
+                 burst: int = RATE_BURST) -> None:
+        self.set_limits(now, rate, burst)
+
+    def set_limits(self, now: float, rate: float, burst: int) -> None:
+        self.rate = max(1.0, rate * PACE_MARGIN)
+        self.bucket = TokenBucket(now, rate=self.rate, burst=max(1, int(burst * PACE_MARGIN)))
+
+    def delay(self, now: float, frames: int) -> float:
+        """Seconds to wait before sending `frames` frames (0: send now; the tokens are spent)."""
+        cost = min(frames, self.bucket.burst)
+        if self.bucket.take(now, cost):
+            return 0.0
+        wait = (cost - self.bucket.tokens) / self.rate
+        self.bucket.take(now + wait, cost)
+        return wait
 
 
 @dataclass
@@ -124,6 +161,7 @@ class NetworkBot:
         self.done = False
         self.ready_sent = False
         self.contributing = True  # False after a resume until the round in progress ends
+        self.limits: Mapping[str, int] = {}  # welcome.limits: the pace the host allows
 
     # -- events -> frames ------------------------------------------------------------------
 
@@ -142,6 +180,7 @@ class NetworkBot:
 
     def _handle(self, event: SessionEvent) -> list[bytes]:
         if isinstance(event, Welcomed):
+            self.limits = event.limits
             if event.session is not None:  # a resumed seat: the snapshot follows
                 self.result.seat = event.session["seat"]
                 self.contributing = False
@@ -283,6 +322,7 @@ async def play(
     waiting `think` seconds before each action."""
     session = ClientSession(client_name="unonet-bot", name=name, resume=resume)
     bot = NetworkBot(session, name, level, table, matches)
+    pacer = Pacer(trio.current_time())
     await stream.send_all(session.hello())
     while not bot.done:
         try:
@@ -291,11 +331,16 @@ async def play(
             log.info("%s: connection lost: %s", name, exc)
             data = b""
         intents = bot.result.intents
+        welcomed = bool(bot.limits)
         frames = bot.handle(session.receive_data(data))
+        if bot.limits and not welcomed:
+            pacer.set_limits(trio.current_time(), bot.limits.get("rate", RATE_PER_SECOND),
+                             bot.limits.get("burst", RATE_BURST))
         if bot.result.intents > intents and think > 0:
             await trio.sleep(think)
         pending = session.data_to_send() + b"".join(frames)
         if pending:
+            await trio.sleep(pacer.delay(trio.current_time(), count_frames(pending)))
             try:
                 await stream.send_all(pending)
             except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:

@@ -12,24 +12,19 @@ import itertools
 import logging
 import math
 import ssl
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
 
 import trio
 
 from host.connection import ClientConnection
 from host.outgoing import ConnId
 from host.registry import Registry
+from host.settings import ConnectionLimits
 from protocol.errors import Code
 from protocol.host_connection import HostConnection
-from protocol.limits import HANDSHAKE_DEADLINE
 
 log = logging.getLogger("unonet.host.server")
-
-MAX_CONNECTIONS = 64
-"""Players of a few tables plus spectators, with room to spare; each costs a queue of 64
-frames and a 64 KiB receive buffer at most, so the cap bounds the host's memory."""
 
 
 @dataclass
@@ -37,17 +32,16 @@ class ServerConfig:
     bind: str | None = None  # None: every interface, IPv4 and IPv6
     port: int = 7077
     tls: ssl.SSLContext | None = None
-    max_connections: int = MAX_CONNECTIONS
-    handshake_deadline: float = HANDSHAKE_DEADLINE
+    limits: ConnectionLimits = field(default_factory=ConnectionLimits)
 
 
 class HostServer:
     """Serves a Registry of tables on one port."""
 
-    def __init__(self, registry: Registry, config: ServerConfig, **protocol_options: Any) -> None:
+    def __init__(self, registry: Registry, config: ServerConfig) -> None:
         self.registry = registry
         self.config = config
-        self.protocol_options = protocol_options
+        self.limits = config.limits
         self.connections: dict[ConnId, ClientConnection] = {}
         self._ids = itertools.count(1)
         self._wakeup = trio.Event()
@@ -121,7 +115,7 @@ class HostServer:
         if self.config.tls is not None:
             tls = trio.SSLStream(tcp, self.config.tls, server_side=True)
             try:
-                with trio.fail_after(self.config.handshake_deadline):
+                with trio.fail_after(self.limits.handshake_deadline):
                     await tls.do_handshake()
             except (trio.TooSlowError, trio.BrokenResourceError) as exc:
                 log.info("conn %d (%s): TLS handshake failed: %s", conn_id, peer,
@@ -129,16 +123,14 @@ class HostServer:
                 return
             stream = tls
         log.info("conn %d (%s): connected", conn_id, peer)
-        if self._active > self.config.max_connections:
+        if self._active > self.limits.max_connections:
             log.warning("conn %d (%s): refused, server_full", conn_id, peer)
-            refusal = HostConnection(trio.current_time())
+            refusal = HostConnection(trio.current_time(), **self.limits.protocol_options())
             with trio.move_on_after(2.0):
                 await stream.send_all(refusal.refuse(Code.SERVER_FULL, "too many connections"))
             return
-        connection = ClientConnection(
-            conn_id, stream, self.registry, self.changed, peer,
-            handshake_deadline=self.config.handshake_deadline, **self.protocol_options,
-        )
+        connection = ClientConnection(conn_id, stream, self.registry, self.changed, peer,
+                                      self.limits)
         self.connections[conn_id] = connection
         try:
             await connection.run()

@@ -1,8 +1,20 @@
-"""The host's timings, in seconds; each says why it is what it is. Tests pass shorter ones."""
+"""The host's timings and per-connection limits; each says why it is what it is. Tests and the
+benchmark pass other values."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
+
+from protocol.limits import (
+    HANDSHAKE_DEADLINE,
+    IDLE_CUTOFF,
+    OUTGOING_QUEUE_FRAMES,
+    PING_INTERVAL,
+    RATE_BURST,
+    RATE_PER_SECOND,
+    SEND_DEADLINE,
+)
 
 
 @dataclass(frozen=True)
@@ -32,3 +44,43 @@ class TableTimings:
 FAST_TIMINGS = TableTimings(grace=5.0, challenge_decision=5.0, seed_phase=2.0, bot_delay=0.0,
                             round_break=0.0, match_break=0.0)
 """For tests and benchmarks: the game never waits on purpose."""
+
+
+@dataclass(frozen=True)
+class ConnectionLimits:
+    """What the host enforces on each connection (SPEC.md 13); `welcome.limits` announces the
+    rate, burst and keepalive values actually in force, so clients can pace themselves."""
+
+    rate: float = RATE_PER_SECOND
+    """Sustained frames per second from one client. A person sends a few; a network bot with
+    its default think time about 20 (two frames per decision); 50 leaves headroom for both."""
+
+    burst: int = RATE_BURST
+    """Frames at once on top of the rate: a reconnect's requests and pongs come in a burst."""
+
+    handshake_deadline: float = HANDSHAKE_DEADLINE
+    """From TCP accept to a complete hello, TLS included: a silent socket costs nothing after."""
+
+    ping_interval: float = PING_INTERVAL
+    idle_cutoff: float = IDLE_CUTOFF
+
+    queue_frames: int = OUTGOING_QUEUE_FRAMES
+    """Outgoing frames queued per client before it is cut off as a slow consumer."""
+
+    send_deadline: float = SEND_DEADLINE
+    """One write's limit: a stalled TCP window cannot hold a writer task forever."""
+
+    max_connections: int = 64
+    """Players of a few tables plus spectators, with room to spare; each costs a queue of
+    `queue_frames` frames and a 64 KiB receive buffer at most, so the cap bounds memory."""
+
+    def protocol_options(self) -> dict[str, Any]:
+        """The keyword arguments of HostConnection that these limits set."""
+        return {"rate": self.rate, "burst": self.burst,
+                "handshake_deadline": self.handshake_deadline,
+                "ping_interval": self.ping_interval, "idle_cutoff": self.idle_cutoff}
+
+
+BENCHMARK_LIMITS = ConnectionLimits(rate=1_000_000.0, burst=1_000_000, max_connections=4096,
+                                    queue_frames=1024)
+"""For load tests whose bots answer with no think time: only the host's CPU limits them."""

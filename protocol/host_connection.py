@@ -118,6 +118,10 @@ class HostConnection(Endpoint):
         self.hello: HelloReceived | None = None
         self.handshake_deadline = now + handshake_deadline
         self._server = {"name": server_name, "version": server_version}
+        self.limits = {**HOST_LIMITS, "rate": max(1, int(rate)), "burst": burst,
+                       "ping_interval": max(1, int(ping_interval)),
+                       "idle_cutoff": max(1, int(idle_cutoff)), "max_frame": max_frame}
+        """What `welcome.limits` announces: the values this connection enforces."""
         self._bucket = TokenBucket(now, rate=rate, burst=burst)
         self._keepalive = Keepalive(now, interval=ping_interval, cutoff=idle_cutoff)
         self._seq = 0
@@ -133,7 +137,7 @@ class HostConnection(Endpoint):
         message: dict[str, Any] = {
             "t": "welcome", "v": self.hello.version, "server": self._server,
             "features": common_features(self.hello.features, self.features),
-            "limits": dict(HOST_LIMITS),
+            "limits": dict(self.limits),
         }
         if session is not None:
             message["session"] = dict(session)

@@ -8,7 +8,7 @@ import trio.testing
 from host import netbot
 from host.registry import Registry
 from host.server import HostServer, ServerConfig
-from host.settings import FAST_TIMINGS
+from host.settings import BENCHMARK_LIMITS, FAST_TIMINGS
 from host.table import Table, TableSettings
 from unonet.rules import RuleSet
 
@@ -21,8 +21,8 @@ async def start_host(
     for _ in range(bots):
         table.add_bot()
     # Bots here play without a think delay, so the rate limit is raised for them.
-    server = HostServer(registry, ServerConfig(bind="127.0.0.1", port=0), rate=10_000,
-                        burst=10_000)
+    server = HostServer(registry, ServerConfig(bind="127.0.0.1", port=0,
+                                               limits=BENCHMARK_LIMITS))
     listeners = await nursery.start(server.serve)
     return server, table, listeners[0]
 
