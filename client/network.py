@@ -45,6 +45,8 @@ from protocol.limits import (
 log = logging.getLogger("unonet.client.network")
 
 NOT_CONNECTED = "not_connected"
+SEND_FAILURE_GRACE = 1.0
+"""Seconds the reader may still read after a send failed, to learn why the host closed."""
 HOST_KEY_CHANGED = "host_key_changed"
 
 
@@ -228,8 +230,9 @@ async def _serve(
     finally:
         with trio.CancelScope(shield=True):
             await trio.aclose_forcefully(stream)
-    assert connection.ended is not None
-    return connection.welcomed, connection.ended
+    ended = connection.ended or connection.send_failed
+    assert ended is not None
+    return connection.welcomed, ended
 
 
 class _Connection:
@@ -243,6 +246,7 @@ class _Connection:
         self.updates = updates
         self.nursery: trio.Nursery | None = None
         self.ended: Ended | None = None
+        self.send_failed: Ended | None = None
         self.welcomed = False
         self._send_lock = trio.StrictFIFOLock()
 
@@ -260,7 +264,12 @@ class _Connection:
                 with trio.fail_after(SEND_DEADLINE):
                     await self.stream.send_all(bytes(data))
         except (trio.BrokenResourceError, trio.ClosedResourceError, trio.TooSlowError) as exc:
-            self.end(Ended(True, f"connection broken while sending: {exc!r}"))
+            # The host may have said why (a fatal error, a bye) just before closing: let the
+            # reader take what is already in flight for a moment; its reason wins over ours.
+            self.send_failed = Ended(True, f"connection broken while sending: {exc!r}")
+            assert self.nursery is not None
+            scope = self.nursery.cancel_scope
+            scope.deadline = min(scope.deadline, trio.current_time() + SEND_FAILURE_GRACE)
 
     async def _emit(self, out: Output) -> None:
         for update in out.updates:
