@@ -43,6 +43,8 @@ class Game:
         *,
         label: str = "table",
         trust: RoundTrust | None = None,
+        trust_round: int = 0,
+        owed: Sequence[Mapping[str, Any]] = (),
     ) -> None:
         self.room = room
         self.match = match
@@ -51,6 +53,12 @@ class Game:
         self.journal = journal
         self.label = label
         self.trust = trust
+        self.trust_round = trust.round_no if trust is not None else trust_round
+        """The last trust round number prepared: each round_prepare takes a higher one."""
+        self.owed = list(owed)
+        """Trust messages every (re)joining member gets before the current round's: a round
+        abandoned by a crash, prepared, audited (SPEC.md 11.7)."""
+        self._journaled = None if trust is None else TrustRecord.of(trust.host_round)
         levels = [seat.level if seat is not None else None for seat in room.seats[: match.seats]]
         self.bots = SeatBots(match, levels, seed=int.from_bytes(game_id[:4], "big"))
         self.next_round_at: float | None = None
@@ -76,6 +84,8 @@ class Game:
         far, then the snapshot of what `seat` may know (only the snapshot if not `full`)."""
         if full:
             self.room.send(conn, {"t": "manifest", **self.match.manifest.to_dict()})
+            for message in self.owed:
+                self.room.send(conn, message)
         if full and self.trust is not None:
             for message in self.trust.published:
                 self.room.send(conn, message)
@@ -107,6 +117,8 @@ class Game:
         if problem is not None:
             self.room.outbox.append(refused(conn, None, *problem))
             log.info("%s: seat %d %s refused: %s", self.label, seat, message["t"], problem[1])
+        else:
+            self._journal_trust()  # a revealed seed the audit must show, even after a crash
         self._advance_trust(now)
 
     def seat_left(self, seat: int, now: float) -> None:
@@ -123,7 +135,8 @@ class Game:
     # -- time --------------------------------------------------------------------------------
 
     def next_deadline(self) -> float | None:
-        times = [self.next_round_at, self.decision_deadline, self.bot_due]
+        next_round = None if self._awaiting_players() else self.next_round_at
+        times = [next_round, self.decision_deadline, self.bot_due]
         if self.trust is not None and self.trust.phase is not SeedPhase.KEYED:
             times.append(self.trust.deadline)
         for _, seat in self.room.occupied():
@@ -148,7 +161,8 @@ class Game:
                 self._refresh(now)
         if self.trust is not None and self.trust.phase is not SeedPhase.KEYED:
             self._advance_trust(now)
-        if self.next_round_at is not None and now >= self.next_round_at:
+        if (self.next_round_at is not None and now >= self.next_round_at
+                and not self._awaiting_players()):
             self.next_round_at = None
             self._prepare_round(now)
         if self.decision_deadline is not None and now >= self.decision_deadline:
@@ -162,10 +176,19 @@ class Game:
 
     # -- rounds and trust --------------------------------------------------------------------
 
+    def _awaiting_players(self) -> bool:
+        """A dropped player within its grace period: the next round waits for it, so that
+        it can add its seed (after a host restart, that is every player)."""
+        return any(
+            seat.kind == HUMAN and seat.conn is None and not seat.taken_over
+            for index, seat in self.room.occupied() if index < self.match.seats
+        )
+
     def _prepare_round(self, now: float) -> None:
         if self.match.phase != BETWEEN_ROUNDS:
             return
-        round_no = self.match.round_no + 1
+        self.trust_round += 1
+        round_no = self.trust_round
         contributors = [
             index for index, seat in self.room.occupied()
             if index < self.match.seats and seat.kind == HUMAN and seat.conn is not None
@@ -173,6 +196,7 @@ class Game:
         ]
         self.trust = RoundTrust(HostRound(self.game_id, round_no), contributors, now,
                                 self.timings.seed_phase)
+        self._journal_trust()  # the host seed, before anyone sees its commitment
         self.room.broadcast(self.trust.published[0])
         log.info("%s: round %d prepared, seeds expected from seats %s", self.label, round_no,
                  contributors)
@@ -182,21 +206,32 @@ class Game:
         trust = self.trust
         if trust is None or trust.phase is SeedPhase.KEYED:
             return
-        for message in trust.advance(now):
+        messages = trust.advance(now)
+        self._journal_trust()
+        for message in messages:
             self.room.broadcast(message)
         if trust.keyed:
             self._deal(trust, now)
 
     def _deal(self, trust: RoundTrust, now: float) -> None:
         host_round = trust.host_round
-        if self.journal is not None:
-            self.journal.write_trust(TrustRecord.of(host_round))
         if host_round.absent:
             log.info("%s: seats %s never revealed a seed (zeros used)", self.label,
                      list(host_round.absent))
         log.info("%s: round %d dealt", self.label, host_round.round_no)
         self._publish_deck(host_round.deal(len(self.match.manifest)))
         self._apply(HOST, StartRound(host_round.key), now)
+
+    def _journal_trust(self) -> None:
+        """Journal the round's trust state if it changed: the host seed when the round is
+        prepared, the frozen commitments, each seed revealed. A restarted host can then audit
+        a round it abandoned, or go on with the one it was playing."""
+        if self.journal is None or self.trust is None:
+            return
+        record = TrustRecord.of(self.trust.host_round)
+        if record != self._journaled:
+            self.journal.write_trust(record)
+            self._journaled = record
 
     def _publish_deck(self, commits: DeckCommits) -> None:
         message = wire("deck_commits", commits)

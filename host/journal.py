@@ -4,8 +4,12 @@ One JSON object per line, append-only, flushed and fsync'd after every line:
 
 - `header`: format version, rules, seat count, match seed, game id, the table's settings and
   its seats (kind, name, bot policy, SHA-256 of the resume token: never the token itself);
-- `trust`: a round's secrets (host seed, players' commitments and seeds), written before the
-  StartRound that uses the key they give, so the round's commitments can be rebuilt;
+- `trust`: a round's secrets (host seed, players' commitments and seeds). Written when the
+  round is prepared (before round_prepare goes out), again at each step of the seed exchange
+  (before seed_commits goes out, after each reveal is taken), the last one before the
+  StartRound that uses the key they give. The latest record of a round wins. A round whose
+  record is not followed by its StartRound was abandoned by a crash: on resume its audit is
+  published and the round is prepared again under the next number (SPEC.md 11.7);
 - `action`: one applied action, its seat (-1 for the host) and the action as a tagged map.
 
 The engine replays deterministically (`Match.replay`), so rules + seed + actions are the whole
@@ -98,11 +102,12 @@ class TrustRecord:
     host_seed: bytes
     commits: dict[int, bytes]
     seeds: dict[int, bytes]
+    frozen: bool = True  # seed_commits was published (older journals wrote only keyed rounds)
 
     @classmethod
     def of(cls, host_round: HostRound) -> TrustRecord:
         return cls(host_round.round_no, host_round.host_seed, dict(host_round.commits),
-                   dict(host_round.seeds))
+                   dict(host_round.seeds), host_round.frozen)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -111,6 +116,7 @@ class TrustRecord:
             "host_seed": self.host_seed.hex(),
             "commits": {str(s): c.hex() for s, c in self.commits.items()},
             "seeds": {str(s): v.hex() for s, v in self.seeds.items()},
+            "frozen": self.frozen,
         }
 
     @classmethod
@@ -120,14 +126,17 @@ class TrustRecord:
             host_seed=bytes.fromhex(data["host_seed"]),
             commits={int(s): bytes.fromhex(c) for s, c in data["commits"].items()},
             seeds={int(s): bytes.fromhex(v) for s, v in data["seeds"].items()},
+            frozen=bool(data.get("frozen", True)),
         )
 
     def rebuild(self, game_id: bytes) -> HostRound:
-        """The HostRound as it was once the reveals were in (its decks are re-dealt by load)."""
+        """The HostRound as the record left it (its decks are re-dealt by load). Before the
+        freeze no commitment was published, so none is kept."""
         host_round = HostRound(game_id, self.round_no, host_seed=self.host_seed)
-        host_round.commits.update(self.commits)
-        host_round.frozen = True
-        host_round.seeds.update(self.seeds)
+        if self.frozen:
+            host_round.commits.update(self.commits)
+            host_round.frozen = True
+            host_round.seeds.update(self.seeds)
         return host_round
 
 
@@ -209,7 +218,13 @@ class Resumed:
     match: Match
     trust: dict[int, TrustRecord] = field(default_factory=dict)
     host_round: HostRound | None = None  # the round being played when the journal stopped
+    abandoned: HostRound | None = None  # a round prepared but never started (a crash)
     valid_bytes: int = 0
+
+    @property
+    def last_trust_round(self) -> int:
+        """The highest round number prepared so far: the next one must be higher."""
+        return max(self.trust, default=0)
 
 
 def load(path: Path) -> Resumed:
@@ -235,11 +250,12 @@ def load(path: Path) -> Resumed:
     match = Match(header.rules, len(header.seats), header.seed)
     resumed = Resumed(header, match, valid_bytes=offset)
     deck_size = len(match.manifest)
+    latest: TrustRecord | None = None  # the last record, until a StartRound uses it
     for number, line in enumerate(lines[1:], start=2):
         try:
             if line["kind"] == "trust":
-                record = TrustRecord.from_dict(line)
-                resumed.trust[record.round_no] = record
+                latest = TrustRecord.from_dict(line)
+                resumed.trust[latest.round_no] = latest
                 continue
             if line["kind"] != "action":
                 raise JournalError(f"line {number}: unknown kind {line['kind']!r}")
@@ -249,11 +265,13 @@ def load(path: Path) -> Resumed:
             raise JournalError(f"line {number}: {exc}") from None
         events = match.apply(seat, action)
         if seat == HOST and isinstance(action, StartRound):
-            found = resumed.trust.get(match.round_no)
-            resumed.host_round = None if found is None else found.rebuild(header.game_id)
+            resumed.host_round = None if latest is None else latest.rebuild(header.game_id)
+            latest = None
             if resumed.host_round is not None:
                 resumed.host_round.deal(deck_size)
         for event in events:
             if isinstance(event, ev.Reshuffled) and resumed.host_round is not None:
                 resumed.host_round.reshuffle(event.epoch, event.sources)
+    if latest is not None:
+        resumed.abandoned = latest.rebuild(header.game_id)
     return resumed

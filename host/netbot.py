@@ -160,7 +160,8 @@ class NetworkBot:
         self.refused_in_a_row = 0
         self.done = False
         self.ready_sent = False
-        self.contributing = True  # False after a resume until the round in progress ends
+        self.contributing = True  # False after a resume until its snapshot: the trust
+        # messages before it belong to a round whose commitments are closed to us
         self.limits: Mapping[str, int] = {}  # welcome.limits: the pace the host allows
 
     # -- events -> frames ------------------------------------------------------------------
@@ -192,6 +193,7 @@ class NetworkBot:
             return self._message(event.message)
         if isinstance(event, Snapshot):
             self.outstanding = None  # a snapshot answers our resync (or opens a resume)
+            self.contributing = True  # a round_prepare after it is a round we can seed
             return self._decide(view_from_wire(event.view), event.legal)
         if isinstance(event, GameEvent):
             return self._game_event(event)
@@ -248,8 +250,6 @@ class NetworkBot:
     def _trust(self, kind: str, message: Mapping[str, Any]) -> list[bytes]:
         assert self.verifier is not None
         self._check(self.verifier.message(message_from_dict(kind, message)))
-        if kind == "round_audit":
-            self.contributing = True
         if kind == "round_prepare" and self.result.seat is not None and self.contributing:
             commit = self.verifier.contribute()
             return [self.session.send({"t": "seed_commit", **commit.to_dict()})]

@@ -123,3 +123,15 @@ def resumed_trust(host_round: HostRound) -> RoundTrust:
                                              deck.deck_commitment))
         )
     return trust
+
+
+def abandoned_messages(host_round: HostRound) -> list[dict[str, Any]]:
+    """What a restarted host owes for a round it prepared but never dealt (SPEC.md 11.7,
+    [UNO-11-24]): the same round_prepare (so nobody sees a re-deal), the commitments if they
+    were frozen, and the round's audit; the deal itself then takes the next round number."""
+    out = [wire("round_prepare", host_round.round_prepare())]
+    if host_round.frozen:
+        commits = SeedCommits(host_round.round_no, tuple(sorted(host_round.commits.items())))
+        out.append(wire("seed_commits", commits))
+    out.append(wire("round_audit", host_round.audit()))
+    return out

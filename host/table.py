@@ -20,7 +20,7 @@ from host.bots import BOT_NAMES, check_level
 from host.game import Game
 from host.journal import Header, Journal, Resumed, SeatRecord
 from host.outgoing import CloseConnection, ConnId, Outgoing, accepted, refused
-from host.round_trust import resumed_trust
+from host.round_trust import abandoned_messages, resumed_trust
 from host.seating import BOT, HUMAN, Member, Room, Seat, new_token
 from host.settings import TableTimings
 from protocol.errors import Code
@@ -362,8 +362,15 @@ class Table:
         trust = None
         if resumed.host_round is not None and resumed.match.phase == "in_round":
             trust = resumed_trust(resumed.host_round)
+        owed = []
+        if resumed.abandoned is not None:
+            owed = abandoned_messages(resumed.abandoned)
+            log.info("%s: round %d was being prepared when the host stopped; its seeds are "
+                     "published and the next round number deals again", table.label,
+                     resumed.abandoned.round_no)
         table.game = Game(table.room, resumed.match, header.game_id, settings.timings, journal,
-                          label=table.label, trust=trust)
+                          label=table.label, trust=trust, trust_round=resumed.last_trust_round,
+                          owed=owed)
         log.info("%s: resumed from the journal at round %d, scores %s", table.label,
                  resumed.match.round_no, resumed.match.scores)
         table.game.begin(now)

@@ -151,6 +151,16 @@ def _derive_decks(
     return decks, []
 
 
+def _dealt(rnd: RoundState) -> bool:
+    """Whether any card of the round moved in what this client saw. A round abandoned before
+    its deal (SPEC.md 11.7) is audited with no pile committed, and that is no violation."""
+    ledger = rnd.ledger
+    return bool(
+        rnd.decks or rnd.seen or rnd.pending or rnd.dealer_draws or ledger.face_up
+        or any(ledger.taken.values()) or any(ledger.holdings.values())
+    )
+
+
 def _compare_commitments(rnd: RoundState, decks: dict[int, CommittedDeck]) -> list[Violation]:
     """The published commitments must be exactly those of the derived piles."""
     found: list[Violation] = []
@@ -158,7 +168,9 @@ def _compare_commitments(rnd: RoundState, decks: dict[int, CommittedDeck]) -> li
         published = rnd.decks.get(epoch)
         derived = decks.get(epoch)
         if published is None:
-            if derived is not None and (epoch == 0 or epoch in rnd.ledger.reshuffles):
+            if derived is not None and (
+                (epoch == 0 and _dealt(rnd)) or epoch in rnd.ledger.reshuffles
+            ):
                 found.append(
                     Violation(
                         ViolationKind.MISSING_COMMITMENT,

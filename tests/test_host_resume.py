@@ -1,0 +1,171 @@
+"""A host that stops (crash or kill) resumes from its journal, on the sans-IO registry: the same
+match state, the same commitments, and a round abandoned during its seed exchange is audited
+and dealt again under the next round number, never re-dealt under the same one (SPEC.md 11.7).
+
+The whole-process version (SIGKILL, `unonet host --resume`) is in test_host_kill.py.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from host.journal import Journal, load
+from host.outgoing import Outgoing, SendEvent, SendMessage, SendSnapshot
+from host.registry import Registry
+from host.settings import FAST_TIMINGS
+from host.table import Table, TableSettings
+from protocol.trust.messages import MESSAGE_TYPES, EventProof, message_from_dict
+from protocol.trust.results import ViolationKind
+from protocol.trust.verifier import TrustVerifier
+from unonet.match import IN_ROUND
+from unonet.rules import RuleSet
+
+
+class Seat0:
+    """What connection 1 (seat 0) receives, fed to a trust verifier that outlives the host."""
+
+    def __init__(self) -> None:
+        self.verifier: TrustVerifier | None = None
+        self.snapshots: list[SendSnapshot] = []
+        self.prepared: list[dict[str, Any]] = []
+
+    def feed(self, out: list[Outgoing]) -> None:
+        for item in out:
+            if item.conn != 1:
+                continue
+            if isinstance(item, SendSnapshot):
+                self.snapshots.append(item)
+            elif isinstance(item, SendEvent) and self.verifier is not None:
+                self.verifier.event(item.event, EventProof.from_dict(item.proof))
+            elif isinstance(item, SendMessage):
+                self._message(dict(item.message))
+
+    def _message(self, message: dict[str, Any]) -> None:
+        kind = message["t"]
+        if kind == "manifest" and self.verifier is None:
+            from host.netbot import manifest_from_wire
+
+            self.verifier = TrustVerifier(manifest_from_wire(message), 0)
+        elif kind in MESSAGE_TYPES and self.verifier is not None:
+            if kind == "round_prepare":
+                self.prepared.append(message)
+            self.verifier.message(message_from_dict(kind, message))
+
+
+def start_journaled(tmp_path: Path) -> tuple[Registry, Table, list[Outgoing]]:
+    registry = Registry(FAST_TIMINGS)
+    settings = TableSettings("t", RuleSet(target=500), capacity=3, headless=True,
+                             target_seats=3, timings=FAST_TIMINGS, journal_dir=tmp_path)
+    table = registry.create_table(settings)
+    registry.request(1, "ana", {"t": "join_table", "id": 1, "table": 0, "name": "ana"}, 0.0)
+    table.add_bot()
+    table.add_bot()
+    registry.request(1, "ana", {"t": "ready", "id": 2, "ready": True}, 0.0)
+    return registry, table, registry.take_outgoing()
+
+
+def restart(tmp_path: Path, now: float) -> tuple[Registry, Table]:
+    """A new host process, as run.py builds it from `--resume JOURNAL`."""
+    (path,) = tmp_path.glob("table0-*.jsonl")
+    resumed = load(path)
+    registry = Registry(FAST_TIMINGS)
+    settings = TableSettings("t", resumed.header.rules, capacity=3, headless=True,
+                             target_seats=3, timings=FAST_TIMINGS, journal_dir=tmp_path)
+    journal = Journal.open_append(path, resumed.valid_bytes)
+    table = Table.from_journal(0, resumed, journal, settings, registry.outbox, now)
+    registry.add_table(table)
+    return registry, table
+
+
+def token_of(out: list[Outgoing]) -> bytes:
+    seated = next(o.message for o in out if isinstance(o, SendMessage)
+                  and o.conn == 1 and o.message["t"] == "seated")
+    token = seated["token"]
+    assert isinstance(token, bytes)
+    return token
+
+
+def test_a_round_abandoned_in_its_seed_exchange_is_audited_and_the_next_number_deals(
+    tmp_path: Path,
+) -> None:
+    registry, table, out = start_journaled(tmp_path)
+    seat0 = Seat0()
+    seat0.feed(out)
+    token = token_of(out)
+    assert seat0.verifier is not None and seat0.prepared[0]["round"] == 1
+    commit = seat0.verifier.contribute()
+    registry.message(1, {"t": "seed_commit", **commit.to_dict()}, 0.1)
+    seat0.feed(registry.take_outgoing())  # seed_commits: every contributor is in
+    reveal = seat0.verifier.reveal()
+    # The host dies here: the reveal reached the journal, the deal did not happen.
+    registry.message(1, {"t": "seed_reveal", **reveal.to_dict()}, 0.2)
+    journal = table.game.journal  # type: ignore[union-attr]
+    assert journal is not None
+    journal.close()
+    (path,) = tmp_path.glob("table0-*.jsonl")
+    lines = path.read_text().splitlines()
+    cut = next(i for i, line in enumerate(lines) if '"start_round"' in line)
+    path.write_text("\n".join(lines[:cut]) + "\n")  # the crash came before the StartRound line
+
+    registry2, table2 = restart(tmp_path, 100.0)
+    found = registry2.find_resume(token)
+    assert found is not None
+    assert table2.game is not None and table2.game.trust is None  # waiting for its players
+    registry2.resume(1, found[0], found[1], 100.0)
+    registry2.tick(100.0)
+    seat0.feed(registry2.take_outgoing())
+    # The abandoned round: the same round_prepare, then its audit with our revealed seed;
+    # once the player is back, the next round number is prepared.
+    assert [p["round"] for p in seat0.prepared] == [1, 1, 2]
+    assert seat0.prepared[0]["host_commit"] == seat0.prepared[1]["host_commit"]
+    kinds = {v.kind for v in seat0.verifier.violations()}
+    assert ViolationKind.REDEAL not in kinds and not kinds, seat0.verifier.violations()
+    # Round 2 runs its exchange with seat 0's seed, and the engine deals its first round.
+    commit = seat0.verifier.contribute()
+    registry2.message(1, {"t": "seed_commit", **commit.to_dict()}, 100.1)
+    seat0.feed(registry2.take_outgoing())
+    registry2.message(1, {"t": "seed_reveal", **seat0.verifier.reveal().to_dict()}, 100.2)
+    seat0.feed(registry2.take_outgoing())
+    game2 = table2.game
+    assert game2 is not None and game2.match.phase == IN_ROUND and game2.match.round_no == 1
+    assert game2.trust is not None and game2.trust.round_no == 2
+    resumed = load(path)
+    assert resumed.host_round is not None and resumed.host_round.round_no == 2
+    assert resumed.match.state() == game2.match.state()
+    assert seat0.verifier.violations() == []
+
+
+def test_a_round_resumed_mid_play_republishes_the_same_commitments(tmp_path: Path) -> None:
+    registry, table, out = start_journaled(tmp_path)
+    seat0 = Seat0()
+    seat0.feed(out)
+    token = token_of(out)
+    now = 0.0
+    request = 10
+    while table.game is None or table.game.match.phase != IN_ROUND or len(
+        table.game.match.log) < 30:
+        match = table.game.match if table.game is not None else None
+        if match is not None and match.pending_seat == 0:  # ana plays her own turns
+            request += 1
+            legal = match.legal_actions(0)
+            registry.intent(1, request, legal[-1], now)
+        else:
+            now = max(now, registry.next_deadline() or now)
+            registry.tick(now)
+        seat0.feed(registry.take_outgoing())
+    game = table.game
+    assert game.journal is not None
+    game.journal.close()
+    before = game.match.state()
+    hand = game.match.view(0).hand
+
+    registry2, table2 = restart(tmp_path, now + 1)
+    found = registry2.find_resume(token)
+    assert found is not None
+    registry2.resume(1, found[0], found[1], now + 1)
+    seat0.feed(registry2.take_outgoing())
+    assert table2.game is not None and table2.game.match.state() == before
+    assert seat0.snapshots[-1].view.hand == hand
+    assert seat0.prepared[-1] == seat0.prepared[0]  # the same commitment: not a re-deal
+    assert seat0.verifier is not None and seat0.verifier.violations() == []
