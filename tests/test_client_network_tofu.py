@@ -1,0 +1,217 @@
+"""Trust on first use over real TLS on loopback: the first contact is remembered, a changed
+fingerprint is refused with ssh's warning before anything is sent, an explicit pin works (and
+replaces the remembered one); and `unonet join`'s first-contact prompt, on and off a terminal."""
+
+from __future__ import annotations
+
+import argparse
+import io
+from pathlib import Path
+
+import pytest
+import trio
+from client_net import start_host, start_link
+
+from client.cli import JoinError, parse_address, probe_fingerprint, resolve_pin
+from client.known_hosts import KnownHosts, address_key
+from client.link import Refused, Snapshot, TablesListed
+from client.network import LinkConfig
+from client.tls import format_fingerprint
+from host.tls import HostIdentity, load_or_create_identity, server_context
+
+
+def tls_config(port: int, hosts: KnownHosts, pin: str | None = None) -> LinkConfig:
+    return LinkConfig("127.0.0.1", port, name="me", tls=True, pin=pin, known_hosts=hosts,
+                      table=0, auto_ready=True)
+
+
+async def tls_host(nursery: trio.Nursery, tmp_path: Path) -> tuple[int, HostIdentity]:
+    identity = load_or_create_identity(tmp_path / "host")
+    host = await start_host(nursery, bots=1, tls=server_context(identity))
+    return host.port, identity
+
+
+async def test_first_contact_is_remembered_and_the_game_runs_over_tls(
+    nursery: trio.Nursery, tmp_path: Path
+) -> None:
+    port, identity = await tls_host(nursery, tmp_path)
+    hosts = KnownHosts(tmp_path / "client" / "known_hosts")
+    harness = await start_link(nursery, tls_config(port, hosts))
+    await harness.until_type(Snapshot)
+    assert hosts.lookup("127.0.0.1", port) == identity.fingerprint
+    text = hosts.path.read_text()
+    assert f"{address_key('127.0.0.1', port)} {identity.fingerprint.hex()}" in text
+    await harness.close()
+    # The second time the remembered fingerprint is checked and matches.
+    config = tls_config(port, hosts)
+    again = await start_link(nursery, LinkConfig(config.host, config.port, known_hosts=hosts))
+    await again.until_type(TablesListed)
+    assert again.states() == ["connecting", "connected"]
+    await again.close()
+
+
+async def test_a_changed_fingerprint_is_refused_loudly_and_nothing_is_sent(
+    nursery: trio.Nursery, tmp_path: Path
+) -> None:
+    port, identity = await tls_host(nursery, tmp_path)
+    hosts = KnownHosts(tmp_path / "client" / "known_hosts")
+    hosts.remember("127.0.0.1", port, bytes(32))
+    harness = await start_link(nursery, tls_config(port, hosts))
+    refused = await harness.until_type(Refused)
+    assert refused.code == "host_key_changed"
+    lost = await harness.until_state("lost")
+    assert "WARNING: THE HOST'S FINGERPRINT HAS CHANGED!" in lost.detail
+    assert format_fingerprint(identity.fingerprint) in lost.detail
+    assert format_fingerprint(bytes(32)) in lost.detail
+    assert str(hosts.path) in lost.detail
+    with trio.fail_after(5):
+        await harness.finished.wait()
+    assert harness.streams == []  # refused before the link ever got a stream to write on
+    assert harness.states() == ["connecting", "lost"]
+    assert hosts.lookup("127.0.0.1", port) == bytes(32)  # never overwritten silently
+
+
+async def test_an_explicit_pin_connects_and_replaces_the_remembered_fingerprint(
+    nursery: trio.Nursery, tmp_path: Path
+) -> None:
+    port, identity = await tls_host(nursery, tmp_path)
+    hosts = KnownHosts(tmp_path / "client" / "known_hosts")
+    hosts.remember("127.0.0.1", port, bytes(32))  # the host made itself a new certificate
+    pin = identity.display[:19]  # the first 16 base32 characters, as an invite carries
+    harness = await start_link(nursery, tls_config(port, hosts, pin=pin))
+    await harness.until_type(Snapshot)
+    assert hosts.lookup("127.0.0.1", port) == identity.fingerprint
+    await harness.close()
+
+
+async def test_a_wrong_explicit_pin_is_refused(nursery: trio.Nursery, tmp_path: Path) -> None:
+    port, _ = await tls_host(nursery, tmp_path)
+    hosts = KnownHosts(tmp_path / "client" / "known_hosts")
+    harness = await start_link(nursery, tls_config(port, hosts,
+                                                   pin=format_fingerprint(bytes(32))))
+    lost = await harness.until_state("lost")
+    assert "not the pinned" in lost.detail
+    assert harness.streams == []
+    assert hosts.lookup("127.0.0.1", port) is None
+
+
+async def test_probe_reads_the_fingerprint_the_host_prints(
+    nursery: trio.Nursery, tmp_path: Path
+) -> None:
+    port, identity = await tls_host(nursery, tmp_path)
+    assert await probe_fingerprint("127.0.0.1", port) == identity.fingerprint
+
+
+# -- the first-contact prompt of `unonet join` -------------------------------------------------
+
+
+class FakeInput(io.StringIO):
+    def __init__(self, text: str, tty: bool) -> None:
+        super().__init__(text)
+        self.tty = tty
+
+    def isatty(self) -> bool:
+        return self.tty
+
+
+def join_args(**options: object) -> argparse.Namespace:
+    values: dict[str, object] = {"no_tls": False, "fingerprint": None}
+    values.update(options)
+    return argparse.Namespace(**values)
+
+
+SEEN = bytes(range(32))
+
+
+def probe(host: str, port: int) -> bytes:
+    return SEEN
+
+
+def never(host: str, port: int) -> bytes:
+    raise AssertionError("no probe was expected")
+
+
+def test_off_a_terminal_first_contact_is_accepted_with_a_notice(tmp_path: Path) -> None:
+    hosts = KnownHosts(tmp_path / "known_hosts")
+    out = io.StringIO()
+    pin = resolve_pin(join_args(), "example.org", 7077, hosts, stdin=FakeInput("", False),
+                      stdout=out, probe=probe)
+    assert pin is None  # known_hosts holds it now: the link checks it there
+    assert hosts.lookup("example.org", 7077) == SEEN
+    text = out.getvalue()
+    assert format_fingerprint(SEEN) in text and "First connection to example.org:7077" in text
+    assert "not a terminal" in text and "accepting" in text
+
+
+@pytest.mark.parametrize(("answer", "trusted"), [("y\n", True), ("yes\n", True), ("n\n", False),
+                                                 ("\n", False)])
+def test_on_a_terminal_first_contact_is_asked(tmp_path: Path, answer: str, trusted: bool) -> None:
+    hosts = KnownHosts(tmp_path / "known_hosts")
+    out = io.StringIO()
+    stdin = FakeInput(answer, True)
+    if trusted:
+        resolve_pin(join_args(), "example.org", 7077, hosts, stdin=stdin, stdout=out, probe=probe)
+        assert hosts.lookup("example.org", 7077) == SEEN
+    else:
+        with pytest.raises(JoinError, match="not trusted"):
+            resolve_pin(join_args(), "example.org", 7077, hosts, stdin=stdin, stdout=out,
+                        probe=probe)
+        assert hosts.lookup("example.org", 7077) is None
+    assert "[y/N]" in out.getvalue()
+
+
+def test_a_known_host_or_an_explicit_pin_needs_no_probe(tmp_path: Path) -> None:
+    hosts = KnownHosts(tmp_path / "known_hosts")
+    hosts.remember("example.org", 7077, SEEN)
+    quiet = io.StringIO()
+    assert resolve_pin(join_args(), "example.org", 7077, hosts, stdin=FakeInput("", True),
+                       stdout=quiet, probe=never) is None
+    pin = resolve_pin(join_args(fingerprint=format_fingerprint(SEEN).lower()), "other", 1,
+                      hosts, stdin=FakeInput("", True), stdout=quiet, probe=never)
+    assert pin == format_fingerprint(SEEN).replace("-", "")
+    assert resolve_pin(join_args(no_tls=True), "other", 1, hosts, stdin=FakeInput("", True),
+                       stdout=quiet, probe=never) is None
+    assert quiet.getvalue() == ""
+    with pytest.raises(JoinError, match="--fingerprint"):
+        resolve_pin(join_args(fingerprint="ABCD"), "other", 1, hosts,
+                    stdin=FakeInput("", True), stdout=quiet, probe=never)
+
+
+def test_known_hosts_keeps_addresses_apart_and_skips_junk(tmp_path: Path) -> None:
+    path = tmp_path / "known_hosts"
+    path.write_text("# comment\nnot a line at all\n[::1]:7077 zz\n")
+    hosts = KnownHosts(path)
+    assert hosts.entries() == {}
+    hosts.remember("::1", 7077, SEEN)
+    hosts.remember("localhost", 7077, bytes(32))
+    assert hosts.lookup("[::1]", 7077) == SEEN
+    assert hosts.lookup("LOCALHOST", 7077) == bytes(32)
+    assert hosts.lookup("localhost", 7078) is None
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("example.org:7000", ("example.org", 7000)),
+    ("example.org", ("example.org", 7077)),
+    ("[2001:db8::1]:7001", ("2001:db8::1", 7001)),
+    ("2001:db8::1", ("2001:db8::1", 7077)),
+    ("127.0.0.1:1", ("127.0.0.1", 1)),
+])
+def test_addresses_parse(text: str, expected: tuple[str, int]) -> None:
+    assert parse_address(text) == expected
+
+
+@pytest.mark.parametrize("text", [":7077", "host:port", "host:70000", "[::1]:x"])
+def test_bad_addresses_are_refused(text: str) -> None:
+    with pytest.raises(ValueError):
+        parse_address(text)
+
+
+def test_the_config_dir_follows_unonet_home_then_xdg(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("UNONET_HOME", str(tmp_path / "home"))
+    assert KnownHosts().path == tmp_path / "home" / "known_hosts"
+    monkeypatch.delenv("UNONET_HOME")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    assert KnownHosts().path == tmp_path / "xdg" / "unonet" / "known_hosts"
+
