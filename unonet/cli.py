@@ -5,8 +5,10 @@ from __future__ import annotations
 import argparse
 import secrets
 import sys
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 
+from client.cli import HostAddress, add_join_arguments, add_play_arguments
 from unonet import __version__
 from unonet.actions import Action
 from unonet.bots import POLICIES
@@ -32,8 +34,55 @@ def parse_rules(preset_name: str, settings: Sequence[str]) -> RuleSet:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    """The real game against bots on a terminal; the bot-match log with --log (or on a pipe)."""
+    if args.log or args.seed or args.quiet or args.verbose or not sys.stdout.isatty():
+        return cmd_log(args)
+    from client.cli import run_play
+
+    bots = 3 if args.bots is None else args.bots
+    parse_rules(args.rules, args.set).check_table(bots + 1)  # refused before the screen opens
+    args.bots = bots
+    return run_play(args, start_local_host)
+
+
+def start_local_host(args: argparse.Namespace) -> AbstractAsyncContextManager[HostAddress]:
+    """`unonet play`'s host, inside the client's trio run: one table on 127.0.0.1, an ephemeral
+    port, plain TCP (loopback only), `args.bots` bots, starting once the player is ready."""
+    import trio
+
+    from host.registry import Registry
+    from host.server import HostServer, ServerConfig
+    from host.table import TableSettings
+
+    @asynccontextmanager
+    async def running() -> AsyncIterator[HostAddress]:
+        rules = parse_rules(args.rules, args.set)
+        seats = args.bots + 1
+        registry = Registry()
+        table = registry.create_table(TableSettings(
+            "unonet", rules, args.rules, capacity=seats, headless=True, target_seats=seats,
+            timings=registry.timings))
+        for _ in range(args.bots):
+            table.add_bot(args.policy)
+        server = HostServer(registry, ServerConfig(bind="127.0.0.1", port=0))
+        async with trio.open_nursery() as nursery:
+            listeners = await nursery.start(server.serve)
+            yield HostAddress("127.0.0.1", listeners[0].socket.getsockname()[1])
+            nursery.cancel_scope.cancel()
+
+    return running()
+
+
+def cmd_join(args: argparse.Namespace) -> int:
+    from client.cli import run_join
+
+    return run_join(args)
+
+
+def cmd_log(args: argparse.Namespace) -> int:
+    """A match between bots, printed as a readable log (`unonet play --log`)."""
     rules = parse_rules(args.rules, args.set)
-    seats = args.bots
+    seats = 4 if args.bots is None else args.bots
     seed = bytes.fromhex(args.seed) if args.seed else secrets.token_bytes(16)
     match = Match(rules, seats, seed)
     names = list(BOT_NAMES[:seats])
@@ -125,9 +174,12 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser(
         "play",
         help="play a match against bots",
-        description="Play a match between bots and print it as a readable log.",
+        description="Play against bots on this terminal (a host in this process, on "
+        "127.0.0.1). With --log (or when the output is not a terminal), watch a match between "
+        "bots as a readable log instead.",
     )
-    play.add_argument("--bots", type=int, default=4, metavar="N", help="seats (2-10, default 4)")
+    play.add_argument("--bots", type=int, default=None, metavar="N",
+                      help="bots to play against (default 3); with --log, seats (default 4)")
     play.add_argument("--rules", default="official", choices=sorted(PRESETS),
                       help="rule preset (default official)")
     play.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE",
@@ -137,7 +189,21 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", help="hex seed, to replay the same match")
     play.add_argument("--quiet", action="store_true", help="print round results only")
     play.add_argument("--verbose", action="store_true", help="also print whose turn it is")
+    play.add_argument("--log", action="store_true",
+                      help="watch a match between bots as a log (--seed, --quiet, --verbose "
+                      "imply it)")
+    add_play_arguments(play)
     play.set_defaults(func=cmd_play)
+
+    join = sub.add_parser(
+        "join",
+        help="join a host over the network",
+        description="Join a table on a host (`unonet host` prints its address and fingerprint)."
+        " The first time, the host's fingerprint is shown and remembered (known_hosts in the "
+        "unonet config dir); a changed one is refused.",
+    )
+    add_join_arguments(join)
+    join.set_defaults(func=cmd_join)
 
     host = sub.add_parser(
         "host",
