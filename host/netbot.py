@@ -12,7 +12,7 @@ It lives in host/ until the client package takes it over.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -193,6 +193,10 @@ class NetworkBot:
             return self._message(event.message)
         if isinstance(event, Snapshot):
             self.outstanding = None  # a snapshot answers our resync (or opens a resume)
+            if not self.contributing and self.verifier is not None:
+                current = self.verifier.current  # resumed into a dealt round: we missed some
+                if current is not None and 0 in current.decks and not current.audited:
+                    self.verifier.joined_mid_round()
             self.contributing = True  # a round_prepare after it is a round we can seed
             return self._decide(view_from_wire(event.view), event.legal)
         if isinstance(event, GameEvent):
@@ -317,9 +321,11 @@ async def play(
     matches: int = 1,
     resume: bytes | None = None,
     think: float = DEFAULT_THINK,
+    observe: Callable[[Sequence[SessionEvent]], None] | None = None,
 ) -> BotResult:
     """Play `matches` matches at `table` (the first with a free seat if None) over `stream`,
-    waiting `think` seconds before each action."""
+    waiting `think` seconds before each action; `observe` sees every session event (tests,
+    tools)."""
     session = ClientSession(client_name="unonet-bot", name=name, resume=resume)
     bot = NetworkBot(session, name, level, table, matches)
     pacer = Pacer(trio.current_time())
@@ -332,7 +338,10 @@ async def play(
             data = b""
         intents = bot.result.intents
         welcomed = bool(bot.limits)
-        frames = bot.handle(session.receive_data(data))
+        received = session.receive_data(data)
+        if observe is not None:
+            observe(received)
+        frames = bot.handle(received)
         if bot.limits and not welcomed:
             pacer.set_limits(trio.current_time(), bot.limits.get("rate", RATE_PER_SECOND),
                              bot.limits.get("burst", RATE_BURST))

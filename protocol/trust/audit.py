@@ -230,7 +230,8 @@ def _check_sightings(rnd: RoundState, card_at: _CardAt, manifest: DeckManifest) 
                     f"produce has {_name(manifest, actual)} there",
                 )
             )
-    for position in sorted(rnd.private_mine ^ rnd.public_mine):
+    mismatched = set() if rnd.partial else rnd.private_mine ^ rnd.public_mine
+    for position in sorted(mismatched):
         side = (
             "privately but not in public"
             if position in rnd.private_mine

@@ -59,6 +59,7 @@ class RoundState:
     returned: list[tuple[frozenset[Position], tuple[int, ...]]] = field(default_factory=list)
     sources_checked: set[int] = field(default_factory=set)
     audited: bool = False
+    partial: bool = False  # joined after the deal: the public record of hands is incomplete
 
     @classmethod
     def start(cls, prepare: RoundPrepare, manifest: DeckManifest) -> RoundState:

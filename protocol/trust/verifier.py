@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from protocol.limits import MAX_SEATS
 from protocol.trust.audit import audit_round
 from protocol.trust.challenge import hand_set_violations, verdict_violation
 from protocol.trust.constants import ALGO, DIGEST_SIZE, SEED_SIZE
@@ -132,6 +133,17 @@ class TrustVerifier:
                     earlier.audited = True  # reported once
         self._rounds.append(RoundState.start(msg, self.manifest))
         return self._report(found, f"round {msg.round_no} prepared")
+
+    def joined_mid_round(self) -> None:
+        """This client entered the current round after its deal (a resume, a late spectator).
+        It missed public events, so the checks that need the whole public record of who
+        holds which position are skipped for this round; every card it is shown is still
+        opened against its commitment, and the audit still re-derives the seeds and piles."""
+        rnd = self.current
+        if rnd is None:
+            return
+        rnd.partial = True
+        rnd.ledger.uncertain.update(range(MAX_SEATS))
 
     def record_own_seed(self, seed: bytes) -> SeedCommit:
         """Remember this client's seed for the current round; return the seed_commit to send."""
@@ -363,7 +375,9 @@ class TrustVerifier:
             return Verified("no round prepared: nothing to check against")
         found: list[Violation] = []
         if event.audience is None:
-            found += rnd.ledger.apply(event)
+            problems = rnd.ledger.apply(event)
+            if not rnd.partial:
+                found += problems
         found += self._event_checks(rnd, event, proof)
         return self._report(found, f"{type(event).__name__} checked")
 
@@ -528,7 +542,7 @@ class TrustVerifier:
             found += self._open(rnd, position, card, nonce, how)
         snapshot = rnd.ledger.snapshots.get(event.target)
         color = event.color_before
-        if snapshot is None:
+        if snapshot is None and not rnd.partial:
             found.append(
                 Violation(
                     ViolationKind.CHALLENGE_HAND,
@@ -536,10 +550,11 @@ class TrustVerifier:
                     f"card in the public record",
                 )
             )
-        else:
+        elif snapshot is not None:
             if event.target not in rnd.ledger.uncertain:
                 found += hand_set_violations(event.target, snapshot.positions, event.positions)
-            if rnd.ledger.tracks_color and snapshot.color_before is not None:
+            if (rnd.ledger.tracks_color and snapshot.color_before is not None
+                    and not rnd.partial):
                 if snapshot.color_before != event.color_before:
                     found.append(
                         Violation(
