@@ -248,6 +248,7 @@ class _Connection:
         self.ended: Ended | None = None
         self.send_failed: Ended | None = None
         self.welcomed = False
+        self.ready = trio.Event()  # set once the welcome's own answers (join, list) are sent
         self._send_lock = trio.StrictFIFOLock()
 
     def end(self, ended: Ended) -> None:
@@ -277,6 +278,8 @@ class _Connection:
                 self.welcomed = True
             await self.updates.send(update)
         await self.send(out.frames)
+        if self.welcomed:
+            self.ready.set()
         if out.ended is not None:
             self.end(out.ended)
 
@@ -315,6 +318,8 @@ class _Connection:
 
     async def obey(self, commands: trio.MemoryReceiveChannel[Command]) -> None:
         async for command in commands:
+            if not isinstance(command, CloseLink):
+                await self.ready.wait()  # a command sent while connecting waits for the welcome
             out = self.state.command(command)
             if isinstance(command, CloseLink):
                 with trio.move_on_after(1.0):
