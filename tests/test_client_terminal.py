@@ -1,0 +1,122 @@
+"""Once through a real terminal (DESIGN.md "Tests"): `unonet play --bots 3` in tmux. The table
+appears, a card is played from the keyboard, the player quits and the command exits 0. Every
+step polls the screen (capture-pane) until the text it expects is there, within a generous
+bound; nothing waits a fixed time."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None,
+                                reason="tmux is not installed: no real terminal to drive")
+
+BOUND = 60.0
+"""Seconds any one step may take: a loaded CI machine is slow, not wrong."""
+
+
+class Terminal:
+    """A tmux session of its own (own socket), 100x30, running one command."""
+
+    def __init__(self, tmp: Path, command: str) -> None:
+        self.socket = str(tmp / "tmux.sock")
+        self.name = "unonet"
+        env = {**os.environ, "UNONET_HOME": str(tmp / "home"), "NO_COLOR": "1",
+               "TERM": "xterm-256color", "LANGUAGE": "en", "LC_ALL": "C.UTF-8"}
+        self.env = env
+        self._tmux("new-session", "-d", "-s", self.name, "-x", "100", "-y", "30",
+                   f"{command}; echo UNONET-EXIT=$?; sleep 600")
+
+    def _tmux(self, *args: str) -> str:
+        result = subprocess.run(["tmux", "-S", self.socket, *args], env=self.env,
+                                capture_output=True, text=True, check=True, timeout=30)
+        return result.stdout
+
+    def screen(self) -> str:
+        return self._tmux("capture-pane", "-p", "-t", self.name)
+
+    def keys(self, *keys: str) -> None:
+        self._tmux("send-keys", "-t", self.name, *keys)
+
+    def wait(self, found: Callable[[str], bool], what: str, bound: float = BOUND) -> str:
+        deadline = time.monotonic() + bound
+        while True:
+            text = self.screen()
+            if found(text):
+                return text
+            if time.monotonic() > deadline:
+                raise AssertionError(f"never saw {what} within {bound} s; the screen:\n{text}")
+            time.sleep(0.1)
+
+    def wait_text(self, text: str, bound: float = BOUND) -> str:
+        return self.wait(lambda screen: text in screen, repr(text), bound)
+
+    def close(self) -> None:
+        subprocess.run(["tmux", "-S", self.socket, "kill-server"], env=self.env,
+                       capture_output=True, timeout=30, check=False)
+
+
+@pytest.fixture
+def terminal(tmp_path: Path) -> Iterator[Callable[[str], Terminal]]:
+    made: list[Terminal] = []
+
+    def make(command: str) -> Terminal:
+        made.append(Terminal(tmp_path, command))
+        return made[-1]
+
+    yield make
+    for term in made:
+        term.close()
+
+
+def hand_size(screen: str) -> int | None:
+    match = re.search(r"Your hand \((\d+)\)", screen)
+    return int(match.group(1)) if match else None
+
+
+def test_play_against_bots_in_a_real_terminal(
+    terminal: Callable[[str], Terminal], tmp_path: Path
+) -> None:
+    command = f"cd {Path.cwd()} && {sys.executable} -m unonet.cli play --bots 3 --name Tester"
+    term = terminal(command)
+    screen = term.wait_text("Tester (you)")
+    for bot in ("Ana", "Bruno", "Chiara"):
+        assert bot in screen
+    screen = term.wait_text("Your turn")  # the bots play until it is ours
+    assert "connected" in screen
+    before = hand_size(screen)
+    assert before is not None
+    # Play the first card that plays: select it with its number key and press Enter; a wild
+    # opens the colour picker, where 1 takes the first colour. Drawing is the fallback.
+    played = False
+    for index in range(1, min(before, 9) + 1):
+        term.keys(str(index), "Enter")
+        screen = term.wait(lambda s: "cannot be played" in s or "Colour for" in s
+                           or hand_size(s) != before or "Tester plays" in s,
+                           f"an answer to card {index}")
+        if "Colour for" in screen:
+            term.keys("1")
+            screen = term.wait(lambda s: "Tester plays" in s, "the wild played")
+        if "Tester plays" in screen:
+            played = True
+            break
+    if not played:
+        term.keys("Space")
+        screen = term.wait(lambda s: "Tester draws" in s or "Tester plays" in s, "a draw")
+    else:
+        assert "Tester plays" in screen
+    term.keys("q")
+    term.wait_text("Leave the game?")
+    term.keys("y")
+    screen = term.wait_text("UNONET-EXIT=")
+    assert "UNONET-EXIT=0" in screen
+    log = (tmp_path / "home" / "play.log").read_text()
+    assert "Tester" in log and "closed (quit)" in log
