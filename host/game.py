@@ -23,7 +23,7 @@ from protocol.game_codec import PROOF_FIELDS, wire_name
 from protocol.trust.host import HostRound
 from protocol.trust.messages import DeckCommits
 from unonet import events as ev
-from unonet.actions import HOST, Action, CallUno, Catch, Expire, StartRound
+from unonet.actions import HOST, Action, CallUno, Catch, Expire, Penalize, StartRound
 from unonet.errors import EngineError
 from unonet.match import BETWEEN_ROUNDS, IN_ROUND, MATCH_OVER, Match
 
@@ -103,6 +103,19 @@ class Game:
             seat_state.taken_over = False
         self.room.outbox.extend(accepted(conn, request))
         self._committed(seat, action, events, now)
+
+    def penalize(self, conn: ConnId, request: int | None, target: int, count: int,
+                 now: float) -> None:
+        """The table owner's penalty, applied by the host for them (the engine's Penalize)."""
+        action = Penalize(target, count)
+        try:
+            events = self.match.apply(HOST, action)
+        except EngineError as exc:
+            self.room.outbox.append(refused(conn, request, exc.code.value, exc.message))
+            return
+        log.info("%s: the owner penalizes seat %d with %d cards", self.label, target, count)
+        self.room.outbox.extend(accepted(conn, request))
+        self._committed(HOST, action, events, now)
 
     def seed_message(
         self, conn: ConnId, seat: int, message: Mapping[str, Any], now: float

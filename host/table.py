@@ -179,6 +179,9 @@ class Table:
         try:
             if member is None:
                 raise Refusal(Code.NOT_AT_TABLE, "join or spectate a table first")
+            if kind == "penalize":
+                self._penalize(member, message, now)
+                return
             handler = getattr(self, f"_on_{kind}", None)
             if handler is None:
                 raise Refusal(Code.UNEXPECTED_MESSAGE, f"{kind} is not a table request")
@@ -304,6 +307,16 @@ class Table:
         if self.game is None:
             raise Refusal("wrong_phase", "no match is on")
         self.game.send_state(member.conn, member.seat, full=False)
+
+    def _penalize(self, member: Member, message: Mapping[str, Any], now: float) -> None:
+        """The owner's moderation (RULES.md 1.11): the game answers, then sends the events."""
+        if member.seat is None or member.seat != self.owner:
+            raise Refusal(Code.NOT_OWNER, "only the table's owner may penalize")
+        if self.game is None:
+            raise Refusal("wrong_phase", "no match is on")
+        count = message.get("count")
+        self.game.penalize(member.conn, message.get("id"), int(message["seat"]),
+                           2 if count is None else int(count), now)
 
     # -- lobby mechanics --------------------------------------------------------------------
 

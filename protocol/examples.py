@@ -64,6 +64,7 @@ EXAMPLES: dict[str, dict[str, Any]] = {
     "intent": {"t": "intent", "id": 12, "action": encode_action(ChooseColor(Color.BLUE))},
     "accepted": {"t": "accepted", "id": 12},
     "resync": {"t": "resync", "id": 13},
+    "penalize": {"t": "penalize", "id": 14, "seat": 2, "count": 2},
     "chat": {"t": "chat", "text": "good game"},
     "chat_message": {"t": "chat_message", "name": "ada", "seat": 1, "text": "good game"},
     "round_prepare": {"t": "round_prepare", "round": 1, "game_id": _B16, "host_commit": _B32,

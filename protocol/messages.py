@@ -84,6 +84,7 @@ SEAT = Int(0, MAX_SEATS - 1)
 TABLE = Int(0)
 ROUND = Int(0)
 SEQ = Int(0)
+PENALTY = Int(1, 10)
 REQUEST_ID = Int(1)
 NAME = Str(MAX_NAME_CHARS, min_chars=1)
 CODE = Str(MAX_CODE_CHARS, min_chars=1)
@@ -248,6 +249,11 @@ _SPECS: tuple[MessageSpec, ...] = (
     MessageSpec("accepted", H, GAME, (Field("id", REQUEST_ID, "the request's id"),),
                 "the request with this id was applied"),
     MessageSpec("resync", C, GAME, (_ID,), "ask for a snapshot (after a seq gap)"),
+    MessageSpec("penalize", C, GAME, (
+        _ID,
+        Field("seat", SEAT, "the seat that draws"),
+        opt("count", PENALTY, "cards to draw (absent: 2)"),
+    ), "owner: a seat draws cards as a penalty (RULES.md 1.11)"),
     MessageSpec("chat", C, GAME, (Field("text", Str(MAX_CHAT_CHARS, min_chars=1), "the line"),),
                 "say something at the table"),
     MessageSpec("chat_message", H, GAME, (
