@@ -120,3 +120,43 @@ def test_play_against_bots_in_a_real_terminal(
     assert "UNONET-EXIT=0" in screen
     log = (tmp_path / "home" / "play.log").read_text()
     assert "Tester" in log and "closed (quit)" in log
+
+
+def test_join_asks_about_a_new_fingerprint_then_plays(
+    terminal: Callable[[str], Terminal], tmp_path: Path
+) -> None:
+    env = {**os.environ, "UNONET_HOME": str(tmp_path / "host-home")}
+    host = subprocess.Popen(
+        [sys.executable, "-m", "unonet.cli", "host", "--bind", "127.0.0.1", "--port", "0",
+         "--bots", "1"], env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        assert host.stdout is not None
+        port = fingerprint = None
+        deadline = time.monotonic() + BOUND
+        while fingerprint is None and time.monotonic() < deadline:
+            line = host.stdout.readline()
+            if found := re.search(r"port (\d+)", line):
+                port = int(found.group(1))
+            if found := re.search(r"fingerprint .*: (\S+)", line):
+                fingerprint = found.group(1)
+        assert port is not None and fingerprint is not None
+        term = terminal(f"cd {Path.cwd()} && {sys.executable} -m unonet.cli join "
+                        f"127.0.0.1:{port} --name Tester")
+        screen = term.wait_text("[y/N]")
+        assert fingerprint in screen  # the same text the host printed
+        term.keys("y", "Enter")
+        term.wait_text("Tables on this host")
+        term.keys("Enter")  # join the first table
+        term.wait_text("Tester")
+        term.keys("r")  # ready: the headless table starts with its bot
+        screen = term.wait(lambda s: "Round 1" in s and "Tester (you)" in s, "the game")
+        assert "Your hand" in screen
+        term.keys("q")
+        term.wait_text("Leave the game?")
+        term.keys("y")
+        assert "UNONET-EXIT=0" in term.wait_text("UNONET-EXIT=")
+        known = (tmp_path / "home" / "known_hosts").read_text()
+        assert f"127.0.0.1:{port} " in known
+    finally:
+        host.terminate()
+        host.wait(timeout=30)
