@@ -251,14 +251,3 @@ def test_random_matches_to_500_add_up() -> None:
         assert max(match.scores) >= 500
         assert match.winner == match.scores.index(max(match.scores))
         assert all(sum(1 for p in e.points if p) <= 1 for e in ended)
-
-
-def test_a_player_out_of_cards_awaiting_the_challenge_is_no_longer_marked_uno() -> None:
-    hands = [["r7", "y9"], ["r5", "W+4"], ["r6", "g9"]]
-    match = deal(hands, top="r3")
-    play(match, 1, "r5", uno=True)
-    play(match, 2, "r6", uno=True)
-    play(match, 0, "r7", uno=True)
-    play(match, 1, "W+4", color=G)
-    seat1 = match.view(2).seats[1]
-    assert (seat1.cards, seat1.uno_called, seat1.catchable) == (0, False, False)

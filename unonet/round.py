@@ -391,8 +391,6 @@ class Round:
     # -- UNO (RULES.md 1.7) ----------------------------------------------------------------------
 
     def _after_hand_shrank(self, seat: int, called: bool) -> None:
-        if not self.hands[seat]:
-            self.uno_called.discard(seat)  # out of cards (a last +4 may still be challenged)
         if len(self.hands[seat]) != 1:
             return
         if called:
