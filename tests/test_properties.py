@@ -468,7 +468,9 @@ class GameChecker:
         for seat in rnd.catchable:
             assert len(rnd.hands[seat]) == 1, self.where()
         for seat in rnd.uno_called:
-            assert len(rnd.hands[seat]) == 1, self.where()
+            # One card; none for a seat whose last card, a Wild Draw Four, awaits a challenge.
+            allowed = (0, 1) if seat == rnd.wd4_player else (1,)
+            assert len(rnd.hands[seat]) in allowed, self.where()
         self.legal = []
         for seat in range(self.seats):
             legal = self.match.legal_actions(seat)
