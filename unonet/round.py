@@ -94,7 +94,7 @@ class Round:
     # -- public API ------------------------------------------------------------------------------
 
     def face(self, card: int) -> Face:
-        return self.manifest.face(card, self.side)
+        return self.manifest.cards[card].faces[self.side]  # manifest.face, inlined (hot path)
 
     @property
     def top(self) -> int:
@@ -118,7 +118,7 @@ class Round:
 
     def apply(self, seat: int, action: Action) -> list[ev.Event]:
         """Apply `action` for `seat`, or raise EngineError and change nothing."""
-        if action not in self.legal_actions(seat):
+        if not self._is_listed(seat, action):
             if not self._is_false_catch(seat, action):
                 raise self._diagnose(seat, action)
             self._events = []
@@ -227,25 +227,54 @@ class Round:
         if self.phase is Phase.CHALLENGE:
             return [Challenge(), Accept()]
         actions: list[Action] = []
-        # The drawn-card lock (RULES.md 1.4): after drawing, only the drawn card may be played.
-        # Under max_draws_per_turn an unplayable draw leaves nothing to play but another draw.
-        if self.drawn_card is not None:
-            candidates = [self.drawn_card]
-        else:
-            candidates = [] if self.draws_this_turn else self.hands[seat]
-        for card in candidates:
-            actions += self._plays_of(seat, card)
+        top = self.face(self.discard[-1])
+        for card in self._play_candidates(seat):
+            actions += self._plays_of(seat, card, top)
         if self._can_draw(seat, has_play=bool(actions)):
             actions.append(Draw())
         if self.draws_this_turn > 0:
             actions.append(Pass())
         return actions
 
-    def _plays_of(self, seat: int, card: int) -> list[Action]:
+    def _play_candidates(self, seat: int) -> list[int]:
+        """The cards `seat` may try to play in its turn.
+
+        The drawn-card lock (RULES.md 1.4): after drawing, only the drawn card may be played.
+        Under max_draws_per_turn an unplayable draw leaves nothing to play but another draw.
+        """
+        if self.drawn_card is not None:
+            return [self.drawn_card]
+        return [] if self.draws_this_turn else self.hands[seat]
+
+    def _is_listed(self, seat: int, action: Action) -> bool:
+        """`action in self.legal_actions(seat)`, without listing every play of the hand: the
+        plays of the one card named, and Draw or Pass from their own conditions (hot path)."""
+        kind = type(action)
+        if (
+            kind in (Play, Draw, Pass)
+            and seat == self.current
+            and self.phase is Phase.TURN
+            and seat not in self.out
+        ):
+            if kind is Pass:
+                return self.draws_this_turn > 0
+            if kind is Draw:
+                return self._can_draw(seat)
+            assert isinstance(action, Play)
+            for card in self._play_candidates(seat):
+                if card == action.card:
+                    return action in self._plays_of(seat, card)
+            return False
+        return action in self.legal_actions(seat)
+
+    def _plays_of(self, seat: int, card: int, top: Face | None = None) -> list[Action]:
+        """The plays of `card` by `seat`; `top` is the top card's face (computed if None)."""
         face = self.face(card)
-        hand = self.hands[seat]
-        if not matches(face, self.face(self.top), self.active_color):
+        if top is None:
+            top = self.face(self.discard[-1])
+        if not matches(face, top, self.active_color):
             return []
+        hand = self.hands[seat]
         if len(hand) == 1 and face.is_action and not self.rules.action_finish:
             return []
         if face.kind is Kind.WILD_DRAW_FOUR and self.rules.wd4_policy == "enforce":
@@ -261,7 +290,8 @@ class Round:
             return False
         if self.rules.draw_when_playable == "forbidden" and self.draws_this_turn == 0:
             if has_play is None:
-                has_play = any(self._plays_of(seat, card) for card in self.hands[seat])
+                top = self.face(self.discard[-1])
+                has_play = any(self._plays_of(seat, card, top) for card in self.hands[seat])
             return not has_play
         return True
 
