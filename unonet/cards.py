@@ -8,6 +8,7 @@ RULES.md names: several decks, extra colours, Buzzer cards, Flip and No Mercy.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -227,8 +228,12 @@ def build_manifest(name: str, sides: Sequence[Sequence[Face]]) -> DeckManifest:
     return DeckManifest(name, tuple(CardSpec(i, tuple(f)) for i, f in enumerate(sides)))
 
 
+@functools.cache
 def classic_manifest(decks: int = 1, colors: int = 4, buzzers: bool = False) -> DeckManifest:
-    """The classic deck(s); ids run deck by deck in the order of `classic_faces`, buzzers last."""
+    """The classic deck(s); ids run deck by deck in the order of `classic_faces`, buzzers last.
+
+    Manifests are immutable, so one instance per (decks, colors, buzzers) serves every game.
+    """
     faces: list[Face] = []
     for _ in range(decks):
         faces += classic_faces(colors)

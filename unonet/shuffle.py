@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import struct
 from collections.abc import Sequence
 from typing import TypeVar
 
@@ -28,42 +29,46 @@ _SPACE = 2**32
 class HmacStream:
     """Unbiased integers from an HMAC-SHA256 counter-mode byte stream."""
 
-    __slots__ = ("_buffer", "_counter", "_key", "_label", "_offset")
+    __slots__ = ("_counter", "_keyed", "_label", "_words")
 
     def __init__(self, key: bytes, label: Sequence[Field]) -> None:
-        self._key = key
+        self._keyed = hmac.new(key, digestmod=hashlib.sha256)  # copied per block: keyed once
         self._label = tuple(label)
         self._counter = 0
-        self._buffer = b""
-        self._offset = 0
+        self._words: list[int] = []  # the current block's unread u32 words, next one last
 
-    def _next_u32(self) -> int:
-        if self._offset + 4 > len(self._buffer):
-            block = enc(PRNG_TAG, *self._label, self._counter)
-            self._buffer = hmac.new(self._key, block, hashlib.sha256).digest()
-            self._counter += 1
-            self._offset = 0
-        value = int.from_bytes(self._buffer[self._offset : self._offset + 4], "big")
-        self._offset += 4
-        return value
+    def _refill(self) -> None:
+        mac = self._keyed.copy()
+        mac.update(enc(PRNG_TAG, *self._label, self._counter))
+        self._counter += 1
+        self._words = list(_BLOCK_WORDS.unpack(mac.digest()))[::-1]
+
+    def next_u32(self) -> int:
+        """The next 4 bytes of the stream as a big-endian unsigned integer."""
+        if not self._words:
+            self._refill()
+        return self._words.pop()
 
     def below(self, n: int) -> int:
-        """A uniform integer in [0, n)."""
+        """A uniform integer in [0, n): reject x >= 2**32 - (2**32 mod n), then x mod n."""
         if not 0 < n <= _SPACE:
             raise ValueError(f"below() needs 0 < n <= 2**32, got {n}")
         limit = _SPACE - (_SPACE % n)
         while True:
-            x = self._next_u32()
+            x = self.next_u32()
             if x < limit:
                 return x % n
+
+
+_BLOCK_WORDS = struct.Struct(">8I")  # one HMAC-SHA256 block = eight big-endian u32 words
 
 
 def shuffled(items: Sequence[T], key: bytes, label: Sequence[Field]) -> list[T]:
     """Return `items` permuted by the portable Fisher-Yates shuffle for (key, label)."""
     result = list(items)
-    stream = HmacStream(key, label)
+    below = HmacStream(key, label).below
     for i in range(len(result) - 1, 0, -1):
-        j = stream.below(i + 1)
+        j = below(i + 1)
         result[i], result[j] = result[j], result[i]
     return result
 
