@@ -62,6 +62,14 @@ class ClientConnection:
         self._final = b""  # the error frame for a client cut off with a full queue
         self.cut: str | None = None  # why the host cut the connection, if it did
 
+    def ending(self) -> str:
+        """Why the connection ended, once `run` has returned."""
+        if self.cut is not None:
+            return self.cut
+        if self.protocol.error is not None:
+            return str(self.protocol.error.code)
+        return "closed"  # bye or a clean EOF
+
     # -- running -----------------------------------------------------------------------------
 
     async def run(self) -> None:
@@ -104,6 +112,7 @@ class ClientConnection:
             except (trio.TooSlowError, trio.BrokenResourceError, trio.ClosedResourceError) as exc:
                 log.info("conn %d (%s): write failed (%s); closing", self.id, self.peer,
                          type(exc).__name__)
+                self.cut = self.cut or "write_failed"
                 self._scope.cancel()
                 return
             self._writing = False  # left True if cancelled mid-frame: the framing is lost
@@ -146,6 +155,8 @@ class ClientConnection:
             log.info("conn %d (%s): closed (%s)", self.id, self.peer, event.reason or "eof")
 
     def _hello(self, hello: HelloReceived, now: float) -> None:
+        if self.protocol.state is not ConnState.HANDSHAKE:
+            return  # the same read held a frame after the hello: handshake_failed, sent
         self.name = hello.name
         log.info("conn %d (%s): hello from %s %s as %r, v%d", self.id, self.peer,
                  hello.client.get("name"), hello.client.get("version"), hello.name,

@@ -31,7 +31,6 @@ from protocol.client_session import (
 )
 from protocol.connection import ConnectionClosed, ConnectionFailed
 from protocol.limits import LENGTH_PREFIX_SIZE, RATE_BURST, RATE_PER_SECOND, RECEIVE_CHUNK
-from protocol.ratelimit import TokenBucket
 from protocol.trust.messages import MESSAGE_TYPES, EventProof, message_from_dict
 from protocol.trust.results import Violation
 from protocol.trust.verifier import TrustVerifier
@@ -76,16 +75,20 @@ class Pacer:
 
     def set_limits(self, now: float, rate: float, burst: int) -> None:
         self.rate = max(1.0, rate * PACE_MARGIN)
-        self.bucket = TokenBucket(now, rate=self.rate, burst=max(1, int(burst * PACE_MARGIN)))
+        self.burst = max(1, int(burst * PACE_MARGIN))
+        self.tokens = float(self.burst)
+        self.updated = now  # the time `tokens` is counted at (may be ahead of now: a wait)
 
     def delay(self, now: float, frames: int) -> float:
-        """Seconds to wait before sending `frames` frames (0: send now; the tokens are spent)."""
-        cost = min(frames, self.bucket.burst)
-        if self.bucket.take(now, cost):
-            return 0.0
-        wait = (cost - self.bucket.tokens) / self.rate
-        self.bucket.take(now + wait, cost)
-        return wait
+        """Seconds to wait before sending `frames` frames; the tokens are spent at once."""
+        if now > self.updated:
+            self.tokens = min(self.burst, self.tokens + (now - self.updated) * self.rate)
+            self.updated = now
+        self.tokens -= min(frames, self.burst)
+        if self.tokens < 0:
+            self.updated += -self.tokens / self.rate
+            self.tokens = 0.0
+        return self.updated - now
 
 
 @dataclass
@@ -169,6 +172,8 @@ class NetworkBot:
     def handle(self, events: Sequence[SessionEvent]) -> list[bytes]:
         out: list[bytes] = []
         for event in events:
+            if self.done:
+                break  # we said bye: what came with it is not ours to answer
             out += self._handle(event)
         if self.want_decision and self.outstanding is None and not self.done:
             self.want_decision = False

@@ -12,6 +12,7 @@ import itertools
 import logging
 import math
 import ssl
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import partial
 
@@ -46,6 +47,9 @@ class HostServer:
         self._ids = itertools.count(1)
         self._wakeup = trio.Event()
         self._active = 0
+        self.closes: Counter[str] = Counter()
+        """How connections ended: a fatal code the host sent or got (slow_consumer,
+        rate_limited, bad_frame, ...), `write_failed` or `closed` (bye or EOF)."""
 
     async def serve(
         self, *, task_status: trio.TaskStatus[list[trio.SocketListener]] = trio.TASK_STATUS_IGNORED
@@ -136,6 +140,7 @@ class HostServer:
             await connection.run()
         except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
             log.info("conn %d (%s): stream closed: %s", conn_id, peer, exc)
+        self.closes[connection.ending()] += 1
         with trio.move_on_after(1.0):
             try:
                 await stream.aclose()

@@ -10,6 +10,7 @@ starts, and only in the lobby. A headless table (a dedicated server) starts by i
 from __future__ import annotations
 
 import logging
+import math
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -87,6 +88,8 @@ class Table:
         return None
 
     def next_deadline(self) -> float | None:
+        if self.game is not None and self.game.over and self.restart_at is None:
+            return -math.inf  # the match just ended: tick now, to schedule the next one
         times = [self.restart_at]
         if self.game is not None:
             times.append(self.game.next_deadline())

@@ -142,6 +142,8 @@ def _derive_decks(
         try:
             decks[epoch] = reshuffle_deck(rnd.game_id, rnd.round_no, key, epoch, sources, card_at)
         except (KeyError, IndexError):
+            if rnd.partial:  # it mixes a pile whose reshuffle we missed: nothing to derive
+                return decks, []
             return decks, [
                 Violation(
                     ViolationKind.RESHUFFLE_CARDS,
@@ -179,6 +181,8 @@ def _compare_commitments(rnd: RoundState, decks: dict[int, CommittedDeck]) -> li
                 )
             continue
         if derived is None:
+            if rnd.partial:
+                continue  # its reshuffle happened before we joined the round
             found.append(
                 Violation(
                     ViolationKind.MALFORMED,
@@ -214,6 +218,8 @@ def _check_sightings(rnd: RoundState, card_at: _CardAt, manifest: DeckManifest) 
     found: list[Violation] = []
     for position, sighting in sorted(rnd.seen.items()):
         actual = card_at(position)
+        if actual is None and rnd.partial:
+            continue  # a pile whose reshuffle we missed
         if actual is None:
             found.append(
                 Violation(
