@@ -26,6 +26,8 @@ from protocol.host_connection import (
     IntentReceived,
     MessageReceived,
     RequestReceived,
+    packed_event,
+    packed_legal,
 )
 from protocol.limits import RECEIVE_CHUNK
 from protocol.state import ConnState
@@ -185,7 +187,12 @@ class ClientConnection:
             elif isinstance(item, SendSnapshot):
                 frame = self.protocol.snapshot(item.view, item.legal)
             elif isinstance(item, SendEvent):
-                frame = self.protocol.event(item.event, item.legal, item.proof)
+                if item.event_packed.data is None:
+                    item.event_packed.data = packed_event(item.event, item.proof)
+                if item.legal_packed.data is None:
+                    item.legal_packed.data = packed_legal(item.legal)
+                frame = self.protocol.event_packed(item.event_packed.data,
+                                                   item.legal_packed.data)
             elif isinstance(item, CloseConnection):
                 log.info("conn %d (%s): closed by the host: %s", self.id, self.peer, item.code)
                 self._push(self.protocol.refuse(item.code, item.msg))

@@ -15,7 +15,7 @@ from typing import Any
 
 from host.bots import SeatBots
 from host.journal import Journal, TrustRecord
-from host.outgoing import ConnId, SendEvent, SendSnapshot, accepted, refused
+from host.outgoing import ConnId, Packed, SendEvent, SendSnapshot, accepted, refused
 from host.round_trust import RoundTrust, SeedPhase, wire
 from host.seating import HUMAN, Room
 from host.settings import TableTimings
@@ -286,17 +286,20 @@ class Game:
             self.next_round_at = now + self.timings.round_break
 
     def _publish(self, events: Sequence[ev.Event]) -> None:
-        legal_now: dict[int | None, list[Action]] = {}
+        legal_now: dict[int | None, tuple[list[Action], Packed]] = {}
         for event in events:
             proof = self._proof(event)
             audience = event.audience
+            shared = Packed()  # the event is encoded once for all its receivers
             for member in self.room.members.values():
                 seat = member.seat
                 if audience is not None and (seat is None or seat not in audience):
                     continue
                 if seat not in legal_now:
-                    legal_now[seat] = self._legal(seat)
-                self.room.outbox.append(SendEvent(member.conn, event, legal_now[seat], proof))
+                    legal_now[seat] = (self._legal(seat), Packed())
+                legal, packed = legal_now[seat]
+                self.room.outbox.append(SendEvent(member.conn, event, legal, proof, shared,
+                                                  packed))
             if isinstance(event, ev.Reshuffled) and self.trust is not None:
                 self._publish_deck(self.trust.host_round.reshuffle(event.epoch, event.sources))
         self.bots.observe(events)

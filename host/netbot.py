@@ -102,6 +102,7 @@ class BotResult:
     refusals: list[str] = field(default_factory=list)
     intents: int = 0
     closed: str | None = None
+    latencies: list[float] = field(default_factory=list)  # seconds from intent to its answer
 
 
 def view_from_wire(data: Mapping[str, Any]) -> View:
@@ -327,13 +328,17 @@ async def play(
     resume: bytes | None = None,
     think: float = DEFAULT_THINK,
     observe: Callable[[Sequence[SessionEvent]], None] | None = None,
+    result: BotResult | None = None,
 ) -> BotResult:
     """Play `matches` matches at `table` (the first with a free seat if None) over `stream`,
     waiting `think` seconds before each action; `observe` sees every session event (tests,
-    tools)."""
+    tools); `result`, if given, is filled as the bot plays (a caller may cancel it)."""
     session = ClientSession(client_name="unonet-bot", name=name, resume=resume)
     bot = NetworkBot(session, name, level, table, matches)
+    if result is not None:
+        bot.result = result
     pacer = Pacer(trio.current_time())
+    sent_at: dict[int, float] = {}  # request id of an intent -> when it went out
     await stream.send_all(session.hello())
     while not bot.done:
         try:
@@ -341,9 +346,13 @@ async def play(
         except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
             log.info("%s: connection lost: %s", name, exc)
             data = b""
+        arrived = trio.current_time()
         intents = bot.result.intents
         welcomed = bool(bot.limits)
         received = session.receive_data(data)
+        for item in received:
+            if isinstance(item, RequestAccepted | RequestRefused) and item.id in sent_at:
+                bot.result.latencies.append(arrived - sent_at.pop(item.id))
         if observe is not None:
             observe(received)
         frames = bot.handle(received)
@@ -360,6 +369,8 @@ async def play(
             except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
                 log.info("%s: connection lost while sending: %s", name, exc)
                 bot.done = True
+            if bot.result.intents > intents and bot.outstanding is not None:
+                sent_at[bot.outstanding] = trio.current_time()
         if not data:
             bot.done = True
     if bot.verifier is not None:

@@ -33,12 +33,23 @@ class SendSnapshot:
     legal: Sequence[Action]
 
 
+@dataclass(eq=False)
+class Packed:
+    """Bytes encoded and checked once, shared by every receiver of the same event (or the
+    same legal list): most of the cost of sending an event, paid once per table not per
+    member."""
+
+    data: bytes | None = None
+
+
 @dataclass(frozen=True)
 class SendEvent:
     conn: ConnId
     event: Event
     legal: Sequence[Action]
     proof: Mapping[str, Any] = field(default_factory=dict)
+    event_packed: Packed = field(default_factory=Packed)  # shared by the event's receivers
+    legal_packed: Packed = field(default_factory=Packed)  # shared by one seat's receivers
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import msgpack
+
 from protocol.connection import (
     ConnectionClosed,
     ConnectionFailed,
@@ -22,7 +24,13 @@ from protocol.connection import (
 )
 from protocol.errors import Code, LocalProtocolError, ProtocolError
 from protocol.frames import EOF, encode_frame
-from protocol.game_codec import decode_action, encode_event, encode_legal, encode_value
+from protocol.game_codec import (
+    check_legal,
+    decode_action,
+    encode_event,
+    encode_legal,
+    encode_value,
+)
 from protocol.keepalive import Due, Keepalive
 from protocol.limits import (
     HANDSHAKE_DEADLINE,
@@ -33,13 +41,51 @@ from protocol.limits import (
     RATE_BURST,
     RATE_PER_SECOND,
 )
-from protocol.messages import REQUESTS, Role, request_id
+from protocol.messages import REQUESTS, WIDE_FIELDS, Role, request_id, validate_message
+from protocol.profile import check_profile
 from protocol.ratelimit import TokenBucket
 from protocol.state import ConnState, Trigger, transition
 from protocol.versions import SUPPORTED_VERSIONS, common_features, negotiate
 from unonet.actions import Action
 from unonet.errors import EngineError
 from unonet.events import Event
+
+# -- events shared by several receivers ---------------------------------------------------------
+
+_EVENT_HEAD = b"\x84" + msgpack.packb("t") + msgpack.packb("event") + msgpack.packb("seq")
+_EVENT_KEY = msgpack.packb("event")
+_LEGAL_KEY = msgpack.packb("legal")
+
+
+def _pack(value: Any) -> bytes:
+    packed: bytes = msgpack.packb(value, use_bin_type=True)
+    return packed
+
+
+def packed_event(event: Event, proof: Mapping[str, Any] | None = None) -> bytes:
+    """The `event` field of an event frame, encoded and checked (catalogue and profile) once:
+    the host sends each event to every member of a table, and only `seq` and `legal` differ
+    between them (`HostConnection.event_packed`)."""
+    value = encode_event(event, proof)
+    message = {"t": "event", "seq": 0, "event": value, "legal": []}
+    try:
+        validate_message(message, Role.HOST)
+    except ProtocolError as exc:
+        raise LocalProtocolError(exc.code, exc.message) from None
+    check_profile(message, WIDE_FIELDS["event"], local=True)
+    return _pack(value)
+
+
+def packed_legal(legal: Iterable[Action]) -> bytes:
+    """The `legal` field of an event frame, encoded and checked once for a seat's receivers."""
+    value = encode_legal(legal)
+    try:
+        check_legal(value, "legal")
+    except ProtocolError as exc:
+        raise LocalProtocolError(exc.code, exc.message) from None
+    check_profile({"legal": value}, frozenset({"legal"}), local=True)
+    return _pack(value)
+
 
 # -- what the connection reports -------------------------------------------------------------
 
@@ -183,6 +229,17 @@ class HostConnection(Endpoint):
             {"t": "event", "seq": self._seq, "event": encode_event(event, proof),
              "legal": encode_legal(legal)}
         )
+
+    def event_packed(self, event: bytes, legal: bytes) -> bytes:
+        """An event frame from the parts `packed_event` and `packed_legal` made and checked;
+        the same as `event`, without encoding and checking them again for each receiver."""
+        if self.state is not ConnState.READY:
+            raise LocalProtocolError(Code.UNEXPECTED_MESSAGE, f"connection is {self.state}")
+        self._seq += 1
+        payload = b"".join((_EVENT_HEAD, _pack(self._seq), _EVENT_KEY, event, _LEGAL_KEY, legal))
+        if len(payload) > self._decoder.max_frame:
+            raise LocalProtocolError(Code.FRAME_TOO_LARGE, f"event frame of {len(payload)} bytes")
+        return len(payload).to_bytes(4, "big") + payload
 
     @property
     def seq(self) -> int:

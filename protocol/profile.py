@@ -57,7 +57,16 @@ def _check_value(
 ) -> None:
     """`depth` is that of the container holding `value`; `wide` the array limit inherited
     from a wide top-level key, or None for the ordinary limit."""
-    if value is None or isinstance(value, bool):
+    kind = type(value)  # exact types first: the common cases, without isinstance chains
+    if kind is int:
+        if not INT_MIN <= value <= INT_MAX:
+            raise error(Code.BAD_FRAME, f"integer {value} is outside int64")
+        return
+    if kind is str:
+        if not (value.isascii() and len(value) <= MAX_STR_BYTES):
+            _check_str(value, error)
+        return
+    if value is None or kind is bool:
         return
     if isinstance(value, int):
         if not INT_MIN <= value <= INT_MAX:
@@ -80,9 +89,10 @@ def _check_value(
         if len(value) > MAX_MAP_LEN:
             raise error(Code.BAD_FRAME, f"map of {len(value)} entries exceeds {MAX_MAP_LEN}")
         for key, item in value.items():
-            if not isinstance(key, str):
+            if type(key) is not str and not isinstance(key, str):
                 raise error(Code.BAD_FRAME, f"map keys must be str, not {_kind(key)}")
-            _check_str(key, error)
+            if not (key.isascii() and len(key) <= MAX_STR_BYTES):
+                _check_str(key, error)
             _check_value(item, depth + 1, wide, error)
         return
     limit = wide if wide is not None else MAX_ARRAY_LEN
