@@ -224,7 +224,8 @@ def run_join(
 
 
 def play_main(
-    args: argparse.Namespace, start_local_host: StartLocalHost, name: str
+    args: argparse.Namespace, start_local_host: StartLocalHost, name: str,
+    auto_ready: bool = True,
 ) -> LinkMain:
     """The trio side of `unonet play`: the local host, and the link joined to its table."""
 
@@ -233,7 +234,7 @@ def play_main(
         async with start_local_host(args) as address:
             config = LinkConfig(address.host, address.port, name=name,
                                 tls=address.fingerprint is not None, pin=address.fingerprint,
-                                table=address.table, auto_ready=True)
+                                table=address.table, auto_ready=auto_ready)
             await run_link(config, commands, updates)
 
     return main
@@ -244,10 +245,14 @@ def run_play(
     start_local_host: StartLocalHost,
     *,
     environ: Mapping[str, str] | None = None,
+    auto_ready: bool = True,
 ) -> int:
-    """`unonet play`: a host with `args.bots` bots in this process, and this client at it."""
+    """`unonet play` (and `unonet host`): a host in this process, and this client at its
+    table; `auto_ready` marks the player ready at once (a bots-only table then starts)."""
     env = os.environ if environ is None else environ
     log_to_file(config_dir() / "play.log")
-    link = NetworkLink(play_main(args, start_local_host, player_name(args, env)))
+    link = NetworkLink(
+        play_main(args, start_local_host, player_name(args, env), auto_ready=auto_ready)
+    )
     asyncio.run(run_screen(build(link, args, env), link))
     return _finish(link, sys.stderr)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -33,6 +35,7 @@ class HostOptions:
     tls: bool = True
     resume: Path | None = None
     home: Path | None = None
+    share_notice: bool = False  # tell whoever sits down how friends join (the host's own UI)
 
 
 def build_registry(options: HostOptions, journal_dir: Path, now: float) -> Registry:
@@ -57,7 +60,8 @@ def build_registry(options: HostOptions, journal_dir: Path, now: float) -> Regis
     options.rules.check_table(options.seats)
     settings = TableSettings(
         "unonet", options.rules, options.preset, capacity=options.seats,
-        headless=True, target_seats=options.seats, timings=timings, journal_dir=journal_dir,
+        headless=options.headless, target_seats=options.seats, timings=timings,
+        journal_dir=journal_dir,
     )
     table = registry.create_table(settings)
     for _ in range(options.bots):
@@ -65,9 +69,19 @@ def build_registry(options: HostOptions, journal_dir: Path, now: float) -> Regis
     return registry
 
 
-async def run_host(options: HostOptions) -> None:
+@dataclass(frozen=True)
+class ServedHost:
+    """A running host: its port, its fingerprint (None without TLS) and its config dir."""
+
+    port: int
+    fingerprint: str | None
+    home: Path
+
+
+@asynccontextmanager
+async def serving(options: HostOptions) -> AsyncIterator[ServedHost]:
+    """Run the host while the block is entered (in the caller's trio run), then stop it."""
     home = options.home or config_dir()
-    setup_logging(home / "host.log")
     registry = build_registry(options, home / "journals", trio.current_time())
     context = None
     fingerprint = None
@@ -79,12 +93,41 @@ async def run_host(options: HostOptions) -> None:
                                                 tls=context))
     async with trio.open_nursery() as nursery:
         listeners = await nursery.start(server.serve)
-        port = listeners[0].socket.getsockname()[1]
-        where = options.bind or "every interface"
-        print(f"unonet host: listening on {where}, port {port}")
-        if fingerprint is not None:
-            print(f"fingerprint (SHA-256 of the certificate, base32): {fingerprint}")
-            print(f"friends join with: unonet bot HOST:{port} --fingerprint {fingerprint}")
-        else:
-            print("TLS is off (--no-tls): traffic is readable on the network")
-        print(f"logs: {home / 'host.log'}; journals: {home / 'journals'}", flush=True)
+        served = ServedHost(listeners[0].socket.getsockname()[1], fingerprint, home)
+        if options.share_notice:
+            for table in registry.tables.values():
+                table.settings.notice = join_line(served)
+        yield served
+        nursery.cancel_scope.cancel()
+
+
+def join_line(served: ServedHost) -> str:
+    """The command friends type, with this host's port and fingerprint."""
+    if served.fingerprint is None:
+        return f"Friends join with: unonet join YOUR-ADDRESS:{served.port} --no-tls"
+    return (f"Friends join with: unonet join YOUR-ADDRESS:{served.port} "
+            f"--fingerprint {served.fingerprint}")
+
+
+def describe(options: HostOptions, served: ServedHost) -> list[str]:
+    """What the person hosting shares with friends: where to join and what to pin."""
+    where = options.bind or "every interface"
+    lines = [f"unonet host: listening on {where}, port {served.port}"]
+    if served.fingerprint is not None:
+        lines.append(f"fingerprint (SHA-256 of the certificate, base32): {served.fingerprint}")
+        lines.append(f"friends join with: unonet join HOST:{served.port} "
+                     f"--fingerprint {served.fingerprint}")
+    else:
+        lines.append("TLS is off (--no-tls): traffic is readable on the network; friends join "
+                     f"with: unonet join HOST:{served.port} --no-tls")
+    lines.append(f"logs: {served.home / 'host.log'}; journals: {served.home / 'journals'}")
+    return lines
+
+
+async def run_host(options: HostOptions) -> None:
+    """`unonet host --headless`: serve until interrupted, logging to stderr and a file."""
+    home = options.home or config_dir()
+    setup_logging(home / "host.log")
+    async with serving(options) as served:
+        print("\n".join(describe(options, served)), flush=True)
+        await trio.sleep_forever()

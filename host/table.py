@@ -53,6 +53,7 @@ class TableSettings:
     target_seats: int | None = None  # headless: start when this many seats are filled
     timings: TableTimings = field(default_factory=TableTimings)
     journal_dir: Path | None = None
+    notice: str | None = None  # said by "host" in the chat to everyone who takes a seat
 
 
 class Table:
@@ -125,6 +126,9 @@ class Table:
         log.info("%s: %s joined seat %d", self.label, name, index)
         self.room.outbox.extend(accepted(conn, request))
         self.room.send(conn, {"t": "seated", "table": self.number, "seat": index, "token": token})
+        if self.settings.notice:
+            notice = {"t": "chat_message", "name": "host", "text": self.settings.notice}
+            self.room.send(conn, notice)
         self._lobby_changed(now)
 
     def spectate(self, conn: ConnId, name: str, request: int | None, now: float) -> None:

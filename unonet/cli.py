@@ -7,6 +7,7 @@ import secrets
 import sys
 from collections.abc import AsyncIterator, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from typing import TYPE_CHECKING
 
 from client.cli import HostAddress, add_join_arguments, add_play_arguments
 from unonet import __version__
@@ -18,6 +19,9 @@ from unonet.events import Event, RoundEnded, TurnStarted
 from unonet.match import Match
 from unonet.narrate import describe
 from unonet.rules import PRESETS, RulesError, RuleSet, parse_option, preset
+
+if TYPE_CHECKING:
+    from host.run import HostOptions
 
 BOT_NAMES = ("Ana", "Bruno", "Chiara", "Davi", "Elena", "Fabio", "Giulia", "Hugo", "Iris", "Joao")
 
@@ -109,32 +113,72 @@ def cmd_log(args: argparse.Namespace) -> int:
 
 
 def cmd_host(args: argparse.Namespace) -> int:
-    """Host a table (imports trio and the host package only when asked to)."""
+    """Host a table; without --headless, this terminal also plays at it as the table's owner
+    (imports trio, host and client only when asked to)."""
     from pathlib import Path
 
     import trio
 
     from host.run import HostOptions, run_host
 
-    if not args.headless:
-        print("unonet: the terminal client is not built yet; running as a headless server "
-              "(join with `unonet bot`).", file=sys.stderr)
-    seats = args.seats if args.seats is not None else max(2, min(10, args.bots + 1))
+    resume = Path(args.resume) if args.resume else None
+    headless = args.headless or resume is not None
+    rules = parse_rules(args.rules, args.set)
+    if args.seats is not None:
+        seats = args.seats
+    elif headless:
+        seats = max(2, min(10, args.bots + 1))  # starts by itself once these are filled
+    else:
+        seats = rules.max_players  # room for friends; the owner starts when all are in
+    if resume is not None and not args.headless:
+        print("unonet: resuming runs as a dedicated server; rejoin the table with "
+              "`unonet join`.", file=sys.stderr)
     options = HostOptions(
-        rules=parse_rules(args.rules, args.set), preset=args.rules, bind=args.bind,
-        port=args.port, bots=args.bots, seats=seats, headless=True, tls=not args.no_tls,
-        resume=Path(args.resume) if args.resume else None,
+        rules=rules, preset=args.rules, bind=args.bind, port=args.port, bots=args.bots,
+        seats=seats, headless=headless, tls=not args.no_tls, resume=resume,
     )
-    trio.run(run_host, options)
-    return 0
+    if headless:
+        trio.run(run_host, options)
+        return 0
+    options.rules.check_table(seats)  # refused before the screen opens
+    options.share_notice = True
+    return _host_and_play(args, options)
+
+
+def _host_and_play(args: argparse.Namespace, options: HostOptions) -> int:
+    """The host in this process and the host player's client at its table, as its owner: the
+    client joins first, so it owns the table, and starts the match from the lobby (`s`)."""
+    from client.cli import run_play
+    from host.config import config_dir
+    from host.logs import setup_logging
+    from host.run import describe, serving
+
+    home = config_dir()
+    setup_logging(home / "host.log", to_stderr=False)  # the screen is the terminal's now
+    shared: list[str] = []
+
+    def start_host(_: argparse.Namespace) -> AbstractAsyncContextManager[HostAddress]:
+        @asynccontextmanager
+        async def running() -> AsyncIterator[HostAddress]:
+            async with serving(options) as served:
+                shared.extend(describe(options, served))
+                yield HostAddress("127.0.0.1", served.port, served.fingerprint, table=0)
+
+        return running()
+
+    print(f"unonet host: starting on port {options.port}; your table opens now "
+          "(press s in the lobby to start once your friends are in).", flush=True)
+    code = run_play(args, start_host, auto_ready=False)
+    print("\n".join(shared))
+    return code
 
 
 def cmd_bot(args: argparse.Namespace) -> int:
     """A bot that joins a host over the network, like any client."""
     import trio
 
+    from client import netbot
     from client.tls import HostKeyMismatch, format_fingerprint, open_pinned_stream
-    from host import netbot
 
     address, _, port_text = args.address.rpartition(":")
     if not address or not port_text.isdigit():
@@ -208,10 +252,11 @@ def build_parser() -> argparse.ArgumentParser:
     host = sub.add_parser(
         "host",
         help="host a table that friends join over the network",
-        description="Host a table: prints the address and the certificate fingerprint to "
-        "share. Without --headless this will open your own terminal client once the client "
-        "is built; for now it always runs as a headless (dedicated) server, whose table starts "
-        "by itself once its seats are filled and ready, with a new match after each one.",
+        description="Host a table that friends join with `unonet join`: prints the address "
+        "and the certificate fingerprint to share, and opens your own client at the table, "
+        "whose owner you are (choose the rules, add bots, start with s). With --headless it is "
+        "a dedicated server instead: its table starts by itself once its seats are filled and "
+        "ready, with a new match after each one.",
     )
     host.add_argument("--bind", default=None, metavar="ADDR",
                       help="address to listen on (default: every interface)")
@@ -223,11 +268,13 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument("--bots", type=int, default=0, metavar="N",
                       help="in-process bots to seat (default 0)")
     host.add_argument("--seats", type=int, default=None, metavar="N",
-                      help="seats at the table, bots included (default: bots + 1, at least 2)")
+                      help="seats at the table, bots included (default: the rules' most "
+                      "players; with --headless, bots + 1, at least 2)")
     host.add_argument("--headless", action="store_true",
-                      help="dedicated server, no local player (currently always the case)")
+                      help="dedicated server, no local player")
     host.add_argument("--no-tls", action="store_true", help="plain TCP (readable on the wire)")
     host.add_argument("--resume", metavar="JOURNAL", help="resume the match of a journal file")
+    add_play_arguments(host)
     host.set_defaults(func=cmd_host)
 
     bot = sub.add_parser(
