@@ -5,24 +5,37 @@ out of band or trusted on first use, as SSH does. The handshake still proves the
 certificate's key (TLS 1.3 CertificateVerify), so comparing the fingerprint afterwards is sound
 (crypto-protocol.md B3). Nothing is sent before the comparison succeeds.
 
-This module must not import `host` (DESIGN.md layers); the fingerprint text format is repeated
-here and in host/tls.py: base32 without padding, groups of 4 joined by dashes.
+The fingerprint's text form and pin parsing are protocol/fingerprint.py's, shared with the host.
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
-import hashlib
-import hmac
 import ssl
 
 import trio
 
-ALPN = "uno/1"
+from protocol.fingerprint import (
+    ALPN,
+    MIN_PIN_CHARS,
+    fingerprint_matches,
+    fingerprint_of,
+    format_fingerprint,
+    normalize_pin,
+)
+
+__all__ = [
+    "ALPN",
+    "MIN_PIN_CHARS",
+    "HostKeyMismatch",
+    "client_context",
+    "fingerprint_matches",
+    "format_fingerprint",
+    "normalize_pin",
+    "open_pinned_stream",
+    "peer_fingerprint",
+]
+
 SERVER_NAME = "uno-host"
-MIN_PIN_CHARS = 16
-"""Shortest base32 pin accepted: 80 bits, what an invite carries (crypto-protocol.md B4)."""
 
 
 class HostKeyMismatch(Exception):
@@ -36,38 +49,10 @@ class HostKeyMismatch(Exception):
         self.actual = actual
 
 
-def format_fingerprint(digest: bytes) -> str:
-    """RFC 4648 base32 without padding, in dash-separated groups of 4."""
-    text = base64.b32encode(digest).decode("ascii").rstrip("=")
-    return "-".join(text[i : i + 4] for i in range(0, len(text), 4))
 
 
-def normalize_pin(text: str) -> str:
-    """A pin as typed (any case, dashes, spaces) -> bare upper-case base32.
-
-    64 hex digits (colons allowed, as `openssl x509 -fingerprint -sha256` prints) are accepted
-    too and converted. Raises ValueError for anything else or a pin shorter than 80 bits.
-    """
-    bare = "".join(ch for ch in text if ch not in "-: ").upper()
-    if len(bare) == 64:
-        try:
-            bare = base64.b32encode(bytes.fromhex(bare)).decode("ascii").rstrip("=")
-        except ValueError:
-            raise ValueError("a 64-character fingerprint must be hex") from None
-    if len(bare) < MIN_PIN_CHARS or len(bare) > 52:
-        raise ValueError(f"a fingerprint has {MIN_PIN_CHARS} to 52 base32 characters")
-    try:
-        base64.b32decode(bare + "=" * (-len(bare) % 8))
-    except binascii.Error:
-        raise ValueError("a fingerprint is base32 (A-Z, 2-7)") from None
-    return bare
 
 
-def fingerprint_matches(actual: bytes, pin: str) -> bool:
-    """Whether the certificate digest `actual` starts with the (possibly shortened) `pin`."""
-    bare = normalize_pin(pin)
-    full = format_fingerprint(actual).replace("-", "")
-    return hmac.compare_digest(full[: len(bare)], bare)
 
 
 def client_context() -> ssl.SSLContext:
@@ -85,7 +70,7 @@ def peer_fingerprint(stream: trio.SSLStream[trio.abc.Stream]) -> bytes:
     der = stream.getpeercert(binary_form=True)
     if der is None:
         raise ssl.SSLError("the host sent no certificate")
-    return hashlib.sha256(der).digest()
+    return fingerprint_of(der)
 
 
 async def open_pinned_stream(

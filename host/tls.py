@@ -8,8 +8,6 @@ certificate valid even for a client that pins it as a CA under strict X.509 chec
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import os
 import ssl
 from dataclasses import dataclass
@@ -21,8 +19,11 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
-ALPN = "uno/1"
-"""The ALPN protocol id both sides offer (crypto-protocol.md B3)."""
+from protocol.fingerprint import ALPN, fingerprint_of, format_fingerprint
+
+__all__ = ["ALPN", "HostIdentity", "format_fingerprint", "load_or_create_identity",
+           "server_context"]
+
 
 CERT_NAME = "uno-host"
 KEY_FILE = "host-key.pem"
@@ -41,18 +42,6 @@ class HostIdentity:
     def display(self) -> str:
         return format_fingerprint(self.fingerprint)
 
-
-def format_fingerprint(digest: bytes) -> str:
-    """RFC 4648 base32 without padding, in dash-separated groups of 4 (as Syncthing shows ids).
-
-    52 characters for SHA-256; the first 16 (80 bits) are enough for an invite (B4).
-    """
-    text = base64.b32encode(digest).decode("ascii").rstrip("=")
-    return "-".join(text[i : i + 4] for i in range(0, len(text), 4))
-
-
-def fingerprint_of(der: bytes) -> bytes:
-    return hashlib.sha256(der).digest()
 
 
 def load_or_create_identity(directory: Path) -> HostIdentity:

@@ -1,0 +1,63 @@
+"""The host's identity as players see it: the fingerprint of its certificate (SPEC.md 3).
+
+The fingerprint is SHA-256 of the certificate's DER bytes. It is displayed as RFC 4648 base32
+without padding in dash-separated groups of four (52 characters, as Syncthing shows device ids);
+a pin may be that text in any case, with or without dashes, a prefix of at least 16 characters
+(80 bits, what an invite carries), or the 64 hex digits `openssl x509 -fingerprint -sha256`
+prints. Pure functions, shared by the host (which prints it) and the client (which pins it).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import hmac
+
+ALPN = "uno/1"
+"""The ALPN protocol id both sides offer and select (SPEC.md [UNO-3-3])."""
+
+MIN_PIN_CHARS = 16
+"""Shortest base32 pin accepted: 80 bits, enough against a second-preimage search."""
+
+FULL_PIN_CHARS = 52
+"""Base32 characters of a whole SHA-256 digest, without padding."""
+
+
+def fingerprint_of(der: bytes) -> bytes:
+    """SHA-256 of a DER certificate: the 32 bytes players pin."""
+    return hashlib.sha256(der).digest()
+
+
+def format_fingerprint(digest: bytes) -> str:
+    """Base32 without padding, in dash-separated groups of 4."""
+    text = base64.b32encode(digest).decode("ascii").rstrip("=")
+    return "-".join(text[i : i + 4] for i in range(0, len(text), 4))
+
+
+def normalize_pin(text: str) -> str:
+    """A pin as typed (any case, dashes, colons, spaces) -> bare upper-case base32.
+
+    Raises ValueError for anything else, or for a pin shorter than 80 bits.
+    """
+    bare = "".join(ch for ch in text if ch not in "-: ").upper()
+    if len(bare) == 64:
+        try:
+            bare = base64.b32encode(bytes.fromhex(bare)).decode("ascii").rstrip("=")
+        except ValueError:
+            raise ValueError("a 64-character fingerprint must be hex") from None
+    if not MIN_PIN_CHARS <= len(bare) <= FULL_PIN_CHARS:
+        raise ValueError(f"a fingerprint has {MIN_PIN_CHARS} to {FULL_PIN_CHARS} base32 characters")
+    try:
+        base64.b32decode(bare + "=" * (-len(bare) % 8))
+    except binascii.Error:
+        raise ValueError("a fingerprint is base32 (A-Z, 2-7)") from None
+    return bare
+
+
+def fingerprint_matches(actual: bytes, pin: str) -> bool:
+    """Whether the certificate digest `actual` starts with the (possibly shortened) `pin`;
+    compared in constant time."""
+    bare = normalize_pin(pin)
+    full = format_fingerprint(actual).replace("-", "")
+    return hmac.compare_digest(full[: len(bare)], bare)
