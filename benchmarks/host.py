@@ -29,7 +29,7 @@ import trio
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from host import netbot  # noqa: E402
+from client import netbot  # noqa: E402
 from host.registry import Registry  # noqa: E402
 from host.server import HostServer, ServerConfig  # noqa: E402
 from host.settings import BENCHMARK_LIMITS, FAST_TIMINGS  # noqa: E402

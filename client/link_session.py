@@ -9,7 +9,7 @@ decides what a host message means for the screen is here, where tests need no so
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -95,10 +95,22 @@ def player_name(name: str) -> str:
 class LinkSession:
     """One player's logical session with a host, across reconnects."""
 
-    def __init__(self, name: str, *, table: int | None = None, auto_ready: bool = False) -> None:
+    def __init__(
+        self,
+        name: str,
+        *,
+        table: int | None = None,
+        auto_ready: bool = False,
+        client_name: str = "unonet",
+        observe: Callable[[Sequence[SessionEvent]], None] | None = None,
+    ) -> None:
         self.name = player_name(name)
         self.table = table
         self.auto_ready = auto_ready
+        self.client_name = client_name
+        self.observe = observe
+        """Sees every session event before it becomes updates (a network bot's request
+        bookkeeping, tests)."""
         self.token: bytes | None = None
         self.gate = TrustGate()
         self.session = ClientSession(name=self.name)
@@ -113,7 +125,8 @@ class LinkSession:
 
     def connect(self) -> bytes:
         """A fresh protocol session for a new connection; returns its hello frame."""
-        self.session = ClientSession(client_name="unonet", name=self.name, resume=self.token,
+        self.session = ClientSession(client_name=self.client_name, name=self.name,
+                                     resume=self.token,
                                      trust=self.gate)
         self._ready_sent = False
         return self.session.hello()
@@ -159,6 +172,8 @@ class LinkSession:
         except ProtocolError as exc:  # already failed: nothing more can come from this socket
             out.ended = Ended(False, exc.message)
             return out
+        if self.observe is not None:
+            self.observe(events)
         self._handle(events, out)
         out.frames += self.session.data_to_send()
         return out

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import trio
 
-from host import netbot
+from client import netbot
 from host.journal import load
 from protocol.client_session import GameEvent, SessionEvent, Snapshot
 from unonet import events as ev

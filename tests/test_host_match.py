@@ -5,7 +5,7 @@ from __future__ import annotations
 import trio
 import trio.testing
 
-from host import netbot
+from client import netbot
 from host.registry import Registry
 from host.server import HostServer, ServerConfig
 from host.settings import BENCHMARK_LIMITS, FAST_TIMINGS

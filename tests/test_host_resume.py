@@ -44,7 +44,7 @@ class Seat0:
     def _message(self, message: dict[str, Any]) -> None:
         kind = message["t"]
         if kind == "manifest" and self.verifier is None:
-            from host.netbot import manifest_from_wire
+            from client.wire import manifest_from_wire
 
             self.verifier = TrustVerifier(manifest_from_wire(message), 0)
         elif kind in MESSAGE_TYPES and self.verifier is not None:

@@ -1,0 +1,368 @@
+"""A bot that plays through the network like any client: `unonet bot HOST:PORT`.
+
+It is a client: the same LinkSession as the terminal client speaks the protocol (client/wire.py
+decodes views, manifests and lobbies; client/trust_gate.py runs the trust verifier over seeds,
+card proofs and audits and contributes our seed each round), and client/fold.py's ViewTracker
+keeps the seat's view current from the events, as the screen's does. Each event carries the
+seat's legal actions (SPEC.md 9.4), so the bot decides from the folded view and the newest
+`legal` with the engine's bot policies, and sends one frame per decision: its intent. A fresh
+snapshot is asked for only when the session sees a sequence gap (SPEC.md UNO-8-9) or an
+intent is refused with nothing newer to decide from.
+
+It takes an already-open stream: TLS and the fingerprint pin are the caller's (unonet/cli.py
+uses client/tls.py).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import trio
+
+from client.fold import ViewTracker
+from client.link import (
+    GameEvent,
+    LobbyChanged,
+    ManifestReceived,
+    Refused,
+    Snapshot,
+    TablesListed,
+    Update,
+)
+from client.link_session import LinkSession
+from client.lobby import JoinTable
+from protocol.client_session import GameEvent as WireGameEvent
+from protocol.client_session import (
+    RequestAccepted,
+    RequestRefused,
+    ResyncNeeded,
+    SessionEvent,
+)
+from protocol.client_session import Snapshot as WireSnapshot
+from protocol.errors import ProtocolError
+from protocol.limits import LENGTH_PREFIX_SIZE, RATE_BURST, RATE_PER_SECOND, RECEIVE_CHUNK
+from protocol.trust import TrustVerifier
+from protocol.trust.results import Violation
+from unonet.actions import Action, CallUno, Catch
+from unonet.bots import POLICIES, Bot
+from unonet.cards import DeckManifest
+from unonet.events import MatchEnded
+from unonet.rules import RuleSet
+
+log = logging.getLogger("unonet.netbot")
+
+DEFAULT_THINK = 0.1
+"""Seconds before each action: a decision costs one frame (the intent), so this keeps a bot
+at about 10 frames a second, well under the host's rate limit (protocol.limits.RATE_PER_SECOND)."""
+
+MAX_REFUSALS = 5
+"""Refused intents in a row before the bot stops deciding until something changes."""
+
+PACE_MARGIN = 0.8
+"""The share of the host's announced rate and burst the bot allows itself (UNO-8-2: never
+more than `welcome.limits`), leaving room for the two clocks' drift."""
+
+
+def count_frames(data: bytes) -> int:
+    """How many whole frames `data` holds (what the host's token bucket will charge)."""
+    count = offset = 0
+    while offset + LENGTH_PREFIX_SIZE <= len(data):
+        offset += LENGTH_PREFIX_SIZE + int.from_bytes(data[offset:offset + LENGTH_PREFIX_SIZE],
+                                                     "big")
+        count += 1
+    return count
+
+
+class Pacer:
+    """Keeps what the bot sends within the host's announced rate and burst: a token bucket of
+    our own, waited on rather than overdrawn."""
+
+    def __init__(self, now: float, rate: float = RATE_PER_SECOND,
+                 burst: int = RATE_BURST) -> None:
+        self.set_limits(now, rate, burst)
+
+    def set_limits(self, now: float, rate: float, burst: int) -> None:
+        self.rate = max(1.0, rate * PACE_MARGIN)
+        self.burst = max(1, int(burst * PACE_MARGIN))
+        self.tokens = float(self.burst)
+        self.updated = now  # the time `tokens` is counted at (may be ahead of now: a wait)
+
+    def delay(self, now: float, frames: int) -> float:
+        """Seconds to wait before sending `frames` frames; the tokens are spent at once."""
+        if now > self.updated:
+            self.tokens = min(self.burst, self.tokens + (now - self.updated) * self.rate)
+            self.updated = now
+        self.tokens -= min(frames, self.burst)
+        if self.tokens < 0:
+            self.updated += -self.tokens / self.rate
+            self.tokens = 0.0
+        return self.updated - now
+
+
+@dataclass
+class BotResult:
+    """How the bot's session went: what it saw and what the verifier found."""
+
+    seat: int | None = None
+    token: bytes | None = None
+    matches: list[MatchEnded] = field(default_factory=list)
+    violations: list[Violation] = field(default_factory=list)
+    refusals: list[str] = field(default_factory=list)
+    intents: int = 0
+    closed: str | None = None
+    latencies: list[float] = field(default_factory=list)  # seconds from intent to its answer
+
+
+class NetworkBot:
+    """The decisions and bookkeeping of one bot connection, sans-IO: bytes in, bytes out."""
+
+    def __init__(self, name: str, level: str = "normal", table: int | None = None,
+                 matches: int = 1, resume: bytes | None = None,
+                 observe: Callable[[Sequence[SessionEvent]], None] | None = None) -> None:
+        self.link = LinkSession(name, table=table, client_name="unonet-bot",
+                                observe=self._session_events)
+        self.link.token = resume
+        self.name = name
+        self.level = level
+        self.matches_wanted = matches
+        self.observe = observe
+        self.result = BotResult(token=resume)
+        self.rules = RuleSet()
+        self.manifest: DeckManifest | None = None
+        self.policy: Bot | None = None
+        self.tracker: ViewTracker | None = None
+        self.legal: tuple[Action, ...] = ()
+        self.fresh = False  # `legal` arrived after our last decision: it is ours to answer
+        self.outstanding: int | None = None  # the request id we wait on before deciding
+        self.refused_in_a_row = 0
+        self.done = False
+        self.ready_sent = False
+        self.limits_changed = False
+        self.now = 0.0  # when the bytes being handled arrived (the driver's clock)
+        self.sent_at: dict[int, float] = {}  # request id of an intent -> when it went out
+        self._unsent_intent: int | None = None
+        self._verifier: TrustVerifier | None = None  # the gate's current one, whose
+        # violations join the result when a new match replaces it
+
+    # -- the driver's side ---------------------------------------------------------------------
+
+    def hello(self) -> bytes:
+        return self.link.connect()
+
+    def receive(self, data: bytes, now: float) -> bytes:
+        """Bytes from the host (b"" for EOF) that arrived at `now`: the frames to send."""
+        self.now = now
+        out = self.link.receive(data)
+        frames = bytearray(out.frames)
+        for update in out.updates:
+            if self.done:
+                break  # we said bye: what came with it is not ours to answer
+            frames += self._update(update)
+        self._collect_violations()
+        self.result.token = self.link.token or self.result.token
+        if self.link.seat is not None:
+            self.result.seat = self.link.seat
+        if out.ended is not None and not self.done:
+            self.done = True
+            self.result.closed = out.ended.reason
+        if not data:
+            self.done = True
+            self.result.closed = self.result.closed or "eof"
+        frames += self._decide()
+        return bytes(frames)
+
+    def sent(self, now: float) -> None:
+        """What `receive` returned went out at `now` (the intent's latency starts here)."""
+        if self._unsent_intent is not None:
+            self.sent_at[self._unsent_intent] = now
+            self._unsent_intent = None
+
+    def finish(self) -> BotResult:
+        self._collect_violations()
+        if self._verifier is not None:
+            self.result.violations += self._verifier.violations()
+            self._verifier = None
+        return self.result
+
+    @property
+    def limits(self) -> dict[str, int]:
+        return dict(self.link.limits)
+
+    # -- session events: answers to our requests ----------------------------------------------
+
+    def _session_events(self, events: Sequence[SessionEvent]) -> None:
+        """In stream order: what a legal list is worth depends on where it stands against the
+        answer to our intent (the events before an `accepted` predate our action)."""
+        for event in events:
+            if isinstance(event, WireGameEvent | WireSnapshot):
+                self.legal, self.fresh = event.legal, True
+            elif isinstance(event, RequestAccepted | RequestRefused):
+                sent = self.sent_at.pop(event.id, None)
+                if sent is not None:
+                    self.result.latencies.append(self.now - sent)
+                if event.id == self.outstanding:
+                    self.outstanding = None
+                    if isinstance(event, RequestRefused):
+                        self._refused(event)
+                    elif event.request["t"] == "intent":
+                        self.refused_in_a_row = 0
+                        self.fresh = False  # its events, with the legal list after it, follow
+            elif isinstance(event, ResyncNeeded):
+                self.fresh = False  # events are dropped until the snapshot the session asked
+        if self.observe is not None:
+            self.observe(events)
+
+    def _refused(self, event: RequestRefused) -> None:
+        log.info("%s: %s refused: %s", self.name, event.request["t"], event.error)
+        if event.request["t"] != "intent":
+            return
+        self.refused_in_a_row += 1
+        if self.refused_in_a_row >= MAX_REFUSALS:
+            self.fresh = False  # stop until something changes
+        # Otherwise a newer legal list, if one came, is answered; else `_decide` asks for a
+        # snapshot (a plain request: session.resync() would hide the events in flight from
+        # the verifier, which must see every one).
+
+    # -- updates: what the host's messages mean ---------------------------------------------
+
+    def _update(self, update: Update) -> bytes:
+        if isinstance(update, GameEvent):
+            return self._event(update)
+        if isinstance(update, Snapshot):
+            if self.manifest is not None:
+                self.tracker = ViewTracker(update.view, self.manifest)
+        elif isinstance(update, ManifestReceived):
+            self.manifest = update.manifest
+            self.result.seat = self.link.seat
+            self.policy = POLICIES[self.level](self.link.seat or 0, self.rules, self.manifest)
+            self.tracker = None  # until the snapshot that follows
+        elif isinstance(update, LobbyChanged):
+            return self._lobby(update)
+        elif isinstance(update, TablesListed):
+            free = [t for t in update.tables if not t.started and t.players < t.seats]
+            if not free:
+                log.warning("%s: no table with a free seat", self.name)
+                return self._leave("no free seat")
+            self.link.table = free[0].table
+            return bytes(self.link.command(JoinTable(free[0].table, self.link.name)).frames)
+        elif isinstance(update, Refused):
+            log.info("%s: refused: %s %s", self.name, update.code, update.message)
+            self.result.refusals.append(update.code)
+        return b""
+
+    def _lobby(self, update: LobbyChanged) -> bytes:
+        lobby = update.lobby
+        if lobby.you is not None:
+            self.result.seat = lobby.you
+        self.rules = RuleSet.from_dict(dict(lobby.rules))
+        mine = next((s for s in lobby.seats if s.seat == self.result.seat), None)
+        if lobby.started:
+            self.ready_sent = False
+        elif mine is not None and not mine.ready and not self.ready_sent:
+            self.ready_sent = True
+            return self.link.session.request("ready", ready=True)[1]
+        return b""
+
+    def _event(self, update: GameEvent) -> bytes:
+        event = update.event
+        if self.tracker is not None:
+            self.tracker.apply(event)
+        if self.policy is not None:
+            self.policy.observe(event)
+        if isinstance(event, MatchEnded):
+            self.result.matches.append(event)
+            if len(self.result.matches) >= self.matches_wanted:
+                return self._leave("match over")
+        return b""
+
+    def _leave(self, why: str) -> bytes:
+        self.done = True
+        try:
+            return self.link.session.close("quit", why)
+        except ProtocolError:
+            return b""
+
+    def _collect_violations(self) -> None:
+        verifier = self.link.gate.verifier
+        if verifier is not self._verifier:
+            if self._verifier is not None:
+                self.result.violations += self._verifier.violations()
+            self._verifier = verifier
+
+    # -- deciding ---------------------------------------------------------------------------
+
+    def _decide(self) -> bytes:
+        if self.done or self.outstanding is not None:
+            return b""
+        if not self.fresh:
+            if 0 < self.refused_in_a_row < MAX_REFUSALS and self.legal:
+                # Refused, and nothing newer came: our view may be wrong, so ask for it.
+                self.outstanding, frame = self.link.session.request("resync")
+                self.legal = ()
+                return frame
+            return b""
+        self.fresh = False
+        legal, tracker, policy = self.legal, self.tracker, self.policy
+        if not legal or tracker is None or policy is None:
+            return b""
+        reactions = [a for a in legal if isinstance(a, CallUno | Catch)]
+        action: Action | None
+        if len(reactions) < len(legal):
+            action = policy.act(tracker.view, legal)
+        else:
+            action = policy.react(tracker.view, reactions)
+        if action is None:
+            return b""
+        self.outstanding, frame = self.link.session.intent(action)
+        self._unsent_intent = self.outstanding
+        self.result.intents += 1
+        return frame
+
+
+async def play(
+    stream: trio.abc.Stream,
+    *,
+    name: str = "bot",
+    level: str = "normal",
+    table: int | None = None,
+    matches: int = 1,
+    resume: bytes | None = None,
+    think: float = DEFAULT_THINK,
+    observe: Callable[[Sequence[SessionEvent]], None] | None = None,
+    result: BotResult | None = None,
+) -> BotResult:
+    """Play `matches` matches at `table` (the first with a free seat if None) over `stream`,
+    waiting `think` seconds before each action; `observe` sees every session event (tests,
+    tools); `result`, if given, is filled as the bot plays (a caller may cancel it)."""
+    bot = NetworkBot(name, level, table, matches, resume, observe)
+    if result is not None:
+        result.token = result.token or resume
+        bot.result = result
+    pacer = Pacer(trio.current_time())
+    welcomed = False
+    await stream.send_all(bot.hello())
+    while not bot.done:
+        try:
+            data = bytes(await stream.receive_some(RECEIVE_CHUNK))
+        except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
+            log.info("%s: connection lost: %s", name, exc)
+            data = b""
+        intents = bot.result.intents
+        pending = bot.receive(data, trio.current_time())
+        if bot.link.limits and not welcomed:
+            welcomed = True
+            pacer.set_limits(trio.current_time(), bot.link.limits.get("rate", RATE_PER_SECOND),
+                             bot.link.limits.get("burst", RATE_BURST))
+        if bot.result.intents > intents and think > 0:
+            await trio.sleep(think)
+        if pending:
+            await trio.sleep(pacer.delay(trio.current_time(), count_frames(pending)))
+            try:
+                await stream.send_all(pending)
+            except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
+                log.info("%s: connection lost while sending: %s", name, exc)
+                bot.done = True
+            bot.sent(trio.current_time())
+    return bot.finish()
