@@ -112,6 +112,8 @@ class ClientApp:
     def deliver(self, update: Update) -> None:
         """An update from the link: fold it in, ring if our decision starts, redraw."""
         self.model.apply(update)
+        while self.model.outbox:
+            self.send(self.model.outbox.pop(0))
         if self.model.bell:
             self.model.bell = False
             if self.bell_enabled:

@@ -149,6 +149,8 @@ class ClientModel:
         self.show_help = False
         self.notice = ""
         self.bell = False  # set when a decision of ours starts; the app rings and clears it
+        self.reading_scores = False  # after a round: we hold the next deal until Enter
+        self.outbox: list[LobbyCommand] = []  # commands the model sends by itself; the app sends
 
     # -- what the screen reads -----------------------------------------------------------------
 
@@ -311,6 +313,7 @@ class ClientModel:
             return  # events before the first snapshot carry nothing we can place
         self.tracker.apply(event)
         if isinstance(event, ev.RoundStarted):
+            self.reading_scores = False
             self.selected = 0
             self.uno_armed = False
         if isinstance(event, ev.RoundEnded):
@@ -318,6 +321,9 @@ class ClientModel:
             self.results.append(
                 RoundResult(view.round_no, event.winner, event.hands, event.points, event.scores)
             )
+            # Hold the next deal while we read the scores (SPEC.md [UNO-8-13]); Enter lets go.
+            self.reading_scores = True
+            self.outbox.append(SetReady(False))
         text = narrate(event, self.tr, self.names(), self.manifest, self.me)
         if text:
             self.log.append(text)
@@ -510,6 +516,9 @@ class ClientModel:
         return SetReady(not lobby.seats[lobby.you].ready)
 
     def ready_next_round(self) -> LobbyCommand | None:
+        if self.reading_scores:
+            self.reading_scores = False
+            return SetReady(True)
         lobby = self.lobby
         if lobby is None or lobby.you is None or lobby.you >= len(lobby.seats):
             return SetReady(True)

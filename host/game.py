@@ -62,6 +62,8 @@ class Game:
         levels = [seat.level if seat is not None else None for seat in room.seats[: match.seats]]
         self.bots = SeatBots(match, levels, seed=int.from_bytes(game_id[:4], "big"))
         self.next_round_at: float | None = None
+        self.holding: set[int] = set()  # seats reading the scores: ready false between rounds
+        self.hold_until: float | None = None
         self.decision_deadline: float | None = None
         self.bot_due: float | None = None
         self._decision: tuple[Any, ...] | None = None
@@ -147,8 +149,30 @@ class Game:
 
     # -- time --------------------------------------------------------------------------------
 
+    def hold_next_round(self, seat: int, ready: bool) -> None:
+        """`ready` between rounds: false holds the next deal (SPEC.md 8.2, `ready`), true lets
+        it go; a hold lasts at most `ready_wait` after the round ended."""
+        if self.match.phase != BETWEEN_ROUNDS:
+            return  # the match is over: there is no next deal to hold
+        if ready:
+            self.holding.discard(seat)
+        else:
+            self.holding.add(seat)
+
+    def _holders(self) -> bool:
+        """A connected player still reading the scores."""
+        return any(
+            seat.kind == HUMAN and seat.conn is not None
+            for index, seat in self.room.occupied() if index in self.holding
+        )
+
+    def _held(self, now: float) -> bool:
+        return self._holders() and self.hold_until is not None and now < self.hold_until
+
     def next_deadline(self) -> float | None:
         next_round = None if self._awaiting_players() else self.next_round_at
+        if next_round is not None and self._holders() and self.hold_until is not None:
+            next_round = max(next_round, self.hold_until)  # a release wakes the table earlier
         times = [next_round, self.decision_deadline, self.bot_due]
         if self.trust is not None and self.trust.phase is not SeedPhase.KEYED:
             times.append(self.trust.deadline)
@@ -175,8 +199,9 @@ class Game:
         if self.trust is not None and self.trust.phase is not SeedPhase.KEYED:
             self._advance_trust(now)
         if (self.next_round_at is not None and now >= self.next_round_at
-                and not self._awaiting_players()):
+                and not self._awaiting_players() and not self._held(now)):
             self.next_round_at = None
+            self.holding.clear()
             self._prepare_round(now)
         if self.decision_deadline is not None and now >= self.decision_deadline:
             self.decision_deadline = None
@@ -284,6 +309,7 @@ class Game:
             self.trust = None
         if self.match.phase == BETWEEN_ROUNDS:
             self.next_round_at = now + self.timings.round_break
+            self.hold_until = now + self.timings.ready_wait
 
     def _publish(self, events: Sequence[ev.Event]) -> None:
         legal_now: dict[int | None, tuple[list[Action], Packed]] = {}

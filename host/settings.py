@@ -37,12 +37,16 @@ class TableTimings:
     round_break: float = 4.0
     """Pause between rounds, so players read the scores before the next deal."""
 
+    ready_wait: float = 60.0
+    """The longest a player holding the next round (ready false after a round) can hold it:
+    everyone reads the scores at their pace, nobody keeps the table waiting for ever."""
+
     match_break: float = 15.0
     """Pause before a headless table starts its next match."""
 
 
 FAST_TIMINGS = TableTimings(grace=5.0, challenge_decision=5.0, seed_phase=2.0, bot_delay=0.0,
-                            round_break=0.0, match_break=0.0)
+                            round_break=0.0, match_break=0.0, ready_wait=5.0)
 """For tests and benchmarks: the game never waits on purpose."""
 
 

@@ -28,7 +28,7 @@ from protocol.errors import Code
 from protocol.trust.primitives import new_game_id
 from unonet.actions import Action
 from unonet.errors import EngineError
-from unonet.match import Match
+from unonet.match import IN_ROUND, Match
 from unonet.rules import OPTIONS, RuleSet, preset
 
 log = logging.getLogger("unonet.host.table")
@@ -232,6 +232,10 @@ class Table:
 
     def _on_ready(self, member: Member, message: Mapping[str, Any], now: float) -> None:
         seat = self._own_seat(member)
+        game = self.game
+        if game is not None and game.match.phase != IN_ROUND and member.seat is not None:
+            game.hold_next_round(member.seat, bool(message["ready"]))  # nothing after the end
+            return
         self._in_lobby()
         seat.ready = bool(message["ready"])
 

@@ -167,3 +167,19 @@ def test_a_refused_intent_becomes_a_notice() -> None:
     model, table = setup()
     table.send_intent(Play(9999))
     assert model.notice.startswith("Refused")
+
+
+def test_after_a_round_the_model_holds_the_next_deal_until_enter() -> None:
+    from client.link import GameEvent
+    from client.lobby import SetReady
+    from unonet.events import RoundEnded, RoundStarted
+
+    model, _ = setup()
+    assert model.view is not None
+    seats = len(model.view.seats)
+    ended = RoundEnded(0, tuple(() for _ in range(seats)), (0,) * seats, (0,) * seats)
+    model.apply(GameEvent(ended, ()))
+    assert model.outbox == [SetReady(False)]  # SPEC.md [UNO-8-13]: reading the scores
+    assert model.ready_next_round() == SetReady(True)
+    model.apply(GameEvent(RoundStarted(2, 1, 108), ()))
+    assert not model.reading_scores

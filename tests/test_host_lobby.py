@@ -107,3 +107,77 @@ def test_an_intent_is_refused_with_the_engine_code() -> None:
             "not_your_decision"
         )
         assert code == expected
+
+
+def _play_out_the_round(registry: Registry, now: float) -> float:
+    """Ana (conn 1, seat 0) plays her first legal action each turn; bots and timers run."""
+    table = registry.tables[0]
+    assert table.game is not None
+    match = table.game.match
+    while match.phase != "in_round":  # the seed exchange: ana sends no seed, phases time out
+        now = max(now, registry.next_deadline() or now)
+        registry.tick(now)
+    request = 100
+    while match.phase != "between_rounds":
+        if match.phase == "in_round" and match.pending_seat == 0:
+            legal = match.legal_actions(0)
+            plays = [a for a in legal if isinstance(a, Play)]
+            request += 1
+            registry.intent(1, request, (plays or legal)[0], now)
+        else:
+            now = max(now, registry.next_deadline() or now)
+            registry.tick(now)
+    registry.take_outgoing()
+    return now
+
+
+def _round_played() -> tuple[Registry, float]:
+    registry, _ = open_table()
+    registry.request(1, "ana", {"t": "set_rules", "id": 2, "options": {"target": 5000}}, 0.0)
+    registry.request(1, "ana", {"t": "add_bot", "id": 3}, 0.0)
+    registry.request(1, "ana", {"t": "ready", "id": 4, "ready": True}, 0.0)
+    registry.request(1, "ana", {"t": "start", "id": 5}, 0.0)
+    return registry, _play_out_the_round(registry, 0.0)
+
+
+def test_the_next_round_waits_for_a_player_reading_the_scores() -> None:
+    registry, now = _round_played()
+    registry.request(1, "ana", {"t": "ready", "id": 50, "ready": False}, now)
+    assert messages(registry.take_outgoing(), 1, "accepted") == [{"t": "accepted", "id": 50}]
+    wait = FAST_TIMINGS.ready_wait
+    registry.tick(now + wait / 2)
+    assert not messages(registry.take_outgoing(), 1, "round_prepare")  # held
+    assert registry.next_deadline() == now + wait  # the hold's end, not before
+    registry.request(1, "ana", {"t": "ready", "id": 51, "ready": True}, now + wait / 2)
+    registry.tick(now + wait / 2)
+    assert messages(registry.take_outgoing(), 1, "round_prepare")  # released: dealt at once
+
+
+def test_a_hold_ends_after_ready_wait() -> None:
+    registry, now = _round_played()
+    registry.request(1, "ana", {"t": "ready", "id": 50, "ready": False}, now)
+    registry.take_outgoing()
+    registry.tick(now + FAST_TIMINGS.ready_wait)
+    assert messages(registry.take_outgoing(), 1, "round_prepare")
+
+
+def test_nobody_holding_means_the_round_break_alone() -> None:
+    registry, now = _round_played()
+    registry.tick(now + FAST_TIMINGS.round_break)
+    assert messages(registry.take_outgoing(), 1, "round_prepare")
+
+
+def test_ready_during_a_round_is_refused() -> None:
+    registry, _ = open_table()
+    registry.request(1, "ana", {"t": "add_bot", "id": 3}, 0.0)
+    registry.request(1, "ana", {"t": "ready", "id": 4, "ready": True}, 0.0)
+    registry.request(1, "ana", {"t": "start", "id": 5}, 0.0)
+    game = registry.tables[0].game
+    assert game is not None
+    now = 0.0
+    while game.match.phase != "in_round":
+        now = max(now, registry.next_deadline() or now)
+        registry.tick(now)
+    registry.take_outgoing()
+    registry.request(1, "ana", {"t": "ready", "id": 6, "ready": False}, now)
+    assert messages(registry.take_outgoing(), 1, "error")[0]["code"] == "game_in_progress"

@@ -122,7 +122,11 @@ def cmd_host(args: argparse.Namespace) -> int:
     from host.run import HostOptions, run_host
 
     resume = Path(args.resume) if args.resume else None
-    headless = args.headless or resume is not None
+    interactive = sys.stdin.isatty() and sys.stdout.isatty()
+    headless = args.headless or resume is not None or not interactive
+    if not (args.headless or interactive):
+        print("unonet: not on a terminal, so running as a dedicated server (--headless).",
+              file=sys.stderr)
     rules = parse_rules(args.rules, args.set)
     if args.seats is not None:
         seats = args.seats
@@ -254,9 +258,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="host a table that friends join over the network",
         description="Host a table that friends join with `unonet join`: prints the address "
         "and the certificate fingerprint to share, and opens your own client at the table, "
-        "whose owner you are (choose the rules, add bots, start with s). With --headless it is "
-        "a dedicated server instead: its table starts by itself once its seats are filled and "
-        "ready, with a new match after each one.",
+        "whose owner you are (choose the rules, add bots, start with s). With --headless (or "
+        "when not on a terminal, or with --resume) it is a dedicated server instead: its table "
+        "starts by itself once its seats are filled and ready, with a new match after each one.",
     )
     host.add_argument("--bind", default=None, metavar="ADDR",
                       help="address to listen on (default: every interface)")
