@@ -251,8 +251,10 @@ class LinkSession:
             self.gate.seat = message["seat"]
             self.table = message["table"]
         elif kind == "manifest":
-            manifest = wire.manifest_from_wire(message)
-            self.gate.new_match(manifest)
+            manifest = self.gate.manifest  # the gate decoded it as it arrived
+            if manifest is None:
+                manifest = wire.manifest_from_wire(message)  # raises the WireError
+                self.gate.new_match(manifest)
             out.updates.append(ManifestReceived(manifest))
         elif kind == "chat_message":
             out.updates.append(ChatReceived(message["name"], message["text"],

@@ -10,6 +10,11 @@ inside). Two things make it more than that adapter:
   `snapshot` are not shown to it, nor the rest of that round's trust messages (its audit); it
   starts checking at the next round_prepare. (At a match start nothing comes between the
   manifest and the snapshot, so nothing is lost.)
+- The session calls the gate as each message is decoded, before the link handles any of the
+  read's messages, so the gate follows the seat (`welcome.session`, `seated`, `table_state.you`)
+  and the deck (`manifest`) itself, in stream order: a manifest, its snapshot and the first
+  round_prepare often arrive in one read, and the round must be seen (and seeded) from its
+  start.
 - Every card checked is not news; the status line gets the trust messages' outcomes, the
   challenge checks, and every violation.
 """
@@ -19,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from client import wire
 from client.link import TrustReport
 from protocol.trust import TrustVerifier, Verified, Violation
 from protocol.trust.messages import SeedCommit, SeedReveal
@@ -52,12 +58,14 @@ class TrustGate:
     def __init__(self) -> None:
         self.seat: int | None = None
         self.verifier: TrustVerifier | None = None
+        self.manifest: DeckManifest | None = None
         self._observer: VerifierObserver | None = None
         self._waiting_snapshot = False
         self._missed_rounds: set[int] = set()
 
     def new_match(self, manifest: DeckManifest) -> None:
         """A manifest arrived: a new verifier, deaf until the snapshot that follows."""
+        self.manifest = manifest
         self.verifier = TrustVerifier(manifest, self.seat)
         self._observer = VerifierObserver(self.verifier)
         self._waiting_snapshot = True
@@ -66,9 +74,13 @@ class TrustGate:
     def observe(self, message: Mapping[str, Any]) -> TrustReport | None:
         """The session's hook: the report (if worth one) becomes the outcome of its
         TrustReport event."""
+        kind = message.get("t")
+        if kind in ("welcome", "seated", "table_state", "manifest"):
+            self._follow(message)
+            return None
         if self._observer is None:
             return None
-        if message.get("t") == "snapshot":
+        if kind == "snapshot":
             self._waiting_snapshot = False
             return None
         round_no = message.get("round")
@@ -79,6 +91,20 @@ class TrustGate:
         if round_no in self._missed_rounds:
             return None  # the rest of a round we came into late: nothing to check it against
         return report_of(message, self._observer.observe(message))
+
+    def _follow(self, message: Mapping[str, Any]) -> None:
+        kind = message.get("t")
+        if kind == "welcome":
+            session = message.get("session")
+            self.seat = session.get("seat") if isinstance(session, Mapping) else None
+        elif kind == "seated" or (kind == "table_state" and message.get("you") is not None):
+            seat = message.get("seat" if kind == "seated" else "you")
+            self.seat = seat if isinstance(seat, int) else self.seat
+        elif kind == "manifest":
+            try:
+                self.new_match(wire.manifest_from_wire(message))
+            except wire.WireError:
+                self.verifier = self._observer = self.manifest = None  # the link says why
 
     def contribution(self, message: Mapping[str, Any]) -> SeedCommit | SeedReveal | None:
         """Our part of the seed exchange after `round_prepare` or `seed_commits`, if any.
