@@ -43,7 +43,7 @@ from unonet.actions import Action
 KEYS = (
     "left", "right", "up", "down", "enter", "space", "escape",
     "0", "1", "2", "3", "4", "5", "6", "7", "8", "9",
-    "a", "b", "c", "f", "g", "k", "n", "o", "p", "q", "r", "s", "u", "x", "y", "?",
+    "a", "b", "c", "e", "f", "g", "k", "n", "o", "p", "q", "r", "s", "u", "x", "y", "?",
 )
 """Keys handled while the game has the focus (capitals are folded to these)."""
 
@@ -76,13 +76,14 @@ class ClientApp:
         self.bell_enabled = bell
         self.bells = 0
         self.sent: list[Action | LobbyCommand | str] = []
-        self.chat_buffer = Buffer(multiline=False, accept_handler=self._accept_chat)
+        self.chat_buffer = Buffer(multiline=False, accept_handler=self._accept_line)
+        self.naming = False  # the input line takes our name (key e) instead of a chat line
         self.body = Window(
             FormattedTextControl(self._text, focusable=True, show_cursor=False),
             always_hide_cursor=True,
         )
         self.chat_window = Window(
-            BufferControl(self.chat_buffer, input_processors=[BeforeInput("> ")]),
+            BufferControl(self.chat_buffer, input_processors=[BeforeInput(self._input_prompt)]),
             height=1,
         )
         self.app: Application[None] = Application(
@@ -137,7 +138,16 @@ class ClientApp:
         else:
             self.link.send_intent(intent)
 
-    def _accept_chat(self, buffer: Buffer) -> bool:
+    def _input_prompt(self) -> str:
+        return self.model.tr("ui.name_prompt") + " " if self.naming else "> "
+
+    def _accept_line(self, buffer: Buffer) -> bool:
+        """Enter on the input line: our new name after `e`, else a chat line."""
+        if self.naming:
+            self.naming = False
+            self.send(self.model.set_name(buffer.text))
+            self.app.layout.focus(self.body)
+            return False
         text = self.model.chat_line(buffer.text)
         if text is not None:
             self.sent.append(text)
@@ -181,6 +191,9 @@ class ClientApp:
 
         @kb.add("escape", filter=chatting)
         def _(event: KeyPressEvent) -> None:
+            if self.naming:
+                self.naming = False
+                self.chat_buffer.reset()
             self.app.layout.focus(self.body)
 
         @kb.add("c-c")
@@ -194,6 +207,7 @@ class ClientApp:
         return has_focus(self.chat_buffer)
 
     def toggle_chat(self) -> None:
+        self.naming = False
         if self.app.layout.has_focus(self.chat_buffer):
             self.app.layout.focus(self.body)
         else:
@@ -288,6 +302,10 @@ class ClientApp:
             self.send(model.remove_bot())
         elif key == "s":
             self.send(model.start_match())
+        elif key.isdigit():
+            self.send(model.move_to_seat(_seat_of(key)))
+        elif key == "e":
+            self.edit_name()
 
     def _tables_key(self, key: str, prompt: object) -> None:
         model = self.model
@@ -295,12 +313,27 @@ class ClientApp:
             model.table_next(-1 if key == "up" else 1)
         elif key == "enter":
             self.send(model.join_selected())
+        elif key.isdigit():
+            self.send(model.join_selected(_seat_of(key)))
         elif key == "n":
             self.send(model.create_table())
+        elif key == "e":
+            self.edit_name()
+
+    def edit_name(self) -> None:
+        """`e`: the input line asks for our name; Enter sets it, Escape keeps the old one."""
+        self.naming = True
+        self.chat_buffer.reset()
+        self.app.layout.focus(self.chat_buffer)
 
     def _round_end_key(self, key: str, prompt: object) -> None:
         if key in ("enter", "r", "space"):
             self.send(self.model.ready_next_round())
+
+
+def _seat_of(key: str) -> int:
+    """A digit key as a seat index: 1-9 are seats 1-9, 0 is seat 10."""
+    return int(key) - 1 if key != "0" else 9
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -54,6 +54,8 @@ CHAT_LINES = 100
 TRUST_LINES = 20
 MAX_CHAT_CHARS = 200
 """The protocol's chat limit (protocol.limits.MAX_CHAT_CHARS); longer lines are cut here."""
+MAX_NAME_CHARS = 32
+"""A player's name on the wire is str(1..32) (SPEC.md 8.2 join_table); longer names are cut."""
 
 COLOR_ORDER = {color: i for i, color in enumerate(ALL_COLORS)}
 
@@ -130,6 +132,7 @@ class ClientModel:
     def __init__(self, tr: Translator, name: str = "") -> None:
         self.tr = tr
         self.my_name = name
+        self.name_pending = False  # named before creating a table: rename once seated there
         self.manifest: DeckManifest | None = None
         self.tracker: ViewTracker | None = None
         self.legal: tuple[Action, ...] = ()
@@ -332,6 +335,11 @@ class ClientModel:
     def apply_lobby(self, lobby: LobbyState) -> None:
         self.lobby = lobby
         self.option_cursor = min(self.option_cursor, len(OPTIONS) - 1)
+        if self.name_pending and lobby.you is not None and not lobby.started:
+            # create_table seats us under the hello name; ours was chosen later ([UNO-8-14])
+            self.name_pending = False
+            if lobby.you < len(lobby.seats) and lobby.seats[lobby.you].name != self.my_name:
+                self.outbox.append(JoinTable(lobby.table, self.my_name))
 
     def apply_trust(self, report: link.TrustReport) -> None:
         if report.ok:
@@ -500,14 +508,48 @@ class ClientModel:
         if self.tables:
             self.table_cursor = (self.table_cursor + step) % len(self.tables)
 
-    def join_selected(self) -> LobbyCommand | None:
+    def join_selected(self, seat: int | None = None) -> LobbyCommand | None:
+        """Enter: the selected table, any free seat; a seat number: that seat."""
         if not self.tables:
             return None
         table = self.tables[min(self.table_cursor, len(self.tables) - 1)]
-        return JoinTable(table.table, self.my_name or "player")
+        self.name_pending = False  # the join carries the name
+        return JoinTable(table.table, self.my_name or "player", seat)
 
     def create_table(self) -> LobbyCommand:
         return CreateTable()
+
+    def set_name(self, text: str) -> LobbyCommand | None:
+        """The name typed after `e` (spaces folded, cut to 32). Seated in the lobby it renames
+        us there at once (a join at our own table, SPEC.md [UNO-8-14]); before joining, the
+        next join carries it and a new table gets it right after seating us."""
+        name = " ".join(text.split())[:MAX_NAME_CHARS]
+        if not name:
+            self.notice = self.tr("n.name_empty")
+            return None
+        self.my_name = name
+        self.notice = self.tr("n.name_set", name=name)
+        lobby = self.lobby
+        if lobby is not None and lobby.you is not None and not lobby.started:
+            return JoinTable(lobby.table, name)
+        self.name_pending = lobby is None
+        return None
+
+    def move_to_seat(self, index: int) -> LobbyCommand | None:
+        """A seat number in the lobby: sit there if it is empty. One join at our own table
+        moves us (SPEC.md [UNO-8-14]), so the owner keeps the table and the seat is never
+        free for someone else in between, as it would be with leave and join."""
+        lobby = self.lobby
+        if lobby is None or lobby.you is None or lobby.started or index == lobby.you:
+            return None
+        if not 0 <= index < len(lobby.seats):
+            self.notice = self.tr("n.no_seat", seat=index + 1)
+            return None
+        if lobby.seats[index].kind != "empty":
+            self.notice = self.tr("n.seat_taken", seat=index + 1)
+            return None
+        self.notice = ""
+        return JoinTable(lobby.table, self.my_name or "player", index)
 
     def toggle_ready(self) -> LobbyCommand | None:
         lobby = self.lobby

@@ -43,7 +43,7 @@ COLOR_KEYS: dict[Color, str] = {
 
 HELP_KEYS = (
     "help.pick", "help.play", "help.draw", "help.uno", "help.challenge", "help.buzz",
-    "help.colors", "help.chat", "help.help", "help.quit", "help.codes",
+    "help.colors", "help.chat", "help.name", "help.seat", "help.help", "help.quit", "help.codes",
 )
 
 STYLE = Style.from_dict({
@@ -585,7 +585,9 @@ def option_lines(model: ClientModel, rows: int) -> list[Line]:
 
 def tables_body(model: ClientModel) -> list[Line]:
     tr = model.tr
-    lines: list[Line] = [[("class:heading", tr("tables.title"))], notice_line(model)]
+    lines: list[Line] = [[("class:heading", tr("tables.title"))],
+                         [("", tr("tables.name", name=model.my_name or "player"))],
+                         notice_line(model)]
     if not model.tables:
         return [*lines, [("", tr("tables.none"))]]
     for i, table in enumerate(model.tables):

@@ -85,7 +85,8 @@ class Registry:
             self.outbox.append(SendMessage(conn, {"t": "tables", "tables": summaries}))
             return
         if kind in ("create_table", "join_table", "spectate"):
-            if conn in self.where:
+            staying = kind == "join_table" and self.where.get(conn) == message.get("table")
+            if conn in self.where and not staying:  # a join at one's own table moves the seat
                 self.outbox.append(refused(conn, request, Code.UNEXPECTED_MESSAGE,
                                            "leave your table first"))
                 return

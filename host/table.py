@@ -111,6 +111,10 @@ class Table:
     def join(self, conn: ConnId, name: str, wanted: int | None, request: int | None,
              now: float) -> None:
         """Take a seat: the sender gets `seated` with its secret resume token."""
+        member = self.room.members.get(conn)
+        if member is not None:
+            self._move(member, name, wanted, request, now)
+            return
         try:
             if self.started:
                 raise Refusal(Code.GAME_IN_PROGRESS, "the match has started; spectate instead")
@@ -129,6 +133,32 @@ class Table:
         if self.settings.notice:
             notice = {"t": "chat_message", "name": "host", "text": self.settings.notice}
             self.room.send(conn, notice)
+        self._lobby_changed(now)
+
+    def _move(self, member: Member, name: str, wanted: int | None, request: int | None,
+              now: float) -> None:
+        """join_table at one's own table, in the lobby ([UNO-8-14]): another seat and/or name.
+        The seat object moves whole, so the owner stays owner and the resume token still works
+        (a leave then join would hand the table to the next human)."""
+        try:
+            if member.seat is None:
+                raise Refusal(Code.UNEXPECTED_MESSAGE, "leave your table first")
+            self._in_lobby()
+            index = member.seat if wanted in (None, member.seat) else self._pick_seat(wanted)
+        except Refusal as exc:
+            self.room.outbox.append(refused(member.conn, request, exc.code, exc.msg))
+            return
+        seat = self.room.seats[member.seat]
+        assert seat is not None
+        self.room.seats[member.seat] = None
+        self.room.seats[index] = seat
+        if self.owner == member.seat:
+            self.owner = index
+        log.info("%s: %s moved from seat %d to %d as %s", self.label, seat.name, member.seat,
+                 index, name)
+        seat.name = member.name = name
+        member.seat = index
+        self.room.outbox.extend(accepted(member.conn, request))
         self._lobby_changed(now)
 
     def spectate(self, conn: ConnId, name: str, request: int | None, now: float) -> None:

@@ -20,15 +20,18 @@ from client.link import (
     ManifestReceived,
     Refused,
     Snapshot,
+    TablesListed,
 )
 from client.lobby import (
     AddBot,
+    JoinTable,
     LobbyCommand,
     LobbyState,
     SeatInfo,
     SetReady,
     SetRules,
     StartMatch,
+    TableInfo,
 )
 from client.model import ClientModel
 from unonet.actions import (
@@ -97,16 +100,22 @@ class LocalTable:
         *,
         model: ClientModel | None = None,
         lobby_first: bool = False,
+        tables_first: bool = False,
+        capacity: int | None = None,
     ) -> None:
         self.match = match
         self.me = me
+        self.lobby_me = me  # our seat in the lobby; a join at the table moves it (capacity)
+        self.capacity = capacity or match.seats
+        self.tables_first = tables_first  # the table list first; the lobby after a JoinTable
+        self.joined = not tables_first
         self.bots = bots
         self.names = list(names)
         self.model = model
         self.deliver: Deliver = lambda update: None
         self.ready = {seat: True for seat in bots}
         self.ready[me] = False
-        self.started = not lobby_first
+        self.started = not (lobby_first or tables_first)
         self.rules = match.rules.to_dict()
         self.preset = "official"
         self.intents: list[Action] = []
@@ -121,6 +130,10 @@ class LocalTable:
     def start(self, deliver: Deliver) -> None:
         self.deliver = deliver
         deliver(ConnectionChanged("connected"))
+        if not self.joined:
+            table = TableInfo(0, "test", self.capacity, len(self.bots), False, self.preset)
+            deliver(TablesListed((table,)))
+            return
         deliver(LobbyChanged(self.lobby()))
         deliver(ManifestReceived(self.match.manifest))
         deliver(Snapshot(self.match.view(self.me), self.legal()))
@@ -152,10 +165,28 @@ class LocalTable:
             self.deliver(LobbyChanged(self.lobby()))
         elif isinstance(command, StartMatch):
             self.started = True
+            self.lobby_me = self.me  # the host closes the gaps: back to our match seat
             self._start_round()
             self.run_bots()
         elif isinstance(command, AddBot):
             self.deliver(LobbyChanged(self.lobby()))
+        elif isinstance(command, JoinTable):
+            self._join(command)
+
+    def _join(self, command: JoinTable) -> None:
+        """A join from the table list seats us; one at our table moves or renames us
+        (SPEC.md [UNO-8-14])."""
+        seat = command.seat
+        if seat is None:
+            seat = self.lobby_me if self.joined else next(
+                s for s in range(self.capacity) if s not in self.bots)
+        if self.started or seat in self.bots or not 0 <= seat < self.capacity:
+            self.deliver(Refused("seat_taken", f"seat {seat} is taken"))
+            return
+        self.lobby_me = seat
+        self.names[self.me] = command.name
+        self.joined = True
+        self.deliver(LobbyChanged(self.lobby()))
 
     def send_chat(self, text: str) -> None:
         self.chat.append(text)
@@ -170,12 +201,16 @@ class LocalTable:
         return tuple(self.match.legal_actions(self.me))
 
     def lobby(self) -> LobbyState:
-        seats = tuple(
-            SeatInfo(s, "bot" if s in self.bots else "human", self.names[s], self.ready[s], True)
-            for s in range(self.match.seats)
-        )
-        return LobbyState(0, "test", self.me, dict(self.rules), seats, self.started,
-                          self.preset, 0, self.me)
+        seats = []
+        for s in range(self.capacity):
+            if s == self.lobby_me:
+                seats.append(SeatInfo(s, "human", self.names[self.me], self.ready[self.me], True))
+            elif s in self.bots:
+                seats.append(SeatInfo(s, "bot", self.names[s], self.ready[s], True))
+            else:
+                seats.append(SeatInfo(s, "empty", None, False, False))
+        return LobbyState(0, "test", self.lobby_me, dict(self.rules), tuple(seats),
+                          self.started, self.preset, 0, self.lobby_me)
 
     def publish(self, events: list[Event]) -> None:
         """The events the client may see, each with its legal actions after the batch."""
@@ -253,6 +288,8 @@ def scenario_table(
     model: ClientModel | None = None,
     *,
     lobby_first: bool = False,
+    tables_first: bool = False,
+    capacity: int | None = None,
     rules: RuleSet | None = None,
     draws: Sequence[str] = DRAWS,
 ) -> LocalTable:
@@ -261,7 +298,8 @@ def scenario_table(
         1: ScriptBot(1, match.rules, match, BRUNO_PLAN),
         2: ScriptBot(2, match.rules, match, CHIARA_PLAN),
     }
-    return LocalTable(match, 0, bots, NAMES, model=model, lobby_first=lobby_first)
+    return LocalTable(match, 0, bots, NAMES, model=model, lobby_first=lobby_first,
+                      tables_first=tables_first, capacity=capacity)
 
 
 def code_of(match: Match, card: int) -> str:

@@ -22,7 +22,7 @@ from prompt_toolkit.output.vt100 import Vt100_Output
 
 from client.app import ClientApp
 from client.i18n import Translator
-from client.lobby import AddBot, SetReady, SetRules, StartMatch
+from client.lobby import AddBot, JoinTable, SetReady, SetRules, StartMatch
 from client.model import ChallengePrompt, ClientModel, ColorPrompt, QuitPrompt, Screen
 from client.render import compose
 from unonet.actions import Accept, CallUno, Catch, Challenge, Draw, Play
@@ -33,12 +33,14 @@ BARRIER = "\x19"  # Ctrl-Y
 
 class Driver:
     def __init__(self, pipe: PipeInput, *, lang: str = "en", plain: bool = False,
-                 bell: bool = True, lobby_first: bool = False) -> None:
+                 bell: bool = True, lobby_first: bool = False, tables_first: bool = False,
+                 capacity: int | None = None) -> None:
         self.pipe = pipe
         self.screen = StringIO()
         output = Vt100_Output(self.screen, lambda: Size(rows=24, columns=80), term="xterm")
         self.model = ClientModel(Translator(lang), name="Me")
-        self.table = scenario_table(self.model, lobby_first=lobby_first)
+        self.table = scenario_table(self.model, lobby_first=lobby_first,
+                                    tables_first=tables_first, capacity=capacity)
         self.client = ClientApp(self.model, self.table, plain=plain, bell=bell, input=pipe,
                                 output=output)
         self.barrier = asyncio.Event()
@@ -252,3 +254,47 @@ def test_holding_one_card_u_calls_uno_late() -> None:
         d.client.handle("u")
         assert d.table.intents[-1] == CallUno()
         assert model.view is not None and model.view.seats[0].uno_called
+
+
+def screen_text(d: Driver) -> str:
+    return "".join(f[1] for f in compose(d.model, 80, 23, True))
+
+
+def test_a_name_chosen_before_joining_then_a_move_to_an_empty_seat() -> None:
+    async def script(d: Driver) -> None:
+        m = d.model
+        await d.press("")
+        assert m.screen is Screen.TABLES and "Your name: Me" in screen_text(d)
+        await d.press("eAda Lovelace\r")
+        assert m.my_name == "Ada Lovelace" and "Your name: Ada Lovelace" in screen_text(d)
+        assert d.table.lobby_commands == []  # not at a table yet: the join carries it
+        await d.press("\r")
+        assert d.table.lobby_commands[-1] == JoinTable(0, "Ada Lovelace")
+        assert m.screen is Screen.LOBBY and m.lobby is not None and m.lobby.you == 0
+        await d.press("4")  # seat 4 is empty: one join at our own table moves us
+        assert d.table.lobby_commands[-1] == JoinTable(0, "Ada Lovelace", 3)
+        assert m.lobby.you == 3 and m.is_owner
+        assert " 4. Ada Lovelace" in screen_text(d) and " 1. (empty seat)" in screen_text(d)
+        sent = len(d.table.lobby_commands)
+        await d.press("2")  # a bot sits there
+        assert len(d.table.lobby_commands) == sent and "Seat 2 is taken" in m.notice
+        await d.press("eAda\r")  # a new name in the lobby: a rename where we sit
+        assert d.table.lobby_commands[-1] == JoinTable(0, "Ada")
+        assert " 4. Ada " in screen_text(d)
+        await d.press("s")  # the keys are the game's again, not the input line's
+        assert d.table.lobby_commands[-1] == StartMatch()
+        d.pipe.send_text("qy")
+
+    with driver(tables_first=True, capacity=4) as d:
+        run(d, script)
+
+
+def test_a_seat_number_on_the_table_list_joins_at_that_seat() -> None:
+    async def script(d: Driver) -> None:
+        await d.press("4")
+        assert d.table.lobby_commands == [JoinTable(0, "Me", 3)]
+        assert d.model.lobby is not None and d.model.lobby.you == 3
+        d.pipe.send_text("qy")
+
+    with driver(tables_first=True, capacity=4) as d:
+        run(d, script)

@@ -5,6 +5,8 @@ from __future__ import annotations
 from client_table import LocalTable, code_of, play_of, scenario_table
 
 from client.i18n import Translator
+from client.link import TablesListed
+from client.lobby import CreateTable, JoinTable, LobbyState, SeatInfo, TableInfo
 from client.model import (
     ChallengePrompt,
     ClientModel,
@@ -183,3 +185,46 @@ def test_after_a_round_the_model_holds_the_next_deal_until_enter() -> None:
     assert model.ready_next_round() == SetReady(True)
     model.apply(GameEvent(RoundStarted(2, 1, 108), ()))
     assert not model.reading_scores
+
+
+def lobby(you: int, names: tuple[str | None, ...], started: bool = False) -> LobbyState:
+    seats = tuple(SeatInfo(i, "empty" if n is None else "human", n, False, n is not None)
+                  for i, n in enumerate(names))
+    return LobbyState(5, "t", 0, {}, seats, started, "official", 0, you)
+
+
+def test_a_name_chosen_before_joining_goes_with_the_join() -> None:
+    model = ClientModel(Translator("it"), name="Me")
+    assert model.set_name("   ") is None and model.my_name == "Me"
+    assert model.notice == "Il nome deve avere almeno un carattere."
+    assert model.set_name("  Ada   Lovelace ") is None  # no table yet: nothing to send
+    assert model.my_name == "Ada Lovelace" and "Ada Lovelace" in model.notice
+    assert model.set_name("x" * 40) is None and model.my_name == "x" * 32  # SPEC: str(1..32)
+    model.set_name("Ada")
+    model.apply(TablesListed((TableInfo(5, "t", 4, 1, False),)))
+    assert model.join_selected() == JoinTable(5, "Ada")
+    assert model.join_selected(2) == JoinTable(5, "Ada", 2)
+
+
+def test_a_name_chosen_before_creating_a_table_renames_us_once_seated() -> None:
+    """create_table seats us under the hello name; the model asks for ours once."""
+    model = ClientModel(Translator("en"), name="Me")
+    model.set_name("Ada")
+    assert model.create_table() == CreateTable()
+    model.apply_lobby(lobby(0, ("Me", None)))
+    assert model.outbox == [JoinTable(5, "Ada")]
+    model.outbox.clear()
+    model.apply_lobby(lobby(0, ("Ada", None)))
+    assert model.outbox == []
+
+
+def test_a_seat_number_in_the_lobby_moves_us_to_an_empty_seat() -> None:
+    model = ClientModel(Translator("pt"), name="Me")
+    model.apply_lobby(lobby(0, ("Me", "Bo", None)))
+    assert model.move_to_seat(2) == JoinTable(5, "Me", 2)
+    assert model.move_to_seat(0) is None and model.notice == ""  # already there
+    assert model.move_to_seat(1) is None and model.notice == "O lugar 2 está ocupado."
+    assert model.move_to_seat(9) is None and model.notice == "Esta mesa não tem o lugar 10."
+    assert model.set_name("Ana") == JoinTable(5, "Ana")  # seated: a rename where we sit
+    model.apply_lobby(lobby(0, ("Ana", "Bo", None), started=True))
+    assert model.move_to_seat(2) is None  # not during a match

@@ -6,7 +6,8 @@ from client_table import LocalTable, play_of, scenario_table
 from prompt_toolkit.utils import get_cwidth
 
 from client.i18n import Translator
-from client.lobby import LobbyState, SeatInfo
+from client.link import TablesListed
+from client.lobby import LobbyState, SeatInfo, TableInfo
 from client.model import ChatLine, ClientModel, Screen
 from client.render import compose
 from unonet.actions import Catch, Challenge, Draw
@@ -191,3 +192,20 @@ def test_the_help_overlay_lists_the_keys() -> None:
     for piece in ("Tasti", "Spazio: pesca", "U: dici UNO", "F: contesta", "B: premi il buzzer"):
         assert piece in text, piece
 
+
+
+def test_the_table_list_and_the_lobby_show_the_name_and_seat_keys() -> None:
+    for lang, pieces in (("en", ("Your name: Ada", "1-0 join at seat", "e name")),
+                         ("it", ("Il tuo nome: Ada", "1-0 al posto", "e nome")),
+                         ("pt", ("Seu nome: Ada", "1-0 no lugar", "e nome"))):
+        model = ClientModel(Translator(lang), name="Ada")
+        model.apply(TablesListed((TableInfo(0, "casa", 4, 1, False),)))
+        text = "\n".join(screen_lines(model, plain=True))
+        for piece in pieces:
+            assert piece in text, piece
+        seats = tuple(SeatInfo(i, "human" if i == 0 else "empty", "Ada" if i == 0 else None,
+                               False, i == 0) for i in range(10))
+        for owner in (0, None):  # the owner's key bar and everyone else's, with ten seats
+            model.apply_lobby(LobbyState(0, "casa", owner, {}, seats, False, "official", 0, 0))
+            text = "\n".join(screen_lines(model, plain=False))
+            assert "1-0" in text and ("e name" in text or "e nome" in text)

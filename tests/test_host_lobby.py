@@ -181,3 +181,28 @@ def test_ready_during_a_round_is_refused() -> None:
     registry.take_outgoing()
     registry.request(1, "ana", {"t": "ready", "id": 6, "ready": False}, now)
     assert messages(registry.take_outgoing(), 1, "error")[0]["code"] == "game_in_progress"
+
+
+def test_a_join_at_ones_own_table_moves_and_renames_keeping_the_table() -> None:
+    """SPEC.md [UNO-8-14]: the owner moves without handing the table to the next human."""
+    registry, _ = open_table()
+    registry.request(2, "bo", {"t": "join_table", "id": 1, "table": 0, "name": "bo"}, 0.0)
+    registry.take_outgoing()
+    registry.request(1, "ana", {"t": "join_table", "id": 2, "table": 0, "name": "Ana",
+                                "seat": 3}, 0.0)
+    out = registry.take_outgoing()
+    assert messages(out, 1, "accepted") == [{"t": "accepted", "id": 2}]
+    assert not messages(out, 1, "seated")
+    state = messages(out, 2, "table_state")[-1]
+    assert state["owner"] == 3 and state["seats"][0]["kind"] == "empty"
+    assert state["seats"][3]["name"] == "Ana" and messages(out, 1, "table_state")[-1]["you"] == 3
+    registry.request(1, "ana", {"t": "add_bot", "id": 3}, 0.0)  # still the owner
+    assert messages(registry.take_outgoing(), 1, "accepted") == [{"t": "accepted", "id": 3}]
+    registry.request(1, "ana", {"t": "join_table", "id": 4, "table": 0, "name": "Ana",
+                                "seat": 1}, 0.0)
+    assert messages(registry.take_outgoing(), 1, "error")[0]["code"] == "seat_taken"
+    registry.request(1, "ana", {"t": "join_table", "id": 5, "table": 7, "name": "Ana"}, 0.0)
+    assert messages(registry.take_outgoing(), 1, "error")[0]["code"] == "unexpected_message"
+    registry.request(2, "bo", {"t": "join_table", "id": 2, "table": 0, "name": "Bo"}, 0.0)
+    state = messages(registry.take_outgoing(), 1, "table_state")[-1]
+    assert state["seats"][1]["name"] == "Bo" and state["owner"] == 3  # a rename, same seat
