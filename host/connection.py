@@ -36,6 +36,9 @@ log = logging.getLogger("unonet.host.connection")
 
 TABLE_MESSAGES = frozenset({"chat", "seed_commit", "seed_reveal"})
 
+WRITE_BATCH = 64 * 1024
+"""Bytes of queued frames joined into one write: enough for any burst a table makes."""
+
 
 class ClientConnection:
     """The trio side of one client: its stream, its protocol state and its outgoing queue."""
@@ -106,18 +109,31 @@ class ClientConnection:
                 return
 
     async def _writer(self) -> None:
-        async for frame in self._receive:
+        # Whatever is queued goes out in one write (up to WRITE_BATCH bytes): a table's
+        # answer and events for one client are a handful of small frames, and one send per
+        # frame cost the host more than building them. TCP never kept frames apart anyway.
+        receive = self._receive
+        async for frame in receive:
+            batch = [frame]
+            size = len(frame)
+            while size < WRITE_BATCH:
+                try:
+                    more = receive.receive_nowait()
+                except (trio.WouldBlock, trio.EndOfChannel):
+                    break
+                batch.append(more)
+                size += len(more)
             self._writing = True
             try:
                 with trio.fail_after(self.limits.send_deadline):
-                    await self.stream.send_all(frame)
+                    await self.stream.send_all(b"".join(batch) if len(batch) > 1 else frame)
             except (trio.TooSlowError, trio.BrokenResourceError, trio.ClosedResourceError) as exc:
                 log.info("conn %d (%s): write failed (%s); closing", self.id, self.peer,
                          type(exc).__name__)
                 self.cut = self.cut or "write_failed"
                 self._scope.cancel()
                 return
-            self._writing = False  # left True if cancelled mid-frame: the framing is lost
+            self._writing = False  # left True if cancelled mid-write: the framing is lost
 
     async def _keepalive(self) -> None:
         while True:
@@ -187,10 +203,11 @@ class ClientConnection:
             elif isinstance(item, SendSnapshot):
                 frame = self.protocol.snapshot(item.view, item.legal)
             elif isinstance(item, SendEvent):
+                check = self.limits.check_outgoing
                 if item.event_packed.data is None:
-                    item.event_packed.data = packed_event(item.event, item.proof)
+                    item.event_packed.data = packed_event(item.event, item.proof, check=check)
                 if item.legal_packed.data is None:
-                    item.legal_packed.data = packed_legal(item.legal)
+                    item.legal_packed.data = packed_legal(item.legal, check=check)
                 frame = self.protocol.event_packed(item.event_packed.data,
                                                    item.legal_packed.data)
             elif isinstance(item, CloseConnection):

@@ -3,6 +3,7 @@ benchmark pass other values."""
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from typing import Any
 
@@ -74,6 +75,12 @@ class ConnectionLimits:
     send_deadline: float = SEND_DEADLINE
     """One write's limit: a stalled TCP window cannot hold a writer task forever."""
 
+    check_outgoing: bool = os.environ.get("UNONET_CHECK_OUTGOING", "") not in ("", "0")
+    """Check every frame the host sends against the catalogue and the profile. What the host
+    receives is always checked; what it sends is built by its own code from the engine's
+    values, so the check only finds host bugs, at about half the cost of sending an event.
+    Off in production; the tests turn it on (UNONET_CHECK_OUTGOING=1, tests/conftest.py)."""
+
     max_connections: int = 64
     """Players of a few tables plus spectators, with room to spare; each costs a queue of
     `queue_frames` frames and a 64 KiB receive buffer at most, so the cap bounds memory."""
@@ -82,7 +89,8 @@ class ConnectionLimits:
         """The keyword arguments of HostConnection that these limits set."""
         return {"rate": self.rate, "burst": self.burst,
                 "handshake_deadline": self.handshake_deadline,
-                "ping_interval": self.ping_interval, "idle_cutoff": self.idle_cutoff}
+                "ping_interval": self.ping_interval, "idle_cutoff": self.idle_cutoff,
+                "check_outgoing": self.check_outgoing}
 
 
 BENCHMARK_LIMITS = ConnectionLimits(rate=1_000_000.0, burst=1_000_000, max_connections=4096,

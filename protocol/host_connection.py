@@ -23,7 +23,7 @@ from protocol.connection import (
     peer_error,
 )
 from protocol.errors import Code, LocalProtocolError, ProtocolError
-from protocol.frames import EOF, encode_frame
+from protocol.frames import EOF, encode_frame, pack
 from protocol.game_codec import (
     check_legal,
     decode_action,
@@ -57,16 +57,18 @@ _EVENT_KEY = msgpack.packb("event")
 _LEGAL_KEY = msgpack.packb("legal")
 
 
-def _pack(value: Any) -> bytes:
-    packed: bytes = msgpack.packb(value, use_bin_type=True)
-    return packed
+_pack = pack
 
 
-def packed_event(event: Event, proof: Mapping[str, Any] | None = None) -> bytes:
+def packed_event(event: Event, proof: Mapping[str, Any] | None = None, *,
+                 check: bool = True) -> bytes:
     """The `event` field of an event frame, encoded and checked (catalogue and profile) once:
     the host sends each event to every member of a table, and only `seq` and `legal` differ
-    between them (`HostConnection.event_packed`)."""
+    between them (`HostConnection.event_packed`). `check` false skips the checks of what we
+    send (HostConnection.check_outgoing)."""
     value = encode_event(event, proof)
+    if not check:
+        return _pack(value)
     message = {"t": "event", "seq": 0, "event": value, "legal": []}
     try:
         validate_message(message, Role.HOST)
@@ -76,9 +78,11 @@ def packed_event(event: Event, proof: Mapping[str, Any] | None = None) -> bytes:
     return _pack(value)
 
 
-def packed_legal(legal: Iterable[Action]) -> bytes:
+def packed_legal(legal: Iterable[Action], *, check: bool = True) -> bytes:
     """The `legal` field of an event frame, encoded and checked once for a seat's receivers."""
     value = encode_legal(legal)
+    if not check:
+        return _pack(value)
     try:
         check_legal(value, "legal")
     except ProtocolError as exc:
@@ -156,8 +160,9 @@ class HostConnection(Endpoint):
         ping_interval: float = PING_INTERVAL,
         idle_cutoff: float = IDLE_CUTOFF,
         max_frame: int = MAX_FRAME,
+        check_outgoing: bool = True,
     ) -> None:
-        super().__init__(Role.HOST, max_frame=max_frame)
+        super().__init__(Role.HOST, max_frame=max_frame, check_outgoing=check_outgoing)
         self.supported = tuple(sorted(set(supported)))
         self.features = tuple(features)
         self.version: int | None = None
