@@ -285,6 +285,9 @@ class Table:
             raise Refusal("invalid_rules", str(exc)) from None
         self.rules = rules
         self.settings.preset = name
+        for _, seat in self.room.occupied():  # ready was agreement to the old rules
+            if seat.kind == HUMAN:
+                seat.ready = False
         log.info("%s: rules set to %s %s", self.label, name, rules.differences())
 
     def _on_add_bot(self, member: Member, message: Mapping[str, Any], now: float) -> None:

@@ -206,3 +206,12 @@ def test_a_join_at_ones_own_table_moves_and_renames_keeping_the_table() -> None:
     registry.request(2, "bo", {"t": "join_table", "id": 2, "table": 0, "name": "Bo"}, 0.0)
     state = messages(registry.take_outgoing(), 1, "table_state")[-1]
     assert state["seats"][1]["name"] == "Bo" and state["owner"] == 3  # a rename, same seat
+
+
+def test_a_change_of_rules_unreadies_the_players() -> None:
+    registry, _ = open_table()
+    registry.request(1, "ana", {"t": "ready", "id": 2, "ready": True}, 0.0)
+    registry.request(1, "ana", {"t": "set_rules", "id": 3, "options": {"uno_penalty": 4}}, 0.0)
+    state = messages(registry.take_outgoing(), 1, "table_state")[-1]
+    assert state["rules"]["uno_penalty"] == 4
+    assert not state["seats"][0]["ready"]  # SPEC.md [UNO-8-5]
