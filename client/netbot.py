@@ -120,9 +120,11 @@ class NetworkBot:
 
     def __init__(self, name: str, level: str = "normal", table: int | None = None,
                  matches: int = 1, resume: bytes | None = None,
-                 observe: Callable[[Sequence[SessionEvent]], None] | None = None) -> None:
+                 observe: Callable[[Sequence[SessionEvent]], None] | None = None,
+                 verify: bool = True) -> None:
         self.link = LinkSession(name, table=table, client_name="unonet-bot",
-                                observe=self._session_events)
+                                observe=self._session_events, verify=verify)
+        self.verify = verify
         self.link.token = resume
         self.name = name
         self.level = level
@@ -181,7 +183,7 @@ class NetworkBot:
 
     def finish(self) -> BotResult:
         self._collect_violations()
-        if self._verifier is not None:
+        if self._verifier is not None and self.verify:
             self.result.violations += self._verifier.violations()
             self._verifier = None
         return self.result
@@ -285,6 +287,8 @@ class NetworkBot:
             return b""
 
     def _collect_violations(self) -> None:
+        if not self.verify:
+            return  # nothing was checked: a verifier fed only the seed messages finds nothing
         verifier = self.link.gate.verifier
         if verifier is not self._verifier:
             if self._verifier is not None:
@@ -332,11 +336,14 @@ async def play(
     think: float = DEFAULT_THINK,
     observe: Callable[[Sequence[SessionEvent]], None] | None = None,
     result: BotResult | None = None,
+    verify: bool = True,
 ) -> BotResult:
     """Play `matches` matches at `table` (the first with a free seat if None) over `stream`,
     waiting `think` seconds before each action; `observe` sees every session event (tests,
-    tools); `result`, if given, is filled as the bot plays (a caller may cancel it)."""
-    bot = NetworkBot(name, level, table, matches, resume, observe)
+    tools); `result`, if given, is filled as the bot plays (a caller may cancel it);
+    `verify=False` checks none of the host's cards and audits (a load generator: the seed is
+    still contributed, see client/trust_gate.py)."""
+    bot = NetworkBot(name, level, table, matches, resume, observe, verify)
     if result is not None:
         result.token = result.token or resume
         bot.result = result

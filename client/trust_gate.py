@@ -15,6 +15,9 @@ inside). Two things make it more than that adapter:
   and the deck (`manifest`) itself, in stream order: a manifest, its snapshot and the first
   round_prepare often arrive in one read, and the round must be seen (and seeded) from its
   start.
+- `verify=False` (a load generator's bots: benchmarks/host.py) checks nothing: the gate
+  still follows the seat and the deck and contributes our seed each round (the host would
+  otherwise wait out its seed phase), but no event, deck commitment or audit is checked.
 - Every card checked is not news; the status line gets the trust messages' outcomes, the
   challenge checks, and every violation.
 """
@@ -26,6 +29,7 @@ from typing import Any
 
 from client import wire
 from client.link import TrustReport
+from protocol.client_session import GameEvent
 from protocol.trust import TrustVerifier, Verified, Violation
 from protocol.trust.messages import SeedCommit, SeedReveal
 from protocol.trust_hook import CHECKED_MESSAGES, VerifierObserver
@@ -52,10 +56,17 @@ def report_of(message: Mapping[str, Any], outcome: object) -> TrustReport | None
     return None
 
 
+SEED_MESSAGES = frozenset({"round_prepare", "seed_commits"})
+"""What the verifier must see for us to contribute our seed, even when we check nothing."""
+
+
 class TrustGate:
     """The session's observer; `verifier` is None until a manifest names the deck."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, verify: bool = True) -> None:
+        self.verify = verify
+        """False: contribute seeds, check nothing (the verifier then sees only round_prepare
+        and seed_commits, and its violations mean nothing)."""
         self.seat: int | None = None
         self.verifier: TrustVerifier | None = None
         self.manifest: DeckManifest | None = None
@@ -71,9 +82,10 @@ class TrustGate:
         self._waiting_snapshot = True
         self._missed_rounds = set()
 
-    def observe(self, message: Mapping[str, Any]) -> TrustReport | None:
+    def observe(self, message: Mapping[str, Any],
+                event: GameEvent | None = None) -> TrustReport | None:
         """The session's hook: the report (if worth one) becomes the outcome of its
-        TrustReport event."""
+        TrustReport event. `event`: what the session decoded from an `event` message."""
         kind = message.get("t")
         if kind in ("welcome", "seated", "table_state", "manifest"):
             self._follow(message)
@@ -90,7 +102,11 @@ class TrustGate:
             return None
         if round_no in self._missed_rounds:
             return None  # the rest of a round we came into late: nothing to check it against
-        return report_of(message, self._observer.observe(message))
+        if not self.verify:
+            if kind in SEED_MESSAGES:
+                self._observer.observe(message)  # what our seed contribution needs
+            return None
+        return report_of(message, self._observer.observe(message, event))
 
     def _follow(self, message: Mapping[str, Any]) -> None:
         kind = message.get("t")

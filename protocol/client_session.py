@@ -22,7 +22,13 @@ from protocol.connection import (
 )
 from protocol.errors import Code, LocalProtocolError, ProtocolError
 from protocol.frames import EOF, encode_frame
-from protocol.game_codec import UnknownEvent, decode_event, decode_legal, encode_action
+from protocol.game_codec import (
+    UnknownEvent,
+    WireEvent,
+    decode_event,
+    decode_legal,
+    encode_action,
+)
 from protocol.limits import MAX_FRAME
 from protocol.messages import REQUESTS, Role
 from protocol.state import ConnState, Trigger, transition
@@ -129,9 +135,12 @@ SessionEvent = (
 
 class TrustObserver(Protocol):
     """The hook the trust layer plugs into: it sees every host message after validation.
-    A non-None return becomes a TrustReport event; it must not raise for a dishonest host."""
+    A non-None return becomes a TrustReport event; it must not raise for a dishonest host.
+    For an `event` message, `event` is the GameEvent the session decoded from it (the engine
+    event and its proof), so that the observer need not decode it again."""
 
-    def observe(self, message: Mapping[str, Any]) -> object | None: ...
+    def observe(self, message: Mapping[str, Any],
+                event: GameEvent | None = None) -> object | None: ...
 
 
 @dataclass
@@ -175,6 +184,8 @@ class ClientSession(Endpoint):
         self._next_ping = 1
         self._pending: dict[int, Mapping[str, Any]] = {}
         self._sequence = _Sequence()
+        self._decoded: dict[str, object] = {}  # what the catalogue check of the message
+        # being handled decoded (`event`, `legal`): its handler uses that, not a second decode
 
     # -- sending -----------------------------------------------------------------------------
 
@@ -264,8 +275,10 @@ class ClientSession(Endpoint):
         return out
 
     def _handle(self, message: dict[str, Any]) -> list[SessionEvent]:
+        decoded: dict[str, object] = {}
+        self._decoded = decoded
         try:
-            spec = self._check_incoming(message)
+            spec = self._check_incoming(message, decoded)
         except ProtocolError as exc:
             if exc.fatal:
                 raise
@@ -278,9 +291,12 @@ class ClientSession(Endpoint):
         )
         # A dropped event (out of sequence, or during a resync) is not shown to the trust
         # observer: a repeat would look like a card handed out twice.
-        delivered = spec.type != "event" or any(isinstance(e, GameEvent) for e in events)
+        game_event = None
+        if spec.type == "event":
+            game_event = next((e for e in events if isinstance(e, GameEvent)), None)
+        delivered = spec.type != "event" or game_event is not None
         if self.trust is not None and self.state is ConnState.READY and delivered:
-            outcome = self.trust.observe(message)
+            outcome = self.trust.observe(message, game_event)
             if outcome is not None:
                 events.append(TrustReport(spec.type, outcome))
         return events
@@ -340,7 +356,7 @@ class ClientSession(Endpoint):
         seq = message["seq"]
         self._sequence.expected = seq + 1
         self._sequence.resyncing = False
-        return [Snapshot(seq, message["view"], decode_legal(message["legal"]))]
+        return [Snapshot(seq, message["view"], self._legal(message))]
 
     def _on_event(self, message: dict[str, Any]) -> list[SessionEvent]:
         seq = message["seq"]
@@ -354,5 +370,14 @@ class ClientSession(Endpoint):
             self._outbox += frame
             return [ResyncNeeded(expected, seq)]
         sequence.expected = seq + 1
-        wire = decode_event(message["event"])
-        return [GameEvent(seq, wire.event, wire.proof, decode_legal(message["legal"]))]
+        wire = self._decoded.get("event")
+        if not isinstance(wire, WireEvent):
+            wire = decode_event(message["event"])
+        return [GameEvent(seq, wire.event, wire.proof, self._legal(message))]
+
+    def _legal(self, message: Mapping[str, Any]) -> tuple[Action, ...]:
+        """The message's legal list, as the catalogue check decoded it."""
+        legal = self._decoded.get("legal")
+        if isinstance(legal, tuple):
+            return legal
+        return decode_legal(message["legal"])

@@ -134,13 +134,15 @@ class Endpoint:
             if frame is EOF:
                 return
 
-    def _check_incoming(self, message: dict[str, Any]) -> MessageSpec:
+    def _check_incoming(self, message: dict[str, Any],
+                        decoded: dict[str, object] | None = None) -> MessageSpec:
         """Validate a peer message for the current state. Raises ProtocolError: fatal
-        handshake_failed during the handshake, else the non-fatal catalogue codes."""
+        handshake_failed during the handshake, else the non-fatal catalogue codes. `decoded`,
+        if given, gets the engine values the check decoded (see validate_message)."""
         if self.state is not ConnState.READY:
             allowed = HANDSHAKE_MESSAGES[self.peer]
             try:
-                spec = validate_message(message, self.peer)
+                spec = validate_message(message, self.peer, decoded)
             except ProtocolError as exc:
                 raise ProtocolError(Code.HANDSHAKE_FAILED, exc.message) from None
             if spec.type not in allowed:
@@ -148,7 +150,7 @@ class Endpoint:
                     Code.HANDSHAKE_FAILED, f"{spec.type} before the handshake is done"
                 )
             return spec
-        spec = validate_message(message, self.peer)
+        spec = validate_message(message, self.peer, decoded)
         if spec.type in READY_FORBIDDEN:
             raise ProtocolError(Code.UNEXPECTED_MESSAGE, f"{spec.type} after the handshake")
         return spec

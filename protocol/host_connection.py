@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import msgpack
 
@@ -26,7 +26,6 @@ from protocol.errors import Code, LocalProtocolError, ProtocolError
 from protocol.frames import EOF, encode_frame, pack
 from protocol.game_codec import (
     check_legal,
-    decode_action,
     encode_event,
     encode_legal,
     encode_value,
@@ -307,8 +306,9 @@ class HostConnection(Endpoint):
     def _handle(self, message: dict[str, Any]) -> list[HostEvent]:
         if self.state is ConnState.HANDSHAKE and self.hello is not None:
             raise ProtocolError(Code.HANDSHAKE_FAILED, "wait for welcome before sending more")
+        decoded: dict[str, object] = {}
         try:
-            spec = self._check_incoming(message)
+            spec = self._check_incoming(message, decoded)
         except ProtocolError as exc:
             if exc.fatal:
                 raise
@@ -319,7 +319,8 @@ class HostConnection(Endpoint):
         if kind == "hello":
             return [self._on_hello(message)]
         if kind == "intent":
-            return [IntentReceived(message["id"], decode_action(message["action"]))]
+            # the catalogue check decoded the action already
+            return [IntentReceived(message["id"], cast(Action, decoded["action"]))]
         if kind == "ping":
             self._outbox += encode_frame({"t": "pong", "n": message["n"]})
             return []

@@ -135,9 +135,9 @@ FACE = Struct(
     ),
     "face (§10)",
 )
-ACTION = Custom("action (§9.3)", game_codec.check_action)
-EVENT = Custom("event (§9.2)", game_codec.check_event)
-LEGAL = Custom(f"[action] ≤{MAX_WIDE_ARRAY_LEN} items (§9.4)", game_codec.check_legal)
+ACTION = Custom("action (§9.3)", game_codec.decode_action)
+EVENT = Custom("event (§9.2)", game_codec.decode_event)
+LEGAL = Custom(f"[action] ≤{MAX_WIDE_ARRAY_LEN} items (§9.4)", game_codec.decode_legal)
 VIEW = AnyMap(label="view (§9.1)")
 
 _ID = opt("id", REQUEST_ID, "request id; the host answers accepted{id} or error{ref: id}")
@@ -309,8 +309,10 @@ REQUESTS: frozenset[str] = frozenset(
 assert MAX_ARRAY_LEN < MAX_WIDE_ARRAY_LEN
 
 
-def validate_message(message: Mapping[str, Any], sender: Role) -> MessageSpec:
-    """Check a decoded frame from `sender` against the catalogue; return its spec.
+def validate_message(message: Mapping[str, Any], sender: Role,
+                     decoded: dict[str, object] | None = None) -> MessageSpec:
+    """Check a decoded frame from `sender` against the catalogue; return its spec. `decoded`,
+    if given, gets the engine values the check decoded (`event`, `legal`, `action`).
 
     Raises ProtocolError: bad_message (no str `t`, or a known field missing or mistyped),
     unknown_message (a type not in the catalogue), unexpected_message (a type the sender's
@@ -324,7 +326,7 @@ def validate_message(message: Mapping[str, Any], sender: Role) -> MessageSpec:
         raise ProtocolError(Code.UNKNOWN_MESSAGE, f"unknown message type {kind[:64]!r}")
     if not spec.direction.allows(sender):
         raise ProtocolError(Code.UNEXPECTED_MESSAGE, f"{kind} is not sent by the {sender}")
-    check_fields(spec.fields, message, kind)
+    check_fields(spec.fields, message, kind, decoded)
     return spec
 
 

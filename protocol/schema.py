@@ -176,10 +176,14 @@ class Custom:
     """A value checked by another module (an engine action or event; see game_codec)."""
 
     label: str
-    checker: Callable[[Any, str], None]
+    checker: Callable[[Any, str], object]
+    """Raises ProtocolError, or returns the decoded value (kept by `check_fields`)."""
 
     def check(self, value: Any, path: str) -> None:
         self.checker(value, path)
+
+    def decode(self, value: Any, path: str) -> object:
+        return self.checker(value, path)
 
     def describe(self) -> str:
         return self.label
@@ -221,8 +225,11 @@ class Struct:
         return "{" + ", ".join(parts) + "}"
 
 
-def check_fields(fields: tuple[Field, ...], value: Mapping[str, Any], path: str) -> None:
-    """Check every known field of `value`; a missing required one is bad_message."""
+def check_fields(fields: tuple[Field, ...], value: Mapping[str, Any], path: str,
+                 decoded: dict[str, object] | None = None) -> None:
+    """Check every known field of `value`; a missing required one is bad_message. `decoded`,
+    if given, gets what each Custom field decoded to (an event, an action list), by name, so
+    that the receiver need not decode it again."""
     for spec in fields:
         item = value.get(spec.name)
         where = f"{path}.{spec.name}" if path else spec.name
@@ -230,4 +237,7 @@ def check_fields(fields: tuple[Field, ...], value: Mapping[str, Any], path: str)
             if spec.required:
                 raise ProtocolError(Code.BAD_MESSAGE, f"{where}: required field missing")
             continue
-        spec.type.check(item, where)
+        if decoded is not None and isinstance(spec.type, Custom):
+            decoded[spec.name] = spec.type.decode(item, where)
+        else:
+            spec.type.check(item, where)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from protocol.client_session import GameEvent
 from protocol.game_codec import UnknownEvent, decode_event
 from protocol.trust import (
     MESSAGE_TYPES,
@@ -35,16 +36,19 @@ class VerifierObserver:
     def __init__(self, verifier: TrustVerifier) -> None:
         self.verifier = verifier
 
-    def observe(self, message: Mapping[str, Any]) -> Outcome | None:
+    def observe(self, message: Mapping[str, Any],
+                event: GameEvent | None = None) -> Outcome | None:
+        """`event`: what the session decoded from an `event` message (decoded here if None)."""
         kind = message.get("t")
         try:
             if kind in CHECKED_MESSAGES and kind in MESSAGE_TYPES:
                 return self.verifier.message(message_from_dict(str(kind), message))
             if kind == "event":
-                wire = decode_event(message["event"])
-                if isinstance(wire.event, UnknownEvent):
+                engine_event = (event.event if event is not None
+                                else decode_event(message["event"]).event)
+                if isinstance(engine_event, UnknownEvent):
                     return None
-                return self.verifier.event(wire.event, EventProof.from_dict(message["event"]))
+                return self.verifier.event(engine_event, EventProof.from_dict(message["event"]))
         except MalformedTrustMessage as exc:
             return Violation(ViolationKind.MALFORMED, str(exc))
         return None

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
 import trio
 import trio.testing
 
 from client import netbot
 from host.registry import Registry
+from host.round_trust import RoundTrust
 from host.server import HostServer, ServerConfig
 from host.settings import BENCHMARK_LIMITS, FAST_TIMINGS
 from host.table import Table, TableSettings
@@ -52,3 +56,40 @@ async def test_network_bots_play_a_whole_match_with_correct_scores(
         assert result.violations == []
         assert result.intents > 0
     assert max(match.scores) >= 200
+
+
+async def test_bots_that_verify_nothing_still_contribute_their_seeds(
+    nursery: trio.Nursery, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """verify=False (the benchmark's load generator) checks no card, yet seeds every round."""
+    commits: list[tuple[int, int]] = []  # (round, seat) of every seed_commit the host took
+    original = RoundTrust.commit
+
+    def commit(self: RoundTrust, seat: int, message: Any) -> Any:
+        problem = original(self, seat, message)
+        if problem is None:
+            commits.append((self.round_no, seat))
+        return problem
+
+    monkeypatch.setattr(RoundTrust, "commit", commit)
+    settings = TableSettings("lean", RuleSet(target=100), headless=True, target_seats=2,
+                             timings=FAST_TIMINGS)
+    _, table, listener = await start_host(nursery, settings)
+    results: dict[str, netbot.BotResult] = {}
+
+    async def one(name: str) -> None:
+        stream = await trio.testing.open_stream_to_socket_listener(listener)
+        results[name] = await netbot.play(stream, name=name, table=0, think=0, verify=False)
+
+    with trio.fail_after(30):
+        async with trio.open_nursery() as bots:
+            bots.start_soon(one, "alpha")
+            bots.start_soon(one, "beta")
+    match = table.finished[0] if table.finished else table.game.match  # type: ignore[union-attr]
+    assert match.winner is not None
+    first_match = commits[:2 * match.round_no]  # a next match may have begun as they left
+    assert sorted(first_match) == [(n, seat) for n in range(1, match.round_no + 1)
+                                   for seat in (0, 1)]  # both seats, every round
+    for result in results.values():
+        assert len(result.matches) == 1
+        assert result.violations == []  # nothing checked, nothing reported

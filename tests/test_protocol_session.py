@@ -328,7 +328,7 @@ class _Recorder:
     def __init__(self) -> None:
         self.seen: list[str] = []
 
-    def observe(self, message: Mapping[str, Any]) -> object | None:
+    def observe(self, message: Mapping[str, Any], event: object = None) -> object | None:
         self.seen.append(message["t"])
         return "checked" if message["t"] == "round_prepare" else None
 
