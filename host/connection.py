@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import math
+import os
 from collections.abc import Callable
 
 import trio
@@ -65,6 +66,10 @@ class ClientConnection:
         self._scope = trio.CancelScope()
         self._writing = False
         self._final = b""  # the error frame for a client cut off with a full queue
+        self._out: list[bytes] = []  # frames pushed since the last flush
+        self._queued = 0  # items handed to the writer and not yet written
+        self._fd: int | None = stream.socket.fileno() if isinstance(stream, trio.SocketStream) \
+            else None  # plain TCP: `flush` may write straight to the socket (not TLS)
         self.cut: str | None = None  # why the host cut the connection, if it did
 
     def ending(self) -> str:
@@ -78,15 +83,21 @@ class ClientConnection:
     # -- running -----------------------------------------------------------------------------
 
     async def run(self) -> None:
-        with self._scope:
-            async with trio.open_nursery() as nursery:
-                nursery.start_soon(self._writer)
-                with self._reader_scope:
-                    async with trio.open_nursery() as inner:
-                        inner.start_soon(self._keepalive)
-                        await self._reader()
-                        inner.cancel_scope.cancel()
-                self._send.close()  # the writer sends what is queued (a last error), then ends
+        try:
+            with self._scope:
+                async with trio.open_nursery() as nursery:
+                    nursery.start_soon(self._writer)
+                    with self._reader_scope:
+                        async with trio.open_nursery() as inner:
+                            inner.start_soon(self._keepalive)
+                            await self._reader()
+                            inner.cancel_scope.cancel()
+                    self._fd = None
+                    self.flush()  # into the queue
+                    self._send.close()  # the writer sends what is queued (a last error), ends
+        finally:
+            self._fd = None  # the stream is closed after this: never write to its number again
+            self._out = []
         if self.cut == Code.SLOW_CONSUMER and not self._writing:
             await self._last_words(self._final)
 
@@ -105,6 +116,7 @@ class ClientConnection:
             for event in events:
                 self._dispatch(event)
             self.changed()
+            self.flush()
             if not data:
                 return
 
@@ -133,6 +145,7 @@ class ClientConnection:
                 self.cut = self.cut or "write_failed"
                 self._scope.cancel()
                 return
+            self._queued -= len(batch)
             self._writing = False  # left True if cancelled mid-write: the framing is lost
 
     async def _keepalive(self) -> None:
@@ -141,6 +154,7 @@ class ClientConnection:
             await trio.sleep_until(math.inf if deadline is None else deadline)
             events = self.protocol.tick(trio.current_time())
             self._push(self.protocol.data_to_send())
+            self.flush()
             for event in events:
                 if isinstance(event, ConnectionFailed):
                     log.info("conn %d (%s): %s", self.id, self.peer, event.error.code)
@@ -223,10 +237,39 @@ class ClientConnection:
         self._push(frame)
 
     def _push(self, frame: bytes) -> None:
-        if not frame or self.cut is not None:
+        """Add a frame to what the next `flush` sends."""
+        if frame and self.cut is None:
+            self._out.append(frame)
+
+    def flush(self) -> None:
+        """Send what was pushed since the last flush, without waiting: on plain TCP with
+        nothing queued for the writer, straight to the socket (one write, no task switch);
+        what the socket does not take now, and everything over TLS or behind queued frames,
+        goes to the writer's queue in order."""
+        out = self._out
+        if not out:
+            return
+        self._out = []
+        if self._fd is not None and self._queued == 0 and self.cut is None:
+            data = b"".join(out) if len(out) > 1 else out[0]
+            try:
+                sent = os.write(self._fd, data)
+            except OSError:  # would block, or broken: the writer's send_all deals with it
+                sent = 0
+            if sent == len(data):
+                return
+            if sent:
+                self._writing = True  # part of a frame is out: the framing hangs on the rest
+            out = [data[sent:]]
+        for frame in out:
+            self._enqueue(frame)
+
+    def _enqueue(self, frame: bytes) -> None:
+        if self.cut is not None:
             return
         try:
             self._send.send_nowait(frame)
+            self._queued += 1
         except trio.WouldBlock:
             self.cut = Code.SLOW_CONSUMER
             log.warning("conn %d (%s): outgoing queue full; cut off as slow_consumer",

@@ -19,7 +19,7 @@ from functools import partial
 import trio
 
 from host.connection import ClientConnection
-from host.outgoing import ConnId
+from host.outgoing import ConnId, SendMessage
 from host.registry import Registry
 from host.settings import ConnectionLimits
 from protocol.errors import Code
@@ -74,10 +74,19 @@ class HostServer:
         self._wakeup.set()
 
     def _route(self) -> None:
+        touched: dict[ConnId, ClientConnection] = {}
         for item in self.registry.take_outgoing():
             connection = self.connections.get(item.conn)
             if connection is not None:
                 connection.deliver(item)
+                if isinstance(item, SendMessage) and item.message.get("t") == "accepted":
+                    # The action is applied and journaled (the tables run before any routing):
+                    # its answer goes out now, not after the events are encoded for everyone.
+                    connection.flush()
+                else:
+                    touched[item.conn] = connection
+        for connection in touched.values():
+            connection.flush()
 
     async def _table_clock(self) -> None:
         while True:
