@@ -7,6 +7,7 @@ outbox, which the server drains after each call.
 
 from __future__ import annotations
 
+import heapq
 import logging
 from collections.abc import Mapping
 from typing import Any
@@ -33,6 +34,11 @@ class Registry:
         self.outbox: list[Outgoing] = []
         self.where: dict[ConnId, int] = {}
         self._next_number = 0
+        # The clock's view (`clock_deadline`, `clock_tick`): each table's deadline as last
+        # computed, a heap of them (stale entries skipped), and the tables touched since.
+        self._deadlines: dict[int, float] = {}
+        self._heap: list[tuple[float, int]] = []
+        self._touched: set[int] = set()
 
     def take_outgoing(self) -> list[Outgoing]:
         out, self.outbox[:] = list(self.outbox), []
@@ -45,6 +51,7 @@ class Registry:
 
     def add_table(self, table: Table) -> None:
         self.tables[table.number] = table
+        self._touched.add(table.number)
         self._next_number = max(self._next_number, table.number + 1)
         log.info("table %d (%s) open, rules %s", table.number, table.settings.name,
                  table.rules.differences())
@@ -66,11 +73,13 @@ class Registry:
         if old is not None:
             self.where.pop(old, None)
         self.where[conn] = table.number
+        self._touched.add(table.number)
         table.resume(conn, seat, now)
 
     def disconnect(self, conn: ConnId, now: float) -> None:
         number = self.where.pop(conn, None)
         if number is not None and number in self.tables:
+            self._touched.add(number)
             self.tables[number].disconnect(conn, now)
 
     # -- messages ------------------------------------------------------------------------------
@@ -98,6 +107,7 @@ class Registry:
                 self.outbox.append(refused(conn, request, Code.UNKNOWN_TABLE,
                                            f"no table {message['table']}"))
                 return
+            self._touched.add(table.number)
             if kind == "join_table":
                 table.join(conn, str(message["name"]), message.get("seat"), request, now)
             else:
@@ -109,6 +119,7 @@ class Registry:
         if table is None:
             self.outbox.append(refused(conn, request, Code.NOT_AT_TABLE, "not at a table"))
             return
+        self._touched.add(table.number)
         table.request(conn, message, now)
         if kind == "leave":
             self.where.pop(conn, None)
@@ -118,6 +129,7 @@ class Registry:
         if table is None:
             self.outbox.append(refused(conn, request, Code.NOT_AT_TABLE, "not at a table"))
             return
+        self._touched.add(table.number)
         table.intent(conn, request, action, now)
 
     def message(self, conn: ConnId, message: Mapping[str, Any], now: float) -> None:
@@ -126,6 +138,7 @@ class Registry:
         if table is None:
             self.outbox.append(refused(conn, None, Code.NOT_AT_TABLE, "not at a table"))
             return
+        self._touched.add(table.number)
         table.message(conn, message, now)
 
     # -- time ----------------------------------------------------------------------------------
@@ -139,6 +152,46 @@ class Registry:
             deadline = table.next_deadline()
             if deadline is not None and now >= deadline:
                 table.tick(now)
+
+    def touch_all(self) -> None:
+        """Make the clock look at every table again (tables changed outside this class)."""
+        self._touched.update(self.tables)
+
+    def clock_deadline(self) -> float | None:
+        """`next_deadline()` for the server's clock, recomputing only the tables touched
+        since it last looked (through this class's entry points or `clock_tick`)."""
+        self._look()
+        heap = self._heap
+        while heap and self._deadlines.get(heap[0][1]) != heap[0][0]:
+            heapq.heappop(heap)  # stale: that table's deadline moved or went
+        return heap[0][0] if heap else None
+
+    def clock_tick(self, now: float) -> None:
+        """`tick(now)` for the server's clock: only the tables whose deadline is due."""
+        self._look()
+        heap = self._heap
+        due: list[int] = []
+        while heap and heap[0][0] <= now:
+            deadline, number = heapq.heappop(heap)
+            if self._deadlines.get(number) == deadline:
+                del self._deadlines[number]
+                due.append(number)
+        self._touched.update(due)  # looked at again next time, even if a tick fails
+        for number in sorted(due):  # table order, as `tick` goes
+            table = self.tables.get(number)
+            if table is not None:
+                table.tick(now)
+
+    def _look(self) -> None:
+        for number in self._touched:
+            table = self.tables.get(number)
+            deadline = None if table is None else table.next_deadline()
+            if deadline is None:
+                self._deadlines.pop(number, None)
+            elif self._deadlines.get(number) != deadline:
+                self._deadlines[number] = deadline
+                heapq.heappush(self._heap, (deadline, number))
+        self._touched.clear()
 
     # -- helpers -----------------------------------------------------------------------------
 

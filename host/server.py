@@ -89,13 +89,14 @@ class HostServer:
             connection.flush()
 
     async def _table_clock(self) -> None:
+        self.registry.touch_all()
         while True:
-            deadline = self.registry.next_deadline()
+            deadline = self.registry.clock_deadline()
             with trio.move_on_at(math.inf if deadline is None else deadline):
                 await self._wakeup.wait()
             self._wakeup = trio.Event()
             try:
-                self.registry.tick(trio.current_time())
+                self.registry.clock_tick(trio.current_time())
             except Exception:  # a table bug must not stop every other table: log it loudly
                 log.exception("a table failed while handling its timers")
             self._route()  # not changed(): waking ourselves would spin

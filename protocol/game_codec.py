@@ -30,9 +30,15 @@ from unonet.events import Event
 Decoder = Callable[[Any, str], Any]
 
 
+_WIRE_NAMES: dict[type, str] = {}
+
+
 def wire_name(cls: type) -> str:
     """`CardsDrawn` -> `cards_drawn`: the `type` of a class on the wire."""
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", cls.__name__).lower()
+    name = _WIRE_NAMES.get(cls)
+    if name is None:  # once per class: this runs for every event sent
+        name = _WIRE_NAMES[cls] = re.sub(r"(?<!^)(?=[A-Z])", "_", cls.__name__).lower()
+    return name
 
 
 # -- per-type converters, derived from type hints --------------------------------------------

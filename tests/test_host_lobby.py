@@ -215,3 +215,25 @@ def test_a_change_of_rules_unreadies_the_players() -> None:
     state = messages(registry.take_outgoing(), 1, "table_state")[-1]
     assert state["rules"]["uno_penalty"] == 4
     assert not state["seats"][0]["ready"]  # SPEC.md [UNO-8-5]
+
+
+def test_the_servers_clock_sees_the_deadlines_a_full_scan_sees() -> None:
+    """`clock_deadline`/`clock_tick` (recomputing only the tables touched) agree with
+    `next_deadline`/`tick` (every table) while two tables play and a player comes and goes."""
+    registry = Registry(FAST_TIMINGS)
+    registry.touch_all()
+    for conn, name in ((1, "ana"), (2, "bo")):
+        registry.request(conn, name, {"t": "create_table", "id": 1, "name": name}, 0.0)
+        registry.request(conn, name, {"t": "add_bot", "id": 2}, 0.0)
+        registry.request(conn, name, {"t": "ready", "id": 3, "ready": True}, 0.0)
+        registry.request(conn, name, {"t": "start", "id": 4}, 0.0)
+    now = 0.0
+    for step in range(400):
+        assert registry.clock_deadline() == registry.next_deadline()
+        if step == 50:
+            registry.disconnect(2, now)  # bo's table waits out the grace, then a bot takes over
+        now = max(now, registry.clock_deadline() or now)
+        registry.clock_tick(now)
+        registry.take_outgoing()
+    assert registry.clock_deadline() == registry.next_deadline()
+    assert all(t.game is not None and t.game.match.round_no >= 1 for t in registry.tables.values())
