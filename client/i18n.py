@@ -194,6 +194,7 @@ EN: dict[str, str] = {
     "err.round_over": "the round is over",
     # trust
     "trust.unchecked": "Deck: not checked yet",
+    "trust.verified": "Deck: verified",
     "trust.ok": "Verified: {what}",
     "trust.caught": "THE HOST WAS CAUGHT: {what}",
     "trust.card_mismatch": "a card is not the one committed",
@@ -453,6 +454,7 @@ IT: dict[str, str] = {
     "err.must_play_drawn_card": "si può giocare solo la carta pescata",
     "err.round_over": "la manche è finita",
     "trust.unchecked": "Mazzo: non ancora verificato",
+    "trust.verified": "Mazzo: verificato",
     "trust.ok": "Verificato: {what}",
     "trust.caught": "L'HOST È STATO SCOPERTO: {what}",
     "trust.card_mismatch": "una carta non è quella promessa",
@@ -708,6 +710,7 @@ PT: dict[str, str] = {
     "err.must_play_drawn_card": "só a carta comprada pode ser jogada",
     "err.round_over": "a rodada acabou",
     "trust.unchecked": "Baralho: ainda não verificado",
+    "trust.verified": "Baralho: verificado",
     "trust.ok": "Verificado: {what}",
     "trust.caught": "O HOST FOI PEGO: {what}",
     "trust.card_mismatch": "uma carta não é a prometida",

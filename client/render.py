@@ -232,9 +232,11 @@ def header(model: ClientModel, width: int) -> Line:
     if view is not None and view.round_no:
         parts.append(tr("ui.round", round=view.round_no))
     left = " " + " · ".join(parts)
-    if model.trust:
-        last = next((t for t in reversed(model.trust) if not t.ok), model.trust[-1])
-        trust = last.text
+    failed = next((t for t in reversed(model.trust) if not t.ok), None)
+    if failed is not None:
+        trust = failed.text  # what the host was caught at, in the player's language
+    elif model.trust:
+        trust = tr("trust.verified")  # the details (which check passed) are the verifier's
     else:
         trust = tr("trust.unchecked")
     right = f"{trust} · {tr(f'conn.{model.connection}')} "

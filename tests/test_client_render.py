@@ -209,3 +209,20 @@ def test_the_table_list_and_the_lobby_show_the_name_and_seat_keys() -> None:
             model.apply_lobby(LobbyState(0, "casa", owner, {}, seats, False, "official", 0, 0))
             text = "\n".join(screen_lines(model, plain=False))
             assert "1-0" in text and ("e name" in text or "e nome" in text)
+
+
+def test_the_title_says_verified_in_the_players_language_and_a_violation_loudly() -> None:
+    from client.i18n import Translator
+    from client.link import TrustReport
+    from client.model import ClientModel
+    from client.render import header
+
+    for lang, word in (("en", "verified"), ("it", "verificato"), ("pt", "verificado")):
+        model = ClientModel(Translator(lang), name="Me")
+        model.apply(TrustReport(True, what="epoch 0: 108 commitments recorded", round_no=1))
+        text = "".join(part[1] for part in header(model, 80))
+        assert word in text and "epoch" not in text and len(text) <= 80
+        model.apply(TrustReport(False, kind="card_mismatch", detail="card at (0, 3)", round_no=1))
+        alert = header(model, 80)
+        assert alert[0][0] == "class:title.alert"
+        assert model.tr("trust.card_mismatch")[:20] in "".join(part[1] for part in alert)
