@@ -57,6 +57,8 @@ class Backoff:
     `attempts` bounds the tries after a drop (about two minutes with the defaults, longer than
     the host's 30 s grace, after which a bot plays the seat but the token still works);
     `first_attempts` bounds them before the first welcome, when a wrong address should fail fast.
+    The count starts again only after a connection stayed up `stable` seconds: a host that
+    welcomes and drops every time is given up on, not retried for ever.
     """
 
     first: float = 0.5
@@ -64,6 +66,7 @@ class Backoff:
     cap: float = 10.0
     attempts: int = 15
     first_attempts: int = 3
+    stable: float = 30.0
 
     def delay(self, attempt: int) -> float:
         return float(min(self.cap, self.first * self.factor ** max(0, attempt - 1)))
@@ -172,10 +175,12 @@ async def run_link(
             ended = Ended(True, f"cannot connect: {exc}")
         else:
             seen_before = seen_before or _fingerprint(stream)
+            connected_at = trio.current_time()
             welcomed, ended = await _serve(stream, state, commands, updates)
             if welcomed:
                 ever_welcomed = True
-                attempt = 0
+                if trio.current_time() - connected_at >= config.backoff.stable:
+                    attempt = 0
         if not ended.retry:
             final = "closed" if ended.reason == CLOSED else "lost"
             await updates.send(ConnectionChanged(final, "" if final == "closed" else ended.reason))

@@ -195,3 +195,36 @@ async def test_leaving_while_offline_ends_at_once_and_offline_sends_are_refused(
         assert closed == ConnectionChanged("closed")
         assert trio.current_time() == before  # no waiting out the 30 s pause
     assert host.connections == 1
+
+
+async def test_a_host_that_welcomes_and_drops_every_time_is_given_up(
+    nursery: trio.Nursery, autojump_clock: trio.testing.MockClock
+) -> None:
+    async def welcome_then_drop(stream: trio.abc.Stream, number: int) -> None:
+        connection = await hello(stream, host.received[number - 1])
+        await stream.send_all(connection.welcome())
+        await stream.aclose()  # dropped at once, every time
+
+    host = ScriptedHost(nursery, welcome_then_drop)
+    updates = await run(CONFIG, host)
+    # The count of tries does not start again after a welcome that did not last.
+    assert host.connections == 1 + CONFIG.backoff.attempts
+    assert states(updates)[-1] == "lost"
+
+
+async def test_a_connection_that_lasted_starts_the_count_again(
+    nursery: trio.Nursery, autojump_clock: trio.testing.MockClock
+) -> None:
+    async def long_then_short(stream: trio.abc.Stream, number: int) -> None:
+        log = host.received[number - 1]
+        connection = await hello(stream, log)
+        await stream.send_all(connection.welcome())
+        if number in (1, 3):  # these two stay up long enough to count as stable
+            await trio.sleep(CONFIG.backoff.stable + 1)  # under the idle cutoff: not cut
+        await stream.aclose()
+
+    host = ScriptedHost(nursery, long_then_short)
+    updates = await run(CONFIG, host)
+    # 1 stable, 2 short, 3 stable (count starts again), then `attempts` short ones.
+    assert host.connections == 3 + CONFIG.backoff.attempts
+    assert states(updates)[-1] == "lost"
