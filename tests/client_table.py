@@ -39,12 +39,14 @@ from unonet.actions import (
     Action,
     CallUno,
     Catch,
+    Challenge,
     ChooseColor,
     Draw,
     Pass,
     Play,
 )
 from unonet.bots.base import Bot
+from unonet.cards import Color
 from unonet.errors import EngineError
 from unonet.events import Event
 from unonet.match import BETWEEN_ROUNDS, IN_ROUND, Match
@@ -310,3 +312,29 @@ def play_of(action: Action | None) -> Play:
     assert isinstance(action, Play), action
     return action
 
+
+
+def play_to_the_forgotten_uno(model: ClientModel, table: LocalTable) -> None:
+    """The scenario's opening, through the model's intents: Wild naming green, challenge
+    Chiara's bluffed +4, draw and play the drawn b9, play bR; Bruno is left with one card and
+    has not called UNO."""
+    send = table.send_intent
+    model.select_index(2)
+    model.play_selected()
+    send(play_of(model.choose_color(Color.GREEN)))
+    send(Challenge())
+    send(Draw())
+    send(play_of(model.play_selected()))
+    model.select_index(1)
+    send(play_of(model.play_selected()))
+
+
+def play_out_the_round(model: ClientModel, table: LocalTable) -> None:
+    """From the forgotten UNO: catch Bruno, arm UNO, play b3, then the last Wild naming red."""
+    send = table.send_intent
+    send(Catch(1))
+    model.uno()
+    model.select_index(0)
+    send(play_of(model.play_selected()))
+    model.play_selected()
+    send(play_of(model.choose_color(Color.RED)))

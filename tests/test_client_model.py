@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from client_table import LocalTable, code_of, play_of, scenario_table
+from client_table import LocalTable, code_of, play_of, play_to_the_forgotten_uno, scenario_table
 
 from client.i18n import Translator
 from client.link import TablesListed
@@ -121,14 +121,7 @@ def test_out_of_turn_keys_say_why_they_did_nothing() -> None:
 def test_a_late_uno_is_called_with_u_holding_one_card() -> None:
     model, table = setup()
     send = table.send_intent
-    model.select_index(2)
-    model.play_selected()
-    send(play_of(model.choose_color(Color.GREEN)))
-    send(Challenge())
-    send(Draw())
-    send(play_of(model.play_selected()))
-    model.select_index(1)
-    send(play_of(model.play_selected()))  # bR
+    play_to_the_forgotten_uno(model, table)  # ends with our bR
     send(Catch(1))
     model.select_index(0)
     table.run_bots = lambda: None  # type: ignore[method-assign]  # Chiara waits

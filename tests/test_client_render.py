@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from client_table import LocalTable, play_of, scenario_table
+from client_table import (
+    LocalTable,
+    play_of,
+    play_out_the_round,
+    play_to_the_forgotten_uno,
+    scenario_table,
+)
 from prompt_toolkit.utils import get_cwidth
 
 from client.i18n import Translator
@@ -83,14 +89,7 @@ def test_prompts_fit_and_are_shown_at_80x24() -> None:
 def test_uno_and_catchable_players_are_marked() -> None:
     model, table = started()
     send = table.send_intent
-    model.select_index(2)
-    model.play_selected()
-    send(play_of(model.choose_color(Color.GREEN)))
-    send(Challenge())
-    send(Draw())
-    send(play_of(model.play_selected()))
-    model.select_index(1)
-    send(play_of(model.play_selected()))
+    play_to_the_forgotten_uno(model, table)
     text = "\n".join(screen_lines(model, plain=True))
     assert "no UNO" in text  # Bruno forgot
     assert "counterclockwise" in text
@@ -117,21 +116,8 @@ def test_ten_players_fit_at_80x24() -> None:
 
 def test_the_round_end_and_match_end_screens_fit() -> None:
     model, table = started()
-    send = table.send_intent
-    model.select_index(2)
-    model.play_selected()
-    send(play_of(model.choose_color(Color.GREEN)))
-    send(Challenge())
-    send(Draw())
-    send(play_of(model.play_selected()))
-    model.select_index(1)
-    send(play_of(model.play_selected()))
-    send(Catch(1))
-    model.uno()
-    model.select_index(0)
-    send(play_of(model.play_selected()))
-    model.play_selected()
-    send(play_of(model.choose_color(Color.RED)))
+    play_to_the_forgotten_uno(model, table)
+    play_out_the_round(model, table)
     text = "\n".join(screen_lines(model, plain=True))
     for piece in ("Round 1: Me wins!", "Points", "Total", "Cards left", "[R1]", "[G1]",
                   "Target: 500", "Enter: ready for the next round"):
@@ -145,21 +131,8 @@ def test_the_match_end_screen_names_the_winner_and_every_rounds_points() -> None
     draws = ["b7", "W+4", "W+4", "W+4", "b9", "r1", "r2"]
     table = scenario_table(model, rules=RuleSet(hand_size=4, target=50), draws=draws)
     table.start(model.apply)
-    send = table.send_intent
-    model.select_index(2)
-    model.play_selected()
-    send(play_of(model.choose_color(Color.GREEN)))
-    send(Challenge())
-    send(Draw())
-    send(play_of(model.play_selected()))
-    model.select_index(1)
-    send(play_of(model.play_selected()))
-    send(Catch(1))
-    model.uno()
-    model.select_index(0)
-    send(play_of(model.play_selected()))
-    model.play_selected()
-    send(play_of(model.choose_color(Color.RED)))
+    play_to_the_forgotten_uno(model, table)
+    play_out_the_round(model, table)
     assert model.screen is Screen.MATCH_END
     text = "\n".join(screen_lines(model, plain=False))
     for piece in ("Me vince la partita!", "Punti per manche", "Totale", "#1", "154"):
