@@ -14,8 +14,10 @@ from typing import Any
 
 from unonet import events as ev
 from unonet.actions import HOST, Action, Expire, Penalize, StartRound
+from unonet.cards import ALL_COLORS
 from unonet.errors import EngineError, ErrorCode
 from unonet.matching import dealer_value
+from unonet.plays import play_table
 from unonet.round import Phase, Round
 from unonet.rules import RuleSet
 from unonet.scoring import match_winner, round_points
@@ -50,6 +52,7 @@ class Match:
         self.first_dealer = first_dealer
         self.rules = rules
         self.manifest = rules.manifest()
+        self.table = play_table(self.manifest, 0, ALL_COLORS[: rules.colors])
         self.seats = seats
         self.seed = seed
         self.scores = [0] * seats
@@ -176,7 +179,9 @@ class Match:
         self.round_no = round_no
         self.dealer = dealer
         stacked = self.stacked_decks[round_no - 1] if round_no <= len(self.stacked_decks) else None
-        self.round = Round(self.rules, self.manifest, self.seats, dealer, key, round_no, stacked)
+        self.round = Round(
+            self.rules, self.manifest, self.seats, dealer, key, round_no, stacked, self.table
+        )
         self.phase = IN_ROUND
         return events + self.round.take_setup_events()
 

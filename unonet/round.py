@@ -9,7 +9,7 @@ shuffles of it (unonet.shuffle), so (rules, key, actions) replays to the same st
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from enum import StrEnum
 
 from unonet import events as ev
@@ -28,6 +28,7 @@ from unonet.cards import ALL_COLORS, Color, DeckManifest, Face, Kind
 from unonet.errors import EngineError, ErrorCode
 from unonet.events import Position
 from unonet.matching import holds_color, matches
+from unonet.plays import PlayTable, play_table
 from unonet.rules import RuleSet
 from unonet.shuffle import deal_order, reshuffle_order
 
@@ -40,6 +41,10 @@ class Phase(StrEnum):
 
 
 TURN_ACTIONS = (Play, Draw, Pass, ChooseColor, Challenge, Accept)
+_DRAW = Draw()
+_PASS = Pass()
+_CALL_UNO = CallUno()
+_CHALLENGE_ANSWERS: tuple[Action, ...] = (Challenge(), Accept())
 
 
 class Round:
@@ -54,7 +59,9 @@ class Round:
         key: bytes,
         round_no: int = 1,
         stacked: Sequence[int] | None = None,
+        table: PlayTable | None = None,
     ) -> None:
+        """`table` is the match's PlayTable for this deck (built here when None)."""
         self.rules = rules
         self.round_no = round_no
         self.manifest = manifest
@@ -63,6 +70,10 @@ class Round:
         self.key = key
         self.side = 0  # the face every card shows (UNO Flip turns it)
         self.colors: tuple[Color, ...] = ALL_COLORS[: rules.colors]
+        self.table = table if table is not None else play_table(manifest, self.side, self.colors)
+        self._faces = self.table.faces
+        # Does any rule forbid a card that matches? Only then are hands looked at card by card.
+        self._restricted_plays = not rules.action_finish or rules.wd4_policy == "enforce"
 
         self.hands: list[list[int]] = [[] for _ in range(seats)]
         self.out: set[int] = set()  # seats out of the round (not in classic yet)
@@ -94,7 +105,8 @@ class Round:
     # -- public API ------------------------------------------------------------------------------
 
     def face(self, card: int) -> Face:
-        return self.manifest.cards[card].faces[self.side]  # manifest.face, inlined (hot path)
+        """What `card` shows now (the table is that of the side shown)."""
+        return self._faces[card]
 
     @property
     def top(self) -> int:
@@ -108,12 +120,12 @@ class Round:
         """
         if self.phase is Phase.ROUND_OVER or seat in self.out:
             return []
-        actions: list[Action] = []
-        if seat == self.current:
-            actions += self._decision_actions(seat)
-        if seat in self.catchable and len(self.hands[seat]) == 1:
-            actions.append(CallUno())
-        actions += [Catch(target) for target in sorted(self.catchable) if target != seat]
+        actions = self._decision_actions(seat) if seat == self.current else []
+        catchable = self.catchable
+        if catchable:
+            if seat in catchable and len(self.hands[seat]) == 1:
+                actions.append(_CALL_UNO)
+            actions += [Catch(target) for target in sorted(catchable) if target != seat]
         return actions
 
     def apply(self, seat: int, action: Action) -> list[ev.Event]:
@@ -125,7 +137,7 @@ class Round:
             self._do_false_catch(seat, action)
             return self._take_events()
         self._events = []
-        if isinstance(action, TURN_ACTIONS):
+        if self.catchable and isinstance(action, TURN_ACTIONS):
             self._close_catch_windows()
         _HANDLERS[type(action)](self, seat, action)
         return self._take_events()
@@ -140,7 +152,8 @@ class Round:
             raise EngineError(ErrorCode.ROUND_OVER, "nothing is pending")
         seat = self.current
         self._events = [ev.Expired(seat, self.phase.value)]
-        self._close_catch_windows()
+        if self.catchable:
+            self._close_catch_windows()
         if self.phase is Phase.TURN:
             if self.draws_this_turn == 0:  # draw_when_playable limits a choice, not this
                 self._draw_cards(seat, 1, "draw")
@@ -225,26 +238,30 @@ class Round:
         if self.phase is Phase.CHOOSE_COLOR:
             return [ChooseColor(color) for color in self.colors]
         if self.phase is Phase.CHALLENGE:
-            return [Challenge(), Accept()]
+            return list(_CHALLENGE_ANSWERS)
         actions: list[Action] = []
-        top = self.face(self.discard[-1])
+        hand = self.hands[seat]
+        matching = self.table.matching(self.discard[-1], self.active_color)
+        plays = self.table.plays_with_uno if len(hand) == 2 else self.table.plays
+        restricted = self._restricted_plays
         for card in self._play_candidates(seat):
-            actions += self._plays_of(seat, card, top)
+            if card in matching and not (restricted and self._rule_forbids(hand, card)):
+                actions += plays[card]
         if self._can_draw(seat, has_play=bool(actions)):
-            actions.append(Draw())
+            actions.append(_DRAW)
         if self.draws_this_turn > 0:
-            actions.append(Pass())
+            actions.append(_PASS)
         return actions
 
-    def _play_candidates(self, seat: int) -> list[int]:
+    def _play_candidates(self, seat: int) -> Sequence[int]:
         """The cards `seat` may try to play in its turn.
 
         The drawn-card lock (RULES.md 1.4): after drawing, only the drawn card may be played.
         Under max_draws_per_turn an unplayable draw leaves nothing to play but another draw.
         """
         if self.drawn_card is not None:
-            return [self.drawn_card]
-        return [] if self.draws_this_turn else self.hands[seat]
+            return (self.drawn_card,)
+        return () if self.draws_this_turn else self.hands[seat]
 
     def _is_listed(self, seat: int, action: Action) -> bool:
         """`action in self.legal_actions(seat)`, without listing every play of the hand: the
@@ -261,37 +278,38 @@ class Round:
             if kind is Draw:
                 return self._can_draw(seat)
             assert isinstance(action, Play)
-            for card in self._play_candidates(seat):
-                if card == action.card:
-                    return action in self._plays_of(seat, card)
-            return False
+            return action.card in self._play_candidates(seat) and action in self._plays_of(
+                seat, action.card
+            )
         return action in self.legal_actions(seat)
 
-    def _plays_of(self, seat: int, card: int, top: Face | None = None) -> list[Action]:
-        """The plays of `card` by `seat`; `top` is the top card's face (computed if None)."""
-        face = self.face(card)
-        if top is None:
-            top = self.face(self.discard[-1])
-        if not matches(face, top, self.active_color):
-            return []
+    def _plays_of(self, seat: int, card: int) -> tuple[Play, ...]:
+        """The plays of `card` from `seat`'s hand: none if it does not match or a rule forbids
+        it, else one per colour a wild may name and, as the next-to-last card, per UNO call."""
+        if card not in self.table.matching(self.discard[-1], self.active_color):
+            return ()
         hand = self.hands[seat]
+        if self._restricted_plays and self._rule_forbids(hand, card):
+            return ()
+        plays = self.table.plays_with_uno if len(hand) == 2 else self.table.plays
+        return plays[card]
+
+    def _rule_forbids(self, hand: list[int], card: int) -> bool:
+        """A card that matches but may not be played: an action card as the last card (unless
+        action_finish), a Wild Draw Four while holding the colour in play (wd4_policy=enforce)."""
+        face = self.face(card)
         if len(hand) == 1 and face.is_action and not self.rules.action_finish:
-            return []
+            return True
         if face.kind is Kind.WILD_DRAW_FOUR and self.rules.wd4_policy == "enforce":
-            others = (self.face(c) for c in hand if c != card)
-            if holds_color(others, self.active_color):
-                return []
-        unos = (False, True) if len(hand) == 2 else (False,)
-        colors: Iterable[Color | None] = self.colors if face.is_wild else (None,)
-        return [Play(card, color, uno) for color in colors for uno in unos]
+            return holds_color((self.face(c) for c in hand if c != card), self.active_color)
+        return False
 
     def _can_draw(self, seat: int, has_play: bool | None = None) -> bool:
         if self.drawn_card is not None or self.draws_this_turn >= self.rules.max_draws_per_turn:
             return False
         if self.rules.draw_when_playable == "forbidden" and self.draws_this_turn == 0:
             if has_play is None:
-                top = self.face(self.discard[-1])
-                has_play = any(self._plays_of(seat, card, top) for card in self.hands[seat])
+                has_play = any(self._plays_of(seat, card) for card in self.hands[seat])
             return not has_play
         return True
 

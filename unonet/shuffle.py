@@ -29,25 +29,38 @@ _SPACE = 2**32
 class HmacStream:
     """Unbiased integers from an HMAC-SHA256 counter-mode byte stream."""
 
-    __slots__ = ("_counter", "_keyed", "_label", "_words")
+    __slots__ = ("_counter", "_keyed", "_prefix", "_words")
 
     def __init__(self, key: bytes, label: Sequence[Field]) -> None:
         self._keyed = hmac.new(key, digestmod=hashlib.sha256)  # copied per block: keyed once
-        self._label = tuple(label)
+        # enc(PRNG_TAG, *label, ctr) is this prefix followed by the counter's 8 bytes.
+        self._prefix = enc(PRNG_TAG, *label, 0)[: -_U64.size]
         self._counter = 0
         self._words: list[int] = []  # the current block's unread u32 words, next one last
 
-    def _refill(self) -> None:
+    def _block(self) -> tuple[int, ...]:
+        """The next HMAC block of the stream, as eight big-endian u32 words."""
         mac = self._keyed.copy()
-        mac.update(enc(PRNG_TAG, *self._label, self._counter))
+        mac.update(self._prefix + _U64.pack(self._counter))
         self._counter += 1
-        self._words = list(_BLOCK_WORDS.unpack(mac.digest()))[::-1]
+        return _BLOCK_WORDS.unpack(mac.digest())
 
     def next_u32(self) -> int:
         """The next 4 bytes of the stream as a big-endian unsigned integer."""
         if not self._words:
-            self._refill()
+            self._words = list(self._block())[::-1]
         return self._words.pop()
+
+    def take(self, count: int) -> list[int]:
+        """The next `count` words of the stream, in order (as `count` calls of next_u32)."""
+        words = self._words[::-1][:count]
+        del self._words[len(self._words) - len(words) :]
+        while len(words) < count:
+            block = self._block()
+            need = count - len(words)
+            words += block[:need]
+            self._words = list(block[need:])[::-1]
+        return words
 
     def below(self, n: int) -> int:
         """A uniform integer in [0, n): reject x >= 2**32 - (2**32 mod n), then x mod n."""
@@ -61,14 +74,35 @@ class HmacStream:
 
 
 _BLOCK_WORDS = struct.Struct(">8I")  # one HMAC-SHA256 block = eight big-endian u32 words
+_U64 = struct.Struct(">Q")
 
 
 def shuffled(items: Sequence[T], key: bytes, label: Sequence[Field]) -> list[T]:
     """Return `items` permuted by the portable Fisher-Yates shuffle for (key, label)."""
+    return permute(items, HmacStream(key, label))
+
+
+def permute(items: Sequence[T], stream: HmacStream) -> list[T]:
+    """Fisher-Yates driven by `stream`: for i from the last index down to 1, swap item i with
+    item `stream.below(i + 1)`.
+
+    The words are read ahead, one per swap, in one `take` (a rejected word, about one time in
+    ten million for a deck, reads one more): the same results as calling `below` each time.
+    """
     result = list(items)
-    below = HmacStream(key, label).below
+    words = stream.take(max(len(result) - 1, 0))
+    read = 0
     for i in range(len(result) - 1, 0, -1):
-        j = below(i + 1)
+        n = i + 1
+        limit = _SPACE - _SPACE % n
+        while True:
+            if read == len(words):  # only after a rejection
+                words.append(stream.next_u32())
+            x = words[read]
+            read += 1
+            if x < limit:
+                break
+        j = x % n
         result[i], result[j] = result[j], result[i]
     return result
 

@@ -1,0 +1,81 @@
+"""Look-up tables for the turn's hot path: which cards play on a top card, and each card's Plays.
+
+Listing a seat's legal plays happens at every step of every game (the bots, the host's checks,
+the benchmark), so what depends only on the deck is computed once per match instead of per
+turn: each card's face on the side shown, the `Play` values it can be played as, and, per top
+card and colour in play, the set of card ids that match it. Matching itself stays in
+`unonet.matching`; this module only remembers its answers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from unonet.actions import Play
+from unonet.cards import Color, DeckManifest, Face, Kind
+from unonet.matching import matches
+
+MatchKey = tuple[Kind, int | None, Color | None]
+"""What `matches()` reads of the top card and the table: kind, number, the colour in play."""
+
+
+class PlayTable:
+    """Faces, Play values and matching sets for one deck, one side shown and the deck's colours.
+
+    The Play values are shared, immutable instances: a legal-actions list is built from them
+    without creating any, and `apply` finds the very instance it was given by identity first.
+    """
+
+    __slots__ = ("_matching", "faces", "plays", "plays_with_uno")
+
+    def __init__(self, manifest: DeckManifest, side: int, colors: Sequence[Color]) -> None:
+        self.faces: tuple[Face, ...] = tuple(card.faces[side] for card in manifest.cards)
+        self.plays: tuple[tuple[Play, ...], ...] = tuple(
+            self._plays_of(card, face, colors, (False,)) for card, face in enumerate(self.faces)
+        )
+        """card -> its plays when it is not the next-to-last card."""
+        self.plays_with_uno: tuple[tuple[Play, ...], ...] = tuple(
+            self._plays_of(card, face, colors, (False, True))
+            for card, face in enumerate(self.faces)
+        )
+        """card -> its plays as the next-to-last card: each without and with the UNO call."""
+        self._matching: dict[MatchKey, frozenset[int]] = {}
+
+    @staticmethod
+    def _plays_of(
+        card: int, face: Face, colors: Sequence[Color], unos: tuple[bool, ...]
+    ) -> tuple[Play, ...]:
+        named: Sequence[Color | None] = colors if face.is_wild else (None,)
+        return tuple(Play(card, color, uno) for color in named for uno in unos)
+
+    def matching(self, top: int, active_color: Color | None) -> frozenset[int]:
+        """The ids of every card that may be played on card `top` with `active_color` in play."""
+        top_face = self.faces[top]
+        key = (top_face.kind, top_face.number, active_color)
+        found = self._matching.get(key)
+        if found is None:
+            found = frozenset(
+                card for card, face in enumerate(self.faces)
+                if matches(face, top_face, active_color)
+            )
+            self._matching[key] = found
+        return found
+
+
+_TABLES: dict[tuple[int, int, tuple[Color, ...]], tuple[DeckManifest, PlayTable]] = {}
+
+
+def play_table(manifest: DeckManifest, side: int, colors: Sequence[Color]) -> PlayTable:
+    """The shared PlayTable of (manifest, side, colours): built once, then reused by every match.
+
+    Keyed by the manifest's identity (manifests are immutable, and `classic_manifest` hands out
+    one instance per deck), holding the manifest so that its id stays its own.
+    """
+    key = (id(manifest), side, tuple(colors))
+    entry = _TABLES.get(key)
+    if entry is None:
+        if len(_TABLES) >= 64:  # custom manifests (tests) must not accumulate without bound
+            _TABLES.clear()
+        entry = (manifest, PlayTable(manifest, side, colors))
+        _TABLES[key] = entry
+    return entry[1]
