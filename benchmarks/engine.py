@@ -5,6 +5,7 @@ Run from the repository root (about 30 s with the defaults):
     .venv/bin/python benchmarks/engine.py                 # 4 s per configuration
     .venv/bin/python benchmarks/engine.py --seconds 10    # steadier figures
     .venv/bin/python benchmarks/engine.py --profile       # cProfile of the 2-seat run too
+    .venv/bin/python benchmarks/engine.py --mypyc         # also the engine compiled by mypyc
 
 The bot picks, at every step, a uniformly random legal action of the seat the game waits for
 (`Match.pending_seat`) and nothing out of turn, which is what RLCard's random agent does. Each
@@ -21,26 +22,42 @@ and no events. A uniform bot under the official rules therefore draws often, and
 last about twenty times as many actions as RLCard's: rounds/s of the official rules and of
 RLCard are not the same work. The line "unonet, RLCard-like rules" plays draw_when_playable=
 forbidden, the nearest rule set (rounds about 75 actions), so rounds/s compare; actions/s is
-the per-step cost whatever the rules. Figures are printed, never asserted (DESIGN.md).
+the per-step cost whatever the rules. The lines "RLCard's policy" play the official rules
+with RLCard's agent: a random play while one is legal, else draw, a playable drawn card played;
+rounds are then the same game as RLCard's, a draw and its play counting as two actions.
+
+`--mypyc` (a measurement, not how unonet ships) compiles a copy of the engine's modules with
+mypyc (from the test extra's mypy; needs a C compiler) into a temporary folder and runs the
+same configurations on it in a child process, so the pure and compiled figures sit side by side.
+Figures are printed, never asserted (DESIGN.md).
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import json
+import os
 import pstats
 import random
+import shutil
+import subprocess
 import sys
+import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+# The child of --mypyc finds the compiled engine in UNONET_ENGINE_ROOT.
+sys.path.insert(0, os.environ.get("UNONET_ENGINE_ROOT", str(Path(__file__).parents[1])))
 
+from unonet.actions import Accept, Action, Draw, Play
 from unonet.match import MATCH_OVER, Match
 from unonet.rules import RuleSet
 
+ROOT = Path(__file__).resolve().parent.parent
+ENGINE_ROOT = "UNONET_ENGINE_ROOT"
 RLCARD_LIKE = RuleSet(draw_when_playable="forbidden")
 
 
@@ -62,7 +79,7 @@ class Result:
 
     def line(self) -> str:
         return (
-            f"{self.name:<34} {self.seats:>5} {self.rounds_per_s:>10,.0f} "
+            f"{self.name:<42} {self.seats:>5} {self.rounds_per_s:>10,.0f} "
             f"{self.actions_per_s:>11,.0f} {self.actions / self.rounds:>12.1f} {self.rounds:>8,}"
         )
 
@@ -70,12 +87,37 @@ class Result:
 # -- unonet ----------------------------------------------------------------------------------------
 
 
+Policy = Callable[[list[Action], Callable[[Sequence[Action]], Action]], Action]
+
+
+def uniform(actions: list[Action], choice: Callable[[Sequence[Action]], Action]) -> Action:
+    """A uniformly random legal action."""
+    return choice(actions)
+
+
+def rlcard_policy(actions: list[Action], choice: Callable[[Sequence[Action]], Action]) -> Action:
+    """RLCard's random agent on the official rules: a uniformly random play while one is legal
+    (a playable drawn card is played, as RLCard plays it by itself), else draw; a Wild Draw Four
+    is accepted (RLCard has no challenge). The engine still checks and reports everything."""
+    plays: list[Action] = [action for action in actions if type(action) is Play]
+    if plays:
+        return choice(plays)
+    for wanted in (DRAW, ACCEPT):
+        if wanted in actions:
+            return wanted
+    return choice(actions)
+
+
+DRAW, ACCEPT = Draw(), Accept()
+
+
 class UnonetRunner:
     """Random-bot rounds of unonet: matches played round after round."""
 
-    def __init__(self, rules: RuleSet, seats: int, seed: int) -> None:
+    def __init__(self, rules: RuleSet, seats: int, seed: int, policy: Policy = uniform) -> None:
         self.rules = rules
         self.seats = seats
+        self.policy = policy
         self.rng = random.Random(seed)
         self.games = 0
         self.match = self._new_match()
@@ -90,11 +132,11 @@ class UnonetRunner:
             self.match = self._new_match()
         match = self.match
         match.start_round()
-        choice = self.rng.choice
+        choice, policy = self.rng.choice, self.policy
         actions = 0
         seat = match.pending_seat
         while seat is not None:
-            match.apply(seat, choice(match.legal_actions(seat)))
+            match.apply(seat, policy(match.legal_actions(seat), choice))
             actions += 1
             seat = match.pending_seat
         return actions
@@ -165,6 +207,59 @@ def profile(play_round: Callable[[], int], rounds: int) -> None:
     pstats.Stats(profiler).sort_stats("tottime").print_stats(15)
 
 
+CONFIGS: list[tuple[str, str, RuleSet, int, Policy]] = [
+    ("ours2", "unonet, official rules", RuleSet(), 2, uniform),
+    ("ours4", "unonet, official rules", RuleSet(), 4, uniform),
+    ("like2", "unonet, RLCard-like rules", RLCARD_LIKE, 2, uniform),
+    ("like4", "unonet, RLCard-like rules", RLCARD_LIKE, 4, uniform),
+    ("pol2", "unonet, official, RLCard's policy", RuleSet(), 2, rlcard_policy),
+    ("pol4", "unonet, official, RLCard's policy", RuleSet(), 4, rlcard_policy),
+]
+COMPILED_MODULES = (
+    "actions", "cards", "encoding", "errors", "events", "match", "matching", "plays", "round",
+    "rules", "scoring", "shuffle", "view",
+)  # the modules a Match runs on
+
+
+def run_unonet(args: argparse.Namespace, suffix: str) -> dict[str, Result]:
+    results: dict[str, Result] = {}
+    for key, name, rules, seats, policy in CONFIGS:
+        runner = UnonetRunner(rules, seats, args.seed, policy)
+        results[key] = measure(name + suffix, seats, runner.round, args.seconds, args.warmup)
+        print(results[key].line(), flush=True)
+    return results
+
+
+def run_compiled(args: argparse.Namespace) -> dict[str, Result] | str:
+    """Compile a copy of the engine with mypyc and measure it in a child process; the results,
+    or why they could not be had."""
+    with tempfile.TemporaryDirectory(prefix="unonet-mypyc-") as folder:
+        shutil.copytree(ROOT / "unonet", Path(folder) / "unonet")
+        sources = [f"unonet/{name}.py" for name in COMPILED_MODULES]
+        build = subprocess.run(
+            [sys.executable, "-m", "mypyc", *sources], cwd=folder, capture_output=True, text=True
+        )
+        if build.returncode != 0:
+            return "mypyc failed: " + (build.stderr or build.stdout).strip().splitlines()[-1]
+        out = Path(folder) / "results.json"
+        child = [
+            sys.executable, __file__, "--unonet-only", "--results-to", str(out),
+            "--seconds", str(args.seconds), "--warmup", str(args.warmup), "--seed", str(args.seed),
+        ]
+        subprocess.run(child, check=True, env={**os.environ, ENGINE_ROOT: folder})
+        return {key: Result(**value) for key, value in json.loads(out.read_text()).items()}
+
+
+def ratios(results: dict[str, Result], keys: list[str]) -> str:
+    rl2 = results["rl2"]
+    parts = [
+        f"{results[key].name.strip()}: {results[key].rounds_per_s / rl2.rounds_per_s:.2f}x"
+        for key in keys
+        if key in results
+    ]
+    return "Ratio of rounds/s to RLCard at 2 seats (target 2x): " + "; ".join(parts) + "."
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -176,32 +271,32 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="the bots' random seed")
     parser.add_argument("--no-rlcard", action="store_true", help="skip RLCard")
     parser.add_argument(
+        "--mypyc", action="store_true", help="also measure a mypyc-compiled copy of the engine"
+    )
+    parser.add_argument(
         "--profile",
         action="store_true",
         help="also print a cProfile of unonet's 2-seat official rounds",
     )
+    parser.add_argument("--unonet-only", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--results-to", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+
+    if args.unonet_only:  # the child of --mypyc
+        results = run_unonet(args, " (mypyc)")
+        if args.results_to:
+            args.results_to.write_text(json.dumps({k: vars(r) for k, r in results.items()}))
+        return 0
 
     print(
         f"Python {sys.version.split()[0]}, {args.seconds:g} s per configuration, "
         f"random bot on the pending seat only"
     )
     print(
-        f"{'engine, rules':<34} {'seats':>5} {'rounds/s':>10} {'actions/s':>11} "
+        f"{'engine, rules':<42} {'seats':>5} {'rounds/s':>10} {'actions/s':>11} "
         f"{'actions/round':>12} {'rounds':>8}"
     )
-    results: dict[str, Result] = {}
-    configs = [
-        ("ours2", "unonet, official rules", RuleSet(), 2),
-        ("ours4", "unonet, official rules", RuleSet(), 4),
-        ("like2", "unonet, RLCard-like rules", RLCARD_LIKE, 2),
-        ("like4", "unonet, RLCard-like rules", RLCARD_LIKE, 4),
-    ]
-    for key, name, rules, seats in configs:
-        runner = UnonetRunner(rules, seats, args.seed)
-        results[key] = measure(name, seats, runner.round, args.seconds, args.warmup)
-        print(results[key].line(), flush=True)
-
+    results = run_unonet(args, "")
     missing = "skipped (--no-rlcard)" if args.no_rlcard else rlcard_available()
     if missing is None:
         for seats in (2, 4):
@@ -212,25 +307,30 @@ def main(argv: list[str] | None = None) -> int:
             print(results[f"rl{seats}"].line(), flush=True)
     else:
         print(f"RLCard not measured: {missing} (`.venv/bin/pip install rlcard` to compare)")
+    compiled: dict[str, Result] = {}
+    if args.mypyc:
+        built = run_compiled(args)
+        if isinstance(built, str):
+            print(f"mypyc build not measured: {built}")
+        else:
+            compiled = built
 
     print()
-    ours2, ours4, like2 = results["ours2"], results["ours4"], results["like2"]
-    quote = (
-        f"unonet: {ours2.rounds_per_s:,.0f} rounds/s ({ours2.actions_per_s:,.0f} actions/s) "
-        f"at 2 seats, {ours4.rounds_per_s:,.0f} rounds/s ({ours4.actions_per_s:,.0f} actions/s) "
-        f"at 4 seats, official rules; {like2.rounds_per_s:,.0f} rounds/s at 2 seats with "
-        f"RLCard-like rules"
+    ours2, like2 = results["ours2"], results["like2"]
+    print(
+        f"unonet at 2 seats: {ours2.rounds_per_s:,.0f} rounds/s ({ours2.actions_per_s:,.0f} "
+        f"actions/s) official rules, {like2.rounds_per_s:,.0f} rounds/s RLCard-like rules, "
+        f"{results['pol2'].rounds_per_s:,.0f} rounds/s with RLCard's policy."
     )
     if "rl2" in results:
         rl2 = results["rl2"]
-        quote += (
-            f". RLCard: {rl2.rounds_per_s:,.0f} rounds/s ({rl2.actions_per_s:,.0f} actions/s) "
-            f"at 2 seats. Ratio ours/RLCard at 2 seats: rounds/s "
-            f"{ours2.rounds_per_s / rl2.rounds_per_s:.2f}x official rules, "
-            f"{like2.rounds_per_s / rl2.rounds_per_s:.2f}x RLCard-like rules; actions/s "
-            f"{ours2.actions_per_s / rl2.actions_per_s:.2f}x"
+        print(
+            f"RLCard at 2 seats: {rl2.rounds_per_s:,.0f} rounds/s "
+            f"({rl2.actions_per_s:,.0f} actions/s)."
         )
-    print(quote + ".")
+        merged = {**results, **{f"c{key}": value for key, value in compiled.items()}}
+        keys = ["ours2", "like2", "pol2", "cours2", "clike2", "cpol2"]
+        print(ratios(merged, keys))
 
     if args.profile:
         print("\ncProfile, unonet official rules, 2 seats, 200 rounds:")
