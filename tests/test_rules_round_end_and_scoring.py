@@ -81,6 +81,19 @@ def test_a_last_wild_draw_four_accepted_is_drawn_and_counted() -> None:
     assert ended.points == (0, 9 + 9 + 1 + 2 + 3 + 4, 0)
 
 
+def test_a_seat_out_of_cards_shows_no_uno_mark_while_its_last_four_awaits_the_challenge() -> None:
+    hands = [["r7", "y9"], ["r5", "W+4"], ["r6", "g9"]]
+    match = deal(hands, top="r3")
+    play(match, 1, "r5", uno=True)
+    play(match, 2, "r6", uno=True)
+    play(match, 0, "r7", uno=True)
+    assert match.view(None).seats[1].uno_called
+    play(match, 1, "W+4", color=G)
+    seat = match.view(None).seats[1]
+    assert (seat.cards, seat.uno_called, seat.catchable) == (0, False, False)
+    assert match.view(2).pending is not None
+
+
 def test_a_last_wild_draw_four_challenged_costs_the_challenger_six_and_they_count() -> None:
     hands = [["r7", "y9"], ["r5", "W+4"], ["r6", "g9"]]
     match = deal(hands, top="r3", draws=["b1", "b2", "b3", "b4", "b5", "b6"])

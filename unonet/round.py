@@ -439,7 +439,10 @@ class Round:
     # -- UNO (RULES.md 1.7) ----------------------------------------------------------------------
 
     def _after_hand_shrank(self, seat: int, called: bool) -> None:
-        if len(self.hands[seat]) != 1:
+        left = len(self.hands[seat])
+        if left == 0:  # out of cards: no UNO to show, even while a last +4 awaits its challenge
+            self.uno_called.discard(seat)
+        if left != 1:
             return
         if called:
             self.uno_called.add(seat)
