@@ -11,16 +11,20 @@ from __future__ import annotations
 from dataclasses import replace
 
 from unonet import events as ev
-from unonet.cards import Color, DeckManifest
+from unonet.cards import Color, DeckManifest, Kind
+from unonet.matching import holds_color, matches
 from unonet.view import Pending, SeatView, View
 
 
 class ViewTracker:
     """The current view of one seat, and the little memory folding needs (who played last)."""
 
-    def __init__(self, view: View, manifest: DeckManifest) -> None:
+    def __init__(self, view: View, manifest: DeckManifest, wd4_enforced: bool = False) -> None:
+        """`wd4_enforced`: the table plays wd4_policy=enforce, so a drawn Wild Draw Four is no
+        drawn card to play while the hand holds the colour in play (the lobby's rules say)."""
         self.view = view
         self.manifest = manifest
+        self.wd4_enforced = wd4_enforced
         self._last_player: int | None = None
         self._color_before: Color | None = None
         self._last_draw_reason = ""
@@ -49,7 +53,8 @@ class ViewTracker:
                 self.view = replace(self.view, draw_pile=max(0, v.draw_pile - len(positions)))
             case ev.CardsReceived(seat=s, cards=cards) if s == me:
                 drawn = v.drawn_card
-                if self._last_draw_reason == "draw" and v.current == me and v.phase == "turn":
+                mine = self._last_draw_reason == "draw" and v.current == me and v.phase == "turn"
+                if mine and self._may_play_drawn(cards[-1], v.hand):
                     drawn = cards[-1]
                 self.view = replace(v, hand=v.hand + tuple(cards), drawn_card=drawn)
             case ev.TopCardTurned(card=card):
@@ -116,8 +121,23 @@ class ViewTracker:
         left = max(0, v.seats[seat].cards - 1)
         if left == 1:
             self._seat(seat, cards=left, uno_called=uno, catchable=not uno)
+        elif left == 0:  # as the engine: an empty hand shows no UNO mark
+            self._seat(seat, cards=0, uno_called=False, catchable=False)
         else:
             self._seat(seat, cards=left)
+
+    def _may_play_drawn(self, card: int, hand: tuple[int, ...]) -> bool:
+        """Does the drawn card play now? Only then is it the view's drawn card (the engine's
+        lock); an unplayable draw under max_draws_per_turn leaves the turn open with none."""
+        v = self.view
+        if v.top_card is None:
+            return False
+        face = self.manifest.face(card)
+        if not matches(face, self.manifest.face(v.top_card), v.active_color):
+            return False
+        if face.kind is Kind.WILD_DRAW_FOUR and self.wd4_enforced:
+            return not holds_color((self.manifest.face(c) for c in hand), v.active_color)
+        return True
 
     def _pending(self, kind: str, seat: int) -> Pending:
         if kind != "challenge" or self._last_player is None:

@@ -234,7 +234,8 @@ class NetworkBot:
             return self._event(update)
         if isinstance(update, Snapshot):
             if self.manifest is not None:
-                self.tracker = ViewTracker(update.view, self.manifest)
+                enforced = self.rules.wd4_policy == "enforce"
+                self.tracker = ViewTracker(update.view, self.manifest, wd4_enforced=enforced)
         elif isinstance(update, ManifestReceived):
             self.manifest = update.manifest
             self.result.seat = self.link.seat
