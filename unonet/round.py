@@ -244,7 +244,7 @@ class Round:
         matching = self.table.matching(self.discard[-1], self.active_color)
         plays = self.table.plays_with_uno if len(hand) == 2 else self.table.plays
         restricted = self._restricted_plays
-        for card in self._play_candidates(seat):
+        for card in self._play_candidates(seat):  # _may_play, inlined: this runs every step
             if card in matching and not (restricted and self._rule_forbids(hand, card)):
                 actions += plays[card]
         if self._can_draw(seat, has_play=bool(actions)):
@@ -286,13 +286,15 @@ class Round:
     def _plays_of(self, seat: int, card: int) -> tuple[Play, ...]:
         """The plays of `card` from `seat`'s hand: none if it does not match or a rule forbids
         it, else one per colour a wild may name and, as the next-to-last card, per UNO call."""
-        if card not in self.table.matching(self.discard[-1], self.active_color):
-            return ()
         hand = self.hands[seat]
-        if self._restricted_plays and self._rule_forbids(hand, card):
+        if not self._may_play(hand, card, self.table.matching(self.discard[-1], self.active_color)):
             return ()
         plays = self.table.plays_with_uno if len(hand) == 2 else self.table.plays
         return plays[card]
+
+    def _may_play(self, hand: list[int], card: int, matching: frozenset[int]) -> bool:
+        """`card` matches (it is in `matching`, the top card's set) and no rule forbids it."""
+        return card in matching and not (self._restricted_plays and self._rule_forbids(hand, card))
 
     def _rule_forbids(self, hand: list[int], card: int) -> bool:
         """A card that matches but may not be played: an action card as the last card (unless
