@@ -23,6 +23,7 @@ from host.server import HostServer, ServerConfig
 from host.settings import FAST_TIMINGS, TableTimings
 from host.table import Table, TableSettings
 from unonet.actions import Accept, Action, CallUno, Catch, ChooseColor, Draw, Pass, Play
+from unonet.match import Match
 from unonet.rules import RuleSet
 
 U = TypeVar("U")
@@ -37,6 +38,14 @@ class LocalHost:
     table: Table
     server: HostServer
     port: int
+
+
+def played_match(table: Table) -> Match:
+    """The table's first match played to its end, else the one it is playing."""
+    if table.finished:
+        return table.finished[0]
+    assert table.game is not None, "the table never started a match"
+    return table.game.match
 
 
 async def start_host(

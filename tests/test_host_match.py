@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 import trio
 import trio.testing
+from client_net import played_match
 
 from client import netbot
 from host.registry import Registry
@@ -31,23 +32,31 @@ async def start_host(
     return server, table, listeners[0]
 
 
+async def play_bots(
+    listener: trio.SocketListener, verify: bool, names: tuple[str, ...] = ("alpha", "beta")
+) -> dict[str, netbot.BotResult]:
+    """Network bots named `names` join table 0 and play until they leave; their results."""
+    results: dict[str, netbot.BotResult] = {}
+
+    async def one(name: str) -> None:
+        stream = await trio.testing.open_stream_to_socket_listener(listener)
+        results[name] = await netbot.play(stream, name=name, table=0, think=0, verify=verify)
+
+    with trio.fail_after(30):
+        async with trio.open_nursery() as bots:
+            for name in names:
+                bots.start_soon(one, name)
+    return results
+
+
 async def test_network_bots_play_a_whole_match_with_correct_scores(
     nursery: trio.Nursery,
 ) -> None:
     settings = TableSettings("e2e", RuleSet(target=200), headless=True, target_seats=3,
                              timings=FAST_TIMINGS)
     _, table, listener = await start_host(nursery, settings, bots=1)
-    results: dict[str, netbot.BotResult] = {}
-
-    async def one(name: str) -> None:
-        stream = await trio.testing.open_stream_to_socket_listener(listener)
-        results[name] = await netbot.play(stream, name=name, table=0, think=0)
-
-    with trio.fail_after(30):
-        async with trio.open_nursery() as bots:
-            bots.start_soon(one, "alpha")
-            bots.start_soon(one, "beta")
-    match = table.finished[0] if table.finished else table.game.match  # type: ignore[union-attr]
+    results = await play_bots(listener, verify=True)
+    match = played_match(table)
     assert match.winner is not None
     for result in results.values():
         assert len(result.matches) == 1
@@ -75,17 +84,8 @@ async def test_bots_that_verify_nothing_still_contribute_their_seeds(
     settings = TableSettings("lean", RuleSet(target=100), headless=True, target_seats=2,
                              timings=FAST_TIMINGS)
     _, table, listener = await start_host(nursery, settings)
-    results: dict[str, netbot.BotResult] = {}
-
-    async def one(name: str) -> None:
-        stream = await trio.testing.open_stream_to_socket_listener(listener)
-        results[name] = await netbot.play(stream, name=name, table=0, think=0, verify=False)
-
-    with trio.fail_after(30):
-        async with trio.open_nursery() as bots:
-            bots.start_soon(one, "alpha")
-            bots.start_soon(one, "beta")
-    match = table.finished[0] if table.finished else table.game.match  # type: ignore[union-attr]
+    results = await play_bots(listener, verify=False)
+    match = played_match(table)
     assert match.winner is not None
     first_match = commits[:2 * match.round_no]  # a next match may have begun as they left
     assert sorted(first_match) == [(n, seat) for n in range(1, match.round_no + 1)

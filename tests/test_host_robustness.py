@@ -17,6 +17,7 @@ from typing import Any
 
 import trio
 import trio.testing
+from client_net import played_match
 
 from client import netbot
 from host.registry import Registry
@@ -100,7 +101,7 @@ def assert_clean(results: Sequence[netbot.BotResult], tables: Sequence[Table]) -
         assert len(result.matches) == 1 and result.violations == []
         assert result.refusals == [] and result.closed is None  # it left: the match was over
     for table in tables:
-        finished = table.finished[0] if table.finished else table.game.match  # type: ignore[union-attr]
+        finished = played_match(table)
         assert finished.winner is not None
 
 
@@ -168,7 +169,7 @@ async def test_a_dropped_player_resumes_and_one_who_never_returns_is_played_by_a
             bo_scope.cancel()  # bo goes and never comes back: a bot plays his seat
             results.append(await netbot.play(stream, name="ana", table=0, resume=ana.token,
                                              observe=ana, think=0.2))
-    match = table.finished[0] if table.finished else table.game.match  # type: ignore[union-attr]
+    match = played_match(table)
     assert match.winner is not None
     (back,) = results
     assert back.seat is not None and back.matches[0].winner == match.winner
