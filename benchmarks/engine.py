@@ -95,6 +95,9 @@ def uniform(actions: list[Action], choice: Callable[[Sequence[Action]], Action])
     return choice(actions)
 
 
+DRAW, ACCEPT = Draw(), Accept()
+
+
 def rlcard_policy(actions: list[Action], choice: Callable[[Sequence[Action]], Action]) -> Action:
     """RLCard's random agent on the official rules: a uniformly random play while one is legal
     (a playable drawn card is played, as RLCard plays it by itself), else draw; a Wild Draw Four
@@ -106,9 +109,6 @@ def rlcard_policy(actions: list[Action], choice: Callable[[Sequence[Action]], Ac
         if wanted in actions:
             return wanted
     return choice(actions)
-
-
-DRAW, ACCEPT = Draw(), Accept()
 
 
 class UnonetRunner:

@@ -13,18 +13,19 @@ from dataclasses import replace
 from unonet import events as ev
 from unonet.cards import Color, DeckManifest, Kind
 from unonet.matching import holds_color, matches
+from unonet.rules import RuleSet
 from unonet.view import Pending, SeatView, View
 
 
 class ViewTracker:
     """The current view of one seat, and the little memory folding needs (who played last)."""
 
-    def __init__(self, view: View, manifest: DeckManifest, wd4_enforced: bool = False) -> None:
-        """`wd4_enforced`: the table plays wd4_policy=enforce, so a drawn Wild Draw Four is no
-        drawn card to play while the hand holds the colour in play (the lobby's rules say)."""
+    def __init__(self, view: View, manifest: DeckManifest, rules: RuleSet | None = None) -> None:
+        """`rules`: the table's, from the lobby. Events alone do not say whether a drawn Wild
+        Draw Four may be played under wd4_policy=enforce; without rules it is taken as allowed."""
         self.view = view
         self.manifest = manifest
-        self.wd4_enforced = wd4_enforced
+        self.wd4_enforced = rules is not None and rules.wd4_policy == "enforce"
         self._last_player: int | None = None
         self._color_before: Color | None = None
         self._last_draw_reason = ""

@@ -308,9 +308,7 @@ class ClientModel:
     def apply_snapshot(self, view: View, legal: tuple[Action, ...] | list[Action]) -> None:
         if self.manifest is None:
             raise ValueError("a snapshot needs the deck manifest first")
-        rules = self.rules()
-        enforced = rules is not None and rules.wd4_policy == "enforce"
-        self.tracker = ViewTracker(view, self.manifest, wd4_enforced=enforced)
+        self.tracker = ViewTracker(view, self.manifest, self.rules())
         self._set_legal(tuple(legal))
 
     def apply_event(self, event: ev.Event, legal: tuple[Action, ...] | list[Action]) -> None:

@@ -234,8 +234,7 @@ class NetworkBot:
             return self._event(update)
         if isinstance(update, Snapshot):
             if self.manifest is not None:
-                enforced = self.rules.wd4_policy == "enforce"
-                self.tracker = ViewTracker(update.view, self.manifest, wd4_enforced=enforced)
+                self.tracker = ViewTracker(update.view, self.manifest, self.rules)
         elif isinstance(update, ManifestReceived):
             self.manifest = update.manifest
             self.result.seat = self.link.seat

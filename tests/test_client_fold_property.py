@@ -36,8 +36,7 @@ def test_the_folded_view_is_the_engine_view_after_every_batch(
     rng = random.Random(choices)
     match = Match(rules, seats, seed)
     observers: list[int | None] = [*range(seats), None]
-    enforced = rules.wd4_policy == "enforce"
-    trackers = {who: ViewTracker(match.view(who), match.manifest, enforced) for who in observers}
+    trackers = {who: ViewTracker(match.view(who), match.manifest, rules) for who in observers}
     for step in range(MAX_ACTIONS):
         if match.phase == MATCH_OVER:
             break
