@@ -7,12 +7,14 @@ forces here since HMAC output almost never produces one.
 
 from __future__ import annotations
 
+import hmac
 from collections.abc import Sequence
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from unonet.shuffle import HmacStream, permute, shuffled
+from unonet.encoding import enc
+from unonet.shuffle import PRNG_TAG, HmacStream, permute, shuffled
 
 
 def by_definition(items: Sequence[int], stream: HmacStream) -> list[int]:
@@ -67,3 +69,17 @@ def test_take_reads_what_next_u32_reads(key: bytes, counts: list[int]) -> None:
     for count in counts:
         assert fast.take(count) == [slow.next_u32() for _ in range(count)]
     assert fast.next_u32() == slow.next_u32()
+
+
+@given(st.binary(max_size=100), st.lists(st.text(max_size=8), max_size=3), st.integers(1, 40))
+def test_the_stream_is_hmac_sha256_in_counter_mode(
+    key: bytes, label: list[str], count: int
+) -> None:
+    """The hand-keyed HMAC (inner and outer states copied per block) is the standard one, for
+    keys shorter than, equal to and longer than SHA-256's 64-byte block."""
+    stream = HmacStream(key, label)
+    expected = b"".join(
+        hmac.digest(key, enc(PRNG_TAG, *label, counter), "sha256") for counter in range(5)
+    )
+    words = [int.from_bytes(expected[k : k + 4], "big") for k in range(0, len(expected), 4)]
+    assert stream.take(count) == words[:count]

@@ -1,9 +1,14 @@
 """What the engine reports after each applied action.
 
-Events are small immutable values. Each has an audience: None means every seat and spectator
-may see it; a set of seats means only those (a card's id going to its owner, a challenge reveal
-going to the challenger alone). The host sends each event to exactly its audience, which is how
-the information-leak rule of DESIGN.md is kept in one place.
+Events are small values, never changed once made. They are built on every action, so they are
+slotted dataclasses with their `__init__` written out rather than frozen ones: a frozen
+dataclass's generated `__init__` costs about three times as much, and mypyc compiles a written
+`__init__` but not a generated one (benchmarks/engine.py measures both).
+
+Each has an audience: None means every seat and spectator may see it; a set of seats means only
+those (a card's id going to its owner, a challenge reveal going to the challenger alone). The
+host sends each event to exactly its audience, which is how the information-leak rule of
+DESIGN.md is kept in one place.
 
 Cards move by *position*: (epoch, index) in the shuffled order of a pile, epoch 0 being the
 round's deal and each reshuffle the next epoch. The public events name positions; only private
@@ -20,7 +25,7 @@ Position = tuple[int, int]
 """(epoch, index) of a card in the shuffled order it was dealt or drawn from."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Event:
     @property
     def audience(self) -> frozenset[int] | None:
@@ -30,22 +35,31 @@ class Event:
 # -- match level ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, init=False)
 class DealerDraw(Event):
     """Each seat's card for the choice of dealer; `seats` are those drawing in this attempt."""
 
     attempt: int
     draws: tuple[tuple[int, int], ...]  # (seat, card id), face up
 
+    def __init__(self, attempt: int, draws: tuple[tuple[int, int], ...]) -> None:
+        self.attempt = attempt
+        self.draws = draws
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(slots=True, init=False)
 class RoundStarted(Event):
     round_no: int
     dealer: int
     deck_size: int
 
+    def __init__(self, round_no: int, dealer: int, deck_size: int) -> None:
+        self.round_no = round_no
+        self.dealer = dealer
+        self.deck_size = deck_size
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(slots=True, init=False)
 class RoundEnded(Event):
     """The round's winner (None if the round was abandoned), every hand revealed, the points."""
 
@@ -54,17 +68,33 @@ class RoundEnded(Event):
     points: tuple[int, ...]  # points scored this round, per seat
     scores: tuple[int, ...]  # match totals after this round
 
+    def __init__(
+        self,
+        winner: int | None,
+        hands: tuple[tuple[int, ...], ...],
+        points: tuple[int, ...],
+        scores: tuple[int, ...],
+    ) -> None:
+        self.winner = winner
+        self.hands = hands
+        self.points = points
+        self.scores = scores
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(slots=True, init=False)
 class MatchEnded(Event):
     winner: int
     scores: tuple[int, ...]
+
+    def __init__(self, winner: int, scores: tuple[int, ...]) -> None:
+        self.winner = winner
+        self.scores = scores
 
 
 # -- cards moving ----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, init=False)
 class CardsDrawn(Event):
     """`seat` took `positions` from the draw pile face down; `reason` says why."""
 
@@ -72,8 +102,13 @@ class CardsDrawn(Event):
     positions: tuple[Position, ...]
     reason: str  # deal, draw, penalty_uno, penalty_challenge, draw_two, draw_four, ...
 
+    def __init__(self, seat: int, positions: tuple[Position, ...], reason: str) -> None:
+        self.seat = seat
+        self.positions = positions
+        self.reason = reason
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(slots=True, init=False)
 class CardsReceived(Event):
     """Private to `seat`: the ids of the cards it just drew, in the order of `positions`."""
 
@@ -81,20 +116,29 @@ class CardsReceived(Event):
     positions: tuple[Position, ...]
     cards: tuple[int, ...]
 
+    def __init__(self, seat: int, positions: tuple[Position, ...], cards: tuple[int, ...]) -> None:
+        self.seat = seat
+        self.positions = positions
+        self.cards = cards
+
     @property
     def audience(self) -> frozenset[int] | None:
         return frozenset((self.seat,))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, init=False)
 class TopCardTurned(Event):
     """The first discard of the round (or of a redraw after a first Wild Draw Four)."""
 
     card: int
     position: Position
 
+    def __init__(self, card: int, position: Position) -> None:
+        self.card = card
+        self.position = position
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(slots=True, init=False)
 class Reshuffled(Event):
     """A new draw pile (epoch `epoch`) from the cards at `sources`, sorted ascending, shuffled
     with `unonet.shuffle.reshuffle_order`.
@@ -109,8 +153,20 @@ class Reshuffled(Event):
     cards: tuple[int, ...]
     reason: str
 
+    def __init__(
+        self,
+        epoch: int,
+        sources: tuple[Position, ...],
+        cards: tuple[int, ...],
+        reason: str,
+    ) -> None:
+        self.epoch = epoch
+        self.sources = sources
+        self.cards = cards
+        self.reason = reason
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(slots=True, init=False)
 class CardPlayed(Event):
     seat: int
     card: int
@@ -118,91 +174,150 @@ class CardPlayed(Event):
     color: Color | None  # the colour named, for a wild
     uno: bool  # UNO was called with this play
 
+    def __init__(
+        self,
+        seat: int,
+        card: int,
+        position: Position,
+        color: Color | None,
+        uno: bool,
+    ) -> None:
+        self.seat = seat
+        self.card = card
+        self.position = position
+        self.color = color
+        self.uno = uno
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(slots=True, init=False)
 class CardsReturned(Event):
     """Cards that went from a hand back under the draw pile (out of play for the round)."""
 
     seat: int
     cards: tuple[int, ...]
 
+    def __init__(self, seat: int, cards: tuple[int, ...]) -> None:
+        self.seat = seat
+        self.cards = cards
+
 
 # -- turn flow ---------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, init=False)
 class TurnStarted(Event):
     seat: int
     direction: int  # +1 to the left (seat order), -1 to the right
 
+    def __init__(self, seat: int, direction: int) -> None:
+        self.seat = seat
+        self.direction = direction
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(slots=True, init=False)
 class Skipped(Event):
     seat: int
     reason: str  # skip, draw_two, wild_draw_four, reverse_two_players, first_card_*
 
+    def __init__(self, seat: int, reason: str) -> None:
+        self.seat = seat
+        self.reason = reason
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(slots=True, init=False)
 class DirectionChanged(Event):
     direction: int
 
+    def __init__(self, direction: int) -> None:
+        self.direction = direction
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(slots=True, init=False)
 class ColorChosen(Event):
     seat: int
     color: Color
 
+    def __init__(self, seat: int, color: Color) -> None:
+        self.seat = seat
+        self.color = color
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(slots=True, init=False)
 class Passed(Event):
     seat: int
 
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(slots=True, init=False)
 class CannotDraw(Event):
     """Every card is in a hand: `seat` had to draw and could not; the turn passes."""
 
     seat: int
 
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(slots=True, init=False)
 class DecisionPending(Event):
     """`seat` must decide `kind` (choose_color, challenge) before play goes on."""
 
     seat: int
     kind: str
 
+    def __init__(self, seat: int, kind: str) -> None:
+        self.seat = seat
+        self.kind = kind
+
 
 # -- UNO, challenge, moderation ------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, init=False)
 class UnoCalled(Event):
     seat: int
 
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(slots=True, init=False)
 class UnoCaught(Event):
     catcher: int | None  # None: the automatic penalty of `uno_auto_penalty`
     target: int
     penalty: int
 
+    def __init__(self, catcher: int | None, target: int, penalty: int) -> None:
+        self.catcher = catcher
+        self.target = target
+        self.penalty = penalty
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(slots=True, init=False)
 class FalseCatch(Event):
     catcher: int
     target: int
     penalty: int
 
+    def __init__(self, catcher: int, target: int, penalty: int) -> None:
+        self.catcher = catcher
+        self.target = target
+        self.penalty = penalty
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(slots=True, init=False)
 class CatchWindowClosed(Event):
     """`seats` can no longer be caught (the next player began their turn)."""
 
     seats: tuple[int, ...]
 
+    def __init__(self, seats: tuple[int, ...]) -> None:
+        self.seats = seats
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(slots=True, init=False)
 class Challenged(Event):
     """The verdict, public. The hand behind it goes to the challenger alone (ChallengeReveal)."""
 
@@ -210,8 +325,13 @@ class Challenged(Event):
     target: int
     guilty: bool
 
+    def __init__(self, challenger: int, target: int, guilty: bool) -> None:
+        self.challenger = challenger
+        self.target = target
+        self.guilty = guilty
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(slots=True, init=False)
 class ChallengeReveal(Event):
     """Private to the challenger: the challenged hand at the moment of the Wild Draw Four."""
 
@@ -221,20 +341,42 @@ class ChallengeReveal(Event):
     positions: tuple[Position, ...]
     color_before: Color
 
+    def __init__(
+        self,
+        challenger: int,
+        target: int,
+        cards: tuple[int, ...],
+        positions: tuple[Position, ...],
+        color_before: Color,
+    ) -> None:
+        self.challenger = challenger
+        self.target = target
+        self.cards = cards
+        self.positions = positions
+        self.color_before = color_before
+
     @property
     def audience(self) -> frozenset[int] | None:
         return frozenset((self.challenger,))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, init=False)
 class Penalized(Event):
     target: int
     count: int
 
+    def __init__(self, target: int, count: int) -> None:
+        self.target = target
+        self.count = count
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(slots=True, init=False)
 class Expired(Event):
     """The host's timer ran out on `seat`'s decision `kind`; the default was applied."""
 
     seat: int
     kind: str
+
+    def __init__(self, seat: int, kind: str) -> None:
+        self.seat = seat
+        self.kind = kind
