@@ -95,19 +95,21 @@ def uniform(actions: list[Action], choice: Callable[[Sequence[Action]], Action])
     return choice(actions)
 
 
-DRAW, ACCEPT = Draw(), Accept()
-
-
 def rlcard_policy(actions: list[Action], choice: Callable[[Sequence[Action]], Action]) -> Action:
     """RLCard's random agent on the official rules: a uniformly random play while one is legal
     (a playable drawn card is played, as RLCard plays it by itself), else draw; a Wild Draw Four
-    is accepted (RLCard has no challenge). The engine still checks and reports everything."""
-    plays: list[Action] = [action for action in actions if type(action) is Play]
+    is accepted (RLCard has no challenge). The engine still checks and reports everything.
+
+    `legal_actions` lists a seat's plays first, so the plays are the list up to its last Play.
+    """
+    plays = len(actions)
+    while plays and type(actions[plays - 1]) is not Play:
+        plays -= 1
     if plays:
-        return choice(plays)
-    for wanted in (DRAW, ACCEPT):
-        if wanted in actions:
-            return wanted
+        return choice(actions[:plays])
+    for action in actions:
+        if type(action) is Draw or type(action) is Accept:
+            return action
     return choice(actions)
 
 

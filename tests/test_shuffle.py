@@ -14,7 +14,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from unonet.encoding import enc
-from unonet.shuffle import PRNG_TAG, HmacStream, permute, shuffled
+from unonet.hmac_sha256 import HmacSha256
+from unonet.shuffle import PRNG_TAG, HmacStream, derive_key, permute, shuffled
 
 
 def by_definition(items: Sequence[int], stream: HmacStream) -> list[int]:
@@ -75,11 +76,24 @@ def test_take_reads_what_next_u32_reads(key: bytes, counts: list[int]) -> None:
 def test_the_stream_is_hmac_sha256_in_counter_mode(
     key: bytes, label: list[str], count: int
 ) -> None:
-    """The hand-keyed HMAC (inner and outer states copied per block) is the standard one, for
-    keys shorter than, equal to and longer than SHA-256's 64-byte block."""
+    """The stream's HMAC (keyed once, unonet.hmac_sha256) is the standard one, for keys
+    shorter than, equal to and longer than SHA-256's 64-byte block."""
     stream = HmacStream(key, label)
     expected = b"".join(
         hmac.digest(key, enc(PRNG_TAG, *label, counter), "sha256") for counter in range(5)
     )
     words = [int.from_bytes(expected[k : k + 4], "big") for k in range(0, len(expected), 4)]
     assert stream.take(count) == words[:count]
+
+
+@given(st.binary(max_size=100), st.binary(max_size=200))
+def test_hmac_sha256_is_the_standard_hmac(key: bytes, message: bytes) -> None:
+    mac = HmacSha256(key)
+    assert mac.digest(message) == hmac.digest(key, message, "sha256")
+    assert mac.digest(message) == mac.digest(message)  # the keyed states are not consumed
+
+
+def test_derive_key_is_hmac_of_the_encoded_label() -> None:
+    seed = bytes(range(16))
+    expected = hmac.digest(seed, enc("uno/v1/derive", "round", 3), "sha256")
+    assert derive_key(seed, "round", 3) == expected

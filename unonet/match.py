@@ -90,7 +90,10 @@ class Match:
                 raise EngineError(ErrorCode.ROUND_OVER, "no round is being played")
             events = self.round.apply(seat, action)
         self.log.append((seat, action))
-        return events + self._after_action()
+        rnd = self.round
+        if rnd is not None and rnd.phase is Phase.ROUND_OVER and self.phase == IN_ROUND:
+            events += self._round_ended()
+        return events
 
     def expire(self) -> list[ev.Event]:
         """The host's timer ran out on the pending decision: apply the documented default."""
@@ -203,10 +206,10 @@ class Match:
 
     # -- round end ---------------------------------------------------------------------------------
 
-    def _after_action(self) -> list[ev.Event]:
+    def _round_ended(self) -> list[ev.Event]:
+        """Score the round just won, and end the match if someone reached the target."""
         rnd = self.round
-        if rnd is None or self.phase != IN_ROUND or rnd.phase is not Phase.ROUND_OVER:
-            return []
+        assert rnd is not None
         points = round_points(self.rules, self.manifest, rnd.winner, rnd.hands)
         self.scores = [s + p for s, p in zip(self.scores, points, strict=True)]
         events: list[ev.Event] = [

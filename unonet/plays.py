@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from unonet.actions import Play
 from unonet.cards import Color, DeckManifest, Face, Kind
+from unonet.events import Position
 from unonet.matching import matches
 
 MatchKey = tuple[Kind, int | None, Color | None]
@@ -26,7 +27,7 @@ class PlayTable:
     without creating any, and `apply` finds the very instance it was given by identity first.
     """
 
-    __slots__ = ("_matching", "faces", "plays", "plays_with_uno")
+    __slots__ = ("_by_top", "_matching", "deal_positions", "faces", "plays", "plays_with_uno")
 
     def __init__(self, manifest: DeckManifest, side: int, colors: Sequence[Color]) -> None:
         self.faces: tuple[Face, ...] = tuple(card.faces[side] for card in manifest.cards)
@@ -39,7 +40,12 @@ class PlayTable:
             for card, face in enumerate(self.faces)
         )
         """card -> its plays as the next-to-last card: each without and with the UNO call."""
+        self.deal_positions: tuple[Position, ...] = tuple((0, i) for i in range(len(self.faces)))
+        """index -> (0, index): the positions of a fresh deal, shared by every round."""
         self._matching: dict[MatchKey, frozenset[int]] = {}
+        # The same sets again by top card id, then colour: two look-ups with no key to build,
+        # on the path every step takes.
+        self._by_top: list[dict[Color | None, frozenset[int]]] = [{} for _ in self.faces]
 
     @staticmethod
     def _plays_of(
@@ -50,6 +56,13 @@ class PlayTable:
 
     def matching(self, top: int, active_color: Color | None) -> frozenset[int]:
         """The ids of every card that may be played on card `top` with `active_color` in play."""
+        by_color = self._by_top[top]
+        found = by_color.get(active_color)
+        if found is None:
+            found = by_color[active_color] = self._matching_set(top, active_color)
+        return found
+
+    def _matching_set(self, top: int, active_color: Color | None) -> frozenset[int]:
         top_face = self.faces[top]
         key = (top_face.kind, top_face.number, active_color)
         found = self._matching.get(key)

@@ -113,7 +113,8 @@ class Round:
         return self.discard[-1]
 
     def legal_actions(self, seat: int) -> list[Action]:
-        """Every action `seat` may take now, in a stable order.
+        """Every action `seat` may take now, in a stable order: plays first, then Draw and Pass
+        (or a decision's answers), then CallUno and catches.
 
         Only catches that succeed are listed. Under `false_catch_penalty` a Catch of any other
         seat is still accepted by `apply`: a wrong one costs the catcher that many cards.
@@ -182,7 +183,7 @@ class Round:
 
     def _deal(self, stacked: Sequence[int] | None) -> None:
         order = list(stacked) if stacked is not None else deal_order(self.key, len(self.manifest))
-        self.origin = {card: (0, index) for index, card in enumerate(order)}
+        self.origin = dict(zip(order, self.table.deal_positions, strict=True))
         self.draw_pile = order[::-1]
         self._events.append(ev.RoundStarted(self.round_no, self.dealer, len(order)))
         dealt: list[list[int]] = [[] for _ in range(self.seats)]
@@ -278,9 +279,11 @@ class Round:
             if kind is Draw:
                 return self._can_draw(seat)
             assert isinstance(action, Play)
-            return action.card in self._play_candidates(seat) and action in self._plays_of(
-                seat, action.card
-            )
+            if action.card not in self._play_candidates(seat):
+                return False
+            plays = self._plays_of(seat, action.card)
+            # A listed Play is usually the very object listed: identity first, then by value.
+            return any(play is action for play in plays) or action in plays
         return action in self.legal_actions(seat)
 
     def _plays_of(self, seat: int, card: int) -> tuple[Play, ...]:
