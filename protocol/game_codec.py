@@ -1,9 +1,14 @@
 """Engine values on the wire: actions, events, legal action lists and views (SPEC.md section 9).
 
-Nothing here is written per class. The wire form of an action or event is derived from its
-dataclass: `type` is the class name in snake_case, every field keeps its name, tuples become
-arrays, a Position (epoch, index) a two-item array, a Color its string value. A new event in
-unonet/events.py therefore needs no code here, only its line in SPEC.md (a test compares).
+The wire form of every action and event is spelled out below, in the catalogue: `type` is the
+class name in snake_case, every field keeps its name and gets the codec of its wire type
+(protocol.wire_codecs): tuples become arrays, a Position (epoch, index) a two-item array, a
+Color its string value. It is written by hand, not read off the engine's type hints, because a
+compiled (mypyc) engine has none at run time, and because the wire form is a contract with
+people who never read our code. A new event in unonet/events.py (or seat action in
+unonet/actions.py) therefore needs its line here and in SPEC.md; tests/test_protocol_codec.py
+fails while the catalogue and the engine's classes disagree (a class, a field, its order, its
+type or whether it may be left out), and tests/test_protocol_spec.py while SPEC.md does.
 
 Decoding validates everything and raises nothing but ProtocolError(bad_message): an intent is
 the one place where a peer's data becomes an engine value.
@@ -12,158 +17,51 @@ the one place where a peer's data becomes an engine value.
 from __future__ import annotations
 
 import dataclasses
-import re
-import types
 import typing
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
 from protocol.errors import Code, LocalProtocolError, ProtocolError
-from protocol.limits import INT_MAX, INT_MIN, MAX_CODE_CHARS, MAX_WIDE_ARRAY_LEN
 from protocol.schema import bad
-from unonet import events
-from unonet.actions import HOST_ACTIONS, SEAT_ACTIONS, Action
+from protocol.wire_codecs import (
+    BIN32,
+    BOOL,
+    INT,
+    STR,
+    Codec,
+    array,
+    enum_codec,
+    fixed,
+    nullable,
+)
+from protocol.wire_codecs import wire_name as wire_name  # re-exported: callers name types by it
+from unonet import events as ev
+from unonet.actions import (
+    Accept,
+    Action,
+    Buzz,
+    CallUno,
+    Catch,
+    Challenge,
+    ChooseColor,
+    ChooseTarget,
+    Draw,
+    Pass,
+    Play,
+)
+from unonet.cards import Color
 from unonet.events import Event
 
-Decoder = Callable[[Any, str], Any]
-
-
-_WIRE_NAMES: dict[type, str] = {}
-
-
-def wire_name(cls: type) -> str:
-    """`CardsDrawn` -> `cards_drawn`: the `type` of a class on the wire."""
-    name = _WIRE_NAMES.get(cls)
-    if name is None:  # once per class: this runs for every event sent
-        name = _WIRE_NAMES[cls] = re.sub(r"(?<!^)(?=[A-Z])", "_", cls.__name__).lower()
-    return name
-
-
-# -- per-type converters, derived from type hints --------------------------------------------
-
-
-@dataclass(frozen=True)
-class _Codec:
-    describe: str
-    encode: Callable[[Any], Any]
-    decode: Decoder
-
-
-def _identity(value: Any) -> Any:
-    return value
-
-
-def _decode_int(value: Any, path: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not INT_MIN <= value <= INT_MAX:
-        raise bad(path, "int", value)
-    return value
-
-
-def _decode_bool(value: Any, path: str) -> bool:
-    if not isinstance(value, bool):
-        raise bad(path, "bool", value)
-    return value
-
-
-def _decode_str(value: Any, path: str) -> str:
-    if not isinstance(value, str) or len(value) > MAX_CODE_CHARS:
-        raise bad(path, f"str(≤{MAX_CODE_CHARS})", value)
-    return value
-
-
-def _decode_bytes(value: Any, path: str) -> bytes:
-    if not isinstance(value, bytes):
-        raise bad(path, "bin", value)
-    return value
-
-
-_SCALARS: dict[Any, _Codec] = {
-    int: _Codec("int", _identity, _decode_int),
-    bool: _Codec("bool", _identity, _decode_bool),
-    str: _Codec("str", _identity, _decode_str),
-    bytes: _Codec("bin", _identity, _decode_bytes),
-}
-
-
-def _enum_codec(enum: type[Enum]) -> _Codec:
-    by_value = {member.value: member for member in enum}
-    label = wire_name(enum)
-
-    def decode(value: Any, path: str) -> Enum:
-        member = by_value.get(value) if isinstance(value, str) else None
-        if member is None:
-            raise bad(path, label, value)
-        return member
-
-    return _Codec(label, lambda member: member.value, decode)
-
-
-def _nullable_codec(inner: _Codec) -> _Codec:
-    def encode(value: Any) -> Any:
-        return None if value is None else inner.encode(value)
-
-    def decode(value: Any, path: str) -> Any:
-        return None if value is None else inner.decode(value, path)
-
-    return _Codec(f"{inner.describe} \\| nil", encode, decode)
-
-
-def _array_codec(item: _Codec) -> _Codec:
-    def encode(value: Any) -> list[Any]:
-        return [item.encode(v) for v in value]
-
-    def decode(value: Any, path: str) -> tuple[Any, ...]:
-        if not isinstance(value, list | tuple) or len(value) > MAX_WIDE_ARRAY_LEN:
-            raise bad(path, f"[{item.describe}]", value)
-        return tuple(item.decode(v, f"{path}[{i}]") for i, v in enumerate(value))
-
-    return _Codec(f"[{item.describe}]", encode, decode)
-
-
-def _tuple_codec(items: tuple[_Codec, ...]) -> _Codec:
-    label = "[" + ", ".join(i.describe for i in items) + "]"
-
-    def encode(value: Any) -> list[Any]:
-        return [codec.encode(v) for codec, v in zip(items, value, strict=True)]
-
-    def decode(value: Any, path: str) -> tuple[Any, ...]:
-        if not isinstance(value, list | tuple) or len(value) != len(items):
-            raise bad(path, label, value)
-        pairs = enumerate(zip(items, value, strict=True))
-        return tuple(codec.decode(v, f"{path}[{i}]") for i, (codec, v) in pairs)
-
-    return _Codec(label, encode, decode)
-
-
-def _codec_for(hint: Any) -> _Codec:
-    """The converter for one resolved type hint; an unsupported hint fails at import time."""
-    if hint in _SCALARS:
-        return _SCALARS[hint]
-    if isinstance(hint, type) and issubclass(hint, Enum):
-        return _enum_codec(hint)
-    origin = typing.get_origin(hint)
-    args = typing.get_args(hint)
-    if origin in (types.UnionType, typing.Union) and type(None) in args:
-        rest = [a for a in args if a is not type(None)]
-        if len(rest) == 1:
-            return _nullable_codec(_codec_for(rest[0]))
-    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
-        return _array_codec(_codec_for(args[0]))
-    if origin is tuple and args and Ellipsis not in args:
-        return _tuple_codec(tuple(_codec_for(a) for a in args))
-    raise TypeError(f"no wire form for type {hint!r}")
-
-
-# -- the catalogue of engine classes -----------------------------------------------------------
+# -- the catalogue ----------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class WireField:
     name: str
-    codec: _Codec
-    required: bool  # False when the dataclass gives a default
+    codec: Codec
+    required: bool  # False: an intent may leave it out and the class gives its default
 
     @property
     def describe(self) -> str:
@@ -172,62 +70,95 @@ class WireField:
 
 @dataclass(frozen=True)
 class WireType:
-    """One action or event class and the wire form of its fields."""
+    """One action or event class and the wire form of its fields, in the class's order."""
 
     name: str
     cls: type
     fields: tuple[WireField, ...]
 
 
-def _wire_type(cls: type) -> WireType:
-    hints = typing.get_type_hints(cls)
-    fields = []
-    for f in dataclasses.fields(cls):
-        has_default = (
-            f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING
-        )
-        fields.append(WireField(f.name, _codec_for(hints[f.name]), not has_default))
-    return WireType(wire_name(cls), cls, tuple(fields))
+@dataclass(frozen=True)
+class _Optional:
+    codec: Codec
 
 
-def _event_classes() -> list[type]:
-    """Every Event subclass defined in unonet.events, in the order of the module."""
-    return [
-        value
-        for value in vars(events).values()
-        if isinstance(value, type)
-        and issubclass(value, Event)
-        and value is not Event
-        and value.__module__ == events.__name__
-    ]
+def _optional(codec: Codec) -> _Optional:
+    """A field that may be left out (marked `?` in SPEC.md)."""
+    return _Optional(codec)
 
 
-ACTION_TYPES: dict[str, WireType] = {wire_name(c): _wire_type(c) for c in SEAT_ACTIONS}
-"""Actions a client may send in an intent (and find in legal lists), by wire name."""
+def _wire(cls: type, /, **fields: Codec | _Optional) -> WireType:
+    """The wire form of `cls`: its fields, in order, each with its codec."""
+    return WireType(wire_name(cls), cls, tuple(
+        WireField(name, f.codec, False) if isinstance(f, _Optional) else WireField(name, f, True)
+        for name, f in fields.items()
+    ))
 
-HOST_ONLY_ACTIONS: frozenset[str] = frozenset(wire_name(c) for c in HOST_ACTIONS)
+
+def _by_name(*types: WireType) -> dict[str, WireType]:
+    return {t.name: t for t in types}
+
+
+COLOR = enum_codec(Color)
+INTS = array(INT)
+POSITION = fixed(INT, INT)
+"""(epoch, index) of a card in the shuffled order of its pile."""
+POSITIONS = array(POSITION)
+
+ACTION_TYPES: dict[str, WireType] = _by_name(
+    _wire(Play, card=INT, color=_optional(nullable(COLOR)), uno=_optional(BOOL),
+          also=_optional(INTS)),
+    _wire(Draw),
+    _wire(Pass),
+    _wire(ChooseColor, color=COLOR),
+    _wire(CallUno),
+    _wire(Catch, target=INT),
+    _wire(Challenge),
+    _wire(Accept),
+    _wire(Buzz),
+    _wire(ChooseTarget, target=INT),
+)
+"""Actions a client may send in an intent (and find in legal lists), by wire name (SPEC 9.3)."""
+
+HOST_ONLY_ACTIONS: frozenset[str] = frozenset({"start_round", "expire", "penalize"})
 """Engine actions that only the host takes; never encodable, refused in intents."""
 
-EVENT_TYPES: dict[str, WireType] = {wire_name(c): _wire_type(c) for c in _event_classes()}
-"""Every engine event, by wire name."""
+EVENT_TYPES: dict[str, WireType] = _by_name(
+    _wire(ev.DealerDraw, attempt=INT, draws=array(fixed(INT, INT))),  # (seat, card id)
+    _wire(ev.RoundStarted, round_no=INT, dealer=INT, deck_size=INT),
+    _wire(ev.RoundEnded, winner=nullable(INT), hands=array(INTS), points=INTS, scores=INTS),
+    _wire(ev.MatchEnded, winner=INT, scores=INTS),
+    _wire(ev.CardsDrawn, seat=INT, positions=POSITIONS, reason=STR),
+    _wire(ev.CardsReceived, seat=INT, positions=POSITIONS, cards=INTS),
+    _wire(ev.TopCardTurned, card=INT, position=POSITION),
+    _wire(ev.Reshuffled, epoch=INT, sources=POSITIONS, cards=INTS, reason=STR),
+    _wire(ev.CardPlayed, seat=INT, card=INT, position=POSITION, color=nullable(COLOR), uno=BOOL),
+    _wire(ev.CardsReturned, seat=INT, cards=INTS),
+    _wire(ev.TurnStarted, seat=INT, direction=INT),
+    _wire(ev.Skipped, seat=INT, reason=STR),
+    _wire(ev.DirectionChanged, direction=INT),
+    _wire(ev.ColorChosen, seat=INT, color=COLOR),
+    _wire(ev.Passed, seat=INT),
+    _wire(ev.CannotDraw, seat=INT),
+    _wire(ev.DecisionPending, seat=INT, kind=STR),
+    _wire(ev.UnoCalled, seat=INT),
+    _wire(ev.UnoCaught, catcher=nullable(INT), target=INT, penalty=INT),
+    _wire(ev.FalseCatch, catcher=INT, target=INT, penalty=INT),
+    _wire(ev.CatchWindowClosed, seats=INTS),
+    _wire(ev.Challenged, challenger=INT, target=INT, guilty=BOOL),
+    _wire(ev.ChallengeReveal, challenger=INT, target=INT, cards=INTS, positions=POSITIONS,
+          color_before=COLOR),
+    _wire(ev.Penalized, target=INT, count=INT),
+    _wire(ev.Expired, seat=INT, kind=STR),
+)
+"""Every engine event, by wire name (SPEC 9.2)."""
 
-def _decode_bin32(value: Any, path: str) -> bytes:
-    if not isinstance(value, bytes) or len(value) != 32:
-        raise bad(path, "bin32", value)
-    return value
-
-
-_BIN32 = _Codec("bin32", _identity, _decode_bin32)
-
-_NONCES = _array_codec(_BIN32)
-_POSITIONS = _array_codec(_tuple_codec((_SCALARS[int], _SCALARS[int])))
-
-PROOF_FIELDS: dict[str, dict[str, _Codec]] = {
-    "cards_received": {"nonces": _NONCES},
-    "card_played": {"nonce": _BIN32, "hand_digest": _BIN32},
-    "top_card_turned": {"nonce": _BIN32},
-    "challenge_reveal": {"nonces": _NONCES},
-    "cards_returned": {"nonces": _NONCES, "positions": _POSITIONS},
+PROOF_FIELDS: dict[str, dict[str, Codec]] = {
+    "cards_received": {"nonces": array(BIN32)},
+    "card_played": {"nonce": BIN32, "hand_digest": BIN32},
+    "top_card_turned": {"nonce": BIN32},
+    "challenge_reveal": {"nonces": array(BIN32)},
+    "cards_returned": {"nonces": array(BIN32), "positions": POSITIONS},
 }
 """Optional fields the host adds to some events so the trust layer can check card commitments:
 the nonce of each position, in the order of the event's positions; the hand digest at a
