@@ -14,6 +14,7 @@ from unonet import __version__
 from unonet.actions import Action
 from unonet.bots import POLICIES
 from unonet.bots.driver import play_match
+from unonet.compiled import engine_is_compiled
 from unonet.errors import EngineError
 from unonet.events import Event, RoundEnded, TurnStarted
 from unonet.match import Match
@@ -216,7 +217,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="unonet",
         description="UNO over the network, from a terminal.",
     )
-    parser.add_argument("--version", action="version", version=f"unonet {__version__}")
+    engine = "compiled engine" if engine_is_compiled() else "pure-Python engine"
+    parser.add_argument("--version", action="version", version=f"unonet {__version__} ({engine})")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     play = sub.add_parser(
