@@ -54,7 +54,7 @@ def test_a_resumed_journal_continues_the_same_match(tmp_path: Path) -> None:
     assert resumed.match.log == played.log
     if played.round is not None and played.phase != MATCH_OVER:
         assert resumed.host_round is not None
-        for card, position in played.round.origin.items():
+        for card, position in enumerate(played.round.origin):
             assert resumed.host_round.card_at(position) == card
         assert resumed.host_round.key == played.round.key
 

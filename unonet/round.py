@@ -79,7 +79,7 @@ class Round:
         self.out: set[int] = set()  # seats out of the round (not in classic yet)
         self.draw_pile: list[int] = []  # top at the END (pop() draws)
         self.discard: list[int] = []  # top at the end
-        self.origin: dict[int, Position] = {}
+        self.origin: list[Position] = []  # card id -> its position (ids are 0..deck size-1)
         self.epoch = 0
 
         self.phase = Phase.TURN
@@ -183,7 +183,9 @@ class Round:
 
     def _deal(self, stacked: Sequence[int] | None) -> None:
         order = list(stacked) if stacked is not None else deal_order(self.key, len(self.manifest))
-        self.origin = dict(zip(order, self.table.deal_positions, strict=True))
+        self.origin = list(self.table.deal_positions)  # placeholders, all overwritten:
+        for position, card in zip(self.table.deal_positions, order, strict=True):
+            self.origin[card] = position
         self.draw_pile = order[::-1]
         self._events.append(ev.RoundStarted(self.round_no, self.dealer, len(order)))
         dealt: list[list[int]] = [[] for _ in range(self.seats)]
@@ -553,7 +555,7 @@ class Round:
 
     def _cards_at(self, sources: list[Position]) -> list[int]:
         wanted = set(sources)
-        return [card for card, pos in self.origin.items() if pos in wanted]
+        return [card for card, pos in enumerate(self.origin) if pos in wanted]
 
     # -- turn order ------------------------------------------------------------------------------
 
