@@ -175,7 +175,19 @@ def child_main(root: str) -> int:
     return 0
 
 
-# -- the test ------------------------------------------------------------------------------------
+# -- the tests -----------------------------------------------------------------------------------
+
+
+def test_engine_modules_are_all_that_a_match_imports() -> None:
+    """A module the engine imports but setup.py does not compile would run as pure Python."""
+    from unonet.compiled import ENGINE_MODULES
+
+    code = "import sys, unonet.match; print(*(m for m in sys.modules if m[:7] == 'unonet.'))"
+    loaded = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO
+    ).stdout.split()
+    missing = set(loaded) - set(ENGINE_MODULES)
+    assert not missing, f"add {sorted(missing)} to ENGINE_MODULES in unonet/compiled.py"
 
 
 def missing_toolchain() -> str | None:

@@ -18,6 +18,7 @@ ENGINE_MODULES = (
     "unonet.encoding",
     "unonet.errors",
     "unonet.events",
+    "unonet.hmac_sha256",
     "unonet.match",
     "unonet.matching",
     "unonet.plays",
