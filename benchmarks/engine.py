@@ -1,11 +1,11 @@
 """Engine throughput: full random-bot rounds, rounds/s and actions/s; RLCard's UNO beside it.
 
-Run from the repository root (about 30 s with the defaults):
+Run from the repository root (about a minute with the defaults):
 
     .venv/bin/python benchmarks/engine.py                 # 4 s per configuration
     .venv/bin/python benchmarks/engine.py --seconds 10    # steadier figures
     .venv/bin/python benchmarks/engine.py --profile       # cProfile of the 2-seat run too
-    .venv/bin/python benchmarks/engine.py --mypyc         # also the engine compiled by mypyc
+    .venv/bin/python benchmarks/engine.py --no-compiled   # the pure-Python engine only
 
 The bot picks, at every step, a uniformly random legal action of the seat the game waits for
 (`Match.pending_seat`) and nothing out of turn, which is what RLCard's random agent does. Each
@@ -26,10 +26,12 @@ the per-step cost whatever the rules. The lines "RLCard's policy" play the offic
 with RLCard's agent: a random play while one is legal, else draw, a playable drawn card played;
 rounds are then the same game as RLCard's, a draw and its play counting as two actions.
 
-`--mypyc` (a measurement, not how unonet ships) compiles a copy of the engine's modules with
-mypyc (from the test extra's mypy; needs a C compiler) into a temporary folder and runs the
-same configurations on it in a child process, so the pure and compiled figures sit side by side.
-Figures are printed, never asserted (DESIGN.md).
+Which engine. `pip install .` ships the engine compiled by mypyc (setup.py; the modules of
+unonet.compiled.ENGINE_MODULES), while this script imports the source tree, which runs as pure
+Python (as an editable install does). So it measures both: the source tree in this process, then
+the same modules compiled as setup.py compiles them (mypyc, -O3, from the test extra's mypy;
+needs a C compiler) into a temporary folder, measured in a child process. `--no-compiled` skips
+the second. Figures are printed, never asserted (DESIGN.md).
 """
 
 from __future__ import annotations
@@ -49,10 +51,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-# The child of --mypyc finds the compiled engine in UNONET_ENGINE_ROOT.
+# The child measuring the compiled engine finds it in UNONET_ENGINE_ROOT.
 sys.path.insert(0, os.environ.get("UNONET_ENGINE_ROOT", str(Path(__file__).parents[1])))
 
 from unonet.actions import Accept, Action, Draw, Play
+from unonet.compiled import ENGINE_MODULES, engine_is_compiled
 from unonet.match import MATCH_OVER, Match
 from unonet.rules import RuleSet
 
@@ -217,12 +220,6 @@ CONFIGS: list[tuple[str, str, RuleSet, int, Policy]] = [
     ("pol2", "unonet, official, RLCard's policy", RuleSet(), 2, rlcard_policy),
     ("pol4", "unonet, official, RLCard's policy", RuleSet(), 4, rlcard_policy),
 ]
-COMPILED_MODULES = (
-    "actions", "cards", "encoding", "errors", "events", "match", "matching", "plays", "round",
-    "rules", "scoring", "shuffle", "view",
-)  # the modules a Match runs on
-
-
 def run_unonet(args: argparse.Namespace, suffix: str) -> dict[str, Result]:
     results: dict[str, Result] = {}
     for key, name, rules, seats, policy in CONFIGS:
@@ -233,13 +230,17 @@ def run_unonet(args: argparse.Namespace, suffix: str) -> dict[str, Result]:
 
 
 def run_compiled(args: argparse.Namespace) -> dict[str, Result] | str:
-    """Compile a copy of the engine with mypyc and measure it in a child process; the results,
-    or why they could not be had."""
+    """Compile a copy of the engine as setup.py does and measure it in a child process; the
+    results, or why they could not be had."""
     with tempfile.TemporaryDirectory(prefix="unonet-mypyc-") as folder:
         shutil.copytree(ROOT / "unonet", Path(folder) / "unonet")
-        sources = [f"unonet/{name}.py" for name in COMPILED_MODULES]
+        sources = [name.replace(".", "/") + ".py" for name in ENGINE_MODULES]
         build = subprocess.run(
-            [sys.executable, "-m", "mypyc", *sources], cwd=folder, capture_output=True, text=True
+            [sys.executable, "-m", "mypyc", *sources],
+            cwd=folder,
+            capture_output=True,
+            text=True,
+            env={**os.environ, "MYPYC_OPT_LEVEL": "3"},  # as setup.py builds it
         )
         if build.returncode != 0:
             return "mypyc failed: " + (build.stderr or build.stdout).strip().splitlines()[-1]
@@ -248,8 +249,18 @@ def run_compiled(args: argparse.Namespace) -> dict[str, Result] | str:
             sys.executable, __file__, "--unonet-only", "--results-to", str(out),
             "--seconds", str(args.seconds), "--warmup", str(args.warmup), "--seed", str(args.seed),
         ]
-        subprocess.run(child, check=True, env={**os.environ, ENGINE_ROOT: folder})
+        if subprocess.run(child, env={**os.environ, ENGINE_ROOT: folder}).returncode != 0:
+            return "its measuring process failed (see above)"
         return {key: Result(**value) for key, value in json.loads(out.read_text()).items()}
+
+
+def summary(engine: str, results: dict[str, Result]) -> str:
+    ours2, like2, pol2 = results["ours2"], results["like2"], results["pol2"]
+    return (
+        f"{engine} at 2 seats: {ours2.rounds_per_s:,.0f} rounds/s ({ours2.actions_per_s:,.0f} "
+        f"actions/s) official rules, {like2.rounds_per_s:,.0f} rounds/s RLCard-like rules, "
+        f"{pol2.rounds_per_s:,.0f} rounds/s with RLCard's policy."
+    )
 
 
 def ratios(results: dict[str, Result], keys: list[str]) -> str:
@@ -273,7 +284,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="the bots' random seed")
     parser.add_argument("--no-rlcard", action="store_true", help="skip RLCard")
     parser.add_argument(
-        "--mypyc", action="store_true", help="also measure a mypyc-compiled copy of the engine"
+        "--no-compiled",
+        action="store_true",
+        help="measure only the pure-Python engine, not the compiled one that pip install builds",
     )
     parser.add_argument(
         "--profile",
@@ -284,8 +297,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--results-to", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
 
-    if args.unonet_only:  # the child of --mypyc
-        results = run_unonet(args, " (mypyc)")
+    if args.unonet_only:  # the child measuring the compiled engine
+        if not engine_is_compiled():
+            print("the engine in UNONET_ENGINE_ROOT is not compiled", file=sys.stderr)
+            return 1
+        results = run_unonet(args, " (compiled)")
         if args.results_to:
             args.results_to.write_text(json.dumps({k: vars(r) for k, r in results.items()}))
         return 0
@@ -310,20 +326,17 @@ def main(argv: list[str] | None = None) -> int:
     else:
         print(f"RLCard not measured: {missing} (`.venv/bin/pip install rlcard` to compare)")
     compiled: dict[str, Result] = {}
-    if args.mypyc:
+    if not args.no_compiled:
         built = run_compiled(args)
         if isinstance(built, str):
-            print(f"mypyc build not measured: {built}")
+            print(f"compiled engine not measured: {built}")
         else:
             compiled = built
 
     print()
-    ours2, like2 = results["ours2"], results["like2"]
-    print(
-        f"unonet at 2 seats: {ours2.rounds_per_s:,.0f} rounds/s ({ours2.actions_per_s:,.0f} "
-        f"actions/s) official rules, {like2.rounds_per_s:,.0f} rounds/s RLCard-like rules, "
-        f"{results['pol2'].rounds_per_s:,.0f} rounds/s with RLCard's policy."
-    )
+    print(summary("unonet, pure Python", results))
+    if compiled:
+        print(summary("unonet, compiled (as pip install builds it)", compiled))
     if "rl2" in results:
         rl2 = results["rl2"]
         print(
