@@ -97,6 +97,7 @@ class Round:
 
         self.uno_called: set[int] = set()
         self.catchable: dict[int, int] = {}  # seat -> turn_serial when its window opened
+        self._catches = tuple(Catch(target) for target in range(seats))  # listed, not built
         self.winner: int | None = None
 
         self._events: list[ev.Event] = []
@@ -126,7 +127,7 @@ class Round:
         if catchable:
             if seat in catchable and len(self.hands[seat]) == 1:
                 actions.append(_CALL_UNO)
-            actions += [Catch(target) for target in sorted(catchable) if target != seat]
+            actions += [self._catches[target] for target in sorted(catchable) if target != seat]
         return actions
 
     def apply(self, seat: int, action: Action) -> list[ev.Event]:
