@@ -317,7 +317,9 @@ class Round:
             return False
         if self.rules.draw_when_playable == "forbidden" and self.draws_this_turn == 0:
             if has_play is None:
-                has_play = any(self._plays_of(seat, card) for card in self.hands[seat])
+                hand = self.hands[seat]
+                matching = self.table.matching(self.discard[-1], self.active_color)
+                has_play = any(self._may_play(hand, card, matching) for card in hand)
             return not has_play
         return True
 
