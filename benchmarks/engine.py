@@ -82,7 +82,7 @@ class Result:
 
     def line(self) -> str:
         return (
-            f"{self.name:<42} {self.seats:>5} {self.rounds_per_s:>10,.0f} "
+            f"{self.name:<46} {self.seats:>5} {self.rounds_per_s:>10,.0f} "
             f"{self.actions_per_s:>11,.0f} {self.actions / self.rounds:>12.1f} {self.rounds:>8,}"
         )
 
@@ -311,7 +311,7 @@ def main(argv: list[str] | None = None) -> int:
         f"random bot on the pending seat only"
     )
     print(
-        f"{'engine, rules':<42} {'seats':>5} {'rounds/s':>10} {'actions/s':>11} "
+        f"{'engine, rules':<46} {'seats':>5} {'rounds/s':>10} {'actions/s':>11} "
         f"{'actions/round':>12} {'rounds':>8}"
     )
     results = run_unonet(args, "")
