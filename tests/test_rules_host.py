@@ -4,10 +4,25 @@ in a challenge decision, accept; when a colour is due, name one."""
 
 from __future__ import annotations
 
-from scenario import B, G, R, Y, codes, current, deal, drawn_codes, one, phase, play, refused, top
+from scenario import (
+    B,
+    G,
+    R,
+    Y,
+    card,
+    codes,
+    current,
+    deal,
+    drawn_codes,
+    one,
+    phase,
+    play,
+    refused,
+    top,
+)
 
 from unonet import events as ev
-from unonet.actions import HOST, ChooseColor, Draw, Expire, Penalize, StartRound
+from unonet.actions import HOST, Catch, ChooseColor, Draw, Expire, Penalize, Play, StartRound
 from unonet.errors import ErrorCode
 from unonet.match import Match
 from unonet.rules import RuleSet
@@ -130,3 +145,25 @@ def test_the_log_replays_a_scenario_to_the_same_state() -> None:
     )
     assert again.state() == match.state()
     assert again.log == match.log
+
+
+# -- a listing is trusted only until the state changes ---------------------------------------------
+
+
+def test_an_action_listed_before_an_expiry_is_judged_again_after_it() -> None:
+    """`apply` accepts an action taken from the last listing without judging it again; the
+    host's expiry changes the state, so the listing taken before it is no longer trusted."""
+    match = deal([SEAT0, ["r9", "b6", "y7"], SEAT2], top="r3", draws=["r8"])
+    listed = match.legal_actions(1)
+    play_r9 = next(a for a in listed if isinstance(a, Play) and a.card == card(match, 1, "r9"))
+    match.expire()  # seat 1 drew and passed
+    refused(match, 1, play_r9, ErrorCode.NOT_YOUR_TURN)
+
+
+def test_a_catch_listed_before_a_penalty_is_judged_again_after_it() -> None:
+    match = deal([["y1", "y2"], ["r9", "r8"], ["g1", "g2"]], top="r3")
+    play(match, 1, "r9")  # the next-to-last card, without UNO: seat 1 may be caught
+    assert Catch(1) in match.legal_actions(2)
+    listed_catch = next(a for a in match.legal_actions(2) if a == Catch(1))
+    match.penalize(1, 2)  # seat 1 holds three cards now: nothing to catch
+    refused(match, 2, listed_catch, ErrorCode.NOT_CATCHABLE)

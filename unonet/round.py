@@ -101,6 +101,10 @@ class Round:
         self.winner: int | None = None
 
         self._events: list[ev.Event] = []
+        # The last list of legal actions and whose it was: `apply` accepts an action taken from
+        # it by identity without working out its legality again (bots and the host list, then
+        # apply). Every change of state clears it: apply, expire, penalize.
+        self._listed: tuple[int, tuple[Action, ...]] | None = None
         self._deal(stacked)
 
     # -- public API ------------------------------------------------------------------------------
@@ -128,16 +132,23 @@ class Round:
             if seat in catchable and len(self.hands[seat]) == 1:
                 actions.append(_CALL_UNO)
             actions += [self._catches[target] for target in sorted(catchable) if target != seat]
+        self._listed = (seat, tuple(actions))  # a copy: the caller owns `actions`
         return actions
 
     def apply(self, seat: int, action: Action) -> list[ev.Event]:
         """Apply `action` for `seat`, or raise EngineError and change nothing."""
-        if not self._is_listed(seat, action):
+        listed = self._listed
+        from_listing = (
+            listed is not None and listed[0] == seat and any(a is action for a in listed[1])
+        )
+        if not from_listing and not self._is_listed(seat, action):
             if not self._is_false_catch(seat, action):
                 raise self._diagnose(seat, action)
+            self._listed = None
             self._events = []
             self._do_false_catch(seat, action)
             return self._take_events()
+        self._listed = None
         self._events = []
         if self.catchable and isinstance(action, TURN_ACTIONS):
             self._close_catch_windows()
@@ -153,6 +164,7 @@ class Round:
         if self.phase is Phase.ROUND_OVER:
             raise EngineError(ErrorCode.ROUND_OVER, "nothing is pending")
         seat = self.current
+        self._listed = None
         self._events = [ev.Expired(seat, self.phase.value)]
         if self.catchable:
             self._close_catch_windows()
@@ -176,6 +188,7 @@ class Round:
             raise EngineError(ErrorCode.UNKNOWN_SEAT, f"no seat {target}")
         if not 1 <= count <= 10:
             raise EngineError(ErrorCode.ACTION_NOT_ALLOWED, "a penalty is 1 to 10 cards")
+        self._listed = None
         self._events = [ev.Penalized(target, count)]
         self._draw_cards(target, count, "penalty_moderation")
         return self._take_events()
