@@ -9,7 +9,7 @@ shuffles of it (unonet.shuffle), so (rules, key, actions) replays to the same st
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from enum import StrEnum
 
 from unonet import events as ev
@@ -152,7 +152,7 @@ class Round:
         self._events = []
         if self.catchable and isinstance(action, TURN_ACTIONS):
             self._close_catch_windows()
-        _HANDLERS[type(action)](self, seat, action)
+        self._carry_out(seat, action)
         return self._take_events()
 
     def expire(self) -> list[ev.Event]:
@@ -177,7 +177,7 @@ class Round:
         elif self.phase is Phase.CHOOSE_COLOR:
             self._do_choose_color(seat, ChooseColor(self._favourite_color(seat)))
         elif self.phase is Phase.CHALLENGE:
-            self._do_accept(seat, Accept())
+            self._do_accept(seat)
         return self._take_events()
 
     def penalize(self, target: int, count: int) -> list[ev.Event]:
@@ -192,6 +192,27 @@ class Round:
         self._events = [ev.Penalized(target, count)]
         self._draw_cards(target, count, "penalty_moderation")
         return self._take_events()
+
+    def _carry_out(self, seat: int, action: Action) -> None:
+        """Run the handler of an action `apply` accepted. A chain of isinstance rather than a
+        table of handlers: the compiled engine calls each handler directly."""
+        if isinstance(action, Play):
+            self._do_play(seat, action)
+        elif isinstance(action, Draw):
+            self._do_draw(seat)
+        elif isinstance(action, Pass):
+            self._do_pass(seat)
+        elif isinstance(action, ChooseColor):
+            self._do_choose_color(seat, action)
+        elif isinstance(action, Challenge):
+            self._do_challenge(seat)
+        elif isinstance(action, Accept):
+            self._do_accept(seat)
+        elif isinstance(action, CallUno):
+            self._do_call_uno(seat)
+        else:
+            assert isinstance(action, Catch)
+            self._do_catch(seat, action)
 
     # -- the deal (RULES.md 1.2, 1.3) ------------------------------------------------------------
 
@@ -336,8 +357,7 @@ class Round:
             return not has_play
         return True
 
-    def _do_play(self, seat: int, action: Action) -> None:
-        assert isinstance(action, Play)
+    def _do_play(self, seat: int, action: Play) -> None:
         card = action.card
         face = self.face(card)
         color_before = self.active_color
@@ -382,7 +402,7 @@ class Round:
         else:
             self._next_turn(nxt)
 
-    def _do_draw(self, seat: int, action: Action) -> None:
+    def _do_draw(self, seat: int) -> None:
         self.draws_this_turn += 1
         if self.rules.draw_until_playable:
             drawn = self._draw_until_playable(seat)
@@ -410,23 +430,22 @@ class Round:
             if self._plays_of(seat, got[0]):
                 return got[0]
 
-    def _do_pass(self, seat: int, action: Action) -> None:
+    def _do_pass(self, seat: int) -> None:
         self._events.append(ev.Passed(seat))
         self._next_turn(self._step(seat, 1))
 
-    def _do_choose_color(self, seat: int, action: Action) -> None:
-        assert isinstance(action, ChooseColor)
+    def _do_choose_color(self, seat: int, action: ChooseColor) -> None:
         self.active_color = action.color
         self._events.append(ev.ColorChosen(seat, action.color))
         self._next_turn(seat)  # the first-card Wild: the chooser then plays
 
-    def _do_accept(self, seat: int, action: Action) -> None:
+    def _do_accept(self, seat: int) -> None:
         assert self.wd4_player is not None
         self._draw_cards(seat, 4, "wild_draw_four")
         self._events.append(ev.Skipped(seat, "wild_draw_four"))
         self._end_challenge_window(seat, victim_skipped=True)
 
-    def _do_challenge(self, seat: int, action: Action) -> None:
+    def _do_challenge(self, seat: int) -> None:
         """RULES.md 1.6: guilty, the player draws 4 and the challenger plays; innocent, the
         challenger draws 6 and loses the turn. The named colour stands either way."""
         target = self.wd4_player
@@ -473,13 +492,12 @@ class Round:
         else:
             self.catchable[seat] = self.turn_serial
 
-    def _do_call_uno(self, seat: int, action: Action) -> None:
+    def _do_call_uno(self, seat: int) -> None:
         del self.catchable[seat]
         self.uno_called.add(seat)
         self._events.append(ev.UnoCalled(seat))
 
-    def _do_catch(self, seat: int, action: Action) -> None:
-        assert isinstance(action, Catch)
+    def _do_catch(self, seat: int, action: Catch) -> None:
         target = action.target
         del self.catchable[target]
         penalty = self.rules.uno_penalty
@@ -682,14 +700,3 @@ class Round:
                 return EngineError(ErrorCode.ILLEGAL_WILD_DRAW_FOUR, "you hold the colour in play")
         return EngineError(ErrorCode.UNO_NOT_ALLOWED, "UNO goes with the next-to-last card")
 
-
-_HANDLERS: dict[type, Callable[[Round, int, Action], None]] = {
-    Play: Round._do_play,
-    Draw: Round._do_draw,
-    Pass: Round._do_pass,
-    ChooseColor: Round._do_choose_color,
-    Challenge: Round._do_challenge,
-    Accept: Round._do_accept,
-    CallUno: Round._do_call_uno,
-    Catch: Round._do_catch,
-}
