@@ -8,6 +8,7 @@ is what a commitment needs; msgpack bytes do not have that property (one value, 
 from __future__ import annotations
 
 import struct
+from collections.abc import Sequence
 
 Field = bytes | str | int
 
@@ -32,6 +33,11 @@ def field_bytes(field: Field) -> bytes:
 
 def enc(*fields: Field) -> bytes:
     """Encode a list of fields as `u32be(n) || (u32be(len) || bytes)*`."""
+    return enc_fields(fields)
+
+
+def enc_fields(fields: Sequence[Field]) -> bytes:
+    """`enc(*fields)`, for a sequence at hand (the compiled engine calls this one directly)."""
     parts = [_U32.pack(len(fields))]
     for field in fields:
         raw = field_bytes(field)

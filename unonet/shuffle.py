@@ -16,7 +16,7 @@ import struct
 from collections.abc import Sequence
 from typing import TypeVar
 
-from unonet.encoding import Field, enc
+from unonet.encoding import Field, enc_fields
 from unonet.hmac_sha256 import HmacSha256
 
 T = TypeVar("T")
@@ -33,7 +33,7 @@ class HmacStream:
     def __init__(self, key: bytes, label: Sequence[Field]) -> None:
         self._mac = HmacSha256(key)
         # enc(PRNG_TAG, *label, ctr) is this prefix followed by the counter's 8 bytes.
-        self._prefix = enc(PRNG_TAG, *label, 0)[: -_U64.size]
+        self._prefix = enc_fields((PRNG_TAG, *label, 0))[: -_U64.size]
         self._counter = 0
         self._words: list[int] = []  # the current block's unread u32 words, next one last
 
@@ -107,7 +107,7 @@ def permute(items: Sequence[T], stream: HmacStream) -> list[T]:
 
 def derive_key(seed: bytes, *label: Field) -> bytes:
     """A 32-byte key for one purpose (a round, a test) from a match seed."""
-    return HmacSha256(seed).digest(enc("uno/v1/derive", *label))
+    return HmacSha256(seed).digest(enc_fields(("uno/v1/derive", *label)))
 
 
 # The three shuffles of a round, each with its own label so that no two share a stream.
