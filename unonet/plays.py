@@ -24,7 +24,8 @@ class PlayTable:
     """Faces, Play values and matching sets for one deck, one side shown and the deck's colours.
 
     The Play values are shared, immutable instances: a legal-actions list is built from them
-    without creating any, and `apply` finds the very instance it was given by identity first.
+    without creating any, and `Round.apply` knows an action taken from its last listing by
+    identity.
     """
 
     __slots__ = ("_by_top", "_matching", "deal_positions", "faces", "plays", "plays_with_uno")

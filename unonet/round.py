@@ -303,7 +303,8 @@ class Round:
 
     def _is_listed(self, seat: int, action: Action) -> bool:
         """`action in self.legal_actions(seat)`, without listing every play of the hand: the
-        plays of the one card named, and Draw or Pass from their own conditions (hot path)."""
+        plays of the one card named, and Draw or Pass from their own conditions. For actions
+        not taken from the last listing (a client's intent, decoded from the wire)."""
         kind = type(action)
         if (
             kind in (Play, Draw, Pass)
@@ -316,11 +317,9 @@ class Round:
             if kind is Draw:
                 return self._can_draw(seat)
             assert isinstance(action, Play)
-            if action.card not in self._play_candidates(seat):
-                return False
-            plays = self._plays_of(seat, action.card)
-            # A listed Play is usually the very object listed: identity first, then by value.
-            return any(play is action for play in plays) or action in plays
+            return action.card in self._play_candidates(seat) and action in self._plays_of(
+                seat, action.card
+            )
         return action in self.legal_actions(seat)
 
     def _plays_of(self, seat: int, card: int) -> tuple[Play, ...]:
