@@ -17,8 +17,10 @@ HOST = -1
 
 @dataclass(frozen=True, slots=True)
 class Play:
-    """Play `card` (and `also`, in order, for sequences and multiples); `color` for a wild;
-    `uno` calls UNO with the play of the next-to-last card."""
+    """Play `card`, then the cards of `also` in order (a run under `sequences`, same numbers
+    under `multiples`); `color` for a wild; `uno` calls UNO with a play that leaves one card.
+
+    Out of turn, a Play is a jump-in (`jump_in`) or the next card of one's own run."""
 
     card: int
     color: Color | None = None
@@ -28,7 +30,7 @@ class Play:
 
 @dataclass(frozen=True, slots=True)
 class Draw:
-    """Draw from the pile (in turn), or take the pending draw of a stack (same as Accept)."""
+    """Draw from the pile in one's turn."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,12 +64,13 @@ class Challenge:
 
 @dataclass(frozen=True, slots=True)
 class Accept:
-    """Take the pending draw (a Wild Draw Four not challenged, or a stack) and lose the turn."""
+    """Take the pending draw (a Wild Draw Four not challenged, or a stack's total) and lose
+    the turn."""
 
 
 @dataclass(frozen=True, slots=True)
 class Buzz:
-    """Press the buzzer while a Buzzer window is open (variant cards)."""
+    """Press B while a Buzzer race is open (`buzzers`); every seat, the Buzzer's player too."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,9 +1,8 @@
 """What the engine reports after each applied action.
 
-Events are small values, never changed once made. They are built on every action, so they are
-slotted dataclasses with their `__init__` written out rather than frozen ones: a frozen
-dataclass's generated `__init__` costs about three times as much, and mypyc compiles a written
-`__init__` but not a generated one (benchmarks/engine.py measures both).
+Events are small values, never changed once made: frozen dataclasses, compared by value in
+tests. (They were once mutable with a hand-written `__init__` for the compiled build's speed; the
+engine is a small share of the host's CPU, so the plain value shape won.)
 
 Each has an audience: None means every seat and spectator may see it; a set of seats means only
 those (a card's id going to its owner, a challenge reveal going to the challenger alone). The
@@ -25,7 +24,7 @@ Position = tuple[int, int]
 """(epoch, index) of a card in the shuffled order it was dealt or drawn from."""
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Event:
     @property
     def audience(self) -> frozenset[int] | None:
@@ -35,31 +34,20 @@ class Event:
 # -- match level ---------------------------------------------------------------------------
 
 
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class DealerDraw(Event):
     """Each seat's card for the choice of dealer; `seats` are those drawing in this attempt."""
 
     attempt: int
     draws: tuple[tuple[int, int], ...]  # (seat, card id), face up
 
-    def __init__(self, attempt: int, draws: tuple[tuple[int, int], ...]) -> None:
-        self.attempt = attempt
-        self.draws = draws
-
-
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class RoundStarted(Event):
     round_no: int
     dealer: int
     deck_size: int
 
-    def __init__(self, round_no: int, dealer: int, deck_size: int) -> None:
-        self.round_no = round_no
-        self.dealer = dealer
-        self.deck_size = deck_size
-
-
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class RoundEnded(Event):
     """The round's winner (None if the round was abandoned), every hand revealed, the points."""
 
@@ -68,33 +56,17 @@ class RoundEnded(Event):
     points: tuple[int, ...]  # points scored this round, per seat
     scores: tuple[int, ...]  # match totals after this round
 
-    def __init__(
-        self,
-        winner: int | None,
-        hands: tuple[tuple[int, ...], ...],
-        points: tuple[int, ...],
-        scores: tuple[int, ...],
-    ) -> None:
-        self.winner = winner
-        self.hands = hands
-        self.points = points
-        self.scores = scores
-
-
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class MatchEnded(Event):
     winner: int
     scores: tuple[int, ...]
 
-    def __init__(self, winner: int, scores: tuple[int, ...]) -> None:
-        self.winner = winner
-        self.scores = scores
 
 
 # -- cards moving ----------------------------------------------------------------------------
 
 
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class CardsDrawn(Event):
     """`seat` took `positions` from the draw pile face down; `reason` says why."""
 
@@ -102,13 +74,7 @@ class CardsDrawn(Event):
     positions: tuple[Position, ...]
     reason: str  # deal, draw, penalty_uno, penalty_challenge, draw_two, draw_four, ...
 
-    def __init__(self, seat: int, positions: tuple[Position, ...], reason: str) -> None:
-        self.seat = seat
-        self.positions = positions
-        self.reason = reason
-
-
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class CardsReceived(Event):
     """Private to `seat`: the ids of the cards it just drew, in the order of `positions`."""
 
@@ -116,29 +82,20 @@ class CardsReceived(Event):
     positions: tuple[Position, ...]
     cards: tuple[int, ...]
 
-    def __init__(self, seat: int, positions: tuple[Position, ...], cards: tuple[int, ...]) -> None:
-        self.seat = seat
-        self.positions = positions
-        self.cards = cards
 
     @property
     def audience(self) -> frozenset[int] | None:
         return frozenset((self.seat,))
 
 
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class TopCardTurned(Event):
     """The first discard of the round (or of a redraw after a first Wild Draw Four)."""
 
     card: int
     position: Position
 
-    def __init__(self, card: int, position: Position) -> None:
-        self.card = card
-        self.position = position
-
-
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class Reshuffled(Event):
     """A new draw pile (epoch `epoch`) from the cards at `sources`, sorted ascending, shuffled
     with `unonet.shuffle.reshuffle_order`.
@@ -153,20 +110,7 @@ class Reshuffled(Event):
     cards: tuple[int, ...]
     reason: str
 
-    def __init__(
-        self,
-        epoch: int,
-        sources: tuple[Position, ...],
-        cards: tuple[int, ...],
-        reason: str,
-    ) -> None:
-        self.epoch = epoch
-        self.sources = sources
-        self.cards = cards
-        self.reason = reason
-
-
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class CardPlayed(Event):
     seat: int
     card: int
@@ -174,150 +118,87 @@ class CardPlayed(Event):
     color: Color | None  # the colour named, for a wild
     uno: bool  # UNO was called with this play
 
-    def __init__(
-        self,
-        seat: int,
-        card: int,
-        position: Position,
-        color: Color | None,
-        uno: bool,
-    ) -> None:
-        self.seat = seat
-        self.card = card
-        self.position = position
-        self.color = color
-        self.uno = uno
-
-
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class CardsReturned(Event):
-    """Cards that went from a hand back under the draw pile (out of play for the round)."""
+    """`seat`'s cards at `positions` went face down under the draw pile (a knock-out): they keep
+    their positions, so whoever draws one later checks it against its commitment as usual."""
 
     seat: int
-    cards: tuple[int, ...]
+    positions: tuple[Position, ...]
+    reason: str  # max_hand
 
-    def __init__(self, seat: int, cards: tuple[int, ...]) -> None:
-        self.seat = seat
-        self.cards = cards
 
 
 # -- turn flow ---------------------------------------------------------------------------------
 
 
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class TurnStarted(Event):
     seat: int
     direction: int  # +1 to the left (seat order), -1 to the right
 
-    def __init__(self, seat: int, direction: int) -> None:
-        self.seat = seat
-        self.direction = direction
-
-
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class Skipped(Event):
     seat: int
     reason: str  # skip, draw_two, wild_draw_four, reverse_two_players, first_card_*
 
-    def __init__(self, seat: int, reason: str) -> None:
-        self.seat = seat
-        self.reason = reason
-
-
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class DirectionChanged(Event):
     direction: int
 
-    def __init__(self, direction: int) -> None:
-        self.direction = direction
-
-
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class ColorChosen(Event):
     seat: int
     color: Color
 
-    def __init__(self, seat: int, color: Color) -> None:
-        self.seat = seat
-        self.color = color
-
-
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class Passed(Event):
     seat: int
 
-    def __init__(self, seat: int) -> None:
-        self.seat = seat
-
-
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class CannotDraw(Event):
     """Every card is in a hand: `seat` had to draw and could not; the turn passes."""
 
     seat: int
 
-    def __init__(self, seat: int) -> None:
-        self.seat = seat
-
-
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class DecisionPending(Event):
-    """`seat` must decide `kind` (choose_color, challenge) before play goes on."""
+    """`seat` must decide `kind` (a Phase value: choose_color, challenge, stack, choose_target)
+    before play goes on; `amount` is the pending draw it takes if it accepts (stack, challenge),
+    else 0. The view's `pending` carries the same decision in full."""
 
     seat: int
     kind: str
+    amount: int = 0
 
-    def __init__(self, seat: int, kind: str) -> None:
-        self.seat = seat
-        self.kind = kind
 
 
 # -- UNO, challenge, moderation ------------------------------------------------------------------
 
 
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class UnoCalled(Event):
     seat: int
 
-    def __init__(self, seat: int) -> None:
-        self.seat = seat
-
-
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class UnoCaught(Event):
     catcher: int | None  # None: the automatic penalty of `uno_auto_penalty`
     target: int
     penalty: int
 
-    def __init__(self, catcher: int | None, target: int, penalty: int) -> None:
-        self.catcher = catcher
-        self.target = target
-        self.penalty = penalty
-
-
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class FalseCatch(Event):
     catcher: int
     target: int
     penalty: int
 
-    def __init__(self, catcher: int, target: int, penalty: int) -> None:
-        self.catcher = catcher
-        self.target = target
-        self.penalty = penalty
-
-
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class CatchWindowClosed(Event):
     """`seats` can no longer be caught (the next player began their turn)."""
 
     seats: tuple[int, ...]
 
-    def __init__(self, seats: tuple[int, ...]) -> None:
-        self.seats = seats
-
-
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class Challenged(Event):
     """The verdict, public. The hand behind it goes to the challenger alone (ChallengeReveal)."""
 
@@ -325,13 +206,7 @@ class Challenged(Event):
     target: int
     guilty: bool
 
-    def __init__(self, challenger: int, target: int, guilty: bool) -> None:
-        self.challenger = challenger
-        self.target = target
-        self.guilty = guilty
-
-
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class ChallengeReveal(Event):
     """Private to the challenger: the challenged hand at the moment of the Wild Draw Four."""
 
@@ -341,42 +216,135 @@ class ChallengeReveal(Event):
     positions: tuple[Position, ...]
     color_before: Color
 
-    def __init__(
-        self,
-        challenger: int,
-        target: int,
-        cards: tuple[int, ...],
-        positions: tuple[Position, ...],
-        color_before: Color,
-    ) -> None:
-        self.challenger = challenger
-        self.target = target
-        self.cards = cards
-        self.positions = positions
-        self.color_before = color_before
 
     @property
     def audience(self) -> frozenset[int] | None:
         return frozenset((self.challenger,))
 
 
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class Penalized(Event):
     target: int
     count: int
 
-    def __init__(self, target: int, count: int) -> None:
-        self.target = target
-        self.count = count
-
-
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class Expired(Event):
     """The host's timer ran out on `seat`'s decision `kind`; the default was applied."""
 
     seat: int
     kind: str
 
-    def __init__(self, seat: int, kind: str) -> None:
-        self.seat = seat
-        self.kind = kind
+
+
+# -- house rules (RULEBOOK.md section 2) -----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class MayPlayDrawn(Event):
+    """Private to `seat`: the card it just drew may be played now (the drawn-card lock).
+
+    The engine's judgement sent along, so that a client never re-derives the rules."""
+
+    seat: int
+    card: int
+
+    @property
+    def audience(self) -> frozenset[int] | None:
+        return frozenset((self.seat,))
+
+
+@dataclass(frozen=True, slots=True)
+class DrawStacked(Event):
+    """A draw card answered a pending draw (`stacking`): `total` cards now wait for the next."""
+
+    seat: int
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class DrawDeflected(Event):
+    """`seat` passed the pending draw of `total` cards on to `to` with a Skip, a Reverse or a
+    Buzzer (`deflect`)."""
+
+    seat: int
+    to: int
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class JumpedIn(Event):
+    """`seat` played out of turn (`jump_in`, or the next card of its run under `sequences`);
+    play goes on from it. The card itself follows as CardPlayed."""
+
+    seat: int
+    reason: str  # jump_in, sequence
+
+
+@dataclass(frozen=True, slots=True)
+class JumpInRefused(Event):
+    """An out-of-turn play came too late or did not match: `seat` scores `penalty` points
+    (`jump_in_penalty`), against it under every scoring."""
+
+    seat: int
+    card: int
+    penalty: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandsMoved(Event):
+    """Whole hands changed owner (`seven_zero`): each move is (from seat, to seat, the positions
+    of the cards). Each receiver then gets CardsReceived with the ids, privately."""
+
+    moves: tuple[tuple[int, int, tuple[Position, ...]], ...]
+    reason: str  # seven, zero
+
+
+@dataclass(frozen=True, slots=True)
+class BuzzerOpened(Event):
+    """A Buzzer was played: every seat in `waiting` must press B before play goes on."""
+
+    seat: int
+    waiting: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Buzzed(Event):
+    """`seat` pressed B, `place`-th (1 = first) in the host's order of arrival."""
+
+    seat: int
+    place: int
+
+
+@dataclass(frozen=True, slots=True)
+class BuzzerClosed(Event):
+    """The race is decided: `losers` (the slowest, or everyone who had not pressed when the
+    host's window closed) draw `penalty` cards each."""
+
+    losers: tuple[int, ...]
+    penalty: int
+
+
+@dataclass(frozen=True, slots=True)
+class KnockedOut(Event):
+    """`seat` reached `max_hand` cards and is out for the round; `penalty` points await it."""
+
+    seat: int
+    cards: int
+    penalty: int
+
+
+@dataclass(frozen=True, slots=True)
+class Stalemate(Event):
+    """Nobody can play or draw (every player passed in turn with no card to draw): the round
+    ends and the player holding the fewest points wins it (RULEBOOK.md, stalemate)."""
+
+    winner: int
+
+
+@dataclass(frozen=True, slots=True)
+class SeatEliminated(Event):
+    """`scoring=elimination`: `seat` reached the target with `score` points and is out of the
+    match; the next rounds are dealt without it."""
+
+    seat: int
+    score: int

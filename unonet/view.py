@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from unonet.cards import Color
+from unonet.phase import Phase
 
 if TYPE_CHECKING:
     from unonet.match import Match
@@ -22,24 +23,29 @@ class SeatView:
     score: int
     uno_called: bool
     catchable: bool
+    out: bool = False  # knocked out for this round (max_hand) or eliminated from the match
+    team: int | None = None  # teams=pairs: 0 or 1 (partners sit opposite)
 
 
 @dataclass(frozen=True, slots=True)
 class Pending:
-    """A decision someone must take before play goes on."""
+    """The decision the game waits for, as data: the client draws it, the narration words it
+    and the bots read it, without re-deriving the rules."""
 
-    kind: str  # choose_color, challenge
-    seat: int
+    kind: Phase  # one of phase.DECISIONS
+    seat: int  # who decides (for a buzzer race: the Buzzer's player)
     target: int | None = None  # the Wild Draw Four's player, for a challenge
     color_before: Color | None = None
     target_cards: int | None = None  # how many cards the target held when it played
+    amount: int = 0  # stack and challenge: the cards `seat` takes if it accepts
+    waiting: tuple[int, ...] = ()  # buzzer: the seats that have not pressed B yet
 
 
 @dataclass(frozen=True, slots=True)
 class View:
     seat: int | None
     round_no: int
-    phase: str  # between_rounds, turn, choose_color, challenge, round_over, match_over
+    phase: Phase  # between_rounds, match_over, or the round's phase
     dealer: int | None
     current: int | None
     direction: int
