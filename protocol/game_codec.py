@@ -24,6 +24,7 @@ from enum import Enum
 from typing import Any
 
 from protocol.errors import Code, LocalProtocolError, ProtocolError
+from protocol.limits import MAX_PLAY_ALSO
 from protocol.schema import bad
 from protocol.wire_codecs import (
     BIN32,
@@ -107,7 +108,7 @@ POSITIONS = array(POSITION)
 
 ACTION_TYPES: dict[str, WireType] = _by_name(
     _wire(Play, card=INT, color=_optional(nullable(COLOR)), uno=_optional(BOOL),
-          also=_optional(INTS)),
+          also=_optional(array(INT, MAX_PLAY_ALSO))),
     _wire(Draw),
     _wire(Pass),
     _wire(ChooseColor, color=COLOR),
@@ -133,14 +134,14 @@ EVENT_TYPES: dict[str, WireType] = _by_name(
     _wire(ev.TopCardTurned, card=INT, position=POSITION),
     _wire(ev.Reshuffled, epoch=INT, sources=POSITIONS, cards=INTS, reason=STR),
     _wire(ev.CardPlayed, seat=INT, card=INT, position=POSITION, color=nullable(COLOR), uno=BOOL),
-    _wire(ev.CardsReturned, seat=INT, cards=INTS),
+    _wire(ev.CardsReturned, seat=INT, positions=POSITIONS, reason=STR),
     _wire(ev.TurnStarted, seat=INT, direction=INT),
     _wire(ev.Skipped, seat=INT, reason=STR),
     _wire(ev.DirectionChanged, direction=INT),
     _wire(ev.ColorChosen, seat=INT, color=COLOR),
     _wire(ev.Passed, seat=INT),
     _wire(ev.CannotDraw, seat=INT),
-    _wire(ev.DecisionPending, seat=INT, kind=STR),
+    _wire(ev.DecisionPending, seat=INT, kind=STR, amount=_optional(INT)),  # amount: new in 1.x
     _wire(ev.UnoCalled, seat=INT),
     _wire(ev.UnoCaught, catcher=nullable(INT), target=INT, penalty=INT),
     _wire(ev.FalseCatch, catcher=INT, target=INT, penalty=INT),
@@ -150,6 +151,19 @@ EVENT_TYPES: dict[str, WireType] = _by_name(
           color_before=COLOR),
     _wire(ev.Penalized, target=INT, count=INT),
     _wire(ev.Expired, seat=INT, kind=STR),
+    # house rules (SPEC 9.2, RULEBOOK.md section 2)
+    _wire(ev.MayPlayDrawn, seat=INT, card=INT),
+    _wire(ev.DrawStacked, seat=INT, total=INT),
+    _wire(ev.DrawDeflected, seat=INT, to=INT, total=INT),
+    _wire(ev.JumpedIn, seat=INT, reason=STR),
+    _wire(ev.JumpInRefused, seat=INT, card=INT, penalty=INT),
+    _wire(ev.HandsMoved, moves=array(fixed(INT, INT, POSITIONS)), reason=STR),  # (from, to, ...)
+    _wire(ev.BuzzerOpened, seat=INT, waiting=INTS),
+    _wire(ev.Buzzed, seat=INT, place=INT),
+    _wire(ev.BuzzerClosed, losers=INTS, penalty=INT),
+    _wire(ev.KnockedOut, seat=INT, cards=INT, penalty=INT),
+    _wire(ev.Stalemate, winner=INT),
+    _wire(ev.SeatEliminated, seat=INT, score=INT),
 )
 """Every engine event, by wire name (SPEC 9.2)."""
 
@@ -158,11 +172,13 @@ PROOF_FIELDS: dict[str, dict[str, Codec]] = {
     "card_played": {"nonce": BIN32, "hand_digest": BIN32},
     "top_card_turned": {"nonce": BIN32},
     "challenge_reveal": {"nonces": array(BIN32)},
-    "cards_returned": {"nonces": array(BIN32), "positions": POSITIONS},
 }
 """Optional fields the host adds to some events so the trust layer can check card commitments:
-the nonce of each position, in the order of the event's positions; the hand digest at a
-challengeable card; the positions of returned cards (SPEC.md section 9.2, checked in 11)."""
+the nonce of each position, in the order of the event's positions (only where the receiver also
+learns the card: a nonce opens its commitment to anyone who has it); the hand digest at a
+challengeable card (SPEC.md section 9.2, checked in 11). `cards_returned` and `hands_moved`
+carry none: they move face-down cards by position, and the cards' receivers check them when
+they get them (cards_received)."""
 
 
 # -- actions -----------------------------------------------------------------------------------

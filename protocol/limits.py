@@ -69,6 +69,13 @@ MAX_CODE_CHARS: Final = 64
 MAX_TEXT_CHARS: Final = 1024
 """Longest diagnostic text (`error.msg`, `bye.reason` detail): meant for logs, never parsed."""
 
+MAX_PLAY_ALSO: Final = 63
+"""Most cards in `play.also`, the cards played after `card` in one play. The longest legal play
+is a multiple (`multiples`): every card of one number, which in the largest deck (4 decks x 8
+colours x two of each number 1-9) is 64 cards, `card` being the first. A run (`sequences`) is
+shorter: at most 0 to 9, ten cards. Anything longer cannot be legal, so it is refused as
+malformed before the engine sees it."""
+
 MAX_VERSIONS_OFFERED: Final = 16
 """Most protocol versions one hello may offer; one per major version is plenty."""
 

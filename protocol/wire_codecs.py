@@ -108,18 +108,21 @@ def nullable(inner: Codec) -> Codec:
     return Codec(f"{inner.describe} \\| nil", encode, decode)
 
 
-def array(item: Codec) -> Codec:
-    """A wide array of `item` (a `tuple[X, ...]` field), decoded to a tuple."""
+def array(item: Codec, limit: int | None = None) -> Codec:
+    """An array of `item` (a `tuple[X, ...]` field), decoded to a tuple: at most `limit` items
+    (written `[X] ≤n items`), else a wide array's MAX_WIDE_ARRAY_LEN (written `[X]`)."""
+    most = MAX_WIDE_ARRAY_LEN if limit is None else limit
+    label = f"[{item.describe}]" if limit is None else f"[{item.describe}] ≤{limit} items"
 
     def encode(value: Any) -> list[Any]:
         return [item.encode(v) for v in value]
 
     def decode(value: Any, path: str) -> tuple[Any, ...]:
-        if not isinstance(value, list | tuple) or len(value) > MAX_WIDE_ARRAY_LEN:
-            raise bad(path, f"[{item.describe}]", value)
+        if not isinstance(value, list | tuple) or len(value) > most:
+            raise bad(path, label, value)
         return tuple(item.decode(v, f"{path}[{i}]") for i, v in enumerate(value))
 
-    return Codec(f"[{item.describe}]", encode, decode)
+    return Codec(label, encode, decode)
 
 
 def fixed(*items: Codec) -> Codec:

@@ -7,6 +7,7 @@ import contextlib
 import dataclasses
 import types
 import typing
+from collections import Counter
 from enum import Enum
 from typing import Any
 
@@ -31,21 +32,32 @@ from protocol.game_codec import (
     encode_value,
     wire_name,
 )
+from protocol.limits import MAX_PLAY_ALSO
 from protocol.wire_codecs import BIN, BOOL, INT, STR, Codec, array, enum_codec, fixed, nullable
 from unonet import actions, events
 from unonet.actions import (
     HOST_ACTIONS,
     SEAT_ACTIONS,
+    Buzz,
     Catch,
     ChooseColor,
+    ChooseTarget,
     Draw,
     Expire,
     Penalize,
     Play,
     StartRound,
 )
-from unonet.cards import Color
-from unonet.events import CardPlayed, CardsReceived, Event, Position
+from unonet.cards import Color, Kind, classic_manifest
+from unonet.events import (
+    CardPlayed,
+    CardsReceived,
+    DecisionPending,
+    Event,
+    HandsMoved,
+    Position,
+)
+from unonet.phase import Phase
 
 
 def strategy_for(hint: Any) -> st.SearchStrategy[Any]:
@@ -95,8 +107,13 @@ def test_wire_names_are_snake_case_class_names() -> None:
 # -- the catalogue agrees with the engine's classes ---------------------------------------------
 
 
-def codec_for_hint(hint: Any) -> Codec:
-    """The codec a field's type hint calls for: what the catalogue must say for that field."""
+BOUNDED = {("play", "also"): MAX_PLAY_ALSO}
+"""Array fields bounded below the wide limit (SPEC 13): (wire type, field) -> the named limit."""
+
+
+def codec_for_hint(hint: Any, limit: int | None = None) -> Codec:
+    """The codec a field's type hint calls for: what the catalogue must say for that field
+    (`limit`: the bound of an array field listed in BOUNDED)."""
     scalars: dict[Any, Codec] = {int: INT, bool: BOOL, str: STR, bytes: BIN}
     if hint in scalars:
         return scalars[hint]
@@ -106,7 +123,7 @@ def codec_for_hint(hint: Any) -> Codec:
     if origin in (types.UnionType, typing.Union) and len(args) == 2 and type(None) in args:
         return nullable(codec_for_hint(next(a for a in args if a is not type(None))))
     if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
-        return array(codec_for_hint(args[0]))
+        return array(codec_for_hint(args[0]), limit)
     if origin is tuple and args and Ellipsis not in args:
         return fixed(*(codec_for_hint(a) for a in args))
     raise AssertionError(f"no wire form for type {hint!r}")
@@ -148,7 +165,7 @@ def test_the_catalogue_codecs_are_what_the_type_hints_call_for(
     hints = typing.get_type_hints(spec.cls)
     values: dict[str, Any] = {}
     for f in spec.fields:
-        expected = codec_for_hint(hints[f.name])
+        expected = codec_for_hint(hints[f.name], BOUNDED.get((spec.name, f.name)))
         assert f.describe == expected.describe, f"{spec.name}.{f.name}"
         value = values[f.name] = data.draw(strategy_for(hints[f.name]), label=f.name)
         wire = f.codec.encode(value)
@@ -163,6 +180,45 @@ def test_a_play_on_the_wire() -> None:
     wire = encode_action(Play(12, Color.RED, True, (13, 14)))
     assert wire == {"type": "play", "card": 12, "color": "red", "uno": True, "also": [13, 14]}
     assert decode_action(wire) == Play(12, Color.RED, True, (13, 14))
+
+
+def test_play_also_holds_at_most_the_longest_legal_play() -> None:
+    """The longest legal play is every card of one number in the largest deck (a multiple)."""
+    largest = classic_manifest(decks=4, colors=8, buzzers=True)
+    faces = (largest.face(card.id) for card in largest)
+    per_number = Counter(f.number for f in faces if f.kind is Kind.NUMBER)
+    assert max(per_number.values()) - 1 == MAX_PLAY_ALSO  # `card` is the first of them
+    longest = {"type": "play", "card": 0, "also": list(range(1, MAX_PLAY_ALSO + 1))}
+    assert decode_action(longest) == Play(0, also=tuple(range(1, MAX_PLAY_ALSO + 1)))
+
+
+def test_the_house_rule_actions_on_the_wire() -> None:
+    assert encode_action(Buzz()) == {"type": "buzz"}
+    assert encode_action(ChooseTarget(3)) == {"type": "choose_target", "target": 3}
+    assert decode_action({"type": "choose_target", "target": 3}) == ChooseTarget(3)
+
+
+def test_a_decision_pending_from_an_older_host_has_no_amount() -> None:
+    """`amount` was added within version 1, so a receiver takes its absence as 0."""
+    wire = {"type": "decision_pending", "seat": 2, "kind": "choose_color"}
+    assert decode_event(wire).event == DecisionPending(2, "choose_color", 0)
+    stack = encode_event(DecisionPending(1, Phase.STACK, 6))
+    assert stack == {"type": "decision_pending", "seat": 1, "kind": "stack", "amount": 6}
+
+
+def test_hands_moved_names_positions_only() -> None:
+    event = HandsMoved((((0, 1, ((0, 3), (1, 2))), (1, 0, ((0, 9),)))), "seven")
+    wire = encode_event(event)
+    assert wire == {"type": "hands_moved", "moves": [[0, 1, [[0, 3], [1, 2]]], [1, 0, [[0, 9]]]],
+                    "reason": "seven"}
+    assert decode_event(wire).event == event
+
+
+@pytest.mark.parametrize("name", ["cards_returned", "hands_moved", "cards_drawn"])
+def test_face_down_moves_carry_no_nonces(name: str) -> None:
+    """A nonce opens its card's commitment to whoever holds it (SPEC 11.3): on a public event
+    that moves cards face down it would show everyone the cards."""
+    assert name not in PROOF_FIELDS
 
 
 def test_defaults_may_be_left_out_of_an_action() -> None:
@@ -227,6 +283,9 @@ def test_host_only_actions_are_refused_in_intents(name: str) -> None:
         {"type": "play", "card": 1, "uno": 1},
         {"type": "play", "card": 1, "also": 2},
         {"type": "play", "card": 1, "also": ["2"]},
+        {"type": "play", "card": 1, "also": list(range(MAX_PLAY_ALSO + 1))},
+        {"type": "choose_target"},
+        {"type": "choose_target", "target": "left"},
         {"type": "catch"},
         {"type": "catch", "target": None},
         {"type": "choose_color", "color": None},
