@@ -24,7 +24,7 @@ from enum import Enum
 from typing import Any
 
 from protocol.errors import Code, LocalProtocolError, ProtocolError
-from protocol.limits import MAX_PLAY_ALSO
+from protocol.limits import MAX_PLAY_ALSO, MAX_SEATS
 from protocol.schema import bad
 from protocol.wire_codecs import (
     BIN32,
@@ -54,6 +54,8 @@ from unonet.actions import (
 )
 from unonet.cards import Color
 from unonet.events import Event
+from unonet.phase import Phase
+from unonet.view import Pending, SeatView, View
 
 # -- the catalogue ----------------------------------------------------------------------------
 
@@ -316,7 +318,55 @@ def _decode_fields(spec: WireType, data: Mapping[str, Any], path: str) -> Any:
     return spec.cls(**kwargs)
 
 
-# -- views: any frozen dataclass ------------------------------------------------------------
+# -- views ---------------------------------------------------------------------------------
+
+
+def record(spec: WireType) -> Codec:
+    """A nested record of a view (`seat_view`, `pending`): a map of its fields, no `type`."""
+
+    def encode(value: Any) -> dict[str, Any]:
+        return {f.name: f.codec.encode(getattr(value, f.name)) for f in spec.fields}
+
+    def decode(value: Any, path: str) -> Any:
+        if not isinstance(value, Mapping):
+            raise bad(path, spec.name, value)
+        return _decode_fields(spec, value, path)
+
+    return Codec(spec.name, encode, decode)
+
+
+PHASE = enum_codec(Phase)
+
+SEAT_VIEW = _wire(SeatView, seat=INT, cards=INT, score=INT, uno_called=BOOL, catchable=BOOL,
+                  out=_optional(BOOL), team=_optional(nullable(INT)))
+PENDING = _wire(Pending, kind=PHASE, seat=INT, target=_optional(nullable(INT)),
+                color_before=_optional(nullable(COLOR)), target_cards=_optional(nullable(INT)),
+                amount=_optional(INT), waiting=_optional(INTS))
+VIEW = _wire(View, seat=nullable(INT), round_no=INT, phase=PHASE, dealer=nullable(INT),
+             current=nullable(INT), direction=INT, hand=INTS,
+             seats=array(record(SEAT_VIEW), MAX_SEATS), top_card=nullable(INT),
+             active_color=nullable(COLOR), draw_pile=INT, discard_pile=INT,
+             drawn_card=nullable(INT), pending=nullable(record(PENDING)),
+             round_winner=nullable(INT), match_winner=nullable(INT))
+VIEW_TYPES: dict[str, WireType] = _by_name(VIEW, SEAT_VIEW, PENDING)
+"""The view of `snapshot.view` and its records (SPEC 9.1). Fields added within version 1
+(`out`, `team`, `amount`, `waiting`) are optional: a view from an older host decodes with their
+defaults."""
+
+
+def encode_view(view: View) -> dict[str, Any]:
+    """The `snapshot.view` map of `view`."""
+    return record(VIEW).encode(view)  # type: ignore[no-any-return]
+
+
+def decode_view(data: Any, path: str = "view") -> View:
+    """The engine's View from a `snapshot.view` map: every field checked (a phase or a pending
+    kind must be a Phase value), unknown keys ignored (UNO-9-1). Raises ProtocolError
+    (bad_message) for anything else."""
+    return record(VIEW).decode(data, path)  # type: ignore[no-any-return]
+
+
+# -- any frozen dataclass --------------------------------------------------------------------
 
 
 def encode_value(value: Any) -> Any:

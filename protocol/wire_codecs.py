@@ -93,7 +93,10 @@ def enum_codec(enum: type[Enum]) -> Codec:
             raise bad(path, label, value)
         return member
 
-    return Codec(label, lambda member: member.value, decode)
+    def encode(member: Any) -> Any:
+        return enum(member).value  # a member, or its value (a StrEnum compares equal to it)
+
+    return Codec(label, encode, decode)
 
 
 def nullable(inner: Codec) -> Codec:

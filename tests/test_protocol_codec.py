@@ -22,20 +22,25 @@ from protocol.game_codec import (
     EVENT_TYPES,
     HOST_ONLY_ACTIONS,
     PROOF_FIELDS,
+    VIEW_TYPES,
     UnknownEvent,
     WireType,
     decode_action,
     decode_event,
     decode_legal,
+    decode_view,
     encode_action,
     encode_event,
     encode_value,
+    encode_view,
+    record,
     wire_name,
 )
-from protocol.limits import MAX_PLAY_ALSO
+from protocol.limits import MAX_PLAY_ALSO, MAX_SEATS
 from protocol.wire_codecs import BIN, BOOL, INT, STR, Codec, array, enum_codec, fixed, nullable
 from unonet import actions, events
 from unonet.actions import (
+    HOST,
     HOST_ACTIONS,
     SEAT_ACTIONS,
     Buzz,
@@ -57,7 +62,10 @@ from unonet.events import (
     HandsMoved,
     Position,
 )
+from unonet.match import Match
 from unonet.phase import Phase
+from unonet.rules import RuleSet
+from unonet.view import Pending, SeatView, View, observe
 
 
 def strategy_for(hint: Any) -> st.SearchStrategy[Any]:
@@ -72,6 +80,8 @@ def strategy_for(hint: Any) -> st.SearchStrategy[Any]:
         return st.binary(max_size=64)
     if isinstance(hint, type) and issubclass(hint, Enum):
         return st.sampled_from(list(hint))
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        return instances(hint)
     origin, args = typing.get_origin(hint), typing.get_args(hint)
     if origin in (types.UnionType, typing.Union):
         return st.one_of(*(st.none() if a is type(None) else strategy_for(a) for a in args))
@@ -107,7 +117,7 @@ def test_wire_names_are_snake_case_class_names() -> None:
 # -- the catalogue agrees with the engine's classes ---------------------------------------------
 
 
-BOUNDED = {("play", "also"): MAX_PLAY_ALSO}
+BOUNDED = {("play", "also"): MAX_PLAY_ALSO, ("view", "seats"): MAX_SEATS}
 """Array fields bounded below the wide limit (SPEC 13): (wire type, field) -> the named limit."""
 
 
@@ -119,6 +129,8 @@ def codec_for_hint(hint: Any, limit: int | None = None) -> Codec:
         return scalars[hint]
     if isinstance(hint, type) and issubclass(hint, Enum):
         return enum_codec(hint)
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        return record(VIEW_TYPES[wire_name(hint)])  # a view's record, by its own catalogue
     origin, args = typing.get_origin(hint), typing.get_args(hint)
     if origin in (types.UnionType, typing.Union) and len(args) == 2 and type(None) in args:
         return nullable(codec_for_hint(next(a for a in args if a is not type(None))))
@@ -135,13 +147,20 @@ def event_classes() -> set[type]:
             and c.__module__ == events.__name__}
 
 
-ENGINE_TYPES = [*ACTION_TYPES.values(), *EVENT_TYPES.values()]
+ENGINE_TYPES = [*ACTION_TYPES.values(), *EVENT_TYPES.values(), *VIEW_TYPES.values()]
+
+
+def decoder_of(spec: WireType) -> Any:
+    if spec.name in VIEW_TYPES:
+        return record(spec).decode
+    return decode_action if spec.name in ACTION_TYPES else decode_event
 
 
 def test_the_catalogue_has_every_engine_class_and_no_other() -> None:
     assert {spec.cls for spec in EVENT_TYPES.values()} == event_classes()
     assert {spec.cls for spec in ACTION_TYPES.values()} == set(SEAT_ACTIONS)
     assert {wire_name(c) for c in HOST_ACTIONS} == HOST_ONLY_ACTIONS
+    assert {spec.cls for spec in VIEW_TYPES.values()} == {View, SeatView, Pending}
 
 
 @pytest.mark.parametrize("spec", ENGINE_TYPES, ids=lambda spec: spec.name)
@@ -172,8 +191,7 @@ def test_the_catalogue_codecs_are_what_the_type_hints_call_for(
         assert wire == expected.encode(value)
         assert f.codec.decode(wire, f.name) == value == expected.decode(wire, f.name)
     minimal = {f.name: f.codec.encode(values[f.name]) for f in spec.fields if f.required}
-    decode = decode_action if spec.name in ACTION_TYPES else decode_event
-    decode({"type": spec.name, **minimal})  # a field marked optional has a default
+    decoder_of(spec)({"type": spec.name, **minimal}, spec.name)  # an optional field has a default
 
 
 def test_a_play_on_the_wire() -> None:
@@ -306,7 +324,7 @@ def test_malformed_intents_are_bad_message(wire: Any) -> None:
     max_leaves=12,
 ))
 def test_decoding_anything_raises_only_protocol_errors(data: Any) -> None:
-    for decode in (decode_action, decode_event, decode_legal):
+    for decode in (decode_action, decode_event, decode_legal, decode_view):
         with contextlib.suppress(ProtocolError):
             decode(data)
 
@@ -366,6 +384,73 @@ def test_views_encode_generically() -> None:
         "seat": 1, "hand": [3, 4], "inner": {"color": "blue", "where": [0, 2]},
         "seen": [7, 9], "token": b"\x01",
     }
+
+
+# -- the view (SPEC 9.1) -----------------------------------------------------------------------
+
+
+@needs_hints
+@settings(max_examples=200, deadline=None)
+@given(instances(View))
+def test_a_view_round_trips_and_is_what_the_host_sends(view: View) -> None:
+    """The host writes the view with encode_value; the catalogue reads the same map back."""
+    assert encode_view(view) == encode_value(view)
+    assert decode_view(encode_view(view)) == view
+
+
+def test_the_view_of_a_match_round_trips() -> None:
+    match = Match(RuleSet(), 3, bytes(16), first_dealer=0)
+    match.apply(HOST, StartRound())
+    for seat in (0, 1, 2, None):
+        view = observe(match, seat)
+        decoded = decode_view(encode_value(view))
+        assert decoded == view and isinstance(decoded.phase, Phase)
+
+
+def _view_map(**changes: Any) -> dict[str, Any]:
+    seat = {"seat": 0, "cards": 7, "score": 0, "uno_called": False, "catchable": False}
+    view = {"seat": 0, "round_no": 1, "phase": "turn", "dealer": 2, "current": 0,
+            "direction": 1, "hand": [1, 2], "seats": [seat], "top_card": 5,
+            "active_color": "red", "draw_pile": 80, "discard_pile": 1, "drawn_card": None,
+            "pending": None, "round_winner": None, "match_winner": None}
+    return {**view, **changes}
+
+
+def test_a_view_from_an_older_host_takes_the_new_fields_defaults() -> None:
+    """`out`, `team`, `amount` and `waiting` were added within version 1 (SPEC 15)."""
+    view = decode_view(_view_map(phase="challenge", pending={"kind": "challenge", "seat": 0}))
+    assert view.seats[0].out is False and view.seats[0].team is None
+    assert view.pending == Pending(Phase.CHALLENGE, 0)
+    assert view.pending.amount == 0 and view.pending.waiting == ()
+
+
+def test_a_view_carries_the_house_rule_decisions() -> None:
+    pending = {"kind": "buzzer", "seat": 1, "waiting": [0, 2]}
+    view = decode_view(_view_map(phase="buzzer", pending=pending, future_key=3))
+    assert view.phase is Phase.BUZZER and view.pending == Pending(Phase.BUZZER, 1, waiting=(0, 2))
+    seat = {"seat": 0, "cards": 0, "score": 12, "uno_called": False, "catchable": False,
+            "out": True, "team": 1}
+    assert decode_view(_view_map(seats=[seat])).seats[0] == SeatView(0, 0, 12, False, False,
+                                                                     True, 1)
+
+
+@pytest.mark.parametrize("changes", [
+    {"phase": "lunch"},
+    {"phase": None},
+    {"pending": {"kind": "dance", "seat": 0}},
+    {"pending": {"kind": "stack"}},
+    {"pending": {"kind": "stack", "seat": 0, "amount": "six"}},
+    {"seats": [{"seat": 0}]},
+    {"seats": [{"seat": 0, "cards": 7, "score": 0, "uno_called": False, "catchable": False,
+                "team": "red"}]},
+    {"seats": [None] * (MAX_SEATS + 1)},
+    {"hand": None},
+    {"round_no": True},
+])
+def test_a_malformed_view_is_bad_message(changes: dict[str, Any]) -> None:
+    with pytest.raises(ProtocolError) as info:
+        decode_view(_view_map(**changes))
+    assert info.value.code == "bad_message"
 
 
 def test_floats_have_no_wire_form() -> None:
