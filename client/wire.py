@@ -26,8 +26,10 @@ from client.lobby import (
     StartMatch,
     TableInfo,
 )
+from protocol.errors import ProtocolError
+from protocol.game_codec import decode_view
 from unonet.cards import Color, DeckManifest, Face, Kind, build_manifest
-from unonet.view import Pending, SeatView, View
+from unonet.view import View
 
 
 class WireError(ValueError):
@@ -92,39 +94,12 @@ def _color(value: Any) -> Color | None:
 
 
 def view_from_wire(raw: Any) -> View:
-    """The engine's View from `snapshot.view` (SPEC.md 9.1)."""
-    data = _map(raw, "view")
-    hand = _list(data, "hand")
-    if not all(isinstance(c, int) and not isinstance(c, bool) for c in hand):
-        raise WireError("hand: expected card ids")
-    seats = []
-    for item in _list(data, "seats"):
-        seat = _map(item, "seat")
-        seats.append(SeatView(_int(seat, "seat"), _int(seat, "cards"), _int(seat, "score"),
-                              _bool(seat, "uno_called"), _bool(seat, "catchable")))
-    pending = None
-    if data.get("pending") is not None:
-        p = _map(data["pending"], "pending")
-        pending = Pending(_str(p, "kind"), _int(p, "seat"), _opt_int(p, "target"),
-                          _color(p.get("color_before")), _opt_int(p, "target_cards"))
-    return View(
-        seat=_opt_int(data, "seat"),
-        round_no=_int(data, "round_no"),
-        phase=_str(data, "phase"),
-        dealer=_opt_int(data, "dealer"),
-        current=_opt_int(data, "current"),
-        direction=_int(data, "direction"),
-        hand=tuple(hand),
-        seats=tuple(seats),
-        top_card=_opt_int(data, "top_card"),
-        active_color=_color(data.get("active_color")),
-        draw_pile=_int(data, "draw_pile"),
-        discard_pile=_int(data, "discard_pile"),
-        drawn_card=_opt_int(data, "drawn_card"),
-        pending=pending,
-        round_winner=_opt_int(data, "round_winner"),
-        match_winner=_opt_int(data, "match_winner"),
-    )
+    """The engine's View from `snapshot.view` (SPEC.md 9.1), read by the protocol's view
+    catalogue (phases as Phase values, the house-rule fields included)."""
+    try:
+        return decode_view(raw)
+    except ProtocolError as exc:
+        raise WireError(str(exc)) from None
 
 
 def manifest_from_wire(message: Mapping[str, Any]) -> DeckManifest:
