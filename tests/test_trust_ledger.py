@@ -108,3 +108,92 @@ def test_an_unknown_card_id_is_malformed_not_a_crash() -> None:
     dealt(ledger, {0: [0, 0], 1: [0, 0]})
     found = ledger.apply(ev.CardPlayed(0, 999, (0, 0), None, False))
     assert [v.kind for v in found] == [ViolationKind.MALFORMED]
+
+
+def test_a_zero_passes_every_hand_on_at_once() -> None:
+    ledger = PublicLedger(MANIFEST)
+    dealt(ledger, {0: [0, 0], 1: [0], 2: [0, 0, 0]})
+    passed = ev.HandsMoved(
+        ((0, 1, ((0, 0), (0, 1))), (1, 2, ((0, 2),)), (2, 0, ((0, 3), (0, 4), (0, 5)))), "zero"
+    )
+    assert ledger.apply(passed) == []
+    assert ledger.holdings == {0: {(0, 3), (0, 4), (0, 5)}, 1: {(0, 0), (0, 1)}, 2: {(0, 2)}}
+
+
+def test_a_hand_moved_twice_in_one_event_is_caught() -> None:
+    ledger = PublicLedger(MANIFEST)
+    dealt(ledger, {0: [0, 0], 1: [0, 0]})
+    swap = ev.HandsMoved(((0, 1, ((0, 0), (0, 1))), (1, 0, ((0, 0), (0, 3)))), "seven")
+    found = ledger.apply(swap)
+    assert ViolationKind.POSITION_REUSED in {v.kind for v in found}
+
+
+def test_a_wild_draw_four_after_a_swap_fixes_the_hand_received() -> None:
+    ledger = PublicLedger(MANIFEST)
+    dealt(ledger, {0: [0, 0], 1: [0, 0, 0]})
+    ledger.apply(ev.HandsMoved(((0, 1, ((0, 0), (0, 1))), (1, 0, ((0, 2), (0, 3), (0, 4)))),
+                               "seven"))
+    assert ledger.apply(ev.CardPlayed(0, WILD_DRAW_FOUR, (0, 3), None, False)) == []
+    assert ledger.snapshots[0].positions == {(0, 2), (0, 4)}
+
+
+def test_a_stacked_wild_draw_four_fixes_its_own_hand_and_the_colour_named_before_it() -> None:
+    ledger = PublicLedger(MANIFEST)
+    dealt(ledger, {0: [0, 0], 1: [0, 0, 0]})
+    ledger.apply(ev.CardPlayed(0, WILD_DRAW_FOUR, (0, 0), None, False))
+    ledger.apply(ev.ColorChosen(0, Color.GREEN))
+    ledger.apply(ev.DrawStacked(1, 8))
+    assert ledger.apply(ev.CardPlayed(1, WILD_DRAW_FOUR + 1, (0, 3), None, False)) == []
+    snapshot = ledger.snapshots[1]
+    assert snapshot.positions == {(0, 2), (0, 4)}
+    assert snapshot.color_before is Color.GREEN
+
+
+def test_out_of_turn_plays_and_new_draw_reasons_are_no_concern_of_the_ledger() -> None:
+    ledger = PublicLedger(MANIFEST)
+    dealt(ledger, {0: [0, 0], 1: [0, 0]})
+    assert ledger.apply(ev.JumpedIn(1, "jump_in")) == []
+    assert ledger.apply(ev.CardPlayed(1, RED_5 + 1, (0, 2), None, False)) == []
+    assert ledger.apply(ev.CardPlayed(1, BLUE_5, (0, 3), None, False)) == []  # a multiple
+    assert ledger.apply(ev.CardsDrawn(0, ((0, 5), (0, 6)), "penalty_buzzer")) == []
+    assert ledger.apply(ev.CardsDrawn(1, ((0, 7),), "a reason from a newer host")) == []
+
+
+def test_returned_cards_wait_under_the_pile_and_come_back_in_order() -> None:
+    ledger = PublicLedger(MANIFEST)
+    dealt(ledger, {0: [0, 0], 1: [0, 0, 0]})
+    assert ledger.apply(ev.CardsReturned(1, ((0, 4), (0, 2), (0, 3)), "max_hand")) == []
+    assert ledger.holdings[1] == set()
+    rest = tuple((0, i) for i in range(6, len(MANIFEST)))
+    assert ledger.apply(ev.CardsDrawn(0, rest, "draw")) == []
+    assert ledger.apply(ev.CardsDrawn(0, ((0, 4), (0, 2)), "stack")) == []
+    again = ledger.apply(ev.CardsDrawn(0, ((0, 4),), "draw"))
+    assert [v.kind for v in again] == [ViolationKind.POSITION_REUSED]
+
+
+def test_returning_a_position_not_held_is_caught() -> None:
+    ledger = PublicLedger(MANIFEST)
+    dealt(ledger, {0: [0, 0], 1: [0, 0]})
+    found = ledger.apply(ev.CardsReturned(1, ((0, 0),), "max_hand"))
+    assert [v.kind for v in found] == [ViolationKind.NOT_HELD]
+
+
+def test_the_discards_are_not_reshuffled_while_returned_cards_wait_under_the_pile() -> None:
+    ledger = PublicLedger(MANIFEST)
+    dealt(ledger, {0: [0, 0], 1: [0, 0]})
+    ledger.apply(ev.CardPlayed(0, BLUE_5, (0, 0), None, False))
+    ledger.apply(ev.CardsReturned(1, ((0, 2), (0, 3)), "max_hand"))
+    ledger.apply(ev.CardsDrawn(0, tuple((0, i) for i in range(5, len(MANIFEST))), "draw"))
+    found = ledger.apply(ev.Reshuffled(1, ((0, 4),), (RED_5,), "empty_pile"))
+    assert [v.kind for v in found] == [ViolationKind.RESHUFFLE_CARDS]
+    assert "2 returned cards were still under the draw pile" in found[0].detail
+
+
+def test_every_position_rests_in_exactly_one_place() -> None:
+    ledger = PublicLedger(MANIFEST)
+    dealt(ledger, {0: [0, 0], 1: [0, 0]})
+    ledger.apply(ev.CardPlayed(0, BLUE_5, (0, 0), None, False))
+    ledger.apply(ev.HandsMoved(((0, 1, ((0, 1),)), (1, 0, ((0, 2), (0, 3)))), "seven"))
+    ledger.apply(ev.CardsReturned(1, ((0, 1),), "max_hand"))
+    places = ledger.resting_places()
+    assert sorted(places) == [(0, i) for i in range(len(MANIFEST))]

@@ -1,8 +1,10 @@
-"""A host that runs a real engine round with the trust scheme, recorded as a transcript.
+"""A host that runs a round with the trust scheme, recorded as a transcript.
 
-Each delivery is what one audience received (a trust message, or an engine event with its proof
-fields), in order; `replay` feeds a transcript to a `TrustVerifier` as a client session would.
-Tests tamper with transcripts to play a dishonest host.
+`play_round` runs a real engine round; `ScriptedRound` writes one move by move (hands swapped,
+passed, returned under the pile...) with an honest host's proofs, for checks that need an exact
+sequence of movements. Each delivery is what one audience received (a trust message, or an
+engine event with its proof fields), in order; `replay` feeds a transcript to a `TrustVerifier`
+as a client session would. Tests tamper with transcripts to play a dishonest host.
 """
 
 from __future__ import annotations
@@ -24,9 +26,11 @@ from protocol.trust import (
     commit_order,
     hand_digest,
 )
+from protocol.trust.challenge import is_guilty
 from unonet import events as ev
 from unonet.actions import Accept, Action, Challenge, Play
-from unonet.cards import DeckManifest, Kind
+from unonet.cards import Color, DeckManifest, Kind
+from unonet.events import Position
 from unonet.match import Match
 from unonet.rules import RuleSet
 from unonet.shuffle import deal_order
@@ -196,3 +200,132 @@ def audit_of(t: Transcript) -> tuple[int, RoundAudit]:
     [(index, audit)] = t.messages(RoundAudit)
     assert isinstance(audit, RoundAudit)
     return index, audit
+
+
+def _opened_round(seed: int, seats: int, manifest: DeckManifest) -> Transcript:
+    """Seeds committed and revealed by every seat but the host's (seat 0); epoch 0 committed."""
+    rng = random.Random(seed)
+    host = HostRound(rng.randbytes(16), 1, 0, rng.randbytes(32))
+    seeds = {s: rng.randbytes(32) for s in range(1, seats)}
+    t = Transcript(manifest, seats, host, seeds)
+    t.deliveries.append(Delivery(None, host.round_prepare()))
+    for seat, player_seed in seeds.items():
+        commit = TrustVerifier(manifest, seat)
+        commit.round_prepare(host.round_prepare())
+        host.accept_commit(seat, commit.record_own_seed(player_seed).commit)
+    t.deliveries.append(Delivery(None, host.freeze_commits()))
+    for seat, player_seed in seeds.items():
+        assert host.accept_reveal(seat, player_seed)
+    t.deliveries.append(Delivery(None, host.deal(len(manifest))))
+    return t
+
+
+class ScriptedRound:
+    """An honest host moving cards by hand, as the engine would: from the top of the pile,
+    then from under it (returned cards, in the order they went under). No rules are judged:
+    each test says which movement it wants."""
+
+    def __init__(self, seed: int = 0, seats: int = 3, manifest: DeckManifest | None = None):
+        self.t = _opened_round(seed, seats, manifest or RuleSet().manifest())
+        self.host = self.t.host
+        self.hands: dict[int, list[Position]] = {seat: [] for seat in range(seats)}
+        self.discard: list[Position] = []
+        self.under: list[Position] = []
+        self.next_index = 0
+        self.color: Color | None = None
+        self.wd4: dict[int, tuple[list[Position], Color | None]] = {}
+
+    def card(self, position: Position) -> int:
+        return self.host.card_at(position)
+
+    def emit(self, *events: ev.Event) -> None:
+        _deliver(self.t, events, digest_for=None)
+
+    def _take(self) -> Position:
+        if self.next_index < len(self.t.manifest):
+            self.next_index += 1
+            return (0, self.next_index - 1)
+        return self.under.pop(0)
+
+    @property
+    def left_on_top(self) -> int:
+        """Cards still above the returned ones in the draw pile."""
+        return len(self.t.manifest) - self.next_index
+
+    def deal(self, hand_size: int = 7) -> None:
+        for seat in self.hands:
+            self.draw(seat, hand_size, "deal")
+        top = self._take()
+        self.discard.append(top)
+        self.color = self.t.manifest.face(self.card(top)).color
+        self.emit(ev.TopCardTurned(self.card(top), top))
+
+    def draw(self, seat: int, count: int, reason: str = "draw") -> tuple[Position, ...]:
+        positions = tuple(self._take() for _ in range(count))
+        self.hands[seat].extend(positions)
+        cards = tuple(self.card(p) for p in positions)
+        self.emit(ev.CardsDrawn(seat, positions, reason), ev.CardsReceived(seat, positions, cards))
+        return positions
+
+    def holding(self, seat: int, kind: Kind) -> Position:
+        """A position of `seat`'s hand whose card is of `kind`, drawing until there is one."""
+        while True:
+            for position in self.hands[seat]:
+                if self.t.manifest.face(self.card(position)).kind is kind:
+                    return position
+            self.draw(seat, 1)
+
+    def play(self, seat: int, position: Position | None = None, jump_in: bool = False) -> int:
+        """`seat` plays `position` (default: its first card); a wild names red."""
+        position = self.hands[seat][0] if position is None else position
+        self.hands[seat].remove(position)
+        card = self.card(position)
+        face = self.t.manifest.face(card)
+        if face.kind is Kind.WILD_DRAW_FOUR:
+            self.wd4[seat] = (list(self.hands[seat]), self.color)
+        color = Color.RED if face.is_wild else None
+        self.color = color if face.is_wild else face.color
+        if jump_in:
+            self.emit(ev.JumpedIn(seat, "jump_in"))
+        self.emit(ev.CardPlayed(seat, card, position, color, False))
+        self.discard.append(position)
+        return card
+
+    def challenge(self, challenger: int, target: int) -> None:
+        """The verdict and the reveal of `target`'s hand at its last Wild Draw Four."""
+        positions, color = self.wd4[target]
+        assert color is not None
+        cards = tuple(self.card(p) for p in positions)
+        self.emit(
+            ev.Challenged(challenger, target, is_guilty(self.t.manifest, cards, color)),
+            ev.ChallengeReveal(challenger, target, cards, tuple(positions), color),
+        )
+
+    def move(self, pairs: Sequence[tuple[int, int]], reason: str) -> None:
+        """Whole hands change owner at once: (from, to) for each moving hand."""
+        moving = {giver: tuple(self.hands[giver]) for giver, _ in pairs}
+        for giver, _ in pairs:
+            self.hands[giver] = []
+        for giver, receiver in pairs:
+            self.hands[receiver].extend(moving[giver])
+        self.emit(ev.HandsMoved(tuple((g, r, moving[g]) for g, r in pairs), reason))
+        for giver, receiver in pairs:
+            cards = tuple(self.card(p) for p in moving[giver])
+            self.emit(ev.CardsReceived(receiver, moving[giver], cards))
+
+    def knock_out(self, seat: int) -> tuple[Position, ...]:
+        """`seat` is out: its hand goes face down under the draw pile, keeping its positions."""
+        positions = tuple(self.hands[seat])
+        self.hands[seat] = []
+        self.under.extend(positions)
+        self.emit(
+            ev.KnockedOut(seat, len(positions), 0),
+            ev.CardsReturned(seat, positions, "max_hand"),
+        )
+        return positions
+
+    def end(self, winner: int) -> None:
+        hands = tuple(tuple(self.card(p) for p in self.hands[s]) for s in sorted(self.hands))
+        zeros = tuple(0 for _ in hands)
+        self.emit(ev.RoundEnded(winner, hands, zeros, zeros))
+        self.t.deliveries.append(Delivery(None, self.host.audit()))

@@ -1,7 +1,9 @@
 """The round audit: from the revealed seeds, re-derive the key, every pile and every card.
 
 Once K is known nothing about the round is secret, so every client can check not only its own
-cards but every face-up card, every hand shown at the end, every public verdict and the dealer draw.
+cards but every face-up card, every hand shown at the end, every public verdict, the dealer draw,
+and where every card went: hands drawn, passed, swapped or returned under the pile all move by
+position, so the public record puts each card of the deck in exactly one place.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ def audit_round(
 
     found += _check_sightings(rnd, card_at, manifest)
     found += _check_hands(rnd, card_at)
+    found += _check_whereabouts(rnd, card_at, manifest)
     found += _check_verdicts(rnd, card_at, manifest)
     found += _check_dealer(rnd, key, manifest)
     found += _leftovers(rnd)
@@ -258,7 +261,7 @@ def _multiset_at(card_at: _CardAt, positions: Iterable[Position]) -> Counter[int
 
 
 def _check_hands(rnd: RoundState, card_at: _CardAt) -> list[Violation]:
-    """Hands shown at the round's end, and cards returned, against the positions held."""
+    """Hands shown at the round's end against the positions the public record gives them."""
     found: list[Violation] = []
     ledger = rnd.ledger
     if ledger.final_hands is not None:
@@ -273,15 +276,37 @@ def _check_hands(rnd: RoundState, card_at: _CardAt) -> list[Violation]:
                         f"positions it drew",
                     )
                 )
-    for positions, cards in rnd.returned:
-        if _multiset_at(card_at, positions) != Counter(cards):
-            found.append(
-                Violation(
-                    ViolationKind.CARD_MISMATCH,
-                    "cards returned from a hand are not the cards at the positions it held",
-                )
-            )
     return found
+
+
+def _check_whereabouts(
+    rnd: RoundState, card_at: _CardAt, manifest: DeckManifest
+) -> list[Violation]:
+    """Each card of the deck lies in exactly one place the public record names (a hand, the
+    discard pile, under or in the draw pile): none lost, none in two places at once."""
+    if rnd.partial or not _dealt(rnd):
+        return []
+    where = _multiset_at(card_at, rnd.ledger.resting_places())
+    lost = [card for card in range(len(manifest)) if where[card] == 0]
+    doubled = [card for card, count in where.items() if card is not None and count > 1]
+    if not lost and not doubled and where[None] == 0:
+        return []
+    parts = []
+    if lost:
+        parts.append(f"{len(lost)} cards are nowhere (first: {_name(manifest, lost[0])})")
+    if doubled:
+        parts.append(
+            f"{len(doubled)} are in two places at once (first: {_name(manifest, doubled[0])})"
+        )
+    if where[None]:
+        parts.append(f"{where[None]} places name positions no pile has")
+    return [
+        Violation(
+            ViolationKind.CARD_COUNT,
+            "the public record does not account for every card exactly once: "
+            + "; ".join(parts),
+        )
+    ]
 
 
 def _check_verdicts(rnd: RoundState, card_at: _CardAt, manifest: DeckManifest) -> list[Violation]:

@@ -103,7 +103,8 @@ class HostRound:
         return self.proof(position).nonce
 
     def nonces(self, positions: Iterable[Position]) -> tuple[bytes, ...]:
-        """The nonces for cards_received, challenge_reveal or cards_returned, in event order."""
+        """The nonces for cards_received (drawn, swapped or passed cards) or challenge_reveal,
+        in the order of the event's positions."""
         return tuple(self.nonce(position) for position in positions)
 
     def challenge_proofs(self, positions: Iterable[Position]) -> tuple[CardProof, ...]:

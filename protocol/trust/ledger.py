@@ -2,7 +2,10 @@
 
 Every seat and spectator can keep this ledger, so whatever it finds wrong is wrong for everyone.
 It fixes the hand behind a Wild Draw Four (the positions its player held, less the card played)
-before the host could know whether anyone will challenge.
+before the host could know whether anyone will challenge. Cards move only by position: drawn
+(`cards_drawn`), played (`card_played`), whole hands passed on (`hands_moved`, 7-0) and hands put
+back face down under the draw pile (`cards_returned`, a knock-out), where they keep their
+positions and wait, in order, until the rest of the pile has been drawn.
 """
 
 from __future__ import annotations
@@ -56,6 +59,7 @@ class PublicLedger:
     color: Color | None = None
     snapshots: dict[int, HandSnapshot] = field(default_factory=dict)
     reshuffles: dict[int, ReshuffleRecord] = field(default_factory=dict)
+    under: list[Position] = field(default_factory=list)  # returned, in the order drawn later
     uncertain: set[int] = field(default_factory=set)
     final_hands: tuple[tuple[int, ...], ...] | None = None
     _dealing: bool = True
@@ -83,6 +87,10 @@ class PublicLedger:
             return self._turned(event)
         if isinstance(event, ev.CardPlayed):
             return self._played(event)
+        if isinstance(event, ev.HandsMoved):
+            return self._moved(event)
+        if isinstance(event, ev.CardsReturned):
+            return self._returned(event)
         if isinstance(event, ev.ColorChosen):
             self.color = event.color
         elif isinstance(event, ev.Reshuffled):
@@ -91,9 +99,25 @@ class PublicLedger:
             return self._ended(event)
         return []
 
+    def pile_size(self, epoch: int) -> int | None:
+        """How many positions the pile of `epoch` has: the deck, or its reshuffle's sources."""
+        if epoch == 0:
+            return len(self.manifest)
+        record = self.reshuffles.get(epoch)
+        return None if record is None else len(record.event.sources)
+
     def _take(self, position: Position, what: str) -> list[Violation]:
+        if position in self.under:
+            return self._take_returned(position, what)
         epoch, index = position
         taken = self.taken.setdefault(epoch, set())
+        if index in taken:
+            return [
+                Violation(
+                    ViolationKind.POSITION_REUSED,
+                    f"position {fmt(position)} was handed out twice ({what})",
+                )
+            ]
         if epoch != self.epoch:
             return [
                 Violation(
@@ -102,15 +126,34 @@ class PublicLedger:
                     f"{self.epoch} now",
                 )
             ]
-        if index in taken:
-            return [
-                Violation(
-                    ViolationKind.POSITION_REUSED,
-                    f"position {fmt(position)} was handed out twice ({what})",
-                )
-            ]
         taken.add(index)
         return []
+
+    def _take_returned(self, position: Position, what: str) -> list[Violation]:
+        """A returned card lies under the pile: it comes only once the pile above it is gone,
+        and returned cards come in the order they went under (SPEC.md 11.5 step 6)."""
+        found: list[Violation] = []
+        size = self.pile_size(self.epoch)
+        taken = self.taken.get(self.epoch, set())
+        left = None if size is None else next((i for i in range(size) if i not in taken), None)
+        if left is not None:
+            found.append(
+                Violation(
+                    ViolationKind.DRAW_ORDER,
+                    f"{what} took returned position {fmt(position)} from under the draw pile "
+                    f"while position {fmt((self.epoch, left))} was still on top of it",
+                )
+            )
+        elif position != self.under[0]:
+            found.append(
+                Violation(
+                    ViolationKind.DRAW_ORDER,
+                    f"{what} took returned position {fmt(position)} before "
+                    f"{fmt(self.under[0])}, which went under the draw pile first",
+                )
+            )
+        self.under.remove(position)
+        return found
 
     def _check_prefix(self, what: str) -> list[Violation]:
         """Cards leave a pile from the top: the indices taken must be 0..m-1 with no gap."""
@@ -181,6 +224,77 @@ class PublicLedger:
             self.color = event.color if face.is_wild else face.color
         return found
 
+    def _moved(self, event: ev.HandsMoved) -> list[Violation]:
+        """Hands change owner all at once (a 0 passes every hand on): each giver must hold
+        every position it gives, judged on the hands as they were before any of the moves."""
+        found: list[Violation] = []
+        named: set[Position] = set()
+        for giver, receiver, positions in event.moves:
+            hand = self.hand(giver)
+            for position in positions:
+                if position in named:
+                    found.append(
+                        Violation(
+                            ViolationKind.POSITION_REUSED,
+                            f"the {event.reason} moves position {fmt(position)} twice",
+                        )
+                    )
+                elif position not in hand and giver not in self.uncertain:
+                    found.append(
+                        Violation(
+                            ViolationKind.NOT_HELD,
+                            f"seat {giver} passed position {fmt(position)} to seat {receiver}, "
+                            f"which the public record does not put in its hand",
+                        )
+                    )
+                named.add(position)
+        for giver, receiver, positions in event.moves:
+            self.hand(giver).difference_update(positions)
+            if giver in self.uncertain:
+                self.uncertain.add(receiver)  # it now holds a hand we never fully saw
+        for _, receiver, positions in event.moves:
+            self.hand(receiver).update(positions)
+        return found
+
+    def _returned(self, event: ev.CardsReturned) -> list[Violation]:
+        """A hand goes face down under the draw pile, keeping its positions, in listed order."""
+        found: list[Violation] = []
+        hand = self.hand(event.seat)
+        for position in event.positions:
+            if position in self.under:
+                found.append(
+                    Violation(
+                        ViolationKind.POSITION_REUSED,
+                        f"seat {event.seat} returned position {fmt(position)}, which is "
+                        f"already under the draw pile",
+                    )
+                )
+                continue
+            if position in hand:
+                hand.remove(position)
+            elif event.seat not in self.uncertain:
+                found.append(
+                    Violation(
+                        ViolationKind.NOT_HELD,
+                        f"seat {event.seat} returned position {fmt(position)}, which the public "
+                        f"record does not put in its hand",
+                    )
+                )
+            self.under.append(position)
+        return found
+
+    def resting_places(self) -> list[Position]:
+        """Every position where a card of this round lies now, by the public record: in a
+        hand, on the discard pile, under the draw pile or still in it. Each card should be at
+        exactly one (the audit reads them through the derived order)."""
+        places = [p for hand in self.holdings.values() for p in hand]
+        places += [position for position, _ in self.discard]
+        places += self.under
+        size = self.pile_size(self.epoch) or 0
+        taken = self.taken.get(self.epoch, set())
+        places += [(self.epoch, i) for i in range(size) if i not in taken]
+        return places
+
     def _reshuffled(self, event: ev.Reshuffled) -> list[Violation]:
         found: list[Violation] = []
         if event.epoch != self.epoch + 1:
@@ -198,6 +312,14 @@ class PublicLedger:
         )
         self.reshuffles[event.epoch] = record
         found += self._public_sources(record)
+        if self.under and event.reason == "empty_pile":
+            found.append(
+                Violation(
+                    ViolationKind.RESHUFFLE_CARDS,
+                    f"the discard pile was reshuffled while {len(self.under)} returned cards "
+                    f"were still under the draw pile",
+                )
+            )
         if event.reason == "empty_pile" and self.discard:
             self.discard = [self.discard[-1]]
         else:

@@ -8,11 +8,10 @@ The wire layer owns the catalogue and the msgpack codec; it hands this package p
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from protocol.trust.constants import ALGO, DIGEST_SIZE, GAME_ID_SIZE, NO_SEAT, SEED_SIZE
-from unonet.events import Position
 
 
 class MalformedTrustMessage(ValueError):
@@ -51,13 +50,6 @@ def _seat_pairs(value: Any, name: str) -> tuple[tuple[int, bytes], ...]:
             raise MalformedTrustMessage(f"{name} entries must be [seat, bin32], got {item!r}")
         pairs.append((_int(pair[0], f"{name} seat"), _bin(pair[1], f"{name} value", SEED_SIZE)))
     return tuple(pairs)
-
-
-def _position(value: Any, name: str) -> Position:
-    pair = _list(value, name)
-    if len(pair) != 2:
-        raise MalformedTrustMessage(f"{name} must be [epoch, index], got {value!r}")
-    return (_int(pair[0], f"{name} epoch"), _int(pair[1], f"{name} index"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,14 +202,13 @@ class RoundAudit:
 class EventProof:
     """The proof fields that travel beside an engine event on the wire.
 
-    `nonce`: card_played, top_card_turned. `nonces`: cards_received, challenge_reveal,
-    cards_returned. `positions`: only read for cards_returned, whose engine event names ids alone.
+    `nonce`: card_played, top_card_turned. `nonces`: cards_received, challenge_reveal (only
+    where the receiver learns the cards: returned and moved hands travel face down, by position).
     `hand_digest`: optional, on a challengeable card_played.
     """
 
     nonce: bytes | None = None
     nonces: tuple[bytes, ...] = ()
-    positions: tuple[Position, ...] = field(default=())
     hand_digest: bytes | None = None
 
     @classmethod
@@ -229,10 +220,6 @@ class EventProof:
             nonce=None if nonce is None else _bin(nonce, "nonce", SEED_SIZE),
             nonces=tuple(
                 _bin(n, "nonces entry", SEED_SIZE) for n in _list(data.get("nonces", []), "nonces")
-            ),
-            positions=tuple(
-                _position(p, "positions entry")
-                for p in _list(data.get("positions", []), "positions")
             ),
             hand_digest=None if digest is None else _bin(digest, "hand_digest", DIGEST_SIZE),
         )

@@ -33,6 +33,7 @@ class ViolationKind(StrEnum):
     MISSING_REVEAL = "missing_reveal"  # a challenge with no hand revealed to the challenger
     POSITION_MISMATCH = "position_mismatch"  # privately given a position not drawn in public
     HAND_COUNT = "hand_count"  # a hand revealed at the round's end of the wrong size
+    CARD_COUNT = "card_count"  # at the audit, a card of the deck in no place or in two
     MISSING_AUDIT = "missing_audit"  # a round that ended (or was dropped) without its seeds
 
 

@@ -50,13 +50,12 @@ class RoundState:
     decks: dict[int, DeckCommits] = field(default_factory=dict)
     seen: dict[Position, Sighting] = field(default_factory=dict)
     pending: list[Opening] = field(default_factory=list)
-    public_mine: set[Position] = field(default_factory=set)
+    public_mine: set[Position] = field(default_factory=set)  # drawn by, or moved to, this seat
     private_mine: set[Position] = field(default_factory=set)
     challenges: list[ChallengeRecord] = field(default_factory=list)
     reveals_due: list[ev.Challenged] = field(default_factory=list)
     reveals_done: list[tuple[int, tuple[int, ...], Color | None]] = field(default_factory=list)
     dealer_draws: list[ev.DealerDraw] = field(default_factory=list)
-    returned: list[tuple[frozenset[Position], tuple[int, ...]]] = field(default_factory=list)
     sources_checked: set[int] = field(default_factory=set)
     audited: bool = False
     partial: bool = False  # joined after the deal: the public record of hands is incomplete

@@ -409,8 +409,11 @@ class TrustVerifier:
             for position, card in zip(event.sources, event.cards, strict=False):
                 found += self._open(rnd, position, card, None, "reshuffled face up")
             return found + self._check_sources(rnd)
-        if isinstance(event, ev.CardsReturned):
-            return self._returned(rnd, event, proof)
+        if isinstance(event, ev.HandsMoved):
+            for _, receiver, positions in event.moves:
+                if receiver == self.seat:
+                    rnd.public_mine.update(positions)
+            return []
         if isinstance(event, ev.Challenged):
             return self._challenged(rnd, event)
         if isinstance(event, ev.ChallengeReveal):
@@ -474,36 +477,6 @@ class TrustVerifier:
                 )
             )
         return found
-
-    def _returned(
-        self, rnd: RoundState, event: ev.CardsReturned, proof: EventProof
-    ) -> list[Violation]:
-        hand = rnd.ledger.hand(event.seat)
-        how = f"returned by seat {event.seat}"
-        if proof.positions and len(proof.positions) == len(event.cards):
-            found: list[Violation] = []
-            nonces: Sequence[bytes | None] = (
-                proof.nonces if len(proof.nonces) == len(event.cards) else [None] * len(event.cards)
-            )
-            for position, card, nonce in zip(proof.positions, event.cards, nonces, strict=True):
-                found += self._open(rnd, position, card, nonce, how)
-                if position in hand:
-                    hand.remove(position)
-                elif event.seat not in rnd.ledger.uncertain:
-                    found.append(
-                        Violation(
-                            ViolationKind.NOT_HELD,
-                            f"seat {event.seat} returned position {fmt(position)}, which the "
-                            f"public record does not put in its hand",
-                        )
-                    )
-            return found
-        if len(event.cards) == len(hand):
-            rnd.returned.append((frozenset(hand), tuple(event.cards)))
-            hand.clear()
-        else:
-            rnd.ledger.uncertain.add(event.seat)  # which positions left is not public
-        return []
 
     def _challenged(self, rnd: RoundState, event: ev.Challenged) -> list[Violation]:
         mine = event.challenger == self.seat
