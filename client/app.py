@@ -5,7 +5,8 @@ to `ClientApp.handle(key)`, which asks the model for an intent and sends it thro
 `TableLink` (client/link.py). Updates from the link land in `deliver`, on the same thread, and
 redraw the screen. The app owns no game logic: what may be done comes from the legal actions.
 
-Keys (the rule sheets' own: Space draws, U calls UNO and catches, F challenges, B buzzes):
+Keys (the rule sheets' own: Space draws, U calls UNO and catches, F challenges, B buzzes; M
+marks cards for a run or a multiple; arrows and Enter pick a 7's swap target):
 see `HELP` in render.py, which the help overlay shows and a test checks against `handle`.
 """
 
@@ -43,7 +44,7 @@ from unonet.actions import Action
 KEYS = (
     "left", "right", "up", "down", "enter", "space", "escape",
     "0", "1", "2", "3", "4", "5", "6", "7", "8", "9",
-    "a", "b", "c", "e", "f", "g", "k", "n", "o", "p", "q", "r", "s", "u", "x", "y", "?",
+    "a", "b", "c", "e", "f", "g", "k", "m", "n", "o", "p", "q", "r", "s", "u", "x", "y", "?",
 )
 """Keys handled while the game has the focus (capitals are folded to these)."""
 
@@ -240,8 +241,7 @@ class ClientApp:
             return
         if isinstance(prompt, ColorPrompt) and self._color_key(key, prompt):
             return
-        if isinstance(prompt, TargetPrompt) and key.isdigit():
-            self.send(model.choose_target(int(key) - 1 if key != "0" else 9))
+        if isinstance(prompt, TargetPrompt) and self._target_key(key):
             return
         handlers = {
             Screen.GAME: self._game_key,
@@ -263,6 +263,19 @@ class ClientApp:
             return True
         return False
 
+    def _target_key(self, key: str) -> bool:
+        """The swap chooser: arrows move, Enter swaps, a digit swaps with that seat."""
+        model = self.model
+        if key in ("left", "up", "right", "down"):
+            model.move_target(-1 if key in ("left", "up") else 1)
+        elif key == "enter":
+            self.send(model.choose_target_at_cursor())
+        elif key.isdigit():
+            self.send(model.choose_target(_seat_of(key)))
+        else:
+            return False
+        return True
+
     def _game_key(self, key: str, prompt: object) -> None:
         model = self.model
         if key in ("left", "up"):
@@ -281,6 +294,8 @@ class ClientApp:
             self.send(model.challenge())
         elif key == "b":
             self.send(model.buzz())
+        elif key == "m":
+            model.toggle_mark()
         elif key == "n" and isinstance(prompt, ChallengePrompt):
             self.send(model.accept())
 

@@ -2,8 +2,10 @@
 
 The host sends one snapshot, then events only (SPEC.md 9), so the client folds each event into
 the view itself: card counts, its own hand, the top card and colour, whose turn, the pending
-decision, UNO flags, the piles. What it folds must equal the engine's `Match.view(seat)` after
-every event batch; the client tests hold it to that against a real match.
+decision, UNO flags, the piles, who is out. What it folds must equal the engine's
+`Match.view(seat)` after every event batch; the client tests hold it to that against a real
+match, under random house rules. The fold judges no rule: whether a drawn card may be played
+comes from the engine (MayPlayDrawn), as does every decision (DecisionPending, BuzzerOpened).
 """
 
 from __future__ import annotations
@@ -11,24 +13,19 @@ from __future__ import annotations
 from dataclasses import replace
 
 from unonet import events as ev
-from unonet.cards import Color, DeckManifest, Kind
-from unonet.matching import holds_color, matches
-from unonet.rules import RuleSet
+from unonet.cards import Color, DeckManifest
+from unonet.phase import Phase
 from unonet.view import Pending, SeatView, View
 
 
 class ViewTracker:
     """The current view of one seat, and the little memory folding needs (who played last)."""
 
-    def __init__(self, view: View, manifest: DeckManifest, rules: RuleSet | None = None) -> None:
-        """`rules`: the table's, from the lobby. Events alone do not say whether a drawn Wild
-        Draw Four may be played under wd4_policy=enforce; without rules it is taken as allowed."""
+    def __init__(self, view: View, manifest: DeckManifest) -> None:
         self.view = view
         self.manifest = manifest
-        self.wd4_enforced = rules is not None and rules.wd4_policy == "enforce"
         self._last_player: int | None = None
         self._color_before: Color | None = None
-        self._last_draw_reason = ""
 
     def _seat(self, seat: int, **changes: object) -> None:
         seats = list(self.view.seats)
@@ -37,27 +34,28 @@ class ViewTracker:
 
     def apply(self, event: ev.Event) -> View:
         """Fold `event` into the view and return the new view."""
+        if not self._cards(event) and not self._flow(event) and not self._house(event):
+            self._match(event)
+        return self.view
+
+    # -- cards moving ------------------------------------------------------------------------
+
+    def _cards(self, event: ev.Event) -> bool:
         v = self.view
         me = v.seat
         match event:
-            case ev.RoundStarted(round_no=n, dealer=dealer, deck_size=size):
-                seats = tuple(SeatView(s.seat, 0, s.score, False, False) for s in v.seats)
-                self.view = replace(
-                    v, round_no=n, phase="turn", dealer=dealer, current=None, direction=1,
-                    hand=(), seats=seats, top_card=None, active_color=None, draw_pile=size,
-                    discard_pile=0, drawn_card=None, pending=None, round_winner=None,
-                )
             case ev.CardsDrawn(seat=s, positions=positions, reason=reason):
-                self._last_draw_reason = reason
                 count = v.seats[s].cards + len(positions)
                 self._seat(s, cards=count, uno_called=False, catchable=False)
+                if reason == "deal":  # dealt in: not knocked out, not eliminated
+                    self._seat(s, out=False)
                 self.view = replace(self.view, draw_pile=max(0, v.draw_pile - len(positions)))
-            case ev.CardsReceived(seat=s, cards=cards) if s == me:
-                drawn = v.drawn_card
-                mine = self._last_draw_reason == "draw" and v.current == me and v.phase == "turn"
-                if mine and self._may_play_drawn(cards[-1], v.hand):
-                    drawn = cards[-1]
-                self.view = replace(v, hand=v.hand + tuple(cards), drawn_card=drawn)
+            case ev.CardsReceived(seat=s, cards=cards):
+                if s == me:
+                    self.view = replace(v, hand=v.hand + tuple(cards))
+            case ev.MayPlayDrawn(seat=s, card=card):
+                if s == me:
+                    self.view = replace(v, drawn_card=card)
             case ev.TopCardTurned(card=card):
                 self.view = replace(
                     v, top_card=card, active_color=self.manifest.face(card).color,
@@ -71,43 +69,17 @@ class ViewTracker:
                 self.view = replace(v, draw_pile=len(sources), discard_pile=discard, top_card=top)
             case ev.CardPlayed(seat=s, card=card, color=color, uno=uno):
                 self._play(s, card, color, uno)
-            case ev.CardsReturned(seat=s, cards=cards):
-                hand = tuple(c for c in v.hand if c not in cards) if s == me else v.hand
-                self.view = replace(v, hand=hand, draw_pile=v.draw_pile + len(cards))
-                self._seat(s, cards=max(0, v.seats[s].cards - len(cards)))
-            case ev.TurnStarted(seat=s, direction=d):
-                self.view = replace(
-                    v, phase="turn", current=s, direction=d, drawn_card=None, pending=None
-                )
-            case ev.DirectionChanged(direction=d):
-                self.view = replace(v, direction=d)
-            case ev.ColorChosen(color=color):
-                self.view = replace(v, active_color=color)
-            case ev.Passed():
-                self.view = replace(v, drawn_card=None)
-            case ev.DecisionPending(seat=s, kind=kind):
-                self.view = replace(
-                    v, phase=kind, current=s, drawn_card=None, pending=self._pending(kind, s)
-                )
-            case ev.UnoCalled(seat=s):
-                self._seat(s, uno_called=True, catchable=False)
-            case ev.UnoCaught(target=t):
-                self._seat(t, catchable=False)
-            case ev.CatchWindowClosed(seats=closed):
-                for s in closed:
-                    self._seat(s, catchable=False)
-            case ev.RoundEnded(winner=winner, scores=scores):
-                seats = tuple(
-                    replace(s, score=scores[s.seat], catchable=False) for s in v.seats
-                )
-                self.view = replace(
-                    v, phase="round_over", current=None, seats=seats, round_winner=winner,
-                    drawn_card=None, pending=None,
-                )
-            case ev.MatchEnded(winner=winner, scores=scores):
-                seats = tuple(replace(s, score=scores[s.seat]) for s in v.seats)
-                self.view = replace(v, phase="match_over", seats=seats, match_winner=winner)
-        return self.view
+            case ev.CardsReturned(seat=s, positions=positions):
+                # a knock-out: the whole hand goes face down under the draw pile
+                hand = () if s == me else v.hand
+                self.view = replace(v, hand=hand, draw_pile=v.draw_pile + len(positions))
+                left = max(0, v.seats[s].cards - len(positions))
+                self._seat(s, cards=left, uno_called=False, catchable=False)
+            case ev.HandsMoved(moves=moves):
+                self._move_hands(moves)
+            case _:
+                return False
+        return True
 
     def _play(self, seat: int, card: int, color: Color | None, uno: bool) -> None:
         v = self.view
@@ -117,7 +89,7 @@ class ViewTracker:
         hand = tuple(c for c in v.hand if c != card) if seat == v.seat else v.hand
         self.view = replace(
             v, hand=hand, top_card=card, discard_pile=v.discard_pile + 1, drawn_card=None,
-            active_color=color if face.is_wild else face.color,
+            active_color=color if face.is_wild else (face.color or v.active_color),
         )
         left = max(0, v.seats[seat].cards - 1)
         if left == 1:
@@ -127,22 +99,115 @@ class ViewTracker:
         else:
             self._seat(seat, cards=left)
 
-    def _may_play_drawn(self, card: int, hand: tuple[int, ...]) -> bool:
-        """Does the drawn card play now? Only then is it the view's drawn card (the engine's
-        lock); an unplayable draw under max_draws_per_turn leaves the turn open with none."""
+    def _move_hands(self, moves: tuple[tuple[int, int, tuple[ev.Position, ...]], ...]) -> None:
+        """Whole hands change owner at once (a 7 or a 0): each giver is left with nothing, each
+        receiver holds what it was given; our own new cards follow as CardsReceived."""
+        counts = [s.cards for s in self.view.seats]
+        for giver, _, positions in moves:
+            counts[giver] -= len(positions)
+        for _, receiver, positions in moves:
+            counts[receiver] += len(positions)
+        me = self.view.seat
+        if any(giver == me for giver, _, _ in moves):
+            self.view = replace(self.view, hand=())
+        moved = {giver for giver, _, _ in moves} | {receiver for _, receiver, _ in moves}
+        for seat in moved:
+            self._seat(seat, cards=max(0, counts[seat]), uno_called=False, catchable=False)
+
+    # -- turn flow and decisions -------------------------------------------------------------
+
+    def _flow(self, event: ev.Event) -> bool:
         v = self.view
-        if v.top_card is None:
-            return False
-        face = self.manifest.face(card)
-        if not matches(face, self.manifest.face(v.top_card), v.active_color):
-            return False
-        if face.kind is Kind.WILD_DRAW_FOUR and self.wd4_enforced:
-            return not holds_color((self.manifest.face(c) for c in hand), v.active_color)
+        match event:
+            case ev.TurnStarted(seat=s, direction=d):
+                self.view = replace(
+                    v, phase=Phase.TURN, current=s, direction=d, drawn_card=None, pending=None
+                )
+            case ev.DirectionChanged(direction=d):
+                self.view = replace(v, direction=d)
+            case ev.ColorChosen(color=color):
+                self.view = replace(v, active_color=color)
+            case ev.Passed():
+                self.view = replace(v, drawn_card=None)
+            case ev.DecisionPending(seat=s, kind=kind, amount=amount):
+                phase = Phase(kind)
+                self.view = replace(
+                    v, phase=phase, current=s, drawn_card=None,
+                    pending=self._pending(phase, s, amount),
+                )
+            case ev.UnoCalled(seat=s):
+                self._seat(s, uno_called=True, catchable=False)
+            case ev.UnoCaught(target=t):
+                self._seat(t, catchable=False)
+            case ev.CatchWindowClosed(seats=closed):
+                for s in closed:
+                    self._seat(s, catchable=False)
+            case _:
+                return False
         return True
 
-    def _pending(self, kind: str, seat: int) -> Pending:
-        if kind != "challenge" or self._last_player is None:
-            return Pending(kind, seat)
+    def _pending(self, kind: Phase, seat: int, amount: int) -> Pending:
+        if kind is not Phase.CHALLENGE or self._last_player is None:
+            return Pending(kind, seat, amount=amount)
         target = self._last_player
         held = self.view.seats[target].cards + 1
-        return Pending(kind, seat, target, self._color_before, held)
+        return Pending(kind, seat, target, self._color_before, held, amount)
+
+    # -- house rules -------------------------------------------------------------------------
+
+    def _house(self, event: ev.Event) -> bool:
+        v = self.view
+        match event:
+            case ev.DrawStacked(total=total) | ev.DrawDeflected(total=total):
+                if v.pending is not None:
+                    self.view = replace(v, pending=replace(v.pending, amount=total))
+            case ev.JumpedIn(seat=s):
+                self.view = replace(v, current=s, drawn_card=None)
+            case ev.BuzzerOpened(seat=s, waiting=waiting):
+                self.view = replace(
+                    v, phase=Phase.BUZZER, current=s, drawn_card=None,
+                    pending=Pending(Phase.BUZZER, s, waiting=tuple(waiting)),
+                )
+            case ev.Buzzed(seat=s):
+                if v.pending is not None:
+                    waiting = tuple(w for w in v.pending.waiting if w != s)
+                    self.view = replace(v, pending=replace(v.pending, waiting=waiting))
+            case ev.BuzzerClosed():
+                self.view = replace(v, pending=None)
+            case ev.KnockedOut(seat=s):
+                self._seat(s, out=True)
+            case ev.SeatEliminated(seat=s):
+                self._seat(s, out=True)
+            case ev.Stalemate(winner=winner):
+                self.view = replace(v, round_winner=winner)
+            case _:
+                return False
+        return True
+
+    # -- the match ---------------------------------------------------------------------------
+
+    def _match(self, event: ev.Event) -> None:
+        v = self.view
+        match event:
+            case ev.RoundStarted(round_no=n, dealer=dealer, deck_size=size):
+                # Who is still out (eliminated) shows by being dealt no cards: the deal below
+                # brings everyone else back in.
+                seats = tuple(
+                    SeatView(s.seat, 0, s.score, False, False, s.out, s.team) for s in v.seats
+                )
+                self.view = replace(
+                    v, round_no=n, phase=Phase.TURN, dealer=dealer, current=None, direction=1,
+                    hand=(), seats=seats, top_card=None, active_color=None, draw_pile=size,
+                    discard_pile=0, drawn_card=None, pending=None, round_winner=None,
+                )
+            case ev.RoundEnded(winner=winner, scores=scores):
+                seats = tuple(
+                    replace(s, score=scores[s.seat], catchable=False) for s in v.seats
+                )
+                self.view = replace(
+                    v, phase=Phase.ROUND_OVER, current=None, seats=seats, round_winner=winner,
+                    drawn_card=None, pending=None,
+                )
+            case ev.MatchEnded(winner=winner, scores=scores):
+                seats = tuple(replace(s, score=scores[s.seat]) for s in v.seats)
+                self.view = replace(v, phase=Phase.MATCH_OVER, seats=seats, match_winner=winner)

@@ -2,7 +2,8 @@
 
 The rule sheets in seeds/ are Italian and Portuguese, so the interface speaks their words:
 Italian "pesca", "passa", "Jolly", "+4"; Portuguese "compra", "passa a vez", "Coringa".
-`Translator(lang)(key, **values)` formats one string; `card_name` and `color_name` name cards.
+`Translator(lang)(key, **values)` formats one string; `card` and `color` name cards with the
+words of unonet/words.py, which also holds the sentences of the log (unonet/narrate.py).
 The language comes from `--lang`, else the environment (LANGUAGE, LC_ALL, LC_MESSAGES, LANG),
 else English. A test checks that all three catalogues have the same keys and placeholders.
 """
@@ -11,10 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from unonet.cards import Color, Face, Kind
+from unonet.words import CARD_WORDS, DEFAULT_LANGUAGE, LANGUAGES, Words
 
-LANGUAGES = ("en", "it", "pt")
-DEFAULT_LANGUAGE = "en"
+__all__ = ["CATALOGUES", "DEFAULT_LANGUAGE", "LANGUAGES", "Translator", "pick_language"]
+
 LOCALE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 """Checked in gettext's order of precedence."""
 
@@ -36,98 +37,8 @@ def pick_language(arg: str | None, environ: Mapping[str, str]) -> str:
     return DEFAULT_LANGUAGE
 
 
-class Translator:
-    """Formats the strings of one language; a missing key falls back to English, then the key."""
-
-    def __init__(self, lang: str = DEFAULT_LANGUAGE) -> None:
-        self.lang = lang if lang in CATALOGUES else DEFAULT_LANGUAGE
-        self.strings = CATALOGUES[self.lang]
-
-    def __call__(self, key: str, **values: object) -> str:
-        template = self.strings.get(key) or CATALOGUES[DEFAULT_LANGUAGE].get(key) or key
-        return template.format(**values) if values else template
-
-    def color(self, color: Color | None) -> str:
-        return self(f"color.{color.value}") if color is not None else "?"
-
-    def card(self, face: Face) -> str:
-        """The card's name in words: 'red 5', '5 rosso', 'Coringa +4'."""
-        if face.kind is Kind.NUMBER:
-            return self("card.number", color=self.color(face.color), number=face.number)
-        kind = self(f"kind.{face.kind.value}")
-        if face.color is None:
-            return kind
-        return self("card.action", color=self.color(face.color), kind=kind)
-
-
 EN: dict[str, str] = {
-    # colours and cards
-    "color.red": "red",
-    "color.yellow": "yellow",
-    "color.green": "green",
-    "color.blue": "blue",
-    "color.orange": "orange",
-    "color.purple": "purple",
-    "color.pink": "pink",
-    "color.cyan": "cyan",
-    "card.number": "{color} {number}",
-    "card.action": "{color} {kind}",
-    "kind.skip": "Skip",
-    "kind.reverse": "Reverse",
-    "kind.draw_two": "Draw Two",
-    "kind.wild": "Wild",
-    "kind.wild_draw_four": "Wild Draw Four",
-    "kind.buzzer": "Buzzer",
-    "kind.draw_one": "Draw One",
-    "kind.draw_five": "Draw Five",
-    "kind.flip": "Flip",
-    "kind.skip_everyone": "Skip Everyone",
-    "kind.wild_draw_two": "Wild Draw Two",
-    "kind.wild_draw_color": "Wild Draw Color",
-    "kind.draw_four": "Draw Four",
-    "kind.discard_all": "Discard All",
-    "kind.wild_reverse_draw_four": "Wild Reverse Draw Four",
-    "kind.wild_draw_six": "Wild Draw Six",
-    "kind.wild_draw_ten": "Wild Draw Ten",
-    "kind.wild_color_roulette": "Wild Color Roulette",
-    # what happened (the log)
-    "ev.dealer_draw": "Drawing for dealer: {draws}.",
-    "ev.dealer_draw_again": "Drawing for dealer again, among the tied: {draws}.",
-    "ev.round_started": "Round {round}: {dealer} deals.",
-    "ev.first_card": "The first card is {card}.",
-    "ev.played": "{name} plays {card}.",
-    "ev.played_color": "{name} plays {card} and chooses {color}.",
-    "ev.played_uno": "{name} plays {card}: UNO!",
-    "ev.played_color_uno": "{name} plays {card}, chooses {color}: UNO!",
-    "ev.drew": "{name} draws {count}.",
-    "ev.drew_why": "{name} draws {count} ({why}).",
-    "why.penalty_uno": "UNO penalty",
-    "why.penalty_challenge": "challenge",
-    "why.penalty_moderation": "penalty",
-    "ev.you_got": "You got: {cards}.",
-    "ev.skipped": "{name} is skipped.",
-    "ev.direction_cw": "Play goes clockwise.",
-    "ev.direction_ccw": "Play goes counterclockwise.",
-    "ev.color_chosen": "{name} chooses {color}.",
-    "ev.passed": "{name} passes.",
-    "ev.cannot_draw": "{name} cannot draw: every card is in a hand.",
-    "ev.reshuffled": "The discard pile is shuffled into a new draw pile.",
-    "ev.reshuffled_first": "The {card} goes back into the deck, which is shuffled.",
-    "ev.uno_called": "{name} calls UNO!",
-    "ev.uno_caught": "{catcher} catches {target} without UNO: {target} draws {count}.",
-    "ev.uno_auto": "{target} did not call UNO and draws {count}.",
-    "ev.false_catch": "{catcher} wrongly catches {target} and draws {count}.",
-    "ev.challenged_guilty": "{challenger} challenges the {card}: {target} was bluffing!",
-    "ev.challenged_innocent": "{challenger} challenges the {card}: {target} played it fairly.",
-    "ev.reveal": "{target}'s hand was: {cards}.",
-    "ev.reveal_empty": "{target}'s hand was empty.",
-    "ev.penalized": "The table owner penalizes {name}: {count} cards.",
-    "ev.expired": "{name} ran out of time.",
-    "ev.round_ended": "{name} wins the round (+{points} points).",
-    "ev.round_abandoned": "The round was abandoned.",
-    "ev.match_ended": "{name} wins the match with {points} points!",
-    "ev.may_challenge": "{name} may challenge the {card}.",
-    "ev.names_color": "{name} names the colour.",
+    **CARD_WORDS["en"],
     # the table
     "ui.round": "Round {round}",
     "ui.seat": "Seat {seat}",
@@ -169,6 +80,33 @@ EN: dict[str, str] = {
     "ui.keybar": "Enter play  Space draw  U uno  F challenge  Tab chat  ? help  q quit",
     "ui.more": "+{count} more",
     "ui.connecting": "Connecting...",
+    "ui.stack_you": "+{amount} on you: {answers}, or Space draws {amount}.",
+    "ui.answer_stack": "play a draw card",
+    "ui.answer_deflect": "pass it on with a Skip, Reverse or Buzzer",
+    "ui.answer_join": " or ",
+    "ui.stack_take": "+{amount} on you: Space draws {amount}.",
+    "ui.stack_other": "+{amount} on {name}: they stack, pass it on or draw.",
+    "ui.challenge_stack": (
+        "{target} played {card} on you: F challenges, Space takes {count}, or play a draw card."
+    ),
+    "ui.pick_target_keys": "Swap hands with (arrows, Enter):",
+    "ui.target_other": "{name} picks whom to swap hands with.",
+    "ui.buzz_you": "Buzzer! Press B, quick: the last one draws 2.",
+    "ui.buzz_wait": "Buzzer race: waiting for {names}.",
+    "ui.buzz_pressed": "Pressed: {names}.",
+    "ui.buzz_result": "Buzzer race over: {names} draw {count}.",
+    "ui.buzz_nobody": "Buzzer race over: nobody draws.",
+    "ui.jump_in": "{name}'s turn. Jump in: Enter plays a playable card.",
+    "ui.multi_hint": "M marks cards to play together.",
+    "ui.marked": "Marked {cards}: Enter plays them, M unmarks.",
+    "ui.out": "out",
+    "ui.eliminated": "eliminated",
+    "ui.team": "Team {team}",
+    "ui.team_score": "Team {team} ({names}): {points} pts",
+    "ui.meaning": "What it does: {text}",
+    "n.no_multi": "No run or set can be played now.",
+    "n.not_together": "Those cards cannot be played together now.",
+    "n.out": "You are out of this round.",
     # notices (answers to a key that did nothing)
     "n.not_playable": "{card} cannot be played now.",
     "n.not_your_turn": "It is not your turn.",
@@ -269,6 +207,9 @@ EN: dict[str, str] = {
     "help.help": "?: this help (any key closes it)",
     "help.quit": "q or Ctrl-C: leave (asks first)",
     "help.codes": "Without colour: R red, Y yellow, G green, B blue, W wild",
+    "help.mark": "M: mark cards for a run or a set (when one plays), Enter plays them",
+    "help.target": "Arrows and Enter, or 1-0: pick whom to swap hands with (a 7)",
+    "help.jump": "Out of turn, Enter plays a card that may jump in",
     # rule options in words
     "val.yes": "yes",
     "val.no": "no",
@@ -326,71 +267,7 @@ EN: dict[str, str] = {
 }
 
 IT: dict[str, str] = {
-    "color.red": "rosso",
-    "color.yellow": "giallo",
-    "color.green": "verde",
-    "color.blue": "blu",
-    "color.orange": "arancione",
-    "color.purple": "viola",
-    "color.pink": "rosa",
-    "color.cyan": "ciano",
-    "card.number": "{number} {color}",
-    "card.action": "{kind} {color}",
-    "kind.skip": "Salta",
-    "kind.reverse": "Inverti",
-    "kind.draw_two": "+2",
-    "kind.wild": "Jolly",
-    "kind.wild_draw_four": "Jolly +4",
-    "kind.buzzer": "Buzzer",
-    "kind.draw_one": "+1",
-    "kind.draw_five": "+5",
-    "kind.flip": "Flip",
-    "kind.skip_everyone": "Salta tutti",
-    "kind.wild_draw_two": "Jolly +2",
-    "kind.wild_draw_color": "Jolly pesca colore",
-    "kind.draw_four": "+4",
-    "kind.discard_all": "Getta tutto",
-    "kind.wild_reverse_draw_four": "Jolly Inverti +4",
-    "kind.wild_draw_six": "Cambio colore più 6",
-    "kind.wild_draw_ten": "Cambio colore più 10",
-    "kind.wild_color_roulette": "Roulette dei colori",
-    "ev.dealer_draw": "Sorteggio del mazziere: {draws}.",
-    "ev.dealer_draw_again": "Nuovo sorteggio tra i pari: {draws}.",
-    "ev.round_started": "Manche {round}: distribuisce {dealer}.",
-    "ev.first_card": "La prima carta è {card}.",
-    "ev.played": "{name} gioca {card}.",
-    "ev.played_color": "{name} gioca {card}: Cambio colore, {color}.",
-    "ev.played_uno": "{name} gioca {card}: UNO!",
-    "ev.played_color_uno": "{name} gioca {card}, sceglie {color}: UNO!",
-    "ev.drew": "{name} pesca {count}.",
-    "ev.drew_why": "{name} pesca {count} ({why}).",
-    "why.penalty_uno": "penalità UNO",
-    "why.penalty_challenge": "accusa",
-    "why.penalty_moderation": "penalità",
-    "ev.you_got": "Hai pescato: {cards}.",
-    "ev.skipped": "{name} salta il turno.",
-    "ev.direction_cw": "Il gioco procede in senso orario.",
-    "ev.direction_ccw": "Il gioco procede in senso antiorario.",
-    "ev.color_chosen": "{name} sceglie {color}.",
-    "ev.passed": "{name} passa.",
-    "ev.cannot_draw": "{name} non può pescare: tutte le carte sono in mano.",
-    "ev.reshuffled": "Gli scarti vengono rimescolati nel mazzo pesca.",
-    "ev.reshuffled_first": "Il {card} torna nel mazzo, che viene rimescolato.",
-    "ev.uno_called": "{name} dice UNO!",
-    "ev.uno_caught": "{catcher} coglie {target} senza UNO: {target} pesca {count}.",
-    "ev.uno_auto": "{target} non ha detto UNO e pesca {count}.",
-    "ev.false_catch": "{catcher} accusa {target} a torto e pesca {count}.",
-    "ev.challenged_guilty": "{challenger} contesta il {card}: {target} bluffava!",
-    "ev.challenged_innocent": "{challenger} contesta il {card}: {target} era in regola.",
-    "ev.reveal": "La mano di {target} era: {cards}.",
-    "ev.reveal_empty": "La mano di {target} era vuota.",
-    "ev.penalized": "Il padrone del tavolo penalizza {name}: {count} carte.",
-    "ev.expired": "{name} ha esaurito il tempo.",
-    "ev.round_ended": "{name} vince la manche (+{points} punti).",
-    "ev.round_abandoned": "La manche è stata abbandonata.",
-    "ev.match_ended": "{name} vince la partita con {points} punti!",
-    "ev.may_challenge": "{name} può contestare il {card}.",
-    "ev.names_color": "{name} sceglie il colore.",
+    **CARD_WORDS["it"],
     "ui.round": "Manche {round}",
     "ui.seat": "Posto {seat}",
     "ui.you": "tu",
@@ -431,6 +308,34 @@ IT: dict[str, str] = {
     "ui.keybar": "Invio gioca  Spazio pesca  U uno  F contesta  Tab chat  ? aiuto  q esci",
     "ui.more": "altre {count}",
     "ui.connecting": "Connessione...",
+    "ui.stack_you": "+{amount} su di te: {answers}, o Spazio pesca {amount}.",
+    "ui.answer_stack": "rispondi con una carta pesca",
+    "ui.answer_deflect": "passala con Salta, Inverti o Buzzer",
+    "ui.answer_join": " o ",
+    "ui.stack_take": "+{amount} su di te: Spazio pesca {amount}.",
+    "ui.stack_other": "+{amount} su {name}: risponde, la passa o pesca.",
+    "ui.challenge_stack": (
+        "{target} ti ha giocato {card}: F contesta, Spazio pesca {count}, "
+        "o rispondi con una carta pesca."
+    ),
+    "ui.pick_target_keys": "Scambia la mano con (frecce, Invio):",
+    "ui.target_other": "{name} sceglie con chi scambiare la mano.",
+    "ui.buzz_you": "Buzzer! Premi B, presto: l'ultimo pesca 2.",
+    "ui.buzz_wait": "Gara del buzzer: si aspetta {names}.",
+    "ui.buzz_pressed": "Hanno premuto: {names}.",
+    "ui.buzz_result": "Gara del buzzer finita: {names} pesca {count}.",
+    "ui.buzz_nobody": "Gara del buzzer finita: nessuno pesca.",
+    "ui.jump_in": "Tocca a {name}. Intervieni: Invio gioca una carta giocabile.",
+    "ui.multi_hint": "M segna le carte da giocare insieme.",
+    "ui.marked": "Segnate {cards}: Invio le gioca, M toglie il segno.",
+    "ui.out": "fuori",
+    "ui.eliminated": "eliminato",
+    "ui.team": "Squadra {team}",
+    "ui.team_score": "Squadra {team} ({names}): {points} punti",
+    "ui.meaning": "Cosa fa: {text}",
+    "n.no_multi": "Ora non si può giocare né una scala né un gruppo.",
+    "n.not_together": "Queste carte ora non si possono giocare insieme.",
+    "n.out": "Sei fuori da questa manche.",
     "n.not_playable": "{card} non si può giocare ora.",
     "n.not_your_turn": "Non tocca a te.",
     "n.cannot_draw": "Ora non puoi pescare.",
@@ -526,6 +431,9 @@ IT: dict[str, str] = {
     "help.help": "?: questo aiuto (un tasto qualsiasi lo chiude)",
     "help.quit": "q o Ctrl-C: esci (chiede conferma)",
     "help.codes": "Senza colori: R rosso, Y giallo, G verde, B blu, W jolly",
+    "help.mark": "M: segna le carte di una scala o di un gruppo (se si può), Invio le gioca",
+    "help.target": "Frecce e Invio, o 1-0: scegli con chi scambiare la mano (un 7)",
+    "help.jump": "Fuori turno, Invio gioca una carta che può intervenire",
     "val.yes": "sì",
     "val.no": "no",
     "val.off": "no",
@@ -582,71 +490,7 @@ IT: dict[str, str] = {
 }
 
 PT: dict[str, str] = {
-    "color.red": "vermelho",
-    "color.yellow": "amarelo",
-    "color.green": "verde",
-    "color.blue": "azul",
-    "color.orange": "laranja",
-    "color.purple": "roxo",
-    "color.pink": "rosa",
-    "color.cyan": "ciano",
-    "card.number": "{number} {color}",
-    "card.action": "{kind} {color}",
-    "kind.skip": "Pular",
-    "kind.reverse": "Inverter",
-    "kind.draw_two": "Comprar Duas",
-    "kind.wild": "Coringa",
-    "kind.wild_draw_four": "Coringa +4",
-    "kind.buzzer": "Buzzer",
-    "kind.draw_one": "Comprar Uma",
-    "kind.draw_five": "Comprar Cinco",
-    "kind.flip": "Flip",
-    "kind.skip_everyone": "Pular Todos",
-    "kind.wild_draw_two": "Coringa +2",
-    "kind.wild_draw_color": "Coringa Comprar Cor",
-    "kind.draw_four": "Comprar Quatro",
-    "kind.discard_all": "Descartar Tudo",
-    "kind.wild_reverse_draw_four": "Coringa Inverter +4",
-    "kind.wild_draw_six": "Coringa +6",
-    "kind.wild_draw_ten": "Coringa +10",
-    "kind.wild_color_roulette": "Coringa Roleta de Cores",
-    "ev.dealer_draw": "Sorteio de quem dá as cartas: {draws}.",
-    "ev.dealer_draw_again": "Novo sorteio entre os empatados: {draws}.",
-    "ev.round_started": "Rodada {round}: {dealer} dá as cartas.",
-    "ev.first_card": "A primeira carta é {card}.",
-    "ev.played": "{name} joga {card}.",
-    "ev.played_color": "{name} joga {card} e escolhe {color}.",
-    "ev.played_uno": "{name} joga {card}: UNO!",
-    "ev.played_color_uno": "{name} joga {card}, escolhe {color}: UNO!",
-    "ev.drew": "{name} compra {count}.",
-    "ev.drew_why": "{name} compra {count} ({why}).",
-    "why.penalty_uno": "penalidade do UNO",
-    "why.penalty_challenge": "desafio",
-    "why.penalty_moderation": "penalidade",
-    "ev.you_got": "Você recebeu: {cards}.",
-    "ev.skipped": "{name} perde a vez.",
-    "ev.direction_cw": "O jogo segue no sentido horário.",
-    "ev.direction_ccw": "O jogo segue no sentido anti-horário.",
-    "ev.color_chosen": "{name} escolhe {color}.",
-    "ev.passed": "{name} passa a vez.",
-    "ev.cannot_draw": "{name} não pode comprar: todas as cartas estão nas mãos.",
-    "ev.reshuffled": "As cartas jogadas são embaralhadas numa nova pilha.",
-    "ev.reshuffled_first": "O {card} volta ao baralho, que é embaralhado.",
-    "ev.uno_called": "{name} diz UNO!",
-    "ev.uno_caught": "{catcher} pega {target} sem UNO: {target} compra {count}.",
-    "ev.uno_auto": "{target} não disse UNO e compra {count}.",
-    "ev.false_catch": "{catcher} acusa {target} sem razão e compra {count}.",
-    "ev.challenged_guilty": "{challenger} desafia o {card}: {target} blefava!",
-    "ev.challenged_innocent": "{challenger} desafia o {card}: {target} jogou certo.",
-    "ev.reveal": "A mão de {target} era: {cards}.",
-    "ev.reveal_empty": "A mão de {target} estava vazia.",
-    "ev.penalized": "O dono da mesa penaliza {name}: {count} cartas.",
-    "ev.expired": "O tempo de {name} acabou.",
-    "ev.round_ended": "{name} vence a rodada (+{points} pontos).",
-    "ev.round_abandoned": "A rodada foi abandonada.",
-    "ev.match_ended": "{name} vence a partida com {points} pontos!",
-    "ev.may_challenge": "{name} pode desafiar o {card}.",
-    "ev.names_color": "{name} escolhe a cor.",
+    **CARD_WORDS["pt"],
     "ui.round": "Rodada {round}",
     "ui.seat": "Lugar {seat}",
     "ui.you": "você",
@@ -687,6 +531,34 @@ PT: dict[str, str] = {
     "ui.keybar": "Enter joga  Espaço compra  U uno  F desafia  Tab chat  ? ajuda  q sai",
     "ui.more": "+{count}",
     "ui.connecting": "Conectando...",
+    "ui.stack_you": "+{amount} em você: {answers}, ou Espaço compra {amount}.",
+    "ui.answer_stack": "jogue uma carta de compra",
+    "ui.answer_deflect": "passe adiante com Pular, Inverter ou Buzzer",
+    "ui.answer_join": " ou ",
+    "ui.stack_take": "+{amount} em você: Espaço compra {amount}.",
+    "ui.stack_other": "+{amount} em {name}: acumula, passa adiante ou compra.",
+    "ui.challenge_stack": (
+        "{target} jogou {card} em você: F desafia, Espaço compra {count}, "
+        "ou jogue uma carta de compra."
+    ),
+    "ui.pick_target_keys": "Trocar a mão com (setas, Enter):",
+    "ui.target_other": "{name} escolhe com quem trocar a mão.",
+    "ui.buzz_you": "Buzzer! Aperte B, rápido: o último compra 2.",
+    "ui.buzz_wait": "Corrida do buzzer: falta {names}.",
+    "ui.buzz_pressed": "Apertaram: {names}.",
+    "ui.buzz_result": "Fim da corrida do buzzer: {names} compra {count}.",
+    "ui.buzz_nobody": "Fim da corrida do buzzer: ninguém compra.",
+    "ui.jump_in": "Vez de {name}. Jogue fora da vez: Enter joga uma carta jogável.",
+    "ui.multi_hint": "M marca cartas para jogar juntas.",
+    "ui.marked": "Marcadas {cards}: Enter joga, M desmarca.",
+    "ui.out": "fora",
+    "ui.eliminated": "eliminado",
+    "ui.team": "Equipe {team}",
+    "ui.team_score": "Equipe {team} ({names}): {points} pts",
+    "ui.meaning": "O que faz: {text}",
+    "n.no_multi": "Agora não dá para jogar sequência nem cartas iguais.",
+    "n.not_together": "Essas cartas não podem ser jogadas juntas agora.",
+    "n.out": "Você está fora desta rodada.",
     "n.not_playable": "{card} não pode ser jogada agora.",
     "n.not_your_turn": "Não é a sua vez.",
     "n.cannot_draw": "Você não pode comprar agora.",
@@ -782,6 +654,9 @@ PT: dict[str, str] = {
     "help.help": "?: esta ajuda (qualquer tecla fecha)",
     "help.quit": "q ou Ctrl-C: sai (pergunta antes)",
     "help.codes": "Sem cores: R vermelho, Y amarelo, G verde, B azul, W coringa",
+    "help.mark": "M: marca cartas de uma sequência ou iguais (quando dá), Enter joga",
+    "help.target": "Setas e Enter, ou 1-0: escolhe com quem trocar a mão (um 7)",
+    "help.jump": "Fora da vez, Enter joga uma carta que pode entrar",
     "val.yes": "sim",
     "val.no": "não",
     "val.off": "não",
@@ -838,3 +713,11 @@ PT: dict[str, str] = {
 }
 
 CATALOGUES: dict[str, dict[str, str]] = {"en": EN, "it": IT, "pt": PT}
+
+
+class Translator(Words):
+    """The interface's strings of one language, card names included (they come from
+    unonet.words, the narrator's catalogue, so a card is named the same in the log and on the
+    table); a missing key falls back to English, then the key."""
+
+    catalogues = CATALOGUES

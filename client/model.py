@@ -30,7 +30,7 @@ from client.lobby import (
     StartMatch,
     TableInfo,
 )
-from client.narration import narrate
+from client.rule_editor import editor_options, playable_presets, step_option
 from unonet import events as ev
 from unonet.actions import (
     Accept,
@@ -45,8 +45,10 @@ from unonet.actions import (
     Pass,
     Play,
 )
-from unonet.cards import ALL_COLORS, Color, DeckManifest, Face
-from unonet.rules import OPTIONS, PRESETS, RuleSet
+from unonet.cards import ALL_COLORS, DRAW_AMOUNTS, Color, DeckManifest, Face, Kind
+from unonet.narrate import narrate
+from unonet.phase import Phase
+from unonet.rules import OPTIONS, RuleSet
 from unonet.view import View
 
 LOG_LINES = 200
@@ -58,6 +60,10 @@ MAX_NAME_CHARS = 32
 """A player's name on the wire is str(1..32) (SPEC.md 8.2 join_table); longer names are cut."""
 
 COLOR_ORDER = {color: i for i, color in enumerate(ALL_COLORS)}
+
+DEFLECTING = frozenset({Kind.SKIP, Kind.REVERSE, Kind.BUZZER})
+"""Cards that, when the legal list offers them against a pending draw, pass it on (`deflect`):
+only used to word the prompt; what may be played comes from the legal list."""
 
 
 class Screen(StrEnum):
@@ -83,7 +89,21 @@ class ColorPrompt:
 
 @dataclass(frozen=True, slots=True)
 class ChallengePrompt:
+    """A Wild Draw Four on us: challenge (F), take `amount` (Space), or stack on it."""
+
     target: int | None
+    amount: int = 4
+    can_stack: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class StackPrompt:
+    """A pending draw of `amount` on us: answer it with a draw card (`stack`), pass it on with
+    a Skip, Reverse or Buzzer (`deflect`), or take it with Space."""
+
+    amount: int
+    stack: bool
+    deflect: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +113,15 @@ class DrawnCardPrompt:
 
 @dataclass(frozen=True, slots=True)
 class TargetPrompt:
+    """A 7 under seven_zero: whom to swap hands with; `cursor` indexes `targets`."""
+
     targets: tuple[int, ...]
+    cursor: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class BuzzPrompt:
+    """A Buzzer race is open and we have not pressed B yet."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +129,10 @@ class QuitPrompt:
     pass
 
 
-Prompt = ColorPrompt | ChallengePrompt | DrawnCardPrompt | TargetPrompt | QuitPrompt
+Prompt = (
+    ColorPrompt | ChallengePrompt | StackPrompt | DrawnCardPrompt | TargetPrompt | BuzzPrompt
+    | QuitPrompt
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +178,10 @@ class ClientModel:
         self.option_cursor = 0
         self.results: list[RoundResult] = []
         self.selected = 0
+        self.marked: list[int] = []  # cards marked to play together (a run or a multiple)
+        self.target_cursor = 0
+        self.pressed: list[int] = []  # the seats that pressed B in the open race, in order
+        self.eliminated: set[int] = set()
         self.uno_armed = False
         self.local_prompt: ColorPrompt | QuitPrompt | None = None
         self.show_help = False
@@ -212,7 +247,19 @@ class ClientModel:
 
     @property
     def playable(self) -> frozenset[int]:
+        """The cards the legal list lets us play now (out of turn too: a jump-in)."""
         return frozenset(a.card for a in self.legal if isinstance(a, Play))
+
+    @property
+    def jump_in_open(self) -> bool:
+        """A card of ours may be played although it is not our turn (a jump-in, or the next
+        card of our run): the host listed it, so Enter plays it."""
+        return not self.my_turn and bool(self.playable)
+
+    @property
+    def multi_offered(self) -> bool:
+        """The legal list holds a play of several cards (a run or a multiple)."""
+        return any(isinstance(a, Play) and a.also for a in self.legal)
 
     @property
     def selected_card(self) -> int | None:
@@ -227,16 +274,25 @@ class ClientModel:
         if self.local_prompt is not None:
             return self.local_prompt
         legal = self.legal
+        view = self.view
+        pending = view.pending if view is not None else None
         if any(isinstance(a, Challenge) for a in legal):
-            view = self.view
-            target = view.pending.target if view and view.pending else None
-            return ChallengePrompt(target)
+            target = pending.target if pending is not None else None
+            amount = pending.amount if pending is not None and pending.amount else 4
+            return ChallengePrompt(target, amount, bool(self.playable))
+        if any(isinstance(a, Accept) for a in legal):
+            amount = pending.amount if pending is not None else 0
+            kinds = {self.face(c).kind for c in self.playable}
+            return StackPrompt(amount, any(k in DRAW_AMOUNTS for k in kinds),
+                               bool(kinds & DEFLECTING))
         colors = tuple(a.color for a in legal if isinstance(a, ChooseColor))
         if colors:
             return ColorPrompt(None, colors)
         targets = tuple(a.target for a in legal if isinstance(a, ChooseTarget))
         if targets:
-            return TargetPrompt(targets)
+            return TargetPrompt(targets, min(self.target_cursor, len(targets) - 1))
+        if any(isinstance(a, Buzz) for a in legal):
+            return BuzzPrompt()
         if any(isinstance(a, Pass) for a in legal):
             plays = {a.card for a in legal if isinstance(a, Play)}
             if len(plays) == 1:
@@ -252,11 +308,11 @@ class ClientModel:
     def screen(self) -> Screen:
         view = self.view
         if view is not None:
-            if view.phase == "match_over":
+            if view.phase == Phase.MATCH_OVER:
                 return Screen.MATCH_END
-            if view.phase == "round_over":
+            if view.phase == Phase.ROUND_OVER:
                 return Screen.ROUND_END
-            if view.phase != "between_rounds":
+            if view.phase != Phase.BETWEEN_ROUNDS:
                 return Screen.GAME
         if self.lobby is not None:
             return Screen.LOBBY
@@ -268,6 +324,23 @@ class ClientModel:
     def is_owner(self) -> bool:
         lobby = self.lobby
         return lobby is not None and lobby.owner is not None and lobby.owner == lobby.you
+
+    def teams(self) -> dict[int, list[int]]:
+        """teams=pairs: each team's seats (partners sit opposite); empty without teams."""
+        view = self.view
+        out: dict[int, list[int]] = {}
+        if view is not None:
+            for info in view.seats:
+                if info.team is not None:
+                    out.setdefault(info.team, []).append(info.seat)
+        return out
+
+    def team_points(self, team: int) -> int:
+        """A team's total: the sum of its partners' points."""
+        view = self.view
+        if view is None:
+            return 0
+        return sum(view.seats[s].score for s in self.teams().get(team, []))
 
     def rules(self) -> RuleSet | None:
         """The table's rules as a RuleSet, when the lobby's options make a valid one."""
@@ -308,7 +381,7 @@ class ClientModel:
     def apply_snapshot(self, view: View, legal: tuple[Action, ...] | list[Action]) -> None:
         if self.manifest is None:
             raise ValueError("a snapshot needs the deck manifest first")
-        self.tracker = ViewTracker(view, self.manifest, self.rules())
+        self.tracker = ViewTracker(view, self.manifest)
         self._set_legal(tuple(legal))
 
     def apply_event(self, event: ev.Event, legal: tuple[Action, ...] | list[Action]) -> None:
@@ -319,6 +392,8 @@ class ClientModel:
             self.reading_scores = False
             self.selected = 0
             self.uno_armed = False
+            self.marked = []
+        self._follow_race(event)
         if isinstance(event, ev.RoundEnded):
             view = self.tracker.view
             self.results.append(
@@ -327,14 +402,32 @@ class ClientModel:
             # Hold the next deal while we read the scores (SPEC.md [UNO-8-13]); Enter lets go.
             self.reading_scores = True
             self.outbox.append(SetReady(False))
-        text = narrate(event, self.tr, self.names(), self.manifest, self.me)
+        text = narrate(event, self.names(), self.manifest, self.me, self.tr.lang)
         if text:
             self.log.append(text)
         self._set_legal(tuple(legal))
 
+    def _follow_race(self, event: ev.Event) -> None:
+        """Who pressed B, in order, and the race's result as a notice; who was eliminated."""
+        match event:
+            case ev.BuzzerOpened():
+                self.pressed = []
+            case ev.Buzzed(seat=seat):
+                self.pressed.append(seat)
+            case ev.BuzzerClosed(losers=losers, penalty=penalty):
+                if losers:
+                    names = ", ".join(self.name(s) for s in losers)
+                    self.notice = self.tr("ui.buzz_result", names=names, count=penalty)
+                else:
+                    self.notice = self.tr("ui.buzz_nobody")
+            case ev.SeatEliminated(seat=seat):
+                self.eliminated.add(seat)
+            case ev.MatchEnded():
+                self.pressed = []
+
     def apply_lobby(self, lobby: LobbyState) -> None:
         self.lobby = lobby
-        self.option_cursor = min(self.option_cursor, len(OPTIONS) - 1)
+        self.option_cursor = min(self.option_cursor, len(editor_options()) - 1)
         if self.name_pending and lobby.you is not None and not lobby.started:
             # create_table seats us under the hello name; ours was chosen later ([UNO-8-14])
             self.name_pending = False
@@ -361,6 +454,9 @@ class ClientModel:
         hand = self.hand
         if len(hand) != 2:
             self.uno_armed = False
+        self.marked = [c for c in self.marked if c in hand]
+        if not any(isinstance(a, ChooseTarget) for a in legal):
+            self.target_cursor = 0
         drawn = self.prompt
         if isinstance(drawn, DrawnCardPrompt) and drawn.card in hand:
             self.selected = hand.index(drawn.card)
@@ -404,10 +500,14 @@ class ClientModel:
         """Enter: play the selected card. A wild opens the colour picker first; a drawn card is
         the only one that can be played after drawing, so Enter plays it whatever is selected."""
         prompt = self.prompt
+        if len(self.marked) > 1 and not isinstance(prompt, DrawnCardPrompt):
+            return self._play_marked()
         card = prompt.card if isinstance(prompt, DrawnCardPrompt) else self.selected_card
+        if len(self.marked) == 1:
+            card = self.marked[0]
         if card is None:
             return None
-        plays = [a for a in self.legal if isinstance(a, Play) and a.card == card]
+        plays = [a for a in self.legal if isinstance(a, Play) and a.card == card and not a.also]
         if not plays:
             if self.my_turn:
                 self.notice = self.tr("n.not_playable", card=self.tr.card(self.face(card)))
@@ -423,8 +523,39 @@ class ClientModel:
         action = next((a for a in plays if a.uno == uno), plays[0])
         return self._played(action)
 
+    def _play_marked(self) -> Action | None:
+        """The marked cards as one Play with `also`, in the order they were marked if the
+        legal list has that order, else in an order it lists for the same cards."""
+        marked = tuple(self.marked)
+        together = [a for a in self.legal if isinstance(a, Play) and a.also
+                    and sorted((a.card, *a.also)) == sorted(marked)]
+        if not together:
+            self.notice = self.tr("n.not_together")
+            return None
+        in_order = [a for a in together if (a.card, *a.also) == marked] or together
+        uno = self.uno_armed and any(a.uno for a in in_order)
+        action = next((a for a in in_order if a.uno == uno), in_order[0])
+        return self._played(action)
+
+    def toggle_mark(self) -> None:
+        """M: mark the selected card to be played with others (or unmark it). Offered only
+        while the legal list holds a play of several cards, or cards are already marked."""
+        card = self.selected_card
+        if card is None:
+            return
+        if card in self.marked:
+            self.marked.remove(card)
+            self.notice = ""
+            return
+        if not self.multi_offered:
+            self.notice = self.tr("n.no_multi")
+            return
+        self.marked.append(card)
+        self.notice = ""
+
     def _played(self, action: Action | None) -> Action | None:
         if action is not None:
+            self.marked = []
             self.uno_armed = False
             self.local_prompt = None
             self.notice = ""
@@ -486,6 +617,19 @@ class ClientModel:
 
     def choose_target(self, seat: int) -> Action | None:
         return self._offer(ChooseTarget(seat))
+
+    def move_target(self, step: int) -> None:
+        """An arrow key in the swap chooser: the next player to swap with."""
+        prompt = self.prompt
+        if isinstance(prompt, TargetPrompt):
+            self.target_cursor = (prompt.cursor + step) % len(prompt.targets)
+
+    def choose_target_at_cursor(self) -> Action | None:
+        """Enter in the swap chooser: swap hands with the player under the cursor."""
+        prompt = self.prompt
+        if not isinstance(prompt, TargetPrompt):
+            return None
+        return self.choose_target(prompt.targets[prompt.cursor])
 
     # -- intents: the screen -------------------------------------------------------------------
 
@@ -573,24 +717,26 @@ class ClientModel:
         return True
 
     def option_next(self, step: int = 1) -> None:
-        self.option_cursor = (self.option_cursor + step) % len(OPTIONS)
+        self.option_cursor = (self.option_cursor + step) % len(editor_options())
 
     def change_option(self, step: int) -> LobbyCommand | None:
-        """Owner: the option under the cursor, one value up or down (its choices or range)."""
+        """Owner: the option under the cursor, one value up or down (its choices or range),
+        skipping values the engine does not play with the other options."""
         if not self._owner_only() or self.lobby is None:
             return None
-        info = list(OPTIONS.values())[self.option_cursor]
-        current = self.lobby.rules.get(info.name, getattr(RuleSet(), info.name))
-        value = _step_value(info.choices, info.minimum, info.maximum, info.nullable,
-                            current, step)
+        info = editor_options()[min(self.option_cursor, len(editor_options()) - 1)]
+        rules = {k: v for k, v in self.lobby.rules.items() if k in OPTIONS}
+        current = rules.get(info.name, getattr(RuleSet(), info.name))
+        value = step_option(info, rules, step)
         if value == current:
             return None
         return SetRules({info.name: value}, self.lobby.preset)
 
     def next_preset(self) -> LobbyCommand | None:
+        """Owner, `p`: the next preset the engine plays (never flip or no_mercy)."""
         if not self._owner_only() or self.lobby is None:
             return None
-        names = list(PRESETS)
+        names = playable_presets()
         now = names.index(self.lobby.preset) if self.lobby.preset in names else -1
         return SetRules({}, names[(now + 1) % len(names)])
 
@@ -606,25 +752,3 @@ class ClientModel:
     def start_match(self) -> LobbyCommand | None:
         return StartMatch() if self._owner_only() else None
 
-
-def _step_value(
-    choices: tuple[Any, ...],
-    minimum: int | None,
-    maximum: int | None,
-    nullable: bool,
-    current: Any,
-    step: int,
-) -> Any:
-    """The next value of an option: around its choices, or within its range (None = off,
-    below the minimum, for options that may be off)."""
-    if choices:
-        index = choices.index(current) if current in choices else 0
-        return choices[(index + step) % len(choices)]
-    low = minimum if minimum is not None else 0
-    high = maximum if maximum is not None else low
-    if current is None or not isinstance(current, int):
-        return low if step > 0 else current
-    value = current + step
-    if value < low:
-        return None if nullable else low
-    return min(value, high)

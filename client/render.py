@@ -19,16 +19,20 @@ from prompt_toolkit.styles import Style
 from prompt_toolkit.utils import get_cwidth
 
 from client.model import (
+    BuzzPrompt,
     ChallengePrompt,
     ClientModel,
     ColorPrompt,
     DrawnCardPrompt,
     QuitPrompt,
     Screen,
+    StackPrompt,
     TargetPrompt,
 )
+from client.rule_editor import editor_options
 from unonet.actions import Draw
 from unonet.cards import Color, Face
+from unonet.phase import Phase
 from unonet.rules import OPTIONS, RuleSet
 
 Fragment = tuple[str, str] | tuple[str, str, Callable[[MouseEvent], object]]
@@ -43,8 +47,12 @@ COLOR_KEYS: dict[Color, str] = {
 
 HELP_KEYS = (
     "help.pick", "help.play", "help.draw", "help.uno", "help.challenge", "help.buzz",
-    "help.colors", "help.chat", "help.name", "help.seat", "help.help", "help.quit", "help.codes",
+    "help.mark", "help.jump", "help.target", "help.colors", "help.chat", "help.name",
+    "help.seat", "help.help", "help.quit", "help.codes",
 )
+
+TEAM_NAMES = "AB"
+"""teams=pairs: team 0 is A, team 1 is B."""
 
 STYLE = Style.from_dict({
     "title": "bg:#303030 #ffffff bold",
@@ -259,10 +267,14 @@ def player_entry(model: ClientModel, seat: int, width: int) -> Line:
     if seat == model.me:
         name = f"{name} ({tr('ui.you')})"
     count = tr("ui.card") if info.cards == 1 else tr("ui.cards", count=info.cards)
+    if info.out:
+        count = tr("ui.eliminated" if seat in model.eliminated else "ui.out")
+    team = f"{TEAM_NAMES[info.team]} " if info.team is not None else ""
     line: Line = [
         ("class:turn" if turn else "", "▶ " if turn else "  "),
-        ("class:me" if seat == model.me else "", f"{name[:16]:<16} "),
-        ("", f"{count:>9} "),
+        ("class:dim", team),
+        ("class:me" if seat == model.me else "", f"{name[:16 - len(team)]:<{16 - len(team)}} "),
+        ("class:dim" if info.out else "", f"{count[:9]:>9} "),
     ]
     if info.uno_called and info.cards == 1:
         line.append(("class:uno", f"{tr('ui.uno'):<7} "))
@@ -279,10 +291,10 @@ def player_entry(model: ClientModel, seat: int, width: int) -> Line:
 
 
 def players(model: ClientModel, width: int) -> list[Line]:
-    """Every player, in two columns when there are more than four."""
+    """Every player, in two columns when there are more than four; then the teams' totals."""
     count = model.seat_count
     if count <= 4:
-        return [player_entry(model, s, width) for s in range(count)]
+        return [player_entry(model, s, width) for s in range(count)] + team_line(model)
     half = (width - 1) // 2
     rows = (count + 1) // 2
     lines: list[Line] = []
@@ -290,7 +302,20 @@ def players(model: ClientModel, width: int) -> list[Line]:
         left = player_entry(model, r, half)
         right = player_entry(model, r + rows, width - half - 1) if r + rows < count else []
         lines.append([*left, ("", " "), *right])
-    return lines
+    return lines + team_line(model)
+
+
+def team_line(model: ClientModel) -> list[Line]:
+    """teams=pairs: each team, its partners and its total, on one line (none without teams)."""
+    teams = model.teams()
+    if not teams:
+        return []
+    parts = [
+        model.tr("ui.team_score", team=TEAM_NAMES[team],
+                 names=" + ".join(model.name(s) for s in seats), points=model.team_points(team))
+        for team, seats in sorted(teams.items())
+    ]
+    return [[("class:dim", "  " + " · ".join(parts))]]
 
 
 def centre(model: ClientModel, look: Look) -> Line:
@@ -323,9 +348,43 @@ def color_choices(model: ClientModel, colors: Sequence[Color], look: Look) -> Li
 
 def status(model: ClientModel, look: Look) -> Line:
     """What the game waits for: a prompt of ours, or whose turn it is and what is pending."""
+    line = prompt_status(model, look)
+    if line is not None:
+        return line
     tr = model.tr
     view = model.view
     assert view is not None
+    pending = view.pending
+    if view.phase == Phase.BUZZER and pending is not None:
+        waiting = ", ".join(model.name(s) for s in pending.waiting)
+        return [("class:prompt", tr("ui.buzz_wait", names=waiting)), *pressed_line(model)]
+    if view.seat is None:
+        return [("class:dim", tr("ui.spectating"))]
+    name = model.name(view.current)
+    if view.phase == Phase.CHALLENGE and pending is not None:
+        return [("", tr("ui.challenge_other", name=name, target=model.name(pending.target)))]
+    if view.phase == Phase.STACK and pending is not None:
+        return [("", tr("ui.stack_other", name=name, amount=pending.amount))]
+    if view.phase == Phase.CHOOSE_TARGET:
+        return [("", tr("ui.target_other", name=name))]
+    if view.phase == Phase.CHOOSE_COLOR:
+        return [("", tr("ui.color_other", name=name))]
+    if model.my_turn:
+        if model.playable:
+            return [("class:turn", tr("ui.your_turn"))]
+        if any(isinstance(a, Draw) for a in model.legal):
+            return [("class:turn", tr("ui.your_turn_none"))]
+        return [("class:turn", tr("ui.your_turn_pass"))]
+    if model.jump_in_open:
+        return [("class:prompt", tr("ui.jump_in", name=name))]
+    if view.seats[view.seat].out:
+        return [("class:dim", tr("n.out"))]
+    return [("", tr("ui.turn_of", name=name))]
+
+
+def prompt_status(model: ClientModel, look: Look) -> Line | None:
+    """The question our keys answer now, if there is one."""
+    tr = model.tr
     prompt = model.prompt
     p = "class:prompt"
     if isinstance(prompt, QuitPrompt):
@@ -338,27 +397,43 @@ def status(model: ClientModel, look: Look) -> Line:
         before, _, after = text.partition("\0")
         return [(p, before), *color_choices(model, prompt.colors, look), (p, after.strip())]
     if isinstance(prompt, ChallengePrompt):
-        return [(p, tr("ui.challenge_you", target=model.name(prompt.target),
-                        card=tr("kind.wild_draw_four"), count=4))]
+        key = "ui.challenge_stack" if prompt.can_stack else "ui.challenge_you"
+        return [(p, tr(key, target=model.name(prompt.target), card=tr("kind.wild_draw_four"),
+                       count=prompt.amount))]
+    if isinstance(prompt, StackPrompt):
+        answers = [tr(key) for key, offered in (("ui.answer_stack", prompt.stack),
+                                                ("ui.answer_deflect", prompt.deflect)) if offered]
+        if not answers:
+            return [(p, tr("ui.stack_take", amount=prompt.amount))]
+        joined = tr("ui.answer_join").join(answers)
+        return [(p, tr("ui.stack_you", amount=prompt.amount, answers=joined))]
     if isinstance(prompt, DrawnCardPrompt):
         return [(p, tr("ui.drawn", card=tr.card(model.face(prompt.card))))]
     if isinstance(prompt, TargetPrompt):
-        choices = "  ".join(f"{t + 1} {model.name(t)}" for t in prompt.targets)
-        return [(p, tr("ui.pick_target", choices=choices))]
-    if view.seat is None:
-        return [("class:dim", tr("ui.spectating"))]
-    if view.phase == "challenge" and view.pending is not None:
-        return [("", tr("ui.challenge_other", name=model.name(view.current),
-                        target=model.name(view.pending.target)))]
-    if view.phase == "choose_color":
-        return [("", tr("ui.color_other", name=model.name(view.current)))]
-    if model.my_turn:
-        if model.playable:
-            return [("class:turn", tr("ui.your_turn"))]
-        if any(isinstance(a, Draw) for a in model.legal):
-            return [("class:turn", tr("ui.your_turn_none"))]
-        return [("class:turn", tr("ui.your_turn_pass"))]
-    return [("", tr("ui.turn_of", name=model.name(view.current)))]
+        return target_choices(model, prompt)
+    if isinstance(prompt, BuzzPrompt):
+        return [(p, tr("ui.buzz_you")), *pressed_line(model)]
+    return None
+
+
+def target_choices(model: ClientModel, prompt: TargetPrompt) -> Line:
+    """The swap chooser: every player we may swap with and their cards, the cursor on one."""
+    view = model.view
+    assert view is not None
+    line: Line = [("class:prompt", model.tr("ui.pick_target_keys") + " ")]
+    for index, seat in enumerate(prompt.targets):
+        text = f"{seat + 1} {model.name(seat)} ({view.seats[seat].cards})"
+        line.append(("class:cursor" if index == prompt.cursor else "", text))
+        line.append(("", "  "))
+    return line
+
+
+def pressed_line(model: ClientModel) -> Line:
+    """Who pressed B so far in the open race, in order."""
+    if not model.pressed:
+        return []
+    names = ", ".join(f"{place}. {model.name(s)}" for place, s in enumerate(model.pressed, 1))
+    return [("", "  "), ("", model.tr("ui.buzz_pressed", names=names))]
 
 
 def hand_lines(model: ClientModel, width: int, rows: int, look: Look) -> list[Line]:
@@ -370,6 +445,11 @@ def hand_lines(model: ClientModel, width: int, rows: int, look: Look) -> list[Li
     title: Line = [("class:heading", f"{tr('ui.hand')} ({len(hand)})")]
     if model.uno_armed:
         title += [("", "  "), ("class:uno", tr("ui.uno_armed"))]
+    if model.marked:
+        cards = ", ".join(tr.card(model.face(c)) for c in model.marked)
+        title += [("", "  "), ("class:prompt", tr("ui.marked", cards=cards))]
+    elif model.multi_offered:
+        title += [("", "  "), ("class:prompt", tr("ui.multi_hint"))]
     if look.plain:
         title += [("", "  "), ("class:dim", tr("ui.legend"))]
     out = [title]
@@ -377,6 +457,7 @@ def hand_lines(model: ClientModel, width: int, rows: int, look: Look) -> list[Li
         out.append([("class:dim", tr("ui.hand_empty"))])
         return out
     slot = 7 if look.plain else 6
+    deciding = model.my_turn or model.jump_in_open  # the cards that play now stand out
     per_row = max(1, (width - 1) // slot)
     card_rows = max(1, (rows - 1) // 2)
     selected = min(model.selected, len(hand) - 1)
@@ -391,12 +472,16 @@ def hand_lines(model: ClientModel, width: int, rows: int, look: Look) -> list[Li
             is_selected = index == selected
             chip = card_chip(model.face(card), look, playable=card in playable,
                              selected=is_selected, card=card,
-                             dim=model.my_turn and card not in playable)
+                             dim=deciding and card not in playable)
             chips += chip
             chips.append(("", " " * (slot - width_of(chip))))
             key = str((index + 1) % 10) if index < 10 else ""
-            mark = "^" if is_selected else key
-            marks.append(("class:prompt" if is_selected else "class:dim", f"{mark:^{slot - 1}} "))
+            marked = card in model.marked
+            if marked:
+                key = f"+{model.marked.index(card) + 1}"  # the order the run is played in
+            mark = ("^" + (key if marked else "")) if is_selected else key
+            style = "class:prompt" if is_selected or marked else "class:dim"
+            marks.append((style, f"{mark:^{slot - 1}} "))
         out += [chips, marks]
     hidden = len(hand) - len(shown)
     if hidden:
@@ -566,11 +651,12 @@ def lobby_body(model: ClientModel, width: int, height: int) -> list[Line]:
 
 
 def option_lines(model: ClientModel, rows: int) -> list[Line]:
-    """The owner's option list around the cursor, each with its value in words."""
+    """The owner's option list around the cursor (only what the engine plays), each with its
+    value in words."""
     tr = model.tr
     lobby = model.lobby
     assert lobby is not None
-    infos = list(OPTIONS.values())
+    infos = editor_options()
     base = RuleSet()
     first = max(0, min(model.option_cursor - rows // 2, len(infos) - rows))
     lines: list[Line] = []

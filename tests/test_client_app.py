@@ -208,7 +208,7 @@ def test_a_late_uno_and_the_lobby_keys_of_the_owner() -> None:
         assert m.screen is Screen.LOBBY and m.is_owner
         await d.press("r")
         assert d.table.lobby_commands[-1] == SetReady(True)
-        await d.press("\x1b[B\x1b[C")  # Down to hand_size, Right: one more card
+        await d.press("\x1b[C")  # the first option offered, hand_size; Right: one more card
         command = d.table.lobby_commands[-1]
         assert isinstance(command, SetRules) and command.options == {"hand_size": 5}
         await d.press("p")

@@ -155,7 +155,8 @@ def test_the_lobby_shows_seats_ready_flags_and_the_rules_in_words() -> None:
     # The owner sees the option list instead, with a cursor.
     model.apply_lobby(LobbyState(0, "casa", 0, rules, seats, False, "party", 0, 0))
     text = "\n".join(screen_lines(model, plain=True))
-    assert "> Variante" in text and "s começa" in text
+    assert "> Cartas distribuídas" in text and "s começa" in text
+    assert "Variante" not in text  # the engine plays only classic: not offered
 
 
 def test_the_help_overlay_lists_the_keys() -> None:
