@@ -51,7 +51,7 @@ from unonet.errors import EngineError
 from unonet.events import Event
 from unonet.match import BETWEEN_ROUNDS, IN_ROUND, Match
 from unonet.rules import RuleSet
-from unonet.stacking import stacked_order
+from stacking import stacked_order
 from unonet.view import View
 
 
