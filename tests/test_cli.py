@@ -25,7 +25,7 @@ def test_play_prints_a_whole_match(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", "--bots", "3", "--seed", "0102", "--set", "target=100"]) == 0
     out = capsys.readouterr().out
     assert "Seats: 0: Ana, 1: Bruno, 2: Chiara" in out
-    assert "Round 1:" in out and "played" in out
+    assert "Round 1:" in out and "plays" in out
     assert "wins the round" in out and "wins the match" in out
     assert out.rstrip().endswith("wins.")
 

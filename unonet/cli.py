@@ -18,7 +18,7 @@ from unonet.compiled import engine_is_compiled
 from unonet.errors import EngineError
 from unonet.events import Event, RoundEnded, TurnStarted
 from unonet.match import Match
-from unonet.narrate import describe
+from unonet.narrate import narrate
 from unonet.rules import PRESETS, RulesError, RuleSet, parse_option, preset
 
 if TYPE_CHECKING:
@@ -103,7 +103,7 @@ def cmd_log(args: argparse.Namespace) -> int:
                 continue
             if args.quiet and not isinstance(event, RoundEnded):
                 continue
-            text = describe(event, names, match.manifest, viewer=None)
+            text = narrate(event, names, match.manifest, None, args.lang or "en")
             if text:
                 print("  " + text if not isinstance(event, RoundEnded) else text)
 

@@ -1,105 +1,247 @@
-"""Events in plain English words ("Ana played Wild Draw Four, chose blue"), for logs.
+"""The one narrator: engine events as sentences of English, Italian or Portuguese.
 
-`describe(event, names, manifest, viewer)` returns a sentence, or None for bookkeeping events
-nobody needs to read. `viewer` is whose log it is: a private event reads differently to its
-owner, and is never described to anyone else.
+`narrate(event, names, manifest, viewer, lang)` returns a sentence, or None for bookkeeping
+nobody needs to read (BOOKKEEPING: a turn starting, a catch window closing, the deal's draws)
+and for a private event whose audience is not `viewer`. Every log uses it: the terminal
+client's log, `unonet play --log`. Pure, no I/O; the words come from unonet/words.py.
+
+Names are used as given: the caller passes them ready for display (the client passes the seat
+names it shows everywhere else), and they are substituted as values, never read as templates.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from unonet import events as ev
-from unonet.cards import DeckManifest
+from unonet.cards import DeckManifest, Face, Kind
+from unonet.phase import Phase
+from unonet.words import DEFAULT_LANGUAGE, Words, game_words
+
+__all__ = ["BOOKKEEPING", "narrate"]
+
+BOOKKEEPING: frozenset[type[ev.Event]] = frozenset({ev.TurnStarted, ev.CatchWindowClosed})
+"""Event classes that are never worded: the screen shows whose turn it is, and a closed catch
+window only means that nothing happened. (CardsDrawn of the deal is also silent: the round's
+start says it.)"""
 
 
-def describe(
+def narrate(
     event: ev.Event,
     names: Sequence[str],
     manifest: DeckManifest,
     viewer: int | None = None,
+    lang: str = DEFAULT_LANGUAGE,
 ) -> str | None:
+    """The sentence for `event` as `viewer` (a seat, or None for a spectator or a public log)
+    reads it, in `lang` (English if unknown)."""
     audience = event.audience
     if audience is not None and viewer not in audience:
         return None
+    if type(event) in BOOKKEEPING:
+        return None
+    return _Teller(game_words(lang), names, manifest).tell(event)
 
-    def name(seat: int | None) -> str:
-        return "nobody" if seat is None else names[seat]
 
-    def card(card_id: int) -> str:
-        return manifest.face(card_id).name
+class _Teller:
+    """One event's wording: the language's words, and how seats and cards are named."""
 
-    match event:
-        case ev.DealerDraw(attempt=attempt, draws=draws):
-            drawn = ", ".join(f"{name(s)} {card(c)}" for s, c in draws)
-            again = " (again, among the tied)" if attempt else ""
-            return f"Drawing for dealer{again}: {drawn}."
-        case ev.RoundStarted(round_no=n, dealer=dealer):
-            return f"Round {n}: {name(dealer)} deals."
-        case ev.TopCardTurned(card=c):
-            return f"The first card is {card(c)}."
-        case ev.CardPlayed(seat=s, card=c, color=color, uno=uno):
-            text = f"{name(s)} played {card(c)}"
-            if color is not None:
-                text += f", chose {color.value}"
-            return text + (" and called UNO!" if uno else ".")
-        case ev.CardsDrawn(seat=s, positions=positions, reason=reason):
-            if reason == "deal":
+    def __init__(self, words: Words, names: Sequence[str], manifest: DeckManifest) -> None:
+        self.tr = words
+        self.names = names
+        self.manifest = manifest
+
+    def name(self, seat: int | None) -> str:
+        if seat is None or not 0 <= seat < len(self.names):
+            return "?"
+        return self.names[seat]
+
+    def seats(self, seats: Iterable[int]) -> str:
+        return ", ".join(self.name(s) for s in seats)
+
+    def card(self, card_id: int) -> str:
+        if not 0 <= card_id < len(self.manifest):
+            return "?"
+        return self.tr.card(self.manifest.face(card_id))
+
+    def cards(self, ids: Iterable[int]) -> str:
+        return ", ".join(self.card(c) for c in ids)
+
+    def tell(self, event: ev.Event) -> str | None:
+        return (
+            self.match_and_round(event)
+            or self.cards_moving(event)
+            or self.turn_flow(event)
+            or self.uno_and_challenge(event)
+            or self.house_rules(event)
+        )
+
+    # -- match level -------------------------------------------------------------------------
+
+    def match_and_round(self, event: ev.Event) -> str | None:
+        tr, name = self.tr, self.name
+        match event:
+            case ev.DealerDraw(attempt=attempt, draws=draws):
+                drawn = ", ".join(f"{name(s)} {self.card(c)}" for s, c in draws)
+                return tr("ev.dealer_draw_again" if attempt else "ev.dealer_draw", draws=drawn)
+            case ev.RoundStarted(round_no=n, dealer=dealer):
+                return tr("ev.round_started", round=n, dealer=name(dealer))
+            case ev.RoundEnded(winner=winner, points=points, scores=scores):
+                if winner is None:
+                    return tr("ev.round_abandoned")
+                table = ", ".join(f"{name(s)} {score}" for s, score in enumerate(scores))
+                gained = points[winner] if 0 <= winner < len(points) else 0
+                if gained > 0:
+                    return tr("ev.round_ended_points", name=name(winner), points=gained,
+                              scores=table)
+                return tr("ev.round_ended", name=name(winner), scores=table)
+            case ev.MatchEnded(winner=winner, scores=scores):
+                total = scores[winner] if 0 <= winner < len(scores) else 0
+                return tr("ev.match_ended", name=name(winner), points=total)
+            case ev.SeatEliminated(seat=s, score=score):
+                return tr("ev.eliminated", name=name(s), points=score)
+        return None
+
+    # -- cards moving ------------------------------------------------------------------------
+
+    def cards_moving(self, event: ev.Event) -> str | None:
+        tr, name = self.tr, self.name
+        match event:
+            case ev.TopCardTurned(card=c):
+                return tr("ev.first_card", card=self.card(c))
+            # A call of UNO with the play is worded by the UnoCalled that follows it (emitted
+            # only when the call counts: one card left), so it is said once.
+            case ev.CardPlayed(seat=s, card=c, color=None):
+                return tr("ev.played", name=name(s), card=self.card(c))
+            case ev.CardPlayed(seat=s, card=c, color=color):
+                return tr("ev.played_color", name=name(s), card=self.card(c),
+                          color=tr.color(color))
+            case ev.CardsDrawn(reason="deal"):
                 return None
-            n = len(positions)
-            why = _DRAW_REASONS.get(reason, "")
-            return f"{name(s)} drew {n} card{'s' if n != 1 else ''}{why}."
-        case ev.CardsReceived(cards=cards):
-            return "You got: " + ", ".join(card(c) for c in cards) + "."
-        case ev.Skipped(seat=s):
-            return f"{name(s)} is skipped."
-        case ev.DirectionChanged(direction=d):
-            return "Play goes " + ("left." if d > 0 else "right.")
-        case ev.ColorChosen(seat=s, color=color):
-            return f"{name(s)} chose {color.value}."
-        case ev.Passed(seat=s):
-            return f"{name(s)} passed."
-        case ev.CannotDraw(seat=s):
-            return f"{name(s)} cannot draw: every card is in a hand."
-        case ev.Reshuffled(reason=reason):
-            if reason == "empty_pile":
-                return "The discard pile is shuffled into a new draw pile."
-            return "The Wild Draw Four goes back into the deck, which is shuffled."
-        case ev.UnoCalled(seat=s):
-            return f"{name(s)} called UNO!"
-        case ev.UnoCaught(catcher=catcher, target=target, penalty=penalty):
-            by = f" by {name(catcher)}" if catcher is not None else ""
-            return f"{name(target)} was caught without calling UNO{by} and draws {penalty}."
-        case ev.FalseCatch(catcher=catcher, target=target, penalty=penalty):
-            return f"{name(catcher)} wrongly caught {name(target)} and draws {penalty}."
-        case ev.Challenged(challenger=c, target=t, guilty=guilty):
-            verdict = "was bluffing" if guilty else "played it legally"
-            return f"{name(c)} challenged the Wild Draw Four: {name(t)} {verdict}."
-        case ev.ChallengeReveal(target=t, cards=cards):
-            shown = ", ".join(card(c) for c in cards) or "no cards"
-            return f"{name(t)}'s hand was: {shown}."
-        case ev.Penalized(target=t, count=n):
-            return f"The table owner penalizes {name(t)}: {n} cards."
-        case ev.Expired(seat=s, kind=kind):
-            return f"{name(s)} ran out of time ({kind.replace('_', ' ')})."
-        case ev.RoundEnded(winner=winner, points=points, scores=scores):
-            gained = max(points) if points else 0
-            table = ", ".join(f"{name(s)} {score}" for s, score in enumerate(scores))
-            return f"{name(winner)} wins the round (+{gained} points). Scores: {table}."
-        case ev.MatchEnded(winner=winner, scores=scores):
-            return f"{name(winner)} wins the match with {scores[winner]} points!"
-        case ev.DecisionPending(seat=s, kind="challenge"):
-            return f"{name(s)} may challenge the Wild Draw Four."
-        case ev.DecisionPending(seat=s, kind="choose_color"):
-            return f"{name(s)} names the colour."
-    return None
+            case ev.CardsDrawn(seat=s, positions=positions, reason=reason):
+                why = self.why(reason)
+                if why is None:
+                    return tr("ev.drew", name=name(s), count=len(positions))
+                return tr("ev.drew_why", name=name(s), count=len(positions), why=why)
+            case ev.CardsReceived(cards=got):
+                return tr("ev.you_got", cards=self.cards(got))
+            case ev.Reshuffled(reason="empty_pile"):
+                return tr("ev.reshuffled")
+            case ev.Reshuffled():
+                return tr("ev.reshuffled_first", card=tr.card(Face(Kind.WILD_DRAW_FOUR)))
+            case ev.CardsReturned(seat=s, positions=positions):
+                return tr("ev.cards_returned", name=name(s), count=len(positions))
+            case ev.HandsMoved(moves=moves, reason=reason):
+                if reason == "zero":
+                    return tr("ev.hands_passed")
+                if reason == "seven" and moves:
+                    giver, taker, _ = moves[0]
+                    return tr("ev.hands_swapped", name=name(giver), target=name(taker))
+                return " ".join(tr("ev.hand_moved", name=name(giver), target=name(taker))
+                                for giver, taker, _ in moves) or None
+        return None
 
+    def why(self, reason: str) -> str | None:
+        """Why a player draws, in words: a card's kind (Draw Two) or a named reason (UNO
+        penalty); None for an ordinary draw or a reason without words."""
+        if self.tr.has(f"why.{reason}"):
+            return self.tr(f"why.{reason}")
+        if self.tr.has(f"kind.{reason}"):
+            return self.tr(f"kind.{reason}")
+        return None
 
-_DRAW_REASONS = {
-    "draw": "",
-    "draw_two": " (Draw Two)",
-    "wild_draw_four": " (Wild Draw Four)",
-    "penalty_uno": " (UNO penalty)",
-    "penalty_challenge": " (challenge)",
-    "penalty_moderation": " (penalty)",
-}
+    # -- turn flow ---------------------------------------------------------------------------
+
+    def turn_flow(self, event: ev.Event) -> str | None:
+        tr, name = self.tr, self.name
+        match event:
+            case ev.Skipped(seat=s):
+                return tr("ev.skipped", name=name(s))
+            case ev.DirectionChanged(direction=d):
+                return tr("ev.direction_cw" if d > 0 else "ev.direction_ccw")
+            case ev.ColorChosen(seat=s, color=color):
+                return tr("ev.color_chosen", name=name(s), color=tr.color(color))
+            case ev.Passed(seat=s):
+                return tr("ev.passed", name=name(s))
+            case ev.CannotDraw(seat=s):
+                return tr("ev.cannot_draw", name=name(s))
+            case ev.DecisionPending(seat=s, kind=kind, amount=amount):
+                return self.decision(name(s), kind, amount)
+            case ev.Expired(seat=s):
+                return tr("ev.expired", name=name(s))
+            case ev.Stalemate(winner=w):
+                return tr("ev.stalemate", name=name(w))
+        return None
+
+    def decision(self, who: str, kind: str, amount: int) -> str | None:
+        """What the game now waits for (DecisionPending); None for a kind it does not know."""
+        tr = self.tr
+        wd4 = tr.card(Face(Kind.WILD_DRAW_FOUR))
+        match kind:
+            case Phase.CHOOSE_COLOR:
+                return tr("ev.names_color", name=who)
+            case Phase.CHALLENGE if amount > 0:
+                return tr("ev.may_challenge_amount", name=who, card=wd4, count=amount)
+            case Phase.CHALLENGE:
+                return tr("ev.may_challenge", name=who, card=wd4)
+            case Phase.STACK:
+                return tr("ev.must_answer", name=who, count=amount)
+            case Phase.CHOOSE_TARGET:
+                return tr("ev.picks_target", name=who)
+            case Phase.BUZZER:
+                return tr("ev.buzzer_race", name=who)
+        return None
+
+    # -- UNO, challenge, moderation ----------------------------------------------------------
+
+    def uno_and_challenge(self, event: ev.Event) -> str | None:
+        tr, name = self.tr, self.name
+        match event:
+            case ev.UnoCalled(seat=s):
+                return tr("ev.uno_called", name=name(s))
+            case ev.UnoCaught(catcher=None, target=t, penalty=n):
+                return tr("ev.uno_auto", target=name(t), count=n)
+            case ev.UnoCaught(catcher=c, target=t, penalty=n):
+                return tr("ev.uno_caught", catcher=name(c), target=name(t), count=n)
+            case ev.FalseCatch(catcher=c, target=t, penalty=n):
+                return tr("ev.false_catch", catcher=name(c), target=name(t), count=n)
+            case ev.Challenged(challenger=c, target=t, guilty=guilty):
+                key = "ev.challenged_guilty" if guilty else "ev.challenged_innocent"
+                wd4 = tr.card(Face(Kind.WILD_DRAW_FOUR))
+                return tr(key, challenger=name(c), target=name(t), card=wd4)
+            case ev.ChallengeReveal(target=t, cards=()):
+                return tr("ev.reveal_empty", target=name(t))
+            case ev.ChallengeReveal(target=t, cards=shown):
+                return tr("ev.reveal", target=name(t), cards=self.cards(shown))
+            case ev.Penalized(target=t, count=n):
+                return tr("ev.penalized", name=name(t), count=n)
+        return None
+
+    # -- house rules -------------------------------------------------------------------------
+
+    def house_rules(self, event: ev.Event) -> str | None:
+        tr, name = self.tr, self.name
+        match event:
+            case ev.MayPlayDrawn(card=c):
+                return tr("ev.may_play_drawn", card=self.card(c))
+            case ev.DrawStacked(seat=s, total=total):
+                return tr("ev.stacked", name=name(s), count=total)
+            case ev.DrawDeflected(seat=s, to=to, total=total):
+                return tr("ev.deflected", name=name(s), target=name(to), count=total)
+            case ev.JumpedIn(seat=s, reason="sequence"):
+                return tr("ev.run_goes_on", name=name(s))
+            case ev.JumpedIn(seat=s):
+                return tr("ev.jumped_in", name=name(s))
+            case ev.JumpInRefused(seat=s, card=c, penalty=points):
+                return tr("ev.jump_in_refused", name=name(s), card=self.card(c), points=points)
+            case ev.BuzzerOpened(waiting=waiting):
+                return tr("ev.buzzer_waiting", names=self.seats(waiting))
+            case ev.Buzzed(seat=s, place=place):
+                return tr("ev.buzzed", name=name(s), place=tr.ordinal(place))
+            case ev.BuzzerClosed(losers=()):
+                return tr("ev.buzzer_nobody")
+            case ev.BuzzerClosed(losers=losers, penalty=n):
+                return tr("ev.buzzer_lost", names=self.seats(losers), count=n)
+            case ev.KnockedOut(seat=s, cards=n, penalty=points):
+                return tr("ev.knocked_out", name=name(s), count=n, points=points)
+        return None

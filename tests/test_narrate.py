@@ -1,0 +1,300 @@
+"""The one narrator words every event in English, Italian and Portuguese, each private event only
+to its audience, with the card names the client shows; names are used exactly as given."""
+
+from __future__ import annotations
+
+import inspect
+import re
+import string
+from pathlib import Path
+
+import pytest
+
+from client.i18n import Translator
+from unonet import events as ev
+from unonet.cards import Color, DeckManifest, Face, Kind, classic_manifest
+from unonet.narrate import BOOKKEEPING, narrate
+from unonet.phase import DECISIONS, Phase
+from unonet.words import CARD_WORDS, LANGUAGES, SENTENCES, game_words
+
+MANIFEST = classic_manifest(buzzers=True)
+NAMES = ("Ana", "Bruno", "Chiara", "Davi")
+NARRATOR = Path(__file__).resolve().parent.parent / "unonet" / "narrate.py"
+
+
+def card(code: str, manifest: DeckManifest = MANIFEST) -> int:
+    """The first card id of the manifest whose face has this code ('r5', 'W+4', 'BZ')."""
+    return next(c.id for c in manifest if c.faces[0].code == code)
+
+
+P = ((0, 7), (0, 8))  # two positions of the deal's shuffled order
+
+
+def samples() -> list[ev.Event]:
+    """Real instances of every event class, in the shapes the engine emits them (one per case
+    the narrator words differently)."""
+    return [
+        ev.DealerDraw(0, ((0, card("r5")), (1, card("g7")))),
+        ev.DealerDraw(1, ((0, card("b9")), (1, card("y9")))),
+        ev.RoundStarted(1, 0, 108),
+        ev.RoundEnded(1, ((), (card("r5"),), (), ()), (5, 0, 0, 0), (5, 0, 0, 0)),
+        ev.RoundEnded(1, ((), (card("r5"),), (), ()), (0, 5, 0, 0), (0, 5, 0, 0)),
+        ev.RoundEnded(None, ((), (), (), ()), (0, 0, 0, 0), (0, 0, 0, 0)),
+        ev.MatchEnded(2, (10, 20, 530, 0)),
+        ev.CardsDrawn(1, P, "deal"),
+        ev.CardsDrawn(1, P[:1], "draw"),
+        ev.CardsDrawn(1, P, "draw_two"),
+        ev.CardsDrawn(1, P, "penalty_uno"),
+        ev.CardsDrawn(1, P, "penalty_buzzer"),
+        ev.CardsDrawn(1, P, "stack"),
+        ev.CardsReceived(1, P, (card("r5"), card("W"))),
+        ev.TopCardTurned(card("g7"), (0, 28)),
+        ev.Reshuffled(1, P, (card("r5"), card("g7")), "empty_pile"),
+        ev.Reshuffled(0, (), (), "first_card_wild_draw_four"),
+        ev.CardPlayed(0, card("r5"), (0, 1), None, False),
+        ev.CardPlayed(0, card("r5"), (0, 1), None, True),
+        ev.CardPlayed(0, card("W"), (0, 1), Color.BLUE, False),
+        ev.CardPlayed(0, card("W+4"), (0, 1), Color.BLUE, True),
+        ev.CardsReturned(3, P, "max_hand"),
+        ev.TurnStarted(1, 1),
+        ev.Skipped(1, "skip"),
+        ev.DirectionChanged(1),
+        ev.DirectionChanged(-1),
+        ev.ColorChosen(0, Color.GREEN),
+        ev.Passed(2),
+        ev.CannotDraw(2),
+        *(ev.DecisionPending(1, kind, 6) for kind in sorted(DECISIONS)),
+        ev.DecisionPending(1, Phase.CHALLENGE, 0),
+        ev.UnoCalled(0),
+        ev.UnoCaught(1, 0, 2),
+        ev.UnoCaught(None, 0, 2),
+        ev.FalseCatch(1, 0, 2),
+        ev.CatchWindowClosed((0,)),
+        ev.Challenged(1, 0, True),
+        ev.Challenged(1, 0, False),
+        ev.ChallengeReveal(1, 0, (card("r5"),), P[:1], Color.RED),
+        ev.ChallengeReveal(1, 0, (), (), Color.RED),
+        ev.Penalized(2, 2),
+        ev.Expired(2, "turn"),
+        ev.MayPlayDrawn(1, card("g7")),
+        ev.DrawStacked(1, 6),
+        ev.DrawDeflected(1, 2, 6),
+        ev.JumpedIn(2, "jump_in"),
+        ev.JumpedIn(2, "sequence"),
+        ev.JumpInRefused(3, card("r5"), 3),
+        ev.HandsMoved(((0, 2, P), (2, 0, P)), "seven"),
+        ev.HandsMoved(((0, 1, P), (1, 2, P), (2, 3, P), (3, 0, P)), "zero"),
+        ev.BuzzerOpened(0, (0, 1, 2, 3)),
+        ev.Buzzed(2, 1),
+        ev.BuzzerClosed((3,), 2),
+        ev.BuzzerClosed((1, 3), 2),
+        ev.BuzzerClosed((), 2),
+        ev.KnockedOut(3, 25, 250),
+        ev.Stalemate(2),
+        ev.SeatEliminated(1, 500),
+    ]
+
+
+def reader(event: ev.Event) -> int | None:
+    """Whoever may read `event`: a seat of its audience, or the public (None)."""
+    audience = event.audience
+    return None if audience is None else min(audience)
+
+
+def event_classes() -> set[type[ev.Event]]:
+    return {cls for _, cls in inspect.getmembers(ev, inspect.isclass)
+            if issubclass(cls, ev.Event) and cls is not ev.Event}
+
+
+def placeholders(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+# -- every event, every language -----------------------------------------------------------------
+
+
+def test_the_samples_cover_every_event_class_and_every_decision() -> None:
+    """A new event class fails here until it has a sample, and so a sentence (below)."""
+    assert {type(e) for e in samples()} == event_classes()
+    decided = {e.kind for e in samples() if isinstance(e, ev.DecisionPending)}
+    assert decided == set(DECISIONS)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_event_has_a_sentence_or_is_declared_bookkeeping(lang: str) -> None:
+    english: dict[int, str | None] = {}
+    for index, event in enumerate(samples()):
+        text = narrate(event, NAMES, MANIFEST, reader(event), lang)
+        english.setdefault(index, narrate(event, NAMES, MANIFEST, reader(event), "en"))
+        if type(event) in BOOKKEEPING or event == ev.CardsDrawn(1, P, "deal"):
+            assert text is None, event
+            continue
+        assert text, event
+        assert not re.search(r"[{}]|\b(ev|why|kind|color|card)\.[a-z]", text), (lang, text)
+        assert text[-1] in ".!", (lang, text)
+        if lang != "en":
+            assert text != english[index], (lang, text)
+
+
+def test_private_events_are_worded_only_to_their_audience() -> None:
+    private = [e for e in samples() if e.audience is not None]
+    assert {type(e) for e in private} == {ev.CardsReceived, ev.ChallengeReveal, ev.MayPlayDrawn}
+    for event in private:
+        assert event.audience is not None
+        assert narrate(event, NAMES, MANIFEST, min(event.audience)) is not None
+        assert narrate(event, NAMES, MANIFEST, None) is None  # a spectator, a public log
+        others = set(range(len(NAMES))) - event.audience
+        assert all(narrate(event, NAMES, MANIFEST, seat) is None for seat in others)
+
+
+# -- the catalogue ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("catalogue", [CARD_WORDS, SENTENCES], ids=["cards", "sentences"])
+def test_every_language_has_the_same_keys_and_placeholders(
+    catalogue: dict[str, dict[str, str]],
+) -> None:
+    english = catalogue["en"]
+    for lang in LANGUAGES:
+        assert set(catalogue[lang]) == set(english), lang
+        for key, text in catalogue[lang].items():
+            assert text, (lang, key)
+            assert placeholders(text) == placeholders(english[key]), (lang, key)
+
+
+def test_every_sentence_is_used_and_every_key_used_exists() -> None:
+    source = NARRATOR.read_text()
+    used = set(re.findall(r'"(ev\.[a-z_]+)"', source))
+    sentences = {key for key in SENTENCES["en"] if key.startswith("ev.")}
+    assert used == sentences
+
+
+def test_the_client_names_cards_with_the_narrators_words() -> None:
+    """One place for card names: the client's Translator and the log agree in every language,
+    and the English words agree with the engine's own Face.name (its error messages)."""
+    faces = {spec.faces[0] for spec in MANIFEST} | {Face(kind) for kind in Kind
+                                                    if kind is not Kind.NUMBER}
+    for lang in LANGUAGES:
+        tr, words = Translator(lang), game_words(lang)
+        for face in faces:
+            assert tr.card(face) == words.card(face)
+    for spec in MANIFEST:
+        assert game_words("en").card(spec.faces[0]) == spec.faces[0].name
+
+
+# -- what the sentences say -----------------------------------------------------------------------
+
+
+def say(event: ev.Event, lang: str = "en", viewer: int | None = None) -> str | None:
+    return narrate(event, NAMES, MANIFEST, viewer, lang)
+
+
+def test_the_rule_sheets_words_in_the_log() -> None:
+    assert say(ev.CardsDrawn(0, P[:1], "draw"), "it") == "Ana pesca 1."
+    assert say(ev.Passed(0), "it") == "Ana passa."
+    assert say(ev.CardPlayed(0, card("W"), (0, 1), Color.BLUE, False), "it") == (
+        "Ana gioca Jolly: Cambio colore, blu.")
+    assert say(ev.CardsDrawn(0, P, "draw"), "pt") == "Ana compra 2."
+    assert say(ev.CardPlayed(0, card("W+4"), (0, 1), None, False), "pt") == "Ana joga Coringa +4."
+    assert say(ev.CardPlayed(1, card("r5"), (0, 1), None, False)) == "Bruno plays red 5."
+
+
+def test_uno_called_with_a_play_is_said_once() -> None:
+    said = [say(ev.CardPlayed(0, card("r5"), (0, 1), None, True)), say(ev.UnoCalled(0))]
+    assert said == ["Ana plays red 5.", "Ana calls UNO!"]
+
+
+def test_why_a_player_draws() -> None:
+    assert say(ev.CardsDrawn(1, P, "draw_two")) == "Bruno draws 2 (Draw Two)."
+    assert say(ev.CardsDrawn(1, P, "draw_two"), "it") == "Bruno pesca 2 (+2)."
+    assert say(ev.CardsDrawn(1, P, "penalty_buzzer"), "pt") == (
+        "Bruno compra 2 (lento demais no buzzer).")
+    assert say(ev.CardsDrawn(1, P, "stack")) == "Bruno draws 2 (the pending draw)."
+    assert say(ev.CardsDrawn(1, P, "a_reason_of_tomorrow")) == "Bruno draws 2."
+
+
+def test_a_pending_draw_and_what_answers_it() -> None:
+    assert say(ev.DecisionPending(1, Phase.STACK, 6)) == (
+        "6 cards on Bruno: answer with a draw card or take them.")
+    assert say(ev.DrawStacked(0, 8), "it") == "Ana risponde: ora le carte da pescare sono 8."
+    assert say(ev.DrawDeflected(1, 3, 4), "pt") == "Bruno passa as 4 cartas para Davi."
+    assert say(ev.DecisionPending(1, Phase.CHALLENGE, 6)) == (
+        "Bruno may challenge the Wild Draw Four or take 6.")
+    assert say(ev.DecisionPending(1, Phase.CHALLENGE, 0)) == (
+        "Bruno may challenge the Wild Draw Four.")
+    assert say(ev.DecisionPending(1, "a_decision_of_tomorrow", 0)) is None
+
+
+def test_jumping_in_and_runs() -> None:
+    assert say(ev.JumpedIn(2, "jump_in"), "it") == "Chiara intercetta!"
+    assert say(ev.JumpedIn(2, "sequence")) == "Chiara goes on with the run."
+    assert say(ev.JumpInRefused(3, card("r5"), 3), "it") == (
+        "Davi tenta di intercettare con 5 rosso: non vale, 3 punti di penalità.")
+
+
+def test_hands_moving() -> None:
+    seven = ev.HandsMoved(((0, 2, P), (2, 0, P)), "seven")
+    assert say(seven) == "Ana swaps hands with Chiara."
+    assert say(seven, "pt") == "Ana troca de mão com Chiara."
+    assert say(ev.HandsMoved(((0, 1, P), (1, 0, P)), "zero"), "it") == (
+        "Ogni mano passa al giocatore successivo.")
+    assert say(ev.HandsMoved(((0, 1, P),), "a_reason_of_tomorrow")) == "Ana's hand goes to Bruno."
+    assert say(ev.HandsMoved((), "a_reason_of_tomorrow")) is None
+
+
+def test_the_buzzer_race() -> None:
+    assert say(ev.BuzzerOpened(0, (1, 3))) == "Waiting for B from: Bruno, Davi."
+    assert say(ev.Buzzed(2, 1)) == "Chiara presses B (1st)."
+    assert [say(ev.Buzzed(2, n)) for n in (2, 3, 4, 11, 12, 13, 21, 22)] == [
+        f"Chiara presses B ({n})." for n in
+        ("2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd")]
+    assert say(ev.Buzzed(2, 2), "it") == "Chiara preme B (2º)."
+    assert say(ev.BuzzerClosed((1, 3), 2)) == "Buzzer race lost by Bruno, Davi: 2 cards each."
+    assert say(ev.BuzzerClosed((), 2), "pt") == "Todos apertaram B a tempo."
+
+
+def test_knock_out_stalemate_and_elimination() -> None:
+    assert say(ev.KnockedOut(3, 25, 250)) == (
+        "Davi holds 25 cards and is out of the round (250 penalty points).")
+    assert say(ev.CardsReturned(3, P, "max_hand"), "it") == (
+        "Le 2 carte di Davi vanno coperte sotto il mazzo.")
+    assert say(ev.Stalemate(1)) == (
+        "Stalemate: nobody can play or draw. Bruno holds the fewest points and wins the round.")
+    assert say(ev.SeatEliminated(1, 512), "pt") == (
+        "Bruno chega a 512 pontos e está fora da partida.")
+
+
+def test_the_round_end_gives_the_winners_points_and_the_scores() -> None:
+    collects = ev.RoundEnded(0, ((), (card("r5"),), (), ()), (5, 0, 0, 0), (105, 0, 40, 0))
+    assert say(collects) == (
+        "Ana wins the round (+5 points). Scores: Ana 105, Bruno 0, Chiara 40, Davi 0.")
+    lowest = ev.RoundEnded(0, ((), (card("r5"),), (), ()), (0, 5, 0, 0), (0, 5, 0, 0))
+    assert say(lowest, "it") == "Ana vince la manche. Punteggi: Ana 0, Bruno 5, Chiara 0, Davi 0."
+
+
+def test_private_sentences_name_the_cards_to_their_owner() -> None:
+    got = ev.CardsReceived(1, P, (card("r5"), card("W")))
+    assert say(got, "it", viewer=1) == "Hai pescato: 5 rosso, Jolly."
+    drawn = ev.MayPlayDrawn(1, card("g7"))
+    assert say(drawn, "en", viewer=1) == "You may play the card you drew, green 7, now."
+
+
+# -- names and bad input ------------------------------------------------------------------------
+
+
+def test_names_are_used_exactly_as_given_even_with_braces() -> None:
+    names = ("{name}", "{0}", "Ana {count!r}", "}{")
+    for event in samples():
+        for lang in LANGUAGES:
+            narrate(event, names, MANIFEST, reader(event), lang)  # never a formatting error
+    assert narrate(ev.Passed(0), names, MANIFEST) == "{name} passes."
+    assert narrate(ev.DrawDeflected(2, 3, 4), names, MANIFEST) == (
+        "Ana {count!r} passes the 4 cards on to }{.")
+
+
+def test_unknown_seats_cards_and_languages_do_not_raise() -> None:
+    assert say(ev.Passed(9)) == "? passes."
+    assert say(ev.JumpInRefused(0, 10_000, 3)) == (
+        "Ana tried to play ? out of turn: refused, 3 penalty points.")
+    assert say(ev.MatchEnded(7, (1, 2))) == "? wins the match with 0 points!"
+    assert narrate(ev.Passed(0), NAMES, MANIFEST, None, "de") == "Ana passes."
