@@ -5,7 +5,7 @@ from __future__ import annotations
 from protocol.trust.ledger import PublicLedger
 from protocol.trust.results import ViolationKind
 from unonet import events as ev
-from unonet.cards import Color, classic_manifest
+from unonet.cards import Color, Kind, classic_manifest
 
 MANIFEST = classic_manifest()
 # Card ids of the classic manifest: red 0 is 0, red 1s are 1-2, ..., wilds 100-103, W+4 104-107.
@@ -197,3 +197,13 @@ def test_every_position_rests_in_exactly_one_place() -> None:
     ledger.apply(ev.CardsReturned(1, ((0, 1),), "max_hand"))
     places = ledger.resting_places()
     assert sorted(places) == [(0, i) for i in range(len(MANIFEST))]
+
+
+def test_a_buzzer_leaves_the_colour_in_play_for_a_wild_draw_four_after_it() -> None:
+    manifest = classic_manifest(buzzers=True)
+    buzzer = next(c for c in range(len(manifest)) if manifest.face(c).kind is Kind.BUZZER)
+    ledger = PublicLedger(manifest)
+    dealt(ledger, {0: [0, 0, 0], 1: [0, 0]})
+    ledger.apply(ev.CardPlayed(0, buzzer, (0, 0), None, False))
+    ledger.apply(ev.CardPlayed(0, WILD_DRAW_FOUR, (0, 1), None, False))
+    assert ledger.snapshots[0].color_before is Color.RED

@@ -220,8 +220,10 @@ class PublicLedger:
         self.discard.append((event.position, event.card))
         if face is None:
             self.color = None
-        else:
-            self.color = event.color if face.is_wild else face.color
+        elif face.is_wild:
+            self.color = event.color
+        elif face.color is not None:  # a Buzzer has no colour and leaves the one in play
+            self.color = face.color
         return found
 
     def _moved(self, event: ev.HandsMoved) -> list[Violation]:
