@@ -310,8 +310,8 @@ def _encode_fields(spec: WireType, value: Any) -> dict[str, Any]:
 def _decode_fields(spec: WireType, data: Mapping[str, Any], path: str) -> Any:
     kwargs: dict[str, Any] = {}
     for f in spec.fields:
-        if f.name not in data:
-            if f.required:
+        if f.name not in data or (data[f.name] is None and not f.required):
+            if f.required:  # an optional field left out or nil takes its default (UNO-5-11)
                 raise ProtocolError(Code.BAD_MESSAGE, f"{path}.{f.name}: required field missing")
             continue
         kwargs[f.name] = f.codec.decode(data[f.name], f"{path}.{f.name}")

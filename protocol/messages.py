@@ -183,7 +183,7 @@ _SPECS: tuple[MessageSpec, ...] = (
     MessageSpec("create_table", C, LOBBY, (
         _ID,
         opt("name", NAME, "table name (the host picks one if absent)"),
-        opt("preset", CODE, "rule preset (RULES.md section 5)"),
+        opt("preset", CODE, "rule preset (section 9.6)"),
         opt("options", RULE_OPTIONS, "rule options over the preset"),
     ), "open a table; the sender owns it and takes seat 0"),
     MessageSpec("join_table", C, LOBBY, (
@@ -253,7 +253,7 @@ _SPECS: tuple[MessageSpec, ...] = (
         _ID,
         Field("seat", SEAT, "the seat that draws"),
         opt("count", PENALTY, "cards to draw (absent: 2)"),
-    ), "owner: a seat draws cards as a penalty (RULES.md 1.11)"),
+    ), "owner: a seat draws cards as a penalty (seed 000's hinting penalty, RULEBOOK.md)"),
     MessageSpec("chat", C, GAME, (Field("text", Str(MAX_CHAT_CHARS, min_chars=1), "the line"),),
                 "say something at the table"),
     MessageSpec("chat_message", H, GAME, (

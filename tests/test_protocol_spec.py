@@ -3,15 +3,18 @@ code and limit that the code knows is in the document, and nothing else is."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
 import pytest
 
 from protocol.errors import ALL_CODES, FATAL
-from protocol.game_codec import ACTION_TYPES, EVENT_TYPES, PROOF_FIELDS
-from protocol.limits import HOST_LIMITS
+from protocol.game_codec import ACTION_TYPES, EVENT_TYPES, PROOF_FIELDS, VIEW_TYPES
+from protocol.limits import HOST_LIMITS, MAX_PLAY_ALSO
 from protocol.messages import CATALOGUE
+from unonet.phase import DECISIONS, Phase
+from unonet.rules import OPTIONS, PRESETS, OptionInfo, RulesError, RuleSet, preset
 
 SPEC = (Path(__file__).resolve().parent.parent / "SPEC.md").read_text("utf-8")
 
@@ -82,7 +85,8 @@ def test_every_event_type_and_field_is_in_spec() -> None:
     rows = {code(r[0]): r for r in table_rows(section("9.2")) if r[0].startswith("`")}
     assert set(rows) == set(EVENT_TYPES)
     for name, wire in EVENT_TYPES.items():
-        expected = [(f.name, f.describe.replace("\\|", "|")) for f in wire.fields]
+        expected = [(f.name + ("" if f.required else "?"), f.describe.replace("\\|", "|"))
+                    for f in wire.fields]
         assert _fields(rows[name][1]) == expected, name
         proof = [(f"{k}?", c.describe) for k, c in PROOF_FIELDS.get(name, {}).items()]
         assert _fields(rows[name][2]) == proof, name
@@ -136,3 +140,98 @@ def test_the_trust_section_states_every_construction() -> None:
         assert tag in body, tag
     for label in ("[UNO-11-1]", "[UNO-11-25]"):
         assert label in body
+
+
+def tables(text: str) -> list[list[list[str]]]:
+    """Each table of `text` (a run of `|` lines), as table_rows gives it."""
+    blocks = re.findall(r"(?:^\|.*\n?)+", text, re.M)
+    return [table_rows(block) for block in blocks]
+
+
+def test_the_view_and_its_records_are_in_spec() -> None:
+    """Section 9.1 has one table per record, in the order view, seat_view, pending, each with
+    every field of the catalogue, `?` marking a field an older host may leave out."""
+    found = tables(section("9.1"))
+    assert len(found) == len(VIEW_TYPES)
+    for (name, wire), rows in zip(VIEW_TYPES.items(), found, strict=True):
+        documented = [(code(r[0]), r[1]) for r in rows[1:]]
+        expected = [(f.name + ("" if f.required else "?"), f.describe.replace("\\|", "|"))
+                    for f in wire.fields]
+        assert documented == expected, name
+
+
+def test_every_phase_and_decision_is_in_spec() -> None:
+    match_phases, round_phases = tables(section("9.5"))
+    documented = [code(r[0]) for r in match_phases[1:] + round_phases[1:]]
+    assert documented == [phase.value for phase in Phase]
+    decisions = {code(r[0]) for r in round_phases[1:] if r[1] == "yes"}
+    assert decisions == {phase.value for phase in DECISIONS}
+    assert {r[1] for r in round_phases[1:]} == {"yes", "no"}
+
+
+def _wire_value(value: object) -> str:
+    return "nil" if value is None else json.dumps(value)
+
+
+def playable(name: str, value: object) -> bool:
+    """Whether the engine plays `value` of option `name` (with the official rules otherwise)."""
+    try:
+        RuleSet(**{name: value}).check_playable()
+    except RulesError:
+        return False
+    return True
+
+
+def offered_values(info: OptionInfo) -> str:
+    """The Values cell of an option: its wire values the engine plays, default first, or its
+    range (what the lobby offers and the host accepts)."""
+    default = getattr(RuleSet(), info.name)
+    if info.choices:
+        ordered = [default, *(c for c in info.choices if c != default)]
+        return ", ".join(f"`{_wire_value(c)}`" for c in ordered if playable(info.name, c))
+    cell = f"int {info.minimum}..{info.maximum}"
+    if info.nullable:
+        cell += " | nil"
+    if playable(info.name, "hand") and info.name == "max_hand_penalty":
+        cell += ' | `"hand"`'
+    return cell
+
+
+def test_every_rule_option_is_in_spec_with_its_default_and_values() -> None:
+    """Section 9.6 lists every option of unonet.rules.OPTIONS, in order, with the official
+    default and exactly the values the engine plays: nothing refused is offered."""
+    rows = tables(section("9.6"))[0][1:]
+    assert [code(r[0]) for r in rows] == list(OPTIONS)
+    for row in rows:
+        info = OPTIONS[code(row[0])]
+        assert code(row[1]) == _wire_value(getattr(RuleSet(), info.name)), info.name
+        assert row[2] == offered_values(info), info.name
+        assert row[3], info.name
+
+
+def test_every_playable_preset_is_in_spec_with_its_options() -> None:
+    rows = tables(section("9.6"))[1][1:]
+    documented = {}
+    for row in rows:
+        pairs = [part.split(": ", 1) for part in row[1].split("; ")] if row[1] else []
+        documented[code(row[0])] = {k: json.loads(v) for k, v in pairs}
+    expected = {}
+    for name, options in PRESETS.items():
+        try:
+            preset(name).check_playable()
+        except RulesError:
+            continue  # refused presets (flip, no_mercy) are not offered anywhere
+        expected[name] = options
+    assert documented == expected
+
+
+def test_the_bound_of_a_play_is_in_spec() -> None:
+    assert f"{MAX_PLAY_ALSO} (`play.also`)" in section("13")
+    assert f"also?: [int] ≤{MAX_PLAY_ALSO} items" in section("9.3")
+
+
+def test_the_races_section_names_every_window() -> None:
+    text = section("14")
+    windows = {r[0] for r in tables(text)[0][1:]}
+    assert {"Jump-in (`jump_in`)", "Sequence (`sequences`)", "Buzzer (`buzzers`)"} <= windows
+    assert "order in which it **receives**" in text
