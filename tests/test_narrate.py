@@ -207,8 +207,7 @@ def test_uno_called_with_a_play_is_said_once() -> None:
 def test_why_a_player_draws() -> None:
     assert say(ev.CardsDrawn(1, P, "draw_two")) == "Bruno draws 2 (Draw Two)."
     assert say(ev.CardsDrawn(1, P, "draw_two"), "it") == "Bruno pesca 2 (+2)."
-    assert say(ev.CardsDrawn(1, P, "penalty_buzzer"), "pt") == (
-        "Bruno compra 2 (lento demais no buzzer).")
+    assert say(ev.CardsDrawn(1, P, "penalty_uno"), "pt") == "Bruno compra 2 (penalidade do UNO)."
     assert say(ev.CardsDrawn(1, P, "stack")) == "Bruno draws 2 (the pending draw)."
     assert say(ev.CardsDrawn(1, P, "a_reason_of_tomorrow")) == "Bruno draws 2."
 
@@ -243,13 +242,16 @@ def test_hands_moving() -> None:
 
 
 def test_the_buzzer_race() -> None:
-    assert say(ev.BuzzerOpened(0, (1, 3))) == "Waiting for B from: Bruno, Davi."
+    assert say(ev.BuzzerOpened(0, (0, 1, 3))) == (
+        "Buzzer race: Ana, Bruno, Davi press B, the slowest draws.")
     assert say(ev.Buzzed(2, 1)) == "Chiara presses B (1st)."
     assert [say(ev.Buzzed(2, n)) for n in (2, 3, 4, 11, 12, 13, 21, 22)] == [
         f"Chiara presses B ({n})." for n in
         ("2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd")]
     assert say(ev.Buzzed(2, 2), "it") == "Chiara preme B (2º)."
-    assert say(ev.BuzzerClosed((1, 3), 2)) == "Buzzer race lost by Bruno, Davi: 2 cards each."
+    assert say(ev.BuzzerClosed((1, 3), 2)) == "Too slow on the buzzer: Bruno, Davi."
+    assert say(ev.BuzzerClosed((3,), 2), "it") == "Gara del buzzer persa da: Davi."
+    assert say(ev.CardsDrawn(3, P, "penalty_buzzer")) == "Davi draws 2 (buzzer)."
     assert say(ev.BuzzerClosed((), 2), "pt") == "Todos apertaram B a tempo."
 
 

@@ -235,13 +235,13 @@ class _Teller:
             case ev.JumpInRefused(seat=s, card=c, penalty=points):
                 return tr("ev.jump_in_refused", name=name(s), card=self.card(c), points=points)
             case ev.BuzzerOpened(waiting=waiting):
-                return tr("ev.buzzer_waiting", names=self.seats(waiting))
+                return tr("ev.buzzer_opened", names=self.seats(waiting))
             case ev.Buzzed(seat=s, place=place):
                 return tr("ev.buzzed", name=name(s), place=tr.ordinal(place))
             case ev.BuzzerClosed(losers=()):
                 return tr("ev.buzzer_nobody")
-            case ev.BuzzerClosed(losers=losers, penalty=n):
-                return tr("ev.buzzer_lost", names=self.seats(losers), count=n)
+            case ev.BuzzerClosed(losers=losers):  # each loser's draw follows as CardsDrawn
+                return tr("ev.buzzer_lost", names=self.seats(losers))
             case ev.KnockedOut(seat=s, cards=n, penalty=points):
                 return tr("ev.knocked_out", name=name(s), count=n, points=points)
         return None

@@ -7,8 +7,9 @@ Italian and Portuguese, so their words are used: Italian "pesca", "Jolly", "+4",
 Portuguese "compra", "passa a vez", "Coringa". A test checks that every language has the same
 keys with the same placeholders.
 
-`Words(lang)(key, **values)` formats one string; `card` and `color` name cards. Values are
-substituted as they are, never read as templates, so a player's name may contain any character.
+`Words(lang)(key, **values)` formats one string; `card` and `color` name cards; `game_words(lang)`
+is the narrator's (card names and sentences). Values are substituted as they are, never read as
+templates, so a player's name may contain any character.
 """
 
 from __future__ import annotations
@@ -139,7 +140,7 @@ SENTENCES: dict[str, dict[str, str]] = {
         "why.penalty_uno": "UNO penalty",
         "why.penalty_challenge": "challenge",
         "why.penalty_moderation": "penalty",
-        "why.penalty_buzzer": "too slow on the buzzer",
+        "why.penalty_buzzer": "buzzer",
         "why.stack": "the pending draw",
         "ev.you_got": "You got: {cards}.",
         "ev.may_play_drawn": "You may play the card you drew, {card}, now.",
@@ -170,7 +171,7 @@ SENTENCES: dict[str, dict[str, str]] = {
         "ev.may_challenge_amount": "{name} may challenge the {card} or take {count}.",
         "ev.must_answer": "{count} cards on {name}: answer with a draw card or take them.",
         "ev.picks_target": "{name} picks whom to swap hands with.",
-        "ev.buzzer_race": "{name}'s Buzzer: everyone presses B, the slowest draws.",
+        "ev.buzzer_race": "{name}'s Buzzer: everyone still in presses B.",
         "ev.stacked": "{name} answers the draw: {count} cards are now pending.",
         "ev.deflected": "{name} passes the {count} cards on to {target}.",
         "ev.jumped_in": "{name} jumps in!",
@@ -180,9 +181,9 @@ SENTENCES: dict[str, dict[str, str]] = {
         "ev.hands_swapped": "{name} swaps hands with {target}.",
         "ev.hands_passed": "Every hand passes to the next player.",
         "ev.hand_moved": "{name}'s hand goes to {target}.",
-        "ev.buzzer_waiting": "Waiting for B from: {names}.",
+        "ev.buzzer_opened": "Buzzer race: {names} press B, the slowest draws.",
         "ev.buzzed": "{name} presses B ({place}).",
-        "ev.buzzer_lost": "Buzzer race lost by {names}: {count} cards each.",
+        "ev.buzzer_lost": "Too slow on the buzzer: {names}.",
         "ev.buzzer_nobody": "Everyone pressed B in time.",
         "ev.knocked_out": "{name} holds {count} cards and is out of the round "
                           "({points} penalty points).",
@@ -203,7 +204,7 @@ SENTENCES: dict[str, dict[str, str]] = {
         "why.penalty_uno": "penalità UNO",
         "why.penalty_challenge": "accusa",
         "why.penalty_moderation": "penalità",
-        "why.penalty_buzzer": "troppo lento al buzzer",
+        "why.penalty_buzzer": "buzzer",
         "why.stack": "le carte accumulate",
         "ev.you_got": "Hai pescato: {cards}.",
         "ev.may_play_drawn": "Puoi giocare subito la carta pescata, {card}.",
@@ -234,7 +235,7 @@ SENTENCES: dict[str, dict[str, str]] = {
         "ev.may_challenge_amount": "{name} può contestare il {card} o pescare {count}.",
         "ev.must_answer": "{count} carte per {name}: risponde con un'altra carta Più o le pesca.",
         "ev.picks_target": "{name} sceglie con chi scambiare la mano.",
-        "ev.buzzer_race": "Buzzer di {name}: tutti premono B, il più lento pesca.",
+        "ev.buzzer_race": "Buzzer di {name}: tutti quelli in gioco premono B.",
         "ev.stacked": "{name} risponde: ora le carte da pescare sono {count}.",
         "ev.deflected": "{name} passa le {count} carte a {target}.",
         "ev.jumped_in": "{name} intercetta!",
@@ -244,9 +245,9 @@ SENTENCES: dict[str, dict[str, str]] = {
         "ev.hands_swapped": "{name} scambia la mano con {target}.",
         "ev.hands_passed": "Ogni mano passa al giocatore successivo.",
         "ev.hand_moved": "La mano di {name} passa a {target}.",
-        "ev.buzzer_waiting": "Devono ancora premere B: {names}.",
+        "ev.buzzer_opened": "Gara del buzzer: {names} premono B, il più lento pesca.",
         "ev.buzzed": "{name} preme B ({place}).",
-        "ev.buzzer_lost": "Gara del buzzer persa da {names}: {count} carte a testa.",
+        "ev.buzzer_lost": "Gara del buzzer persa da: {names}.",
         "ev.buzzer_nobody": "Tutti hanno premuto B in tempo.",
         "ev.knocked_out": "{name} ha {count} carte ed è eliminato dalla manche "
                           "({points} punti di penalità).",
@@ -267,7 +268,7 @@ SENTENCES: dict[str, dict[str, str]] = {
         "why.penalty_uno": "penalidade do UNO",
         "why.penalty_challenge": "desafio",
         "why.penalty_moderation": "penalidade",
-        "why.penalty_buzzer": "lento demais no buzzer",
+        "why.penalty_buzzer": "buzzer",
         "why.stack": "as cartas acumuladas",
         "ev.you_got": "Você recebeu: {cards}.",
         "ev.may_play_drawn": "Você pode jogar agora a carta comprada, {card}.",
@@ -299,7 +300,7 @@ SENTENCES: dict[str, dict[str, str]] = {
         "ev.must_answer": "{count} cartas para {name}: responde com uma carta de compra "
                           "ou compra todas.",
         "ev.picks_target": "{name} escolhe com quem trocar de mão.",
-        "ev.buzzer_race": "Buzzer de {name}: todos apertam B, o mais lento compra.",
+        "ev.buzzer_race": "Buzzer de {name}: todos que estão no jogo apertam B.",
         "ev.stacked": "{name} responde: agora são {count} cartas para comprar.",
         "ev.deflected": "{name} passa as {count} cartas para {target}.",
         "ev.jumped_in": "{name} joga fora da vez!",
@@ -309,9 +310,9 @@ SENTENCES: dict[str, dict[str, str]] = {
         "ev.hands_swapped": "{name} troca de mão com {target}.",
         "ev.hands_passed": "Cada mão passa para o próximo jogador.",
         "ev.hand_moved": "A mão de {name} vai para {target}.",
-        "ev.buzzer_waiting": "Ainda falta apertar B: {names}.",
+        "ev.buzzer_opened": "Corrida do buzzer: {names} apertam B, o mais lento compra.",
         "ev.buzzed": "{name} aperta B ({place}).",
-        "ev.buzzer_lost": "Corrida do buzzer perdida por {names}: {count} cartas cada.",
+        "ev.buzzer_lost": "Corrida do buzzer perdida por: {names}.",
         "ev.buzzer_nobody": "Todos apertaram B a tempo.",
         "ev.knocked_out": "{name} tem {count} cartas e está fora da rodada "
                           "({points} pontos de penalidade).",
