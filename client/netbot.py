@@ -9,6 +9,10 @@ seat's legal actions (SPEC.md 9.4), so the bot decides from the folded view and 
 snapshot is asked for only when the session sees a sequence gap (SPEC.md UNO-8-9) or an
 intent is refused with nothing newer to decide from.
 
+A race (pressing B, a jump-in, the next card of its run) is held for a reaction time, as a
+person's would be, and sent only if the newest legal list still offers it when that time is
+up: a person at the table can beat the bot to it, and the bot does not throw a card too late.
+
 It takes an already-open stream: TLS and the fingerprint pin are the caller's (unonet/cli.py
 uses client/tls.py).
 """
@@ -16,6 +20,9 @@ uses client/tls.py).
 from __future__ import annotations
 
 import logging
+import math
+import random
+import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -45,8 +52,9 @@ from protocol.errors import ProtocolError
 from protocol.limits import LENGTH_PREFIX_SIZE, RATE_BURST, RATE_PER_SECOND, RECEIVE_CHUNK
 from protocol.trust import TrustVerifier
 from protocol.trust.results import Violation
-from unonet.actions import Action, CallUno, Catch
+from unonet.actions import Action, Buzz, Play
 from unonet.bots import POLICIES, Bot
+from unonet.bots.base import is_deciding, out_of_turn
 from unonet.cards import DeckManifest
 from unonet.events import MatchEnded
 from unonet.rules import RuleSet
@@ -59,6 +67,12 @@ at about 10 frames a second, well under the host's rate limit (protocol.limits.R
 
 MAX_REFUSALS = 5
 """Refused intents in a row before the bot stops deciding until something changes."""
+
+REACTION = (0.6, 1.5)
+"""The range of the bot's reaction time in a race (pressing B, playing out of turn), drawn
+afresh for each chance: a person reacts to a card in 0.5 s or more, so people can win a race
+against the bot, and by 1.5 s it still takes what nobody wanted (the host's stand-in bots use
+the same range, host/settings.py TableTimings.bot_reaction)."""
 
 PACE_MARGIN = 0.8
 """The share of the host's announced rate and burst the bot allows itself (UNO-8-2: never
@@ -121,7 +135,8 @@ class NetworkBot:
     def __init__(self, name: str, level: str = "normal", table: int | None = None,
                  matches: int = 1, resume: bytes | None = None,
                  observe: Callable[[Sequence[SessionEvent]], None] | None = None,
-                 verify: bool = True) -> None:
+                 verify: bool = True, reaction: tuple[float, float] = REACTION,
+                 seed: int | None = None) -> None:
         self.link = LinkSession(name, table=table, client_name="unonet-bot",
                                 observe=self._session_events, verify=verify)
         self.verify = verify
@@ -139,6 +154,9 @@ class NetworkBot:
         self.fresh = False  # `legal` arrived after our last decision: it is ours to answer
         self.outstanding: int | None = None  # the request id we wait on before deciding
         self.refused_in_a_row = 0
+        self.reaction = reaction
+        self.rng = random.Random(zlib.crc32(name.encode()) if seed is None else seed)
+        self.held: tuple[Action, float] | None = None  # a race action and when to send it
         self.done = False
         self.ready_sent = False
         self.limits_changed = False
@@ -174,6 +192,18 @@ class NetworkBot:
             self.result.closed = self.result.closed or "eof"
         frames += self._decide()
         return bytes(frames)
+
+    @property
+    def wake_at(self) -> float | None:
+        """When `wake` must run with no bytes come: a held race action's time."""
+        if self.held is None or self.outstanding is not None or self.done:
+            return None
+        return self.held[1]
+
+    def wake(self, now: float) -> bytes:
+        """Time passed with nothing from the host (see `wake_at`): the frames to send."""
+        self.now = now
+        return self._decide()
 
     def sent(self, now: float) -> None:
         """What `receive` returned went out at `now` (the intent's latency starts here)."""
@@ -234,7 +264,7 @@ class NetworkBot:
             return self._event(update)
         if isinstance(update, Snapshot):
             if self.manifest is not None:
-                self.tracker = ViewTracker(update.view, self.manifest, self.rules)
+                self.tracker = ViewTracker(update.view, self.manifest)
         elif isinstance(update, ManifestReceived):
             self.manifest = update.manifest
             self.result.seat = self.link.seat
@@ -300,6 +330,11 @@ class NetworkBot:
     def _decide(self) -> bytes:
         if self.done or self.outstanding is not None:
             return b""
+        if self.held is not None and not _offered(self.held[0], self.legal):
+            self.held = None  # the chance went (someone was quicker, or play moved on)
+        if self.held is not None and self.now >= self.held[1]:
+            due, self.held = self.held[0], None
+            return self._intent(due)
         if not self.fresh:
             if 0 < self.refused_in_a_row < MAX_REFUSALS and self.legal:
                 # Refused, and nothing newer came: our view may be wrong, so ask for it.
@@ -311,18 +346,33 @@ class NetworkBot:
         legal, tracker, policy = self.legal, self.tracker, self.policy
         if not legal or tracker is None or policy is None:
             return b""
-        reactions = [a for a in legal if isinstance(a, CallUno | Catch)]
+        view = tracker.view
         action: Action | None
-        if len(reactions) < len(legal):
-            action = policy.act(tracker.view, legal)
+        if is_deciding(view, legal):
+            self.held = None
+            action = policy.act(view, legal)
+        elif self.held is not None:
+            return b""  # still offered: it goes when its reaction time is up
         else:
-            action = policy.react(tracker.view, reactions)
-        if action is None:
-            return b""
+            action = policy.react(view, out_of_turn(view, legal))
+            if isinstance(action, Buzz | Play) and self.reaction[1] > 0:
+                self.held = (action, self.now + self.rng.uniform(*self.reaction))
+                return b""
+        return b"" if action is None else self._intent(action)
+
+    def _intent(self, action: Action) -> bytes:
         self.outstanding, frame = self.link.session.intent(action)
         self._unsent_intent = self.outstanding
         self.result.intents += 1
         return frame
+
+
+def _offered(action: Action, legal: Sequence[Action]) -> bool:
+    """Whether `legal` still offers `action` (a wild's colour is the bot's own choice)."""
+    if isinstance(action, Play):
+        return any(isinstance(a, Play) and (a.card, a.also) == (action.card, action.also)
+                   for a in legal)
+    return action in legal
 
 
 async def play(
@@ -337,39 +387,62 @@ async def play(
     observe: Callable[[Sequence[SessionEvent]], None] | None = None,
     result: BotResult | None = None,
     verify: bool = True,
+    reaction: tuple[float, float] = REACTION,
 ) -> BotResult:
     """Play `matches` matches at `table` (the first with a free seat if None) over `stream`,
-    waiting `think` seconds before each action; `observe` sees every session event (tests,
-    tools); `result`, if given, is filled as the bot plays (a caller may cancel it);
-    `verify=False` checks none of the host's cards and audits (a load generator: the seed is
-    still contributed, see client/trust_gate.py)."""
-    bot = NetworkBot(name, level, table, matches, resume, observe, verify)
+    waiting `think` seconds before each action, and a time drawn from `reaction` before a race
+    action (press B, play out of turn); `observe` sees every session event (tests, tools);
+    `result`, if given, is filled as the bot plays (a caller may cancel it); `verify=False`
+    checks none of the host's cards and audits (a load generator: the seed is still
+    contributed, see client/trust_gate.py)."""
+    bot = NetworkBot(name, level, table, matches, resume, observe, verify, reaction)
     if result is not None:
         result.token = result.token or resume
         bot.result = result
     pacer = Pacer(trio.current_time())
     welcomed = False
     await stream.send_all(bot.hello())
-    while not bot.done:
-        try:
-            data = bytes(await stream.receive_some(RECEIVE_CHUNK))
-        except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
-            log.info("%s: connection lost: %s", name, exc)
-            data = b""
-        intents = bot.result.intents
-        pending = bot.receive(data, trio.current_time())
-        if bot.link.limits and not welcomed:
-            welcomed = True
-            pacer.set_limits(trio.current_time(), bot.link.limits.get("rate", RATE_PER_SECOND),
-                             bot.link.limits.get("burst", RATE_BURST))
-        if bot.result.intents > intents and think > 0:
-            await trio.sleep(think)
-        if pending:
-            await trio.sleep(pacer.delay(trio.current_time(), count_frames(pending)))
-            try:
-                await stream.send_all(pending)
-            except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
-                log.info("%s: connection lost while sending: %s", name, exc)
-                bot.done = True
-            bot.sent(trio.current_time())
+    # The stream is read by a task of its own, so that waiting out a race's reaction time
+    # never cancels a read (a cancelled read may break a TLS stream).
+    incoming, received = trio.open_memory_channel[bytes](math.inf)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(_read, stream, incoming, name)
+        while not bot.done:
+            intents = bot.result.intents
+            wake_at = bot.wake_at
+            data: bytes | None = None
+            with trio.move_on_at(math.inf if wake_at is None else wake_at):
+                data = await received.receive()
+            now = trio.current_time()
+            pending = bot.wake(now) if data is None else bot.receive(data, now)
+            if bot.link.limits and not welcomed:
+                welcomed = True
+                pacer.set_limits(now, bot.link.limits.get("rate", RATE_PER_SECOND),
+                                 bot.link.limits.get("burst", RATE_BURST))
+            if bot.result.intents > intents and think > 0:
+                await trio.sleep(think)
+            if pending:
+                await trio.sleep(pacer.delay(trio.current_time(), count_frames(pending)))
+                try:
+                    await stream.send_all(pending)
+                except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
+                    log.info("%s: connection lost while sending: %s", name, exc)
+                    bot.done = True
+                bot.sent(trio.current_time())
+        nursery.cancel_scope.cancel()
     return bot.finish()
+
+
+async def _read(stream: trio.abc.Stream, incoming: trio.MemorySendChannel[bytes],
+                name: str) -> None:
+    """Everything the host sends, as it comes; b"" once the stream ends or breaks."""
+    async with incoming:
+        while True:
+            try:
+                data = bytes(await stream.receive_some(RECEIVE_CHUNK))
+            except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
+                log.info("%s: connection lost: %s", name, exc)
+                data = b""
+            await incoming.send(data)
+            if not data:
+                return

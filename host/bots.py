@@ -2,20 +2,32 @@
 
 Every seat of a match gets a policy, so a dropped player's seat can be played by a bot that has
 watched the round from that seat (what it saw, never more). Bot seats always use theirs; a
-human seat uses it only while taken over. Timing (the think delay) is the table's business.
+human seat uses it only while taken over. Timing is the table's business (host/game.py), with
+one exception kept here: the races. A chance to press B or to play out of turn (a jump-in, the
+next card of one's run) is taken after a reaction time drawn from the table's seeded stream,
+once per chance, so that a person watching the table can beat the bots to it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import random
+from collections.abc import Hashable, Iterable, Sequence
 
-from unonet.actions import Action, CallUno, Catch
+from unonet.actions import Action, Buzz, CallUno, Catch, Play
 from unonet.bots import POLICIES, Bot
+from unonet.bots.base import is_deciding, out_of_turn
 from unonet.events import Event
 from unonet.match import Match
 
 DEFAULT_LEVEL = "normal"
 BOT_NAMES = ("Ana", "Bruno", "Chiara", "Davi", "Elena", "Fabio", "Giulia", "Hugo", "Iris", "Joao")
+
+RACE_ACTIONS: tuple[type, ...] = (Buzz, Play)
+"""Out-of-turn actions that race other seats (decided by the host's order of arrival): they
+wait a reaction time. UNO calls and catches go at the table's bot pace, as before."""
+
+DECLINED = float("inf")
+"""The time of a chance the bot let go: it is not asked again until the chance changes."""
 
 
 def check_level(level: str | None) -> str:
@@ -27,14 +39,21 @@ def check_level(level: str | None) -> str:
 
 
 class SeatBots:
-    """One policy per seat of `match`, fed the events each seat may see."""
+    """One policy per seat of `match`, fed the events each seat may see, with the reaction
+    times of their race chances (`reaction`: the range, in seconds)."""
 
-    def __init__(self, match: Match, levels: Sequence[str | None], seed: int = 0) -> None:
+    def __init__(self, match: Match, levels: Sequence[str | None], seed: int = 0,
+                 reaction: tuple[float, float] = (0.0, 0.0)) -> None:
         self.match = match
         self.policies: list[Bot] = [
             POLICIES[check_level(level)](seat, match.rules, match.manifest, seed=seed + seat)
             for seat, level in enumerate(levels)
         ]
+        self.reaction = reaction
+        self.rng = random.Random(seed)
+        self.chances: dict[int, tuple[Hashable, float]] = {}
+        """seat -> (the chance it has, when it takes it): a chance is the seat's race actions
+        with the table's state they belong to, so a new chance draws a new reaction time."""
 
     def observe(self, events: Iterable[Event]) -> None:
         for event in events:
@@ -43,20 +62,83 @@ class SeatBots:
                 if audience is None or policy.seat in audience:
                     policy.observe(event)
 
+    # -- decisions and UNO calls, at the table's bot pace ------------------------------------
+
+    def has_work(self, controlled: Iterable[int]) -> bool:
+        """Whether `decide` has something to ask: a bot's pending decision, or an UNO call or
+        a catch a bot may make."""
+        return any(self._decision(seat) or self._calls(seat) for seat in controlled)
+
     def decide(self, controlled: Iterable[int]) -> tuple[int, Action] | None:
-        """The next action of a bot-controlled seat: an out-of-turn reaction (UNO, catch)
-        first, as the bot driver does, else the pending decision if a bot holds it."""
+        """The next action of a bot-controlled seat: an out-of-turn call (UNO, catch) first,
+        as the bot driver does, else the pending decision if a bot holds it. Races are not
+        here: see `race`."""
         match = self.match
         seats = sorted(controlled)
         for seat in seats:
-            reactions = [a for a in match.legal_actions(seat) if isinstance(a, CallUno | Catch)]
-            if reactions:
-                action = self.policies[seat].react(match.view(seat), reactions)
+            calls = self._calls(seat)
+            if calls:
+                action = self.policies[seat].react(match.view(seat), calls)
                 if action is not None:
                     return seat, action
-        pending = match.pending_seat
-        if pending is not None and pending in seats:
-            legal = match.legal_actions(pending)
+        for seat in seats:
+            legal = self._decision(seat)
             if legal:
-                return pending, self.policies[pending].act(match.view(pending), legal)
+                return seat, self.policies[seat].act(match.view(seat), legal)
         return None
+
+    def _decision(self, seat: int) -> list[Action]:
+        """The legal list of `seat` if it holds the pending decision (a buzzer race is none)."""
+        match = self.match
+        if match.pending_seat != seat:
+            return []
+        legal = match.legal_actions(seat)
+        return legal if legal and is_deciding(match.view(seat), legal) else []
+
+    def _calls(self, seat: int) -> list[Action]:
+        return [a for a in self.match.legal_actions(seat) if isinstance(a, CallUno | Catch)]
+
+    # -- races, after a reaction time ------------------------------------------------------
+
+    def schedule(self, controlled: Iterable[int], now: float) -> float | None:
+        """Note the race chances the controlled seats have now, drawing a reaction time for
+        each new one; the earliest time one of them is due (None: no chance open)."""
+        match = self.match
+        public = match.view(None)
+        state = (public.round_no, public.phase, public.current, public.top_card)
+        seen: set[int] = set()
+        for seat in controlled:
+            races = tuple(a for a in self._races(seat) if isinstance(a, RACE_ACTIONS))
+            if not races:
+                continue
+            seen.add(seat)
+            chance = (state, races)
+            known = self.chances.get(seat)
+            if known is None or known[0] != chance:
+                low, high = self.reaction
+                self.chances[seat] = (chance, now + self.rng.uniform(low, high))
+        for seat in [s for s in self.chances if s not in seen]:
+            del self.chances[seat]
+        return self.next_race()
+
+    def next_race(self) -> float | None:
+        due = [at for _, at in self.chances.values() if at != DECLINED]
+        return min(due) if due else None
+
+    def race(self, now: float) -> tuple[int, Action] | None:
+        """The race action of the seat whose reaction time is up first (by `now`), if its
+        policy takes the chance; a chance let go is not offered again until it changes."""
+        due = sorted((at, seat) for seat, (_, at) in self.chances.items() if at <= now)
+        for _, seat in due:
+            chance, _ = self.chances[seat]
+            self.chances[seat] = (chance, DECLINED)
+            legal = self._races(seat)
+            action = self.policies[seat].react(self.match.view(seat), legal) if legal else None
+            if action is not None:
+                return seat, action
+        return None
+
+    def _races(self, seat: int) -> list[Action]:
+        """What `seat` may do out of turn now (races, and the calls that come with them)."""
+        legal = self.match.legal_actions(seat)
+        return out_of_turn(self.match.view(seat), legal) if legal else []

@@ -23,11 +23,18 @@ from protocol.game_codec import PROOF_FIELDS, wire_name
 from protocol.trust.host import HostRound
 from protocol.trust.messages import DeckCommits
 from unonet import events as ev
-from unonet.actions import HOST, Action, CallUno, Catch, Expire, Penalize, StartRound
+from unonet.actions import HOST, Action, Expire, Penalize, StartRound
 from unonet.errors import EngineError
 from unonet.match import BETWEEN_ROUNDS, IN_ROUND, MATCH_OVER, Match
+from unonet.phase import Phase
 
 log = logging.getLogger("unonet.host.game")
+
+BUZZER_WINDOW = 5.0
+"""Seconds a buzzer race stays open (RULEBOOK.md, buzzers) before everyone who has not pressed
+B draws 2; it closes earlier when all have pressed. Long enough for a player who looked away
+for a moment to notice the Buzzer and press, short enough that the table does not wait on
+someone gone. It is the same with or without think_time: a race is not a seat's decision."""
 
 
 class Game:
@@ -60,12 +67,14 @@ class Game:
         abandoned by a crash, prepared, audited (SPEC.md 11.7)."""
         self._journaled = None if trust is None else TrustRecord.of(trust.host_round)
         levels = [seat.level if seat is not None else None for seat in room.seats[: match.seats]]
-        self.bots = SeatBots(match, levels, seed=int.from_bytes(game_id[:4], "big"))
+        self.bots = SeatBots(match, levels, seed=int.from_bytes(game_id[:4], "big"),
+                             reaction=timings.bot_reaction)
         self.next_round_at: float | None = None
         self.holding: set[int] = set()  # seats reading the scores: ready false between rounds
         self.hold_until: float | None = None
         self.decision_deadline: float | None = None
         self.bot_due: float | None = None
+        self.race_due: float | None = None  # a bot's next race move (press B, jump in)
         self._decision: tuple[Any, ...] | None = None
 
     @property
@@ -173,7 +182,7 @@ class Game:
         next_round = None if self._awaiting_players() else self.next_round_at
         if next_round is not None and self._holders() and self.hold_until is not None:
             next_round = max(next_round, self.hold_until)  # a release wakes the table earlier
-        times = [next_round, self.decision_deadline, self.bot_due]
+        times = [next_round, self.decision_deadline, self.bot_due, self.race_due]
         if self.trust is not None and self.trust.phase is not SeedPhase.KEYED:
             times.append(self.trust.deadline)
         for _, seat in self.room.occupied():
@@ -184,7 +193,8 @@ class Game:
 
     def tick(self, now: float) -> None:
         """Do what is due at `now`: takeovers, seed phases, the next round, an expiry, and at
-        most one bot action (so a table of bots yields between moves)."""
+        most one bot action of each kind, a decision and a race (so a table of bots yields
+        between moves)."""
         for index, seat in self.room.occupied():
             if (
                 seat.kind == HUMAN
@@ -211,6 +221,9 @@ class Game:
         if self.bot_due is not None and now >= self.bot_due:
             self.bot_due = None
             self._bot_move(now)
+        if self.race_due is not None and now >= self.race_due:
+            self.race_due = None
+            self._race_move(now)
 
     # -- rounds and trust --------------------------------------------------------------------
 
@@ -353,24 +366,35 @@ class Game:
 
     def _refresh(self, now: float) -> None:
         """After any change: restart the decision timer if the decision changed, and wake the
-        bots if one of them has something to do."""
+        bots if one of them has something to do (a race chance at its reaction time)."""
         key = self._decision_key()
         if key != self._decision:
             self._decision = key
             self.decision_deadline = self._decision_time(now)
         self.bot_due = now + self.timings.bot_delay if self._bots_have_work() else None
+        self.race_due = (self.bots.schedule(self._controlled(), now)
+                         if self.match.phase == IN_ROUND else None)
 
     def _decision_key(self) -> tuple[Any, ...] | None:
+        """What identifies the pending decision: its timer restarts when this changes. A
+        buzzer race is one decision from its opening to its close, whoever presses B."""
         rnd = self.match.round
         if rnd is None or self.match.phase != IN_ROUND:
             return None
+        if rnd.phase == Phase.BUZZER:
+            return (self.match.round_no, rnd.phase, rnd.current)
         return (self.match.round_no, rnd.turn_serial, rnd.phase, rnd.current)
 
     def _decision_time(self, now: float) -> float | None:
+        """When the pending decision expires: a buzzer race after BUZZER_WINDOW, a challenge
+        after `challenge_decision`, anything else (a turn, a colour, a stack to answer, a 7's
+        target) after think_time, never without one."""
         rnd = self.match.round
         if rnd is None or self.match.phase != IN_ROUND:
             return None
-        if rnd.phase.value == "challenge":
+        if rnd.phase == Phase.BUZZER:
+            return now + BUZZER_WINDOW
+        if rnd.phase == Phase.CHALLENGE:
             return now + self.timings.challenge_decision
         think = self.match.rules.think_time
         return None if think is None else now + think
@@ -382,15 +406,7 @@ class Game:
         ]
 
     def _bots_have_work(self) -> bool:
-        if self.match.phase != IN_ROUND:
-            return False
-        controlled = self._controlled()
-        if self.match.pending_seat in controlled:
-            return True
-        return any(
-            a for seat in controlled for a in self.match.legal_actions(seat)
-            if isinstance(a, CallUno | Catch)
-        )
+        return self.match.phase == IN_ROUND and self.bots.has_work(self._controlled())
 
     def _bot_move(self, now: float) -> None:
         choice = self.bots.decide(self._controlled())
@@ -403,3 +419,18 @@ class Game:
             log.error("%s: bot at seat %d chose %s, refused: %s", self.label, seat, action, exc)
             if self.match.pending_seat == seat:
                 self._apply(HOST, Expire(), now)
+
+    def _race_move(self, now: float) -> None:
+        """A bot's reaction time is up: it presses B or plays out of turn, if it still wants;
+        the next chance's time is armed either way."""
+        choice = self.bots.race(now)
+        if choice is None:
+            self.race_due = self.bots.next_race()
+            return
+        seat, action = choice
+        try:
+            self._apply(seat, action, now)
+        except EngineError as exc:  # a policy bug: the chance is let go, the game goes on
+            log.error("%s: bot at seat %d chose %s out of turn, refused: %s", self.label, seat,
+                      action, exc)
+            self.race_due = self.bots.next_race()

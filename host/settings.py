@@ -35,6 +35,13 @@ class TableTimings:
     bot_delay: float = 0.8
     """An in-process bot's think time: humans can follow what it does."""
 
+    bot_reaction: tuple[float, float] = (0.6, 1.5)
+    """The range of a stand-in bot's reaction time in a race (pressing B, jumping in), drawn
+    afresh for each chance from the table's seeded stream. A person's simple reaction to a
+    signal takes about 0.25 s and a choice reaction (is this card mine to throw?) 0.5 s or
+    more; from 0.6 s a player who watches the table wins a race against a bot often, and from
+    1.5 s at most a bot still takes a chance that nobody wants."""
+
     round_break: float = 4.0
     """Pause between rounds, so players read the scores before the next deal."""
 
@@ -47,7 +54,8 @@ class TableTimings:
 
 
 FAST_TIMINGS = TableTimings(grace=5.0, challenge_decision=5.0, seed_phase=2.0, bot_delay=0.0,
-                            round_break=0.0, match_break=0.0, ready_wait=5.0)
+                            bot_reaction=(0.0, 0.0), round_break=0.0, match_break=0.0,
+                            ready_wait=5.0)
 """For tests and benchmarks: the game never waits on purpose."""
 
 

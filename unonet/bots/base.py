@@ -1,20 +1,55 @@
-"""What every bot policy offers: an in-turn decision and an out-of-turn reaction."""
+"""What every bot policy offers: an in-turn decision and an out-of-turn reaction, and the one
+rule every driver (the bot loop, the host's stand-ins, the network bot) uses to tell them apart."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
 
-from unonet.actions import Action
+from unonet.actions import (
+    Accept,
+    Action,
+    CallUno,
+    Catch,
+    Challenge,
+    ChooseColor,
+    ChooseTarget,
+    Draw,
+    Pass,
+)
 from unonet.cards import DeckManifest
 from unonet.events import Event
+from unonet.phase import Phase
 from unonet.rules import RuleSet
 from unonet.view import View
+
+DECISION_ONLY: tuple[type, ...] = (Draw, Pass, ChooseColor, Challenge, Accept, ChooseTarget)
+"""Actions only the seat facing the pending decision is offered: a list holding one of them
+answers that seat's own turn, colour, challenge, stack or swap target."""
+
+
+def is_deciding(view: View, legal: Sequence[Action]) -> bool:
+    """Whether `legal` answers this seat's own pending decision rather than offering only
+    out-of-turn moves. In a buzzer race nobody decides: every seat, the Buzzer's player too,
+    reacts by pressing B."""
+    if view.phase == Phase.BUZZER:
+        return False
+    return view.current == view.seat or any(isinstance(a, DECISION_ONLY) for a in legal)
+
+
+def out_of_turn(view: View, legal: Sequence[Action]) -> list[Action]:
+    """The actions of `legal` a seat may take whenever it likes: UNO calls and catches always;
+    for a seat that is not deciding, everything else listed too (a jump-in, the next card of its
+    own run, pressing B), since the engine lists nothing else out of turn."""
+    if is_deciding(view, legal):
+        return [a for a in legal if isinstance(a, CallUno | Catch)]
+    return list(legal)
 
 
 class Bot:
     """A policy for one seat. `act` is asked when the seat must decide; `react` after every
-    event, for what a seat may do out of turn (call UNO, catch someone)."""
+    event with the seat's out-of-turn actions (`out_of_turn`): call UNO, catch someone, press
+    B, jump in. None from `react` means "not now"."""
 
     def __init__(self, seat: int, rules: RuleSet, manifest: DeckManifest, seed: int = 0) -> None:
         self.seat = seat
@@ -26,7 +61,8 @@ class Bot:
         """An event this seat may see (public, or addressed to it)."""
 
     def act(self, view: View, legal: Sequence[Action]) -> Action:
-        raise NotImplementedError
+        """The answer to this seat's pending decision, one of `legal`."""
+        return legal[0]
 
     def react(self, view: View, legal: Sequence[Action]) -> Action | None:
         return None

@@ -1,8 +1,13 @@
 """The "normal" bot: plays like a decent human.
 
 It keeps its wilds for when nothing else plays, sheds high cards when an opponent is close to
-going out, calls UNO with its next-to-last card, catches those who forget, names the colour it
-holds most of, and challenges a Wild Draw Four when what it has seen makes a bluff likely.
+going out, plays the longest run or the most cards of a number it can, calls UNO with its
+next-to-last card, catches those who forget, names the colour it holds most of, and challenges
+a Wild Draw Four when what it has seen makes a bluff likely. Under the house rules it answers a
+pending draw with a draw card (the biggest it may, escalating), else passes it on (deflect),
+and takes it only when it must; swaps hands with the opponent nearest to going out; jumps in
+whenever it may and presses B in a buzzer race. What is allowed it reads from the legal list
+and the view's pending decision; it never re-derives a rule.
 """
 
 from __future__ import annotations
@@ -12,18 +17,20 @@ from collections.abc import Sequence
 from unonet.actions import (
     Accept,
     Action,
+    Buzz,
     CallUno,
     Catch,
     Challenge,
     ChooseColor,
+    ChooseTarget,
     Draw,
     Pass,
     Play,
 )
 from unonet.bots.base import Bot
 from unonet.cards import Color, Kind
-from unonet.events import CardPlayed, Event, TopCardTurned
-from unonet.view import View
+from unonet.events import CardPlayed, Event, RoundStarted, TopCardTurned
+from unonet.view import SeatView, View
 
 CHALLENGE_THRESHOLD = 0.6
 """Challenge when the estimated chance that the +4's player held the colour exceeds this.
@@ -39,22 +46,33 @@ class NormalBot(Bot):
     def observe(self, event: Event) -> None:
         if isinstance(event, CardPlayed | TopCardTurned):
             self.seen.add(event.card)
-        if type(event).__name__ == "RoundStarted":
+        if isinstance(event, RoundStarted):
             self.seen.clear()
 
     def react(self, view: View, legal: Sequence[Action]) -> Action | None:
-        for action in legal:
-            if isinstance(action, CallUno | Catch):
-                return action
-        return None
+        """Every chance is taken: call UNO, catch, press B, then jump in (or go on with a run)
+        with the best card offered."""
+        for kinds in (CallUno | Catch, Buzz):
+            for action in legal:
+                if isinstance(action, kinds):
+                    return action
+        plays = [a for a in legal if isinstance(a, Play)]
+        return self._choose_play(view, plays) if plays else None
 
     def act(self, view: View, legal: Sequence[Action]) -> Action:
-        if any(isinstance(a, Challenge) for a in legal):
-            return Challenge() if self._bluff_likely(view) else Accept()
+        if Buzz() in legal:
+            return Buzz()
+        targets = [a for a in legal if isinstance(a, ChooseTarget)]
+        if targets:
+            return self._swap_target(view, targets)
+        plays = [a for a in legal if isinstance(a, Play)]
+        if Challenge() in legal and self._bluff_likely(view):
+            return Challenge()
+        if Accept() in legal:  # a pending draw: a stack total, or a Wild Draw Four
+            return self._answer_draw(view, plays) if plays else Accept()
         colors = [a for a in legal if isinstance(a, ChooseColor)]
         if colors:
             return ChooseColor(self._best_color(view.hand, colors[0].color))
-        plays = [a for a in legal if isinstance(a, Play)]
         if plays:
             return self._choose_play(view, plays)
         for kind in (Draw, Pass):
@@ -65,26 +83,42 @@ class NormalBot(Bot):
 
     # -- playing ----------------------------------------------------------------------------
 
-    def _choose_play(self, view: View, plays: list[Play]) -> Action:
-        danger = any(s.cards <= 2 for s in view.seats if s.seat != self.seat)
+    def _choose_play(self, view: View, plays: list[Play]) -> Play:
+        danger = any(s.cards <= 2 for s in view.seats if s.seat != self.seat and not s.out)
         held = view.hand
 
         def score(play: Play) -> tuple[int, ...]:
             face = self.manifest.face(play.card)
             wild = 1 if face.is_wild else 0
+            cards = 1 + len(play.also)  # a run or a multiple sheds several at once
             if danger:
                 # Hit hard and shed points while someone is about to go out.
-                return (face.draw_amount, face.points, -wild, play.uno)
+                return (face.draw_amount, cards, face.points, -wild, play.uno)
             same_color = sum(1 for c in held if self.manifest.face(c).color == face.color)
-            return (-wild, -(face.kind is Kind.WILD_DRAW_FOUR), same_color, face.points, play.uno)
+            return (cards, -wild, -(face.kind is Kind.WILD_DRAW_FOUR), same_color, face.points,
+                    play.uno)
 
-        best = max(plays, key=score)
-        face = self.manifest.face(best.card)
-        if face.is_wild:
-            rest = [c for c in held if c != best.card]
-            fallback = best.color or Color.RED
-            best = Play(best.card, self._best_color(rest, fallback), best.uno, best.also)
-        return best  # `uno` is the last key of the score: the call goes with the play
+        return self._colored(view, max(plays, key=score))  # `uno` is the last key: the call
+        # goes with the play
+
+    def _answer_draw(self, view: View, plays: list[Play]) -> Play:
+        """A pending draw offers plays only to answer it: stack the biggest draw card allowed
+        (escalate), else pass it on with a Skip, Reverse or Buzzer; a wild last."""
+
+        def score(play: Play) -> tuple[int, ...]:
+            face = self.manifest.face(play.card)
+            return (face.draw_amount, -face.is_wild, -face.points, play.uno)
+
+        return self._colored(view, max(plays, key=score))
+
+    def _colored(self, view: View, play: Play) -> Play:
+        """`play` naming the colour held most among the cards left, if it is a wild."""
+        if not self.manifest.face(play.card).is_wild:
+            return play
+        played = {play.card, *play.also}
+        rest = [c for c in view.hand if c not in played]
+        return Play(play.card, self._best_color(rest, play.color or Color.RED), play.uno,
+                    play.also)
 
     def _best_color(self, hand: Sequence[int], fallback: Color) -> Color:
         counts: dict[Color, int] = {}
@@ -95,6 +129,23 @@ class NormalBot(Bot):
         if not counts:
             return fallback
         return max(counts, key=lambda c: (counts[c], c == fallback))
+
+    # -- a 7's swap -------------------------------------------------------------------------
+
+    def _swap_target(self, view: View, targets: list[ChooseTarget]) -> ChooseTarget:
+        """The opponent nearest to going out (who called UNO, else holds the fewest cards),
+        never the partner while an opponent is offered; the first in turn order on a tie."""
+        seats = {s.seat: s for s in view.seats}
+        me = seats.get(self.seat)
+        count = len(view.seats)
+
+        def key(action: ChooseTarget) -> tuple[bool, int, bool, int]:
+            other: SeatView = seats[action.target]
+            partner = me is not None and me.team is not None and other.team == me.team
+            order = ((action.target - self.seat) * view.direction) % count
+            return (partner, other.cards, not other.uno_called, order)
+
+        return min(targets, key=key)
 
     # -- challenging ------------------------------------------------------------------------
 
