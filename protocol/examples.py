@@ -1,16 +1,32 @@
-"""One valid example of every message type: the round-trip tests, the test vectors and the
-examples of SPEC.md section 8 all come from here. Byte values are fixed patterns, not secrets.
+"""One valid example of every message type, every seat action and every engine event: the
+round-trip tests, the test vectors and the examples of SPEC.md sections 8 and 9 all come from
+here. Byte values are fixed patterns, not secrets; card ids are those of the classic deck
+(SPEC.md section 10), with the 8 buzzers after it (108-115).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from protocol.game_codec import encode_action, encode_event
+from protocol.game_codec import encode_action, encode_event, encode_view, wire_name
 from protocol.limits import HOST_LIMITS
-from unonet.actions import ChooseColor, Draw, Play
+from unonet import events as ev
+from unonet.actions import (
+    Accept,
+    Action,
+    Buzz,
+    CallUno,
+    Catch,
+    Challenge,
+    ChooseColor,
+    ChooseTarget,
+    Draw,
+    Pass,
+    Play,
+)
 from unonet.cards import Color, classic_manifest
-from unonet.events import CardPlayed, CardsReceived
+from unonet.phase import Phase
+from unonet.view import Pending, SeatView, View
 
 _B16 = bytes(range(16))
 _B32 = bytes(range(32))
@@ -18,6 +34,18 @@ _B32_2 = bytes(range(32, 64))
 _TOKEN = bytes(range(0xA0, 0xC0))
 
 _LEGAL = [encode_action(Draw()), encode_action(Play(12)), encode_action(Play(100, Color.RED))]
+
+_STACK_VIEW = View(
+    seat=2, round_no=1, phase=Phase.STACK, dealer=0, current=2, direction=1,
+    hand=(12, 38, 49, 100),
+    seats=(SeatView(0, 5, 0, False, False), SeatView(1, 6, 0, False, False),
+           SeatView(2, 4, 0, False, False)),
+    top_card=48, active_color=Color.YELLOW, draw_pile=77, discard_pile=4, drawn_card=None,
+    pending=Pending(Phase.STACK, 2, amount=4), round_winner=None, match_winner=None,
+)
+"""Seat 2 faces a stack of 4 (two Draw Twos, the top one yellow, 48): it may stack its own
+yellow Draw Two (49) or accept. Its other cards: 12 red 6, 38 yellow 7, 100 a wild."""
+_STACK_LEGAL = [encode_action(Play(49)), encode_action(Accept())]
 
 EXAMPLES: dict[str, dict[str, Any]] = {
     "hello": {"t": "hello", "v": [1], "client": {"name": "unonet", "version": "0.1.0"},
@@ -55,11 +83,10 @@ EXAMPLES: dict[str, dict[str, Any]] = {
                     ], "spectators": 0, "started": False, "you": 0},
     "seated": {"t": "seated", "table": 0, "seat": 1, "token": _TOKEN},
     "manifest": {"t": "manifest", **classic_manifest().to_dict()},
-    "snapshot": {"t": "snapshot", "seq": 1,
-                 "view": {"seat": 1, "hand": [12, 100], "top_card": 5, "active_color": "red"},
-                 "legal": _LEGAL},
+    "snapshot": {"t": "snapshot", "seq": 1, "view": encode_view(_STACK_VIEW),
+                 "legal": _STACK_LEGAL},
     "event": {"t": "event", "seq": 2,
-              "event": encode_event(CardPlayed(0, 5, (0, 14), None, False), {"nonce": _B32}),
+              "event": encode_event(ev.CardPlayed(0, 5, (0, 14), None, False), {"nonce": _B32}),
               "legal": _LEGAL},
     "intent": {"t": "intent", "id": 12, "action": encode_action(ChooseColor(Color.BLUE))},
     "accepted": {"t": "accepted", "id": 12},
@@ -79,6 +106,66 @@ EXAMPLES: dict[str, dict[str, Any]] = {
 }
 
 PRIVATE_EVENT_EXAMPLE: dict[str, Any] = encode_event(
-    CardsReceived(1, ((0, 3), (0, 4)), (17, 42)), {"nonces": [_B32, _B32_2]}
+    ev.CardsReceived(1, ((0, 3), (0, 4)), (17, 42)), {"nonces": [_B32, _B32_2]}
 )
 """A private event with proof fields (SPEC.md section 9.2)."""
+
+ACTION_EXAMPLES: dict[str, Action] = {wire_name(type(a)): a for a in (
+    Play(5, also=(7, 9)),  # a run: red 3, 4, 5 (sequences)
+    Draw(),
+    Pass(),
+    ChooseColor(Color.BLUE),
+    CallUno(),
+    Catch(3),
+    Challenge(),
+    Accept(),
+    Buzz(),
+    ChooseTarget(3),
+)}
+"""One of every seat action (SPEC.md 9.3), as the intents of the test vectors carry them."""
+
+_EVENTS: tuple[tuple[ev.Event, dict[str, Any]], ...] = (
+    (ev.DealerDraw(0, ((0, 57), (1, 104), (2, 9))), {}),
+    (ev.RoundStarted(1, 0, 108), {}),
+    (ev.RoundEnded(0, ((), (12, 100), (38,)), (63, 0, 0), (63, 0, 0)), {}),  # 6 + 50 + 7
+    (ev.MatchEnded(1, (120, 512, 87)), {}),
+    (ev.CardsDrawn(2, ((0, 21), (0, 22)), "stack"), {}),
+    (ev.CardsReceived(2, ((0, 21), (0, 22)), (17, 42)), {"nonces": [_B32, _B32_2]}),
+    (ev.TopCardTurned(26, (0, 21)), {"nonce": _B32}),
+    (ev.Reshuffled(1, ((0, 22), (0, 30)), (61, 88), "empty_pile"), {}),
+    (ev.CardPlayed(0, 104, (0, 3), Color.GREEN, False), {"nonce": _B32, "hand_digest": _B32_2}),
+    (ev.CardsReturned(1, ((0, 8), (0, 15), (1, 2)), "max_hand"), {}),
+    (ev.TurnStarted(1, -1), {}),
+    (ev.Skipped(2, "stack"), {}),
+    (ev.DirectionChanged(-1), {}),
+    (ev.ColorChosen(0, Color.RED), {}),
+    (ev.Passed(1), {}),
+    (ev.CannotDraw(1), {}),
+    (ev.DecisionPending(2, Phase.STACK, 6), {}),
+    (ev.UnoCalled(0), {}),
+    (ev.UnoCaught(None, 1, 2), {}),
+    (ev.FalseCatch(2, 0, 2), {}),
+    (ev.CatchWindowClosed((0, 1)), {}),
+    (ev.Challenged(1, 0, True), {}),
+    (ev.ChallengeReveal(1, 0, (12, 38), ((0, 0), (0, 5)), Color.YELLOW),
+     {"nonces": [_B32, _B32_2]}),
+    (ev.Penalized(2, 2), {}),
+    (ev.Expired(1, Phase.BUZZER), {}),
+    (ev.MayPlayDrawn(1, 42), {}),
+    (ev.DrawStacked(1, 4), {}),
+    (ev.DrawDeflected(2, 0, 6), {}),
+    (ev.JumpedIn(2, "jump_in"), {}),
+    (ev.JumpInRefused(1, 47, 3), {}),
+    (ev.HandsMoved(((0, 2, ((0, 1), (0, 9))), (2, 0, ((0, 4),))), "seven"), {}),
+    (ev.BuzzerOpened(0, (0, 1, 2)), {}),
+    (ev.Buzzed(2, 1), {}),
+    (ev.BuzzerClosed((1,), 2), {}),
+    (ev.KnockedOut(1, 25, 250), {}),
+    (ev.Stalemate(2), {}),
+    (ev.SeatEliminated(1, 512), {}),
+)
+
+EVENT_EXAMPLES: dict[str, dict[str, Any]] = {
+    wire_name(type(event)): encode_event(event, proof) for event, proof in _EVENTS
+}
+"""One of every engine event (SPEC.md 9.2), encoded with the proof fields its type may carry."""

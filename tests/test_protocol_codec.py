@@ -239,6 +239,15 @@ def test_face_down_moves_carry_no_nonces(name: str) -> None:
     assert name not in PROOF_FIELDS
 
 
+def test_an_optional_field_sent_as_nil_takes_its_default() -> None:
+    """nil in place of an optional field means the field is absent (UNO-5-11)."""
+    assert decode_action({"type": "play", "card": 3, "uno": None, "also": None}) == Play(3)
+    wire = {"type": "decision_pending", "seat": 1, "kind": "stack", "amount": None}
+    assert decode_event(wire).event == DecisionPending(1, "stack", 0)
+    with pytest.raises(ProtocolError):
+        decode_action({"type": "play", "card": None})
+
+
 def test_defaults_may_be_left_out_of_an_action() -> None:
     assert decode_action({"type": "play", "card": 3}) == Play(3)
     assert decode_action({"type": "draw", "future": 1}) == Draw()

@@ -10,8 +10,21 @@ from typing import Any
 import pytest
 
 from protocol.errors import ProtocolError
+from protocol.examples import ACTION_EXAMPLES, EVENT_EXAMPLES
 from protocol.frames import NEED_DATA, FrameDecoder, encode_frame
+from protocol.game_codec import (
+    ACTION_TYPES,
+    EVENT_TYPES,
+    PROOF_FIELDS,
+    decode_action,
+    decode_event,
+    decode_legal,
+    decode_view,
+    encode_event,
+)
 from protocol.messages import Role, validate_message
+from unonet.actions import Accept, Play
+from unonet.phase import Phase
 
 VECTORS = Path(__file__).resolve().parent.parent / "protocol" / "vectors"
 
@@ -74,5 +87,46 @@ def test_the_malformed_vectors_cover_what_spec_names() -> None:
     names = {v["name"] for v in MALFORMED}
     for required in ("length_over_max", "array32_of_4294967295", "duplicate_keys",
                      "trailing_bytes", "ext_fixext1", "invalid_utf8", "float64", "depth_9",
-                     "int_key", "missing_t", "unknown_type"):
+                     "int_key", "missing_t", "unknown_type", "play_also_over_63",
+                     "choose_target_without_target", "hands_moved_move_without_positions"):
         assert required in names
+
+
+def test_there_is_a_vector_for_every_action_and_event_type() -> None:
+    names = {v["name"] for v in FRAMES}
+    assert {f"intent_{name}" for name in ACTION_TYPES} <= names
+    assert {f"event_{name}" for name in EVENT_TYPES} <= names
+
+
+def _vector(name: str) -> dict[str, Any]:
+    return next(v for v in FRAMES if v["name"] == name)
+
+
+def _decoded(vector: dict[str, Any], sender: Role) -> dict[str, Any]:
+    decoder = FrameDecoder()
+    decoder.receive_data(bytes.fromhex(vector["hex"]))
+    message = decoder.next_frame()
+    assert isinstance(message, dict)
+    validate_message(message, sender)
+    return message
+
+
+@pytest.mark.parametrize("name", sorted(ACTION_TYPES))
+def test_each_intent_vector_is_the_action_it_names(name: str) -> None:
+    message = _decoded(_vector(f"intent_{name}"), Role.CLIENT)
+    assert decode_action(message["action"]) == ACTION_EXAMPLES[name]
+
+
+@pytest.mark.parametrize("name", sorted(EVENT_TYPES))
+def test_each_event_vector_is_the_event_it_names_with_its_proof(name: str) -> None:
+    message = _decoded(_vector(f"event_{name}"), Role.HOST)
+    wire = decode_event(message["event"])
+    assert encode_event(wire.event, wire.proof) == EVENT_EXAMPLES[name]
+    assert set(wire.proof) == set(PROOF_FIELDS.get(name, {}))  # every proof field it may carry
+
+
+def test_the_snapshot_vector_is_a_whole_view() -> None:
+    message = _decoded(_vector("snapshot"), Role.HOST)
+    view = decode_view(message["view"])
+    assert view.phase is Phase.STACK and view.pending is not None and view.pending.amount == 4
+    assert decode_legal(message["legal"]) == (Play(49), Accept())

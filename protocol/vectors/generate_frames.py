@@ -4,8 +4,11 @@
 
 frames.json: valid frames. Each entry has `name`, `hex` (the whole frame, length prefix
 included) and `message` (the decoded map; a msgpack bin is written {"$bin": "<hex>"} since
-JSON has no bytes). A conforming decoder turns `hex` into `message`; a conforming encoder that
-writes the shortest msgpack forms and the keys in the listed order produces `hex` exactly.
+JSON has no bytes). Besides one frame per message type, `intent_<action>` holds one intent per
+seat action type and `event_<event>` one event message per engine event type (SPEC.md 9.2,
+9.3), so a client in another language can check its reading of each one byte for byte. A
+conforming decoder turns `hex` into `message`; a conforming encoder that writes the shortest
+msgpack forms and the keys in the listed order produces `hex` exactly.
 
 malformed.json: byte streams a receiver must refuse. Each entry has `name`, `hex`, `code` (the
 error code), `fatal`, and `stage`: "frame" (the frame decoder refuses it), "eof" (refused when
@@ -23,8 +26,10 @@ from typing import Any
 import msgpack
 
 from protocol.errors import is_fatal
-from protocol.examples import EXAMPLES
+from protocol.examples import ACTION_EXAMPLES, EVENT_EXAMPLES, EXAMPLES
 from protocol.frames import encode_frame
+from protocol.game_codec import encode_action
+from protocol.limits import MAX_PLAY_ALSO
 
 HERE = Path(__file__).parent
 
@@ -77,6 +82,14 @@ def valid_frames() -> list[dict[str, Any]]:
         if name == "manifest":
             continue  # 4 KiB of faces; section 10 of SPEC.md describes it instead
         out.append({"name": name, "hex": encode_frame(message).hex(), "message": to_json(message)})
+    for index, (name, action) in enumerate(ACTION_EXAMPLES.items(), start=100):
+        intent = {"t": "intent", "id": index, "action": encode_action(action)}
+        out.append({"name": f"intent_{name}", "hex": encode_frame(intent).hex(),
+                    "message": to_json(intent)})
+    for seq, (name, event) in enumerate(EVENT_EXAMPLES.items(), start=10):
+        message = {"t": "event", "seq": seq, "event": event, "legal": []}
+        out.append({"name": f"event_{name}", "hex": encode_frame(message).hex(),
+                    "message": to_json(message)})
     deepest = _nested(8)
     out.append({"name": "depth_8_is_allowed", "hex": _frame(_packed(deepest)),
                 "message": to_json(deepest)})
@@ -146,6 +159,21 @@ def malformed_frames() -> list[dict[str, Any]]:
               "bad_message", "message", sender="client"),
         entry("host_message_from_client", _frame(_packed({"t": "accepted", "id": 1})),
               "unexpected_message", "message", sender="client"),
+        entry("play_also_over_63", _frame(_packed({"t": "intent", "id": 1, "action": {
+            "type": "play", "card": 0, "also": list(range(1, MAX_PLAY_ALSO + 2))}})),
+              "bad_message", "message", sender="client"),
+        entry("choose_target_without_target", _frame(_packed({
+            "t": "intent", "id": 1, "action": {"type": "choose_target"}})),
+              "bad_message", "message", sender="client"),
+        entry("hands_moved_move_without_positions", _frame(_packed({
+            "t": "event", "seq": 1, "legal": [],
+            "event": {"type": "hands_moved", "moves": [[0, 1]], "reason": "seven"}})),
+              "bad_message", "message", sender="host"),
+        entry("cards_returned_position_not_a_pair", _frame(_packed({
+            "t": "event", "seq": 1, "legal": [],
+            "event": {"type": "cards_returned", "seat": 1, "positions": [[0]],
+                      "reason": "max_hand"}})),
+              "bad_message", "message", sender="host"),
     ]
 
 
