@@ -31,7 +31,7 @@ from unonet import events as ev
 from unonet.actions import Accept, Action, Challenge, Play
 from unonet.cards import Color, DeckManifest, Kind
 from unonet.events import Position
-from unonet.match import Match
+from unonet.match import IN_ROUND, MATCH_OVER, Match
 from unonet.rules import RuleSet
 from unonet.shuffle import deal_order
 
@@ -178,9 +178,12 @@ def _deliver(t: Transcript, events: Sequence[ev.Event], digest_for: bytes | None
             t.deliveries.append(Delivery(None, host.reshuffle(event.epoch, event.sources)))
 
 
-def replay(t: Transcript, seat: int | None) -> TrustVerifier:
-    """Feed a transcript to a fresh verifier for `seat`, as its client session would."""
-    verifier = TrustVerifier(t.manifest, seat)
+def replay(
+    t: Transcript, seat: int | None, verifier: TrustVerifier | None = None
+) -> TrustVerifier:
+    """Feed a transcript to `verifier` (a fresh one for `seat` by default), as its client
+    session would; pass the same verifier round after round to check a whole match."""
+    verifier = verifier or TrustVerifier(t.manifest, seat)
     for delivery in t.deliveries:
         if delivery.audience is not None and seat not in delivery.audience:
             continue
@@ -202,10 +205,11 @@ def audit_of(t: Transcript) -> tuple[int, RoundAudit]:
     return index, audit
 
 
-def _opened_round(seed: int, seats: int, manifest: DeckManifest) -> Transcript:
+def _opened_round(
+    rng: random.Random, seats: int, manifest: DeckManifest, game_id: bytes, round_no: int = 1
+) -> Transcript:
     """Seeds committed and revealed by every seat but the host's (seat 0); epoch 0 committed."""
-    rng = random.Random(seed)
-    host = HostRound(rng.randbytes(16), 1, 0, rng.randbytes(32))
+    host = HostRound(game_id, round_no, 0, rng.randbytes(32))
     seeds = {s: rng.randbytes(32) for s in range(1, seats)}
     t = Transcript(manifest, seats, host, seeds)
     t.deliveries.append(Delivery(None, host.round_prepare()))
@@ -226,7 +230,8 @@ class ScriptedRound:
     each test says which movement it wants."""
 
     def __init__(self, seed: int = 0, seats: int = 3, manifest: DeckManifest | None = None):
-        self.t = _opened_round(seed, seats, manifest or RuleSet().manifest())
+        rng = random.Random(seed)
+        self.t = _opened_round(rng, seats, manifest or RuleSet().manifest(), rng.randbytes(16))
         self.host = self.t.host
         self.hands: dict[int, list[Position]] = {seat: [] for seat in range(seats)}
         self.discard: list[Position] = []
@@ -329,3 +334,56 @@ class ScriptedRound:
         zeros = tuple(0 for _ in hands)
         self.emit(ev.RoundEnded(winner, hands, zeros, zeros))
         self.t.deliveries.append(Delivery(None, self.host.audit()))
+
+
+def play_match(
+    rules: RuleSet, seats: int, seed: int, max_actions: int = 4000
+) -> list[Transcript]:
+    """A whole match under `rules`, one transcript per round, every round keyed by its own
+    seeds. Any seat may act whenever it has a legal action (jump-ins, buzzer presses, catches
+    race the player whose turn it is), and the host's timer runs out now and then."""
+    rng = random.Random(seed)
+    game_id = rng.randbytes(16)
+    match = Match(rules, seats, rng.randbytes(32))
+    manifest = rules.manifest()
+    rounds: list[Transcript] = []
+    budget = max_actions
+    while match.phase != MATCH_OVER and budget > 0:
+        t = _opened_round(rng, seats, manifest, game_id, len(rounds) + 1)
+        rounds.append(t)
+        _deliver(t, match.start_round(t.host.key), digest_for=None)
+        while match.phase == IN_ROUND and budget > 0:
+            budget -= 1
+            _deliver_step(t, match, rng)
+        t.deliveries.append(Delivery(None, t.host.audit()))
+    return rounds
+
+
+def _deliver_step(t: Transcript, match: Match, rng: random.Random) -> None:
+    """One action by a seat that has one (the pending seat mostly), or the host's expiry."""
+    options = {s: a for s in range(match.seats) if (a := match.legal_actions(s))}
+    pending = match.pending_seat
+    if not options or rng.random() < 0.03:
+        _deliver(t, match.expire(), digest_for=None)
+        return
+    seat = rng.choice(sorted(options))
+    if pending is not None and pending in options and rng.random() < 0.8:
+        seat = pending
+    action = _choose(rng, options[seat])
+    events = match.apply(seat, action)
+    rnd = match.round
+    digest = None
+    if rnd is not None and rnd.wd4_player is not None:
+        positions = [rnd.origin[c] for c in rnd.wd4_hand]
+        digest = hand_digest(
+            t.host.game_id, t.host.round_no, rnd.wd4_player, [_commit(t.host, p) for p in positions]
+        )
+    _deliver(t, events, digest_for=digest)
+
+
+def replay_match(rounds: Sequence[Transcript], seat: int | None) -> TrustVerifier:
+    """One verifier for `seat` fed every round of a match in order."""
+    verifier = TrustVerifier(rounds[0].manifest, seat)
+    for t in rounds:
+        replay(t, seat, verifier)
+    return verifier
