@@ -19,6 +19,7 @@ from unonet.errors import EngineError
 from unonet.events import Event, RoundEnded, TurnStarted
 from unonet.match import Match
 from unonet.narrate import narrate
+from unonet.rulebook import LANGUAGES, UnknownLanguage, describe_rules, played_presets
 from unonet.rules import PRESETS, RulesError, RuleSet, parse_option, preset
 
 if TYPE_CHECKING:
@@ -212,6 +213,27 @@ def cmd_bot(args: argparse.Namespace) -> int:
     return code
 
 
+def cmd_rules(args: argparse.Namespace) -> int:
+    """`unonet rules`: a rule set in words, in the language asked for (else the terminal's)."""
+    import os
+
+    from client.i18n import pick_language
+
+    if args.lang is not None and args.lang.strip().lower() not in LANGUAGES:
+        raise UnknownLanguage(args.lang)
+    lang = pick_language(args.lang, os.environ)
+    if args.preset not in PRESETS:
+        raise RulesError("preset", f"unknown preset {args.preset!r}; known: "
+                         f"{', '.join(played_presets())}")
+    if args.preset not in played_presets():
+        raise RulesError("preset", f"{args.preset} is not played yet (issues 14 and 15)")
+    rules = parse_rules(args.preset, args.set)
+    rules.check_playable()
+    name = " ".join([args.preset, *(setting.strip() for setting in args.set)])
+    print(describe_rules(rules, lang, name=name), end="")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="unonet",
@@ -300,6 +322,22 @@ def build_parser() -> argparse.ArgumentParser:
     bot.add_argument("--fingerprint", metavar="FP",
                      help="the host's certificate fingerprint to pin (base32 or hex)")
     bot.set_defaults(func=cmd_bot)
+
+    rules = sub.add_parser(
+        "rules",
+        help="print a rule set in words",
+        description="Print a rule set in words: every option with its value (starred where it "
+        "differs from the official rules) and every choice unonet made that concerns it. "
+        "RULEBOOK.md is the whole rules document.",
+    )
+    rules.add_argument("preset", nargs="?", default="official", metavar="PRESET",
+                       help="the preset to start from: " + ", ".join(played_presets())
+                       + " (default official)")
+    rules.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE",
+                       help="change one rule option, e.g. --set stacking=same_kind (repeatable)")
+    rules.add_argument("--lang", default=None, metavar="en|it|pt",
+                       help="language (default: the terminal's, else English)")
+    rules.set_defaults(func=cmd_rules)
     return parser
 
 

@@ -1,0 +1,279 @@
+"""The rules in words, in English, Italian and Portuguese: `unonet rules`, the lobby's rule
+editor and the generated parts of RULEBOOK.md all read them from here.
+
+Pure: strings in, strings out. `option_meaning` and `value_words` are what an editor shows beside
+an option; `describe_rules` says a whole rule set (every option with its value, then each choice
+unonet made that concerns it); `regenerate` rewrites the generated sections of RULEBOOK.md from
+the option table, so that the document cannot drift from `unonet.rules`.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from typing import Any
+
+from unonet.cards import ALL_COLORS
+from unonet.rulebook_text import (
+    ANY_NUMBER,
+    BUZZER_WINDOW_SECONDS,
+    CHOICES,
+    HEADINGS,
+    OPTION_WORDS,
+    VALUE_WORDS,
+    Choice,
+    OptionWords,
+    Text,
+)
+from unonet.rules import OPTIONS, PRESETS, OptionInfo, RulesError, RuleSet
+from unonet.words import CARD_WORDS, LANGUAGES
+
+__all__ = [
+    "BUZZER_WINDOW_SECONDS",
+    "LANGUAGES",
+    "PLAYED_VARIANTS",
+    "VARIANT_OPTIONS",
+    "UnknownLanguage",
+    "applicable_choices",
+    "choice_text",
+    "describe_rules",
+    "generated_sections",
+    "option_meaning",
+    "option_statement",
+    "option_title",
+    "played_presets",
+    "regenerate",
+    "value_words",
+]
+
+PLAYED_VARIANTS = ("classic",)
+"""UNO Flip and No Mercy are issues 14 and 15: named, never presented as playable."""
+
+VARIANT_OPTIONS = ("variant", "flip_passes_hands")
+"""Options that belong to the variants (RULEBOOK.md sections 3-4) rather than to section 2."""
+
+
+class UnknownLanguage(ValueError):
+    """A language the rulebook is not written in; the message lists those it is."""
+
+    def __init__(self, lang: str) -> None:
+        super().__init__(f"unknown language {lang!r}; known: {', '.join(LANGUAGES)}")
+        self.lang = lang
+
+
+def _say(text: Text, lang: str) -> str:
+    if lang not in LANGUAGES:
+        raise UnknownLanguage(lang)
+    said: str = getattr(text, lang)
+    return said
+
+
+def _words(name: str) -> OptionWords:
+    try:
+        return OPTION_WORDS[name]
+    except KeyError:
+        raise RulesError(name, f"unknown option; known: {', '.join(OPTIONS)}") from None
+
+
+def option_title(name: str, lang: str) -> str:
+    """The option's short name for an editor's row or a listing: 'Stacking draw cards'."""
+    return _say(_words(name).title, lang)
+
+
+def option_meaning(name: str, lang: str) -> str:
+    """One line saying what the option is about, whatever its value."""
+    return _say(_words(name).meaning, lang)
+
+
+def value_words(name: str, value: Any, lang: str) -> str:
+    """A value of the option in words: 'yes', 'same kind', '7 cards', 'no limit'."""
+    words = _words(name)
+    special = None if isinstance(value, bool) else words.values.get(value)
+    if special is not None:
+        return _say(special, lang)
+    if isinstance(value, int) and not isinstance(value, bool):
+        if words.unit is None:
+            return str(value)
+        unit = words.unit.one if value == 1 else words.unit.many
+        return f"{value} {_say(unit, lang)}"
+    if value in VALUE_WORDS:
+        return _say(VALUE_WORDS[value], lang)
+    if lang not in LANGUAGES:
+        raise UnknownLanguage(lang)
+    return str(value)
+
+
+def option_statement(rules: RuleSet, name: str, lang: str) -> str:
+    """What the option's value in this rule set does, as one or two sentences."""
+    value = getattr(rules, name)
+    says = _words(name).says
+    key: Any = value
+    if isinstance(value, int) and not isinstance(value, bool) and value not in says:
+        key = ANY_NUMBER
+    template = _say(says[key], lang)
+    return template.format(
+        v=value_words(name, value, lang),
+        n=value,
+        size=len(rules.manifest()),
+        colours=_colour_list(rules.colors, lang),
+    )
+
+
+def _colour_list(count: int, lang: str) -> str:
+    names = [CARD_WORDS[lang][f"color.{color.value}"] for color in ALL_COLORS[:count]]
+    listed = ", ".join(names[:-1]) + _say(HEADINGS["and"], lang) + names[-1]
+    return listed[:1].upper() + listed[1:]
+
+
+def applicable_choices(rules: RuleSet) -> tuple[Choice, ...]:
+    """The choices of RULEBOOK.md section 6 that concern this rule set."""
+    return tuple(c for c in CHOICES if any(part.applies(rules) for part in c.parts))
+
+
+def choice_text(choice: Choice, lang: str, rules: RuleSet | None = None) -> str:
+    """A choice in words: every part, or only the parts that concern `rules` when given."""
+    parts = [p.text for p in choice.parts if rules is None or p.applies(rules)]
+    lead = _say(choice.lead, lang)
+    body = choice.joiner.join(_say(p, lang) for p in parts) + choice.close
+    return f"{lead} {body}" if lead else body
+
+
+def _described(rules: RuleSet) -> list[str]:
+    """Every option of the rule set, except a variant's options left at their default."""
+    base = RuleSet()
+    return [
+        name for name in OPTIONS
+        if name not in VARIANT_OPTIONS or getattr(rules, name) != getattr(base, name)
+    ]
+
+
+def describe_rules(
+    rules: RuleSet, lang: str = "en", *, name: str | None = None, width: int = 79
+) -> str:
+    """The whole rule set in words: the official basis, every option with its value (starred
+    where it differs from the official rules), and every choice that concerns it.
+
+    Raises UnknownLanguage for a language not in LANGUAGES, and RulesError for a variant that
+    is not played yet: this text presents a rule set as playable.
+    """
+    if lang not in LANGUAGES:
+        raise UnknownLanguage(lang)
+    if rules.variant not in PLAYED_VARIANTS:
+        raise RulesError("variant", f"{rules.variant} is not played yet (issues 14 and 15)")
+    base = RuleSet()
+    label = name or ("official" if not rules.differences() else "custom")
+    lines = [_say(HEADINGS["title"], lang).format(name=label), ""]
+    lines += textwrap.wrap(_say(HEADINGS["official"], lang), width)
+    lines += ["", _say(HEADINGS["options"], lang)]
+    for option in _described(rules):
+        value = getattr(rules, option)
+        shown = value_words(option, value, lang)
+        changed = value != getattr(base, option)
+        if changed:
+            official = value_words(option, getattr(base, option), lang)
+            shown += " (" + _say(HEADINGS["official_value"], lang).format(v=official) + ")"
+        text = f"{option_title(option, lang)}: {shown}. {option_statement(rules, option, lang)}"
+        lines += textwrap.wrap(text, width, initial_indent="* " if changed else "  ",
+                               subsequent_indent="    ")
+    lines += ["", _say(HEADINGS["choices"], lang)]
+    for choice in applicable_choices(rules):
+        text = f"6.{choice.number} {_say(choice.title, lang)}. {choice_text(choice, lang, rules)}"
+        lines += textwrap.wrap(text, width, subsequent_indent="     ")
+    return "\n".join(lines) + "\n"
+
+
+def played_presets() -> tuple[str, ...]:
+    """The presets of a variant that is played (official, seed000, ...; not flip, no_mercy)."""
+    return tuple(
+        name for name, settings in PRESETS.items()
+        if settings.get("variant", "classic") in PLAYED_VARIANTS
+    )
+
+
+# -- RULEBOOK.md's generated sections -----------------------------------------------------------
+
+
+def _raw(value: Any) -> str:
+    """A value as `--set` writes it."""
+    if value is None:
+        return "off"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _values_column(info: OptionInfo) -> str:
+    default = getattr(RuleSet(), info.name)
+    if info.choices:
+        ordered = [default, *(v for v in info.choices if v != default)]
+        return ", ".join(f"`{_raw(v)}`" for v in ordered)
+    span = f"{info.minimum}-{info.maximum}"
+    if info.nullable and default is None:
+        return f"`off`, {span}"
+    text = f"`{_raw(default)}` ({span})"
+    if info.name == "max_hand_penalty":
+        text += ", `hand`"
+    return text
+
+
+def _options_section() -> str:
+    rows = [
+        "| option | values, default first | what it is about | source |",
+        "| --- | --- | --- | --- |",
+    ]
+    for name, info in OPTIONS.items():
+        meaning = option_meaning(name, "en")
+        rows.append(f"| `{name}` | {_values_column(info)} | {meaning} | {info.source} |")
+    rows += ["", "What each value does:", ""]
+    for name, info in OPTIONS.items():
+        if name in VARIANT_OPTIONS or not info.choices:
+            continue
+        says = OPTION_WORDS[name].says
+        rows.append(f"- `{name}`")
+        rows += [f"  - `{_raw(value)}`: {says[value].en}" for value in info.choices]
+    return "\n".join(rows)
+
+
+def _presets_section() -> str:
+    rows = ["| preset | what it sets | played |", "| --- | --- | --- |"]
+    for name, settings in PRESETS.items():
+        sets = ", ".join(f"`{k}={_raw(v)}`" for k, v in settings.items()) or "nothing: section 1"
+        played = "yes" if name in played_presets() else "not yet (sections 3-4)"
+        rows.append(f"| `{name}` | {sets} | {played} |")
+    return "\n".join(rows)
+
+
+def _choices_section() -> str:
+    blocks = [
+        f"### 6.{c.number} {c.title.en}\n\n{choice_text(c, 'en')}" for c in CHOICES
+    ]
+    return "\n\n".join(blocks)
+
+
+def generated_sections() -> dict[str, str]:
+    """The parts of RULEBOOK.md written from the code: the option table (section 2), the preset
+    table (section 5), and the choices (section 6)."""
+    return {
+        "options": _options_section(),
+        "presets": _presets_section(),
+        "choices": _choices_section(),
+    }
+
+
+def _markers(section: str) -> tuple[str, str]:
+    return (
+        f"<!-- generated: {section} (python tests/test_rulebook.py rewrites it) -->",
+        f"<!-- end generated: {section} -->",
+    )
+
+
+def regenerate(document: str) -> str:
+    """RULEBOOK.md's text with every generated section rewritten from the code; the prose
+    around them is kept as it is. Raises ValueError if a section's markers are missing."""
+    for section, body in generated_sections().items():
+        begin, end = _markers(section)
+        head, found, rest = document.partition(begin)
+        _, found_end, tail = rest.partition(end)
+        if not (found and found_end):
+            raise ValueError(f"RULEBOOK.md lacks the markers of the generated {section} section")
+        document = f"{head}{begin}\n{body}\n{end}{tail}"
+    return document
