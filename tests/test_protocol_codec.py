@@ -338,6 +338,21 @@ def test_decoding_anything_raises_only_protocol_errors(data: Any) -> None:
             decode(data)
 
 
+@pytest.mark.parametrize("wire", [
+    {"type": "hands_moved", "moves": [[0, 1]], "reason": "seven"},
+    {"type": "hands_moved", "moves": [[0, 1, [[0]]]], "reason": "zero"},
+    {"type": "cards_returned", "seat": 1, "positions": [[0]], "reason": "max_hand"},
+    {"type": "cards_returned", "seat": 1, "cards": [3], "reason": "max_hand"},
+    {"type": "buzzer_opened", "seat": 0, "waiting": 2},
+    {"type": "decision_pending", "seat": 0, "kind": "stack", "amount": "4"},
+    {"type": "jumped_in", "seat": 0},
+])
+def test_malformed_house_rule_events_are_bad_message(wire: Any) -> None:
+    with pytest.raises(ProtocolError) as info:
+        decode_event(wire)
+    assert info.value.code == "bad_message"
+
+
 def test_an_unknown_event_type_is_kept_not_refused() -> None:
     wire = decode_event({"type": "meteor_strike", "seat": 1})
     assert wire.event == UnknownEvent("meteor_strike", {"type": "meteor_strike", "seat": 1})

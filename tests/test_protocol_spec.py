@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from host.game import BUZZER_WINDOW
 from protocol.errors import ALL_CODES, FATAL
 from protocol.game_codec import ACTION_TYPES, EVENT_TYPES, PROOF_FIELDS, VIEW_TYPES
 from protocol.limits import HOST_LIMITS, MAX_PLAY_ALSO
@@ -232,6 +233,8 @@ def test_the_bound_of_a_play_is_in_spec() -> None:
 
 def test_the_races_section_names_every_window() -> None:
     text = section("14")
+    window = f"{BUZZER_WINDOW:g} s"  # the reference host's buzzer window
+    assert window in text and f"| {window}, whatever think_time |" in section("13")
     windows = {r[0] for r in tables(text)[0][1:]}
     assert {"Jump-in (`jump_in`)", "Sequence (`sequences`)", "Buzzer (`buzzers`)"} <= windows
     assert "order in which it **receives**" in text

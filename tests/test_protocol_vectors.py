@@ -88,7 +88,7 @@ def test_the_malformed_vectors_cover_what_spec_names() -> None:
     for required in ("length_over_max", "array32_of_4294967295", "duplicate_keys",
                      "trailing_bytes", "ext_fixext1", "invalid_utf8", "float64", "depth_9",
                      "int_key", "missing_t", "unknown_type", "play_also_over_63",
-                     "choose_target_without_target", "hands_moved_move_without_positions"):
+                     "choose_target_without_target"):
         assert required in names
 
 

@@ -165,15 +165,6 @@ def malformed_frames() -> list[dict[str, Any]]:
         entry("choose_target_without_target", _frame(_packed({
             "t": "intent", "id": 1, "action": {"type": "choose_target"}})),
               "bad_message", "message", sender="client"),
-        entry("hands_moved_move_without_positions", _frame(_packed({
-            "t": "event", "seq": 1, "legal": [],
-            "event": {"type": "hands_moved", "moves": [[0, 1]], "reason": "seven"}})),
-              "bad_message", "message", sender="host"),
-        entry("cards_returned_position_not_a_pair", _frame(_packed({
-            "t": "event", "seq": 1, "legal": [],
-            "event": {"type": "cards_returned", "seat": 1, "positions": [[0]],
-                      "reason": "max_hand"}})),
-              "bad_message", "message", sender="host"),
     ]
 
 
