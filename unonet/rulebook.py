@@ -191,6 +191,8 @@ def played_presets() -> tuple[str, ...]:
 
 # -- RULEBOOK.md's generated sections -----------------------------------------------------------
 
+_MARKDOWN_WIDTH = 96  # the prose of RULEBOOK.md is wrapped like the rest of the project's text
+
 
 def _raw(value: Any) -> str:
     """A value as `--set` writes it."""
@@ -229,7 +231,9 @@ def _options_section() -> str:
             continue
         says = OPTION_WORDS[name].says
         rows.append(f"- `{name}`")
-        rows += [f"  - `{_raw(value)}`: {says[value].en}" for value in info.choices]
+        for value in info.choices:
+            rows += textwrap.wrap(f"- `{_raw(value)}`: {says[value].en}", _MARKDOWN_WIDTH,
+                                  initial_indent="  ", subsequent_indent="    ")
     return "\n".join(rows)
 
 
@@ -244,7 +248,8 @@ def _presets_section() -> str:
 
 def _choices_section() -> str:
     blocks = [
-        f"### 6.{c.number} {c.title.en}\n\n{choice_text(c, 'en')}" for c in CHOICES
+        f"### 6.{c.number} {c.title.en}\n\n" + textwrap.fill(choice_text(c, "en"), _MARKDOWN_WIDTH)
+        for c in CHOICES
     ]
     return "\n\n".join(blocks)
 

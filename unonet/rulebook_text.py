@@ -886,19 +886,21 @@ CHOICES: tuple[Choice, ...] = (
             "recusada e custa a penalidade em pontos: somados aos pontos do jogador ou, quando "
             "o vencedor soma, descontados deles (nunca abaixo de 0).",
         )),)),
-    Choice(6, Text("The sequence window", "Le scale", "Sequências"), _E, (ChoicePart(
+    Choice(6, Text("The sequence window", "La finestra della scala", "A janela da sequência"),
+           _E, (ChoicePart(
         lambda r: r.sequences, Text(
             "A run is played as one move. After a play that ended on a number, its player may "
-            "still add the next number of the run in the same colour (in either direction "
-            "after a single card), out of turn, until the next player acts.",
+            "still add the next number of the run in the same colour (either way after a "
+            "single card, the run's own way after a run), out of turn, until the next player "
+            "acts.",
             "Una scala si gioca in una sola mossa. Dopo una giocata finita su un numero, chi "
             "l'ha fatta può ancora aggiungere il numero seguente della scala nello stesso "
-            "colore (in un senso o nell'altro dopo una carta sola), anche fuori turno, finché "
-            "il giocatore successivo non agisce.",
+            "colore (in un senso o nell'altro dopo una carta sola, nel senso della scala dopo "
+            "una scala), anche fuori turno, finché il giocatore successivo non agisce.",
             "Uma sequência é jogada num só lance. Depois de uma jogada que terminou num número, "
             "quem a fez ainda pode acrescentar o número seguinte da sequência na mesma cor (em "
-            "qualquer direção depois de uma carta só), mesmo fora da vez, até o próximo jogador "
-            "agir.",
+            "qualquer direção depois de uma carta só, na direção da sequência depois de uma "
+            "sequência), mesmo fora da vez, até o próximo jogador agir.",
         )),)),
     Choice(7, Text("Multiples", "Carte multiple", "Cartas iguais juntas"), _E, (ChoicePart(
         lambda r: r.multiples, Text(
