@@ -158,3 +158,14 @@ def test_returned_cards_come_back_in_the_order_they_went_under() -> None:
     found = replay(r.t, 1).violations()
     assert found[0].kind is ViolationKind.DRAW_ORDER
     assert "which went under the draw pile first" in found[0].detail
+
+
+def test_the_host_opens_face_down_cards_only_where_their_receiver_gets_them() -> None:
+    r = house_round()
+    for _, event, _ in r.t.events():
+        proof = r.host.event_proof(event)
+        if isinstance(event, ev.HandsMoved | ev.CardsReturned | ev.CardsDrawn | ev.KnockedOut):
+            assert proof == EventProof(), event
+        elif isinstance(event, ev.CardsReceived):
+            assert proof.nonces == tuple(r.host.proof(p).nonce for p in event.positions)
+            assert set(proof.to_dict()) == {"nonces"}

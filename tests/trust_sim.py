@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from protocol.trust import (
-    NO_PROOF,
     DeckCommits,
     EventProof,
     HostRound,
@@ -73,12 +72,8 @@ class Transcript:
 
 
 def proof_for(host: HostRound, event: ev.Event) -> EventProof:
-    """The proof fields an honest host attaches to an engine event."""
-    if isinstance(event, ev.CardsReceived | ev.ChallengeReveal):
-        return EventProof(nonces=host.nonces(event.positions))
-    if isinstance(event, ev.CardPlayed | ev.TopCardTurned):
-        return EventProof(nonce=host.nonce(event.position))
-    return NO_PROOF
+    """The proof fields an honest host attaches to an engine event, as they cross the wire."""
+    return EventProof.from_dict(host.event_proof(event).to_dict())
 
 
 def _choose(rng: random.Random, actions: Sequence[Action]) -> Action:
@@ -114,15 +109,15 @@ def play_round(
         del seeds[players[-1]]  # sometimes a player never commits: it is simply not in the list
     t = Transcript(manifest, seats, host, seeds)
     t.deliveries.append(Delivery(None, host.round_prepare()))
-    for seat in seeds:
-        commit = TrustVerifier(manifest, seat)
+    for player in seeds:
+        commit = TrustVerifier(manifest, player)
         commit.round_prepare(host.round_prepare())
-        host.accept_commit(seat, commit.record_own_seed(seeds[seat]).commit)
+        host.accept_commit(player, commit.record_own_seed(seeds[player]).commit)
     t.deliveries.append(Delivery(None, host.freeze_commits()))
-    for seat in sorted(host.commits):
-        if seed % 7 == 6 and seat == max(host.commits):
+    for player in sorted(host.commits):
+        if seed % 7 == 6 and player == max(host.commits):
             continue  # sometimes a player commits but never reveals: absent
-        assert host.accept_reveal(seat, seeds[seat])
+        assert host.accept_reveal(player, seeds[player])
     order = deal_order(host.key, len(manifest))
     if tamper_order:
         order[0], order[-1] = order[-1], order[0]

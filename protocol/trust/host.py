@@ -11,8 +11,9 @@ from dataclasses import dataclass, field
 
 from protocol.trust.constants import ABSENT_SEED, ALGO, NO_SEAT, SEED_SIZE
 from protocol.trust.deck import CardProof, CommittedDeck, deal_deck, reshuffle_deck
-from protocol.trust.messages import DeckCommits, RoundAudit, RoundPrepare, SeedCommits
+from protocol.trust.messages import DeckCommits, EventProof, RoundAudit, RoundPrepare, SeedCommits
 from protocol.trust.primitives import new_seed, round_key, same_digest, seed_commitment
+from unonet import events as ev
 from unonet.events import Position
 
 
@@ -106,6 +107,17 @@ class HostRound:
         """The nonces for cards_received (drawn, swapped or passed cards) or challenge_reveal,
         in the order of the event's positions."""
         return tuple(self.nonce(position) for position in positions)
+
+    def event_proof(self, event: ev.Event) -> EventProof:
+        """The proof fields an honest host attaches to `event` (SPEC.md 11.4): a nonce for
+        every position whose card the receivers learn. A card drawn, swapped, passed or handed
+        back from under the pile reaches its owner as cards_received, so that is the one place
+        a face-down card is opened; hands_moved and cards_returned carry none."""
+        if isinstance(event, ev.CardsReceived | ev.ChallengeReveal):
+            return EventProof(nonces=self.nonces(event.positions))
+        if isinstance(event, ev.CardPlayed | ev.TopCardTurned):
+            return EventProof(nonce=self.nonce(event.position))
+        return EventProof()
 
     def challenge_proofs(self, positions: Iterable[Position]) -> tuple[CardProof, ...]:
         """The openings of a challenged hand, for the challenger alone."""

@@ -224,6 +224,17 @@ class EventProof:
             hand_digest=None if digest is None else _bin(digest, "hand_digest", DIGEST_SIZE),
         )
 
+    def to_dict(self) -> dict[str, Any]:
+        """The fields present, as the keys they take beside the event on the wire."""
+        out: dict[str, Any] = {}
+        if self.nonce is not None:
+            out["nonce"] = self.nonce
+        if self.nonces:
+            out["nonces"] = list(self.nonces)
+        if self.hand_digest is not None:
+            out["hand_digest"] = self.hand_digest
+        return out
+
 
 NO_PROOF = EventProof()
 
