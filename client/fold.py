@@ -26,6 +26,7 @@ class ViewTracker:
         self.manifest = manifest
         self._last_player: int | None = None
         self._color_before: Color | None = None
+        self._eliminated: set[int] = set()  # out of the match from the next deal on
 
     def _seat(self, seat: int, **changes: object) -> None:
         seats = list(self.view.seats)
@@ -110,9 +111,11 @@ class ViewTracker:
         me = self.view.seat
         if any(giver == me for giver, _, _ in moves):
             self.view = replace(self.view, hand=())
-        moved = {giver for giver, _, _ in moves} | {receiver for _, receiver, _ in moves}
-        for seat in moved:
-            self._seat(seat, cards=max(0, counts[seat]), uno_called=False, catchable=False)
+        takers = {receiver for _, receiver, _ in moves}
+        for seat in {giver for giver, _, _ in moves} | takers:
+            # one card taken by a swap is one card held without UNO: catchable (1.7)
+            left = max(0, counts[seat])
+            self._seat(seat, cards=left, uno_called=False, catchable=seat in takers and left == 1)
 
     # -- turn flow and decisions -------------------------------------------------------------
 
@@ -177,7 +180,7 @@ class ViewTracker:
             case ev.KnockedOut(seat=s):
                 self._seat(s, out=True)
             case ev.SeatEliminated(seat=s):
-                self._seat(s, out=True)
+                self._eliminated.add(s)  # the view shows it out once the next round is dealt
             case ev.Stalemate(winner=winner):
                 self.view = replace(v, round_winner=winner)
             case _:
@@ -190,10 +193,12 @@ class ViewTracker:
         v = self.view
         match event:
             case ev.RoundStarted(round_no=n, dealer=dealer, deck_size=size):
-                # Who is still out (eliminated) shows by being dealt no cards: the deal below
-                # brings everyone else back in.
+                # Eliminated seats stay out. A seat shown out since our snapshot may be only
+                # knocked out: being dealt cards (CardsDrawn "deal") brings it back in.
                 seats = tuple(
-                    SeatView(s.seat, 0, s.score, False, False, s.out, s.team) for s in v.seats
+                    SeatView(s.seat, 0, s.score, False, False,
+                             s.out or s.seat in self._eliminated, s.team)
+                    for s in v.seats
                 )
                 self.view = replace(
                     v, round_no=n, phase=Phase.TURN, dealer=dealer, current=None, direction=1,

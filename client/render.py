@@ -267,8 +267,10 @@ def player_entry(model: ClientModel, seat: int, width: int) -> Line:
     if seat == model.me:
         name = f"{name} ({tr('ui.you')})"
     count = tr("ui.card") if info.cards == 1 else tr("ui.cards", count=info.cards)
-    if info.out:
-        count = tr("ui.eliminated" if seat in model.eliminated else "ui.out")
+    if seat in model.eliminated:
+        count = tr("ui.eliminated")
+    elif info.out:
+        count = tr("ui.out")
     team = f"{TEAM_NAMES[info.team]} " if info.team is not None else ""
     line: Line = [
         ("class:turn" if turn else "", "▶ " if turn else "  "),
