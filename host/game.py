@@ -386,17 +386,18 @@ class Game:
         return (self.match.round_no, rnd.turn_serial, rnd.phase, rnd.current)
 
     def _decision_time(self, now: float) -> float | None:
-        """When the pending decision expires: a buzzer race after BUZZER_WINDOW, a challenge
-        after `challenge_decision`, anything else (a turn, a colour, a stack to answer, a 7's
-        target) after think_time, never without one."""
+        """When the pending decision expires (SPEC.md 13): a buzzer race after BUZZER_WINDOW
+        whatever think_time; anything else (a turn, a colour, a challenge, a stack to answer, a
+        7's target) after think_time, and without one never, but for a challenge, which cannot
+        hold the table forever (`challenge_decision`)."""
         rnd = self.match.round
         if rnd is None or self.match.phase != IN_ROUND:
             return None
         if rnd.phase == Phase.BUZZER:
             return now + BUZZER_WINDOW
-        if rnd.phase == Phase.CHALLENGE:
-            return now + self.timings.challenge_decision
         think = self.match.rules.think_time
+        if think is None and rnd.phase == Phase.CHALLENGE:
+            return now + self.timings.challenge_decision
         return None if think is None else now + think
 
     def _controlled(self) -> list[int]:

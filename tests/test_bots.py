@@ -229,7 +229,8 @@ def test_every_seat_is_offered_b_in_a_buzzer_race_and_the_normal_bot_presses_it(
 def test_normal_bot_plays_the_longest_run_or_multiple_it_may(
     option: str, hand: list[str], top: str, played: list[str]
 ) -> None:
-    match = deal([["y7", "y8", "b7", "b8"], hand], top=top, rules=RuleSet(**{option: True}))
+    rules = RuleSet().replace(**{option: True})
+    match = deal([["y7", "y8", "b7", "b8"], hand], top=top, rules=rules)
     legal = match.legal_actions(1)
     action = NormalBot(1, match.rules, match.manifest).act(match.view(1), legal)
     assert action in legal and isinstance(action, Play)
