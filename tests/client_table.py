@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from stacking import stacked_order
+
 from client.link import (
     ChatReceived,
     ConnectionChanged,
@@ -37,6 +39,7 @@ from client.model import ClientModel
 from unonet.actions import (
     Accept,
     Action,
+    Buzz,
     CallUno,
     Catch,
     Challenge,
@@ -50,23 +53,24 @@ from unonet.cards import Color
 from unonet.errors import EngineError
 from unonet.events import Event
 from unonet.match import BETWEEN_ROUNDS, IN_ROUND, Match
+from unonet.phase import Phase
 from unonet.rules import RuleSet
-from stacking import stacked_order
 from unonet.view import View
 
 
 class ScriptBot(Bot):
     """Plays its `plan` in order ("g7", "W+4:blue"; a trailing "!" calls UNO with it) whenever
-    the next planned card can be played; otherwise draws, then passes. Never challenges, never
-    calls UNO late, never catches: it forgets UNO unless its plan says "!"."""
+    the next planned card can be played (a draw card answering a pending draw too); otherwise
+    takes a pending draw, or draws, then passes. Presses B at once in a buzzer race. Never
+    challenges, never calls UNO late, never catches: it forgets UNO unless its plan says "!"."""
 
     def __init__(self, seat: int, rules: RuleSet, match: Match, plan: Sequence[str]) -> None:
         super().__init__(seat, rules, match.manifest)
         self.plan = list(plan)
 
     def act(self, view: View, legal: Sequence[Action]) -> Action:
-        if Accept() in legal:
-            return Accept()
+        if Buzz() in legal:
+            return Buzz()
         colors = [a for a in legal if isinstance(a, ChooseColor)]
         if colors:
             return colors[0]
@@ -83,7 +87,7 @@ class ScriptBot(Bot):
                 ):
                     self.plan.pop(0)
                     return action
-        for kind in (Draw, Pass):
+        for kind in (Accept, Draw, Pass):
             for action in legal:
                 if isinstance(action, kind):
                     return action
@@ -126,6 +130,7 @@ class LocalTable:
         self.mismatches: list[str] = []
         self.closed = False
         self.on_batch: Callable[[list[Event]], None] | None = None
+        self.wait_for_jump_in = False  # bots hold while the human may play out of turn
 
     # -- the TableLink protocol --------------------------------------------------------------------
 
@@ -238,15 +243,27 @@ class LocalTable:
         self.deliver(LobbyChanged(self.lobby()))
 
     def run_bots(self) -> None:
-        """Bots act until the human must decide or the round is over."""
+        """Bots act until the human must decide or the round is over (or, with
+        `wait_for_jump_in`, until the human may play out of turn)."""
         while self.match.phase == IN_ROUND:
-            seat = self.match.pending_seat
-            if seat is None or seat == self.me:
+            seat = self._next_bot()
+            if seat is None:
                 return
             bot = self.bots[seat]
             action = bot.act(self.match.view(seat), self.match.legal_actions(seat))
             self.publish(self.match.apply(seat, action))
             self._reactions()
+
+    def _next_bot(self) -> int | None:
+        """The bot to act next: in a buzzer race, any bot that has not pressed yet (bots press
+        before the human); else the pending seat, if it is a bot."""
+        if self.match.decision == Phase.BUZZER:
+            return next((s for s in sorted(self.bots)
+                         if Buzz() in self.match.legal_actions(s)), None)
+        if self.wait_for_jump_in and any(isinstance(a, Play) for a in self.legal()):
+            return None
+        seat = self.match.pending_seat
+        return None if seat is None or seat == self.me else seat
 
     def _reactions(self) -> None:
         for bot in self.bots.values():
@@ -302,6 +319,31 @@ def scenario_table(
     }
     return LocalTable(match, 0, bots, NAMES, model=model, lobby_first=lobby_first,
                       tables_first=tables_first, capacity=capacity)
+
+
+def house_table(
+    model: ClientModel,
+    rules: RuleSet,
+    hands: Sequence[Sequence[str]],
+    top: str,
+    plans: dict[int, Sequence[str]],
+    *,
+    draws: Sequence[str] = (),
+    dealer: int = 2,
+    wait_for_jump_in: bool = False,
+) -> LocalTable:
+    """A table for one house rule: stacked `hands` (me at seat 0), the first card `top`, the
+    bots playing their `plans`; dealer 2 makes seat 0 play first, dealer 1 seat 2. Started."""
+    order = stacked_order(rules.manifest(), dealer, hands, top, draws)
+    match = Match(rules, len(hands), SEED, stacked_decks=[order], first_dealer=dealer)
+    bots: dict[int, Bot] = {
+        seat: ScriptBot(seat, rules, match, plans.get(seat, ())) for seat in range(1, len(hands))
+    }
+    table = LocalTable(match, 0, bots, [*NAMES, "Dario", "Eva", "Fabio"][:len(hands)],
+                       model=model)
+    table.wait_for_jump_in = wait_for_jump_in
+    table.start(model.apply)
+    return table
 
 
 def code_of(match: Match, card: int) -> str:

@@ -20,7 +20,7 @@ from unonet.cards import Color
 from unonet.errors import EngineError, ErrorCode
 from unonet.match import Match
 from unonet.rules import RuleSet
-from unonet.stacking import stacked_order
+from stacking import stacked_order
 
 SEED = b"scenario"
 

@@ -78,7 +78,9 @@ PUBLIC_CARD_EVENTS: tuple[type[ev.Event], ...] = (
     ev.RoundEnded,
     ev.DealerDraw,
 )
-PRIVATE_CARD_EVENTS: tuple[type[ev.Event], ...] = (ev.CardsReceived, ev.ChallengeReveal)
+PRIVATE_CARD_EVENTS: tuple[type[ev.Event], ...] = (
+    ev.CardsReceived, ev.ChallengeReveal, ev.MayPlayDrawn,
+)
 NO_CARD_EVENTS: tuple[type[ev.Event], ...] = (
     ev.RoundStarted,
     ev.MatchEnded,
@@ -530,6 +532,9 @@ class GameChecker:
                 assert (previous.seat, previous.positions) == (event.seat, event.positions)
                 assert len(event.cards) == len(event.positions)
                 assert set(event.cards) <= set(rnd.hands[event.seat]), event
+            elif isinstance(event, ev.MayPlayDrawn):
+                assert audience == frozenset((event.seat,)), event
+                assert event.card in rnd.hands[event.seat], event
             elif isinstance(event, ev.ChallengeReveal):
                 assert audience == frozenset((event.challenger,)), event
                 assert isinstance(previous, ev.Challenged), event

@@ -14,7 +14,7 @@ from unonet.errors import ErrorCode
 from unonet.match import BETWEEN_ROUNDS, MATCH_OVER, Match
 from unonet.rules import RuleSet
 from unonet.scoring import hand_points
-from unonet.stacking import card_id, stacked_order
+from stacking import card_id, stacked_order
 
 # Dealer 0: seat 1 plays first; seat 2 is next.
 

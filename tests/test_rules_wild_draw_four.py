@@ -48,7 +48,7 @@ def _wd4(
 
 def test_a_wild_draw_four_asks_the_next_player_to_challenge_or_accept() -> None:
     match, events = _wd4(["W+4", "g5", "b6", "y7"])
-    assert one(events, ev.DecisionPending) == ev.DecisionPending(2, "challenge")
+    assert one(events, ev.DecisionPending) == ev.DecisionPending(2, "challenge", 4)
     assert phase(match) == "challenge"
     assert current(match) == 2
     assert active_color(match) is G  # the named colour is in play already

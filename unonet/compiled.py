@@ -26,7 +26,6 @@ ENGINE_MODULES = (
     "unonet.rules",
     "unonet.scoring",
     "unonet.shuffle",
-    "unonet.stacking",
     "unonet.view",
 )
 """The engine (what a Match runs on), compiled together by mypyc into one shared library."""

@@ -17,16 +17,17 @@ from unonet.actions import HOST, Action, Expire, Penalize, StartRound
 from unonet.cards import ALL_COLORS
 from unonet.errors import EngineError, ErrorCode
 from unonet.matching import dealer_value
+from unonet.phase import Phase
 from unonet.plays import play_table
-from unonet.round import Phase, Round
+from unonet.round import Round
 from unonet.rules import RuleSet
 from unonet.scoring import match_winner, round_points
 from unonet.shuffle import dealer_order, derive_key
 from unonet.view import View, observe
 
-BETWEEN_ROUNDS = "between_rounds"
-IN_ROUND = "in_round"
-MATCH_OVER = "match_over"
+BETWEEN_ROUNDS = Phase.BETWEEN_ROUNDS
+IN_ROUND = Phase.IN_ROUND
+MATCH_OVER = Phase.MATCH_OVER
 
 
 class Match:
@@ -41,9 +42,9 @@ class Match:
         stacked_decks: Sequence[Sequence[int]] = (),
         first_dealer: int | None = None,
     ) -> None:
-        """`stacked_decks[k]` replaces the shuffled deck of round k+1 (a full deal order, see
-        unonet.stacking) and `first_dealer` the dealer draw: tests build situations with them.
-        """
+        """`stacked_decks[k]` replaces the shuffled deck of round k+1 (a full deal order; the
+        tests' stacker builds one) and `first_dealer` the dealer draw: tests build situations
+        with them."""
         rules.check_table(seats)
         self.stacked_decks = [list(deck) for deck in stacked_decks]
         for deck in self.stacked_decks:
@@ -60,6 +61,7 @@ class Match:
         self.dealer: int | None = None
         self.round: Round | None = None
         self.winner: int | None = None
+        self.eliminated: set[int] = set()  # scoring=elimination: out of the match
         self.phase = BETWEEN_ROUNDS
         self.log: list[tuple[int, Action]] = []
 
@@ -115,6 +117,13 @@ class Match:
             return None
         return self.round.current
 
+    @property
+    def decision(self) -> Phase | None:
+        """The round's phase while a round is played: what the host's timer waits for."""
+        if self.round is None or self.phase != IN_ROUND:
+            return None
+        return self.round.phase
+
     @classmethod
     def replay(
         cls,
@@ -140,13 +149,15 @@ class Match:
         }
         rnd = self.round
         if rnd is not None:
+            out["eliminated"] = sorted(self.eliminated)
             out["round"] = {
                 name: _plain(getattr(rnd, name))
                 for name in (
                     "hands", "draw_pile", "discard", "origin", "epoch", "phase", "current",
                     "direction", "active_color", "turn_serial", "drawn_card", "draws_this_turn",
                     "wd4_player", "wd4_hand", "color_before", "uno_called", "catchable", "winner",
-                    "out", "side",
+                    "out", "side", "pending_draw", "finished", "top_seat", "run", "buzz_waiting",
+                    "buzz_order", "knocked_out", "penalty_points", "cannot_draw_streak",
                 )
             }
         return out
@@ -179,11 +190,14 @@ class Match:
             dealer, events = self._choose_dealer(key)
         else:
             dealer = (self.dealer + 1) % self.seats  # the deal passes to the left
+            while dealer in self.eliminated:
+                dealer = (dealer + 1) % self.seats
         self.round_no = round_no
         self.dealer = dealer
         stacked = self.stacked_decks[round_no - 1] if round_no <= len(self.stacked_decks) else None
         self.round = Round(
-            self.rules, self.manifest, self.seats, dealer, key, round_no, stacked, self.table
+            self.rules, self.manifest, self.seats, dealer, key, round_no, stacked, self.table,
+            frozenset(self.eliminated),
         )
         self.phase = IN_ROUND
         return events + self.round.take_setup_events()
@@ -207,10 +221,13 @@ class Match:
     # -- round end ---------------------------------------------------------------------------------
 
     def _round_ended(self) -> list[ev.Event]:
-        """Score the round just won, and end the match if someone reached the target."""
+        """Score the round just won; eliminate (scoring=elimination) and end the match."""
         rnd = self.round
         assert rnd is not None
-        points = round_points(self.rules, self.manifest, rnd.winner, rnd.hands)
+        points = round_points(
+            self.rules, self.manifest, rnd.winner, rnd.hands, rnd.knocked_out,
+            rnd.penalty_points, self.scores,
+        )
         self.scores = [s + p for s, p in zip(self.scores, points, strict=True)]
         events: list[ev.Event] = [
             ev.RoundEnded(
@@ -220,7 +237,17 @@ class Match:
                 tuple(self.scores),
             )
         ]
-        self.winner = match_winner(self.rules, self.scores, self.round_no)
+        if self.rules.scoring == "elimination":
+            remaining = [s for s in range(self.seats) if s not in self.eliminated]
+            reached = [s for s in remaining if self.scores[s] >= self.rules.target]
+            if len(reached) == len(remaining):  # all at once: the lowest total stays in
+                reached.remove(min(reached, key=lambda s: (self.scores[s], s)))
+            for seat in reached:
+                self.eliminated.add(seat)
+                events.append(ev.SeatEliminated(seat, self.scores[seat]))
+        self.winner = match_winner(
+            self.rules, self.scores, self.round_no, self.eliminated, rnd.winner
+        )
         if self.winner is None:
             self.phase = BETWEEN_ROUNDS
         else:

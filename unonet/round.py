@@ -1,25 +1,32 @@
-"""One round of UNO as an explicit state machine (RULES.md section 1).
+"""One round of UNO as an explicit state machine (RULEBOOK.md sections 1, 2 and 6).
 
 `Round` holds the piles, the hands, whose turn it is and the one pending decision, in a single
-`phase`. `apply(seat, action)` validates against `legal_actions(seat)` before touching anything,
-so a refused action leaves the state exactly as it was; an accepted one returns its events.
-Randomness is the round key alone: the deck, every reshuffle and the dealer draw are portable
-shuffles of it (unonet.shuffle), so (rules, key, actions) replays to the same state.
+`phase` (unonet.phase). `apply(seat, action)` judges the action before touching anything
+(unonet.legality is the one judgement of a play), so a refused action leaves the state exactly
+as it was; an accepted one returns its events. Randomness is the round key alone: the deck,
+every reshuffle and the dealer draw are portable shuffles of it (unonet.shuffle), so
+(rules, key, actions) replays to the same state.
+
+What a card does is looked up by its kind (`_EFFECTS`); an option changes an entry or adds a
+step there. A pending draw (`stacking`), a buzzer race, a swap target and a challenge are
+decisions with their own phase, and `Pending` (unonet.view) carries them to everyone.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from enum import StrEnum
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from unonet import events as ev
 from unonet.actions import (
     Accept,
     Action,
+    Buzz,
     CallUno,
     Catch,
     Challenge,
     ChooseColor,
+    ChooseTarget,
     Draw,
     Pass,
     Play,
@@ -27,24 +34,36 @@ from unonet.actions import (
 from unonet.cards import ALL_COLORS, Color, DeckManifest, Face, Kind
 from unonet.errors import EngineError, ErrorCode
 from unonet.events import Position
-from unonet.matching import holds_color, matches
+from unonet.legality import legal_plays, play_refusal
+from unonet.matching import holds_color
+from unonet.phase import Phase
 from unonet.plays import PlayTable, play_table
 from unonet.rules import RuleSet
+from unonet.scoring import hand_points
 from unonet.shuffle import deal_order, reshuffle_order
 
+__all__ = ["Phase", "Round", "Run"]
 
-class Phase(StrEnum):
-    TURN = "turn"  # `current` plays, draws or passes
-    CHOOSE_COLOR = "choose_color"  # `current` names a colour (a first-card Wild)
-    CHALLENGE = "challenge"  # `current` challenges or accepts a Wild Draw Four
-    ROUND_OVER = "round_over"
-
-
-TURN_ACTIONS = (Play, Draw, Pass, ChooseColor, Challenge, Accept)
+TURN_ACTIONS = (Play, Draw, Pass, ChooseColor, Challenge, Accept, ChooseTarget)
+BUZZER_PENALTY = 2  # seed 003: the slowest to press B draws 2
 _DRAW = Draw()
 _PASS = Pass()
+_ACCEPT = Accept()
+_BUZZ = Buzz()
 _CALL_UNO = CallUno()
 _CHALLENGE_ANSWERS: tuple[Action, ...] = (Challenge(), Accept())
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """The sequence window (`sequences`): `seat` may add the next number of its run in `color`
+    out of turn while `serial` is still the turn serial (the next player has not acted)."""
+
+    seat: int
+    color: Color | None
+    last: int
+    step: int  # +1 rising, -1 falling, 0 after a single card (either way)
+    serial: int
 
 
 class Round:
@@ -60,8 +79,10 @@ class Round:
         round_no: int = 1,
         stacked: Sequence[int] | None = None,
         table: PlayTable | None = None,
+        absent: frozenset[int] = frozenset(),
     ) -> None:
-        """`table` is the match's PlayTable for this deck (built here when None)."""
+        """`table` is the match's PlayTable for this deck (built here when None); `absent` are
+        seats eliminated from the match, dealt no cards."""
         self.rules = rules
         self.round_no = round_no
         self.manifest = manifest
@@ -73,10 +94,13 @@ class Round:
         self.table = table if table is not None else play_table(manifest, self.side, self.colors)
         self._faces = self.table.faces
         # Does any rule forbid a card that matches? Only then are hands looked at card by card.
-        self._restricted_plays = not rules.action_finish or rules.wd4_policy == "enforce"
+        self.restricted_plays = not rules.action_finish or rules.wd4_policy == "enforce"
 
         self.hands: list[list[int]] = [[] for _ in range(seats)]
-        self.out: set[int] = set()  # seats out of the round (not in classic yet)
+        self.out: set[int] = set(absent)  # seats out of the round: eliminated or knocked out
+        self.absent = absent
+        self.knocked_out: dict[int, int] = {}  # seat -> penalty points (max_hand)
+        self.penalty_points = [0] * seats  # refused jump-ins
         self.draw_pile: list[int] = []  # top at the END (pop() draws)
         self.discard: list[int] = []  # top at the end
         self.origin: list[Position] = []  # card id -> its position (ids are 0..deck size-1)
@@ -89,11 +113,22 @@ class Round:
         self.turn_serial = 0
         self.drawn_card: int | None = None  # the drawn-card lock
         self.draws_this_turn = 0
+        self.top_seat: int | None = None  # who played the top card (no jump-in on one's own)
+        self.run: Run | None = None  # the sequence window
 
+        # A pending draw (stacking, a Wild Draw Four): its total, and who emptied their hand
+        # while it waits (the round ends once it is taken).
+        self.pending_draw = 0
+        self.finished: int | None = None
         # A Wild Draw Four waiting for the challenge decision of `current`.
         self.wd4_player: int | None = None
         self.wd4_hand: tuple[int, ...] = ()
         self.color_before: Color | None = None
+        # A buzzer race: who has not pressed, who pressed (in order), and what comes after.
+        self.buzz_waiting: list[int] = []
+        self.buzz_order: list[int] = []
+        self._after_buzzer: Callable[[], None] | None = None
+        self.cannot_draw_streak = 0  # for the stalemate rule
 
         self.uno_called: set[int] = set()
         self.catchable: dict[int, int] = {}  # seat -> turn_serial when its window opened
@@ -102,9 +137,21 @@ class Round:
 
         self._events: list[ev.Event] = []
         # The last list of legal actions and whose it was: `apply` accepts an action taken from
-        # it by identity without working out its legality again (bots and the host list, then
-        # apply). Every change of state clears it: apply, expire, penalize.
+        # it by identity without judging it again (bots and the host list, then apply). Every
+        # change of state clears it: apply, expire, penalize.
         self._listed: tuple[int, tuple[Action, ...]] | None = None
+        self._handlers: dict[type, Callable[[int, Action], None]] = {
+            Play: self._do_play,  # type: ignore[dict-item]
+            Draw: self._do_draw_action,
+            Pass: self._do_pass,
+            ChooseColor: self._do_choose_color,  # type: ignore[dict-item]
+            Challenge: self._do_challenge,
+            Accept: self._do_accept,
+            CallUno: self._do_call_uno,
+            Catch: self._do_catch,  # type: ignore[dict-item]
+            Buzz: self._do_buzz,
+            ChooseTarget: self._do_choose_target,  # type: ignore[dict-item]
+        }
         self._deal(stacked)
 
     # -- public API ------------------------------------------------------------------------------
@@ -117,16 +164,28 @@ class Round:
     def top(self) -> int:
         return self.discard[-1]
 
+    def players(self) -> int:
+        """Seats still in the round."""
+        return self.seats - len(self.out)
+
     def legal_actions(self, seat: int) -> list[Action]:
-        """Every action `seat` may take now, in a stable order: plays first, then Draw and Pass
-        (or a decision's answers), then CallUno and catches.
+        """Every action `seat` may take now, in a stable order: plays first (in turn, answers
+        to a pending draw, or out of turn), then Draw and Pass or a decision's answers, then
+        Buzz, CallUno and catches.
 
         Only catches that succeed are listed. Under `false_catch_penalty` a Catch of any other
         seat is still accepted by `apply`: a wrong one costs the catcher that many cards.
         """
-        if self.phase is Phase.ROUND_OVER or seat in self.out:
+        if self.phase is Phase.ROUND_OVER or seat in self.out or not 0 <= seat < self.seats:
             return []
-        actions = self._decision_actions(seat) if seat == self.current else []
+        actions: list[Action] = []
+        if self.phase is Phase.BUZZER:
+            if seat in self.buzz_waiting:
+                actions.append(_BUZZ)
+        elif seat == self.current:
+            actions += self._decision_actions(seat)
+        else:
+            actions += legal_plays(self, seat)
         catchable = self.catchable
         if catchable:
             if seat in catchable and len(self.hands[seat]) == 1:
@@ -141,26 +200,30 @@ class Round:
         from_listing = (
             listed is not None and listed[0] == seat and any(a is action for a in listed[1])
         )
-        if not from_listing and not self._is_listed(seat, action):
-            if not self._is_false_catch(seat, action):
+        if not from_listing and not self._is_legal(seat, action):
+            penalty = self._penalty_instead_of_refusal(seat, action)
+            if penalty is None:
                 raise self._diagnose(seat, action)
             self._listed = None
             self._events = []
-            self._do_false_catch(seat, action)
+            penalty()
             return self._take_events()
         self._listed = None
         self._events = []
-        if self.catchable and isinstance(action, TURN_ACTIONS):
-            self._close_catch_windows()
-        self._carry_out(seat, action)
+        if isinstance(action, TURN_ACTIONS):
+            if self.catchable:
+                self._close_catch_windows()
+            if not isinstance(action, Play):
+                self.run = None  # the next player acted: the sequence window closes
+        self._handlers[type(action)](seat, action)
         return self._take_events()
 
     def expire(self) -> list[ev.Event]:
-        """The host's timer for the pending decision ran out: apply the documented default.
-
-        A turn: draw one card and pass (or pass, if already drawn). A colour: the colour the
-        decider holds most of. A challenge decision: accept the Wild Draw Four.
-        """
+        """The host's timer for the pending decision ran out: apply the documented default
+        (RULEBOOK.md 6): a turn draws one card and passes (or passes, if already drawn); a
+        colour is the one the decider holds most of; a challenge or a pending draw is accepted;
+        a swap goes to the player with the fewest cards; a buzzer race closes, and everyone who
+        has not pressed draws."""
         if self.phase is Phase.ROUND_OVER:
             raise EngineError(ErrorCode.ROUND_OVER, "nothing is pending")
         seat = self.current
@@ -168,24 +231,33 @@ class Round:
         self._events = [ev.Expired(seat, self.phase.value)]
         if self.catchable:
             self._close_catch_windows()
+        self.run = None
         if self.phase is Phase.TURN:
             if self.draws_this_turn == 0:  # draw_when_playable limits a choice, not this
-                self._draw_cards(seat, 1, "draw")
+                got = self._draw_cards(seat, 1, "draw")
+                if not got:
+                    self._events.append(ev.CannotDraw(seat))
+                    self.cannot_draw_streak += 1
             if self.phase is Phase.TURN and self.current == seat:
                 self._events.append(ev.Passed(seat))
-                self._next_turn(self._step(seat, 1))
+                if not self._stalemate_reached():
+                    self._next_turn(self._step(seat, 1))
         elif self.phase is Phase.CHOOSE_COLOR:
             self._do_choose_color(seat, ChooseColor(self._favourite_color(seat)))
-        elif self.phase is Phase.CHALLENGE:
-            self._do_accept(seat)
+        elif self.phase in (Phase.CHALLENGE, Phase.STACK):
+            self._do_accept(seat, _ACCEPT)
+        elif self.phase is Phase.CHOOSE_TARGET:
+            self._do_choose_target(seat, ChooseTarget(self._default_target(seat)))
+        elif self.phase is Phase.BUZZER:
+            self._close_buzzer(tuple(self.buzz_waiting))
         return self._take_events()
 
     def penalize(self, target: int, count: int) -> list[ev.Event]:
         """The table owner's moderation: `target` draws `count` cards (seed 000's hint rule)."""
         if self.phase is Phase.ROUND_OVER:
             raise EngineError(ErrorCode.ROUND_OVER, "the round is over")
-        if not 0 <= target < self.seats:
-            raise EngineError(ErrorCode.UNKNOWN_SEAT, f"no seat {target}")
+        if not 0 <= target < self.seats or target in self.out:
+            raise EngineError(ErrorCode.UNKNOWN_SEAT, f"no seat {target} in this round")
         if not 1 <= count <= 10:
             raise EngineError(ErrorCode.ACTION_NOT_ALLOWED, "a penalty is 1 to 10 cards")
         self._listed = None
@@ -193,28 +265,81 @@ class Round:
         self._draw_cards(target, count, "penalty_moderation")
         return self._take_events()
 
-    def _carry_out(self, seat: int, action: Action) -> None:
-        """Run the handler of an action `apply` accepted. A chain of isinstance rather than a
-        table of handlers: the compiled engine calls each handler directly."""
-        if isinstance(action, Play):
-            self._do_play(seat, action)
-        elif isinstance(action, Draw):
-            self._do_draw(seat)
-        elif isinstance(action, Pass):
-            self._do_pass(seat)
-        elif isinstance(action, ChooseColor):
-            self._do_choose_color(seat, action)
-        elif isinstance(action, Challenge):
-            self._do_challenge(seat)
-        elif isinstance(action, Accept):
-            self._do_accept(seat)
-        elif isinstance(action, CallUno):
-            self._do_call_uno(seat)
-        else:
-            assert isinstance(action, Catch)
-            self._do_catch(seat, action)
+    def deflect_target(self, seat: int, kind: Kind) -> int:
+        """Who a pending draw goes to if `seat` deflects it with a card of `kind`: a Reverse
+        sends it back the other way, a Skip or a Buzzer on to the next player."""
+        if kind is Kind.REVERSE:
+            return self._step(seat, 1, -self.direction)
+        return self._step(seat, 1)
 
-    # -- the deal (RULES.md 1.2, 1.3) ------------------------------------------------------------
+    def take_setup_events(self) -> list[ev.Event]:
+        """The events of the deal, once, for the match to pass on."""
+        return self._take_events()
+
+    # -- judging ---------------------------------------------------------------------------------
+
+    def _is_legal(self, seat: int, action: Action) -> bool:
+        """`action in self.legal_actions(seat)`, judged directly for a client's intent decoded
+        from the wire: a Play by unonet.legality, the rest from the listing."""
+        if not 0 <= seat < self.seats or seat in self.out or self.phase is Phase.ROUND_OVER:
+            return False
+        if isinstance(action, Play):
+            return self.phase is not Phase.BUZZER and play_refusal(self, seat, action) is None
+        return action in self.legal_actions(seat)
+
+    def _penalty_instead_of_refusal(
+        self, seat: int, action: Action
+    ) -> Callable[[], None] | None:
+        """A wrong catch under `false_catch_penalty` and a refused jump-in under `jump_in`
+        cost the player instead of being refused; None for every other illegal action."""
+        if self.phase is Phase.ROUND_OVER or not 0 <= seat < self.seats or seat in self.out:
+            return None
+        if (
+            isinstance(action, Catch)
+            and self.rules.false_catch_penalty > 0
+            and 0 <= action.target < self.seats
+            and action.target != seat
+            and action.target not in self.out
+        ):
+            return lambda: self._do_false_catch(seat, action)
+        if (
+            isinstance(action, Play)
+            and self.rules.jump_in != "off"
+            and seat != self.current
+            and self.rules.jump_in_penalty > 0
+            and action.card in self.hands[seat]
+        ):
+            return lambda: self._refuse_jump_in(seat, action.card)
+        return None
+
+    def _decision_actions(self, seat: int) -> list[Action]:
+        phase = self.phase
+        if phase is Phase.CHOOSE_COLOR:
+            return [ChooseColor(color) for color in self.colors]
+        if phase is Phase.CHOOSE_TARGET:
+            return [ChooseTarget(t) for t in self._turn_order(seat) if t != seat]
+        actions: list[Action] = list(legal_plays(self, seat))
+        if phase is Phase.CHALLENGE:
+            return [*_CHALLENGE_ANSWERS, *actions]
+        if phase is Phase.STACK:
+            actions.append(_ACCEPT)
+            return actions
+        if self._can_draw(seat, has_play=bool(actions)):
+            actions.append(_DRAW)
+        if self.draws_this_turn > 0:
+            actions.append(_PASS)
+        return actions
+
+    def _can_draw(self, seat: int, has_play: bool | None = None) -> bool:
+        if self.drawn_card is not None or self.draws_this_turn >= self.rules.max_draws_per_turn:
+            return False
+        if self.rules.draw_when_playable == "forbidden" and self.draws_this_turn == 0:
+            if has_play is None:
+                has_play = bool(legal_plays(self, seat))
+            return not has_play
+        return True
+
+    # -- the deal (RULEBOOK.md 1.2, 1.3) ---------------------------------------------------------
 
     def _deal(self, stacked: Sequence[int] | None) -> None:
         order = list(stacked) if stacked is not None else deal_order(self.key, len(self.manifest))
@@ -223,14 +348,19 @@ class Round:
             self.origin[card] = position
         self.draw_pile = order[::-1]
         self._events.append(ev.RoundStarted(self.round_no, self.dealer, len(order)))
-        dealt: list[list[int]] = [[] for _ in range(self.seats)]
-        for k in range(self.rules.hand_size * self.seats):
-            seat = (self.dealer + 1 + k) % self.seats
-            dealt[seat].append(self.draw_pile.pop())
-        for offset in range(self.seats):
-            seat = (self.dealer + 1 + offset) % self.seats
+        seating = self._turn_order(self.dealer)
+        seating = seating[1:] + seating[:1]  # starting left of the dealer
+        dealt: dict[int, list[int]] = {seat: [] for seat in seating}
+        for k in range(self.rules.hand_size * len(seating)):
+            dealt[seating[k % len(seating)]].append(self.draw_pile.pop())
+        for seat in seating:
             self._give(seat, dealt[seat], "deal")
         self._turn_first_card()
+
+    def _turn_order(self, start: int) -> list[int]:
+        """The seats in the round, from `start` (if in) in the direction of play."""
+        order = [(start + k * self.direction) % self.seats for k in range(self.seats)]
+        return [seat for seat in order if seat not in self.out]
 
     def _turn_first_card(self) -> None:
         card = self.draw_pile.pop()
@@ -254,13 +384,14 @@ class Round:
             self._events.append(ev.Skipped(first, "first_card_skip"))
             self._next_turn(self._step(first, 1))
         elif face.kind is Kind.REVERSE:
-            if self._players() == 2:  # acts as a Skip: the dealer plays first
+            if self.players() == 2:  # acts as a Skip: the dealer plays first
                 self._events.append(ev.Skipped(first, "first_card_reverse"))
             else:
                 self.direction = -self.direction
                 self._events.append(ev.DirectionChanged(self.direction))
-            self._next_turn(self.dealer)
+            self._next_turn(self.dealer if self.dealer not in self.out else self._step(first, 1))
         else:
+            # A number, or (choice, RULEBOOK.md 6) a Buzzer: no effect as the first card.
             self._next_turn(first)
 
     def _return_first_card(self, card: int) -> None:
@@ -270,152 +401,169 @@ class Round:
         self._new_epoch(sources, "first_card_wild_draw_four", public=False)
         self._turn_first_card()
 
-    # -- decisions of the seat whose turn it is ---------------------------------------------------
-
-    def _decision_actions(self, seat: int) -> list[Action]:
-        if self.phase is Phase.CHOOSE_COLOR:
-            return [ChooseColor(color) for color in self.colors]
-        if self.phase is Phase.CHALLENGE:
-            return list(_CHALLENGE_ANSWERS)
-        actions: list[Action] = []
-        hand = self.hands[seat]
-        matching = self.table.matching(self.discard[-1], self.active_color)
-        plays = self.table.plays_with_uno if len(hand) == 2 else self.table.plays
-        restricted = self._restricted_plays
-        for card in self._play_candidates(seat):  # _may_play, inlined: this runs every step
-            if card in matching and not (restricted and self._rule_forbids(hand, card)):
-                actions += plays[card]
-        if self._can_draw(seat, has_play=bool(actions)):
-            actions.append(_DRAW)
-        if self.draws_this_turn > 0:
-            actions.append(_PASS)
-        return actions
-
-    def _play_candidates(self, seat: int) -> Sequence[int]:
-        """The cards `seat` may try to play in its turn.
-
-        The drawn-card lock (RULES.md 1.4): after drawing, only the drawn card may be played.
-        Under max_draws_per_turn an unplayable draw leaves nothing to play but another draw.
-        """
-        if self.drawn_card is not None:
-            return (self.drawn_card,)
-        return () if self.draws_this_turn else self.hands[seat]
-
-    def _is_listed(self, seat: int, action: Action) -> bool:
-        """`action in self.legal_actions(seat)`, without listing every play of the hand: the
-        plays of the one card named, and Draw or Pass from their own conditions. For actions
-        not taken from the last listing (a client's intent, decoded from the wire)."""
-        kind = type(action)
-        if (
-            kind in (Play, Draw, Pass)
-            and seat == self.current
-            and self.phase is Phase.TURN
-            and seat not in self.out
-        ):
-            if kind is Pass:
-                return self.draws_this_turn > 0
-            if kind is Draw:
-                return self._can_draw(seat)
-            assert isinstance(action, Play)
-            return action.card in self._play_candidates(seat) and action in self._plays_of(
-                seat, action.card
-            )
-        return action in self.legal_actions(seat)
-
-    def _plays_of(self, seat: int, card: int) -> tuple[Play, ...]:
-        """The plays of `card` from `seat`'s hand: none if it does not match or a rule forbids
-        it, else one per colour a wild may name and, as the next-to-last card, per UNO call."""
-        hand = self.hands[seat]
-        if not self._may_play(hand, card, self.table.matching(self.discard[-1], self.active_color)):
-            return ()
-        plays = self.table.plays_with_uno if len(hand) == 2 else self.table.plays
-        return plays[card]
-
-    def _may_play(self, hand: list[int], card: int, matching: frozenset[int]) -> bool:
-        """`card` matches (it is in `matching`, the top card's set) and no rule forbids it."""
-        return card in matching and not (self._restricted_plays and self._rule_forbids(hand, card))
-
-    def _rule_forbids(self, hand: list[int], card: int) -> bool:
-        """A card that matches but may not be played: an action card as the last card (unless
-        action_finish), a Wild Draw Four while holding the colour in play (wd4_policy=enforce)."""
-        face = self.face(card)
-        if len(hand) == 1 and face.is_action and not self.rules.action_finish:
-            return True
-        if face.kind is Kind.WILD_DRAW_FOUR and self.rules.wd4_policy == "enforce":
-            return holds_color((self.face(c) for c in hand if c != card), self.active_color)
-        return False
-
-    def _can_draw(self, seat: int, has_play: bool | None = None) -> bool:
-        if self.drawn_card is not None or self.draws_this_turn >= self.rules.max_draws_per_turn:
-            return False
-        if self.rules.draw_when_playable == "forbidden" and self.draws_this_turn == 0:
-            if has_play is None:
-                hand = self.hands[seat]
-                matching = self.table.matching(self.discard[-1], self.active_color)
-                has_play = any(self._may_play(hand, card, matching) for card in hand)
-            return not has_play
-        return True
+    # -- playing cards (RULEBOOK.md 1.4-1.6, 2) ---------------------------------------------------
 
     def _do_play(self, seat: int, action: Play) -> None:
-        card = action.card
-        face = self.face(card)
+        out_of_turn = seat != self.current
+        run = self.run
+        self.run = None
+        if out_of_turn:
+            reason = "sequence" if run is not None and run.seat == seat else "jump_in"
+            self._events.append(ev.JumpedIn(seat, reason))
+            self.current = seat
+            self.draws_this_turn = 0
+        answering = self.phase in (Phase.STACK, Phase.CHALLENGE)
+        if self.phase is Phase.CHALLENGE:  # stacking on a +4 gives up the challenge
+            self.wd4_player, self.wd4_hand, self.color_before = None, (), None
+        self.cannot_draw_streak = 0
         color_before = self.active_color
         hand = self.hands[seat]
-        hand.remove(card)
-        self.discard.append(card)
-        self.active_color = action.color if face.is_wild else face.color
+        cards = (action.card, *action.also)
+        for index, card in enumerate(cards):
+            last = index == len(cards) - 1
+            hand.remove(card)
+            self.discard.append(card)
+            color = action.color if last else None
+            self._events.append(
+                ev.CardPlayed(seat, card, self.origin[card], color, action.uno and last)
+            )
+        face = self.face(cards[-1])
+        self.active_color = action.color if face.is_wild else (face.color or color_before)
         self.drawn_card = None
-        self._events.append(ev.CardPlayed(seat, card, self.origin[card], action.color, action.uno))
+        self.top_seat = seat
         self._after_hand_shrank(seat, called=action.uno)
+        if self.rules.sequences and face.kind is Kind.NUMBER and face.number is not None:
+            step = 0
+            if len(cards) > 1:
+                step = face.number - (self.face(cards[-2]).number or 0)
+            elif run is not None and run.seat == seat:
+                step = face.number - run.last
+            self.run = Run(seat, face.color, face.number, step if step in (1, -1) else 0, -1)
 
+        if face.draw_amount and (answering or self._draw_pends(face)):
+            self._pend_draw(seat, face, color_before, answering)
+        elif answering:
+            self._deflect(seat, face)
+        elif not hand:
+            self._finish_round(seat, face)
+        else:
+            self._EFFECTS.get(face.kind, Round._effect_none)(self, seat, face)
+        if self.run is not None:  # open until the next player acts
+            self.run = Run(
+                self.run.seat, self.run.color, self.run.last, self.run.step, self.turn_serial
+            )
+
+    def _draw_pends(self, face: Face) -> bool:
+        """Does a draw card leave its draw pending (a decision for the next player) rather than
+        taken at once? Under stacking, and for a challengeable Wild Draw Four."""
+        return self.rules.stacking != "off" or (
+            face.kind is Kind.WILD_DRAW_FOUR and self.rules.wd4_policy == "challenge"
+        )
+
+    def _pend_draw(self, seat: int, face: Face, color_before: Color | None, stacked: bool) -> None:
+        """A draw card starts or grows the pending draw; the next player must answer it."""
+        self.pending_draw += face.draw_amount
+        if stacked:
+            self._events.append(ev.DrawStacked(seat, self.pending_draw))
+        if not self.hands[seat]:
+            self.finished = seat
+        victim = self._step(seat, 1)
         if face.kind is Kind.WILD_DRAW_FOUR and self.rules.wd4_policy == "challenge":
             self.wd4_player = seat
-            self.wd4_hand = tuple(hand)
+            self.wd4_hand = tuple(self.hands[seat])
             self.color_before = color_before
-            self._set_decision(Phase.CHALLENGE, self._step(seat, 1))
-            return
-        if not hand:
-            self._finish_round(seat, face)
-            return
-        self._apply_effect(seat, face)
-
-    def _apply_effect(self, seat: int, face: Face) -> None:
-        """RULES.md 1.5 and 1.6 (an unchallengeable Wild Draw Four)."""
-        nxt = self._step(seat, 1)
-        kind = face.kind
-        if kind is Kind.SKIP:
-            self._events.append(ev.Skipped(nxt, "skip"))
-            self._next_turn(self._step(nxt, 1))
-        elif kind is Kind.REVERSE:
-            if self._players() == 2:
-                self._events.append(ev.Skipped(nxt, "reverse_two_players"))
-                self._next_turn(seat)
-            else:
-                self.direction = -self.direction
-                self._events.append(ev.DirectionChanged(self.direction))
-                self._next_turn(self._step(seat, 1))
-        elif face.draw_amount:
-            self._draw_cards(nxt, face.draw_amount, kind.value)
-            self._events.append(ev.Skipped(nxt, kind.value))
-            self._next_turn(self._step(nxt, 1))
+            self._set_decision(Phase.CHALLENGE, victim)
+        elif self.finished is not None and not self.rules.deflect:
+            self.current = victim
+            self._take_pending(victim)  # a last draw card: no answer, the round ends (1.9)
         else:
-            self._next_turn(nxt)
+            self._set_decision(Phase.STACK, victim)
 
-    def _do_draw(self, seat: int) -> None:
+    def _deflect(self, seat: int, face: Face) -> None:
+        """`deflect`: the pending draw goes on (Skip, Buzzer) or back (Reverse)."""
+        if face.kind is Kind.REVERSE:
+            self.direction = -self.direction
+            self._events.append(ev.DirectionChanged(self.direction))
+        to = self._step(seat, 1)
+        self._events.append(ev.DrawDeflected(seat, to, self.pending_draw))
+        if not self.hands[seat]:
+            self.finished = seat
+        if face.kind is Kind.BUZZER and self.hands[seat] and self.finished is None:
+            self._open_buzzer(seat, lambda: self._set_decision(Phase.STACK, to))
+        else:
+            self._set_decision(Phase.STACK, to)
+
+    def _effect_none(self, seat: int, face: Face) -> None:
+        self._next_turn(self._step(seat, 1))
+
+    def _effect_skip(self, seat: int, face: Face) -> None:
+        nxt = self._step(seat, 1)
+        self._events.append(ev.Skipped(nxt, "skip"))
+        self._next_turn(self._step(nxt, 1))
+
+    def _effect_reverse(self, seat: int, face: Face) -> None:
+        if self.players() == 2:
+            self._events.append(ev.Skipped(self._step(seat, 1), "reverse_two_players"))
+            self._next_turn(seat)
+            return
+        self.direction = -self.direction
+        self._events.append(ev.DirectionChanged(self.direction))
+        self._next_turn(self._step(seat, 1))
+
+    def _effect_draw(self, seat: int, face: Face) -> None:
+        """Draw Two, an unchallengeable Wild Draw Four: the next player draws and is skipped."""
+        nxt = self._step(seat, 1)
+        self._draw_cards(nxt, face.draw_amount, face.kind.value)
+        self._events.append(ev.Skipped(nxt, face.kind.value))
+        self._next_turn(self._step(nxt, 1))
+
+    def _effect_number(self, seat: int, face: Face) -> None:
+        """A number; under `seven_zero` a 7 swaps with a chosen player, a 0 passes every hand."""
+        if self.rules.seven_zero and face.number == 7:
+            self._set_decision(Phase.CHOOSE_TARGET, seat)
+            return
+        if self.rules.seven_zero and face.number == 0:
+            self._pass_hands()
+            if self.phase is Phase.ROUND_OVER:
+                return
+        self._next_turn(self._step(seat, 1))
+
+    def _effect_buzzer(self, seat: int, face: Face) -> None:
+        self._open_buzzer(seat, lambda: self._next_turn(self._step(seat, 1)))
+
+    _EFFECTS: dict[Kind, Callable[[Round, int, Face], None]] = {
+        Kind.NUMBER: _effect_number,
+        Kind.SKIP: _effect_skip,
+        Kind.REVERSE: _effect_reverse,
+        Kind.DRAW_TWO: _effect_draw,
+        Kind.WILD_DRAW_FOUR: _effect_draw,
+        Kind.BUZZER: _effect_buzzer,
+    }
+    """What a card does in its player's turn, by kind (a Wild does nothing more than name its
+    colour). A pending draw (stacking, a challengeable +4) is decided before this table."""
+
+    # -- drawing, passing, deciding ----------------------------------------------------------------
+
+    def _do_draw_action(self, seat: int, action: Action) -> None:
         self.draws_this_turn += 1
         if self.rules.draw_until_playable:
             drawn = self._draw_until_playable(seat)
         else:
             got = self._draw_cards(seat, 1, "draw")
             drawn = got[0] if got else None
+        if seat in self.out or self.phase is not Phase.TURN:
+            return  # knocked out by the draw (max_hand), or the round ended
         if drawn is None:
             self._events.append(ev.CannotDraw(seat))
             self._events.append(ev.Passed(seat))
-            self._next_turn(self._step(seat, 1))
+            self.cannot_draw_streak += 1
+            if not self._stalemate_reached():
+                self._next_turn(self._step(seat, 1))
             return
-        playable = bool(self._plays_of(seat, drawn))
-        if playable and self.rules.play_after_draw:
-            self.drawn_card = drawn  # only the drawn card may be played now (RULES.md 1.4)
+        self.cannot_draw_streak = 0
+        if self.rules.play_after_draw and self._playable_now(seat, drawn):
+            self.drawn_card = drawn  # only the drawn card may be played now (1.4)
+            self._events.append(ev.MayPlayDrawn(seat, drawn))
             return
         if not self.rules.play_after_draw or self.draws_this_turn >= self.rules.max_draws_per_turn:
             self._events.append(ev.Passed(seat))
@@ -424,12 +572,23 @@ class Round:
     def _draw_until_playable(self, seat: int) -> int | None:
         while True:
             got = self._draw_cards(seat, 1, "draw")
-            if not got:
+            if not got or seat in self.out:
                 return None
-            if self._plays_of(seat, got[0]):
+            if self._playable_now(seat, got[0]):
                 return got[0]
 
-    def _do_pass(self, seat: int) -> None:
+    def _playable_now(self, seat: int, card: int) -> bool:
+        """Would `card` play as the drawn card (the lock set on it)?"""
+        saved = self.drawn_card
+        self.drawn_card = card
+        face = self.face(card)
+        try:
+            return play_refusal(self, seat, Play(card, self.colors[0] if face.is_wild else None)) \
+                is None
+        finally:
+            self.drawn_card = saved
+
+    def _do_pass(self, seat: int, action: Action) -> None:
         self._events.append(ev.Passed(seat))
         self._next_turn(self._step(seat, 1))
 
@@ -438,15 +597,36 @@ class Round:
         self._events.append(ev.ColorChosen(seat, action.color))
         self._next_turn(seat)  # the first-card Wild: the chooser then plays
 
-    def _do_accept(self, seat: int) -> None:
-        assert self.wd4_player is not None
-        self._draw_cards(seat, 4, "wild_draw_four")
-        self._events.append(ev.Skipped(seat, "wild_draw_four"))
-        self._end_challenge_window(seat, victim_skipped=True)
+    def _do_accept(self, seat: int, action: Action) -> None:
+        """Take the pending draw (a stack's total or a Wild Draw Four) and lose the turn."""
+        self._take_pending(seat)
 
-    def _do_challenge(self, seat: int) -> None:
-        """RULES.md 1.6: guilty, the player draws 4 and the challenger plays; innocent, the
-        challenger draws 6 and loses the turn. The named colour stands either way."""
+    def _take_pending(self, seat: int) -> None:
+        challenged = self.wd4_player is not None
+        amount = self.pending_draw
+        self.pending_draw = 0
+        self.wd4_player, self.wd4_hand, self.color_before = None, (), None
+        reason = "wild_draw_four" if challenged and amount == 4 else "stack"
+        if self.rules.stacking == "off" and not challenged:
+            reason = self.face(self.top).kind.value
+        self._draw_cards(seat, amount, reason)
+        self._events.append(ev.Skipped(seat, "wild_draw_four" if reason != "stack" else reason))
+        self._after_pending_paid(self._step(seat, 1))
+
+    def _after_pending_paid(self, nxt: int) -> None:
+        """The pending draw was taken: the round ends if a player emptied their hand meanwhile,
+        else `nxt` plays."""
+        if self.phase is Phase.ROUND_OVER:
+            return
+        if self.finished is not None:
+            self._finish_round(self.finished, None)
+        else:
+            self._next_turn(nxt)
+
+    def _do_challenge(self, seat: int, action: Action) -> None:
+        """RULEBOOK.md 1.6 and 6: guilty, the player of the +4 draws the pending total (+ the
+        extra) and the challenger plays; innocent, the challenger draws the total + 2 and loses
+        the turn. The named colour stands either way."""
         target = self.wd4_player
         assert target is not None and self.color_before is not None
         hand = self.wd4_hand
@@ -457,27 +637,87 @@ class Round:
                 seat, target, hand, tuple(self.origin[c] for c in hand), self.color_before
             )
         )
-        if guilty:
-            extra = self.rules.challenge_guilty_extra
-            self._draw_cards(target, 4 + extra, "penalty_challenge")
-            self._end_challenge_window(seat, victim_skipped=False)
-        else:
-            self._draw_cards(seat, 6, "penalty_challenge")
-            self._events.append(ev.Skipped(seat, "wild_draw_four"))
-            self._end_challenge_window(seat, victim_skipped=True)
-
-    def _end_challenge_window(self, victim: int, victim_skipped: bool) -> None:
-        target = self.wd4_player
-        assert target is not None
+        amount = self.pending_draw
+        self.pending_draw = 0
         self.wd4_player, self.wd4_hand, self.color_before = None, (), None
-        if not self.hands[target]:
-            self._finish_round(target, None)
-        elif victim_skipped:
-            self._next_turn(self._step(victim, 1))
+        if guilty:
+            self._draw_cards(target, amount + self.rules.challenge_guilty_extra,
+                             "penalty_challenge")
+            self._after_pending_paid(seat)
         else:
-            self._next_turn(victim)
+            self._draw_cards(seat, amount + 2, "penalty_challenge")
+            self._events.append(ev.Skipped(seat, "wild_draw_four"))
+            self._after_pending_paid(self._step(seat, 1))
 
-    # -- UNO (RULES.md 1.7) ----------------------------------------------------------------------
+    def _do_choose_target(self, seat: int, action: ChooseTarget) -> None:
+        """`seven_zero`: swap hands with the seat chosen; play goes on after the 7's player."""
+        self._move_hands([(seat, action.target), (action.target, seat)], "seven")
+        if self.phase is not Phase.ROUND_OVER:
+            self._next_turn(self._step(seat, 1))
+
+    def _default_target(self, seat: int) -> int:
+        others = [s for s in self._turn_order(seat) if s != seat]
+        return min(others, key=lambda s: len(self.hands[s]))
+
+    def _pass_hands(self) -> None:
+        """`seven_zero`: a 0 passes every hand to the next player in the direction of play."""
+        order = self._turn_order(self.current)
+        self._move_hands([(s, self._step(s, 1)) for s in order], "zero")
+
+    def _move_hands(self, moves: list[tuple[int, int]], reason: str) -> None:
+        hands = {giver: self.hands[giver] for giver, _ in moves}
+        self._events.append(
+            ev.HandsMoved(
+                tuple((g, t, tuple(self.origin[c] for c in hands[g])) for g, t in moves), reason
+            )
+        )
+        for giver, taker in moves:
+            self.hands[taker] = list(hands[giver])
+        for _, taker in moves:
+            cards = self.hands[taker]
+            self.uno_called.discard(taker)
+            self.catchable.pop(taker, None)
+            if cards:
+                self._events.append(
+                    ev.CardsReceived(taker, tuple(self.origin[c] for c in cards), tuple(cards))
+                )
+            if len(cards) == 1:
+                self.catchable[taker] = self.turn_serial  # holding one card by a swap (1.7)
+        for _, taker in moves:
+            self._check_max_hand(taker)
+
+    # -- the buzzer race (`buzzers`) ---------------------------------------------------------------
+
+    def _open_buzzer(self, seat: int, then: Callable[[], None]) -> None:
+        self.buzz_waiting = self._turn_order(seat)
+        self.buzz_order = []
+        self._after_buzzer = then
+        self.phase = Phase.BUZZER
+        self.current = seat
+        self.turn_serial += 1
+        self._events.append(ev.BuzzerOpened(seat, tuple(self.buzz_waiting)))
+
+    def _do_buzz(self, seat: int, action: Action) -> None:
+        self.buzz_waiting.remove(seat)
+        self.buzz_order.append(seat)
+        self._events.append(ev.Buzzed(seat, len(self.buzz_order)))
+        if not self.buzz_waiting:
+            self._close_buzzer((seat,))  # everyone pressed: the last one loses
+
+    def _close_buzzer(self, losers: tuple[int, ...]) -> None:
+        self._events.append(ev.BuzzerClosed(losers, BUZZER_PENALTY))
+        self.buzz_waiting, self.buzz_order = [], []
+        then, self._after_buzzer = self._after_buzzer, None
+        for loser in losers:
+            if self.phase is not Phase.ROUND_OVER:
+                self._draw_cards(loser, BUZZER_PENALTY, "penalty_buzzer")
+        if self.phase is Phase.ROUND_OVER:
+            return
+        assert then is not None
+        self.phase = Phase.TURN
+        then()
+
+    # -- UNO (RULEBOOK.md 1.7) ---------------------------------------------------------------------
 
     def _after_hand_shrank(self, seat: int, called: bool) -> None:
         left = len(self.hands[seat])
@@ -491,7 +731,7 @@ class Round:
         else:
             self.catchable[seat] = self.turn_serial
 
-    def _do_call_uno(self, seat: int) -> None:
+    def _do_call_uno(self, seat: int, action: Action) -> None:
         del self.catchable[seat]
         self.uno_called.add(seat)
         self._events.append(ev.UnoCalled(seat))
@@ -503,24 +743,15 @@ class Round:
         self._events.append(ev.UnoCaught(seat, target, penalty))
         self._draw_cards(target, penalty, "penalty_uno")
 
-    def _is_false_catch(self, seat: int, action: Action) -> bool:
-        """A wrong catch that `false_catch_penalty` punishes rather than refuses."""
-        return (
-            isinstance(action, Catch)
-            and self.rules.false_catch_penalty > 0
-            and self.phase is not Phase.ROUND_OVER
-            and 0 <= seat < self.seats
-            and seat not in self.out
-            and 0 <= action.target < self.seats
-            and action.target != seat
-            and action.target not in self.out
-        )
-
-    def _do_false_catch(self, seat: int, action: Action) -> None:
-        assert isinstance(action, Catch)
+    def _do_false_catch(self, seat: int, action: Catch) -> None:
         penalty = self.rules.false_catch_penalty
         self._events.append(ev.FalseCatch(seat, action.target, penalty))
         self._draw_cards(seat, penalty, "penalty_false_catch")
+
+    def _refuse_jump_in(self, seat: int, card: int) -> None:
+        penalty = self.rules.jump_in_penalty
+        self.penalty_points[seat] += penalty
+        self._events.append(ev.JumpInRefused(seat, card, penalty))
 
     def _close_catch_windows(self) -> None:
         """The next player's first action closes every window opened on an earlier turn."""
@@ -532,14 +763,16 @@ class Round:
         self._events.append(ev.CatchWindowClosed(tuple(closing)))
         if self.rules.uno_auto_penalty:
             for seat in closing:
+                if seat in self.out:
+                    continue
                 self._events.append(ev.UnoCaught(None, seat, self.rules.uno_penalty))
                 self._draw_cards(seat, self.rules.uno_penalty, "penalty_uno")
 
-    # -- piles -----------------------------------------------------------------------------------
+    # -- piles -------------------------------------------------------------------------------------
 
     def _draw_cards(self, seat: int, count: int, reason: str) -> list[int]:
         """Move up to `count` cards from the draw pile to `seat`, reshuffling when it runs out
-        (RULES.md 1.8). Fewer come when every other card is in a hand."""
+        (RULEBOOK.md 1.8). Fewer come when every other card is in a hand."""
         got: list[int] = []
         batch: list[int] = []
         for _ in range(count):
@@ -554,6 +787,8 @@ class Round:
             got.append(card)
         if batch:
             self._give(seat, batch, reason)
+        if reason != "deal":
+            self._check_max_hand(seat)
         return got
 
     def _give(self, seat: int, cards: list[int], reason: str) -> None:
@@ -561,8 +796,39 @@ class Round:
         self.hands[seat].extend(cards)
         self.uno_called.discard(seat)
         self.catchable.pop(seat, None)
+        if seat == self.finished:
+            self.finished = None  # a guilty last +4: the bluffer has cards again
         self._events.append(ev.CardsDrawn(seat, positions, reason))
         self._events.append(ev.CardsReceived(seat, positions, tuple(cards)))
+
+    def _check_max_hand(self, seat: int) -> None:
+        """`max_hand`: holding that many cards knocks the player out of the round; the cards go
+        face down under the draw pile, keeping their positions."""
+        limit = self.rules.max_hand
+        hand = self.hands[seat]
+        if limit is None or len(hand) < limit or seat in self.out:
+            return
+        if self.rules.max_hand_penalty == "hand":
+            penalty = hand_points(self.manifest, hand, self.side)
+        else:
+            penalty = self.rules.max_hand_penalty
+        self.knocked_out[seat] = penalty
+        self._events.append(ev.KnockedOut(seat, len(hand), penalty))
+        self._events.append(
+            ev.CardsReturned(seat, tuple(self.origin[c] for c in hand), "max_hand")
+        )
+        self.draw_pile[0:0] = reversed(hand)  # under the pile, in the order held
+        self.hands[seat] = []
+        self.out.add(seat)
+        self.uno_called.discard(seat)
+        self.catchable.pop(seat, None)
+        if seat in self.buzz_waiting:
+            self.buzz_waiting.remove(seat)
+        left = self._turn_order(seat)
+        if len(left) == 1:
+            self._finish_round(left[0], None)
+        elif seat == self.current and self.phase is Phase.TURN:
+            self._next_turn(self._step(seat, 1))
 
     def _reshuffle_discards(self) -> bool:
         """The discard pile less its top card becomes the new draw pile; wild colours clear."""
@@ -590,20 +856,25 @@ class Round:
         wanted = set(sources)
         return [card for card, pos in enumerate(self.origin) if pos in wanted]
 
-    # -- turn order ------------------------------------------------------------------------------
+    # -- turn order --------------------------------------------------------------------------------
 
-    def _players(self) -> int:
-        return self.seats - len(self.out)
-
-    def _step(self, seat: int, steps: int) -> int:
-        """The seat `steps` places from `seat` in the direction of play, skipping seats out."""
+    def _step(self, seat: int, steps: int, direction: int | None = None) -> int:
+        """The seat `steps` places from `seat` in the direction of play (or `direction`),
+        passing over seats out of the round and one who has emptied their hand."""
+        way = self.direction if direction is None else direction
         for _ in range(steps):
-            seat = (seat + self.direction) % self.seats
-            while seat in self.out:
-                seat = (seat + self.direction) % self.seats
+            seat = (seat + way) % self.seats
+            for _ in range(self.seats):
+                if seat not in self.out and seat != self.finished:
+                    break
+                seat = (seat + way) % self.seats
         return seat
 
     def _next_turn(self, seat: int) -> None:
+        if self.phase is Phase.ROUND_OVER:
+            return
+        if seat in self.out:
+            seat = self._step(seat, 1)
         self.phase = Phase.TURN
         self.current = seat
         self.turn_serial += 1
@@ -612,21 +883,40 @@ class Round:
         self._events.append(ev.TurnStarted(seat, self.direction))
 
     def _set_decision(self, phase: Phase, seat: int) -> None:
+        if self.phase is Phase.ROUND_OVER:
+            return
+        if seat in self.out:
+            seat = self._step(seat, 1)
         self.phase = phase
         self.current = seat
         self.turn_serial += 1
         self.drawn_card = None
         self.draws_this_turn = 0
-        self._events.append(ev.DecisionPending(seat, phase.value))
+        amount = self.pending_draw if phase in (Phase.STACK, Phase.CHALLENGE) else 0
+        self._events.append(ev.DecisionPending(seat, phase.value, amount))
+
+    def _stalemate_reached(self) -> bool:
+        """RULEBOOK.md 6: every player still in passed in a row with no card to draw."""
+        if self.cannot_draw_streak < self.players():
+            return False
+        winner = min(
+            self._turn_order(self._step(self.current, 1)),
+            key=lambda s: hand_points(self.manifest, self.hands[s], self.side),
+        )
+        self._events.append(ev.Stalemate(winner))
+        self._finish_round(winner, None)
+        return True
 
     def _finish_round(self, seat: int, last: Face | None) -> None:
-        """RULES.md 1.9: a last Draw Two (or unchallenged Wild Draw Four) is still drawn."""
+        """RULEBOOK.md 1.9: a last Draw Two (or unchallenged Wild Draw Four) is still drawn."""
         if last is not None and last.draw_amount:
             victim = self._step(seat, 1)
             self._draw_cards(victim, last.draw_amount, last.kind.value)
         self.winner = seat
+        self.finished = None
         self.phase = Phase.ROUND_OVER
         self.catchable.clear()
+        self.run = None
 
     def _favourite_color(self, seat: int) -> Color:
         counts = {color: 0 for color in self.colors}
@@ -640,11 +930,7 @@ class Round:
         out, self._events = self._events, []
         return out
 
-    def take_setup_events(self) -> list[ev.Event]:
-        """The events of the deal, once, for the match to pass on."""
-        return self._take_events()
-
-    # -- errors ----------------------------------------------------------------------------------
+    # -- errors ------------------------------------------------------------------------------------
 
     def _diagnose(self, seat: int, action: Action) -> EngineError:
         """The most useful error code for an action that is not legal now."""
@@ -652,10 +938,20 @@ class Round:
             return EngineError(ErrorCode.ROUND_OVER, "the round is over")
         if not 0 <= seat < self.seats:
             return EngineError(ErrorCode.UNKNOWN_SEAT, f"no seat {seat}")
+        if seat in self.out:
+            return EngineError(ErrorCode.ACTION_NOT_ALLOWED, f"seat {seat} is out of the round")
         if isinstance(action, Catch):
             return EngineError(ErrorCode.NOT_CATCHABLE, f"seat {action.target} cannot be caught")
         if isinstance(action, CallUno):
             return EngineError(ErrorCode.UNO_NOT_ALLOWED, "UNO is called holding one card")
+        if isinstance(action, Buzz):
+            return EngineError(ErrorCode.ACTION_NOT_ALLOWED, "no buzzer race waits for you")
+        if isinstance(action, Play):
+            if self.phase is Phase.BUZZER:
+                return EngineError(ErrorCode.WRONG_PHASE, "press B first: a buzzer race is on")
+            refusal = play_refusal(self, seat, action)
+            assert refusal is not None
+            return refusal
         if not isinstance(action, TURN_ACTIONS):
             return EngineError(ErrorCode.ACTION_NOT_ALLOWED, f"{action} is not allowed")
         if seat != self.current:
@@ -663,39 +959,23 @@ class Round:
                 ErrorCode.NOT_YOUR_TURN if self.phase is Phase.TURN else ErrorCode.NOT_YOUR_DECISION
             )
             return EngineError(code, f"it is seat {self.current}'s {self.phase.value}")
-        if isinstance(action, Challenge | Accept):
+        if isinstance(action, Challenge) or (
+            isinstance(action, Accept) and self.phase is not Phase.STACK
+        ):
             return EngineError(ErrorCode.NOTHING_TO_CHALLENGE, "no Wild Draw Four to answer")
+        if self.phase is Phase.STACK and isinstance(action, Draw | Pass):
+            return EngineError(
+                ErrorCode.DRAW_PENDING,
+                f"{self.pending_draw} cards wait for you: answer them or take them (Accept)",
+            )
+        if isinstance(action, ChooseTarget):
+            if self.phase is Phase.CHOOSE_TARGET:
+                return EngineError(ErrorCode.INVALID_TARGET, f"seat {action.target} cannot swap")
+            return EngineError(ErrorCode.WRONG_PHASE, f"now: {self.phase.value}")
         if self.phase is Phase.CHOOSE_COLOR and isinstance(action, ChooseColor):
             return EngineError(ErrorCode.COLOR_REQUIRED, "name a colour of this deck")
         if self.phase is not Phase.TURN or isinstance(action, ChooseColor):
             return EngineError(ErrorCode.WRONG_PHASE, f"now: {self.phase.value}")
         if isinstance(action, Draw):
             return EngineError(ErrorCode.CANNOT_DRAW, "no draw is allowed now")
-        if isinstance(action, Pass):
-            return EngineError(ErrorCode.CANNOT_PASS, "draw before passing")
-        assert isinstance(action, Play)
-        return self._diagnose_play(seat, action)
-
-    def _diagnose_play(self, seat: int, action: Play) -> EngineError:
-        hand = self.hands[seat]
-        if action.card not in hand:
-            return EngineError(ErrorCode.CARD_NOT_IN_HAND, f"card {action.card} is not in hand")
-        if action.also:
-            return EngineError(ErrorCode.ACTION_NOT_ALLOWED, "one card per play in these rules")
-        if self.draws_this_turn and action.card != self.drawn_card:
-            return EngineError(ErrorCode.MUST_PLAY_DRAWN_CARD, "only the drawn card may be played")
-        face = self.face(action.card)
-        if face.is_wild and action.color not in self.colors:
-            return EngineError(ErrorCode.COLOR_REQUIRED, "a wild needs a colour of this deck")
-        if not face.is_wild and action.color is not None:
-            return EngineError(ErrorCode.COLOR_NOT_ALLOWED, "only a wild names a colour")
-        if not matches(face, self.face(self.top), self.active_color):
-            return EngineError(ErrorCode.ILLEGAL_CARD, f"{face.name} does not match the top card")
-        if len(hand) == 1 and face.is_action and not self.rules.action_finish:
-            return EngineError(ErrorCode.LAST_CARD_NOT_ALLOWED, "no action card as the last card")
-        if face.kind is Kind.WILD_DRAW_FOUR and self.rules.wd4_policy == "enforce":
-            others = (self.face(c) for c in hand if c != action.card)
-            if holds_color(others, self.active_color):
-                return EngineError(ErrorCode.ILLEGAL_WILD_DRAW_FOUR, "you hold the colour in play")
-        return EngineError(ErrorCode.UNO_NOT_ALLOWED, "UNO goes with the next-to-last card")
-
+        return EngineError(ErrorCode.CANNOT_PASS, "draw before passing")

@@ -126,6 +126,13 @@ class RuleSet:
             raise RulesError(
                 "max_players", f"a table needs 2 to {self.max_players} seats, not {seats}"
             )
+        if self.teams == "pairs":
+            if seats not in (4, 6):
+                raise RulesError("teams", f"pairs need 4 or 6 seats, not {seats}")
+            if self.scoring != "winner_collects":
+                raise RulesError(
+                    "teams", f"pairs score with scoring=winner_collects, not {self.scoring}"
+                )
         deck = len(self.manifest())
         needed = seats * self.hand_size + 2  # the hands, the first discard, one card to draw
         if needed > deck:
@@ -236,18 +243,7 @@ OPTIONS: dict[str, OptionInfo] = {
 
 # What the engine plays today, per option; any other non-default value is refused by name.
 _IMPLEMENTED: dict[str, frozenset[Any]] = {
-    "variant": frozenset({"classic"}),
-    "stacking": frozenset({"off"}),
-    "deflect": frozenset(),
-    "jump_in": frozenset(),
-    "sequences": frozenset(),
-    "multiples": frozenset(),
-    "multi_finish": frozenset(),
-    "seven_zero": frozenset(),
-    "buzzers": frozenset(),
-    "max_hand": frozenset(),
-    "scoring": frozenset({"winner_collects", "lowest_wins"}),
-    "teams": frozenset(),
+    "variant": frozenset({"classic"}),  # UNO Flip and No Mercy: issues 14 and 15
     "flip_passes_hands": frozenset(),
 }
 

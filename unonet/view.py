@@ -10,10 +10,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from unonet.cards import Color
-from unonet.phase import Phase
+from unonet.phase import DECISIONS, Phase
+from unonet.scoring import team_of
 
 if TYPE_CHECKING:
     from unonet.match import Match
+    from unonet.round import Round
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,32 +67,27 @@ def observe(match: Match, seat: int | None) -> View:
     """The view of `seat`; None is a spectator's view (public information only)."""
     rnd = match.round
     scores = match.scores
+    teams = [team_of(match.rules, match.seats, s) for s in range(match.seats)]
     if rnd is None:
-        seats = tuple(SeatView(s, 0, scores[s], False, False) for s in range(match.seats))
+        seats = tuple(
+            SeatView(s, 0, scores[s], False, False, s in match.eliminated, teams[s])
+            for s in range(match.seats)
+        )
         return View(seat, match.round_no, match.phase, match.dealer, None, 1, (), seats, None,
                     None, 0, 0, None, None, None, match.winner)
     seats = tuple(
-        SeatView(s, len(rnd.hands[s]), scores[s], s in rnd.uno_called, s in rnd.catchable)
+        SeatView(s, len(rnd.hands[s]), scores[s], s in rnd.uno_called, s in rnd.catchable,
+                 s in rnd.out, teams[s])
         for s in range(match.seats)
     )
-    pending = None
-    if rnd.phase.value in ("choose_color", "challenge"):
-        target = rnd.wd4_player
-        pending = Pending(
-            rnd.phase.value,
-            rnd.current,
-            target,
-            rnd.color_before,
-            len(rnd.wd4_hand) + 1 if target is not None else None,
-        )
     own = seat is not None and 0 <= seat < match.seats
-    phase = match.phase if match.phase == "match_over" else rnd.phase.value
+    phase = match.phase if match.phase is Phase.MATCH_OVER else rnd.phase
     return View(
         seat=seat,
         round_no=match.round_no,
         phase=phase,
         dealer=rnd.dealer,
-        current=None if rnd.phase.value == "round_over" else rnd.current,
+        current=None if rnd.phase is Phase.ROUND_OVER else rnd.current,
         direction=rnd.direction,
         hand=tuple(rnd.hands[seat]) if own and seat is not None else (),
         seats=seats,
@@ -99,7 +96,23 @@ def observe(match: Match, seat: int | None) -> View:
         draw_pile=len(rnd.draw_pile),
         discard_pile=len(rnd.discard),
         drawn_card=rnd.drawn_card if own and rnd.current == seat else None,
-        pending=pending,
+        pending=pending_decision(rnd),
         round_winner=rnd.winner,
         match_winner=match.winner,
+    )
+
+
+def pending_decision(rnd: Round) -> Pending | None:
+    """The decision the round waits for, as data; None in a plain turn."""
+    if rnd.phase not in DECISIONS:
+        return None
+    target = rnd.wd4_player
+    return Pending(
+        kind=rnd.phase,
+        seat=rnd.current,
+        target=target,
+        color_before=rnd.color_before,
+        target_cards=len(rnd.wd4_hand) + 1 if target is not None else None,
+        amount=rnd.pending_draw if rnd.phase in (Phase.STACK, Phase.CHALLENGE) else 0,
+        waiting=tuple(rnd.buzz_waiting) if rnd.phase is Phase.BUZZER else (),
     )

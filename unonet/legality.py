@@ -1,0 +1,298 @@
+"""May this card be played now, and if not why: the one judgement of a play (DESIGN.md).
+
+The listing of legal actions, the refusal's error code, the drawn-card path and (through the
+events the engine sends, such as MayPlayDrawn) every client read this module; nothing else
+decides whether a card may be played. Three situations ask different questions:
+
+- in one's turn (phase turn): the card matches the top card (unonet.matching) and no rule
+  forbids it (action_finish, wd4_policy=enforce, the drawn-card lock);
+- answering a pending draw (phases stack and challenge): a draw card that stacks on the chain
+  (`stacking`, `stack_mix_wild`) or a card that deflects it (`deflect`);
+- out of turn: a jump-in (`jump_in`) or the next card of one's own run (`sequences`).
+
+A play of several cards (`Play.also`) is a run or a set of one number, judged by its first card
+as above and then as a whole.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from itertools import pairwise
+from typing import TYPE_CHECKING
+
+from unonet.actions import Play
+from unonet.cards import Face, Kind
+from unonet.errors import EngineError, ErrorCode
+from unonet.matching import holds_color
+from unonet.phase import Phase
+
+if TYPE_CHECKING:
+    from unonet.round import Round
+
+__all__ = ["legal_plays", "play_refusal"]
+
+_NOT_IDENTICAL = frozenset({Kind.BUZZER, Kind.WILD_DRAW_FOUR})
+"""Seed 003: every card may be intercepted but a Buzzer and a Wild Draw Four (`identical`)."""
+_DEFLECTORS = frozenset({Kind.SKIP, Kind.REVERSE, Kind.BUZZER})
+
+
+# -- the judgement ---------------------------------------------------------------------------
+
+
+def play_refusal(rnd: Round, seat: int, play: Play) -> EngineError | None:
+    """None when `seat` may make `play` now, else the error that says why not."""
+    hand = rnd.hands[seat]
+    if play.card not in hand:
+        return EngineError(ErrorCode.CARD_NOT_IN_HAND, f"card {play.card} is not in hand")
+    refusal = _first_card_refusal(rnd, seat, play.card)
+    if refusal is not None:
+        return refusal
+    face = rnd.face(play.card)
+    if face.is_wild and play.color not in rnd.colors:
+        return EngineError(ErrorCode.COLOR_REQUIRED, "a wild needs a colour of this deck")
+    if not face.is_wild and play.color is not None:
+        return EngineError(ErrorCode.COLOR_NOT_ALLOWED, "only a wild names a colour")
+    if play.also:
+        refusal = _combination_refusal(rnd, seat, play)
+        if refusal is not None:
+            return refusal
+    if play.uno and len(hand) - 1 - len(play.also) != 1:
+        return EngineError(ErrorCode.UNO_NOT_ALLOWED, "UNO goes with a play that leaves one card")
+    return None
+
+
+def _first_card_refusal(rnd: Round, seat: int, card: int) -> EngineError | None:
+    if seat != rnd.current:
+        return out_of_turn_refusal(rnd, seat, card)
+    if rnd.phase is Phase.TURN:
+        if rnd.drawn_card is not None and card != rnd.drawn_card:
+            return EngineError(ErrorCode.MUST_PLAY_DRAWN_CARD, "only the drawn card may be played")
+        if rnd.draws_this_turn and rnd.drawn_card is None:
+            return EngineError(ErrorCode.MUST_PLAY_DRAWN_CARD, "the card you drew does not play")
+        if card not in rnd.table.matching(rnd.top, rnd.active_color):
+            return EngineError(
+                ErrorCode.ILLEGAL_CARD, f"{rnd.face(card).name} does not match the top card"
+            )
+        return rule_refusal(rnd, rnd.hands[seat], card)
+    if rnd.phase in (Phase.STACK, Phase.CHALLENGE):
+        return answer_refusal(rnd, seat, card)
+    return EngineError(ErrorCode.WRONG_PHASE, f"now: {rnd.phase.value}")
+
+
+def rule_refusal(rnd: Round, hand: Sequence[int], card: int) -> EngineError | None:
+    """A card that matches but that a rule forbids: an action card as the last card (unless
+    action_finish), a Wild Draw Four while holding the colour in play (wd4_policy=enforce)."""
+    face = rnd.face(card)
+    if len(hand) == 1 and face.is_action and not rnd.rules.action_finish:
+        return EngineError(ErrorCode.LAST_CARD_NOT_ALLOWED, "no action card as the last card")
+    if face.kind is Kind.WILD_DRAW_FOUR and rnd.rules.wd4_policy == "enforce":
+        others = (rnd.face(c) for c in hand if c != card)
+        if holds_color(others, rnd.active_color):
+            return EngineError(ErrorCode.ILLEGAL_WILD_DRAW_FOUR, "you hold the colour in play")
+    return None
+
+
+def answer_refusal(rnd: Round, seat: int, card: int) -> EngineError | None:
+    """May `card` answer the draw pending on `seat`: stack on it, or deflect it."""
+    face = rnd.face(card)
+    if rnd.rules.stacking == "off" and not rnd.rules.deflect:
+        return EngineError(ErrorCode.WRONG_PHASE, f"now: {rnd.phase.value}")
+    if rnd.finished is not None and not rnd.rules.deflect:
+        return _pending_error(rnd)  # the round ends once this draw is taken: no answer
+    if stacks_on(rnd, face) or deflects(rnd, seat, face):
+        return rule_refusal(rnd, rnd.hands[seat], card)
+    return _pending_error(rnd)
+
+
+def _pending_error(rnd: Round) -> EngineError:
+    return EngineError(
+        ErrorCode.DRAW_PENDING, f"{rnd.pending_draw} cards wait for you: answer them or take them"
+    )
+
+
+def stacks_on(rnd: Round, face: Face) -> bool:
+    """`stacking`: same_kind is +2 on +2 and +4 on +4; escalating is any draw card worth as
+    much as the last one or more; stack_mix_wild=false keeps wild and coloured draws apart."""
+    stacking = rnd.rules.stacking
+    if stacking == "off" or not face.draw_amount:
+        return False
+    top = rnd.face(rnd.top)
+    if not rnd.rules.stack_mix_wild and face.is_wild != top.is_wild:
+        return False
+    if stacking == "same_kind":
+        return face.kind is top.kind
+    return face.draw_amount >= top.draw_amount
+
+
+def deflects(rnd: Round, seat: int, face: Face) -> bool:
+    """`deflect`: a Skip, a Reverse (or a Buzzer, with buzzers) sends the pending draw on,
+    offered only when it would not come back to `seat` itself."""
+    if not rnd.rules.deflect or face.kind not in _DEFLECTORS:
+        return False
+    return rnd.deflect_target(seat, face.kind) != seat
+
+
+def out_of_turn_refusal(rnd: Round, seat: int, card: int) -> EngineError | None:
+    """A play out of turn: a jump-in on the top card, or the next card of one's own run."""
+    turn_error = EngineError(ErrorCode.NOT_YOUR_TURN, f"it is seat {rnd.current}'s turn")
+    if rnd.phase not in (Phase.TURN, Phase.STACK) or rnd.draws_this_turn or seat in rnd.out:
+        return turn_error
+    face = rnd.face(card)
+    if extends_run(rnd, seat, face) or jumps_in(rnd, seat, face):
+        return rule_refusal(rnd, rnd.hands[seat], card)
+    return turn_error
+
+
+def extends_run(rnd: Round, seat: int, face: Face) -> bool:
+    """`sequences`: the run's player adds the next number in its colour (either way after a
+    single card) until the next player acts."""
+    run = rnd.run
+    if run is None or run.seat != seat or run.serial != rnd.turn_serial:
+        return False
+    if rnd.phase is not Phase.TURN or face.kind is not Kind.NUMBER or face.color != run.color:
+        return False
+    assert face.number is not None
+    steps = (run.step,) if run.step else (1, -1)
+    return any(face.number == run.last + step for step in steps)
+
+
+def jumps_in(rnd: Round, seat: int, face: Face) -> bool:
+    """`jump_in`: identical is the same colour and face (not a Buzzer or Wild Draw Four);
+    same_face is the same number or symbol in any colour. Not on one's own card, and on a
+    pending draw only a card that also stacks on it."""
+    mode = rnd.rules.jump_in
+    if mode == "off" or seat == rnd.top_seat:
+        return False
+    top = rnd.face(rnd.top)
+    if face.kind is not top.kind or face.number != top.number:
+        return False
+    if mode == "identical" and (face.color != top.color or face.kind in _NOT_IDENTICAL):
+        return False
+    return rnd.phase is not Phase.STACK or stacks_on(rnd, face)
+
+
+def _combination_refusal(rnd: Round, seat: int, play: Play) -> EngineError | None:
+    hand = rnd.hands[seat]
+    cards = (play.card, *play.also)
+    if seat != rnd.current or rnd.phase is not Phase.TURN or rnd.draws_this_turn:
+        return _combination_error("several cards go only at the start of one's own turn")
+    if len(set(cards)) != len(cards) or any(card not in hand for card in play.also):
+        return EngineError(ErrorCode.CARD_NOT_IN_HAND, "every card of the play must be in hand")
+    faces = [rnd.face(card) for card in cards]
+    if not (rnd.rules.sequences or rnd.rules.multiples):
+        return EngineError(ErrorCode.ACTION_NOT_ALLOWED, "one card per play in these rules")
+    if not (
+        (rnd.rules.sequences and is_run(faces)) or (rnd.rules.multiples and is_multiple(faces))
+    ):
+        allowed = [name for name in ("sequences", "multiples") if getattr(rnd.rules, name)]
+        return _combination_error(f"these cards are not a play of {' or '.join(allowed)}")
+    if not rnd.rules.multi_finish and len(cards) == len(hand):
+        return _combination_error("multi_finish: a play of several cards may not empty the hand")
+    return None
+
+
+def _combination_error(message: str) -> EngineError:
+    return EngineError(ErrorCode.INVALID_COMBINATION, message)
+
+
+def is_run(faces: Sequence[Face]) -> bool:
+    """Consecutive numbers of one colour, rising or falling (`sequences`), two or more."""
+    if len(faces) < 2 or any(f.kind is not Kind.NUMBER or f.color != faces[0].color
+                             for f in faces):
+        return False
+    numbers = [f.number or 0 for f in faces]
+    step = numbers[1] - numbers[0]
+    return step in (1, -1) and all(b - a == step for a, b in pairwise(numbers))
+
+
+def is_multiple(faces: Sequence[Face]) -> bool:
+    """Two or more number cards of the same number, any colours (`multiples`)."""
+    return len(faces) >= 2 and all(
+        f.kind is Kind.NUMBER and f.number == faces[0].number for f in faces
+    )
+
+
+# -- the listing -----------------------------------------------------------------------------
+
+
+def legal_plays(rnd: Round, seat: int) -> list[Play]:
+    """Every single-card play `seat` may make now, then the multi-card plays the listing names.
+
+    Any run or set that `play_refusal` accepts is accepted, listed or not; the listing names,
+    for each first card, the longest runs (and each shorter prefix) and the set of all cards of
+    its number ending on each of them, so a client that offers only listed plays offers every
+    way to end on a chosen card."""
+    hand = rnd.hands[seat]
+    plays: list[Play] = []
+    if seat != rnd.current:
+        if rnd.rules.jump_in != "off" or rnd.rules.sequences:
+            for card in hand:
+                if out_of_turn_refusal(rnd, seat, card) is None:
+                    plays += rnd.table.plays_with_uno[card] if len(hand) == 2 else rnd.table.plays[
+                        card
+                    ]
+        return plays
+    table_plays = rnd.table.plays_with_uno if len(hand) == 2 else rnd.table.plays
+    if rnd.phase is Phase.TURN:
+        if rnd.drawn_card is not None:
+            candidates: Sequence[int] = (rnd.drawn_card,)
+        elif rnd.draws_this_turn:
+            return plays
+        else:
+            candidates = hand
+        matching = rnd.table.matching(rnd.top, rnd.active_color)
+        restricted = rnd.restricted_plays
+        for card in candidates:
+            if card in matching and not (restricted and rule_refusal(rnd, hand, card)):
+                plays += table_plays[card]
+        if (rnd.rules.sequences or rnd.rules.multiples) and candidates is hand:
+            plays += _combinations(rnd, seat, [p.card for p in plays if p.color is None])
+    elif rnd.phase in (Phase.STACK, Phase.CHALLENGE):
+        for card in hand:
+            if answer_refusal(rnd, seat, card) is None:
+                plays += table_plays[card]
+    return plays
+
+
+def _combinations(rnd: Round, seat: int, firsts: list[int]) -> list[Play]:
+    hand = rnd.hands[seat]
+    out: list[Play] = []
+    seen: set[int] = set()
+    for first in firsts:
+        if first in seen or rnd.face(first).kind is not Kind.NUMBER:
+            continue
+        seen.add(first)
+        for also in _also_options(rnd, hand, first):
+            play = Play(first, None, False, also)
+            if play_refusal(rnd, seat, play) is not None:
+                continue
+            out.append(play)
+            if len(hand) - 1 - len(also) == 1:
+                out.append(Play(first, None, True, also))
+    return out
+
+
+def _also_options(rnd: Round, hand: Sequence[int], first: int) -> Iterator[tuple[int, ...]]:
+    face = rnd.face(first)
+    if rnd.rules.sequences:
+        by_number = {
+            rnd.face(c).number: c
+            for c in reversed(hand)
+            if c != first and rnd.face(c).kind is Kind.NUMBER and rnd.face(c).color == face.color
+        }
+        assert face.number is not None
+        for step in (1, -1):
+            run: list[int] = []
+            number = face.number + step
+            while number in by_number:
+                run.append(by_number[number])
+                yield tuple(run)
+                number += step
+    if rnd.rules.multiples:
+        same = [c for c in hand if c != first and rnd.face(c).kind is Kind.NUMBER
+                and rnd.face(c).number == face.number]
+        for last in same:
+            yield (last,)
+            rest = [c for c in same if c != last]
+            if rest:
+                yield (*rest, last)
