@@ -36,18 +36,21 @@ from client.link import (
     Refused,
     Snapshot,
     TablesListed,
+    TrustReport,
     Update,
 )
 from client.link_session import LinkSession
 from client.lobby import JoinTable
 from protocol.client_session import GameEvent as WireGameEvent
 from protocol.client_session import (
+    MessageReceived,
     RequestAccepted,
     RequestRefused,
     ResyncNeeded,
     SessionEvent,
 )
 from protocol.client_session import Snapshot as WireSnapshot
+from protocol.client_session import TrustReport as WireTrustReport
 from protocol.errors import ProtocolError
 from protocol.limits import LENGTH_PREFIX_SIZE, RATE_BURST, RATE_PER_SECOND, RECEIVE_CHUNK
 from protocol.trust import TrustVerifier
@@ -122,6 +125,7 @@ class BotResult:
     seat: int | None = None
     token: bytes | None = None
     matches: list[MatchEnded] = field(default_factory=list)
+    audited: list[int] = field(default_factory=list)  # rounds whose audit the verifier passed
     violations: list[Violation] = field(default_factory=list)
     refusals: list[str] = field(default_factory=list)
     intents: int = 0
@@ -158,6 +162,8 @@ class NetworkBot:
         self.rng = random.Random(zlib.crc32(name.encode()) if seed is None else seed)
         self.held: tuple[Action, float] | None = None  # a race action and when to send it
         self.done = False
+        self.leaving = False  # the last match ended: we go once its final audit has come
+        self.final_audit = False  # a round_audit came after the last MatchEnded
         self.ready_sent = False
         self.limits_changed = False
         self.now = 0.0  # when the bytes being handled arrived (the driver's clock)
@@ -180,6 +186,8 @@ class NetworkBot:
             if self.done:
                 break  # we said bye: what came with it is not ours to answer
             frames += self._update(update)
+        if self.leaving and self.final_audit and not self.done:
+            frames += self._leave("match over")
         self._collect_violations()
         self.result.token = self.link.token or self.result.token
         if self.link.seat is not None:
@@ -243,6 +251,15 @@ class NetworkBot:
                         self.fresh = False  # its events, with the legal list after it, follow
             elif isinstance(event, ResyncNeeded):
                 self.fresh = False  # events are dropped until the snapshot the session asked
+            elif isinstance(event, WireGameEvent) and isinstance(event.event, MatchEnded):
+                self.final_audit = False
+            elif isinstance(event, MessageReceived) and event.message.get("t") == "round_audit":
+                self.final_audit = True
+            elif (isinstance(event, WireTrustReport) and event.message_type == "round_audit"
+                  and isinstance(event.outcome, TrustReport) and event.outcome.ok
+                  and event.outcome.round_no is not None):
+                self.result.audited.append(event.outcome.round_no)  # the gate's report
+
         if self.observe is not None:
             self.observe(events)
 
@@ -290,6 +307,8 @@ class NetworkBot:
             self.result.seat = lobby.you
         self.rules = RuleSet.from_dict(dict(lobby.rules))
         mine = next((s for s in lobby.seats if s.seat == self.result.seat), None)
+        if self.leaving:
+            return self._leave("match over")  # back in the lobby: no audit is coming now
         if lobby.started:
             self.ready_sent = False
         elif mine is not None and not mine.ready and not self.ready_sent:
@@ -306,7 +325,11 @@ class NetworkBot:
         if isinstance(event, MatchEnded):
             self.result.matches.append(event)
             if len(self.result.matches) >= self.matches_wanted:
-                return self._leave("match over")
+                # The last round's audit follows MatchEnded: a verifying bot waits for it,
+                # else the round that ended the match would go unchecked.
+                self.leaving = True
+                if not self.verify or self.final_audit:
+                    return self._leave("match over")
         return b""
 
     def _leave(self, why: str) -> bytes:
