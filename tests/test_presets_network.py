@@ -34,8 +34,11 @@ TARGET = 100
 NETWORK_BOTS = ("alpha", "beta")
 
 
+Seen = list[tuple[float, ev.Event]]
+
+
 async def _play(nursery: trio.Nursery, name: str) -> tuple[Match, dict[str, netbot.BotResult],
-                                                          list[ev.Event]]:
+                                                          Seen]:
     registry = Registry(TIMINGS)
     rules = preset(name, target=TARGET)
     table = registry.create_table(TableSettings(name, rules, preset=name, headless=True,
@@ -45,13 +48,13 @@ async def _play(nursery: trio.Nursery, name: str) -> tuple[Match, dict[str, netb
     server = HostServer(registry, ServerConfig(bind="127.0.0.1", port=0))
     listener = (await nursery.start(server.serve))[0]
     results: dict[str, netbot.BotResult] = {}
-    seen: list[ev.Event] = []  # what alpha saw, in order
+    seen: Seen = []  # what alpha saw, in order, and when
 
     def watch(events: object) -> None:
         for event in events:  # type: ignore[attr-defined]
             inner = getattr(event, "event", None)
             if isinstance(inner, ev.Event):
-                seen.append(inner)
+                seen.append((trio.current_time(), inner))
 
     async def one(bot: str) -> None:
         stream = await trio.testing.open_stream_to_socket_listener(listener)
@@ -75,7 +78,8 @@ the bots use each preset's options."""
 async def test_bots_play_a_whole_preset_match_over_loopback_every_card_and_audit_verified(
     name: str, nursery: trio.Nursery, autojump_clock: trio.testing.MockClock,
 ) -> None:
-    match, results, seen = await _play(nursery, name)
+    match, results, timed = await _play(nursery, name)
+    seen = [event for _, event in timed]
     assert match.winner is not None
     rounds = sum(1 for e in seen if isinstance(e, ev.RoundEnded))
     assert rounds == match.round_no >= 1
@@ -86,5 +90,12 @@ async def test_bots_play_a_whole_preset_match_over_loopback_every_card_and_audit
         assert result.matches[0].scores == tuple(match.scores)
         assert result.audited == list(range(1, match.round_no + 1)), (bot, result.audited)
         assert result.intents > 0
+    alpha = results["alpha"].seat
+    last_card = 0.0
+    for at, event in timed:  # alpha's own races came after its reaction time (and think)
+        if isinstance(event, ev.Buzzed | ev.JumpedIn) and event.seat == alpha:
+            assert at - last_card >= netbot.REACTION[0], (event, at - last_card)
+        if isinstance(event, ev.CardPlayed):
+            last_card = at
     if name == "seed003":  # elimination: the match ends with all but one seat eliminated
         assert sum(1 for e in seen if isinstance(e, ev.SeatEliminated)) == 3
