@@ -192,6 +192,25 @@ def test_normal_bot_swaps_hands_with_the_player_holding_the_fewest_cards() -> No
     assert NormalBot(1, match.rules, match.manifest).act(view, legal) == ChooseTarget(2)
 
 
+def test_normal_bot_never_swaps_with_its_partner_while_an_opponent_is_offered() -> None:
+    # Seat 1's partner is seat 3 (teams=pairs). Seat 2 draws, seats 3 and 0 play: seats 3 and
+    # 0 hold 3 cards each, seat 2 five. The first with the fewest in turn order is the partner.
+    rules = RuleSet(seven_zero=True, teams="pairs")
+    hands = [["r4", "y2", "y3", "y4"], ["r1", "r7", "g8", "g9"], ["b2", "b3", "b4", "b5"],
+             ["r3", "g1", "g2", "g3"]]
+    match = deal(hands, top="r5", draws=["y9"], rules=rules)
+    assert current(match) == 1
+    match.apply(1, Play(card(match, 1, "r1")))
+    match.apply(2, Draw())  # y9 does not play on r1
+    match.apply(3, Play(card(match, 3, "r3")))
+    match.apply(0, Play(card(match, 0, "r4")))
+    match.apply(1, Play(card(match, 1, "r7")))
+    view = match.view(1)
+    assert [s.cards for s in view.seats] == [3, 2, 5, 3]
+    choice = NormalBot(1, match.rules, match.manifest).act(view, match.legal_actions(1))
+    assert choice == ChooseTarget(0)
+
+
 def test_normal_bot_jumps_in_with_an_identical_card() -> None:
     rules = RuleSet(jump_in="identical")
     match = deal([["b7", "y2", "y3"], ["b7", "g8", "g9"], ["r2", "r3", "r4"]], top="b5",
