@@ -55,7 +55,7 @@ from protocol.errors import ProtocolError
 from protocol.limits import LENGTH_PREFIX_SIZE, RATE_BURST, RATE_PER_SECOND, RECEIVE_CHUNK
 from protocol.trust import TrustVerifier
 from protocol.trust.results import Violation
-from unonet.actions import Action, Buzz, Play
+from unonet.actions import Action, Buzz, CallUno, Catch, Play
 from unonet.bots import POLICIES, Bot
 from unonet.bots.base import is_deciding, out_of_turn
 from unonet.cards import DeckManifest
@@ -375,7 +375,10 @@ class NetworkBot:
             self.held = None
             action = policy.act(view, legal)
         elif self.held is not None:
-            return b""  # still offered: it goes when its reaction time is up
+            # The held race goes when its reaction time is up; an UNO call or a catch meanwhile
+            # goes now.
+            calls = [a for a in legal if isinstance(a, CallUno | Catch)]
+            action = policy.react(view, calls) if calls else None
         else:
             action = policy.react(view, out_of_turn(view, legal))
             if isinstance(action, Buzz | Play) and self.reaction[1] > 0:
