@@ -50,6 +50,10 @@ class SeatBots:
             for seat, level in enumerate(levels)
         ]
         self.reaction = reaction
+        rules = match.rules
+        self.races = rules.jump_in != "off" or rules.sequences or rules.buzzers
+        """Whether these rules have races at all: without, `schedule` lists nothing for nobody
+        (a table of bots under the official rules pays nothing for them)."""
         self.rng = random.Random(seed)
         self.chances: dict[int, tuple[Hashable, float]] = {}
         """seat -> (the chance it has, when it takes it): a chance is the seat's race actions
@@ -103,6 +107,8 @@ class SeatBots:
     def schedule(self, controlled: Iterable[int], now: float) -> float | None:
         """Note the race chances the controlled seats have now, drawing a reaction time for
         each new one; the earliest time one of them is due (None: no chance open)."""
+        if not self.races:
+            return None
         match = self.match
         public = match.view(None)
         state = (public.round_no, public.phase, public.current, public.top_card)
