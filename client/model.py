@@ -336,11 +336,14 @@ class ClientModel:
         return out
 
     def team_points(self, team: int) -> int:
-        """A team's total: the sum of its partners' points."""
+        """A team's total. Partners are credited the same round points (unonet.scoring), so
+        each holds the team's score, less any refused jump-in of their own; the higher one is
+        what counts towards the target (a sum would count the team twice)."""
         view = self.view
-        if view is None:
+        seats = self.teams().get(team, [])
+        if view is None or not seats:
             return 0
-        return sum(view.seats[s].score for s in self.teams().get(team, []))
+        return max(view.seats[s].score for s in seats)
 
     def rules(self) -> RuleSet | None:
         """The table's rules as a RuleSet, when the lobby's options make a valid one."""
@@ -415,7 +418,9 @@ class ClientModel:
             case ev.Buzzed(seat=seat):
                 self.pressed.append(seat)
             case ev.BuzzerClosed(losers=losers, penalty=penalty):
-                if losers:
+                if tuple(losers) == (self.me,):
+                    self.notice = self.tr("ui.buzz_result_you", count=penalty)
+                elif losers:
                     names = ", ".join(self.name(s) for s in losers)
                     self.notice = self.tr("ui.buzz_result", names=names, count=penalty)
                 else:
@@ -727,7 +732,8 @@ class ClientModel:
         info = editor_options()[min(self.option_cursor, len(editor_options()) - 1)]
         rules = {k: v for k, v in self.lobby.rules.items() if k in OPTIONS}
         current = rules.get(info.name, getattr(RuleSet(), info.name))
-        value = step_option(info, rules, step)
+        seated = sum(1 for seat in self.lobby.seats if seat.kind != "empty")
+        value = step_option(info, rules, step, max(2, seated))
         if value == current:
             return None
         return SetRules({info.name: value}, self.lobby.preset)

@@ -33,6 +33,7 @@ from client.rule_editor import editor_options
 from unonet.actions import Draw
 from unonet.cards import Color, Face
 from unonet.phase import Phase
+from unonet.rulebook import option_meaning
 from unonet.rules import OPTIONS, RuleSet
 
 Fragment = tuple[str, str] | tuple[str, str, Callable[[MouseEvent], object]]
@@ -127,6 +128,33 @@ def clip(line: Line, width: int) -> Line:
     if used < width:
         out.append(("", " " * (width - used)))
     return out
+
+
+def fold_line(line: Line, width: int) -> tuple[Line, Line]:
+    """`line` as two lines, broken at the last space that leaves the first within `width`."""
+    text = "".join(f[1] for f in line)
+    room = 0
+    for i, ch in enumerate(text):
+        if get_cwidth(text[:i + 1]) > width:
+            break
+        if ch == " ":
+            room = i
+    if room == 0:
+        return line, []
+    first: Line = []
+    second: Line = []
+    used = 0
+    for fragment in line:
+        piece = fragment[1]
+        head, tail = piece[:max(0, room - used)], piece[max(0, room - used):]
+        if head:
+            first.append((fragment[0], head, *fragment[2:]))
+        if tail:
+            second.append((fragment[0], tail, *fragment[2:]))
+        used += len(piece)
+    if second:
+        second[0] = (second[0][0], second[0][1].lstrip(), *second[0][2:])
+    return first, second
 
 
 def plain_line(text: str, style: str = "") -> Line:
@@ -424,8 +452,9 @@ def target_choices(model: ClientModel, prompt: TargetPrompt) -> Line:
     assert view is not None
     line: Line = [("class:prompt", model.tr("ui.pick_target_keys") + " ")]
     for index, seat in enumerate(prompt.targets):
-        text = f"{seat + 1} {model.name(seat)} ({view.seats[seat].cards})"
-        line.append(("class:cursor" if index == prompt.cursor else "", text))
+        chosen = index == prompt.cursor
+        text = f"{'>' if chosen else ' '}{seat + 1} {model.name(seat)} ({view.seats[seat].cards})"
+        line.append(("class:cursor" if chosen else "", text))
         line.append(("", "  "))
     return line
 
@@ -565,7 +594,11 @@ def compose(model: ClientModel, width: int, height: int, plain: bool,
 
 def game_body(model: ClientModel, width: int, height: int, look: Look) -> list[Line]:
     table = players(model, width)
-    lines: list[Line] = [*table, centre(model, look), status(model, look), notice_line(model)]
+    waiting = status(model, look)
+    notice = notice_line(model)
+    if not notice and width_of(waiting) > width:  # a long question takes the notice's line
+        waiting, notice = fold_line(waiting, width)
+    lines: list[Line] = [*table, centre(model, look), waiting, notice]
     hand_rows = 5
     bottom = height - len(lines) - hand_rows
     lines += (hand_lines(model, width, hand_rows, look) + [[]] * hand_rows)[:hand_rows]
@@ -638,9 +671,11 @@ def lobby_body(model: ClientModel, width: int, height: int) -> list[Line]:
     preset = lobby.preset or "official"
     lines.append([("class:heading", tr("lobby.rules", preset=preset))])
     if model.is_owner:
-        lines += option_lines(model, max(3, height - len(lines) - 5))
+        meaning = meaning_lines(model, width)
+        lines += option_lines(model, max(3, height - len(lines) - 5 - len(meaning)))
+        lines += meaning
     else:
-        lines += [[("", "  " + text)] for text in rules_in_words(model)]
+        lines += guest_rule_lines(model, width, height - len(lines) - 3)
     if not model.is_owner and not lobby.started:
         lines.append([("class:dim", tr("lobby.wait_owner"))])
     if lobby.started:
@@ -650,6 +685,20 @@ def lobby_body(model: ClientModel, width: int, height: int) -> list[Line]:
         lines.append([("class:heading", tr("ui.chat"))])
         lines += chat_lines(model, width, room - 1)
     return lines
+
+
+def guest_rule_lines(model: ClientModel, width: int, rows: int) -> list[Line]:
+    """Every option that differs from the official rules, in two columns when one does not
+    fit in `rows` (a guest sees the whole rule set, not the editor)."""
+    texts = rules_in_words(model)
+    if len(texts) <= rows or rows < 1:
+        return [[("", "  " + text)] for text in texts]
+    half = (len(texts) + 1) // 2
+    column = (width - 1) // 2
+    left: list[Line] = [[("", "  " + text)] for text in texts[:half]]
+    right: list[Line] = [[("", " " + text)] for text in texts[half:]]
+    return [[*clip(a, column), *clip(b, width - column)]
+            for a, b in zip(left, right + [[]] * (len(left) - len(right)), strict=True)]
 
 
 def option_lines(model: ClientModel, rows: int) -> list[Line]:
@@ -671,6 +720,15 @@ def option_lines(model: ClientModel, rows: int) -> list[Line]:
         lines.append([(style, f" {mark} {tr('opt.' + info.name)[:32]:<32} "),
                       ("class:prompt" if changed else "", value_words(model, value))])
     return lines
+
+
+def meaning_lines(model: ClientModel, width: int) -> list[Line]:
+    """What the option under the editor's cursor is about, in a line or two (RULEBOOK.md's
+    words, from unonet.rulebook)."""
+    infos = editor_options()
+    info = infos[min(model.option_cursor, len(infos) - 1)]
+    text = model.tr("ui.meaning", text=option_meaning(info.name, model.tr.lang))
+    return [[("class:dim", "   " + part)] for part in wrap(text, width - 4)[:2]]
 
 
 def tables_body(model: ClientModel) -> list[Line]:

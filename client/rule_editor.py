@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from unonet.errors import RulesError
+from unonet.errors import EngineError, RulesError
 from unonet.rules import OPTIONS, PRESETS, OptionInfo, RuleSet, preset
 
 STEPS = {"target": 50, "max_hand_penalty": 10, "think_time": 5, "max_hand": 5}
@@ -20,11 +20,16 @@ BELOW_MINIMUM = {"max_hand_penalty": "hand"}
 """The value below an option's range, for the options that have one besides off (None)."""
 
 
-def plays(rules: dict[str, Any]) -> bool:
-    """Does the engine play these options (over the official rules)?"""
+def plays(rules: dict[str, Any], seats: int | None = None) -> bool:
+    """Does the engine play these options (over the official rules), at a table of `seats`
+    if given (as the host checks a change of rules: check_table)?"""
     try:
-        RuleSet(**rules).check_playable()
-    except (RulesError, TypeError, ValueError):
+        ruleset = RuleSet(**rules)
+        if seats is None:
+            ruleset.check_playable()
+        else:
+            ruleset.check_table(seats)
+    except (EngineError, TypeError, ValueError):
         return False
     return True
 
@@ -65,16 +70,16 @@ def playable_presets() -> tuple[str, ...]:
     return tuple(out)
 
 
-def step_option(info: OptionInfo, rules: dict[str, Any], step: int) -> Any:
+def step_option(info: OptionInfo, rules: dict[str, Any], step: int, seats: int) -> Any:
     """The option's next value one arrow key away that the engine plays together with the
-    other options in `rules` (the current value when there is none)."""
+    other options in `rules` at a table of `seats` (the current value when there is none)."""
     current = rules.get(info.name, getattr(RuleSet(), info.name))
     value = current
     for _ in range(max(1, len(info.choices))):
         value = _next_value(info, value, step)
         if value == current:
             break
-        if plays({**rules, info.name: value}):
+        if plays({**rules, info.name: value}, seats):
             return value
     return current
 

@@ -1,0 +1,267 @@
+"""The client plays every house rule through its keys, reading the legal list and the view
+(never the rules): a pending stack, a 7's swap, a run or a multiple, a jump-in, the buzzer race,
+a knocked-out seat and teams. Each scenario is a real engine Match on a stacked deck
+(tests/client_table.py), and the folded view must equal the engine's after every batch."""
+
+from __future__ import annotations
+
+from client_table import LocalTable, house_table, play_of
+from prompt_toolkit.utils import get_cwidth
+
+from client.i18n import Translator
+from client.model import BuzzPrompt, ClientModel, StackPrompt, TargetPrompt
+from client.render import compose
+from unonet.actions import Accept, Buzz, ChooseTarget, Play
+from unonet.rules import RuleSet
+
+WIDTH, HEIGHT = 80, 23
+
+
+def screen(model: ClientModel, plain: bool = True, width: int = WIDTH) -> str:
+    text = "".join(fragment[1] for fragment in compose(model, width, HEIGHT, plain))
+    lines = text.split("\n")
+    assert len(lines) == HEIGHT
+    assert all(get_cwidth(line) <= width for line in lines)
+    return text
+
+
+def fresh(lang: str = "en") -> ClientModel:
+    return ClientModel(Translator(lang), name="Me")
+
+
+def pick(model: ClientModel, code: str) -> None:
+    model.select_card(next(c for c in model.hand if model.face(c).code == code))
+
+
+def codes(model: ClientModel, cards: tuple[int, ...]) -> list[str]:
+    return [model.face(c).code for c in cards]
+
+
+def assert_in_step(table: LocalTable) -> None:
+    assert table.mismatches == []
+
+
+# -- stacking and deflect ------------------------------------------------------------------------
+
+
+def stack_table(model: ClientModel, **rules: object) -> LocalTable:
+    """Chiara opens with a red +2 on me; I hold a green +2 and a red Skip."""
+    return house_table(
+        model, RuleSet(hand_size=4, stacking="same_kind", **rules),  # type: ignore[arg-type]
+        [["g+2", "rS", "b5", "y7"], ["g1", "g2", "g3", "g4"], ["r+2", "r1", "y1", "y2"]],
+        "r3", {2: ["r+2"]}, dealer=1,
+    )
+
+
+def test_a_pending_draw_says_its_total_and_what_answers_it() -> None:
+    model = fresh()
+    table = stack_table(model)
+    prompt = model.prompt
+    assert prompt == StackPrompt(amount=2, stack=True, deflect=False)
+    assert "+2 on you: play a draw card, or Space draws 2." in screen(model)
+    # Only the +2 answers it: the legal list says so, and Enter on the Skip says why not.
+    pick(model, "rS")
+    assert model.play_selected() is None and "cannot be played now" in model.notice
+    pick(model, "g+2")
+    table.send_intent(play_of(model.play_selected()))
+    view = model.view
+    assert view is not None and view.seats[1].cards == 4 + 4  # Bruno took the stack of 4
+    assert_in_step(table)
+
+
+def test_space_takes_the_pending_total() -> None:
+    model = fresh("pt")
+    table = stack_table(model)
+    assert "+2 em você: jogue uma carta de compra, ou Espaço compra 2." in screen(model)
+    assert model.draw() == Accept()
+    table.send_intent(Accept())
+    view = model.view
+    assert view is not None and view.seats[0].cards == 6
+    assert_in_step(table)
+
+
+def test_deflect_is_offered_when_the_legal_list_holds_a_skip() -> None:
+    model = fresh()
+    table = stack_table(model, deflect=True)
+    assert model.prompt == StackPrompt(amount=2, stack=True, deflect=True)
+    text = screen(model)
+    assert "play a draw card or pass it on" in text and "Space draws 2." in text  # wrapped
+    pick(model, "rS")
+    table.send_intent(play_of(model.play_selected()))
+    view = model.view
+    assert view is not None and view.seats[0].cards == 3  # the draw went on, not to me
+    assert_in_step(table)
+
+
+# -- seven_zero --------------------------------------------------------------------------------
+
+
+def test_a_seven_opens_a_chooser_of_the_other_players() -> None:
+    model = fresh()
+    table = house_table(
+        model, RuleSet(hand_size=4, seven_zero=True),
+        [["r7", "rS", "b5", "y7"], ["g1", "g2", "g3", "g4"], ["r1", "r2", "y1", "y2"]],
+        "r3", {},
+    )
+    pick(model, "r7")
+    table.send_intent(play_of(model.play_selected()))
+    assert model.prompt == TargetPrompt((1, 2), 0)
+    assert ">2 Bruno (4)   3 Chiara (4)" in screen(model)
+    model.move_target(1)
+    assert ">3 Chiara (4)" in screen(model)
+    model.move_target(1)  # around to the first again
+    model.move_target(-1)
+    assert model.choose_target_at_cursor() == ChooseTarget(2)
+    table.send_intent(ChooseTarget(2))
+    assert sorted(codes(model, model.view.hand if model.view else ())) == [
+        "r1", "r2", "y1", "y2"]
+    assert_in_step(table)
+
+
+# -- sequences and multiples ---------------------------------------------------------------------
+
+
+def multi_table(model: ClientModel) -> LocalTable:
+    return house_table(
+        model, RuleSet(hand_size=5, multiples=True, sequences=True),
+        [["r5", "g5", "b5", "r4", "y9"], ["g1", "g2", "g3", "g4", "g6"],
+         ["r1", "r2", "y1", "y2", "y3"]],
+        "r3", {},
+    )
+
+
+def test_marked_cards_are_played_together_as_one_play() -> None:
+    model = fresh()
+    table = multi_table(model)
+    assert model.multi_offered
+    assert "M marks cards to play together." in screen(model)
+    pick(model, "g5")
+    model.toggle_mark()
+    pick(model, "r5")
+    model.toggle_mark()
+    text = screen(model)
+    assert "Marked green 5, red 5: Enter plays them" in text
+    assert "+1" in text and "^+2" in text  # the order under the cards
+    # green 5 does not play on red 3 first: the play is the listed order of the same cards
+    action = play_of(model.play_selected())
+    assert codes(model, (action.card, *action.also)) == ["r5", "g5"]
+    assert action in model.legal
+    table.send_intent(action)
+    view = model.view
+    assert view is not None and view.top_card == action.also[-1] and model.marked == []
+    assert_in_step(table)
+
+
+def test_a_run_in_the_order_marked() -> None:
+    model = fresh()
+    multi_table(model)
+    for code in ("r4", "r5"):
+        pick(model, code)
+        model.toggle_mark()
+    action = play_of(model.play_selected())
+    assert codes(model, (action.card, *action.also)) == ["r4", "r5"]
+
+
+def test_marks_that_make_no_play_say_so_and_nothing_is_sent() -> None:
+    model = fresh()
+    multi_table(model)
+    for code in ("r4", "y9"):
+        pick(model, code)
+        model.toggle_mark()
+    assert model.play_selected() is None
+    assert model.notice == "Those cards cannot be played together now."
+    pick(model, "y9")
+    model.toggle_mark()  # unmark
+    assert len(model.marked) == 1
+
+
+def test_marking_is_offered_only_when_the_legal_list_has_such_a_play() -> None:
+    model = fresh()
+    house_table(model, RuleSet(hand_size=4),
+                [["r5", "g5", "b5", "r4"], ["g1", "g2", "g3", "g4"], ["r1", "r2", "y1", "y2"]],
+                "r3", {})
+    assert not model.multi_offered
+    model.toggle_mark()
+    assert model.marked == [] and model.notice == "No run or set can be played now."
+    assert "M marks" not in screen(model)
+
+
+# -- jump-in -------------------------------------------------------------------------------------
+
+
+def test_a_card_that_may_jump_in_is_marked_and_enter_plays_it() -> None:
+    model = fresh()
+    table = house_table(
+        model, RuleSet(hand_size=4, jump_in="identical"),
+        [["r5", "g7", "b5", "y9"], ["g7", "g2", "g3", "g4"], ["r1", "g1", "y1", "y2"]],
+        "g3", {1: ["g7"]}, dealer=0, wait_for_jump_in=True,
+    )
+    assert not model.my_turn and model.jump_in_open
+    text = screen(model)
+    assert "Chiara's turn. Jump in: Enter plays a playable card." in text
+    assert "*[G7]" in text and " [Y9]" in text  # only the identical card may jump in
+    pick(model, "g7")
+    action = play_of(model.play_selected())
+    assert action == Play(action.card) and action in model.legal
+    table.send_intent(action)
+    assert "g7" not in codes(model, model.view.hand if model.view else ())
+    assert any("jumps in" in line for line in model.log)
+    assert_in_step(table)
+
+
+# -- buzzers -------------------------------------------------------------------------------------
+
+
+def test_the_buzzer_race_shows_who_pressed_and_the_result() -> None:
+    model = fresh()
+    table = house_table(
+        model, RuleSet(hand_size=4, buzzers=True),
+        [["BZ", "rS", "b5", "y7"], ["g1", "g2", "g3", "g4"], ["r1", "r2", "y1", "y2"]],
+        "r3", {},
+    )
+    pick(model, "BZ")
+    table.send_intent(play_of(model.play_selected()))
+    assert model.prompt == BuzzPrompt()  # the bots pressed first
+    assert "Buzzer! Press B, quick" in screen(model)
+    assert "Pressed: 1. Bruno, 2. Chiara." in screen(model)
+    assert model.buzz() == Buzz()
+    table.send_intent(Buzz())
+    assert model.notice == "Buzzer race over: you were the slowest and draw 2."
+    view = model.view
+    assert view is not None and view.seats[0].cards == 3 + 2
+    assert_in_step(table)
+
+
+# -- who is out, teams -----------------------------------------------------------------------------
+
+
+def test_a_knocked_out_seat_shows_out_instead_of_its_cards() -> None:
+    model = fresh()
+    # Bruno holds 9 cards of max_hand 10, none playable, and draws: out for the round.
+    table = house_table(
+        model, RuleSet(hand_size=9, max_hand=10),
+        [["r5", "r6", "r7", "r8", "r9", "r1", "r2", "r3", "r4"],
+         ["g1", "g2", "g3", "g4", "g5", "g6", "g7", "g8", "g9"],
+         ["y1", "y2", "y3", "y4", "y5", "y6", "y7", "y8", "r1"]],
+        "r0", {2: ["r1"]}, draws=["b1"],
+    )
+    pick(model, "r5")
+    table.send_intent(play_of(model.play_selected()))
+    view = model.view
+    assert view is not None and view.seats[1].out
+    assert any(line.startswith("  Bruno") and " out " in line
+               for line in screen(model).split("\n"))
+    assert model.my_turn
+    assert_in_step(table)
+
+
+def test_teams_show_partners_and_the_team_total() -> None:
+    model = fresh("pt")
+    table = house_table(
+        model, RuleSet(hand_size=2, teams="pairs"),
+        [["r5", "r6"], ["g1", "g2"], ["y1", "y2"], ["b1", "b2"]], "r0", {}, dealer=3,
+    )
+    text = screen(model)
+    assert "Equipe A (Me + Chiara): 0 pts · Equipe B (Bruno + Dario): 0 pts" in text
+    assert "A Me (você)" in text and "B Bruno" in text
+    assert_in_step(table)

@@ -1,0 +1,114 @@
+"""The lobby offers only what the engine plays: the options its editor lists, the values the
+arrows step through, the presets `p` cycles, each option's meaning beside it; a guest sees the
+whole rule set."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from prompt_toolkit.utils import get_cwidth
+
+from client.i18n import Translator
+from client.lobby import LobbyState, SeatInfo, SetRules
+from client.model import ClientModel
+from client.render import compose
+from client.rule_editor import editor_options, plays
+from unonet.errors import RulesError
+from unonet.rules import RuleSet, preset
+
+
+def owner_lobby(rules: dict[str, Any], seated: int = 2, lang: str = "en",
+                preset_name: str = "official", you: int = 0) -> ClientModel:
+    model = ClientModel(Translator(lang), name="Me")
+    seats = tuple(SeatInfo(i, "human" if i == 0 else "bot", f"P{i}", True, True)
+                  for i in range(seated))
+    full = {**RuleSet().to_dict(), **rules}
+    model.apply_lobby(LobbyState(0, "t", 0, full, seats, False, preset_name, 0, you))
+    return model
+
+
+def screen(model: ClientModel, width: int = 80) -> str:
+    text = "".join(fragment[1] for fragment in compose(model, width, 23, True))
+    assert all(get_cwidth(line) <= width for line in text.split("\n"))
+    return text
+
+
+def test_p_cycles_only_presets_the_engine_plays() -> None:
+    model = owner_lobby({})
+    seen = []
+    for _ in range(10):
+        command = model.next_preset()
+        assert isinstance(command, SetRules) and command.preset is not None
+        seen.append(command.preset)
+        preset(command.preset).check_playable()  # never one the engine refuses
+        model.apply_lobby(LobbyState(0, "t", 0, preset(command.preset).to_dict(),
+                                     model.lobby.seats if model.lobby else (), False,
+                                     command.preset, 0, 0))
+    assert "flip" not in seen and "no_mercy" not in seen
+    assert {"official", "seed000", "seed003", "seed004", "party"} <= set(seen)  # issue 10
+
+
+def test_the_editor_lists_the_house_rules_and_no_variant() -> None:
+    names = [info.name for info in editor_options()]
+    for house in ("stacking", "deflect", "jump_in", "sequences", "multiples", "seven_zero",
+                  "buzzers", "max_hand", "scoring", "teams"):
+        assert house in names, house
+    assert "variant" not in names and "flip_passes_hands" not in names
+    try:
+        RuleSet(variant="flip").check_playable()
+    except RulesError:
+        pass
+    else:  # the day the engine plays Flip, the editor offers it by itself
+        assert "variant" in names
+
+
+def test_arrows_skip_values_the_host_would_refuse_at_this_table() -> None:
+    cursor = [info.name for info in editor_options()].index("teams")
+    # Teams are pairs of partners: at two seats there is no value to step to.
+    model = owner_lobby({}, seated=2)
+    model.option_cursor = cursor
+    assert model.change_option(1) is None
+    assert not plays({"teams": "pairs"}, 2)
+    model = owner_lobby({}, seated=4)
+    model.option_cursor = cursor
+    assert model.change_option(1) == SetRules({"teams": "pairs"}, "official")
+    # ... and only when rounds are scored winner_collects.
+    model = owner_lobby({"scoring": "lowest_wins"}, seated=4)
+    model.option_cursor = cursor
+    assert model.change_option(1) is None
+
+
+def test_wide_ranges_step_in_useful_amounts_and_max_hand_penalty_reaches_the_hand() -> None:
+    names = [info.name for info in editor_options()]
+    model = owner_lobby({})
+    model.option_cursor = names.index("target")
+    assert model.change_option(1) == SetRules({"target": 550}, "official")
+    model = owner_lobby({"max_hand_penalty": 0})
+    model.option_cursor = names.index("max_hand_penalty")
+    assert model.change_option(-1) == SetRules({"max_hand_penalty": "hand"}, "official")
+    model = owner_lobby({"max_hand_penalty": "hand"})
+    model.option_cursor = names.index("max_hand_penalty")
+    assert model.change_option(1) == SetRules({"max_hand_penalty": 0}, "official")
+
+
+def test_the_option_under_the_cursor_says_what_it_does_in_the_players_language() -> None:
+    names = [info.name for info in editor_options()]
+    for lang, words in (("en", "What it does:"), ("pt", "O que faz:"), ("it", "Cosa fa:")):
+        model = owner_lobby({}, lang=lang)
+        model.option_cursor = names.index("stacking")
+        text = screen(model)
+        assert words in text and "> " in text
+        assert "+2" in text  # the meaning of stacking names the card
+
+
+def test_a_guest_sees_every_rule_that_differs_from_the_official_ones() -> None:
+    rules = preset("seed004", seven_zero=True, buzzers=True, stacking="escalating").to_dict()
+    model = owner_lobby(rules, seated=10, lang="pt", preset_name="seed004", you=1)
+    text = screen(model)
+    differing = RuleSet(**rules).differences()
+    assert len(differing) == 11
+    for piece in ("Comprar com carta jogável: proibido", "Sequências: sim",
+                  "Sete troca, zero passa: sim", "Cartas Buzzer: sim",
+                  "Acumular cartas de compra: crescente", "Terminar com carta especial: não"):
+        assert piece in text, piece
+    assert "As regras oficiais." not in text
