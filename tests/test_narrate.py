@@ -12,9 +12,14 @@ import pytest
 
 from client.i18n import Translator
 from unonet import events as ev
+from unonet.actions import Action
+from unonet.bots import NormalBot
+from unonet.bots.driver import play_match
 from unonet.cards import Color, DeckManifest, Face, Kind, classic_manifest
+from unonet.match import Match
 from unonet.narrate import BOOKKEEPING, narrate
 from unonet.phase import DECISIONS, Phase
+from unonet.rules import preset
 from unonet.words import CARD_WORDS, LANGUAGES, SENTENCES, game_words
 
 MANIFEST = classic_manifest(buzzers=True)
@@ -145,6 +150,35 @@ def test_private_events_are_worded_only_to_their_audience() -> None:
         assert narrate(event, NAMES, MANIFEST, None) is None  # a spectator, a public log
         others = set(range(len(NAMES))) - event.audience
         assert all(narrate(event, NAMES, MANIFEST, seat) is None for seat in others)
+
+
+@pytest.mark.parametrize(
+    ("rules", "seed"),
+    [("seed003", b"narrate-3"), ("party", b"narrate-p"), ("seed004", b"narrate-4")],
+)
+def test_a_whole_house_rules_match_is_told_to_every_reader(rules: str, seed: bytes) -> None:
+    """Real matches of bots: every event is worded (or is bookkeeping) for every seat and for
+    the public log, in every language, and the house-rule events do occur."""
+    match = Match(preset(rules, target=200, buzzers=True, max_hand=14), 4, seed)
+    bots = [NormalBot(s, match.rules, match.manifest, seed=s) for s in range(4)]
+    seen: set[type[ev.Event]] = set()
+
+    def tell(seat: int, action: Action, events: list[ev.Event]) -> None:
+        for event in events:
+            seen.add(type(event))
+            for viewer in (None, 0, 1, 2, 3):
+                for lang in LANGUAGES:
+                    text = narrate(event, NAMES, match.manifest, viewer, lang)
+                    readable = event.audience is None or viewer in event.audience
+                    worded = readable and type(event) not in BOOKKEEPING and not (
+                        isinstance(event, ev.CardsDrawn) and event.reason == "deal")
+                    assert (text is not None) == worded, (event, viewer, lang, text)
+                    assert text is None or not re.search(r"[{}]|\b(ev|why)\.", text), text
+
+    play_match(match, bots, tell)
+    assert match.winner is not None
+    assert {ev.BuzzerOpened, ev.Buzzed, ev.BuzzerClosed, ev.KnockedOut, ev.CardsReturned,
+            ev.MayPlayDrawn} <= seen
 
 
 # -- the catalogue ------------------------------------------------------------------------------
