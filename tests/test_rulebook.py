@@ -26,6 +26,7 @@ from unonet.rulebook import (
     describe_rules,
     generated_sections,
     option_meaning,
+    option_statement,
     option_title,
     played_presets,
     regenerate,
@@ -150,6 +151,15 @@ def test_the_parts_of_a_choice_follow_the_rule_set() -> None:
     with_deflect = choice_text(last_card, "en", RuleSet(stacking="same_kind", deflect=True))
     assert "at once" in without and "until the draw is taken" not in without
     assert "until the draw is taken" in with_deflect and "at once" not in with_deflect
+
+
+def test_an_option_another_leaves_without_effect_says_so() -> None:
+    assert option_statement(RuleSet(), "jump_in_penalty", "en") == "No effect without jump-in."
+    assert "3 points" in option_statement(preset("party"), "jump_in_penalty", "en")
+    seed004 = option_statement(preset("seed004"), "max_draws_per_turn", "pt")
+    assert seed004.startswith("Não conta")
+    assert "4 carte" not in option_statement(
+        RuleSet(wd4_policy="free", challenge_guilty_extra=2), "challenge_guilty_extra", "it")
 
 
 def test_a_variant_not_played_is_never_presented() -> None:

@@ -103,9 +103,13 @@ def value_words(name: str, value: Any, lang: str) -> str:
 
 
 def option_statement(rules: RuleSet, name: str, lang: str) -> str:
-    """What the option's value in this rule set does, as one or two sentences."""
+    """What the option's value does in this rule set, as one or two sentences; an option that
+    another leaves without effect says so instead (a jump-in penalty without jump-in)."""
     value = getattr(rules, name)
-    says = _words(name).says
+    words = _words(name)
+    if words.inert is not None and words.inert.when(rules):
+        return _say(words.inert.says, lang)
+    says = words.says
     key: Any = value
     if isinstance(value, int) and not isinstance(value, bool) and value not in says:
         key = ANY_NUMBER

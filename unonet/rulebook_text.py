@@ -24,6 +24,7 @@ __all__ = [
     "VALUE_WORDS",
     "Choice",
     "ChoicePart",
+    "Inert",
     "OptionWords",
     "Text",
     "Unit",
@@ -53,6 +54,13 @@ ANY_NUMBER = "n"
 """Key of an option's statement that serves every whole number ({v} is the value in words)."""
 
 
+class Inert(NamedTuple):
+    """When another option leaves this one without effect, and what to say instead."""
+
+    when: Callable[[RuleSet], bool]
+    says: Text
+
+
 @dataclass(frozen=True)
 class OptionWords:
     """An option in words: a short title, a one-line meaning, and per value what it does."""
@@ -62,6 +70,7 @@ class OptionWords:
     says: dict[Any, Text]
     unit: Unit | None = None
     values: dict[Any, Text] = field(default_factory=dict)  # value words peculiar to it
+    inert: Inert | None = None
 
 
 VALUE_WORDS: dict[Any, Text] = {
@@ -223,6 +232,10 @@ OPTION_WORDS: dict[str, OptionWords] = {
                      "Numa vez pode-se comprar até {v} antes de passar."),
         },
         unit=_CARDS,
+        inert=Inert(lambda r: r.draw_until_playable, Text(
+            "Not counted: one draw goes on until a playable card comes.",
+            "Non conta: si pesca finché non arriva una carta giocabile.",
+            "Não conta: compra-se até sair uma carta jogável.")),
     ),
     "stacking": OptionWords(
         Text("Stacking draw cards", "Risposte ai +2 e +4", "Acumular cartas de compra"),
@@ -270,6 +283,10 @@ OPTION_WORDS: dict[str, OptionWords] = {
                          "Jolly +4 e +2 colorati non si rispondono mai a vicenda.",
                          "Coringas +4 e +2 coloridos nunca respondem um ao outro."),
         },
+        inert=Inert(lambda r: r.stacking == "off", Text(
+            "No effect without stacking.",
+            "Non ha effetto senza le risposte ai +2 e +4.",
+            "Sem efeito sem acúmulo.")),
     ),
     "deflect": OptionWords(
         Text("Deflect with Skip/Reverse", "Risposte avanzate", "Desviar com Pular/Inverter"),
@@ -346,6 +363,10 @@ OPTION_WORDS: dict[str, OptionWords] = {
                   "Un'intercettazione troppo lenta o sbagliata costa {v} di penalità.",
                   "Uma jogada fora da vez atrasada ou errada custa {v} de penalidade.")},
         unit=_POINTS,
+        inert=Inert(lambda r: r.jump_in == "off", Text(
+            "No effect without jump-in.",
+            "Non ha effetto senza le intercettazioni.",
+            "Sem efeito sem jogadas fora da vez.")),
     ),
     "wd4_policy": OptionWords(
         Text("Wild Draw Four", "Jolly +4", "Coringa +4"),
@@ -390,6 +411,10 @@ OPTION_WORDS: dict[str, OptionWords] = {
                      "Quem é pego blefando compra {v} além das 4."),
         },
         unit=_CARDS,
+        inert=Inert(lambda r: r.wd4_policy != "challenge", Text(
+            "No effect: a Wild Draw Four cannot be challenged.",
+            "Non ha effetto: il Jolly +4 non si può contestare.",
+            "Sem efeito: o Coringa +4 não pode ser desafiado.")),
     ),
     "uno_penalty": OptionWords(
         Text("UNO penalty", "Penalità UNO", "Penalidade do UNO"),
@@ -491,6 +516,10 @@ OPTION_WORDS: dict[str, OptionWords] = {
                          "Não se pode esvaziar a mão com várias cartas de uma vez: a última "
                          "carta vai sozinha."),
         },
+        inert=Inert(lambda r: not (r.sequences or r.multiples), Text(
+            "No effect without sequences or multiples.",
+            "Non ha effetto senza scale né carte multiple.",
+            "Sem efeito sem sequências nem cartas iguais juntas.")),
     ),
     "action_finish": OptionWords(
         Text("Finish with an action card", "Chiudere con una carta Azione",
@@ -596,6 +625,10 @@ OPTION_WORDS: dict[str, OptionWords] = {
                      "Com limite de cartas, quem sai por ele paga {v}."),
         },
         unit=_POINTS,
+        inert=Inert(lambda r: r.max_hand is None, Text(
+            "No effect without a hand limit.",
+            "Non ha effetto senza un limite di carte.",
+            "Sem efeito sem limite de cartas.")),
     ),
     "think_time": OptionWords(
         Text("Seconds to act", "Tempo di riflessione", "Segundos para jogar"),
