@@ -164,7 +164,7 @@ def describe_rules(
     if rules.variant not in PLAYED_VARIANTS:
         raise RulesError("variant", f"{rules.variant} is not played yet (issues 14 and 15)")
     base = RuleSet()
-    label = name or ("official" if not rules.differences() else "custom")
+    label = name or ("official" if not rules.differences() else _say(HEADINGS["custom"], lang))
     lines = [_say(HEADINGS["title"], lang).format(name=label), ""]
     lines += textwrap.wrap(_say(HEADINGS["official"], lang), width)
     lines += ["", _say(HEADINGS["options"], lang)]

@@ -771,6 +771,7 @@ HEADINGS: dict[str, Text] = {
                      "Dove i regolamenti non dicono nulla, unonet decide così:",
                      "Onde as regras não dizem nada, o unonet decide assim:"),
     "and": Text(" and ", " e ", " e "),
+    "custom": Text("custom", "personalizzate", "personalizadas"),
 }
 
 
