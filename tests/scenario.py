@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from unonet import events as ev
-from unonet.actions import Action, Play
+from unonet.actions import Action, Draw, Pass, Play
 from unonet.cards import Color
 from unonet.errors import EngineError, ErrorCode
 from unonet.match import Match
@@ -170,3 +170,46 @@ def cards_in_play(match: Match) -> int:
     rnd = match.round
     assert rnd is not None
     return sum(len(h) for h in rnd.hands) + len(rnd.draw_pile) + len(rnd.discard)
+
+
+# -- house rules (RULEBOOK.md 2 and 6) -------------------------------------------------------
+
+
+def play_cards(
+    match: Match, seat: int, card_codes: Sequence[str], uno: bool = False
+) -> list[ev.Event]:
+    """One Play of several cards (a run or a multiple): the first, then `also` in order."""
+    ids: list[int] = []
+    for card_code in card_codes:
+        ids.append(next(c for c in hand(match, seat) if code(match, c) == card_code
+                        and c not in ids))
+    return match.apply(seat, Play(ids[0], None, uno, tuple(ids[1:])))
+
+
+def draw_and_pass(match: Match, seat: int) -> list[ev.Event]:
+    """`seat` draws in its turn and, if the drawn card could be played, passes: the turn goes
+    on to the next player either way (unless the draw ended the turn otherwise)."""
+    events = match.apply(seat, Draw())
+    if of_type(events, ev.MayPlayDrawn):
+        events += match.apply(seat, Pass())
+    return events
+
+
+def round_order(
+    rules: RuleSet,
+    dealer: int,
+    hands: dict[int, Sequence[str]],
+    top: str,
+    draws: Sequence[str] = (),
+) -> list[int]:
+    """The deal order of a later round dealt only to the seats in `hands` (the others were
+    eliminated), for `Match(stacked_decks=[...])`. `dealer` must be one of them."""
+    present = sorted(hands)
+    return stacked_order(
+        rules.manifest(), present.index(dealer), [hands[s] for s in present], top, draws
+    )
+
+
+def points(match: Match, seat: int) -> int:
+    """The points of the cards `seat` holds (RULEBOOK.md 1.10)."""
+    return sum(match.manifest.face(c).points for c in hand(match, seat))
