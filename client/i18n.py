@@ -85,7 +85,7 @@ EN: dict[str, str] = {
     "ui.answer_deflect": "pass it on with a Skip, Reverse or Buzzer",
     "ui.answer_join": " or ",
     "ui.stack_take": "+{amount} on you: Space draws {amount}.",
-    "ui.stack_other": "+{amount} on {name}: they stack, pass it on or draw.",
+    "ui.stack_other": "+{amount} on {name}: they answer it or take {amount}.",
     "ui.challenge_stack": (
         "{target} played {card} on you: F challenges, Space takes {count}, or play a draw card."
     ),
@@ -94,7 +94,8 @@ EN: dict[str, str] = {
     "ui.buzz_you": "Buzzer! Press B, quick: the last one draws 2.",
     "ui.buzz_wait": "Buzzer race: waiting for {names}.",
     "ui.buzz_pressed": "Pressed: {names}.",
-    "ui.buzz_result": "Buzzer race over: {names} draw {count}.",
+    "ui.buzz_result": "Buzzer race over: {count} cards to {names}.",
+    "ui.any_color": "any",
     "ui.buzz_nobody": "Buzzer race over: nobody draws.",
     "ui.buzz_result_you": "Buzzer race over: you were the slowest and draw {count}.",
     "ui.jump_in": "{name}'s turn. Jump in: Enter plays a playable card.",
@@ -314,7 +315,7 @@ IT: dict[str, str] = {
     "ui.answer_deflect": "passala con Salta, Inverti o Buzzer",
     "ui.answer_join": " o ",
     "ui.stack_take": "+{amount} su di te: Spazio pesca {amount}.",
-    "ui.stack_other": "+{amount} su {name}: risponde, la passa o pesca.",
+    "ui.stack_other": "+{amount} su {name}: risponde o pesca {amount}.",
     "ui.challenge_stack": (
         "{target} ti ha giocato {card}: F contesta, Spazio pesca {count}, "
         "o rispondi con una carta pesca."
@@ -324,7 +325,8 @@ IT: dict[str, str] = {
     "ui.buzz_you": "Buzzer! Premi B, presto: l'ultimo pesca 2.",
     "ui.buzz_wait": "Gara del buzzer: si aspetta {names}.",
     "ui.buzz_pressed": "Hanno premuto: {names}.",
-    "ui.buzz_result": "Gara del buzzer finita: {names} pesca {count}.",
+    "ui.buzz_result": "Gara del buzzer finita: {count} carte a {names}.",
+    "ui.any_color": "qualsiasi",
     "ui.buzz_nobody": "Gara del buzzer finita: nessuno pesca.",
     "ui.buzz_result_you": "Gara del buzzer finita: sei stato il più lento e peschi {count}.",
     "ui.jump_in": "Tocca a {name}. Intervieni: Invio gioca una carta giocabile.",
@@ -538,7 +540,7 @@ PT: dict[str, str] = {
     "ui.answer_deflect": "passe adiante com Pular, Inverter ou Buzzer",
     "ui.answer_join": " ou ",
     "ui.stack_take": "+{amount} em você: Espaço compra {amount}.",
-    "ui.stack_other": "+{amount} em {name}: acumula, passa adiante ou compra.",
+    "ui.stack_other": "+{amount} em {name}: responde ou compra {amount}.",
     "ui.challenge_stack": (
         "{target} jogou {card} em você: F desafia, Espaço compra {count}, "
         "ou jogue uma carta de compra."
@@ -548,7 +550,8 @@ PT: dict[str, str] = {
     "ui.buzz_you": "Buzzer! Aperte B, rápido: o último compra 2.",
     "ui.buzz_wait": "Corrida do buzzer: falta {names}.",
     "ui.buzz_pressed": "Apertaram: {names}.",
-    "ui.buzz_result": "Fim da corrida do buzzer: {names} compra {count}.",
+    "ui.buzz_result": "Fim da corrida do buzzer: {count} cartas para {names}.",
+    "ui.any_color": "qualquer",
     "ui.buzz_nobody": "Fim da corrida do buzzer: ninguém compra.",
     "ui.buzz_result_you": "Fim da corrida do buzzer: você foi o mais lento e compra {count}.",
     "ui.jump_in": "Vez de {name}. Jogue fora da vez: Enter joga uma carta jogável.",

@@ -31,7 +31,7 @@ from client.model import (
 )
 from client.rule_editor import editor_options
 from unonet.actions import Draw
-from unonet.cards import Color, Face
+from unonet.cards import Color, Face, Kind
 from unonet.phase import Phase
 from unonet.rulebook import option_meaning
 from unonet.rules import OPTIONS, RuleSet
@@ -359,7 +359,11 @@ def centre(model: ClientModel, look: Look) -> Line:
     else:
         line.append(("", "-"))
     line.append(("", f"  {tr('ui.color')}: "))
-    line += color_word(model, view.active_color, look)
+    top = model.face(view.top_card) if view.top_card is not None else None
+    if view.active_color is None and top is not None and top.kind is Kind.BUZZER:
+        line.append(("", tr("ui.any_color")))  # a first-card Buzzer: no colour yet
+    else:
+        line += color_word(model, view.active_color, look)
     arrow = "↻" if view.direction > 0 else "↺"
     direction = tr("ui.cw") if view.direction > 0 else tr("ui.ccw")
     line.append(("", f"  {tr('ui.pile')}: {view.draw_pile}  {arrow} {direction}"))
