@@ -87,7 +87,7 @@ EN: dict[str, str] = {
     "ui.stack_take": "+{amount} on you: Space draws {amount}.",
     "ui.stack_other": "+{amount} on {name}: they answer it or take {amount}.",
     "ui.challenge_stack": (
-        "{target} played {card} on you: F challenges, Space takes {count}, or play a draw card."
+        "{target} played {card} on you: F challenges, Space takes {count}, or {answers}."
     ),
     "ui.pick_target_keys": "Swap hands with (arrows, Enter):",
     "ui.target_other": "{name} picks whom to swap hands with.",
@@ -318,7 +318,7 @@ IT: dict[str, str] = {
     "ui.stack_other": "+{amount} su {name}: risponde o pesca {amount}.",
     "ui.challenge_stack": (
         "{target} ti ha giocato {card}: F contesta, Spazio pesca {count}, "
-        "o rispondi con una carta pesca."
+        "o {answers}."
     ),
     "ui.pick_target_keys": "Scambia la mano con (frecce, Invio):",
     "ui.target_other": "{name} sceglie con chi scambiare la mano.",
@@ -543,7 +543,7 @@ PT: dict[str, str] = {
     "ui.stack_other": "+{amount} em {name}: responde ou compra {amount}.",
     "ui.challenge_stack": (
         "{target} jogou {card} em você: F desafia, Espaço compra {count}, "
-        "ou jogue uma carta de compra."
+        "ou {answers}."
     ),
     "ui.pick_target_keys": "Trocar a mão com (setas, Enter):",
     "ui.target_other": "{name} escolhe com quem trocar a mão.",

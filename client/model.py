@@ -89,11 +89,13 @@ class ColorPrompt:
 
 @dataclass(frozen=True, slots=True)
 class ChallengePrompt:
-    """A Wild Draw Four on us: challenge (F), take `amount` (Space), or stack on it."""
+    """A Wild Draw Four on us: challenge (F), take `amount` (Space), or, when the legal list
+    offers it, stack on it (`stack`) or pass it on (`deflect`)."""
 
     target: int | None
     amount: int = 4
-    can_stack: bool = False
+    stack: bool = False
+    deflect: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,12 +281,10 @@ class ClientModel:
         if any(isinstance(a, Challenge) for a in legal):
             target = pending.target if pending is not None else None
             amount = pending.amount if pending is not None and pending.amount else 4
-            return ChallengePrompt(target, amount, bool(self.playable))
+            return ChallengePrompt(target, amount, *self._answers())
         if any(isinstance(a, Accept) for a in legal):
             amount = pending.amount if pending is not None else 0
-            kinds = {self.face(c).kind for c in self.playable}
-            return StackPrompt(amount, any(k in DRAW_AMOUNTS for k in kinds),
-                               bool(kinds & DEFLECTING))
+            return StackPrompt(amount, *self._answers())
         colors = tuple(a.color for a in legal if isinstance(a, ChooseColor))
         if colors:
             return ColorPrompt(None, colors)
@@ -298,6 +298,12 @@ class ClientModel:
             if len(plays) == 1:
                 return DrawnCardPrompt(plays.pop())
         return None
+
+    def _answers(self) -> tuple[bool, bool]:
+        """What the legal plays against a pending draw are, to word the prompt: draw cards
+        (a stack), and Skips, Reverses or Buzzers (a deflect)."""
+        kinds = {self.face(c).kind for c in self.playable}
+        return any(k in DRAW_AMOUNTS for k in kinds), bool(kinds & DEFLECTING)
 
     @property
     def my_turn(self) -> bool:

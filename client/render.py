@@ -304,7 +304,7 @@ def player_entry(model: ClientModel, seat: int, width: int) -> Line:
         ("class:turn" if turn else "", "▶ " if turn else "  "),
         ("class:dim", team),
         ("class:me" if seat == model.me else "", f"{name[:16 - len(team)]:<{16 - len(team)}} "),
-        ("class:dim" if info.out else "", f"{count[:9]:>9} "),
+        ("class:dim" if info.out else "", f"{count[:10]:>10} "),
     ]
     if info.uno_called and info.cards == 1:
         line.append(("class:uno", f"{tr('ui.uno'):<7} "))
@@ -431,16 +431,18 @@ def prompt_status(model: ClientModel, look: Look) -> Line | None:
         before, _, after = text.partition("\0")
         return [(p, before), *color_choices(model, prompt.colors, look), (p, after.strip())]
     if isinstance(prompt, ChallengePrompt):
-        key = "ui.challenge_stack" if prompt.can_stack else "ui.challenge_you"
-        return [(p, tr(key, target=model.name(prompt.target), card=tr("kind.wild_draw_four"),
-                       count=prompt.amount))]
+        card = tr("kind.wild_draw_four")
+        target = model.name(prompt.target)
+        answers = answer_words(model, prompt.stack, prompt.deflect)
+        if not answers:
+            return [(p, tr("ui.challenge_you", target=target, card=card, count=prompt.amount))]
+        return [(p, tr("ui.challenge_stack", target=target, card=card, count=prompt.amount,
+                       answers=answers))]
     if isinstance(prompt, StackPrompt):
-        answers = [tr(key) for key, offered in (("ui.answer_stack", prompt.stack),
-                                                ("ui.answer_deflect", prompt.deflect)) if offered]
+        answers = answer_words(model, prompt.stack, prompt.deflect)
         if not answers:
             return [(p, tr("ui.stack_take", amount=prompt.amount))]
-        joined = tr("ui.answer_join").join(answers)
-        return [(p, tr("ui.stack_you", amount=prompt.amount, answers=joined))]
+        return [(p, tr("ui.stack_you", amount=prompt.amount, answers=answers))]
     if isinstance(prompt, DrawnCardPrompt):
         return [(p, tr("ui.drawn", card=tr.card(model.face(prompt.card))))]
     if isinstance(prompt, TargetPrompt):
@@ -448,6 +450,14 @@ def prompt_status(model: ClientModel, look: Look) -> Line | None:
     if isinstance(prompt, BuzzPrompt):
         return [(p, tr("ui.buzz_you")), *pressed_line(model)]
     return None
+
+
+def answer_words(model: ClientModel, stack: bool, deflect: bool) -> str:
+    """What answers a pending draw, in words: 'play a draw card or pass it on ...'."""
+    tr = model.tr
+    answers = [tr(key) for key, offered in (("ui.answer_stack", stack),
+                                            ("ui.answer_deflect", deflect)) if offered]
+    return tr("ui.answer_join").join(answers)
 
 
 def target_choices(model: ClientModel, prompt: TargetPrompt) -> Line:

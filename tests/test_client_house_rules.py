@@ -9,9 +9,12 @@ from client_table import LocalTable, house_table, play_of
 from prompt_toolkit.utils import get_cwidth
 
 from client.i18n import Translator
-from client.model import BuzzPrompt, ClientModel, StackPrompt, TargetPrompt
+from client.link import GameEvent
+from client.model import BuzzPrompt, ChallengePrompt, ClientModel, StackPrompt, TargetPrompt
 from client.render import compose
 from unonet.actions import Accept, Buzz, ChooseTarget, Play
+from unonet.cards import Color
+from unonet.events import SeatEliminated
 from unonet.rules import RuleSet
 
 WIDTH, HEIGHT = 80, 23
@@ -264,4 +267,38 @@ def test_teams_show_partners_and_the_team_total() -> None:
     text = screen(model)
     assert "Equipe A (Me + Chiara): 0 pts · Equipe B (Bruno + Dario): 0 pts" in text
     assert "A Me (você)" in text and "B Bruno" in text
+    assert_in_step(table)
+
+
+def test_a_stacked_wild_draw_four_may_be_challenged_or_stacked_on() -> None:
+    model = fresh()
+    table = house_table(
+        model, RuleSet(hand_size=4, stacking="same_kind"),
+        [["W+4", "rS", "b5", "y7"], ["g1", "g2", "g3", "g4"], ["W+4", "r1", "y1", "y2"]],
+        "r3", {2: ["W+4:blue"]}, dealer=1,
+    )
+    prompt = model.prompt
+    assert isinstance(prompt, ChallengePrompt) and prompt.target == 2
+    assert (prompt.amount, prompt.stack, prompt.deflect) == (4, True, False)
+    flat = " ".join(screen(model).split())  # the question wraps onto a second line
+    assert ("Chiara played Wild Draw Four on you: F challenges, Space takes 4, or play a draw "
+            "card.") in flat
+    pick(model, "W+4")
+    assert model.play_selected() is None  # the colour picker first
+    table.send_intent(play_of(model.choose_color(Color.GREEN)))
+    view = model.view
+    assert view is not None and view.seats[1].cards == 4 + 8  # Bruno took the chain
+    assert_in_step(table)
+
+
+def test_an_eliminated_player_is_shown_so() -> None:
+    model = fresh()
+    table = house_table(
+        model, RuleSet(hand_size=4, scoring="elimination"),
+        [["r5", "rS", "b5", "y7"], ["g1", "g2", "g3", "g4"], ["r1", "r2", "y1", "y2"]],
+        "r3", {},
+    )
+    model.apply(GameEvent(SeatEliminated(1, 512), model.legal))
+    line = next(line for line in screen(model).split("\n") if line.startswith("  Bruno"))
+    assert "eliminated" in line
     assert_in_step(table)
