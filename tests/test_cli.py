@@ -40,7 +40,8 @@ def test_play_is_replayable_from_its_seed(capsys: pytest.CaptureFixture[str]) ->
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--rules", "seed003"], "jump_in"),
+        (["--rules", "flip"], "variant"),
+        (["--bots", "2", "--set", "teams=pairs"], "teams"),
         (["--bots", "10", "--set", "hand_size=20"], "hand_size"),
         (["--set", "nonsense=1"], "nonsense"),
         (["--set", "uno_penalty"], "OPTION=VALUE"),

@@ -18,6 +18,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import random
+import re
 import shlex
 import shutil
 import subprocess
@@ -31,7 +32,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 TARGET = 100  # points to win a match: a few rounds each, so the test stays quick
 
-# (seats, rule options): the official rules and rule sets RuleSet.check_playable accepts.
+# (seats, rule options): the official rules and other rule sets RuleSet.check_playable accepts.
 CASES: tuple[tuple[int, dict[str, Any]], ...] = (
     (2, {"target": 500}),
     (3, {"draw_when_playable": "forbidden"}),
@@ -44,6 +45,18 @@ CASES: tuple[tuple[int, dict[str, Any]], ...] = (
          "decks": 2}),
     (7, {"draw_when_playable": "forbidden", "max_draws_per_turn": 2, "action_finish": False,
          "uno_auto_penalty": True, "max_rounds": 2}),
+    # the house rules (RULEBOOK.md section 2): the presets, then the rest in two combinations
+    (4, {"stacking": "same_kind", "seven_zero": True, "jump_in": "identical"}),
+    (3, {"stacking": "same_kind", "action_finish": False}),
+    (3, {"draw_until_playable": True, "draw_when_playable": "forbidden", "multiples": True,
+         "sequences": True, "multi_finish": False, "action_finish": False, "uno_penalty": 5,
+         "uno_auto_penalty": True}),
+    (5, {"uno_penalty": 4, "challenge_guilty_extra": 2, "scoring": "elimination",
+         "jump_in": "identical", "jump_in_penalty": 3}),
+    (4, {"stacking": "escalating", "stack_mix_wild": False, "deflect": True, "buzzers": True,
+         "jump_in": "same_face", "max_hand": 15, "max_hand_penalty": "hand", "teams": "pairs"}),
+    (6, {"stacking": "escalating", "deflect": True, "buzzers": True, "seven_zero": True,
+         "sequences": True, "max_hand": 20, "scoring": "lowest_wins", "max_rounds": 3}),
 )
 PLAY_BIAS = 0.75  # how often the bot plays when it can: a uniform bot's rounds can last ages
 MAX_STEPS = 20_000  # per match; a match that does not end is a failure, not a hang
@@ -107,7 +120,8 @@ def play_case(case: int, seats: int, options: dict[str, Any]) -> list[str]:
 
     def illegal_action(pending: int) -> tuple[int, Action, bool]:
         """An action the seat (or the host) may not take now, and whether it must be refused
-        (a wrong catch under false_catch_penalty is accepted, and punished)."""
+        (a wrong catch under false_catch_penalty and a refused jump-in are accepted, and
+        punished)."""
         while True:
             if rng.random() < 0.15:
                 host_actions: list[Action] = [
@@ -126,7 +140,11 @@ def play_case(case: int, seats: int, options: dict[str, Any]) -> list[str]:
             ]
             action = rng.choice(candidates)
             if action not in match.legal_actions(seat):
-                return seat, action, not (isinstance(action, Catch) and rules.false_catch_penalty)
+                # A wrong catch and a refused jump-in are accepted, and cost their player.
+                punished = (isinstance(action, Catch) and rules.false_catch_penalty > 0) or (
+                    isinstance(action, Play) and rules.jump_in != "off"
+                )
+                return seat, action, not punished
 
     steps = 0
     while match.phase != MATCH_OVER:
@@ -156,7 +174,10 @@ def play_case(case: int, seats: int, options: dict[str, Any]) -> list[str]:
             legal = match.legal_actions(pending)
             out.append(f"legal {pending}: {legal!r}")
             plays = [action for action in legal if isinstance(action, Play)]
-            act(pending, rng.choice(plays if plays and rng.random() < PLAY_BIAS else legal))
+            if not legal:  # a buzzer race its player has pressed: the others, or the host
+                act(HOST, Expire())
+            else:
+                act(pending, rng.choice(plays if plays and rng.random() < PLAY_BIAS else legal))
     act(0, Draw(), illegal=True)  # the match is over
     out.append(f"over: winner {match.winner}, scores {match.scores}, {steps} steps")
     replayed = Match.replay(rules, seats, seed, match.log)
@@ -283,8 +304,12 @@ def test_the_matches_exercise_what_they_should(transcripts: Transcripts) -> None
     assert [line for line in pure if line.startswith("ACCEPTED ILLEGAL")] == []
     assert pure.count("replay matches: True") == len(CASES)
     for needed in ("-> error ", "CallUno()", "Catch(", "Challenged(", "Accept()", "ChooseColor(",
-                   "UnoCaught(", "RoundEnded(", "MatchEnded(", "Expired("):
+                   "UnoCaught(", "RoundEnded(", "MatchEnded(", "Expired(", "DrawStacked(",
+                   "DrawDeflected(", "JumpedIn(", "JumpInRefused(", "HandsMoved(",
+                   "BuzzerClosed(", "KnockedOut(", "SeatEliminated("):
         assert needed in text, f"no {needed} in the transcript: the bot no longer reaches it"
+    played_several = re.compile(r"^\d+ Play\(.*also=\(\d.*\) -> \[", re.MULTILINE)
+    assert played_several.search(text), "no run or multiple was played"
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ as it was; an accepted one returns its events. Randomness is the round key alone
 every reshuffle and the dealer draw are portable shuffles of it (unonet.shuffle), so
 (rules, key, actions) replays to the same state.
 
-What a card does is looked up by its kind (`_EFFECTS`); an option changes an entry or adds a
+What a card does is looked up by its kind (`_effects`); an option changes an entry or adds a
 step there. A pending draw (`stacking`), a buzzer race, a swap target and a challenge are
 decisions with their own phase, and `Pending` (unonet.view) carries them to everyone.
 """
@@ -151,6 +151,16 @@ class Round:
             Catch: self._do_catch,  # type: ignore[dict-item]
             Buzz: self._do_buzz,
             ChooseTarget: self._do_choose_target,  # type: ignore[dict-item]
+        }
+        # What a card does in its player's turn, by kind (a Wild only names its colour). A
+        # pending draw (stacking, a challengeable +4) is decided before this table is read.
+        self._effects: dict[Kind, Callable[[int, Face], None]] = {
+            Kind.NUMBER: self._effect_number,
+            Kind.SKIP: self._effect_skip,
+            Kind.REVERSE: self._effect_reverse,
+            Kind.DRAW_TWO: self._effect_draw,
+            Kind.WILD_DRAW_FOUR: self._effect_draw,
+            Kind.BUZZER: self._effect_buzzer,
         }
         self._deal(stacked)
 
@@ -447,7 +457,7 @@ class Round:
         elif not hand:
             self._finish_round(seat, face)
         else:
-            self._EFFECTS.get(face.kind, Round._effect_none)(self, seat, face)
+            self._effects.get(face.kind, self._effect_none)(seat, face)
         if self.run is not None:  # open until the next player acts
             self.run = Run(
                 self.run.seat, self.run.color, self.run.last, self.run.step, self.turn_serial
@@ -530,17 +540,6 @@ class Round:
 
     def _effect_buzzer(self, seat: int, face: Face) -> None:
         self._open_buzzer(seat, lambda: self._next_turn(self._step(seat, 1)))
-
-    _EFFECTS: dict[Kind, Callable[[Round, int, Face], None]] = {
-        Kind.NUMBER: _effect_number,
-        Kind.SKIP: _effect_skip,
-        Kind.REVERSE: _effect_reverse,
-        Kind.DRAW_TWO: _effect_draw,
-        Kind.WILD_DRAW_FOUR: _effect_draw,
-        Kind.BUZZER: _effect_buzzer,
-    }
-    """What a card does in its player's turn, by kind (a Wild does nothing more than name its
-    colour). A pending draw (stacking, a challengeable +4) is decided before this table."""
 
     # -- drawing, passing, deciding ----------------------------------------------------------------
 
