@@ -109,6 +109,7 @@ EN: dict[str, str] = {
     "n.no_multi": "No run or set can be played now.",
     "n.not_together": "Those cards cannot be played together now.",
     "n.out": "You are out of this round.",
+    "n.eliminated": "You are out of the match; the others play on.",
     # notices (answers to a key that did nothing)
     "n.not_playable": "{card} cannot be played now.",
     "n.not_your_turn": "It is not your turn.",
@@ -340,6 +341,7 @@ IT: dict[str, str] = {
     "n.no_multi": "Ora non si può giocare né una scala né un gruppo.",
     "n.not_together": "Queste carte ora non si possono giocare insieme.",
     "n.out": "Sei fuori da questa manche.",
+    "n.eliminated": "Sei fuori dalla partita; gli altri continuano.",
     "n.not_playable": "{card} non si può giocare ora.",
     "n.not_your_turn": "Non tocca a te.",
     "n.cannot_draw": "Ora non puoi pescare.",
@@ -565,6 +567,7 @@ PT: dict[str, str] = {
     "n.no_multi": "Agora não dá para jogar sequência nem cartas iguais.",
     "n.not_together": "Essas cartas não podem ser jogadas juntas agora.",
     "n.out": "Você está fora desta rodada.",
+    "n.eliminated": "Você está fora da partida; os outros continuam.",
     "n.not_playable": "{card} não pode ser jogada agora.",
     "n.not_your_turn": "Não é a sua vez.",
     "n.cannot_draw": "Você não pode comprar agora.",

@@ -403,6 +403,10 @@ def status(model: ClientModel, look: Look) -> Line:
         return [("", tr("ui.target_other", name=name))]
     if view.phase == Phase.CHOOSE_COLOR:
         return [("", tr("ui.color_other", name=name))]
+    if view.seat in model.eliminated:
+        return [("class:dim", tr("n.eliminated"))]
+    if view.seats[view.seat].out:
+        return [("class:dim", tr("n.out"))]
     if model.my_turn:
         if model.playable:
             return [("class:turn", tr("ui.your_turn"))]
@@ -411,8 +415,6 @@ def status(model: ClientModel, look: Look) -> Line:
         return [("class:turn", tr("ui.your_turn_pass"))]
     if model.jump_in_open:
         return [("class:prompt", tr("ui.jump_in", name=name))]
-    if view.seats[view.seat].out:
-        return [("class:dim", tr("n.out"))]
     return [("", tr("ui.turn_of", name=name))]
 
 
@@ -802,6 +804,17 @@ def _not_ready(model: ClientModel) -> list[str]:
     return [model.name(s.seat) for s in lobby.seats if s.kind == "human" and not s.ready]
 
 
+def standing(model: ClientModel, seat: int) -> tuple[bool, int]:
+    """Where a seat is listed at the match's end: the winner first, then the best totals
+    (the highest when the winner collects, the lowest under lowest_wins and elimination)."""
+    view = model.view
+    assert view is not None
+    rules = model.rules()
+    score = view.seats[seat].score
+    lowest = rules is not None and rules.scoring != "winner_collects"
+    return seat != view.match_winner, score if lowest else -score
+
+
 def match_end_body(model: ClientModel, width: int) -> list[Line]:
     """The winner, the final scores, and every round's points (the last rounds that fit)."""
     tr = model.tr
@@ -815,7 +828,7 @@ def match_end_body(model: ClientModel, width: int) -> list[Line]:
     head = f" {tr('end.col_player')[:14]:<14} {tr('end.col_total')[:7]:>7} "
     head += "".join(f"{'#' + str(r.round_no):>6}" for r in rounds)
     lines.append([("class:dim", head)])
-    order = sorted(range(len(view.seats)), key=lambda s: -view.seats[s].score)
+    order = sorted(range(len(view.seats)), key=lambda s: standing(model, s))
     for seat in order:
         text = f" {model.name(seat)[:14]:<14} {view.seats[seat].score:>7} "
         text += "".join(f"{r.points[seat]:>6}" for r in rounds)

@@ -14,7 +14,7 @@ from client.model import BuzzPrompt, ChallengePrompt, ClientModel, StackPrompt, 
 from client.render import compose
 from unonet.actions import Accept, Buzz, ChooseTarget, Play
 from unonet.cards import Color
-from unonet.events import SeatEliminated
+from unonet.events import MatchEnded, SeatEliminated
 from unonet.rules import RuleSet
 
 WIDTH, HEIGHT = 80, 23
@@ -302,3 +302,17 @@ def test_an_eliminated_player_is_shown_so() -> None:
     line = next(line for line in screen(model).split("\n") if line.startswith("  Bruno"))
     assert "eliminated" in line
     assert_in_step(table)
+
+
+def test_eliminated_we_are_told_so_and_the_match_lists_the_lowest_first() -> None:
+    model = fresh()
+    house_table(
+        model, RuleSet(hand_size=4, scoring="elimination"),
+        [["r5", "rS", "b5", "y7"], ["g1", "g2", "g3", "g4"], ["r1", "r2", "y1", "y2"]],
+        "r3", {},
+    )
+    model.apply(GameEvent(SeatEliminated(0, 530), ()))
+    assert "You are out of the match; the others play on." in screen(model)
+    model.apply(GameEvent(MatchEnded(1, (530, 0, 120)), ()))
+    rows = [line.split()[0] for line in screen(model).split("\n")[5:8]]
+    assert rows == ["Bruno", "Chiara", "Me"]  # the winner, then the lowest totals
