@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from stacking import stacked_order
 
 from unonet import events as ev
 from unonet.actions import Action, Draw, Pass, Play
@@ -20,7 +21,6 @@ from unonet.cards import Color
 from unonet.errors import EngineError, ErrorCode
 from unonet.match import Match
 from unonet.rules import RuleSet
-from stacking import stacked_order
 
 SEED = b"scenario"
 

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import pytest
 from scenario import card, deal, draw_and_pass, of_type, one, play, points, round_order
+from stacking import stacked_order
 
 from unonet import events as ev
 from unonet.actions import Play
 from unonet.errors import RulesError
 from unonet.match import BETWEEN_ROUNDS, MATCH_OVER, Match
-from unonet.rules import RuleSet
-from stacking import stacked_order
+from unonet.rules import RuleSet, Scoring
 
 ELIMINATION = RuleSet(scoring="elimination", target=50)
 
@@ -92,7 +92,7 @@ def test_the_last_player_left_wins_the_match() -> None:
     [("lowest_wins", 2), ("elimination", 2), ("winner_collects", 1)],
 )
 def test_max_rounds_ends_the_match_lowest_total_or_highest_under_winner_collects(
-    scoring: str, winner: int
+    scoring: Scoring, winner: int
 ) -> None:
     """Seed 003 Manches da giocare: "la partita termina appena è stato raggiunto uno dei 2
     limiti"; RULEBOOK.md 6.12: "the match also ends after that many rounds; then the lowest
@@ -152,7 +152,7 @@ def test_teams_are_refused_without_four_or_six_seats(seats: int) -> None:
 
 
 @pytest.mark.parametrize("scoring", ["lowest_wins", "elimination"])
-def test_teams_are_refused_with_any_scoring_but_winner_collects(scoring: str) -> None:
+def test_teams_are_refused_with_any_scoring_but_winner_collects(scoring: Scoring) -> None:
     """RULEBOOK.md 6.13: "only with winner collects (any other scoring is refused by name)"."""
     with pytest.raises(RulesError) as info:
         Match(RuleSet(teams="pairs", scoring=scoring), 4, b"seed")

@@ -216,8 +216,8 @@ def _refused_then_seat_1_wins(rules: RuleSet) -> Match:
     match = deal([["b5", "y1"], ["r5", "r6"], ["g1", "g2"]], top="r3",
                  draws=["b9", "b8"], rules=rules)
     play(match, 1, "r5", uno=True)
-    assert match.apply(0, Play(card(match, 0, "b5")))[0].penalty == 3
-    assert match.apply(1, Play(card(match, 1, "r6")))[0].penalty == 3
+    assert one(match.apply(0, Play(card(match, 0, "b5"))), ev.JumpInRefused).penalty == 3
+    assert one(match.apply(1, Play(card(match, 1, "r6"))), ev.JumpInRefused).penalty == 3
     draw_and_pass(match, 2)
     draw_and_pass(match, 0)
     events = play(match, 1, "r6")

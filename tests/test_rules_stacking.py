@@ -11,8 +11,10 @@ Mercy paragraph (a stronger draw card on a weaker one, never the other way).
 from __future__ import annotations
 
 from scenario import (
+    B,
     G,
     R,
+    Y,
     active_color,
     card,
     codes,
@@ -143,12 +145,12 @@ def test_stack_mix_wild_false_keeps_wild_and_coloured_draw_cards_apart() -> None
 def test_stack_mix_wild_true_lets_a_wild_draw_four_answer_a_draw_two_when_escalating() -> None:
     """RULEBOOK.md 2 `stack_mix_wild` true: "When stacking allows the values, a Wild Draw Four
     may answer a Draw Two"; under same_kind the values do not allow it."""
-    for stacking, allowed in (("escalating", {"W+4"}), ("same_kind", set())):
-        rules = RuleSet(stacking=stacking, stack_mix_wild=True, wd4_policy="free")
+    for base, allowed in ((ESCALATING, {"W+4"}), (SAME_KIND, set())):
+        rules = base.replace(stack_mix_wild=True, wd4_policy="free")
         match = deal([["y1", "y2", "y3"], ["r+2", "r5", "b6"], ["W+4", "g1", "y9"]],
                      top="r3", rules=rules)
         play(match, 1, "r+2")
-        assert plays(match, 2) == allowed, stacking
+        assert plays(match, 2) == allowed, base.stacking
 
 
 def test_a_draw_two_played_after_accepting_starts_a_new_chain() -> None:
@@ -176,8 +178,7 @@ def test_a_stacked_wild_draw_four_may_be_challenged_with_the_whole_total() -> No
     events = play(match, 2, "W+4", color=G)
     assert one(events, ev.DecisionPending) == ev.DecisionPending(0, "challenge", 6)
     wd4 = card(match, 0, "W+4")
-    assert match.legal_actions(0) == [Challenge(), Accept(), *(Play(wd4, c) for c in
-                                                                 match.round.colors)]
+    assert match.legal_actions(0) == [Challenge(), Accept(), *(Play(wd4, c) for c in (R, Y, G, B))]
     view = match.view(1)
     assert view.pending is not None
     assert (view.pending.kind, view.pending.target, view.pending.amount) == ("challenge", 2, 6)
