@@ -189,6 +189,7 @@ class ClientModel:
         self.show_help = False
         self.notice = ""
         self.bell = False  # set when a decision of ours starts; the app rings and clears it
+        self.was_deciding = False
         self.reading_scores = False  # after a round: we hold the next deal until Enter
         self.outbox: list[LobbyCommand] = []  # commands the model sends by itself; the app sends
 
@@ -455,10 +456,11 @@ class ClientModel:
         self.trust.append(TrustLine(False, self.tr("trust.caught", what=what)))
 
     def _set_legal(self, legal: tuple[Action, ...]) -> None:
-        was_deciding = self._deciding(self.legal)
         self.legal = legal
-        if self._deciding(legal) and not was_deciding:
+        deciding = self._deciding()
+        if deciding and not self.was_deciding:
             self.bell = True
+        self.was_deciding = deciding
         prompt = self.local_prompt
         if isinstance(prompt, ColorPrompt) and prompt.card not in self.playable:
             self.local_prompt = None
@@ -473,10 +475,12 @@ class ClientModel:
             self.selected = hand.index(drawn.card)
         self.selected = min(self.selected, max(0, len(hand) - 1))
 
-    @staticmethod
-    def _deciding(legal: tuple[Action, ...]) -> bool:
-        """A decision of ours is pending (not merely a chance to call UNO or catch)."""
-        return any(not isinstance(a, CallUno | Catch) for a in legal)
+    def _deciding(self) -> bool:
+        """A decision of ours is pending: our turn, a decision on us, or a buzzer race (not
+        merely a chance to call UNO, catch or jump in, which would ring at every card)."""
+        if any(isinstance(a, Buzz) for a in self.legal):
+            return True
+        return self.my_turn and any(not isinstance(a, CallUno | Catch) for a in self.legal)
 
     # -- intents: the game ---------------------------------------------------------------------
 

@@ -200,6 +200,7 @@ def test_a_card_that_may_jump_in_is_marked_and_enter_plays_it() -> None:
         "g3", {1: ["g7"]}, dealer=0, wait_for_jump_in=True,
     )
     assert not model.my_turn and model.jump_in_open
+    assert not model.bell  # a chance to jump in is not our turn: no bell at every card
     text = screen(model)
     assert "Chiara's turn. Jump in: Enter plays a playable card." in text
     assert "*[G7]" in text and " [Y9]" in text  # only the identical card may jump in
