@@ -57,7 +57,7 @@ sys.path.insert(0, os.environ.get("UNONET_ENGINE_ROOT", str(Path(__file__).paren
 from unonet.actions import Accept, Action, Draw, Play
 from unonet.compiled import ENGINE_MODULES, engine_is_compiled
 from unonet.match import MATCH_OVER, Match
-from unonet.rules import RuleSet
+from unonet.rules import RuleSet, preset
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE_ROOT = "UNONET_ENGINE_ROOT"
@@ -219,6 +219,12 @@ CONFIGS: list[tuple[str, str, RuleSet, int, Policy]] = [
     ("like4", "unonet, RLCard-like rules", RLCARD_LIKE, 4, uniform),
     ("pol2", "unonet, official, RLCard's policy", RuleSet(), 2, rlcard_policy),
     ("pol4", "unonet, official, RLCard's policy", RuleSet(), 4, rlcard_policy),
+    # The house-rule presets (RULEBOOK.md 5), with the same policy: a play while one is legal,
+    # else draw or take the pending draw. Only the pending seat acts, so nobody jumps in.
+    ("party2", "unonet, party preset, RLCard's policy", preset("party"), 2, rlcard_policy),
+    ("party4", "unonet, party preset, RLCard's policy", preset("party"), 4, rlcard_policy),
+    ("s0042", "unonet, seed004 preset, RLCard's policy", preset("seed004"), 2, rlcard_policy),
+    ("s0044", "unonet, seed004 preset, RLCard's policy", preset("seed004"), 4, rlcard_policy),
 ]
 def run_unonet(args: argparse.Namespace, suffix: str) -> dict[str, Result]:
     results: dict[str, Result] = {}
@@ -256,10 +262,15 @@ def run_compiled(args: argparse.Namespace) -> dict[str, Result] | str:
 
 def summary(engine: str, results: dict[str, Result]) -> str:
     ours2, like2, pol2 = results["ours2"], results["like2"], results["pol2"]
+    party2, s0042 = results["party2"], results["s0042"]
     return (
         f"{engine} at 2 seats: {ours2.rounds_per_s:,.0f} rounds/s ({ours2.actions_per_s:,.0f} "
         f"actions/s) official rules, {like2.rounds_per_s:,.0f} rounds/s RLCard-like rules, "
-        f"{pol2.rounds_per_s:,.0f} rounds/s with RLCard's policy."
+        f"{pol2.rounds_per_s:,.0f} rounds/s with RLCard's policy; with that policy "
+        f"{party2.rounds_per_s:,.0f} rounds/s under party and {s0042.rounds_per_s:,.0f} under "
+        f"seed004 ({party2.actions_per_s / pol2.actions_per_s:.2f}x and "
+        f"{s0042.actions_per_s / pol2.actions_per_s:.2f}x the official rules' actions/s: "
+        f"what a step of those rules costs, relative to an official step)."
     )
 
 
