@@ -26,7 +26,7 @@ class TableTimings:
 
     challenge_decision: float = 20.0
     """Time to decide whether to challenge a Wild Draw Four when the rules set no think_time:
-    the game cannot wait forever on one seat; expiry accepts the +4 (RULES.md 1.6 default)."""
+    the game cannot wait forever on one seat; expiry accepts the +4 (RULEBOOK.md 1.6 default)."""
 
     seed_phase: float = 10.0
     """Each of the seed commit and reveal phases (crypto-protocol.md E3: 10-15 s); an absent

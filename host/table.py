@@ -353,7 +353,7 @@ class Table:
         self.game.send_state(member.conn, member.seat, full=False)
 
     def _penalize(self, member: Member, message: Mapping[str, Any], now: float) -> None:
-        """The owner's moderation (RULES.md 1.11): the game answers, then sends the events."""
+        """The owner's moderation (RULEBOOK.md 1.11): the game answers, then sends the events."""
         if member.seat is None or member.seat != self.owner:
             raise Refusal(Code.NOT_OWNER, "only the table's owner may penalize")
         if self.game is None:

@@ -1,4 +1,4 @@
-"""The table owner's penalty (RULES.md 1.11) over the protocol: the `penalize` message."""
+"""The table owner's penalty (RULEBOOK.md 1.11) over the protocol: the `penalize` message."""
 
 from __future__ import annotations
 

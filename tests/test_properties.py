@@ -110,7 +110,7 @@ PUBLIC_VIEW_FIELDS = tuple(
 
 
 def rule_options() -> st.SearchStrategy[dict[str, Any]]:
-    """A random combination of the options the engine implements (RULES.md section 2)."""
+    """A random combination of the options the engine implements (RULEBOOK.md section 2)."""
     return st.fixed_dictionaries(
         {
             "hand_size": st.one_of(st.just(7), st.integers(1, 12)),

@@ -1,4 +1,4 @@
-"""RULES.md 1.5 with three or more players: Skip, Reverse, Draw Two, Wild."""
+"""RULEBOOK.md 1.5 with three or more players: Skip, Reverse, Draw Two, Wild."""
 
 from __future__ import annotations
 

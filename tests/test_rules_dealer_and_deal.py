@@ -1,4 +1,4 @@
-"""RULES.md 1.1 (choosing the dealer, the deal passing left) and 1.2 (the deal)."""
+"""RULEBOOK.md 1.1 (choosing the dealer, the deal passing left) and 1.2 (the deal)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md 1.3: the first card turned and what it does (anchors 6.1: only a Wild Draw Four is
+"""RULEBOOK.md 1.3: the first card turned and what it does (anchors 6.1: only a Wild Draw Four is
 redrawn; Skip, Reverse and Draw Two apply; a Wild lets the first player name the colour)."""
 
 from __future__ import annotations

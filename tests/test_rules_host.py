@@ -1,4 +1,4 @@
-"""RULES.md 1.11 (the table owner's penalty: a seat draws N cards) and the host's expiry
+"""RULEBOOK.md 1.11 (the table owner's penalty: a seat draws N cards) and the host's expiry
 defaults (think_time; DESIGN.md: the engine has no clock): in a turn, draw one card and pass;
 in a challenge decision, accept; when a colour is due, name one."""
 
@@ -124,7 +124,7 @@ def test_expiry_between_rounds_is_refused() -> None:
 
 def test_expiry_draws_even_where_a_voluntary_draw_is_forbidden() -> None:
     # draw_when_playable=forbidden governs the player's choice; a slow player still draws
-    # (RULES.md think_time: on expiry the player draws a card and the turn passes).
+    # (RULEBOOK.md think_time: on expiry the player draws a card and the turn passes).
     rules = RuleSet(draw_when_playable="forbidden")
     match = deal([SEAT0, ["r9", "b6", "y7"], SEAT2], top="r3", draws=["g8"], rules=rules)
     assert Draw() not in match.legal_actions(1)

@@ -1,4 +1,4 @@
-"""RULES.md section 2: the drawing options, and the rule set's validation (an impossible or
+"""RULEBOOK.md section 2: the drawing options, and the rule set's validation (an impossible or
 unimplemented rule set is refused with a message naming the option)."""
 
 from __future__ import annotations

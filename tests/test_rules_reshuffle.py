@@ -1,4 +1,4 @@
-"""RULES.md 1.8 and anchors 6.7: when the draw pile runs out, the discard pile except its top
+"""RULEBOOK.md 1.8 and anchors 6.7: when the draw pile runs out, the discard pile except its top
 card is shuffled into a new draw pile (a new epoch; the top card and the colour in play stay;
 no card is minted or lost). With every other card in a hand, a player who must draw passes."""
 

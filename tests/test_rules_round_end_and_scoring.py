@@ -1,4 +1,4 @@
-"""RULES.md 1.9 (round end: a last Draw Two or Wild Draw Four is still drawn and counted) and
+"""RULEBOOK.md 1.9 (round end: a last Draw Two or Wild Draw Four is still drawn and counted) and
 1.10 (scoring: winner_collects and lowest_wins, the 500 target, max_rounds), and the option
 action_finish."""
 

@@ -1,4 +1,4 @@
-"""RULES.md 1.4: a turn. Match the top card's colour (the named colour after a wild), number or
+"""RULEBOOK.md 1.4: a turn. Match the top card's colour (the named colour after a wild), number or
 symbol, or play a Wild; otherwise draw one card, play it at once if it is playable, else the
 turn passes. A player may draw instead of playing; after drawing only the drawn card may be
 played (anchors 6.5, the drawn-card lock). Refused actions change nothing."""

@@ -1,4 +1,4 @@
-"""RULES.md 1.5 with two players (anchors 6.6): a Reverse acts as a Skip, so a Skip, a Reverse
+"""RULEBOOK.md 1.5 with two players (anchors 6.6): a Reverse acts as a Skip, so a Skip, a Reverse
 and a Draw Two all let their player play again."""
 
 from __future__ import annotations

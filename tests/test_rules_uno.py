@@ -1,4 +1,4 @@
-"""RULES.md 1.7 and anchors 6.4: calling UNO with the next-to-last card, the catch window (from
+"""RULEBOOK.md 1.7 and anchors 6.4: calling UNO with the next-to-last card, the catch window (from
 that card landing to the next player's first draw or play), the late self-call, the penalty,
 and the options uno_penalty, uno_auto_penalty and false_catch_penalty."""
 

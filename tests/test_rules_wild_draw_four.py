@@ -1,4 +1,4 @@
-"""RULES.md 1.6 and anchors 6.2-6.3: the Wild Draw Four, its legality (judged on the colour in
+"""RULEBOOK.md 1.6 and anchors 6.2-6.3: the Wild Draw Four, its legality (judged on the colour in
 play before it), the bluff, the challenge (only the next player; the hand shown to the
 challenger alone), and the wd4_policy / challenge_guilty_extra options."""
 

@@ -3,7 +3,7 @@
 A card is a stable integer id within a game; what is printed on it comes from the manifest,
 which every client knows. Hands, piles and the protocol speak in ids only. A card has one face,
 or two (UNO Flip's light and dark side), so the manifest already describes every deck that
-RULES.md names: several decks, extra colours, Buzzer cards, Flip and No Mercy.
+RULEBOOK.md names: several decks, extra colours, Buzzer cards, Flip and No Mercy.
 """
 
 from __future__ import annotations

@@ -203,7 +203,7 @@ class Match:
         return events + self.round.take_setup_events()
 
     def _choose_dealer(self, key: bytes) -> tuple[int, list[ev.Event]]:
-        """RULES.md 1.1: everyone draws; the highest number deals; the tied draw again."""
+        """RULEBOOK.md 1.1: everyone draws; the highest number deals; the tied draw again."""
         drawing = list(range(self.seats))
         events: list[ev.Event] = []
         attempt = 0

@@ -1,4 +1,4 @@
-"""What may be played on what (RULES.md 1.4-1.6): the one place that compares faces."""
+"""What may be played on what (RULEBOOK.md 1.4-1.6): the one place that compares faces."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ def matches(face: Face, top: Face, active_color: Color | None) -> bool:
 
 def holds_color(faces: Iterable[Face], color: Color | None) -> bool:
     """Does a hand hold a card of `color`? Wilds and same-number cards of other colours do not
-    count (RULES.md 1.6: the Wild Draw Four legality test)."""
+    count (RULEBOOK.md 1.6: the Wild Draw Four legality test)."""
     return color is not None and any(face.color == color for face in faces)
 
 

@@ -1,4 +1,4 @@
-"""The rule set: every option of RULES.md section 2 as one typed, immutable, validated value.
+"""The rule set: every option of RULEBOOK.md section 2 as one typed, immutable, validated value.
 
 A rule set is the fixed description of a game (OpenSpiel's "game", as opposed to a state). It is
 checked before a table opens: a value out of range, an impossible combination, or an option the
@@ -40,7 +40,7 @@ class OptionInfo:
 
 @dataclass(frozen=True)
 class RuleSet:
-    """Every option of RULES.md; the defaults are the official rules (preset `official`)."""
+    """Every option of RULEBOOK.md; the defaults are the official rules (preset `official`)."""
 
     variant: Variant = "classic"
     hand_size: int = 7
@@ -184,7 +184,7 @@ _BOOL = (True, False)
 OPTIONS: dict[str, OptionInfo] = {
     o.name: o
     for o in (
-        OptionInfo("variant", "classic UNO, UNO Flip, or Show 'Em No Mercy", "RULES 3-4",
+        OptionInfo("variant", "classic UNO, UNO Flip, or Show 'Em No Mercy", "RULEBOOK 3-4",
                    _literal(Variant)),
         OptionInfo("hand_size", "cards dealt to each player", "003", minimum=1, maximum=20),
         OptionInfo("decks", "decks shuffled together", "003", minimum=1, maximum=4),
@@ -275,7 +275,7 @@ PRESETS: dict[str, dict[str, Any]] = {
 
 
 def preset(name: str, **overrides: Any) -> RuleSet:
-    """The rule set of a preset of RULES.md section 5, with overrides on top."""
+    """The rule set of a preset of RULEBOOK.md section 5, with overrides on top."""
     if name not in PRESETS:
         raise RulesError("preset", f"unknown preset {name!r}; known: {', '.join(PRESETS)}")
     return RuleSet(**{**PRESETS[name], **overrides})

@@ -1,6 +1,6 @@
 """The Wild Draw Four challenge, checked: the verdict rule and the comparison of hands.
 
-RULES.md 1.6: the play was illegal (guilty) iff the hand held a card of the colour in play; wilds
+RULEBOOK.md 1.6: the play was illegal (guilty) iff the hand held a card of the colour in play; wilds
 and same-number cards of other colours do not count. Faces come from the public manifest.
 """
 

@@ -18,7 +18,7 @@ from unonet.cards import Color, DeckManifest, Face, Kind
 from unonet.events import Position
 
 CHALLENGEABLE = frozenset({Kind.WILD_DRAW_FOUR, Kind.WILD_DRAW_TWO, Kind.WILD_DRAW_COLOR})
-"""Cards whose play may be challenged (RULES.md 1.6, and Flip's Wild Draw Two and Draw Color)."""
+"""Cards whose play may be challenged (RULEBOOK.md 1.6, and Flip's Wild Draw Two and Draw Color)."""
 
 
 def fmt(position: Position) -> str:
