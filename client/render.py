@@ -462,17 +462,24 @@ def answer_words(model: ClientModel, stack: bool, deflect: bool) -> str:
     return tr("ui.answer_join").join(answers)
 
 
-def target_choices(model: ClientModel, prompt: TargetPrompt) -> Line:
-    """The swap chooser: every player we may swap with and their cards, the cursor on one."""
+TARGET_ROOM = 150
+"""Columns the swap chooser may take: two lines of an 80-column screen, less the word break."""
+
+
+def target_choices(model: ClientModel, prompt: TargetPrompt, room: int = TARGET_ROOM) -> Line:
+    """The swap chooser: every player we may swap with and their cards, the cursor on one;
+    when they do not fit in `room` columns (two lines), those nearest the cursor."""
     view = model.view
     assert view is not None
-    line: Line = [("class:prompt", model.tr("ui.pick_target_keys") + " ")]
+    head: Line = [("class:prompt", model.tr("ui.pick_target_keys") + " ")]
+    entries: list[tuple[int, Line]] = []
     for index, seat in enumerate(prompt.targets):
         chosen = index == prompt.cursor
         text = f"{'>' if chosen else ' '}{seat + 1} {model.name(seat)} ({view.seats[seat].cards})"
-        line.append(("class:cursor" if chosen else "", text))
-        line.append(("", "  "))
-    return line
+        entries.append((index, [("class:cursor" if chosen else "", text), ("", "  ")]))
+    while len(entries) > 1 and width_of(head) + sum(width_of(e) for _, e in entries) > room:
+        entries.remove(max(entries, key=lambda e: abs(e[0] - prompt.cursor)))
+    return head + [fragment for _, entry in entries for fragment in entry]
 
 
 def pressed_line(model: ClientModel) -> Line:

@@ -339,8 +339,8 @@ def house_table(
     bots: dict[int, Bot] = {
         seat: ScriptBot(seat, rules, match, plans.get(seat, ())) for seat in range(1, len(hands))
     }
-    table = LocalTable(match, 0, bots, [*NAMES, "Dario", "Eva", "Fabio"][:len(hands)],
-                       model=model)
+    names = [*NAMES, "Dario", "Eva", "Fabio", "Gina", "Hugo", "Ines", "Luca"][:len(hands)]
+    table = LocalTable(match, 0, bots, names, model=model)
     table.wait_for_jump_in = wait_for_jump_in
     table.start(model.apply)
     return table

@@ -317,3 +317,19 @@ def test_eliminated_we_are_told_so_and_the_match_lists_the_lowest_first() -> Non
     model.apply(GameEvent(MatchEnded(1, (530, 0, 120)), ()))
     rows = [line.split()[0] for line in screen(model).split("\n")[5:8]]
     assert rows == ["Bruno", "Chiara", "Me"]  # the winner, then the lowest totals
+
+
+def test_at_ten_seats_the_swap_chooser_keeps_the_cursor_in_view() -> None:
+    model = fresh()
+    hands = [["r7", "b9"]] + [[f"g{n}", f"y{n}"] for n in range(1, 10)]
+    table = house_table(model, RuleSet(hand_size=2, seven_zero=True), hands, "r3", {},
+                        dealer=9)
+    pick(model, "r7")
+    table.send_intent(play_of(model.play_selected()))
+    prompt = model.prompt
+    assert isinstance(prompt, TargetPrompt) and len(prompt.targets) == 9
+    for _ in range(8):
+        model.move_target(1)
+    text = screen(model)
+    assert ">10 Luca (2)" in " ".join(text.split())
+    assert_in_step(table)
