@@ -8,6 +8,7 @@ giocato la carta Buzzer. Il giocatore più lento è obbligato a prendere 2 carte
 
 from __future__ import annotations
 
+import pytest
 from scenario import (
     R,
     active_color,
@@ -24,7 +25,7 @@ from scenario import (
 )
 
 from unonet import events as ev
-from unonet.actions import Accept, Buzz, Expire, Play
+from unonet.actions import Accept, Buzz, Catch, Expire, Play
 from unonet.errors import ErrorCode
 from unonet.match import Match
 from unonet.rules import RuleSet
@@ -139,3 +140,26 @@ def test_without_deflect_a_buzzer_does_not_answer_a_pending_draw() -> None:
     match = deal([SEAT0, ["r+2", "r5", "b6"], ["BZ", "g1", "g2"]], top="r3", rules=rules)
     play(match, 1, "r+2")
     refused(match, 2, Play(card(match, 2, "BZ")), ErrorCode.DRAW_PENDING)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="engine bug: a seat knocked out while it is the last one waiting in a buzzer race "
+    "leaves the race open with nobody to press (see /tmp/brief/engine_bugs.md)",
+)
+def test_a_player_knocked_out_during_the_race_leaves_it_and_the_race_still_closes() -> None:
+    """RULEBOOK.md 6.9: "When all have pressed, the last to press draws 2"; 6.10: a player at
+    the limit is out for the round. Seat 1 plays its Buzzer without UNO, the others press, then
+    seat 2 catches it: 1 + 10 cards reach the limit of 10, seat 1 is out, and everyone still
+    in has pressed."""
+    rules = BUZZERS.replace(max_hand=10, uno_penalty=10)
+    match = deal([["y1", "g2"], ["BZ", "W"], ["g1", "y2"]], top="r3", rules=rules)
+    play(match, 1, "BZ")
+    match.apply(2, Buzz())
+    match.apply(0, Buzz())
+    events = match.apply(2, Catch(1))
+    assert one(events, ev.KnockedOut).seat == 1
+    rnd = match.round
+    assert rnd is not None
+    assert rnd.phase != "buzzer" or rnd.buzz_waiting, "a race nobody can close"
+    assert match.pending_seat not in rnd.out

@@ -24,7 +24,7 @@ from scenario import (
 )
 
 from unonet import events as ev
-from unonet.actions import Accept, Draw
+from unonet.actions import Accept, Catch, Draw, Expire
 from unonet.match import Match
 from unonet.rules import RuleSet
 
@@ -166,3 +166,25 @@ def test_a_knock_out_by_a_stack_taken_ends_nothing_else() -> None:
     assert one(events, ev.KnockedOut).cards == 11
     assert not of_type(events, ev.RoundEnded)
     assert current(match) == 0
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="engine bug: a 7's player knocked out while choosing its target stays the decider; "
+    "on expiry the swap gives cards to the seat that is out (see /tmp/brief/engine_bugs.md)",
+)
+def test_a_sevens_player_knocked_out_before_choosing_does_not_swap() -> None:
+    """RULEBOOK.md 6.10: a player at the limit "is out for the round: the cards go face down
+    under the draw pile"; 6.8: the 7 swaps with a player "still in the round". Seat 1 plays its
+    7 without UNO and is caught for 10 cards before it picks: it is out, and nothing waits on
+    it."""
+    rules = RuleSet(seven_zero=True, max_hand=10, uno_penalty=10)
+    match = deal([["y1", "g2"], ["r7", "W"], ["g1", "y2"]], top="r3", rules=rules)
+    play(match, 1, "r7")
+    events = match.apply(2, Catch(1))
+    assert one(events, ev.KnockedOut).seat == 1
+    rnd = match.round
+    assert rnd is not None
+    assert match.pending_seat not in rnd.out, "the round waits on a seat that is out"
+    match.apply(-1, Expire())
+    assert all(not rnd.hands[s] for s in rnd.out), "a seat out of the round holds cards"
