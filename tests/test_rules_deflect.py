@@ -122,11 +122,6 @@ def test_a_deflection_is_not_offered_when_the_draw_would_come_back_to_the_deflec
     assert one(events, ev.RoundEnded).winner == 1
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: after a deflecting Skip, stacks_on compares with the Skip on top, not "
-    "with the last draw card of the chain (see /tmp/brief/engine_bugs.md)",
-)
 def test_after_a_deflection_the_chain_still_stacks_on_its_last_draw_card_same_kind() -> None:
     """RULEBOOK.md 6.1: "Under same kind, a Draw Two answers a Draw Two"; a deflection passes
     the pending draw on (6.3) without changing what it is: a chain of Draw Twos."""
@@ -135,11 +130,6 @@ def test_after_a_deflection_the_chain_still_stacks_on_its_last_draw_card_same_ki
     assert plays(match, 3) == {"g+2"}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: after a deflecting Skip, stacks_on compares with the Skip on top, so a "
-    "+2 answers a +4 chain under escalating (see /tmp/brief/engine_bugs.md)",
-)
 def test_after_a_deflection_escalating_still_refuses_a_draw_two_on_a_wild_draw_four() -> None:
     """RULEBOOK.md 2 `stacking` escalating: "Any draw card worth at least as much as the last
     one may answer it (never a +2 on a +4)"; seed 003: "non un Più 2 su un Più 4"."""
@@ -151,11 +141,6 @@ def test_after_a_deflection_escalating_still_refuses_a_draw_two_on_a_wild_draw_f
     assert plays(match, 3) == set()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: accepting a deflected +4 without stacking draws with reason 'skip' "
-    "(the top card's kind) (see /tmp/brief/engine_bugs.md)",
-)
 def test_accepting_a_deflected_wild_draw_four_draws_for_the_wild_draw_four() -> None:
     """SPEC.md 9.2: `cards_drawn` reasons are `wild_draw_four` or `stack` (accepting a pending
     total) for such a draw; the Skip that passed it on draws nothing (RULEBOOK.md 6.3)."""

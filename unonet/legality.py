@@ -34,6 +34,8 @@ __all__ = ["legal_plays", "play_refusal"]
 _NOT_IDENTICAL = frozenset({Kind.BUZZER, Kind.WILD_DRAW_FOUR})
 """Seed 003: every card may be intercepted but a Buzzer and a Wild Draw Four (`identical`)."""
 _DEFLECTORS = frozenset({Kind.SKIP, Kind.REVERSE, Kind.BUZZER})
+_JUMP_IN_PHASES = (Phase.TURN, Phase.STACK, Phase.CHALLENGE)
+"""RULEBOOK.md 6.5: while the current player is to play or faces a pending draw."""
 
 
 # -- the judgement ---------------------------------------------------------------------------
@@ -116,7 +118,7 @@ def stacks_on(rnd: Round, face: Face) -> bool:
     stacking = rnd.rules.stacking
     if stacking == "off" or not face.draw_amount:
         return False
-    top = rnd.face(rnd.top)
+    top = rnd.chain[-1] if rnd.chain else rnd.face(rnd.top)  # a deflection is not a draw card
     if not rnd.rules.stack_mix_wild and face.is_wild != top.is_wild:
         return False
     if stacking == "same_kind":
@@ -135,7 +137,7 @@ def deflects(rnd: Round, seat: int, face: Face) -> bool:
 def out_of_turn_refusal(rnd: Round, seat: int, card: int) -> EngineError | None:
     """A play out of turn: a jump-in on the top card, or the next card of one's own run."""
     turn_error = EngineError(ErrorCode.NOT_YOUR_TURN, f"it is seat {rnd.current}'s turn")
-    if rnd.phase not in (Phase.TURN, Phase.STACK) or rnd.draws_this_turn or seat in rnd.out:
+    if rnd.phase not in _JUMP_IN_PHASES or rnd.draws_this_turn or seat in rnd.out:
         return turn_error
     face = rnd.face(card)
     if extends_run(rnd, seat, face) or jumps_in(rnd, seat, face):
@@ -159,7 +161,8 @@ def extends_run(rnd: Round, seat: int, face: Face) -> bool:
 def jumps_in(rnd: Round, seat: int, face: Face) -> bool:
     """`jump_in`: identical is the same colour and face (not a Buzzer or Wild Draw Four);
     same_face is the same number or symbol in any colour. Not on one's own card, and on a
-    pending draw only a card that also stacks on it."""
+    pending draw (a stack, a Wild Draw Four awaiting its challenge) only a card that also
+    stacks on it."""
     mode = rnd.rules.jump_in
     if mode == "off" or seat == rnd.top_seat:
         return False
@@ -168,7 +171,7 @@ def jumps_in(rnd: Round, seat: int, face: Face) -> bool:
         return False
     if mode == "identical" and (face.color != top.color or face.kind in _NOT_IDENTICAL):
         return False
-    return rnd.phase is not Phase.STACK or stacks_on(rnd, face)
+    return rnd.phase is Phase.TURN or stacks_on(rnd, face)
 
 
 def _combination_refusal(rnd: Round, seat: int, play: Play) -> EngineError | None:

@@ -119,6 +119,7 @@ class Round:
         # A pending draw (stacking, a Wild Draw Four): its total, and who emptied their hand
         # while it waits (the round ends once it is taken).
         self.pending_draw = 0
+        self.chain: list[Face] = []  # the draw cards of the pending draw, in order
         self.finished: int | None = None
         # A Wild Draw Four waiting for the challenge decision of `current`.
         self.wd4_player: int | None = None
@@ -382,7 +383,7 @@ class Round:
         if face.kind is Kind.WILD_DRAW_FOUR:
             self._return_first_card(card)
             return
-        if face.kind is Kind.WILD:
+        if face.kind is Kind.WILD or face.kind is Kind.BUZZER:  # a Buzzer: RULEBOOK.md 6.9
             self.current = first
             self._set_decision(Phase.CHOOSE_COLOR, first)
             return
@@ -401,7 +402,6 @@ class Round:
                 self._events.append(ev.DirectionChanged(self.direction))
             self._next_turn(self.dealer if self.dealer not in self.out else self._step(first, 1))
         else:
-            # A number, or (choice, RULEBOOK.md 6) a Buzzer: no effect as the first card.
             self._next_turn(first)
 
     def _return_first_card(self, card: int) -> None:
@@ -473,6 +473,7 @@ class Round:
     def _pend_draw(self, seat: int, face: Face, color_before: Color | None, stacked: bool) -> None:
         """A draw card starts or grows the pending draw; the next player must answer it."""
         self.pending_draw += face.draw_amount
+        self.chain.append(face)
         if stacked:
             self._events.append(ev.DrawStacked(seat, self.pending_draw))
         if not self.hands[seat]:
@@ -601,16 +602,25 @@ class Round:
         self._take_pending(seat)
 
     def _take_pending(self, seat: int) -> None:
-        challenged = self.wd4_player is not None
+        reason = self._pending_reason()
+        self._draw_cards(seat, self._clear_pending(), reason)
+        self._events.append(ev.Skipped(seat, reason))
+        self._after_pending_paid(self._step(seat, 1))
+
+    def _pending_reason(self) -> str:
+        """"stack" under stacking (the chain's total), else the one draw card's own kind (a
+        Wild Draw Four that waited for its challenge, perhaps deflected on)."""
+        if self.rules.stacking != "off" or not self.chain:
+            return "stack"
+        return self.chain[0].kind.value
+
+    def _clear_pending(self) -> int:
+        """End the pending draw (and any challenge on it); return how many cards it was."""
         amount = self.pending_draw
         self.pending_draw = 0
+        self.chain = []
         self.wd4_player, self.wd4_hand, self.color_before = None, (), None
-        reason = "wild_draw_four" if challenged and amount == 4 else "stack"
-        if self.rules.stacking == "off" and not challenged:
-            reason = self.face(self.top).kind.value
-        self._draw_cards(seat, amount, reason)
-        self._events.append(ev.Skipped(seat, "wild_draw_four" if reason != "stack" else reason))
-        self._after_pending_paid(self._step(seat, 1))
+        return amount
 
     def _after_pending_paid(self, nxt: int) -> None:
         """The pending draw was taken: the round ends if a player emptied their hand meanwhile,
@@ -636,9 +646,7 @@ class Round:
                 seat, target, hand, tuple(self.origin[c] for c in hand), self.color_before
             )
         )
-        amount = self.pending_draw
-        self.pending_draw = 0
-        self.wd4_player, self.wd4_hand, self.color_before = None, (), None
+        amount = self._clear_pending()
         if guilty:
             self._draw_cards(target, amount + self.rules.challenge_guilty_extra,
                              "penalty_challenge")

@@ -974,20 +974,24 @@ CHOICES: tuple[Choice, ...] = (
             "round, the Buzzer's player included, presses B. When all have pressed, the last to "
             f"press draws 2; if the host's window of {BUZZER_WINDOW_SECONDS} seconds closes "
             "first, everyone who has not pressed draws 2. Play then goes on from the next "
-            "player. A Buzzer played as the last card ends the round without a race.",
+            "player. A Buzzer played as the last card ends the round without a race; turned as "
+            "the first card, it has no race and, like a Wild, the first player names the colour.",
             "Il Buzzer non ha colore, si gioca su qualsiasi carta, vale 0 punti e lascia "
             "invariato il colore in gioco. Quando se ne gioca uno si apre una gara: tutti i "
             "giocatori ancora in gioco, compreso chi l'ha giocato, premono B. Quando hanno "
             "premuto tutti, l'ultimo pesca 2 carte; se prima si chiude la finestra di "
             f"{BUZZER_WINDOW_SECONDS} secondi dell'host, pesca 2 carte chi non ha premuto. Poi "
             "il gioco riprende dal giocatore seguente. Un Buzzer giocato come ultima carta "
-            "chiude la manche senza gara.",
+            "chiude la manche senza gara; se è la prima carta scoperta non c'è gara e, come per "
+            "un Jolly, il primo giocatore sceglie il colore.",
             "O Buzzer não tem cor, vai sobre qualquer carta, vale 0 pontos e deixa a cor em "
             "jogo como estava. Quando um é jogado, abre-se uma disputa: todos os jogadores "
             "ainda na rodada, inclusive quem o jogou, apertam B. Quando todos apertaram, o "
             f"último compra 2; se antes se fechar a janela de {BUZZER_WINDOW_SECONDS} segundos "
             "do host, compra 2 quem não apertou. Depois o jogo segue a partir do próximo "
-            "jogador. Um Buzzer jogado como última carta encerra a rodada sem disputa.",
+            "jogador. Um Buzzer jogado como última carta encerra a rodada sem disputa; virado "
+            "como primeira carta, não há disputa e, como com um Coringa, o primeiro jogador "
+            "escolhe a cor.",
         )),)),
     Choice(10, Text("The hand limit", "Troppe carte in mano", "Limite de cartas na mão"), _E, (
         ChoicePart(lambda r: r.max_hand is not None, Text(

@@ -77,7 +77,7 @@ def observe(match: Match, seat: int | None) -> View:
                     None, 0, 0, None, None, None, match.winner)
     seats = tuple(
         SeatView(s, len(rnd.hands[s]), scores[s], s in rnd.uno_called, s in rnd.catchable,
-                 s in rnd.out, teams[s])
+                 s in rnd.out or s in match.eliminated, teams[s])
         for s in range(match.seats)
     )
     own = seat is not None and 0 <= seat < match.seats
