@@ -170,6 +170,7 @@ async def run_bots(port: int, first: int, count: int, start: float, seconds: flo
         result = netbot.BotResult()
         results.append(result)
         await netbot.play(stream, name=f"b{table}-{seat}", table=table, think=0,
+                          reaction=(0.0, 0.0),  # no human reaction time: load, not play
                           matches=10**6, observe=counter, result=result, verify=False)
 
     async with trio.open_nursery() as nursery:
