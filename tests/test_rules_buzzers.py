@@ -8,7 +8,6 @@ giocato la carta Buzzer. Il giocatore più lento è obbligato a prendere 2 carte
 
 from __future__ import annotations
 
-import pytest
 from scenario import (
     R,
     active_color,
@@ -142,11 +141,6 @@ def test_without_deflect_a_buzzer_does_not_answer_a_pending_draw() -> None:
     refused(match, 2, Play(card(match, 2, "BZ")), ErrorCode.DRAW_PENDING)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: a seat knocked out while it is the last one waiting in a buzzer race "
-    "leaves the race open with nobody to press (see /tmp/brief/engine_bugs.md)",
-)
 def test_a_player_knocked_out_during_the_race_leaves_it_and_the_race_still_closes() -> None:
     """RULEBOOK.md 6.9: "When all have pressed, the last to press draws 2"; 6.10: a player at
     the limit is out for the round. Seat 1 plays its Buzzer without UNO, the others press, then

@@ -168,11 +168,6 @@ def test_a_knock_out_by_a_stack_taken_ends_nothing_else() -> None:
     assert current(match) == 0
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: a 7's player knocked out while choosing its target stays the decider; "
-    "on expiry the swap gives cards to the seat that is out (see /tmp/brief/engine_bugs.md)",
-)
 def test_a_sevens_player_knocked_out_before_choosing_does_not_swap() -> None:
     """RULEBOOK.md 6.10: a player at the limit "is out for the round: the cards go face down
     under the draw pile"; 6.8: the 7 swaps with a player "still in the round". Seat 1 plays its

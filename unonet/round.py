@@ -829,12 +829,37 @@ class Round:
         self.out.add(seat)
         self.uno_called.discard(seat)
         self.catchable.pop(seat, None)
-        if seat in self.buzz_waiting:
-            self.buzz_waiting.remove(seat)
         left = self._turn_order(seat)
         if len(left) == 1:
             self._finish_round(left[0], None)
-        elif seat == self.current and self.phase is Phase.TURN:
+        else:
+            self._release_decisions_of(seat)
+
+    def _release_decisions_of(self, seat: int) -> None:
+        """A seat knocked out (perhaps out of turn: a catch, a penalty) leaves nothing waiting
+        on it (RULEBOOK.md 6.10): its turn passes, a pending draw on it goes on to the next
+        player, a challenge of its Wild Draw Four lapses (the draw stays pending), its 7 swaps
+        with nobody, and a buzzer race no longer waits for it."""
+        phase = self.phase
+        if phase is Phase.BUZZER:
+            if seat in self.buzz_waiting:
+                self.buzz_waiting.remove(seat)
+                if not self.buzz_waiting:
+                    pressed = [s for s in self.buzz_order if s not in self.out]
+                    self._close_buzzer(tuple(pressed[-1:]))
+            return
+        if phase is Phase.CHALLENGE and seat == self.wd4_player:
+            self.wd4_player, self.wd4_hand, self.color_before = None, (), None
+            self._set_decision(Phase.STACK, self.current)
+            return
+        if seat != self.current:
+            return
+        if phase in (Phase.STACK, Phase.CHALLENGE):
+            self.wd4_player, self.wd4_hand, self.color_before = None, (), None
+            self._set_decision(Phase.STACK, self._step(seat, 1))
+        elif phase is Phase.CHOOSE_COLOR:
+            self._set_decision(Phase.CHOOSE_COLOR, self._step(seat, 1))
+        else:  # its turn, or the target of its 7
             self._next_turn(self._step(seat, 1))
 
     def _reshuffle_discards(self) -> bool:
