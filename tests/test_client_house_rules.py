@@ -204,6 +204,9 @@ def test_a_card_that_may_jump_in_is_marked_and_enter_plays_it() -> None:
     text = screen(model)
     assert "Chiara's turn. Jump in: Enter plays a playable card." in text
     assert "*[G7]" in text and " [Y9]" in text  # only the identical card may jump in
+    styles = {fragment[0] for fragment in compose(model, WIDTH, HEIGHT, False)}
+    assert "class:card.green" in styles  # in colour: the green 7 bright, the others grey
+    assert "class:card.off class:fg.yellow" in styles
     pick(model, "g7")
     action = play_of(model.play_selected())
     assert action == Play(action.card) and action in model.legal
