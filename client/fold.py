@@ -180,7 +180,8 @@ class ViewTracker:
             case ev.KnockedOut(seat=s):
                 self._seat(s, out=True)
             case ev.SeatEliminated(seat=s):
-                self._eliminated.add(s)  # the view shows it out once the next round is dealt
+                self._eliminated.add(s)  # out of every round from now on
+                self._seat(s, out=True)
             case ev.Stalemate(winner=winner):
                 self.view = replace(v, round_winner=winner)
             case _:
