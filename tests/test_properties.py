@@ -1,22 +1,32 @@
 """Property tests: random legal games under random rules, the engine's invariants at every step.
 
 Each hypothesis example sets a table (2-10 seats, a seed, a random combination of the options
-the engine implements that `RuleSet.check_table` accepts) and plays it with random actions drawn
-from every seat's legal actions (in turn and out of turn: CallUno, Catch) plus occasional host
-Expire. After every action `GameChecker` holds (DESIGN.md, "The engine"):
+the engine implements that `RuleSet.check_table` accepts, the house rules of RULEBOOK.md section 2
+included: stacking, stack_mix_wild, deflect, jump_in, sequences, multiples, multi_finish,
+seven_zero, buzzers, max_hand, max_hand_penalty, elimination, max_rounds, teams) and plays it with
+random actions drawn from every seat's legal actions (in turn and out of turn: CallUno, Catch,
+jump-ins, the next card of a run, Buzz) plus occasional host Expire. After every action
+`GameChecker` holds (DESIGN.md, "The engine"):
 
 - every card id of the manifest is in exactly one place: the draw pile, the discard pile, a hand;
-- exactly one phase, consistent with the pending decision; the pending seat always has a move;
+  a seat out of the round (knocked out, eliminated) holds nothing (its cards went under the pile);
+- exactly one phase, consistent with the pending decision; one decision at a time: the pending
+  seat (every seat still waiting, in a buzzer race) has a move of the kinds its phase allows, and
+  nobody else has one but the out-of-turn plays the rules allow (a jump-in under `jump_in`, the
+  next card of one's own run under `sequences`), checked against the top card independently;
 - no view holds another seat's card: `view(seat)` differs from the spectator's `view(None)` only
   by the own hand (and own drawn card), and the spectator sees no hand;
 - events: a card id of a hidden card appears only in an event whose audience is restricted
-  (CardsReceived to its drawer, ChallengeReveal to the challenger); public events name only
-  face-up cards (CardPlayed, TopCardTurned, Reshuffled.cards, RoundEnded.hands, DealerDraw);
+  (CardsReceived to its drawer or new owner, ChallengeReveal to the challenger, MayPlayDrawn to
+  its drawer); public events name only face-up cards (CardPlayed, TopCardTurned,
+  Reshuffled.cards, RoundEnded.hands, DealerDraw), positions (HandsMoved, CardsReturned), or
+  the card its owner just tried to play out of turn (JumpInRefused);
 - every listed legal action applies (the chosen one, and now and then every listed one on a
   copy) and plausible wrong actions raise EngineError leaving `Match.state()` unchanged;
 - replaying the log reproduces the state (at the end, and at a random point of the game);
 - every round ends: no stalemate (a run of actions that moves no card), and within
-  MAX_ACTIONS_PER_ROUND actions under the official rules and in the whole-match test.
+  MAX_ACTIONS_PER_ROUND actions under the official rules, in the whole-match test and in whole
+  matches under the house rules (an empty pile, a hand limit and a pending stack included).
 
 Random options include combinations under which random play drifts instead of ending: with
 draw_until_playable and seven or eight colours a seat that cannot play draws several cards, and
@@ -30,7 +40,6 @@ A failure message carries a reproduction: rules, seats, seed and the action log.
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import random
 from collections import Counter
@@ -45,20 +54,23 @@ from unonet.actions import (
     HOST,
     Accept,
     Action,
+    Buzz,
     CallUno,
     Catch,
     Challenge,
     ChooseColor,
+    ChooseTarget,
     Draw,
     Expire,
     Pass,
     Play,
     StartRound,
 )
-from unonet.cards import ALL_COLORS
+from unonet.cards import ALL_COLORS, Color, Kind
 from unonet.errors import EngineError, RulesError
 from unonet.match import BETWEEN_ROUNDS, IN_ROUND, MATCH_OVER, Match
 from unonet.matching import matches
+from unonet.phase import DECISIONS
 from unonet.round import Phase
 from unonet.rules import RuleSet
 from unonet.view import View
@@ -67,7 +79,17 @@ MAX_ACTIONS_PER_ROUND = 5000
 GREEDY_AFTER = 500  # actions in a round after which the random bot plays to finish
 
 OUT_OF_TURN = (CallUno, Catch)
-DECISION_PHASES = (Phase.TURN, Phase.CHOOSE_COLOR, Phase.CHALLENGE)
+ROUND_PHASES = (Phase.TURN, *sorted(DECISIONS))
+# What the deciders of each phase may do (besides CallUno and Catch, open to anyone).
+DECIDER_ACTIONS: dict[Phase, set[type]] = {
+    Phase.TURN: {Play, Draw, Pass},
+    Phase.CHOOSE_COLOR: {ChooseColor},
+    Phase.CHALLENGE: {Challenge, Accept, Play},  # Play: stacking on the +4, or deflecting it
+    Phase.STACK: {Play, Accept},
+    Phase.CHOOSE_TARGET: {ChooseTarget},
+    Phase.BUZZER: {Buzz},
+}
+NOT_IDENTICAL = (Kind.BUZZER, Kind.WILD_DRAW_FOUR)
 
 # Event types and the fields that name card ids. A new event type must be added here (the test
 # fails on an unknown one) so that the leak check keeps covering every event.
@@ -81,6 +103,10 @@ PUBLIC_CARD_EVENTS: tuple[type[ev.Event], ...] = (
 PRIVATE_CARD_EVENTS: tuple[type[ev.Event], ...] = (
     ev.CardsReceived, ev.ChallengeReveal, ev.MayPlayDrawn,
 )
+POSITION_EVENTS: tuple[type[ev.Event], ...] = (ev.HandsMoved, ev.CardsReturned)
+"""Public, and naming positions only: the ids go to each new owner in CardsReceived."""
+SHOWN_BY_OWNER: tuple[type[ev.Event], ...] = (ev.JumpInRefused,)
+"""Public, naming the card its owner just tried to play out of turn (it stays in the hand)."""
 NO_CARD_EVENTS: tuple[type[ev.Event], ...] = (
     ev.RoundStarted,
     ev.MatchEnded,
@@ -99,7 +125,22 @@ NO_CARD_EVENTS: tuple[type[ev.Event], ...] = (
     ev.Challenged,
     ev.Penalized,
     ev.Expired,
+    ev.DrawStacked,
+    ev.DrawDeflected,
+    ev.JumpedIn,
+    ev.BuzzerOpened,
+    ev.Buzzed,
+    ev.BuzzerClosed,
+    ev.KnockedOut,
+    ev.Stalemate,
+    ev.SeatEliminated,
 )
+MOVES_CARDS = (ev.CardPlayed, ev.CardsDrawn, ev.HandsMoved, ev.CardsReturned)
+NOTED = (
+    ev.DrawStacked, ev.DrawDeflected, ev.JumpedIn, ev.JumpInRefused, ev.HandsMoved,
+    ev.BuzzerClosed, ev.KnockedOut, ev.Stalemate, ev.SeatEliminated, ev.CannotDraw,
+)
+"""House-rule events counted in hypothesis' statistics: what the random games reached."""
 
 
 PUBLIC_VIEW_FIELDS = tuple(
@@ -110,7 +151,8 @@ PUBLIC_VIEW_FIELDS = tuple(
 
 
 def rule_options() -> st.SearchStrategy[dict[str, Any]]:
-    """A random combination of the options the engine implements (RULEBOOK.md section 2)."""
+    """A random combination of the options of the official game (RULEBOOK.md section 2) that
+    change how it is played; `house_rule_options` draws the house rules on top."""
     return st.fixed_dictionaries(
         {
             "hand_size": st.one_of(st.just(7), st.integers(1, 12)),
@@ -131,8 +173,43 @@ def rule_options() -> st.SearchStrategy[dict[str, Any]]:
     )
 
 
+HOUSE_RULES: dict[str, st.SearchStrategy[Any]] = {
+    "stacking": st.sampled_from(["off", "same_kind", "escalating"]),
+    "stack_mix_wild": st.booleans(),
+    "deflect": st.booleans(),
+    "jump_in": st.sampled_from(["off", "identical", "same_face"]),
+    "jump_in_penalty": st.integers(0, 5),
+    "sequences": st.booleans(),
+    "multiples": st.booleans(),
+    "multi_finish": st.booleans(),
+    "seven_zero": st.booleans(),
+    "buzzers": st.booleans(),
+    "max_hand": st.one_of(st.none(), st.integers(10, 30)),
+    "max_hand_penalty": st.one_of(st.integers(0, 300), st.just("hand")),
+    "scoring": st.sampled_from(["winner_collects", "lowest_wins", "elimination"]),
+    "max_rounds": st.one_of(st.none(), st.integers(1, 3)),
+    "teams": st.sampled_from(["off", "pairs"]),
+}
+"""Every option of issue 10 (RULEBOOK.md section 2), each drawn independently."""
+
+
+def house_rule_options(**fixed: Any) -> st.SearchStrategy[dict[str, Any]]:
+    """The official options of `rule_options` with every house rule drawn on top; `fixed`
+    pins some (the termination test keeps away from the drifting combinations)."""
+    house = st.fixed_dictionaries(HOUSE_RULES)
+    return st.builds(lambda base, extra: {**base, **extra, **fixed}, rule_options(), house)
+
+
 def playable_rules(options: dict[str, Any], seats: int) -> RuleSet | None:
-    """The rule set, or None when check_table refuses the combination for `seats`."""
+    """The rule set, or None when check_table refuses the combination for `seats`.
+
+    teams=pairs wants 4 or 6 seats and winner_collects (the refusals have scenario tests): at
+    another table the draw plays without teams, rather than being thrown away."""
+    if options.get("teams") == "pairs":
+        if seats in (4, 6):
+            options = {**options, "scoring": "winner_collects"}
+        else:
+            options = {**options, "teams": "off"}
     try:
         rules = RuleSet(**options)
         rules.check_table(seats)
@@ -158,14 +235,16 @@ def choose_action(
 ) -> tuple[int, Action]:
     """A random legal action of any seat, or the host's StartRound/Expire.
 
-    Out-of-turn actions (CallUno, Catch) are taken a fifth of the time they are available. The
-    pending seat plays a card (each card as likely, then one of its colour and UNO variants)
-    85% of the time it can, else draws or passes, and calls UNO with its next-to-last card 80%
-    of the time. A uniform choice among the legal actions would draw far more often than a
-    player does, and rounds would last thousands of actions; under some options (eight colours
-    and draw_until_playable, say) even this bot's hands grow without end, so past GREEDY_AFTER
-    actions in a round it turns `greedy`: it plays whenever it can, always calls UNO, never
-    catches and the host never expires. A true stalemate still shows: nothing ends it.
+    Out-of-turn actions (CallUno, Catch, a jump-in, the next card of one's run) are taken a
+    fifth of the time they are available; in a buzzer race a random waiting seat presses B. The
+    pending seat plays a card (each card as likely, then one of its colour, UNO and `also`
+    variants) 85% of the time it can, else draws, passes or answers its decision, and calls UNO
+    with its next-to-last card 80% of the time. A uniform choice among the legal actions would
+    draw far more often than a player does, and rounds would last thousands of actions; under
+    some options (eight colours and draw_until_playable, say) even this bot's hands grow without
+    end, so past GREEDY_AFTER actions in a round it turns `greedy`: it plays whenever it can,
+    always calls UNO, never catches nor jumps in and the host never expires. A true stalemate
+    still shows: nothing ends it.
     """
     if match.phase == BETWEEN_ROUNDS:
         return HOST, StartRound()
@@ -173,15 +252,22 @@ def choose_action(
         return HOST, Expire()
     if legal is None:
         legal = all_legal(match)
-    extra = [(s, a) for s, a in legal if isinstance(a, OUT_OF_TURN)]
+    cur = match.pending_seat
+    extra = [(s, a) for s, a in legal
+             if isinstance(a, OUT_OF_TURN) or (isinstance(a, Play) and s != cur)]
     if extra and not greedy and rng.random() < 0.2:
         return rng.choice(extra)
+    buzzes = [(s, a) for s, a in legal if isinstance(a, Buzz)]
+    if buzzes:
+        return rng.choice(buzzes)
     plays: dict[int, list[tuple[int, Action]]] = {}
     others: list[tuple[int, Action]] = []
     for seat, action in legal:
+        if seat != cur or isinstance(action, OUT_OF_TURN):
+            continue
         if isinstance(action, Play):
             plays.setdefault(action.card, []).append((seat, action))
-        elif not isinstance(action, OUT_OF_TURN):
+        else:
             others.append((seat, action))
     if plays and greedy:
         return purposeful_play(match, plays, others)
@@ -193,7 +279,9 @@ def choose_action(
         return rng.choice(variants)
     if others:
         return rng.choice(others)
-    return rng.choice(legal)  # cannot happen: the pending seat always has a move (checked)
+    if legal:
+        return rng.choice(legal)
+    return HOST, Expire()  # nobody may act: only the host's timer moves the game (checked)
 
 
 def purposeful_play(
@@ -214,7 +302,9 @@ def purposeful_play(
         rest = [faces[c] for c in rnd.hands[seat] if c != rnd.drawn_card]
         if all(face.is_action for face in rest):
             return passes[0]
-    held = Counter(face.color for face in faces.values() if face.color is not None)
+    held: Counter[Color | None] = Counter(
+        face.color for face in faces.values() if face.color is not None
+    )
 
     def rank(card: int) -> tuple[bool, int, int]:
         face = faces[card]
@@ -225,7 +315,7 @@ def purposeful_play(
     card = min(plays, key=rank)
     best = max(rnd.colors, key=lambda color: (held[color], -rnd.colors.index(color)))
     variants = [(s, a) for s, a in plays[card] if isinstance(a, Play)]
-    variants.sort(key=lambda sa: (not sa[1].uno, sa[1].color not in (None, best)))  # type: ignore[union-attr]
+    variants.sort(key=lambda sa: (not sa[1].uno, sa[1].color not in (None, best)))
     return variants[0]
 
 
@@ -242,6 +332,8 @@ def wrong_actions(match: Match, rng: random.Random) -> list[tuple[int, Action]]:
         (rng.randrange(seats), CallUno()),
         (rng.randrange(seats), ChooseColor(rng.choice(ALL_COLORS))),
         (rng.randrange(seats), Play(rng.randrange(deck))),
+        (rng.randrange(seats), Buzz()),
+        (rng.randrange(seats), ChooseTarget(rng.randrange(-1, seats + 1))),
     ]
     seat = rng.randrange(seats)
     out.append((seat, Catch(seat)))
@@ -262,7 +354,7 @@ def wrong_actions(match: Match, rng: random.Random) -> list[tuple[int, Action]]:
             face = match.manifest.face(card)
             color = rng.choice(ALL_COLORS) if face.is_wild else None
             out.append((seat, Play(card, color)))  # maybe out of turn
-            out.append((seat, Play(card, color, also=(card,))))  # sequences are off
+            out.append((seat, Play(card, color, also=(card,))))  # the same card twice
         cur_hand = rnd.hands[cur]
         for card in cur_hand:
             face = match.manifest.face(card)
@@ -280,6 +372,8 @@ def wrong_actions(match: Match, rng: random.Random) -> list[tuple[int, Action]]:
                 out.append((cur, Play(card, ALL_COLORS[0])))  # a colour on a non-wild
             if len(cur_hand) != 2:
                 out.append((cur, Play(card, rng.choice(ALL_COLORS), uno=True)))
+            if len(cur_hand) >= 2:  # two random cards: rarely a run or a multiple
+                out.append((cur, Play(cur_hand[0], None, False, (cur_hand[-1],))))
         out.append((cur, Pass()))  # before drawing, usually
         out.append((cur, Draw()))  # after drawing, or while holding a playable card
         out.append(((cur + 1) % seats, Draw()))  # out of turn
@@ -301,6 +395,7 @@ def fingerprint(match: Match) -> tuple[Any, ...]:
         match.winner,
         tuple(match.scores),
         len(match.log),
+        frozenset(match.eliminated),
     )
     if rnd is None:
         return head
@@ -322,6 +417,16 @@ def fingerprint(match: Match) -> tuple[Any, ...]:
         frozenset(rnd.uno_called),
         tuple(sorted(rnd.catchable.items())),
         rnd.winner,
+        frozenset(rnd.out),
+        rnd.pending_draw,
+        rnd.finished,
+        rnd.top_seat,
+        rnd.run,
+        tuple(rnd.buzz_waiting),
+        tuple(rnd.buzz_order),
+        tuple(sorted(rnd.knocked_out.items())),
+        tuple(rnd.penalty_points),
+        rnd.cannot_draw_streak,
     )
 
 
@@ -334,6 +439,7 @@ class Before:
 
     hands: list[set[int]]
     discard: set[int]
+    out: frozenset[int] = frozenset()
 
 
 class GameChecker:
@@ -351,6 +457,7 @@ class GameChecker:
         copy_rate: float = 0.02,
         strict: bool = True,
         views: bool = True,
+        max_actions: int = MAX_ACTIONS_PER_ROUND,
     ) -> None:
         self.rules = rules
         self.seats = seats
@@ -361,6 +468,7 @@ class GameChecker:
         self.copy_rate = copy_rate
         self.strict = strict
         self.views = views
+        self.max_actions = max_actions  # per round; past it a strict checker fails
         self.quiet = 0  # actions in a row that moved no card
         self.legal: list[tuple[int, Action]] | None = None  # every seat's, after the last action
         self.match = Match(rules, seats, seed)
@@ -384,9 +492,9 @@ class GameChecker:
             done = max_rounds is not None and self.rounds >= max_rounds
             if match.phase == BETWEEN_ROUNDS and done:
                 break
-            if self.actions_this_round >= MAX_ACTIONS_PER_ROUND:
+            if self.actions_this_round >= self.max_actions:
                 assert not self.strict, "the round never ends" + self.where()
-                note("a round cut at MAX_ACTIONS_PER_ROUND (no stalemate)")
+                note("a round cut at max_actions (no stalemate)")
                 break
             self.step()
         self.check_replay()
@@ -406,18 +514,21 @@ class GameChecker:
         before = Before(
             hands=[set(h) for h in rnd.hands] if rnd else [set() for _ in range(self.seats)],
             discard=set(rnd.discard) if rnd else set(),
+            out=frozenset(rnd.out) if rnd else frozenset(),
         )
         if isinstance(action, StartRound):
             self.rounds += 1
             self.actions_this_round = 0
         events = match.apply(seat, action)  # a listed action must apply
         self.actions_this_round += 1
-        if any(isinstance(e, ev.CardPlayed | ev.CardsDrawn) for e in events):
+        if any(isinstance(e, MOVES_CARDS) for e in events):
             self.quiet = 0
         else:
             self.quiet += 1
         assert self.quiet < 4 * self.seats + 10, "stalemate: no card moves" + self.where()
         self.check_events(seat, action, events, before)
+        for kind in {type(e) for e in events if isinstance(e, NOTED)}:
+            note(kind.__name__)
         self.check_state()
 
     # -- the invariants ------------------------------------------------------------------------
@@ -437,8 +548,9 @@ class GameChecker:
             assert (match.winner is not None) == (match.phase == MATCH_OVER)
         else:
             assert rnd is not None
-            assert rnd.phase in DECISION_PHASES, self.where()
+            assert rnd.phase in ROUND_PHASES, self.where()
             assert match.pending_seat == rnd.current
+            assert (match.view(None).pending is None) == (rnd.phase is Phase.TURN)
             assert match.legal_actions(HOST) == [Expire()]
             self.check_decision(rnd)
         if rnd is not None:
@@ -452,16 +564,25 @@ class GameChecker:
         places.update(rnd.discard)
         for hand in rnd.hands:
             places.update(hand)
-        assert not rnd.out
+        for seat in rnd.out:  # knocked out or eliminated: the cards went under the pile
+            assert not rnd.hands[seat], f"seat {seat} is out but holds cards" + self.where()
+        assert set(self.match.eliminated) <= rnd.out | set(range(self.seats))
         assert sorted(places) == list(range(self.deck)), self.where()
         assert set(places.values()) == {1}, f"a card in two places {places}" + self.where()
         assert rnd.discard, "the discard pile is never empty during a round"
 
     def check_decision(self, rnd: Any) -> None:
-        """Exactly one pending decision, on `current`, and it has a move."""
+        """One decision at a time: the pending seat (or the seats still waiting in a buzzer
+        race) has a move of the kinds its phase allows; everybody else only calls UNO,
+        catches, or plays out of turn where jump_in or sequences allow."""
         cur = rnd.current
         assert 0 <= cur < self.seats
+        assert cur not in rnd.out, "the round waits on a seat that is out" + self.where()
         assert (rnd.phase is Phase.CHALLENGE) == (rnd.wd4_player is not None), self.where()
+        if rnd.phase in (Phase.STACK, Phase.CHALLENGE):
+            assert rnd.pending_draw > 0, self.where()
+        elif rnd.phase is not Phase.BUZZER:  # a Buzzer deflecting it holds it over its race
+            assert rnd.pending_draw == 0, self.where()
         if rnd.drawn_card is not None:
             assert rnd.phase is Phase.TURN and rnd.drawn_card in rnd.hands[cur], self.where()
         assert 0 <= rnd.draws_this_turn <= self.rules.max_draws_per_turn, self.where()
@@ -470,26 +591,60 @@ class GameChecker:
         for seat in rnd.catchable:
             assert len(rnd.hands[seat]) == 1, self.where()
         for seat in rnd.uno_called:
-            # One card; none for a seat whose last card, a Wild Draw Four, awaits a challenge.
-            allowed = (0, 1) if seat == rnd.wd4_player else (1,)
-            assert len(rnd.hands[seat]) in allowed, self.where()
+            assert len(rnd.hands[seat]) == 1, self.where()
+        if rnd.phase is Phase.BUZZER:
+            deciders = set(rnd.buzz_waiting)
+            assert deciders, "a buzzer race nobody can close" + self.where()
+            assert not deciders & rnd.out, self.where()
+        else:
+            deciders = {cur}
         self.legal = []
         for seat in range(self.seats):
             legal = self.match.legal_actions(seat)
             self.legal += [(seat, action) for action in legal]
-            decisions = [a for a in legal if not isinstance(a, OUT_OF_TURN)]
-            if seat == cur:
-                assert decisions, f"seat {cur} has no move" + self.where()
-                kinds = {type(a) for a in decisions}
-                allowed = {
-                    Phase.TURN: {Play, Draw, Pass},
-                    Phase.CHOOSE_COLOR: {ChooseColor},
-                    Phase.CHALLENGE: {Challenge, Accept},
-                }[rnd.phase]
-                assert kinds <= allowed, self.where()
-            else:
-                assert not decisions, self.where()
             assert len(legal) == len(set(legal)), "a legal action listed twice" + self.where()
+            if seat in rnd.out:
+                assert legal == [], self.where()
+                continue
+            decisions = [a for a in legal if not isinstance(a, OUT_OF_TURN)]
+            if seat in deciders:
+                assert decisions, f"seat {seat} has no move" + self.where()
+                kinds = {type(a) for a in decisions}
+                assert kinds <= DECIDER_ACTIONS[rnd.phase], self.where()
+            else:
+                for action in decisions:
+                    assert isinstance(action, Play), f"{action} of {seat}" + self.where()
+                    self.check_out_of_turn(rnd, seat, action)
+
+    def check_out_of_turn(self, rnd: Any, seat: int, play: Play) -> None:
+        """An out-of-turn play is a jump-in on the top card (RULEBOOK.md 6.5) or the next
+        number of one's own run (6.6), judged here from the rules' words, not by the engine."""
+        rules = self.rules
+        where = f"\nout of turn: {play} of seat {seat}" + self.where()
+        assert rnd.phase in (Phase.TURN, Phase.STACK, Phase.CHALLENGE), where
+        assert rnd.draws_this_turn == 0 and not play.also, where
+        face = rnd.face(play.card)
+        top = rnd.face(rnd.top)
+        run = rnd.run
+        extends_run = (
+            rules.sequences
+            and rnd.phase is Phase.TURN
+            and run is not None
+            and run.seat == seat
+            and face.kind is Kind.NUMBER
+            and face.color == run.color
+            and face.number is not None
+            and abs(face.number - run.last) == 1
+        )
+        same_face = face.kind is top.kind and face.number == top.number
+        identical = same_face and face.color == top.color and face.kind not in NOT_IDENTICAL
+        jumps_in = seat != rnd.top_seat and (
+            (rules.jump_in == "identical" and identical)
+            or (rules.jump_in == "same_face" and same_face)
+        )
+        if rnd.phase is not Phase.TURN:  # on a pending draw: a draw card that stacks on it
+            assert jumps_in and face.draw_amount > 0 and rules.stacking != "off", where
+        assert extends_run or jumps_in, where
 
     def check_views(self) -> None:
         """No view holds another seat's card."""
@@ -518,6 +673,8 @@ class GameChecker:
         assert rnd is not None
         face_up = set(before.discard)
         previous: ev.Event | None = None
+        moved: set[tuple[int, tuple[ev.Position, ...]]] = set()  # (receiver, positions)
+        passed_on = any(isinstance(e, ev.HandsMoved) for e in events)
         for event in events:
             kind = type(event)
             audience = event.audience
@@ -526,12 +683,28 @@ class GameChecker:
             elif kind in PUBLIC_CARD_EVENTS:
                 assert audience is None, event
                 self.check_public_cards(event, action, before, face_up)
+            elif isinstance(event, ev.HandsMoved):
+                assert audience is None, event
+                moved = self.check_hands_moved(event, before)
+            elif isinstance(event, ev.CardsReturned):
+                assert audience is None and event.reason == "max_hand", event
+                assert isinstance(previous, ev.KnockedOut), event
+                assert (previous.seat, previous.cards) == (event.seat, len(event.positions))
+                assert event.seat in rnd.out and not rnd.hands[event.seat], event
+            elif isinstance(event, ev.JumpInRefused):
+                assert audience is None, event
+                assert event.card in before.hands[event.seat], event
+                assert event.penalty == self.rules.jump_in_penalty > 0, event
             elif isinstance(event, ev.CardsReceived):
                 assert audience == frozenset((event.seat,)), event
-                assert isinstance(previous, ev.CardsDrawn), event
-                assert (previous.seat, previous.positions) == (event.seat, event.positions)
+                if isinstance(previous, ev.CardsDrawn):
+                    assert (previous.seat, previous.positions) == (event.seat, event.positions)
+                else:  # a new owner of a whole hand (7 or 0): the positions HandsMoved named
+                    assert (event.seat, event.positions) in moved, event
                 assert len(event.cards) == len(event.positions)
-                assert set(event.cards) <= set(rnd.hands[event.seat]), event
+                assert tuple(rnd.origin[c] for c in event.cards) == event.positions, event
+                if event.seat not in rnd.out and not passed_on:  # else passed on or under
+                    assert set(event.cards) <= set(rnd.hands[event.seat]), event
             elif isinstance(event, ev.MayPlayDrawn):
                 assert audience == frozenset((event.seat,)), event
                 assert event.card in rnd.hands[event.seat], event
@@ -543,6 +716,27 @@ class GameChecker:
             else:
                 raise AssertionError(f"unknown event type {kind.__name__}: classify it here")
             previous = event
+
+    def check_hands_moved(
+        self, event: ev.HandsMoved, before: Before
+    ) -> set[tuple[int, tuple[ev.Position, ...]]]:
+        """A 7 swaps two hands, a 0 passes every hand one seat on: positions only, public,
+        between seats that were in the round."""
+        assert self.rules.seven_zero, event
+        givers = [g for g, _, _ in event.moves]
+        takers = [t for _, t, _ in event.moves]
+        assert sorted(givers) == sorted(takers) and len(set(givers)) == len(givers), event
+        assert not set(givers) & before.out, event
+        if event.reason == "seven":
+            assert len(event.moves) == 2 and givers == takers[::-1], event
+            assert givers[0] != givers[1], event
+        else:
+            assert event.reason == "zero", event
+            assert set(givers) == set(range(self.seats)) - before.out, event
+            assert all(g != t for g, t in zip(givers, takers, strict=True)), event
+        for _, _, positions in event.moves:
+            assert all(isinstance(p, tuple) and len(p) == 2 for p in positions), event
+        return {(t, positions) for _, t, positions in event.moves}
 
     def check_public_cards(
         self, event: ev.Event, action: Action, before: Before, face_up: set[int]
@@ -572,11 +766,16 @@ class GameChecker:
     # -- legal and illegal actions ---------------------------------------------------------------
 
     def check_wrong_actions(self) -> None:
-        """A few wrong actions: each raises EngineError and leaves the state as it was."""
+        """A few wrong actions: each raises EngineError and leaves the state as it was; under
+        jump_in an out-of-turn play of a held card is charged the penalty instead (RULEBOOK.md
+        6.5), and that changes nothing but the player's penalty points."""
         match = self.match
         wrong = wrong_actions(match, self.rng)
         state = match.state()
         for seat, action in self.rng.sample(wrong, min(len(wrong), 4)):
+            if isinstance(action, Play) and self.charged(seat, action):
+                self.check_charged(seat, action)
+                continue
             quick = fingerprint(match)
             try:
                 match.apply(seat, action)
@@ -587,20 +786,51 @@ class GameChecker:
             assert fingerprint(match) == quick, f"{action} of {seat} changed it" + self.where()
         assert match.state() == state, "a refused action changed the state" + self.where()
 
+    def charged(self, seat: int, action: Action) -> bool:
+        """Is this wrong action a refused jump-in, charged rather than refused?"""
+        rnd = self.match.round
+        return (
+            isinstance(action, Play)
+            and rnd is not None
+            and self.match.phase == IN_ROUND
+            and rnd.phase is not Phase.ROUND_OVER
+            and self.rules.jump_in != "off"
+            and self.rules.jump_in_penalty > 0
+            and 0 <= seat < self.seats
+            and seat not in rnd.out
+            and seat != rnd.current
+            and action.card in rnd.hands[seat]
+        )
+
+    def check_charged(self, seat: int, action: Play) -> None:
+        """On a copy: the penalty event alone, and the penalty points the only change."""
+        match = self.match
+        clone = self.copy()
+        events = clone.apply(seat, action)
+        penalty = self.rules.jump_in_penalty
+        assert events == [ev.JumpInRefused(seat, action.card, penalty)], self.where()
+        before, after = match.state(), clone.state()
+        points = after["round"].pop("penalty_points")
+        expected = before["round"].pop("penalty_points")
+        expected[seat] += penalty
+        assert points == expected, self.where()
+        assert after["round"] == before["round"], self.where()
+
     def check_every_legal_action_applies(self) -> None:
         """Listed actions of every seat (and the host) apply, each on its own copy: all of
         them, or a sample of four when there are more."""
         match = self.match
         legal = [(seat, a) for seat in range(-1, match.seats) for a in match.legal_actions(seat)]
+        state = match.state()
         for seat, action in self.rng.sample(legal, min(len(legal), 4)):
-            # Shared: the immutable rules and manifest; not copied: the log (a new one).
-            memo = {
-                id(match.rules): match.rules,
-                id(match.manifest): match.manifest,
-                id(match.log): [],
-            }
-            clone = copy.deepcopy(match, memo)
-            clone.apply(seat, action)
+            self.copy().apply(seat, action)
+        assert match.state() == state, "acting on a copy changed the match" + self.where()
+
+    def copy(self) -> Match:
+        """A copy of the match to try an action on: replayed from the log, not deep-copied (a
+        Round keeps the buzzer race's continuation as a closure over itself, which a deep copy
+        would share with the original)."""
+        return Match.replay(self.rules, self.seats, self.seed, self.match.log)
 
     def check_replay(self) -> None:
         match = self.match
@@ -614,31 +844,41 @@ class GameChecker:
 
 
 # -- the properties ------------------------------------------------------------------------------
+# Budgets: the whole file runs in about a minute. Random options include combinations under
+# which rounds drift for thousands of actions (see the module docstring); the random-options
+# tests cut a round at CUT_AFTER actions, and the termination test keeps away from them.
+
+CUT_AFTER = 300
 
 
 @settings(
-    max_examples=100,
+    max_examples=40,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
 @given(
     seats=st.integers(2, 10),
     seed=st.binary(min_size=1, max_size=8),
-    options=rule_options(),
+    options=house_rule_options(),
     choices=st.integers(0, 2**32),
     rounds=st.integers(1, 2),
 )
 def test_random_games_keep_the_invariants(
     seats: int, seed: bytes, options: dict[str, Any], choices: int, rounds: int
 ) -> None:
+    """Every check, every house rule drawn: cards, one decision at a time, out-of-turn plays,
+    views and events leak nothing, wrong actions change nothing, listed actions apply,
+    replay."""
     rules = playable_rules(options, seats)
     assume(rules is not None)
     assert rules is not None
-    checker = GameChecker(rules, seats, seed, random.Random(choices), strict=False)
+    checker = GameChecker(
+        rules, seats, seed, random.Random(choices), strict=False, max_actions=CUT_AFTER
+    )
     checker.play(max_rounds=rounds)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seats=st.integers(2, 10), seed=st.binary(min_size=1, max_size=8), choices=st.integers(0))
 def test_official_rules_whole_matches(seats: int, seed: bytes, choices: int) -> None:
     """The official rules, whole matches to 500, fewer of the costly checks."""
@@ -649,11 +889,15 @@ def test_official_rules_whole_matches(seats: int, seed: bytes, choices: int) -> 
     assert checker.match.phase == MATCH_OVER
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=80,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
 @given(
     seats=st.integers(2, 10),
     seed=st.binary(min_size=1, max_size=8),
-    options=rule_options(),
+    options=st.one_of(rule_options(), house_rule_options()),
     choices=st.integers(0, 2**32),
 )
 def test_many_random_rounds_light(
@@ -672,8 +916,57 @@ def test_many_random_rounds_light(
         copy_rate=0,
         strict=False,
         views=False,
+        max_actions=CUT_AFTER,
     )
     checker.play(max_rounds=2)
+
+
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+@given(
+    seats=st.integers(2, 10),
+    seed=st.binary(min_size=1, max_size=8),
+    options=house_rule_options(colors=4, draw_until_playable=False, action_finish=True, decks=1),
+    hand_size=st.integers(5, 20),
+    room=st.integers(1, 15),
+    stacking=st.sampled_from(["same_kind", "escalating"]),
+    rounds=st.integers(1, 2),
+    choices=st.integers(0, 2**32),
+)
+def test_house_rule_matches_end(
+    seats: int,
+    seed: bytes,
+    options: dict[str, Any],
+    hand_size: int,
+    room: int,
+    stacking: str,
+    rounds: int,
+    choices: int,
+) -> None:
+    """Every round and match ends, strictly within MAX_ACTIONS_PER_ROUND: with a hand limit
+    (`room` cards above the deal), a pending stack (stacking on), a draw pile that large hands
+    empty quickly (the stalemate rule, RULEBOOK.md 6.11) and every other house rule drawn; no
+    round waits on nobody. The drifting combinations of the module docstring
+    (draw_until_playable with many colours, action_finish=false) are left out: they end, but
+    slowly."""
+    options = {
+        **options,
+        "hand_size": hand_size,
+        "max_hand": max(10, hand_size + room),
+        "stacking": stacking,
+        "max_rounds": rounds,
+    }
+    rules = playable_rules(options, seats)
+    assume(rules is not None)
+    assert rules is not None
+    checker = GameChecker(
+        rules, seats, seed, random.Random(choices), wrong_rate=0, copy_rate=0, views=False
+    )
+    checker.play()
+    assert checker.match.phase == MATCH_OVER, checker.where()
 
 
 def test_listed_actions_of_an_unknown_seat_are_none() -> None:
@@ -726,9 +1019,9 @@ def play_fast(match: Match, rng: random.Random) -> list[ev.RoundEnded]:
     return ended
 
 
-def test_scores_of_300_random_matches() -> None:
+def test_scores_of_random_matches() -> None:
     rng = random.Random(20240611)
-    for game in range(300):
+    for game in range(120):
         seats = rng.randint(2, 10)
         rules = RuleSet(
             scoring=rng.choice(["winner_collects", "lowest_wins"]),
