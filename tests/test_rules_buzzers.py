@@ -9,6 +9,7 @@ giocato la carta Buzzer. Il giocatore più lento è obbligato a prendere 2 carte
 from __future__ import annotations
 
 from scenario import (
+    G,
     R,
     active_color,
     card,
@@ -24,7 +25,7 @@ from scenario import (
 )
 
 from unonet import events as ev
-from unonet.actions import Accept, Buzz, Catch, Expire, Play
+from unonet.actions import Accept, Buzz, Catch, ChooseColor, Expire, Play
 from unonet.errors import ErrorCode
 from unonet.match import Match
 from unonet.rules import RuleSet
@@ -157,3 +158,14 @@ def test_a_player_knocked_out_during_the_race_leaves_it_and_the_race_still_close
     assert rnd is not None
     assert rnd.phase != "buzzer" or rnd.buzz_waiting, "a race nobody can close"
     assert match.pending_seat not in rnd.out
+
+
+def test_a_first_card_buzzer_has_no_race_and_the_first_player_names_the_colour() -> None:
+    """RULEBOOK.md 6.9: "turned as the first card, it has no race and, like a Wild, the first
+    player names the colour"."""
+    match = deal([SEAT0, ["r5", "g5", "b6"], SEAT2], top="BZ", rules=BUZZERS)
+    assert phase(match) == "choose_color" and current(match) == 1
+    assert match.view(None).pending is not None
+    match.apply(1, ChooseColor(G))
+    assert (phase(match), current(match), active_color(match)) == ("turn", 1, G)
+    assert plays(match, 1) == {"g5"}

@@ -31,7 +31,7 @@ from scenario import (
 )
 
 from unonet import events as ev
-from unonet.actions import Accept, Challenge, Draw, Pass, Play
+from unonet.actions import Accept, Challenge, Draw, Expire, Pass, Play
 from unonet.errors import ErrorCode
 from unonet.rules import RuleSet
 
@@ -268,3 +268,30 @@ def test_a_last_draw_card_with_deflect_waits_until_the_total_is_taken() -> None:
     events = match.apply(0, Accept())
     assert drawn_codes(match, events, 0) == FOUR
     assert one(events, ev.RoundEnded).winner == 1
+
+
+def test_on_expiry_a_pending_stack_is_taken() -> None:
+    """RULEBOOK.md 6.14: "facing a pending total, take it"."""
+    match = deal([["y1", "y2", "y3"], ["r+2", "r5", "b6"], ["g+2", "g1", "y9"]], top="r3",
+                 draws=FOUR, rules=SAME_KIND)
+    play(match, 1, "r+2")
+    play(match, 2, "g+2")
+    events = match.apply(-1, Expire())
+    assert events[0] == ev.Expired(0, "stack")
+    assert drawn_codes(match, events, 0) == FOUR
+    assert one(events, ev.Skipped) == ev.Skipped(0, "stack")
+    assert current(match) == 1
+
+
+def test_on_expiry_a_stacked_wild_draw_four_is_accepted_not_challenged() -> None:
+    """RULEBOOK.md 6.14: "facing a Wild Draw Four that may be challenged, accept it" (the
+    whole pending total)."""
+    match = deal([["y1", "y2", "y3"], ["r+2", "r5", "b6"], ["W+4", "r1", "y9"]], top="r3",
+                 draws=TEN, rules=ESCALATING)
+    play(match, 1, "r+2")
+    play(match, 2, "W+4", color=G)
+    events = match.apply(-1, Expire())
+    assert events[0] == ev.Expired(0, "challenge")
+    assert not of_type(events, ev.Challenged)
+    assert drawn_codes(match, events, 0) == TEN[:6]
+    assert current(match) == 1
