@@ -30,7 +30,7 @@ from client.lobby import (
     StartMatch,
     TableInfo,
 )
-from client.rule_editor import editor_options, playable_presets, step_option
+from client.rule_editor import editor_options, step_option
 from unonet import events as ev
 from unonet.actions import (
     Accept,
@@ -48,7 +48,7 @@ from unonet.actions import (
 from unonet.cards import ALL_COLORS, DRAW_AMOUNTS, Color, DeckManifest, Face, Kind
 from unonet.narrate import narrate
 from unonet.phase import Phase
-from unonet.rules import OPTIONS, RuleSet
+from unonet.rules import OPTIONS, RuleSet, playable_presets
 from unonet.view import View
 
 LOG_LINES = 200

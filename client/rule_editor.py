@@ -10,8 +10,8 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from unonet.errors import EngineError, RulesError
-from unonet.rules import OPTIONS, PRESETS, OptionInfo, RuleSet, preset
+from unonet.errors import EngineError
+from unonet.rules import OPTIONS, OptionInfo, RuleSet
 
 STEPS = {"target": 50, "max_hand_penalty": 10, "think_time": 5, "max_hand": 5}
 """How far one arrow key moves a wide-ranged option (1 otherwise): target runs 50..10000."""
@@ -55,19 +55,6 @@ def editor_options() -> tuple[OptionInfo, ...]:
         if any(plays({info.name: value}) for value in _candidates(info)
                if value != getattr(default, info.name))
     )
-
-
-@cache
-def playable_presets() -> tuple[str, ...]:
-    """The presets the `p` key cycles through: those the engine plays."""
-    out = []
-    for name in PRESETS:
-        try:
-            preset(name).check_playable()
-        except RulesError:
-            continue
-        out.append(name)
-    return tuple(out)
 
 
 def step_option(info: OptionInfo, rules: dict[str, Any], step: int, seats: int) -> Any:

@@ -19,8 +19,8 @@ from unonet.errors import EngineError
 from unonet.events import Event, RoundEnded, TurnStarted
 from unonet.match import Match
 from unonet.narrate import narrate
-from unonet.rulebook import LANGUAGES, UnknownLanguage, describe_rules, played_presets
-from unonet.rules import PRESETS, RulesError, RuleSet, parse_option, preset
+from unonet.rulebook import LANGUAGES, UnknownLanguage, describe_rules
+from unonet.rules import PRESETS, RulesError, RuleSet, parse_option, playable_presets, preset
 
 if TYPE_CHECKING:
     from host.run import HostOptions
@@ -224,8 +224,8 @@ def cmd_rules(args: argparse.Namespace) -> int:
     lang = pick_language(args.lang, os.environ)
     if args.preset not in PRESETS:
         raise RulesError("preset", f"unknown preset {args.preset!r}; known: "
-                         f"{', '.join(played_presets())}")
-    if args.preset not in played_presets():
+                         f"{', '.join(playable_presets())}")
+    if args.preset not in playable_presets():
         raise RulesError("preset", f"{args.preset} is not played yet (issues 14 and 15)")
     rules = parse_rules(args.preset, args.set)
     rules.check_playable()
@@ -252,7 +252,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     play.add_argument("--bots", type=int, default=None, metavar="N",
                       help="bots to play against (default 3); with --log, seats (default 4)")
-    play.add_argument("--rules", default="official", choices=sorted(PRESETS),
+    play.add_argument("--rules", default="official", choices=playable_presets(),
                       help="rule preset (default official)")
     play.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE",
                       help="change one rule option, e.g. --set uno_penalty=4 (repeatable)")
@@ -289,7 +289,7 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument("--bind", default=None, metavar="ADDR",
                       help="address to listen on (default: every interface)")
     host.add_argument("--port", type=int, default=7077, metavar="N", help="port (default 7077)")
-    host.add_argument("--rules", default="official", choices=sorted(PRESETS),
+    host.add_argument("--rules", default="official", choices=playable_presets(),
                       help="rule preset (default official)")
     host.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE",
                       help="change one rule option (repeatable)")
@@ -331,7 +331,7 @@ def build_parser() -> argparse.ArgumentParser:
         "RULEBOOK.md is the whole rules document.",
     )
     rules.add_argument("preset", nargs="?", default="official", metavar="PRESET",
-                       help="the preset to start from: " + ", ".join(played_presets())
+                       help="the preset to start from: " + ", ".join(playable_presets())
                        + " (default official)")
     rules.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE",
                        help="change one rule option, e.g. --set stacking=same_kind (repeatable)")

@@ -24,7 +24,15 @@ from unonet.rulebook_text import (
     OptionWords,
     Text,
 )
-from unonet.rules import OPTIONS, PRESETS, OptionInfo, RulesError, RuleSet
+from unonet.rules import (
+    OPTIONS,
+    PLAYED_VARIANTS,
+    PRESETS,
+    OptionInfo,
+    RulesError,
+    RuleSet,
+    playable_presets,
+)
 from unonet.words import CARD_WORDS, LANGUAGES
 
 __all__ = [
@@ -45,8 +53,6 @@ __all__ = [
     "value_words",
 ]
 
-PLAYED_VARIANTS = ("classic",)
-"""UNO Flip and No Mercy are issues 14 and 15: named, never presented as playable."""
 
 VARIANT_OPTIONS = ("variant", "flip_passes_hands")
 """Options that belong to the variants (RULEBOOK.md sections 3-4) rather than to section 2."""
@@ -187,10 +193,7 @@ def describe_rules(
 
 def played_presets() -> tuple[str, ...]:
     """The presets of a variant that is played (official, seed000, ...; not flip, no_mercy)."""
-    return tuple(
-        name for name, settings in PRESETS.items()
-        if settings.get("variant", "classic") in PLAYED_VARIANTS
-    )
+    return playable_presets()
 
 
 # -- RULEBOOK.md's generated sections -----------------------------------------------------------

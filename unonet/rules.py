@@ -14,7 +14,16 @@ from typing import Any, Literal, get_args
 from unonet.cards import DeckManifest, classic_manifest
 from unonet.errors import ErrorCode, RulesError
 
-__all__ = ["OPTIONS", "PRESETS", "RuleSet", "RulesError", "parse_option", "preset"]
+__all__ = [
+    "OPTIONS",
+    "PLAYED_VARIANTS",
+    "PRESETS",
+    "RuleSet",
+    "RulesError",
+    "parse_option",
+    "playable_presets",
+    "preset",
+]
 
 Variant = Literal["classic", "flip", "no_mercy"]
 DrawWhenPlayable = Literal["allowed", "forbidden"]
@@ -272,6 +281,23 @@ PRESETS: dict[str, dict[str, Any]] = {
     "no_mercy": {"variant": "no_mercy", "target": 1000, "max_players": 6},
     "party": {"stacking": "same_kind", "seven_zero": True, "jump_in": "identical"},
 }
+
+
+def playable_presets() -> tuple[str, ...]:
+    """The presets this engine plays (check_playable accepts them), in PRESETS order: what
+    the command line, the lobby and the rules document offer."""
+    out = []
+    for name, settings in PRESETS.items():
+        try:
+            RuleSet(**settings).check_playable()
+        except RulesError:
+            continue
+        out.append(name)
+    return tuple(out)
+
+
+PLAYED_VARIANTS: tuple[str, ...] = tuple(sorted(_IMPLEMENTED["variant"]))
+"""The variants this engine plays (UNO Flip and No Mercy are issues 14 and 15)."""
 
 
 def preset(name: str, **overrides: Any) -> RuleSet:
