@@ -9,7 +9,6 @@ semplicemente l'obbligo di pescare al giocatore successivo, senza fargli saltare
 
 from __future__ import annotations
 
-import pytest
 from scenario import (
     G,
     card,

@@ -10,7 +10,6 @@ and "Super intercettazioni" (same number or symbol in any colour, Buzzer and +4 
 
 from __future__ import annotations
 
-import pytest
 from scenario import (
     B,
     G,
