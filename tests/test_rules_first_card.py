@@ -51,9 +51,10 @@ def test_a_first_draw_two_makes_the_player_left_of_the_dealer_draw_two_and_lose_
 
 
 def test_first_draw_two_events_say_who_drew_and_was_skipped() -> None:
+    from stacking import stacked_order
+
     from unonet.match import Match
     from unonet.rules import RuleSet
-    from stacking import stacked_order
 
     rules = RuleSet(hand_size=3)
     order = stacked_order(rules.manifest(), 0, HANDS3, "b+2", ["y1", "y2"])
@@ -127,9 +128,10 @@ def test_a_first_wild_draw_four_goes_back_into_the_deck_which_is_reshuffled() ->
 
 
 def test_first_wild_draw_four_events_reshuffle_face_down_and_turn_another() -> None:
+    from stacking import stacked_order
+
     from unonet.match import Match
     from unonet.rules import RuleSet
-    from stacking import stacked_order
 
     rules = RuleSet(hand_size=3)
     manifest = rules.manifest()

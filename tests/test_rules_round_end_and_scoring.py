@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 from scenario import G, codes, deal, drawn_codes, of_type, one, play, refused
+from stacking import card_id, stacked_order
 
 from unonet import events as ev
 from unonet.actions import HOST, Accept, Challenge, Draw, Play, StartRound
@@ -14,7 +15,6 @@ from unonet.errors import ErrorCode
 from unonet.match import BETWEEN_ROUNDS, MATCH_OVER, Match
 from unonet.rules import RuleSet
 from unonet.scoring import hand_points
-from stacking import card_id, stacked_order
 
 # Dealer 0: seat 1 plays first; seat 2 is next.
 
