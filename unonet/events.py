@@ -1,10 +1,12 @@
 """What the engine reports after each applied action.
 
-Events are small values, never changed once made, compared by value in tests. They are plain
-slotted dataclasses rather than frozen ones because several are built on every action and a
-frozen dataclass's `__init__` (object.__setattr__ per field) costs four times as much: 1.9 us
-against 0.47 us for a five-field event on CPython 3.11, a third of an official step's time.
-Nothing assigns to an event's fields; tests/test_properties.py checks events only by value.
+Events are small values, never changed once made, compared by value in tests. Several are built
+on every action, so they are slotted dataclasses with their `__init__` written out rather than
+frozen ones: a frozen dataclass's `__init__` (object.__setattr__ per field) costs four times as
+much (1.9 us against 0.47 us for a five-field event on CPython 3.11), and mypyc compiles a
+written `__init__` but runs a generated one as Python (the compiled engine plays 14% more
+rounds/s with written ones: benchmarks/engine.py, measured side by side). Nothing assigns to an
+event's fields.
 
 Each has an audience: None means every seat and spectator may see it; a set of seats means only
 those (a card's id going to its owner, a challenge reveal going to the challenger alone). The
@@ -36,20 +38,31 @@ class Event:
 # -- match level ---------------------------------------------------------------------------
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class DealerDraw(Event):
     """Each seat's card for the choice of dealer; `seats` are those drawing in this attempt."""
 
     attempt: int
     draws: tuple[tuple[int, int], ...]  # (seat, card id), face up
 
-@dataclass(slots=True)
+    def __init__(self, attempt: int, draws: tuple[tuple[int, int], ...]) -> None:
+        self.attempt = attempt
+        self.draws = draws
+
+
+@dataclass(slots=True, init=False)
 class RoundStarted(Event):
     round_no: int
     dealer: int
     deck_size: int
 
-@dataclass(slots=True)
+    def __init__(self, round_no: int, dealer: int, deck_size: int) -> None:
+        self.round_no = round_no
+        self.dealer = dealer
+        self.deck_size = deck_size
+
+
+@dataclass(slots=True, init=False)
 class RoundEnded(Event):
     """The round's winner (None if the round was abandoned), every hand revealed, the points."""
 
@@ -58,17 +71,34 @@ class RoundEnded(Event):
     points: tuple[int, ...]  # points scored this round, per seat
     scores: tuple[int, ...]  # match totals after this round
 
-@dataclass(slots=True)
+    def __init__(
+        self,
+        winner: int | None,
+        hands: tuple[tuple[int, ...], ...],
+        points: tuple[int, ...],
+        scores: tuple[int, ...],
+    ) -> None:
+        self.winner = winner
+        self.hands = hands
+        self.points = points
+        self.scores = scores
+
+
+@dataclass(slots=True, init=False)
 class MatchEnded(Event):
     winner: int
     scores: tuple[int, ...]
+
+    def __init__(self, winner: int, scores: tuple[int, ...]) -> None:
+        self.winner = winner
+        self.scores = scores
 
 
 
 # -- cards moving ----------------------------------------------------------------------------
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class CardsDrawn(Event):
     """`seat` took `positions` from the draw pile face down; `reason` says why."""
 
@@ -76,7 +106,13 @@ class CardsDrawn(Event):
     positions: tuple[Position, ...]
     reason: str  # deal, draw, penalty_uno, penalty_challenge, draw_two, draw_four, ...
 
-@dataclass(slots=True)
+    def __init__(self, seat: int, positions: tuple[Position, ...], reason: str) -> None:
+        self.seat = seat
+        self.positions = positions
+        self.reason = reason
+
+
+@dataclass(slots=True, init=False)
 class CardsReceived(Event):
     """Private to `seat`: the ids of the cards it just drew, in the order of `positions`."""
 
@@ -84,20 +120,30 @@ class CardsReceived(Event):
     positions: tuple[Position, ...]
     cards: tuple[int, ...]
 
+    def __init__(self, seat: int, positions: tuple[Position, ...], cards: tuple[int, ...]) -> None:
+        self.seat = seat
+        self.positions = positions
+        self.cards = cards
+
 
     @property
     def audience(self) -> frozenset[int] | None:
         return frozenset((self.seat,))
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class TopCardTurned(Event):
     """The first discard of the round (or of a redraw after a first Wild Draw Four)."""
 
     card: int
     position: Position
 
-@dataclass(slots=True)
+    def __init__(self, card: int, position: Position) -> None:
+        self.card = card
+        self.position = position
+
+
+@dataclass(slots=True, init=False)
 class Reshuffled(Event):
     """A new draw pile (epoch `epoch`) from the cards at `sources`, sorted ascending, shuffled
     with `unonet.shuffle.reshuffle_order`.
@@ -112,7 +158,20 @@ class Reshuffled(Event):
     cards: tuple[int, ...]
     reason: str
 
-@dataclass(slots=True)
+    def __init__(
+        self,
+        epoch: int,
+        sources: tuple[Position, ...],
+        cards: tuple[int, ...],
+        reason: str,
+    ) -> None:
+        self.epoch = epoch
+        self.sources = sources
+        self.cards = cards
+        self.reason = reason
+
+
+@dataclass(slots=True, init=False)
 class CardPlayed(Event):
     seat: int
     card: int
@@ -120,7 +179,22 @@ class CardPlayed(Event):
     color: Color | None  # the colour named, for a wild
     uno: bool  # UNO was called with this play
 
-@dataclass(slots=True)
+    def __init__(
+        self,
+        seat: int,
+        card: int,
+        position: Position,
+        color: Color | None,
+        uno: bool,
+    ) -> None:
+        self.seat = seat
+        self.card = card
+        self.position = position
+        self.color = color
+        self.uno = uno
+
+
+@dataclass(slots=True, init=False)
 class CardsReturned(Event):
     """`seat`'s cards at `positions` went face down under the draw pile (a knock-out): they keep
     their positions, so whoever draws one later checks it against its commitment as usual."""
@@ -129,41 +203,73 @@ class CardsReturned(Event):
     positions: tuple[Position, ...]
     reason: str  # max_hand
 
+    def __init__(self, seat: int, positions: tuple[Position, ...], reason: str) -> None:
+        self.seat = seat
+        self.positions = positions
+        self.reason = reason
+
 
 
 # -- turn flow ---------------------------------------------------------------------------------
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class TurnStarted(Event):
     seat: int
     direction: int  # +1 to the left (seat order), -1 to the right
 
-@dataclass(slots=True)
+    def __init__(self, seat: int, direction: int) -> None:
+        self.seat = seat
+        self.direction = direction
+
+
+@dataclass(slots=True, init=False)
 class Skipped(Event):
     seat: int
     reason: str  # skip, draw_two, wild_draw_four, reverse_two_players, first_card_*
 
-@dataclass(slots=True)
+    def __init__(self, seat: int, reason: str) -> None:
+        self.seat = seat
+        self.reason = reason
+
+
+@dataclass(slots=True, init=False)
 class DirectionChanged(Event):
     direction: int
 
-@dataclass(slots=True)
+    def __init__(self, direction: int) -> None:
+        self.direction = direction
+
+
+@dataclass(slots=True, init=False)
 class ColorChosen(Event):
     seat: int
     color: Color
 
-@dataclass(slots=True)
+    def __init__(self, seat: int, color: Color) -> None:
+        self.seat = seat
+        self.color = color
+
+
+@dataclass(slots=True, init=False)
 class Passed(Event):
     seat: int
 
-@dataclass(slots=True)
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+
+
+@dataclass(slots=True, init=False)
 class CannotDraw(Event):
     """Every card is in a hand: `seat` had to draw and could not; the turn passes."""
 
     seat: int
 
-@dataclass(slots=True)
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+
+
+@dataclass(slots=True, init=False)
 class DecisionPending(Event):
     """`seat` must decide `kind` (a Phase value: choose_color, challenge, stack, choose_target)
     before play goes on; `amount` is the pending draw it takes if it accepts (stack, challenge),
@@ -173,34 +279,59 @@ class DecisionPending(Event):
     kind: str
     amount: int = 0
 
+    def __init__(self, seat: int, kind: str, amount: int = 0) -> None:
+        self.seat = seat
+        self.kind = kind
+        self.amount = amount
+
 
 
 # -- UNO, challenge, moderation ------------------------------------------------------------------
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class UnoCalled(Event):
     seat: int
 
-@dataclass(slots=True)
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+
+
+@dataclass(slots=True, init=False)
 class UnoCaught(Event):
     catcher: int | None  # None: the automatic penalty of `uno_auto_penalty`
     target: int
     penalty: int
 
-@dataclass(slots=True)
+    def __init__(self, catcher: int | None, target: int, penalty: int) -> None:
+        self.catcher = catcher
+        self.target = target
+        self.penalty = penalty
+
+
+@dataclass(slots=True, init=False)
 class FalseCatch(Event):
     catcher: int
     target: int
     penalty: int
 
-@dataclass(slots=True)
+    def __init__(self, catcher: int, target: int, penalty: int) -> None:
+        self.catcher = catcher
+        self.target = target
+        self.penalty = penalty
+
+
+@dataclass(slots=True, init=False)
 class CatchWindowClosed(Event):
     """`seats` can no longer be caught (the next player began their turn)."""
 
     seats: tuple[int, ...]
 
-@dataclass(slots=True)
+    def __init__(self, seats: tuple[int, ...]) -> None:
+        self.seats = seats
+
+
+@dataclass(slots=True, init=False)
 class Challenged(Event):
     """The verdict, public. The hand behind it goes to the challenger alone (ChallengeReveal)."""
 
@@ -208,7 +339,13 @@ class Challenged(Event):
     target: int
     guilty: bool
 
-@dataclass(slots=True)
+    def __init__(self, challenger: int, target: int, guilty: bool) -> None:
+        self.challenger = challenger
+        self.target = target
+        self.guilty = guilty
+
+
+@dataclass(slots=True, init=False)
 class ChallengeReveal(Event):
     """Private to the challenger: the challenged hand at the moment of the Wild Draw Four."""
 
@@ -218,30 +355,53 @@ class ChallengeReveal(Event):
     positions: tuple[Position, ...]
     color_before: Color
 
+    def __init__(
+        self,
+        challenger: int,
+        target: int,
+        cards: tuple[int, ...],
+        positions: tuple[Position, ...],
+        color_before: Color,
+    ) -> None:
+        self.challenger = challenger
+        self.target = target
+        self.cards = cards
+        self.positions = positions
+        self.color_before = color_before
+
 
     @property
     def audience(self) -> frozenset[int] | None:
         return frozenset((self.challenger,))
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Penalized(Event):
     target: int
     count: int
 
-@dataclass(slots=True)
+    def __init__(self, target: int, count: int) -> None:
+        self.target = target
+        self.count = count
+
+
+@dataclass(slots=True, init=False)
 class Expired(Event):
     """The host's timer ran out on `seat`'s decision `kind`; the default was applied."""
 
     seat: int
     kind: str
 
+    def __init__(self, seat: int, kind: str) -> None:
+        self.seat = seat
+        self.kind = kind
+
 
 
 # -- house rules (RULEBOOK.md section 2) -----------------------------------------------------------
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class MayPlayDrawn(Event):
     """Private to `seat`: the card it just drew may be played now (the drawn-card lock).
 
@@ -250,20 +410,28 @@ class MayPlayDrawn(Event):
     seat: int
     card: int
 
+    def __init__(self, seat: int, card: int) -> None:
+        self.seat = seat
+        self.card = card
+
     @property
     def audience(self) -> frozenset[int] | None:
         return frozenset((self.seat,))
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class DrawStacked(Event):
     """A draw card answered a pending draw (`stacking`): `total` cards now wait for the next."""
 
     seat: int
     total: int
 
+    def __init__(self, seat: int, total: int) -> None:
+        self.seat = seat
+        self.total = total
 
-@dataclass(slots=True)
+
+@dataclass(slots=True, init=False)
 class DrawDeflected(Event):
     """`seat` passed the pending draw of `total` cards on to `to` with a Skip, a Reverse or a
     Buzzer (`deflect`)."""
@@ -272,8 +440,13 @@ class DrawDeflected(Event):
     to: int
     total: int
 
+    def __init__(self, seat: int, to: int, total: int) -> None:
+        self.seat = seat
+        self.to = to
+        self.total = total
 
-@dataclass(slots=True)
+
+@dataclass(slots=True, init=False)
 class JumpedIn(Event):
     """`seat` played out of turn (`jump_in`, or the next card of its run under `sequences`);
     play goes on from it. The card itself follows as CardPlayed."""
@@ -281,8 +454,12 @@ class JumpedIn(Event):
     seat: int
     reason: str  # jump_in, sequence
 
+    def __init__(self, seat: int, reason: str) -> None:
+        self.seat = seat
+        self.reason = reason
 
-@dataclass(slots=True)
+
+@dataclass(slots=True, init=False)
 class JumpInRefused(Event):
     """An out-of-turn play came too late or did not match: `seat` scores `penalty` points
     (`jump_in_penalty`), against it under every scoring."""
@@ -291,8 +468,13 @@ class JumpInRefused(Event):
     card: int
     penalty: int
 
+    def __init__(self, seat: int, card: int, penalty: int) -> None:
+        self.seat = seat
+        self.card = card
+        self.penalty = penalty
 
-@dataclass(slots=True)
+
+@dataclass(slots=True, init=False)
 class HandsMoved(Event):
     """Whole hands changed owner (`seven_zero`): each move is (from seat, to seat, the positions
     of the cards). Each receiver then gets CardsReceived with the ids, privately."""
@@ -300,24 +482,40 @@ class HandsMoved(Event):
     moves: tuple[tuple[int, int, tuple[Position, ...]], ...]
     reason: str  # seven, zero
 
+    def __init__(
+        self,
+        moves: tuple[tuple[int, int, tuple[Position, ...]], ...],
+        reason: str,
+    ) -> None:
+        self.moves = moves
+        self.reason = reason
 
-@dataclass(slots=True)
+
+@dataclass(slots=True, init=False)
 class BuzzerOpened(Event):
     """A Buzzer was played: every seat in `waiting` must press B before play goes on."""
 
     seat: int
     waiting: tuple[int, ...]
 
+    def __init__(self, seat: int, waiting: tuple[int, ...]) -> None:
+        self.seat = seat
+        self.waiting = waiting
 
-@dataclass(slots=True)
+
+@dataclass(slots=True, init=False)
 class Buzzed(Event):
     """`seat` pressed B, `place`-th (1 = first) in the host's order of arrival."""
 
     seat: int
     place: int
 
+    def __init__(self, seat: int, place: int) -> None:
+        self.seat = seat
+        self.place = place
 
-@dataclass(slots=True)
+
+@dataclass(slots=True, init=False)
 class BuzzerClosed(Event):
     """The race is decided: `losers` (the slowest, or everyone who had not pressed when the
     host's window closed) draw `penalty` cards each."""
@@ -325,8 +523,12 @@ class BuzzerClosed(Event):
     losers: tuple[int, ...]
     penalty: int
 
+    def __init__(self, losers: tuple[int, ...], penalty: int) -> None:
+        self.losers = losers
+        self.penalty = penalty
 
-@dataclass(slots=True)
+
+@dataclass(slots=True, init=False)
 class KnockedOut(Event):
     """`seat` reached `max_hand` cards and is out for the round; `penalty` points await it."""
 
@@ -334,19 +536,31 @@ class KnockedOut(Event):
     cards: int
     penalty: int
 
+    def __init__(self, seat: int, cards: int, penalty: int) -> None:
+        self.seat = seat
+        self.cards = cards
+        self.penalty = penalty
 
-@dataclass(slots=True)
+
+@dataclass(slots=True, init=False)
 class Stalemate(Event):
     """Nobody can play or draw (every player passed in turn with no card to draw): the round
     ends and the player holding the fewest points wins it (RULEBOOK.md, stalemate)."""
 
     winner: int
 
+    def __init__(self, winner: int) -> None:
+        self.winner = winner
 
-@dataclass(slots=True)
+
+@dataclass(slots=True, init=False)
 class SeatEliminated(Event):
     """`scoring=elimination`: `seat` reached the target with `score` points and is out of the
     match; the next rounds are dealt without it."""
 
     seat: int
     score: int
+
+    def __init__(self, seat: int, score: int) -> None:
+        self.seat = seat
+        self.score = score

@@ -414,54 +414,62 @@ class Round:
     # -- playing cards (RULEBOOK.md 1.4-1.6, 2) ---------------------------------------------------
 
     def _do_play(self, seat: int, action: Play) -> None:
-        out_of_turn = seat != self.current
         run = self.run
         self.run = None
-        if out_of_turn:
+        if seat != self.current:  # a jump-in, or the next card of one's own run
             reason = "sequence" if run is not None and run.seat == seat else "jump_in"
             self._events.append(ev.JumpedIn(seat, reason))
             self.current = seat
             self.draws_this_turn = 0
-        answering = self.phase in (Phase.STACK, Phase.CHALLENGE)
-        if self.phase is Phase.CHALLENGE:  # stacking on a +4 gives up the challenge
+        phase = self.phase
+        answering = phase is Phase.STACK or phase is Phase.CHALLENGE
+        if phase is Phase.CHALLENGE:  # stacking on a +4 gives up the challenge
             self.wd4_player, self.wd4_hand, self.color_before = None, (), None
         self.cannot_draw_streak = 0
         color_before = self.active_color
-        hand = self.hands[seat]
-        cards = (action.card, *action.also)
-        for index, card in enumerate(cards):
-            last = index == len(cards) - 1
-            hand.remove(card)
-            self.discard.append(card)
-            color = action.color if last else None
-            self._events.append(
-                ev.CardPlayed(seat, card, self.origin[card], color, action.uno and last)
-            )
-        face = self.face(cards[-1])
+        face = self._lay_cards(seat, action)
         self.active_color = action.color if face.is_wild else (face.color or color_before)
         self.drawn_card = None
         self.top_seat = seat
         self._after_hand_shrank(seat, called=action.uno)
-        if self.rules.sequences and face.kind is Kind.NUMBER and face.number is not None:
-            step = 0
-            if len(cards) > 1:
-                step = face.number - (self.face(cards[-2]).number or 0)
-            elif run is not None and run.seat == seat:
-                step = face.number - run.last
-            self.run = Run(seat, face.color, face.number, step if step in (1, -1) else 0, -1)
 
         if face.draw_amount and (answering or self._draw_pends(face)):
             self._pend_draw(seat, face, color_before, answering)
         elif answering:
             self._deflect(seat, face)
-        elif not hand:
+        elif not self.hands[seat]:
             self._finish_round(seat, face)
         else:
             self._effects.get(face.kind, self._effect_none)(seat, face)
-        if self.run is not None:  # open until the next player acts
-            self.run = Run(
-                self.run.seat, self.run.color, self.run.last, self.run.step, self.turn_serial
-            )
+        if self.rules.sequences and face.kind is Kind.NUMBER and self.phase is not Phase.ROUND_OVER:
+            self._open_run(seat, action, face, run)
+
+    def _lay_cards(self, seat: int, action: Play) -> Face:
+        """Move the played cards from the hand to the discard pile, the last one on top; return
+        the face of the new top card."""
+        hand = self.hands[seat]
+        also = action.also
+        for card in (action.card, *also) if also else (action.card,):
+            last = not also or card == also[-1]
+            hand.remove(card)
+            self.discard.append(card)
+            self._events.append(ev.CardPlayed(
+                seat, card, self.origin[card], action.color if last else None, action.uno and last
+            ))
+        return self.face(self.discard[-1])
+
+    def _open_run(self, seat: int, action: Play, face: Face, previous: Run | None) -> None:
+        """`sequences`: the run's player may add its next number until the next player acts;
+        its direction is set by its last two cards (none yet after a single card)."""
+        number = face.number or 0
+        if action.also:
+            before = action.also[-2] if len(action.also) > 1 else action.card
+            step = number - (self.face(before).number or 0)
+        elif previous is not None and previous.seat == seat:
+            step = number - previous.last
+        else:
+            step = 0
+        self.run = Run(seat, face.color, number, step if step in (1, -1) else 0, self.turn_serial)
 
     def _draw_pends(self, face: Face) -> bool:
         """Does a draw card leave its draw pending (a decision for the next player) rather than
