@@ -157,7 +157,8 @@ class Match:
                     "direction", "active_color", "turn_serial", "drawn_card", "draws_this_turn",
                     "wd4_player", "wd4_hand", "color_before", "uno_called", "catchable", "winner",
                     "out", "side", "pending_draw", "finished", "top_seat", "run", "buzz_waiting",
-                    "buzz_order", "knocked_out", "penalty_points", "cannot_draw_streak",
+                    "buzz_order", "buzz_then", "knocked_out", "penalty_points", "chain",
+                    "cannot_draw_streak",
                 )
             }
         return out

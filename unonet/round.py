@@ -128,7 +128,9 @@ class Round:
         # A buzzer race: who has not pressed, who pressed (in order), and what comes after.
         self.buzz_waiting: list[int] = []
         self.buzz_order: list[int] = []
-        self._after_buzzer: Callable[[], None] | None = None
+        # What the race leads to: the next turn after seat N (TURN, N), or a deflected pending
+        # draw waiting on seat N (STACK, N). Data, not a closure, so a copy of a round is whole.
+        self.buzz_then: tuple[Phase, int] | None = None
         self.cannot_draw_streak = 0  # for the stalemate rule
 
         self.uno_called: set[int] = set()
@@ -508,7 +510,7 @@ class Round:
         if not self.hands[seat]:
             self.finished = seat
         if face.kind is Kind.BUZZER and self.hands[seat] and self.finished is None:
-            self._open_buzzer(seat, lambda: self._set_decision(Phase.STACK, to))
+            self._open_buzzer(seat, (Phase.STACK, to))
         else:
             self._set_decision(Phase.STACK, to)
 
@@ -548,7 +550,7 @@ class Round:
         self._next_turn(self._step(seat, 1))
 
     def _effect_buzzer(self, seat: int, face: Face) -> None:
-        self._open_buzzer(seat, lambda: self._next_turn(self._step(seat, 1)))
+        self._open_buzzer(seat, (Phase.TURN, seat))
 
     # -- drawing, passing, deciding ----------------------------------------------------------------
 
@@ -703,10 +705,10 @@ class Round:
 
     # -- the buzzer race (`buzzers`) ---------------------------------------------------------------
 
-    def _open_buzzer(self, seat: int, then: Callable[[], None]) -> None:
+    def _open_buzzer(self, seat: int, then: tuple[Phase, int]) -> None:
         self.buzz_waiting = self._turn_order(seat)
         self.buzz_order = []
-        self._after_buzzer = then
+        self.buzz_then = then
         self.phase = Phase.BUZZER
         self.current = seat
         self.turn_serial += 1
@@ -722,7 +724,7 @@ class Round:
     def _close_buzzer(self, losers: tuple[int, ...]) -> None:
         self._events.append(ev.BuzzerClosed(losers, BUZZER_PENALTY))
         self.buzz_waiting, self.buzz_order = [], []
-        then, self._after_buzzer = self._after_buzzer, None
+        then, self.buzz_then = self.buzz_then, None
         for loser in losers:
             if self.phase is not Phase.ROUND_OVER:
                 self._draw_cards(loser, BUZZER_PENALTY, "penalty_buzzer")
@@ -730,7 +732,11 @@ class Round:
             return
         assert then is not None
         self.phase = Phase.TURN
-        then()
+        then_phase, then_seat = then
+        if then_phase is Phase.STACK:
+            self._set_decision(Phase.STACK, then_seat)
+        else:
+            self._next_turn(self._step(then_seat, 1))
 
     # -- UNO (RULEBOOK.md 1.7) ---------------------------------------------------------------------
 

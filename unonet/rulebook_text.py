@@ -1013,15 +1013,15 @@ CHOICES: tuple[Choice, ...] = (
             "eliminação, a penalidade fica com quem saiu. O último que resta na rodada a vence.",
         )),)),
     Choice(11, Text("Stalemate", "Stallo", "Impasse"), _E, (ChoicePart(_always, Text(
-        "If every player still in the round passes in turn because there is no card left to "
-        "draw and none they may play, the round ends: the player holding the fewest points "
-        "wins it (the first in turn order on a tie).",
-        "Se tutti i giocatori ancora in gioco passano uno dopo l'altro perché non c'è più "
-        "nessuna carta da pescare né una da giocare, la manche finisce: la vince chi ha in mano "
-        "meno punti (a parità, il primo nell'ordine di gioco).",
-        "Se todos os jogadores ainda na rodada passam um após o outro porque não há carta para "
-        "comprar nem para jogar, a rodada termina: vence quem tem menos pontos na mão (em caso "
-        "de empate, o primeiro na ordem de jogo).",
+        "If every player still in the round, one after the other, draws and finds no card "
+        "left to draw (every card is in a hand or on the discard pile's top), the round ends: "
+        "the player holding the fewest points wins it (the first in turn order on a tie).",
+        "Se tutti i giocatori ancora in gioco, uno dopo l'altro, pescano e non trovano più "
+        "nessuna carta da pescare (sono tutte in mano o in cima agli scarti), la manche "
+        "finisce: la vince chi ha in mano meno punti (a parità, il primo nell'ordine di gioco).",
+        "Se todos os jogadores ainda na rodada, um após o outro, compram e não encontram "
+        "carta para comprar (estão todas nas mãos ou no topo do descarte), a rodada termina: "
+        "vence quem tem menos pontos na mão (em caso de empate, o primeiro na ordem de jogo).",
     )),)),
     Choice(12, Text("Elimination and the round limit", "Eliminazione e numero di manche",
                      "Eliminação e limite de rodadas"), _E, (
