@@ -827,9 +827,8 @@ class GameChecker:
         assert match.state() == state, "acting on a copy changed the match" + self.where()
 
     def copy(self) -> Match:
-        """A copy of the match to try an action on: replayed from the log, not deep-copied (a
-        Round keeps the buzzer race's continuation as a closure over itself, which a deep copy
-        would share with the original)."""
+        """A copy of the match to try an action on: replayed from the log, which a compiled
+        engine allows too (its native classes cannot be deep-copied)."""
         return Match.replay(self.rules, self.seats, self.seed, self.match.log)
 
     def check_replay(self) -> None:
