@@ -14,37 +14,13 @@ from typing import Any
 
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from test_properties import all_legal, choose_action, playable_rules, rule_options
+from test_properties import all_legal, choose_action, house_rule_options, playable_rules
 
 from client.fold import ViewTracker
 from unonet.actions import Action, Play
 from unonet.match import MATCH_OVER, Match
 
 MAX_ACTIONS = 500
-
-
-def house_rule_options() -> st.SearchStrategy[dict[str, Any]]:
-    """The official options of test_properties with every house rule drawn on top."""
-    house = st.fixed_dictionaries(
-        {
-            "stacking": st.sampled_from(["off", "same_kind", "escalating"]),
-            "stack_mix_wild": st.booleans(),
-            "deflect": st.booleans(),
-            "jump_in": st.sampled_from(["off", "identical", "same_face"]),
-            "jump_in_penalty": st.integers(0, 5),
-            "sequences": st.booleans(),
-            "multiples": st.booleans(),
-            "multi_finish": st.booleans(),
-            "seven_zero": st.booleans(),
-            "buzzers": st.booleans(),
-            "max_hand": st.one_of(st.none(), st.integers(10, 25)),
-            "max_hand_penalty": st.one_of(st.integers(0, 300), st.just("hand")),
-            "scoring": st.sampled_from(["winner_collects", "lowest_wins", "elimination"]),
-            "max_rounds": st.one_of(st.none(), st.integers(1, 4)),
-            "teams": st.sampled_from(["off", "pairs"]),
-        }
-    )
-    return st.builds(lambda base, extra: {**base, **extra}, rule_options(), house)
 
 
 def for_seats(options: dict[str, Any], seats: int) -> dict[str, Any]:
