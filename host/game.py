@@ -348,12 +348,7 @@ class Game:
         the proof fields the wire format carries for that event type."""
         if self.trust is None:
             return {}
-        host_round = self.trust.host_round
-        proof: dict[str, Any] = {}
-        if isinstance(event, ev.CardsReceived | ev.ChallengeReveal):
-            proof["nonces"] = list(host_round.nonces(event.positions))
-        elif isinstance(event, ev.CardPlayed | ev.TopCardTurned):
-            proof["nonce"] = host_round.nonce(event.position)
+        proof = self.trust.host_round.event_proof(event).to_dict()
         allowed = PROOF_FIELDS.get(wire_name(type(event)), {})
         return {key: value for key, value in proof.items() if key in allowed}
 
