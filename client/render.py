@@ -33,7 +33,7 @@ from client.rule_editor import editor_options
 from unonet.actions import Draw
 from unonet.cards import Color, Face, Kind
 from unonet.phase import Phase
-from unonet.rulebook import option_meaning
+from unonet.rulebook import option_meaning, option_title, value_words
 from unonet.rules import OPTIONS, RuleSet
 
 Fragment = tuple[str, str] | tuple[str, str, Callable[[MouseEvent], object]]
@@ -648,21 +648,8 @@ def rules_in_words(model: ClientModel) -> list[str]:
         value = lobby.rules.get(name, getattr(base, name))
         if value == getattr(base, name):
             continue
-        out.append(f"{tr('opt.' + info.name)}: {value_words(model, value)}")
+        out.append(f"{option_title(info.name, tr.lang)}: {value_words(info.name, value, tr.lang)}")
     return out or [tr("lobby.official")]
-
-
-def value_words(model: ClientModel, value: object) -> str:
-    tr = model.tr
-    if value is True:
-        return tr("val.yes")
-    if value is False:
-        return tr("val.no")
-    if value is None:
-        return tr("val.off")
-    if isinstance(value, str) and f"val.{value}" in tr.strings:
-        return tr(f"val.{value}")
-    return str(value)
 
 
 def lobby_body(model: ClientModel, width: int, height: int) -> list[Line]:
@@ -740,8 +727,8 @@ def option_lines(model: ClientModel, rows: int) -> list[Line]:
         mark = ">" if index == model.option_cursor else " "
         changed = value != getattr(base, info.name)
         style = "class:cursor" if index == model.option_cursor else ""
-        lines.append([(style, f" {mark} {tr('opt.' + info.name)[:32]:<32} "),
-                      ("class:prompt" if changed else "", value_words(model, value))])
+        lines.append([(style, f" {mark} {option_title(info.name, tr.lang)[:32]:<32} "),
+                      ("class:prompt" if changed else "", value_words(info.name, value, tr.lang))])
     return lines
 
 

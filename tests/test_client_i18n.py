@@ -11,7 +11,6 @@ import pytest
 
 from client.i18n import CATALOGUES, LANGUAGES, Translator, pick_language
 from unonet.cards import Color, Face, Kind
-from unonet.rules import OPTIONS
 
 CLIENT = Path(__file__).resolve().parent.parent / "client"
 
@@ -35,7 +34,7 @@ def test_placeholders_agree_across_languages() -> None:
 
 
 def test_every_key_the_code_uses_is_in_the_catalogue() -> None:
-    """Literal keys in tr("...") calls; dynamic ones (kind., color., opt., val., err.,
+    """Literal keys in tr("...") calls; dynamic ones (kind., color., err.,
     trust., conn., why., help.) are checked below against what produces them."""
     used: set[str] = set()
     for path in CLIENT.glob("*.py"):
@@ -49,11 +48,6 @@ def test_every_key_the_code_uses_is_in_the_catalogue() -> None:
                 assert f"kind.{kind.value}" in CATALOGUES["en"]
     for color in Color:
         assert f"color.{color.value}" in CATALOGUES["en"]
-    for name, info in OPTIONS.items():
-        assert f"opt.{name}" in CATALOGUES["en"]
-        for choice in info.choices:
-            if isinstance(choice, str):
-                assert f"val.{choice}" in CATALOGUES["en"], choice
     for state in ("connecting", "connected", "reconnecting", "lost", "closed"):
         assert f"conn.{state}" in CATALOGUES["en"]
 

@@ -149,7 +149,7 @@ def test_the_lobby_shows_seats_ready_flags_and_the_rules_in_words() -> None:
     model.apply_lobby(LobbyState(0, "casa", 1, rules, seats, False, "party", 2, 0))
     text = "\n".join(screen_lines(model, plain=True))
     for piece in ("Mesa casa", "Me", "Bruno", "bot", "dono", "desconectado", "(lugar vazio)",
-                  "pronto", "Penalidade do UNO (cartas): 4",
+                  "pronto", "Penalidade do UNO: 4 cartas",
                   "Acumular cartas de compra: mesmo tipo", "Esperando o dono começar."):
         assert piece in text, piece
     # The owner sees the option list instead, with a cursor.
