@@ -900,23 +900,31 @@ CHOICES: tuple[Choice, ...] = (
     )),
     Choice(5, Text("Jumping in", "Intercettazioni", "Jogar fora da vez"), _E, (ChoicePart(
         lambda r: r.jump_in != "off", Text(
-            "Anyone but the current player may jump in while the current player is to play, or "
-            "faces a pending draw, and has not drawn yet. The card then acts as if played in "
-            "the jumper's own turn, and play goes on from the jumper. An out-of-turn play of a "
+            "Anyone but the current player and the player of the top card may jump in while the "
+            "current player is to play, or faces a pending draw, and has not drawn yet. The "
+            "card then acts as if played in the jumper's own turn, and play goes on from the "
+            "jumper: the player after them plays next (seed 003's 'may play again at once' is "
+            "read as the jump-in being the jumper's play, not a second one). An out-of-turn "
+            "play of a "
             "card one holds that comes too late or does not match is refused and costs the "
             "jump-in penalty in points: added to the player's score or, under winner collects, "
             "taken off it (never below 0).",
-            "Chiunque tranne il giocatore di turno può intercettare finché questi deve ancora "
-            "giocare, o rispondere a un obbligo di pescare, e non ha ancora pescato. La carta "
-            "ha allora effetto come se fosse giocata nel turno di chi intercetta, e il gioco "
-            "riprende da lui. Una carta giocata fuori turno troppo tardi, o che non "
+            "Chiunque tranne il giocatore di turno e chi ha giocato la carta in cima può "
+            "intercettare finché il giocatore di turno deve ancora giocare, o rispondere a un "
+            "obbligo di pescare, e non ha ancora pescato. La carta ha allora effetto come se "
+            "fosse giocata nel turno di chi intercetta, e il gioco riprende da lui: tocca a chi "
+            "lo segue (il 'può rigiocare subito' di seed 003 è letto come l'intercettazione "
+            "stessa, non come una seconda giocata). Una carta giocata fuori turno troppo "
+            "tardi, o che non "
             "corrisponde, viene rifiutata e costa la penalità di intercettazione in punti: "
             "aggiunti al punteggio del giocatore o, se il vincitore incassa, tolti dal suo "
             "punteggio (mai sotto 0).",
-            "Qualquer jogador, exceto o da vez, pode jogar fora da vez enquanto o jogador da "
-            "vez ainda vai jogar, ou enfrenta uma compra pendente, e ainda não comprou. A carta "
-            "então vale como se fosse jogada na vez de quem a jogou, e o jogo segue a partir "
-            "dele. Uma carta jogada fora da vez tarde demais, ou que não corresponde, é "
+            "Qualquer jogador, exceto o da vez e quem jogou a carta do topo, pode jogar fora da "
+            "vez enquanto o jogador da vez ainda vai jogar, ou enfrenta uma compra pendente, e "
+            "ainda não comprou. A carta então vale como se fosse jogada na vez de quem a jogou, "
+            "e o jogo segue a partir dele: joga o seguinte (o 'pode jogar de novo' do seed 003 "
+            "é lido como a própria jogada fora da vez, não uma segunda). Uma carta jogada fora "
+            "da vez tarde demais, ou que não corresponde, é "
             "recusada e custa a penalidade em pontos: somados aos pontos do jogador ou, quando "
             "o vencedor soma, descontados deles (nunca abaixo de 0).",
         )),)),
