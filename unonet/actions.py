@@ -121,3 +121,6 @@ SEAT_ACTIONS: tuple[type, ...] = (
     Play, Draw, Pass, ChooseColor, CallUno, Catch, Challenge, Accept, Buzz, ChooseTarget,
 )
 HOST_ACTIONS: tuple[type, ...] = (StartRound, Expire, Penalize)
+TURN_ACTIONS: tuple[type, ...] = (Play, Draw, Pass, ChooseColor, Challenge, Accept, ChooseTarget)
+"""The actions of the seat the game waits on (or of a jump-in): the next player's first one
+closes the catch windows of earlier turns and the sequence window."""

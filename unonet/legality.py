@@ -1,7 +1,8 @@
 """May this card be played now, and if not why: the one judgement of a play (DESIGN.md).
 
-The listing of legal actions, the refusal's error code, the drawn-card path and (through the
-events the engine sends, such as MayPlayDrawn) every client read this module; nothing else
+The listing of legal actions, the refusal's error code (`refusal`, for every action), the
+drawn-card path and (through the events the engine sends, such as MayPlayDrawn) every client
+read this module; nothing else
 decides whether a card may be played. Three situations ask different questions:
 
 - in one's turn (phase turn): the card matches the top card (unonet.matching) and no rule
@@ -20,7 +21,20 @@ from collections.abc import Iterator, Sequence
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
-from unonet.actions import Play
+from unonet.actions import (
+    TURN_ACTIONS,
+    Accept,
+    Action,
+    Buzz,
+    CallUno,
+    Catch,
+    Challenge,
+    ChooseColor,
+    ChooseTarget,
+    Draw,
+    Pass,
+    Play,
+)
 from unonet.cards import Face, Kind
 from unonet.errors import EngineError, ErrorCode
 from unonet.matching import holds_color
@@ -29,7 +43,7 @@ from unonet.phase import Phase
 if TYPE_CHECKING:
     from unonet.round import Round
 
-__all__ = ["legal_plays", "play_refusal"]
+__all__ = ["legal_plays", "play_refusal", "refusal"]
 
 _NOT_IDENTICAL = frozenset({Kind.BUZZER, Kind.WILD_DRAW_FOUR})
 """Seed 003: every card may be intercepted but a Buzzer and a Wild Draw Four (`identical`)."""
@@ -213,6 +227,56 @@ def is_multiple(faces: Sequence[Face]) -> bool:
     return len(faces) >= 2 and all(
         f.kind is Kind.NUMBER and f.number == faces[0].number for f in faces
     )
+
+
+def refusal(rnd: Round, seat: int, action: Action) -> EngineError:
+    """The most useful error for an action that is not legal now: the refusal's code and
+    words for any action (a play's come from play_refusal)."""
+    if rnd.phase is Phase.ROUND_OVER:
+        return EngineError(ErrorCode.ROUND_OVER, "the round is over")
+    if not 0 <= seat < rnd.seats:
+        return EngineError(ErrorCode.UNKNOWN_SEAT, f"no seat {seat}")
+    if seat in rnd.out:
+        return EngineError(ErrorCode.ACTION_NOT_ALLOWED, f"seat {seat} is out of the round")
+    if isinstance(action, Catch):
+        return EngineError(ErrorCode.NOT_CATCHABLE, f"seat {action.target} cannot be caught")
+    if isinstance(action, CallUno):
+        return EngineError(ErrorCode.UNO_NOT_ALLOWED, "UNO is called holding one card")
+    if isinstance(action, Buzz):
+        return EngineError(ErrorCode.ACTION_NOT_ALLOWED, "no buzzer race waits for you")
+    if isinstance(action, Play):
+        if rnd.phase is Phase.BUZZER:
+            return EngineError(ErrorCode.WRONG_PHASE, "press B first: a buzzer race is on")
+        why = play_refusal(rnd, seat, action)
+        assert why is not None
+        return why
+    if not isinstance(action, TURN_ACTIONS):
+        return EngineError(ErrorCode.ACTION_NOT_ALLOWED, f"{action} is not allowed")
+    if seat != rnd.current:
+        code = (
+            ErrorCode.NOT_YOUR_TURN if rnd.phase is Phase.TURN else ErrorCode.NOT_YOUR_DECISION
+        )
+        return EngineError(code, f"it is seat {rnd.current}'s {rnd.phase.value}")
+    if isinstance(action, Challenge) or (
+        isinstance(action, Accept) and rnd.phase is not Phase.STACK
+    ):
+        return EngineError(ErrorCode.NOTHING_TO_CHALLENGE, "no Wild Draw Four to answer")
+    if rnd.phase is Phase.STACK and isinstance(action, Draw | Pass):
+        return EngineError(
+            ErrorCode.DRAW_PENDING,
+            f"{rnd.pending_draw} cards wait for you: answer them or take them (Accept)",
+        )
+    if isinstance(action, ChooseTarget):
+        if rnd.phase is Phase.CHOOSE_TARGET:
+            return EngineError(ErrorCode.INVALID_TARGET, f"seat {action.target} cannot swap")
+        return EngineError(ErrorCode.WRONG_PHASE, f"now: {rnd.phase.value}")
+    if rnd.phase is Phase.CHOOSE_COLOR and isinstance(action, ChooseColor):
+        return EngineError(ErrorCode.COLOR_REQUIRED, "name a colour of this deck")
+    if rnd.phase is not Phase.TURN or isinstance(action, ChooseColor):
+        return EngineError(ErrorCode.WRONG_PHASE, f"now: {rnd.phase.value}")
+    if isinstance(action, Draw):
+        return EngineError(ErrorCode.CANNOT_DRAW, "no draw is allowed now")
+    return EngineError(ErrorCode.CANNOT_PASS, "draw before passing")
 
 
 # -- the listing -----------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from unonet import events as ev
 from unonet.actions import (
+    TURN_ACTIONS,
     Accept,
     Action,
     Buzz,
@@ -34,7 +35,7 @@ from unonet.actions import (
 from unonet.cards import ALL_COLORS, Color, DeckManifest, Face, Kind
 from unonet.errors import EngineError, ErrorCode
 from unonet.events import Position
-from unonet.legality import legal_plays, play_refusal
+from unonet.legality import legal_plays, play_refusal, refusal
 from unonet.matching import holds_color
 from unonet.phase import Phase
 from unonet.plays import PlayTable, play_table
@@ -44,7 +45,6 @@ from unonet.shuffle import deal_order, reshuffle_order
 
 __all__ = ["Phase", "Round", "Run"]
 
-TURN_ACTIONS = (Play, Draw, Pass, ChooseColor, Challenge, Accept, ChooseTarget)
 BUZZER_PENALTY = 2  # seed 003: the slowest to press B draws 2
 _DRAW = Draw()
 _PASS = Pass()
@@ -216,7 +216,7 @@ class Round:
         if not from_listing and not self._is_legal(seat, action):
             penalty = self._penalty_instead_of_refusal(seat, action)
             if penalty is None:
-                raise self._diagnose(seat, action)
+                raise refusal(self, seat, action)
             self._listed = None
             self._events = []
             penalty()
@@ -975,53 +975,3 @@ class Round:
     def _take_events(self) -> list[ev.Event]:
         out, self._events = self._events, []
         return out
-
-    # -- errors ------------------------------------------------------------------------------------
-
-    def _diagnose(self, seat: int, action: Action) -> EngineError:
-        """The most useful error code for an action that is not legal now."""
-        if self.phase is Phase.ROUND_OVER:
-            return EngineError(ErrorCode.ROUND_OVER, "the round is over")
-        if not 0 <= seat < self.seats:
-            return EngineError(ErrorCode.UNKNOWN_SEAT, f"no seat {seat}")
-        if seat in self.out:
-            return EngineError(ErrorCode.ACTION_NOT_ALLOWED, f"seat {seat} is out of the round")
-        if isinstance(action, Catch):
-            return EngineError(ErrorCode.NOT_CATCHABLE, f"seat {action.target} cannot be caught")
-        if isinstance(action, CallUno):
-            return EngineError(ErrorCode.UNO_NOT_ALLOWED, "UNO is called holding one card")
-        if isinstance(action, Buzz):
-            return EngineError(ErrorCode.ACTION_NOT_ALLOWED, "no buzzer race waits for you")
-        if isinstance(action, Play):
-            if self.phase is Phase.BUZZER:
-                return EngineError(ErrorCode.WRONG_PHASE, "press B first: a buzzer race is on")
-            refusal = play_refusal(self, seat, action)
-            assert refusal is not None
-            return refusal
-        if not isinstance(action, TURN_ACTIONS):
-            return EngineError(ErrorCode.ACTION_NOT_ALLOWED, f"{action} is not allowed")
-        if seat != self.current:
-            code = (
-                ErrorCode.NOT_YOUR_TURN if self.phase is Phase.TURN else ErrorCode.NOT_YOUR_DECISION
-            )
-            return EngineError(code, f"it is seat {self.current}'s {self.phase.value}")
-        if isinstance(action, Challenge) or (
-            isinstance(action, Accept) and self.phase is not Phase.STACK
-        ):
-            return EngineError(ErrorCode.NOTHING_TO_CHALLENGE, "no Wild Draw Four to answer")
-        if self.phase is Phase.STACK and isinstance(action, Draw | Pass):
-            return EngineError(
-                ErrorCode.DRAW_PENDING,
-                f"{self.pending_draw} cards wait for you: answer them or take them (Accept)",
-            )
-        if isinstance(action, ChooseTarget):
-            if self.phase is Phase.CHOOSE_TARGET:
-                return EngineError(ErrorCode.INVALID_TARGET, f"seat {action.target} cannot swap")
-            return EngineError(ErrorCode.WRONG_PHASE, f"now: {self.phase.value}")
-        if self.phase is Phase.CHOOSE_COLOR and isinstance(action, ChooseColor):
-            return EngineError(ErrorCode.COLOR_REQUIRED, "name a colour of this deck")
-        if self.phase is not Phase.TURN or isinstance(action, ChooseColor):
-            return EngineError(ErrorCode.WRONG_PHASE, f"now: {self.phase.value}")
-        if isinstance(action, Draw):
-            return EngineError(ErrorCode.CANNOT_DRAW, "no draw is allowed now")
-        return EngineError(ErrorCode.CANNOT_PASS, "draw before passing")
