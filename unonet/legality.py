@@ -95,6 +95,15 @@ def _first_card_refusal(rnd: Round, seat: int, card: int) -> EngineError | None:
     return EngineError(ErrorCode.WRONG_PHASE, f"now: {rnd.phase.value}")
 
 
+def plays_in_turn(rnd: Round, hand: Sequence[int], card: int) -> bool:
+    """`card` matches the top card and no rule forbids it: `_first_card_refusal`'s answer for
+    the turn's phase as a yes or no, without building the refusal (the listing asks it of every
+    card, every step; the drawn-card path of the card drawn)."""
+    return card in rnd.table.matching(rnd.top, rnd.active_color) and not (
+        rnd.restricted_plays and rule_refusal(rnd, hand, card) is not None
+    )
+
+
 def rule_refusal(rnd: Round, hand: Sequence[int], card: int) -> EngineError | None:
     """A card that matches but that a rule forbids: an action card as the last card (unless
     action_finish), a Wild Draw Four while holding the colour in play (wd4_policy=enforce)."""
@@ -150,13 +159,11 @@ def deflects(rnd: Round, seat: int, face: Face) -> bool:
 
 def out_of_turn_refusal(rnd: Round, seat: int, card: int) -> EngineError | None:
     """A play out of turn: a jump-in on the top card, or the next card of one's own run."""
-    turn_error = EngineError(ErrorCode.NOT_YOUR_TURN, f"it is seat {rnd.current}'s turn")
-    if rnd.phase not in _JUMP_IN_PHASES or rnd.draws_this_turn or seat in rnd.out:
-        return turn_error
-    face = rnd.face(card)
-    if extends_run(rnd, seat, face) or jumps_in(rnd, seat, face):
-        return rule_refusal(rnd, rnd.hands[seat], card)
-    return turn_error
+    if rnd.phase in _JUMP_IN_PHASES and not rnd.draws_this_turn and seat not in rnd.out:
+        face = rnd.face(card)
+        if extends_run(rnd, seat, face) or jumps_in(rnd, seat, face):
+            return rule_refusal(rnd, rnd.hands[seat], card)
+    return EngineError(ErrorCode.NOT_YOUR_TURN, f"it is seat {rnd.current}'s turn")
 
 
 def extends_run(rnd: Round, seat: int, face: Face) -> bool:
@@ -309,12 +316,14 @@ def legal_plays(rnd: Round, seat: int) -> list[Play]:
             candidates = hand
         matching = rnd.table.matching(rnd.top, rnd.active_color)
         restricted = rnd.restricted_plays
-        for card in candidates:
+        for card in candidates:  # plays_in_turn, with the top card's set looked up once
             if card in matching and not (restricted and rule_refusal(rnd, hand, card)):
                 plays += table_plays[card]
         if (rnd.rules.sequences or rnd.rules.multiples) and candidates is hand:
             plays += _combinations(rnd, seat, [p.card for p in plays if p.color is None])
-    elif rnd.phase in (Phase.STACK, Phase.CHALLENGE):
+    elif (rnd.phase is Phase.STACK or rnd.phase is Phase.CHALLENGE) and (
+        rnd.rules.stacking != "off" or rnd.rules.deflect
+    ):
         for card in hand:
             if answer_refusal(rnd, seat, card) is None:
                 plays += table_plays[card]

@@ -35,7 +35,7 @@ from unonet.actions import (
 from unonet.cards import ALL_COLORS, Color, DeckManifest, Face, Kind
 from unonet.errors import EngineError, ErrorCode
 from unonet.events import Position
-from unonet.legality import legal_plays, play_refusal, refusal
+from unonet.legality import legal_plays, play_refusal, plays_in_turn, refusal
 from unonet.matching import holds_color
 from unonet.phase import Phase
 from unonet.plays import PlayTable, play_table
@@ -588,15 +588,8 @@ class Round:
                 return got[0]
 
     def _playable_now(self, seat: int, card: int) -> bool:
-        """Would `card` play as the drawn card (the lock set on it)?"""
-        saved = self.drawn_card
-        self.drawn_card = card
-        face = self.face(card)
-        try:
-            return play_refusal(self, seat, Play(card, self.colors[0] if face.is_wild else None)) \
-                is None
-        finally:
-            self.drawn_card = saved
+        """Would `card`, just drawn, play now (RULEBOOK.md 1.4)?"""
+        return plays_in_turn(self, self.hands[seat], card)
 
     def _do_pass(self, seat: int, action: Action) -> None:
         self._events.append(ev.Passed(seat))
