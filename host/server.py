@@ -57,10 +57,14 @@ class HostServer:
         """Run until cancelled; `nursery.start(server.serve)` returns the listeners."""
         async with trio.open_nursery() as nursery:
             nursery.start_soon(self._table_clock)
-            listeners: list[trio.SocketListener] = await nursery.start(
-                partial(trio.serve_tcp, self._handle, self.config.port, host=self.config.bind,
-                        handler_nursery=nursery)
-            )
+            try:
+                listeners: list[trio.SocketListener] = await nursery.start(
+                    partial(trio.serve_tcp, self._handle, self.config.port,
+                            host=self.config.bind, handler_nursery=nursery)
+                )
+            except OSError as exc:  # a port in use, an address that is not this machine's
+                where = f"{self.config.bind or 'every interface'}, port {self.config.port}"
+                raise OSError(exc.errno, f"cannot listen on {where}: {exc.strerror}") from exc
             for listener in listeners:
                 log.info("listening on %s (%s)", listener.socket.getsockname(),
                          "TLS" if self.config.tls else "plain TCP")

@@ -39,6 +39,27 @@ def parse_rules(preset_name: str, settings: Sequence[str]) -> RuleSet:
     return preset(preset_name, **overrides)
 
 
+def port_number(text: str) -> int:
+    """`--port`: a TCP port, 0 (any free one) to 65535."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port (0 to 65535)")
+    return port
+
+
+def hex_seed(text: str) -> bytes:
+    """`--seed`: hexadecimal digits, an even number of them (`unonet play --log` prints it)."""
+    try:
+        return bytes.fromhex(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a hex seed (an even number of 0-9 and a-f, e.g. 0a1b)"
+        ) from None
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     """The real game against bots on a terminal; the bot-match log with --log (or on a pipe)."""
     if args.log or args.seed or args.quiet or args.verbose or not sys.stdout.isatty():
@@ -82,6 +103,9 @@ def start_local_host(args: argparse.Namespace) -> AbstractAsyncContextManager[Ho
 def cmd_join(args: argparse.Namespace) -> int:
     from client.cli import run_join
 
+    if not sys.stdin.isatty():
+        raise CommandError("join needs a terminal to play in (stdin is not one); "
+                           "`unonet bot HOST:PORT` plays without one")
     return run_join(args)
 
 
@@ -89,7 +113,7 @@ def cmd_log(args: argparse.Namespace) -> int:
     """A match between bots, printed as a readable log (`unonet play --log`)."""
     rules = parse_rules(args.rules, args.set)
     seats = 4 if args.bots is None else args.bots
-    seed = bytes.fromhex(args.seed) if args.seed else secrets.token_bytes(16)
+    seed = args.seed if args.seed is not None else secrets.token_bytes(16)
     match = Match(rules, seats, seed)
     names = list(BOT_NAMES[:seats])
     policy = POLICIES[args.policy]
@@ -124,6 +148,16 @@ def cmd_host(args: argparse.Namespace) -> int:
     from host.run import HostOptions, run_host
 
     resume = Path(args.resume) if args.resume else None
+    if resume is not None:
+        from host.journal import JournalError, load
+
+        if not resume.is_file():
+            raise CommandError(f"--resume {resume}: no such journal file")
+        try:
+            load(resume)  # refused here, before anything is printed or opened
+        except JournalError as exc:
+            raise CommandError(f"--resume {resume}: not a journal this host can resume "
+                               f"({exc})") from None
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
     headless = args.headless or resume is not None or not interactive
     if not (args.headless or interactive):
@@ -258,7 +292,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="change one rule option, e.g. --set uno_penalty=4 (repeatable)")
     play.add_argument("--policy", default="normal", choices=sorted(POLICIES),
                       help="how the bots play (default normal)")
-    play.add_argument("--seed", help="hex seed, to replay the same match")
+    play.add_argument("--seed", type=hex_seed, help="hex seed, to replay the same match")
     play.add_argument("--quiet", action="store_true", help="print round results only")
     play.add_argument("--verbose", action="store_true", help="also print whose turn it is")
     play.add_argument("--log", action="store_true",
@@ -288,7 +322,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     host.add_argument("--bind", default=None, metavar="ADDR",
                       help="address to listen on (default: every interface)")
-    host.add_argument("--port", type=int, default=7077, metavar="N", help="port (default 7077)")
+    host.add_argument("--port", type=port_number, default=7077, metavar="N",
+                      help="port (default 7077)")
     host.add_argument("--rules", default="official", choices=playable_presets(),
                       help="rule preset (default official)")
     host.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE",
@@ -352,7 +387,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except EngineError as exc:
         print(f"unonet: {exc.message}", file=sys.stderr)
         return 2
-    except ValueError as exc:
+    except (CommandError, ValueError) as exc:
         print(f"unonet: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # `unonet play | head`: the reader left, which is fine
@@ -360,6 +395,36 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except KeyboardInterrupt:
         return 130
+    except Exception as exc:  # a port in use, an address not ours, a bad journal, ...
+        failure = _first_failure(exc)
+        if failure is None:
+            raise  # a bug: its traceback is worth seeing
+        print(f"unonet: {failure}", file=sys.stderr)
+        return 1
+
+
+class CommandError(Exception):
+    """A command that cannot run as asked; its message is the one line the user sees."""
+
+
+def _first_failure(exc: BaseException) -> str | None:
+    """The one line that says why a command failed on the system's side (an OSError, a bad
+    journal), looking through trio's exception groups; None for anything else (a bug: its
+    traceback is worth seeing)."""
+    from host.journal import JournalError
+
+    if isinstance(exc, BaseExceptionGroup):
+        for inner in exc.exceptions:
+            found = _first_failure(inner)
+            if found is not None:
+                return found
+        return None
+    if isinstance(exc, JournalError):
+        return f"not a journal this host can resume: {exc}"
+    if isinstance(exc, OSError):
+        where = f" ({exc.filename})" if exc.filename else ""
+        return f"{exc.strerror or exc}{where}"
+    return None
 
 
 if __name__ == "__main__":

@@ -1,0 +1,71 @@
+"""Every failure a user meets on the command line is one clear line and a non-zero exit, never a
+traceback: a port out of range or in use, an address not on this machine, a journal that is
+missing or is not one, a seed that is not hex, `join` with no terminal (issue 12, points 5-6).
+
+Each case runs the real `unonet` command in a child process, as a user would."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def run_unonet(args: list[str], home: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "UNONET_HOME": str(home), "XDG_CONFIG_HOME": str(home),
+           "XDG_STATE_HOME": str(home)}
+    return subprocess.run(
+        [sys.executable, "-m", "unonet.cli", *args], cwd=REPO, env=env, stdin=subprocess.DEVNULL,
+        capture_output=True, text=True, timeout=60,
+    )
+
+
+def said(result: subprocess.CompletedProcess[str]) -> list[str]:
+    """What stderr says to the user: its lines less the host's timestamped log lines."""
+    return [line for line in result.stderr.splitlines()
+            if line.strip() and " INFO " not in line and not line.startswith((" ", "usage:"))]
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "words"),
+    [
+        (["host", "--headless", "--no-tls", "--port", "99999"], 2, "99999 is not a port"),
+        (["host", "--headless", "--no-tls", "--port", "http"], 2, "'http' is not a port"),
+        (["host", "--resume", "/nonexistent/journal"], 2, "no such journal file"),
+        (["host", "--resume", "README.md"], 2, "not a journal this host can resume"),
+        (["host", "--headless", "--no-tls", "--bind", "192.0.2.1", "--port", "0"], 1,
+         "cannot listen on 192.0.2.1"),
+        (["play", "--log", "--seed", "zz"], 2, "'zz' is not a hex seed"),
+        (["join", "127.0.0.1:1", "--no-tls"], 2, "join needs a terminal"),
+    ],
+)
+def test_a_failing_command_says_why_in_one_line(
+    args: list[str], code: int, words: str, tmp_path: Path
+) -> None:
+    result = run_unonet(args, tmp_path)
+    assert result.returncode == code, result.stderr
+    assert "Traceback" not in result.stderr
+    lines = said(result)
+    assert len(lines) == 1, lines
+    assert words in lines[0]
+
+
+def test_a_port_in_use_is_one_line(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = run_unonet(
+            ["host", "--headless", "--no-tls", "--bind", "127.0.0.1", "--port", str(port)],
+            tmp_path,
+        )
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    assert said(result) == [f"unonet: cannot listen on 127.0.0.1, port {port}: "
+                            f"Address already in use"]
