@@ -1,6 +1,7 @@
 """Every failure a user meets on the command line is one clear line and a non-zero exit, never a
 traceback: a port out of range or in use, an address not on this machine, a journal that is
-missing or is not one, a seed that is not hex, `join` with no terminal (issue 12, points 5-6).
+missing or is not one, a seed that is not hex, more bots than seats, `join` with no terminal
+(issue 12, points 5-6).
 
 Each case runs the real `unonet` command in a child process, as a user would."""
 
@@ -43,6 +44,10 @@ def said(result: subprocess.CompletedProcess[str]) -> list[str]:
          "cannot listen on 192.0.2.1"),
         (["play", "--log", "--seed", "zz"], 2, "'zz' is not a hex seed"),
         (["join", "127.0.0.1:1", "--no-tls"], 2, "join needs a terminal"),
+        (["host", "--headless", "--no-tls", "--port", "0", "--bots", "20"], 2, "--bots 20"),
+        (["host", "--headless", "--no-tls", "--port", "0", "--seats", "4", "--bots", "5"], 2,
+         "0 to 4 bots fit"),
+        (["play", "--log", "--bots", "1"], 2, "--bots 1: a logged match has 2 to 10"),
     ],
 )
 def test_a_failing_command_says_why_in_one_line(

@@ -67,6 +67,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     from client.cli import run_play
 
     bots = 3 if args.bots is None else args.bots
+    if not 1 <= bots <= 9:
+        raise CommandError(f"--bots {bots}: play against 1 to 9 bots")
     parse_rules(args.rules, args.set).check_table(bots + 1)  # refused before the screen opens
     args.bots = bots
     return run_play(args, start_local_host)
@@ -113,6 +115,8 @@ def cmd_log(args: argparse.Namespace) -> int:
     """A match between bots, printed as a readable log (`unonet play --log`)."""
     rules = parse_rules(args.rules, args.set)
     seats = 4 if args.bots is None else args.bots
+    if not 2 <= seats <= 10:
+        raise CommandError(f"--bots {seats}: a logged match has 2 to 10 bots")
     seed = args.seed if args.seed is not None else secrets.token_bytes(16)
     match = Match(rules, seats, seed)
     names = list(BOT_NAMES[:seats])
@@ -164,6 +168,12 @@ def cmd_host(args: argparse.Namespace) -> int:
         print("unonet: not on a terminal, so running as a dedicated server (--headless).",
               file=sys.stderr)
     rules = parse_rules(args.rules, args.set)
+    if args.seats is not None and not 2 <= args.seats <= 10:
+        raise CommandError(f"--seats {args.seats}: a table has 2 to 10 seats")
+    most_bots = (args.seats if args.seats is not None else 10) - (0 if headless else 1)
+    if not 0 <= args.bots <= most_bots:
+        raise CommandError(f"--bots {args.bots}: 0 to {most_bots} bots fit at this table"
+                           + ("" if headless else " (one seat is yours)"))
     if args.seats is not None:
         seats = args.seats
     elif headless:
