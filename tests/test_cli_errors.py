@@ -8,6 +8,7 @@ Each case runs the real `unonet` command in a child process, as a user would."""
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -74,3 +75,27 @@ def test_a_port_in_use_is_one_line(tmp_path: Path) -> None:
     assert "Traceback" not in result.stderr
     assert said(result) == [f"unonet: cannot listen on 127.0.0.1, port {port}: "
                             f"Address already in use"]
+
+
+def test_ctrl_c_stops_a_headless_host_with_one_line(tmp_path: Path) -> None:
+    env = {**os.environ, "UNONET_HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path),
+           "XDG_STATE_HOME": str(tmp_path)}
+    host = subprocess.Popen(
+        [sys.executable, "-m", "unonet.cli", "host", "--headless", "--no-tls", "--bind",
+         "127.0.0.1", "--port", "0"],
+        cwd=REPO, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    assert host.stderr is not None
+    seen = []
+    for line in host.stderr:  # wait until it listens: no sleeping on luck
+        seen.append(line)
+        if "listening on" in line:
+            break
+    host.send_signal(signal.SIGINT)
+    rest = host.stderr.read()
+    assert host.wait(timeout=30) == 130
+    assert "Traceback" not in rest
+    lines = [line for line in rest.splitlines() if " INFO " not in line and line.strip()]
+    assert len(lines) == 1 and "host stopped (Ctrl-C)" in lines[0], (seen, rest)

@@ -405,6 +405,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except KeyboardInterrupt:
         return 130
+    except BaseExceptionGroup as group:  # trio wraps a Ctrl-C that stopped a host's tasks
+        interrupted, rest = group.split(KeyboardInterrupt)
+        if interrupted is None or rest is not None:
+            failure = _first_failure(group)
+            if failure is None:
+                raise
+            print(f"unonet: {failure}", file=sys.stderr)
+            return 1
+        if args.command == "host":
+            print("unonet: host stopped (Ctrl-C); `unonet host --resume JOURNAL` carries a "
+                  "game on from its journal", file=sys.stderr)
+        return 130
     except Exception as exc:  # a port in use, an address not ours, a bad journal, ...
         failure = _first_failure(exc)
         if failure is None:
