@@ -57,7 +57,7 @@ from protocol.trust import TrustVerifier
 from protocol.trust.results import Violation
 from unonet.actions import Action, Buzz, CallUno, Catch, Play
 from unonet.bots import POLICIES, Bot
-from unonet.bots.base import is_deciding, out_of_turn
+from unonet.bots.base import HUMAN_REACTION, is_deciding, out_of_turn
 from unonet.cards import DeckManifest
 from unonet.events import MatchEnded
 from unonet.rules import RuleSet
@@ -71,11 +71,8 @@ at about 10 frames a second, well under the host's rate limit (protocol.limits.R
 MAX_REFUSALS = 5
 """Refused intents in a row before the bot stops deciding until something changes."""
 
-REACTION = (0.6, 1.5)
-"""The range of the bot's reaction time in a race (pressing B, playing out of turn), drawn
-afresh for each chance: a person reacts to a card in 0.5 s or more, so people can win a race
-against the bot, and by 1.5 s it still takes what nobody wanted (the host's stand-in bots use
-the same range, host/settings.py TableTimings.bot_reaction)."""
+REACTION = HUMAN_REACTION
+"""The range of the bot's reaction time in a race (unonet.bots.base.HUMAN_REACTION)."""
 
 PACE_MARGIN = 0.8
 """The share of the host's announced rate and burst the bot allows itself (UNO-8-2: never

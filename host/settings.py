@@ -16,6 +16,7 @@ from protocol.limits import (
     RATE_PER_SECOND,
     SEND_DEADLINE,
 )
+from unonet.bots.base import HUMAN_REACTION
 
 
 @dataclass(frozen=True)
@@ -35,12 +36,9 @@ class TableTimings:
     bot_delay: float = 0.8
     """An in-process bot's think time: humans can follow what it does."""
 
-    bot_reaction: tuple[float, float] = (0.6, 1.5)
-    """The range of a stand-in bot's reaction time in a race (pressing B, jumping in), drawn
-    afresh for each chance from the table's seeded stream. A person's simple reaction to a
-    signal takes about 0.25 s and a choice reaction (is this card mine to throw?) 0.5 s or
-    more; from 0.6 s a player who watches the table wins a race against a bot often, and from
-    1.5 s at most a bot still takes a chance that nobody wants."""
+    bot_reaction: tuple[float, float] = HUMAN_REACTION
+    """The range of a stand-in bot's reaction time in a race, drawn for each chance from the
+    table's seeded stream (why this range: unonet.bots.base.HUMAN_REACTION)."""
 
     round_break: float = 4.0
     """Pause between rounds, so players read the scores before the next deal."""

@@ -28,12 +28,19 @@ from unonet.rulebook import (
     option_meaning,
     option_statement,
     option_title,
-    played_presets,
     regenerate,
     value_words,
 )
 from unonet.rulebook_text import CHOICES, OPTION_WORDS
-from unonet.rules import OPTIONS, PRESETS, RulesError, RuleSet, parse_option, preset
+from unonet.rules import (
+    OPTIONS,
+    PRESETS,
+    RulesError,
+    RuleSet,
+    parse_option,
+    playable_presets,
+    preset,
+)
 
 RULEBOOK = Path(__file__).resolve().parent.parent / "RULEBOOK.md"
 HOUSE_PRESETS = ("official", "seed000", "seed003", "seed004", "party")
@@ -116,8 +123,8 @@ def test_an_unknown_language_or_option_is_refused_by_name() -> None:
 
 
 def test_the_played_presets_are_the_classic_ones() -> None:
-    assert set(played_presets()) == set(HOUSE_PRESETS)
-    assert set(PRESETS) - set(played_presets()) == {"flip", "no_mercy"}
+    assert set(playable_presets()) == set(HOUSE_PRESETS)
+    assert set(PRESETS) - set(playable_presets()) == {"flip", "no_mercy"}
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -307,7 +314,7 @@ def test_nothing_the_rulebook_presents_as_played_is_refused_by_the_engine() -> N
             except RulesError:
                 continue
             rules.check_playable()
-    for name in played_presets():
+    for name in playable_presets():
         preset(name).check_playable()
 
 
@@ -319,7 +326,7 @@ def test_the_readme_lists_what_is_played() -> None:
     assert "RULEBOOK.md" in text and "unonet rules" in text
     listed = set(re.findall(r"`(\w+)`", text))
     assert set(OPTIONS) - set(VARIANT_OPTIONS) <= listed
-    assert set(played_presets()) <= listed
+    assert set(playable_presets()) <= listed
 
 
 def test_regenerate_refuses_a_document_without_markers() -> None:

@@ -48,7 +48,6 @@ __all__ = [
     "option_meaning",
     "option_statement",
     "option_title",
-    "played_presets",
     "regenerate",
     "value_words",
 ]
@@ -191,11 +190,6 @@ def describe_rules(
     return "\n".join(lines) + "\n"
 
 
-def played_presets() -> tuple[str, ...]:
-    """The presets of a variant that is played (official, seed000, ...; not flip, no_mercy)."""
-    return playable_presets()
-
-
 # -- RULEBOOK.md's generated sections -----------------------------------------------------------
 
 _MARKDOWN_WIDTH = 96  # the prose of RULEBOOK.md is wrapped like the rest of the project's text
@@ -248,7 +242,7 @@ def _presets_section() -> str:
     rows = ["| preset | what it sets | played |", "| --- | --- | --- |"]
     for name, settings in PRESETS.items():
         sets = ", ".join(f"`{k}={_raw(v)}`" for k, v in settings.items()) or "nothing: section 1"
-        played = "yes" if name in played_presets() else "not yet (sections 3-4)"
+        played = "yes" if name in playable_presets() else "not yet (sections 3-4)"
         rows.append(f"| `{name}` | {sets} | {played} |")
     return "\n".join(rows)
 
