@@ -16,12 +16,12 @@ from typing import Any
 from host.bots import SeatBots
 from host.journal import Journal, TrustRecord
 from host.outgoing import ConnId, Packed, SendEvent, SendSnapshot, accepted, refused
-from host.round_trust import RoundTrust, SeedPhase, wire
 from host.seating import HUMAN, Room
 from host.settings import TableTimings
 from protocol.game_codec import PROOF_FIELDS, wire_name
-from protocol.trust.host import HostRound
+from protocol.trust.host import HostCommitments
 from protocol.trust.messages import DeckCommits
+from protocol.trust.seed_exchange import SeedExchange, SeedPhase, wire
 from unonet import events as ev
 from unonet.actions import HOST, Action, Expire, Penalize, StartRound
 from unonet.errors import EngineError
@@ -49,7 +49,7 @@ class Game:
         journal: Journal | None,
         *,
         label: str = "table",
-        trust: RoundTrust | None = None,
+        trust: SeedExchange | None = None,
         trust_round: int = 0,
         owed: Sequence[Mapping[str, Any]] = (),
     ) -> None:
@@ -65,7 +65,7 @@ class Game:
         self.owed = list(owed)
         """Trust messages every (re)joining member gets before the current round's: a round
         abandoned by a crash, prepared, audited (SPEC.md 11.7)."""
-        self._journaled = None if trust is None else TrustRecord.of(trust.host_round)
+        self._journaled = None if trust is None else TrustRecord.of(trust.commitments)
         levels = [seat.level if seat is not None else None for seat in room.seats[: match.seats]]
         self.bots = SeatBots(match, levels, seed=int.from_bytes(game_id[:4], "big"),
                              reaction=timings.bot_reaction)
@@ -245,7 +245,7 @@ class Game:
             if index < self.match.seats and seat.kind == HUMAN and seat.conn is not None
             and not seat.taken_over
         ]
-        self.trust = RoundTrust(HostRound(self.game_id, round_no), contributors, now,
+        self.trust = SeedExchange(HostCommitments(self.game_id, round_no), contributors, now,
                                 self.timings.seed_phase)
         self._journal_trust()  # the host seed, before anyone sees its commitment
         self.room.broadcast(self.trust.published[0])
@@ -264,14 +264,14 @@ class Game:
         if trust.keyed:
             self._deal(trust, now)
 
-    def _deal(self, trust: RoundTrust, now: float) -> None:
-        host_round = trust.host_round
-        if host_round.absent:
+    def _deal(self, trust: SeedExchange, now: float) -> None:
+        commitments = trust.commitments
+        if commitments.absent:
             log.info("%s: seats %s never revealed a seed (zeros used)", self.label,
-                     list(host_round.absent))
-        log.info("%s: round %d dealt", self.label, host_round.round_no)
-        self._publish_deck(host_round.deal(len(self.match.manifest)))
-        self._apply(HOST, StartRound(host_round.key), now)
+                     list(commitments.absent))
+        log.info("%s: round %d dealt", self.label, commitments.round_no)
+        self._publish_deck(commitments.deal(len(self.match.manifest)))
+        self._apply(HOST, StartRound(commitments.key), now)
 
     def _journal_trust(self) -> None:
         """Journal the round's trust state if it changed: the host seed when the round is
@@ -279,7 +279,7 @@ class Game:
         a round it abandoned, or go on with the one it was playing."""
         if self.journal is None or self.trust is None:
             return
-        record = TrustRecord.of(self.trust.host_round)
+        record = TrustRecord.of(self.trust.commitments)
         if record != self._journaled:
             self.journal.write_trust(record)
             self._journaled = record
@@ -318,7 +318,7 @@ class Game:
         log.info("%s: round %d won by seat %s, scores %s", self.label, self.match.round_no,
                  event.winner, list(event.scores))
         if self.trust is not None:
-            self.room.broadcast(wire("round_audit", self.trust.host_round.audit()))
+            self.room.broadcast(wire("round_audit", self.trust.commitments.audit()))
             self.trust = None
         if self.match.phase == BETWEEN_ROUNDS:
             self.next_round_at = now + self.timings.round_break
@@ -340,7 +340,7 @@ class Game:
                 self.room.outbox.append(SendEvent(member.conn, event, legal, proof, shared,
                                                   packed))
             if isinstance(event, ev.Reshuffled) and self.trust is not None:
-                self._publish_deck(self.trust.host_round.reshuffle(event.epoch, event.sources))
+                self._publish_deck(self.trust.commitments.reshuffle(event.epoch, event.sources))
         self.bots.observe(events)
 
     def _proof(self, event: ev.Event) -> dict[str, Any]:
@@ -348,7 +348,7 @@ class Game:
         the proof fields the wire format carries for that event type."""
         if self.trust is None:
             return {}
-        proof = self.trust.host_round.event_proof(event).to_dict()
+        proof = self.trust.commitments.event_proof(event).to_dict()
         allowed = PROOF_FIELDS.get(wire_name(type(event)), {})
         return {key: value for key, value in proof.items() if key in allowed}
 

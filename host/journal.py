@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from protocol.game_codec import decode_action, encode_action
-from protocol.trust.host import HostRound
+from protocol.trust.host import HostCommitments
 from unonet import events as ev
 from unonet.actions import HOST, Action, Expire, Penalize, StartRound
 from unonet.match import Match
@@ -96,7 +96,7 @@ class Header:
 
 @dataclass(frozen=True)
 class TrustRecord:
-    """A round's secrets: enough to rebuild its HostRound after a restart."""
+    """A round's secrets: enough to rebuild its HostCommitments after a restart."""
 
     round_no: int
     host_seed: bytes
@@ -105,9 +105,9 @@ class TrustRecord:
     frozen: bool = True  # seed_commits was published (older journals wrote only keyed rounds)
 
     @classmethod
-    def of(cls, host_round: HostRound) -> TrustRecord:
-        return cls(host_round.round_no, host_round.host_seed, dict(host_round.commits),
-                   dict(host_round.seeds), host_round.frozen)
+    def of(cls, commitments: HostCommitments) -> TrustRecord:
+        return cls(commitments.round_no, commitments.host_seed, dict(commitments.commits),
+                   dict(commitments.seeds), commitments.frozen)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -129,15 +129,15 @@ class TrustRecord:
             frozen=bool(data.get("frozen", True)),
         )
 
-    def rebuild(self, game_id: bytes) -> HostRound:
-        """The HostRound as the record left it (its decks are re-dealt by load). Before the
+    def rebuild(self, game_id: bytes) -> HostCommitments:
+        """The HostCommitments as the record left it (its decks are re-dealt by load). Before the
         freeze no commitment was published, so none is kept."""
-        host_round = HostRound(game_id, self.round_no, host_seed=self.host_seed)
+        commitments = HostCommitments(game_id, self.round_no, host_seed=self.host_seed)
         if self.frozen:
-            host_round.commits.update(self.commits)
-            host_round.frozen = True
-            host_round.seeds.update(self.seeds)
-        return host_round
+            commitments.commits.update(self.commits)
+            commitments.frozen = True
+            commitments.seeds.update(self.seeds)
+        return commitments
 
 
 # -- actions as tagged maps ----------------------------------------------------------------------
@@ -217,8 +217,8 @@ class Resumed:
     header: Header
     match: Match
     trust: dict[int, TrustRecord] = field(default_factory=dict)
-    host_round: HostRound | None = None  # the round being played when the journal stopped
-    abandoned: HostRound | None = None  # a round prepared but never started (a crash)
+    commitments: HostCommitments | None = None  # the round being played when the journal stopped
+    abandoned: HostCommitments | None = None  # a round prepared but never started (a crash)
     valid_bytes: int = 0
 
     @property
@@ -265,13 +265,13 @@ def load(path: Path) -> Resumed:
             raise JournalError(f"line {number}: {exc}") from None
         events = match.apply(seat, action)
         if seat == HOST and isinstance(action, StartRound):
-            resumed.host_round = None if latest is None else latest.rebuild(header.game_id)
+            resumed.commitments = None if latest is None else latest.rebuild(header.game_id)
             latest = None
-            if resumed.host_round is not None:
-                resumed.host_round.deal(deck_size)
+            if resumed.commitments is not None:
+                resumed.commitments.deal(deck_size)
         for event in events:
-            if isinstance(event, ev.Reshuffled) and resumed.host_round is not None:
-                resumed.host_round.reshuffle(event.epoch, event.sources)
+            if isinstance(event, ev.Reshuffled) and resumed.commitments is not None:
+                resumed.commitments.reshuffle(event.epoch, event.sources)
     if latest is not None:
         resumed.abandoned = latest.rebuild(header.game_id)
     return resumed

@@ -21,11 +21,11 @@ from host.bots import BOT_NAMES, check_level
 from host.game import Game
 from host.journal import Header, Journal, Resumed, SeatRecord
 from host.outgoing import CloseConnection, ConnId, Outgoing, accepted, refused
-from host.round_trust import abandoned_messages, resumed_trust
 from host.seating import BOT, HUMAN, Member, Room, Seat, new_token
 from host.settings import TableTimings
 from protocol.errors import Code
 from protocol.trust.primitives import new_game_id
+from protocol.trust.seed_exchange import abandoned_messages, resumed_exchange
 from unonet.actions import Action
 from unonet.errors import EngineError
 from unonet.match import IN_ROUND, Match
@@ -417,8 +417,8 @@ class Table:
                                                taken_over=hashed is None)
         table.owner = table._first_human()
         trust = None
-        if resumed.host_round is not None and resumed.match.phase == "in_round":
-            trust = resumed_trust(resumed.host_round)
+        if resumed.commitments is not None and resumed.match.phase == "in_round":
+            trust = resumed_exchange(resumed.commitments)
         owed = []
         if resumed.abandoned is not None:
             owed = abandoned_messages(resumed.abandoned)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from host.journal import Header, Journal, JournalError, SeatRecord, TrustRecord, load
-from protocol.trust.host import HostRound
+from protocol.trust.host import HostCommitments
 from protocol.trust.primitives import new_game_id, new_seed, seed_commitment
 from unonet.actions import HOST, StartRound
 from unonet.bots import NormalBot
@@ -29,14 +29,14 @@ def _play_some(path: Path, actions: int) -> Match:
         if match.phase == MATCH_OVER:
             break
         if match.phase == BETWEEN_ROUNDS:
-            host_round = HostRound(header.game_id, match.round_no + 1)
+            commitments = HostCommitments(header.game_id, match.round_no + 1)
             player_seed = new_seed()
-            host_round.accept_commit(0, seed_commitment(header.game_id, host_round.round_no, 0,
+            commitments.accept_commit(0, seed_commitment(header.game_id, commitments.round_no, 0,
                                                         player_seed))
-            host_round.freeze_commits()
-            assert host_round.accept_reveal(0, player_seed)
-            journal.write_trust(TrustRecord.of(host_round))
-            seat, action = HOST, StartRound(host_round.key)
+            commitments.freeze_commits()
+            assert commitments.accept_reveal(0, player_seed)
+            journal.write_trust(TrustRecord.of(commitments))
+            seat, action = HOST, StartRound(commitments.key)
         else:
             seat = match.pending_seat  # type: ignore[assignment]
             action = bots[seat].act(match.view(seat), match.legal_actions(seat))
@@ -53,10 +53,10 @@ def test_a_resumed_journal_continues_the_same_match(tmp_path: Path) -> None:
     assert resumed.match.state() == played.state()
     assert resumed.match.log == played.log
     if played.round is not None and played.phase != MATCH_OVER:
-        assert resumed.host_round is not None
+        assert resumed.commitments is not None
         for card, position in enumerate(played.round.origin):
-            assert resumed.host_round.card_at(position) == card
-        assert resumed.host_round.key == played.round.key
+            assert resumed.commitments.card_at(position) == card
+        assert resumed.commitments.key == played.round.key
 
 
 def test_a_torn_last_line_is_ignored_and_cut_before_appending(tmp_path: Path) -> None:

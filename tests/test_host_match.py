@@ -11,10 +11,10 @@ from client_net import played_match
 
 from client import netbot
 from host.registry import Registry
-from host.round_trust import RoundTrust
 from host.server import HostServer, ServerConfig
 from host.settings import BENCHMARK_LIMITS, FAST_TIMINGS
 from host.table import Table, TableSettings
+from protocol.trust.seed_exchange import SeedExchange
 from unonet.rules import RuleSet
 
 
@@ -72,15 +72,15 @@ async def test_bots_that_verify_nothing_still_contribute_their_seeds(
 ) -> None:
     """verify=False (the benchmark's load generator) checks no card, yet seeds every round."""
     commits: list[tuple[int, int]] = []  # (round, seat) of every seed_commit the host took
-    original = RoundTrust.commit
+    original = SeedExchange.commit
 
-    def commit(self: RoundTrust, seat: int, message: Any) -> Any:
+    def commit(self: SeedExchange, seat: int, message: Any) -> Any:
         problem = original(self, seat, message)
         if problem is None:
             commits.append((self.round_no, seat))
         return problem
 
-    monkeypatch.setattr(RoundTrust, "commit", commit)
+    monkeypatch.setattr(SeedExchange, "commit", commit)
     settings = TableSettings("lean", RuleSet(target=100), headless=True, target_seats=2,
                              timings=FAST_TIMINGS)
     _, table, listener = await start_host(nursery, settings)

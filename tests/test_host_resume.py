@@ -131,7 +131,7 @@ def test_a_round_abandoned_in_its_seed_exchange_is_audited_and_the_next_number_d
     assert game2 is not None and game2.match.phase == IN_ROUND and game2.match.round_no == 1
     assert game2.trust is not None and game2.trust.round_no == 2
     resumed = load(path)
-    assert resumed.host_round is not None and resumed.host_round.round_no == 2
+    assert resumed.commitments is not None and resumed.commitments.round_no == 2
     assert resumed.match.state() == game2.match.state()
     assert seat0.verifier.violations() == []
 

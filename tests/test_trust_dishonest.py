@@ -10,7 +10,7 @@ from trust_sim import Delivery, Transcript, audit_of, play_round, replay
 from protocol.trust import (
     DeckCommits,
     EventProof,
-    HostRound,
+    HostCommitments,
     RoundAudit,
     SeedCommits,
     Violation,
@@ -150,7 +150,7 @@ def test_a_wrong_hand_digest_is_caught_by_everyone() -> None:
 def test_a_second_round_prepare_is_flagged_as_a_re_deal() -> None:
     t = play_round(1)
     host = t.host
-    redeal = HostRound(host.game_id, host.round_no, host.host_seat)
+    redeal = HostCommitments(host.game_id, host.round_no, host.host_seat)
     deck_index = t.messages(DeckCommits)[0][0]
     t.deliveries.insert(deck_index + 1, Delivery(None, redeal.round_prepare()))
     for seat in [None, *range(t.seats)]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from trust_sim import play_round, replay
 
-from protocol.trust import HostRound, TrustVerifier, Verified, Violation, ViolationKind
+from protocol.trust import HostCommitments, TrustVerifier, Verified, Violation, ViolationKind
 from unonet import events as ev
 
 
@@ -80,9 +80,9 @@ def test_a_second_round_needs_the_first_audited_and_a_higher_number() -> None:
     t = play_round(1)
     verifier = replay(t, 1)
     host = t.host
-    second = HostRound(host.game_id, 2, host.host_seat)
+    second = HostCommitments(host.game_id, 2, host.host_seat)
     assert isinstance(verifier.round_prepare(second.round_prepare()), Verified)
-    older = HostRound(host.game_id, 1, host.host_seat)
+    older = HostCommitments(host.game_id, 1, host.host_seat)
     result = verifier.round_prepare(older.round_prepare())
     assert isinstance(result, Violation)
     assert result.kind is ViolationKind.REDEAL  # round 1 again, with another commitment

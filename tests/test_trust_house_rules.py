@@ -1,6 +1,6 @@
 """Whole matches of the house-rule presets, played by the engine, verify for every seat.
 
-`trust_sim.play_match` runs the honest host's trust code (a HostRound per round, the proofs
+`trust_sim.play_match` runs the honest host's trust code (a HostCommitments per round, the proofs
 attached to every event) around a real match in which any seat acts whenever it may (jump-ins,
 buzzer presses and catches race the player whose turn it is); every seat and a spectator check
 every round with one verifier each. Then a dishonest host is caught in the same matches.

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from protocol.trust import (
     DeckCommits,
     EventProof,
-    HostRound,
+    HostCommitments,
     RoundAudit,
     RoundPrepare,
     SeedCommits,
@@ -47,7 +47,7 @@ class Delivery:
 class Transcript:
     manifest: DeckManifest
     seats: int
-    host: HostRound
+    host: HostCommitments
     player_seeds: dict[int, bytes]
     deliveries: list[Delivery] = field(default_factory=list)
 
@@ -71,7 +71,7 @@ class Transcript:
         return [(i, d.item) for i, d in enumerate(self.deliveries) if isinstance(d.item, kind)]
 
 
-def proof_for(host: HostRound, event: ev.Event) -> EventProof:
+def proof_for(host: HostCommitments, event: ev.Event) -> EventProof:
     """The proof fields an honest host attaches to an engine event, as they cross the wire."""
     return EventProof.from_dict(host.event_proof(event).to_dict())
 
@@ -99,7 +99,7 @@ def play_round(
     rng = random.Random(seed)
     rules = rules or RuleSet()
     game_id = rng.randbytes(16)
-    host = HostRound(
+    host = HostCommitments(
         game_id, 1, host_seat if host_seat is not None else 2**32 - 1, rng.randbytes(32)
     )
     manifest = rules.manifest()
@@ -154,7 +154,7 @@ def play_round(
     return t
 
 
-def _commit(host: HostRound, position: tuple[int, int]) -> bytes:
+def _commit(host: HostCommitments, position: tuple[int, int]) -> bytes:
     return host.decks[position[0]].commitments[position[1]]
 
 
@@ -204,7 +204,7 @@ def _opened_round(
     rng: random.Random, seats: int, manifest: DeckManifest, game_id: bytes, round_no: int = 1
 ) -> Transcript:
     """Seeds committed and revealed by every seat but the host's (seat 0); epoch 0 committed."""
-    host = HostRound(game_id, round_no, 0, rng.randbytes(32))
+    host = HostCommitments(game_id, round_no, 0, rng.randbytes(32))
     seeds = {s: rng.randbytes(32) for s in range(1, seats)}
     t = Transcript(manifest, seats, host, seeds)
     t.deliveries.append(Delivery(None, host.round_prepare()))

@@ -1,6 +1,6 @@
 """The trust scheme (SPEC.md section 11): commitments the host makes and clients check.
 
-Host side: `HostRound` and the pure constructions in `primitives` and `deck`. Client side:
+Host side: `HostCommitments` and the pure constructions in `primitives` and `deck`. Client side:
 `TrustVerifier`, fed the trust messages and engine events with their proof fields; it returns
 `Verified` or `Violation` values and never raises for a dishonest host. No I/O here.
 """
@@ -17,7 +17,7 @@ from protocol.trust.constants import (
     TAG_SHUFFLE_KEY,
 )
 from protocol.trust.deck import CardProof, CommittedDeck, commit_order, deal_deck, reshuffle_deck
-from protocol.trust.host import HostRound
+from protocol.trust.host import HostCommitments
 from protocol.trust.messages import (
     MESSAGE_TYPES,
     NO_PROOF,
@@ -61,7 +61,7 @@ __all__ = [
     "CommittedDeck",
     "DeckCommits",
     "EventProof",
-    "HostRound",
+    "HostCommitments",
     "MalformedTrustMessage",
     "Outcome",
     "RoundAudit",

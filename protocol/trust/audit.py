@@ -12,13 +12,13 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 
 from protocol.trust.challenge import verdict_violation
+from protocol.trust.checked_round import CheckedRound
 from protocol.trust.constants import ABSENT_SEED
 from protocol.trust.deck import CommittedDeck, deal_deck, reshuffle_deck
 from protocol.trust.ledger import fmt
 from protocol.trust.messages import RoundAudit
 from protocol.trust.primitives import round_key, same_digest, seed_commitment
 from protocol.trust.results import Violation, ViolationKind
-from protocol.trust.roundstate import RoundState
 from unonet.cards import DeckManifest
 from unonet.events import Position
 from unonet.shuffle import dealer_order
@@ -27,7 +27,7 @@ _CardAt = Callable[[Position], int | None]
 
 
 def audit_round(
-    rnd: RoundState, msg: RoundAudit, manifest: DeckManifest, seat: int | None
+    rnd: CheckedRound, msg: RoundAudit, manifest: DeckManifest, seat: int | None
 ) -> list[Violation]:
     """Every violation the audit finds; empty when the whole round checks out."""
     found, contributions = _check_seeds(rnd, msg, seat)
@@ -54,7 +54,7 @@ def audit_round(
 
 
 def _check_seeds(
-    rnd: RoundState, msg: RoundAudit, seat: int | None
+    rnd: CheckedRound, msg: RoundAudit, seat: int | None
 ) -> tuple[list[Violation], list[bytes] | None]:
     """Open every seed commitment; return the contributions in seat order, or None."""
     found: list[Violation] = []
@@ -131,7 +131,7 @@ def _check_seeds(
 
 
 def _derive_decks(
-    rnd: RoundState, key: bytes, deck_size: int
+    rnd: CheckedRound, key: bytes, deck_size: int
 ) -> tuple[dict[int, CommittedDeck], list[Violation]]:
     """Epoch 0 from the key, then each reshuffle from the sources of its public event."""
     size0 = len(rnd.decks[0].commits) if 0 in rnd.decks else deck_size
@@ -156,7 +156,7 @@ def _derive_decks(
     return decks, []
 
 
-def _dealt(rnd: RoundState) -> bool:
+def _dealt(rnd: CheckedRound) -> bool:
     """Whether any card of the round moved in what this client saw. A round abandoned before
     its deal (SPEC.md 11.7) is audited with no pile committed, and that is no violation."""
     ledger = rnd.ledger
@@ -166,7 +166,7 @@ def _dealt(rnd: RoundState) -> bool:
     )
 
 
-def _compare_commitments(rnd: RoundState, decks: dict[int, CommittedDeck]) -> list[Violation]:
+def _compare_commitments(rnd: CheckedRound, decks: dict[int, CommittedDeck]) -> list[Violation]:
     """The published commitments must be exactly those of the derived piles."""
     found: list[Violation] = []
     for epoch in sorted(set(decks) | set(rnd.decks)):
@@ -217,7 +217,9 @@ def _compare_commitments(rnd: RoundState, decks: dict[int, CommittedDeck]) -> li
     return found
 
 
-def _check_sightings(rnd: RoundState, card_at: _CardAt, manifest: DeckManifest) -> list[Violation]:
+def _check_sightings(
+    rnd: CheckedRound, card_at: _CardAt, manifest: DeckManifest
+) -> list[Violation]:
     found: list[Violation] = []
     for position, sighting in sorted(rnd.seen.items()):
         actual = card_at(position)
@@ -260,7 +262,7 @@ def _multiset_at(card_at: _CardAt, positions: Iterable[Position]) -> Counter[int
     return Counter(card_at(p) for p in positions)
 
 
-def _check_hands(rnd: RoundState, card_at: _CardAt) -> list[Violation]:
+def _check_hands(rnd: CheckedRound, card_at: _CardAt) -> list[Violation]:
     """Hands shown at the round's end against the positions the public record gives them."""
     found: list[Violation] = []
     ledger = rnd.ledger
@@ -280,7 +282,7 @@ def _check_hands(rnd: RoundState, card_at: _CardAt) -> list[Violation]:
 
 
 def _check_whereabouts(
-    rnd: RoundState, card_at: _CardAt, manifest: DeckManifest
+    rnd: CheckedRound, card_at: _CardAt, manifest: DeckManifest
 ) -> list[Violation]:
     """Each card of the deck lies in exactly one place the public record names (a hand, the
     discard pile, under or in the draw pile): none lost, none in two places at once."""
@@ -309,7 +311,7 @@ def _check_whereabouts(
     ]
 
 
-def _check_verdicts(rnd: RoundState, card_at: _CardAt, manifest: DeckManifest) -> list[Violation]:
+def _check_verdicts(rnd: CheckedRound, card_at: _CardAt, manifest: DeckManifest) -> list[Violation]:
     """Every public verdict, now that every hand can be read from the key."""
     found: list[Violation] = []
     for record in rnd.challenges:
@@ -340,7 +342,7 @@ def _check_verdicts(rnd: RoundState, card_at: _CardAt, manifest: DeckManifest) -
     return found
 
 
-def _check_dealer(rnd: RoundState, key: bytes, manifest: DeckManifest) -> list[Violation]:
+def _check_dealer(rnd: CheckedRound, key: bytes, manifest: DeckManifest) -> list[Violation]:
     """The k-th card of dealer draw attempt a is dealer_order(K, a, deck size)[k]."""
     found: list[Violation] = []
     for draw in rnd.dealer_draws:
@@ -356,7 +358,7 @@ def _check_dealer(rnd: RoundState, key: bytes, manifest: DeckManifest) -> list[V
     return found
 
 
-def _leftovers(rnd: RoundState) -> list[Violation]:
+def _leftovers(rnd: CheckedRound) -> list[Violation]:
     return [
         Violation(
             ViolationKind.MISSING_COMMITMENT,

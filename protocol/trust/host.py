@@ -18,7 +18,7 @@ from unonet.events import Position
 
 
 @dataclass
-class HostRound:
+class HostCommitments:
     """Everything the host holds for one round, from round_prepare to round_audit."""
 
     game_id: bytes

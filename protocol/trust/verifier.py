@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from protocol.limits import MAX_SEATS
 from protocol.trust.audit import audit_round
 from protocol.trust.challenge import hand_set_violations, verdict_violation
+from protocol.trust.checked_round import ChallengeRecord, CheckedRound, Opening, Sighting
 from protocol.trust.constants import ALGO, DIGEST_SIZE, SEED_SIZE
 from protocol.trust.ledger import CHALLENGEABLE, fmt
 from protocol.trust.messages import (
@@ -34,7 +35,6 @@ from protocol.trust.primitives import (
     seed_commitment,
 )
 from protocol.trust.results import Outcome, Verified, Violation, ViolationKind
-from protocol.trust.roundstate import ChallengeRecord, Opening, RoundState, Sighting
 from unonet import events as ev
 from unonet.cards import DeckManifest
 from unonet.events import Position
@@ -49,7 +49,7 @@ class TrustVerifier:
     def __init__(self, manifest: DeckManifest, seat: int | None = None) -> None:
         self.manifest = manifest
         self.seat = seat
-        self._rounds: list[RoundState] = []
+        self._rounds: list[CheckedRound] = []
         self._violations: list[Violation] = []
 
     # -- results -----------------------------------------------------------------------------------
@@ -64,7 +64,7 @@ class TrustVerifier:
         return not self._violations
 
     @property
-    def current(self) -> RoundState | None:
+    def current(self) -> CheckedRound | None:
         """The round being played (the last one prepared)."""
         return self._rounds[-1] if self._rounds else None
 
@@ -131,7 +131,7 @@ class TrustVerifier:
                         )
                     )
                     earlier.audited = True  # reported once
-        self._rounds.append(RoundState.start(msg, self.manifest))
+        self._rounds.append(CheckedRound.start(msg, self.manifest))
         return self._report(found, f"round {msg.round_no} prepared")
 
     def joined_mid_round(self) -> None:
@@ -168,12 +168,12 @@ class TrustVerifier:
         rnd.own_revealed = True
         return SeedReveal(rnd.round_no, rnd.own_seed)
 
-    def _require_round(self) -> RoundState:
+    def _require_round(self) -> CheckedRound:
         if self.current is None:
             raise ValueError("no round_prepare has been received")
         return self.current
 
-    def _round_for(self, round_no: int, what: str) -> tuple[RoundState | None, list[Violation]]:
+    def _round_for(self, round_no: int, what: str) -> tuple[CheckedRound | None, list[Violation]]:
         rnd = self.current
         if rnd is None:
             return None, []
@@ -273,7 +273,7 @@ class TrustVerifier:
         found += self._check_sources(rnd)
         return self._report(found, f"epoch {msg.epoch}: {len(msg.commits)} commitments recorded")
 
-    def _pile_size(self, rnd: RoundState, epoch: int) -> int | None:
+    def _pile_size(self, rnd: CheckedRound, epoch: int) -> int | None:
         if epoch == 0:
             return len(self.manifest)
         record = rnd.ledger.reshuffles.get(epoch)
@@ -287,7 +287,7 @@ class TrustVerifier:
         return f"card {card} (not in the deck)"
 
     def _open(
-        self, rnd: RoundState, position: Position, card: int, nonce: bytes | None, how: str
+        self, rnd: CheckedRound, position: Position, card: int, nonce: bytes | None, how: str
     ) -> list[Violation]:
         """Record a sighting and, given a nonce, check it against the position's commitment."""
         found: list[Violation] = []
@@ -316,7 +316,7 @@ class TrustVerifier:
             return found
         return found + self._check_opening(rnd, Opening(position, card, nonce, how))
 
-    def _check_opening(self, rnd: RoundState, opening: Opening) -> list[Violation]:
+    def _check_opening(self, rnd: CheckedRound, opening: Opening) -> list[Violation]:
         committed = rnd.commitment(opening.position)
         if committed is None:
             return [
@@ -339,7 +339,7 @@ class TrustVerifier:
             )
         ]
 
-    def _retry_pending(self, rnd: RoundState, epoch: int) -> list[Violation]:
+    def _retry_pending(self, rnd: CheckedRound, epoch: int) -> list[Violation]:
         ready = [o for o in rnd.pending if o.position[0] == epoch]
         rnd.pending = [o for o in rnd.pending if o.position[0] != epoch]
         found: list[Violation] = []
@@ -347,7 +347,7 @@ class TrustVerifier:
             found += self._check_opening(rnd, opening)
         return found
 
-    def _check_sources(self, rnd: RoundState) -> list[Violation]:
+    def _check_sources(self, rnd: CheckedRound) -> list[Violation]:
         """A reshuffle mixes exactly the untaken pile and the discards it takes (sizes needed)."""
         found: list[Violation] = []
         if rnd.partial:
@@ -383,7 +383,9 @@ class TrustVerifier:
         found += self._event_checks(rnd, event, proof)
         return self._report(found, f"{type(event).__name__} checked")
 
-    def _event_checks(self, rnd: RoundState, event: ev.Event, proof: EventProof) -> list[Violation]:
+    def _event_checks(
+        self, rnd: CheckedRound, event: ev.Event, proof: EventProof
+    ) -> list[Violation]:
         if isinstance(event, ev.CardsDrawn):
             if event.seat == self.seat:
                 rnd.public_mine.update(event.positions)
@@ -423,7 +425,7 @@ class TrustVerifier:
         return []
 
     def _received(
-        self, rnd: RoundState, event: ev.CardsReceived, proof: EventProof
+        self, rnd: CheckedRound, event: ev.CardsReceived, proof: EventProof
     ) -> list[Violation]:
         if event.seat != self.seat:
             return []
@@ -447,7 +449,9 @@ class TrustVerifier:
             found += self._open(rnd, position, card, nonce, "given to you")
         return found
 
-    def _played(self, rnd: RoundState, event: ev.CardPlayed, proof: EventProof) -> list[Violation]:
+    def _played(
+        self, rnd: CheckedRound, event: ev.CardPlayed, proof: EventProof
+    ) -> list[Violation]:
         found = self._open(
             rnd, event.position, event.card, proof.nonce, f"played by seat {event.seat}"
         )
@@ -478,7 +482,7 @@ class TrustVerifier:
             )
         return found
 
-    def _challenged(self, rnd: RoundState, event: ev.Challenged) -> list[Violation]:
+    def _challenged(self, rnd: CheckedRound, event: ev.Challenged) -> list[Violation]:
         mine = event.challenger == self.seat
         rnd.challenges.append(
             ChallengeRecord(event, rnd.ledger.snapshots.get(event.target), checked_by_me=mine)
@@ -496,7 +500,7 @@ class TrustVerifier:
         return []
 
     def _reveal(
-        self, rnd: RoundState, event: ev.ChallengeReveal, proof: EventProof
+        self, rnd: CheckedRound, event: ev.ChallengeReveal, proof: EventProof
     ) -> list[Violation]:
         if event.challenger != self.seat:
             return []

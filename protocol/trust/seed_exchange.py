@@ -13,7 +13,7 @@ from enum import StrEnum
 from typing import Any
 
 from protocol.errors import Code
-from protocol.trust.host import HostRound
+from protocol.trust.host import HostCommitments
 from protocol.trust.messages import (
     DeckCommits,
     MalformedTrustMessage,
@@ -35,22 +35,26 @@ def wire(kind: str, message: TrustMessage) -> dict[str, Any]:
     return {"t": kind, **message.to_dict()}
 
 
-class RoundTrust:
+class SeedExchange:
     """One round's seed exchange: which seats are expected, which phase, until when."""
 
     def __init__(
-        self, host_round: HostRound, contributors: Iterable[int], now: float, phase_time: float
+        self,
+        commitments: HostCommitments,
+        contributors: Iterable[int],
+        now: float,
+        phase_time: float,
     ) -> None:
-        self.host_round = host_round
+        self.commitments = commitments
         self.contributors = set(contributors)
         self.phase = SeedPhase.COMMIT
         self.phase_time = phase_time
         self.deadline: float | None = now + phase_time
-        self.published: list[dict[str, Any]] = [wire("round_prepare", host_round.round_prepare())]
+        self.published: list[dict[str, Any]] = [wire("round_prepare", commitments.round_prepare())]
 
     @property
     def round_no(self) -> int:
-        return self.host_round.round_no
+        return self.commitments.round_no
 
     @property
     def keyed(self) -> bool:
@@ -68,9 +72,9 @@ class RoundTrust:
             return Code.BAD_MESSAGE, str(exc)
         if self.phase is not SeedPhase.COMMIT or commit.round_no != self.round_no:
             return Code.UNEXPECTED_MESSAGE, "no seed commitment is expected now"
-        if seat not in self.contributors or seat in self.host_round.commits:
+        if seat not in self.contributors or seat in self.commitments.commits:
             return Code.UNEXPECTED_MESSAGE, "this seat does not commit a seed for this round"
-        self.host_round.accept_commit(seat, commit.commit)
+        self.commitments.accept_commit(seat, commit.commit)
         return None
 
     def reveal(self, seat: int, message: Mapping[str, Any]) -> tuple[str, str] | None:
@@ -81,57 +85,57 @@ class RoundTrust:
             return Code.BAD_MESSAGE, str(exc)
         if self.phase is not SeedPhase.REVEAL or reveal.round_no != self.round_no:
             return Code.UNEXPECTED_MESSAGE, "no seed reveal is expected now"
-        if seat in self.host_round.seeds:
+        if seat in self.commitments.seeds:
             return Code.UNEXPECTED_MESSAGE, "this seat has revealed already"
-        if not self.host_round.accept_reveal(seat, reveal.seed):
+        if not self.commitments.accept_reveal(seat, reveal.seed):
             return Code.COMMIT_MISMATCH, "the seed does not open this seat's commitment"
         return None
 
     def advance(self, now: float) -> list[dict[str, Any]]:
         """Move on as far as answers and deadlines allow; returns the messages to broadcast."""
         out: list[dict[str, Any]] = []
-        host_round = self.host_round
+        commitments = self.commitments
         deadline_passed = self.deadline is not None and now >= self.deadline
         if self.phase is SeedPhase.COMMIT and (
-            self.contributors <= set(host_round.commits) or deadline_passed
+            self.contributors <= set(commitments.commits) or deadline_passed
         ):
-            out.append(wire("seed_commits", host_round.freeze_commits()))
+            out.append(wire("seed_commits", commitments.freeze_commits()))
             self.phase = SeedPhase.REVEAL
             self.deadline = now + self.phase_time
             deadline_passed = False
         if self.phase is SeedPhase.REVEAL:
-            waiting = {s for s in host_round.commits if s in self.contributors}
-            if waiting <= set(host_round.seeds) or deadline_passed:
+            waiting = {s for s in commitments.commits if s in self.contributors}
+            if waiting <= set(commitments.seeds) or deadline_passed:
                 self.phase = SeedPhase.KEYED
                 self.deadline = None
         self.published.extend(out)
         return out
 
 
-def resumed_trust(host_round: HostRound) -> RoundTrust:
+def resumed_exchange(commitments: HostCommitments) -> SeedExchange:
     """The exchange of a round that a restarted host resumes: keyed, with every message it had
     published (same host seed, so the same round_prepare) ready for reconnecting players."""
-    trust = RoundTrust(host_round, (), 0.0, 0.0)
+    trust = SeedExchange(commitments, (), 0.0, 0.0)
     trust.phase = SeedPhase.KEYED
     trust.deadline = None
-    commits = SeedCommits(host_round.round_no, tuple(sorted(host_round.commits.items())))
+    commits = SeedCommits(commitments.round_no, tuple(sorted(commitments.commits.items())))
     trust.published.append(wire("seed_commits", commits))
-    for epoch in sorted(host_round.decks):
-        deck = host_round.decks[epoch]
+    for epoch in sorted(commitments.decks):
+        deck = commitments.decks[epoch]
         trust.published.append(
-            wire("deck_commits", DeckCommits(host_round.round_no, epoch, deck.commitments,
+            wire("deck_commits", DeckCommits(commitments.round_no, epoch, deck.commitments,
                                              deck.deck_commitment))
         )
     return trust
 
 
-def abandoned_messages(host_round: HostRound) -> list[dict[str, Any]]:
+def abandoned_messages(commitments: HostCommitments) -> list[dict[str, Any]]:
     """What a restarted host owes for a round it prepared but never dealt (SPEC.md 11.7,
     [UNO-11-24]): the same round_prepare (so nobody sees a re-deal), the commitments if they
     were frozen, and the round's audit; the deal itself then takes the next round number."""
-    out = [wire("round_prepare", host_round.round_prepare())]
-    if host_round.frozen:
-        commits = SeedCommits(host_round.round_no, tuple(sorted(host_round.commits.items())))
+    out = [wire("round_prepare", commitments.round_prepare())]
+    if commitments.frozen:
+        commits = SeedCommits(commitments.round_no, tuple(sorted(commitments.commits.items())))
         out.append(wire("seed_commits", commits))
-    out.append(wire("round_audit", host_round.audit()))
+    out.append(wire("round_audit", commitments.audit()))
     return out

@@ -39,7 +39,7 @@ class ChallengeRecord:
 
 
 @dataclass
-class RoundState:
+class CheckedRound:
     """One round from round_prepare to round_audit, as one client saw it."""
 
     prepare: RoundPrepare
@@ -61,7 +61,7 @@ class RoundState:
     partial: bool = False  # joined after the deal: the public record of hands is incomplete
 
     @classmethod
-    def start(cls, prepare: RoundPrepare, manifest: DeckManifest) -> RoundState:
+    def start(cls, prepare: RoundPrepare, manifest: DeckManifest) -> CheckedRound:
         return cls(prepare=prepare, ledger=PublicLedger(manifest))
 
     @property
