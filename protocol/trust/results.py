@@ -35,6 +35,14 @@ class ViolationKind(StrEnum):
     HAND_COUNT = "hand_count"  # a hand revealed at the round's end of the wrong size
     CARD_COUNT = "card_count"  # at the audit, a card of the deck in no place or in two
     MISSING_AUDIT = "missing_audit"  # a round that ended (or was dropped) without its seeds
+    MATCH_ID = "match_id"  # a game_id other than the match's, or the match announced anew
+    ABANDONED = "abandoned"  # a round that was dealt and never ended
+    DEAL_ORDER = "deal_order"  # a dealt position given to a seat the deal rule does not name
+    SEED_REVEALS = "seed_reveals"  # the public seed reveals do not open, or differ from the audit
+    SIGNATURE = "signature"  # a signed message without a valid signature by the match's signer
+    EVENTS_DIGEST = "events_digest"  # the audit's digest is not that of the events received
+    HISTORY = "history"  # a round_history rewrites an event this client already received
+    ILLEGAL = "illegal"  # the public record has a play, penalty or score the rules do not give
 
 
 @dataclass(frozen=True, slots=True)
