@@ -139,14 +139,19 @@ class LinkHarness:
         return [u.state for u in self.seen if isinstance(u, ConnectionChanged)]
 
 
-async def start_link(nursery: trio.Nursery, config: LinkConfig) -> LinkHarness:
-    """`run_link(config)` in `nursery`, through streams the test can cut."""
+async def start_link(
+    nursery: trio.Nursery,
+    config: LinkConfig,
+    wrap: Callable[[trio.abc.Stream], CuttableStream] = CuttableStream,
+) -> LinkHarness:
+    """`run_link(config)` in `nursery`, through streams the test can cut (`wrap` makes each
+    connection's stream: tests/tamper.py's dishonest host, for instance)."""
     commands_in, commands_out = trio.open_memory_channel[Command](math.inf)
     updates_in, updates_out = trio.open_memory_channel[Update](math.inf)
     harness = LinkHarness(commands_in, updates_out)
 
     async def connector(config: LinkConfig, seen_before: bytes | None) -> trio.abc.Stream:
-        stream = CuttableStream(await open_stream(config, seen_before))
+        stream = wrap(await open_stream(config, seen_before))
         harness.streams.append(stream)
         return stream
 
