@@ -13,7 +13,9 @@ import json
 from pathlib import Path
 from typing import Any
 
+import msgpack
 import pytest
+from cryptography.hazmat.primitives.asymmetric import ec
 
 import protocol
 from protocol.trust import (
@@ -29,6 +31,7 @@ from protocol.trust import (
     seed_commitment,
 )
 from protocol.trust.challenge import is_guilty
+from protocol.trust.signing import EventsDigest, Signer, canonical, statement, verify
 from unonet.cards import Color, classic_manifest
 from unonet.encoding import Field, enc
 from unonet.shuffle import PRNG_TAG, HmacStream, dealer_order, reshuffle_order
@@ -125,10 +128,62 @@ def check_challenge(data: dict[str, Any]) -> None:
     assert data["card_commitment_check"] == data["reveal"][0]["commitment"]
 
 
+def from_typed(value: Any) -> Any:
+    """A JSON value of the signing vectors back to msgpack's: {"bin": hex} -> bytes."""
+    if isinstance(value, dict):
+        if set(value) == {"bin"}:
+            return bytes.fromhex(value["bin"])
+        return {key: from_typed(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [from_typed(item) for item in value]
+    return value
+
+
+def unpack(hex_text: str) -> Any:
+    """Decode a hex msgpack vector; undecodable bytes fail the check (not a crash)."""
+    try:
+        return msgpack.unpackb(bytes.fromhex(hex_text), raw=False)
+    except Exception as exc:
+        raise AssertionError(f"not msgpack: {exc}") from None
+
+
+def check_sign(data: dict[str, Any]) -> None:
+    inputs = data["inputs"]
+    game_id = bytes.fromhex(inputs["game_id"])
+    for case in data["canonical"]:
+        value = from_typed(case["value"])
+        assert unpack(case["wire"]) == value
+        assert canonical(value).hex() == case["cm"]
+        assert canonical(unpack(case["wire"])).hex() == case["cm"]
+    digest = EventsDigest(game_id, inputs["round"])
+    chain = [digest.value.hex()]
+    for event in from_typed(inputs["events"]):
+        digest.add(event)
+        chain.append(digest.value.hex())
+    assert chain == [data["events_digest"][f"d_{i}"] for i in range(3)]
+    message = from_typed(data["message"]["typed"])
+    assert unpack(data["message"]["wire"]) == message
+    assert canonical(message).hex() == data["message"]["cm"]
+    assert message["events_digest"].hex() == data["events_digest"]["d_2"]
+    assert statement(message).hex() == data["statement"]
+    assert enc("uno/v1/sig", canonical(message)).hex() == data["statement"]
+    key = ec.derive_private_key(int(inputs["test_private_key"], 16), ec.SECP256R1())
+    signer = bytes.fromhex(data["signer"])
+    assert Signer.from_private_key(key).signer == signer
+    valid = [case["valid"] for case in data["signatures"]]
+    assert True in valid and False in valid  # the vector shows both outcomes
+    for case in data["signatures"]:
+        assert verify(signer, unpack(case["wire"])) is case["valid"], case["case"]
+    assert data["signatures"][0]["case"] == "as signed"
+    signed = unpack(data["signatures"][0]["wire"])
+    assert {k: v for k, v in signed.items() if k != "sig"} == message
+
+
 CHECKS = {
     "trust_enc.json": check_enc,
     "trust_round.json": check_round,
     "trust_challenge.json": check_challenge,
+    "trust_sign.json": check_sign,
 }
 
 

@@ -14,6 +14,12 @@ import json
 from pathlib import Path
 from typing import Any
 
+import msgpack
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
+
+from protocol.game_codec import encode_event
 from protocol.trust import (
     ABSENT_SEED,
     NO_SEAT,
@@ -26,6 +32,8 @@ from protocol.trust import (
     seed_commitment,
 )
 from protocol.trust.challenge import is_guilty
+from protocol.trust.signing import EventsDigest, Signer, canonical, statement, verify
+from unonet import events as ev
 from unonet.cards import Color, classic_manifest
 from unonet.encoding import Field, enc
 from unonet.shuffle import PRNG_TAG, dealer_order, reshuffle_order
@@ -154,10 +162,108 @@ def challenge_vectors() -> dict[str, Any]:
     }
 
 
+P256_ORDER = 0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551
+"""n of P-256: (r, n - s) is the other valid signature of the same statement."""
+
+TEST_KEY_SCALAR = int.from_bytes(hashlib.sha256(b"unonet test vector key").digest(), "big")
+"""A published private key, for vectors only: anyone can sign with it, so it proves nothing."""
+
+
+def typed_json(value: Any) -> Any:
+    """A msgpack value as JSON: bytes as {"bin": hex}, everything else as itself."""
+    if isinstance(value, bytes):
+        return {"bin": value.hex()}
+    if isinstance(value, dict):
+        return {key: typed_json(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [typed_json(item) for item in value]
+    return value
+
+
+def _wire(value: Any) -> str:
+    """msgpack as a host might send it: keys in the order it built them, not canonical."""
+    packed: bytes = msgpack.packb(value, use_bin_type=True)
+    return packed.hex()
+
+
+def _raw_sig(der: bytes) -> bytes:
+    r, s = decode_dss_signature(der)
+    return r.to_bytes(32, "big") + s.to_bytes(32, "big")
+
+
+def sign_vectors() -> dict[str, Any]:
+    events = [
+        encode_event(ev.CardsDrawn(1, ((0, 0), (0, 1)), "deal")),
+        encode_event(ev.TopCardTurned(26, (0, 14)), {"nonce": S2}),
+    ]
+    digest = EventsDigest(GAME_ID, ROUND)
+    chain = [digest.value.hex()]
+    for event in events:
+        digest.add(event)
+        chain.append(digest.value.hex())
+    audit: dict[str, Any] = {
+        "t": "round_audit", "round": ROUND, "host_seed": HOST_SEED, "seeds": [[1, S1]],
+        "absent": [2], "outcome": "ended", "events_digest": digest.value,
+    }
+    key = ec.derive_private_key(TEST_KEY_SCALAR, ec.SECP256R1())
+    signer = Signer.from_private_key(key).signer
+    # RFC 6979 makes the committed signature reproducible; any valid signature verifies.
+    der = key.sign(statement(audit), ec.ECDSA(hashes.SHA256(), deterministic_signing=True))
+    sig = _raw_sig(der)
+    signed = {**audit, "sig": sig}
+    r, s = sig[:32], int.from_bytes(sig[32:], "big")
+    other = ec.derive_private_key(TEST_KEY_SCALAR + 1, ec.SECP256R1())
+    by_other = {**audit, "sig": _raw_sig(
+        other.sign(statement(audit), ec.ECDSA(hashes.SHA256(), deterministic_signing=True))
+    )}
+    cases = [
+        ("as signed", signed),
+        ("the same signature as (r, n - s)", {**signed, "sig": r + (P256_ORDER - s).to_bytes(32)}),
+        ("round changed to 2", {**signed, "round": 2}),
+        ("outcome changed to abandoned", {**signed, "outcome": "abandoned"}),
+        ("a field added", {**signed, "note": "x"}),
+        ("last bit of s flipped", {**signed, "sig": sig[:-1] + bytes([sig[-1] ^ 1])}),
+        ("signed by another key", by_other),
+        ("sig of 63 bytes", {**signed, "sig": sig[:63]}),
+        ("sig missing", audit),
+    ]
+    awkward = bytes.fromhex("82a174d90178a161cd0005")  # {"t": str8 "x", "a": uint16 5}
+    return {
+        "description": "canonical msgpack cm(x), the signed statement enc('uno/v1/sig', "
+        "cm(m without sig)), ECDSA P-256 SHA-256 signatures as raw r||s checked against the "
+        "signer's DER SubjectPublicKeyInfo, and the events digest chain; bytes in a JSON value "
+        "are {'bin': hex}; msgpack is hex",
+        "inputs": {
+            "game_id": GAME_ID.hex(),
+            "round": ROUND,
+            "test_private_key": f"{TEST_KEY_SCALAR:064x}",
+            "events": typed_json(events),
+        },
+        "canonical": [
+            {"value": typed_json(value), "wire": wire, "cm": canonical(value).hex()}
+            for value, wire in (
+                ({"t": "x", "a": 5}, awkward.hex()),
+                ({"\U00010000": 1, "\uff5e": [-1, 300, 2**40], "b": {"z": None, "y": True}},
+                 _wire({"\U00010000": 1, "\uff5e": [-1, 300, 2**40],
+                        "b": {"z": None, "y": True}})),
+            )
+        ],
+        "events_digest": {"d_0": chain[0], "d_1": chain[1], "d_2": chain[2]},
+        "message": {"typed": typed_json(audit), "wire": _wire(audit), "cm": canonical(audit).hex()},
+        "statement": statement(audit).hex(),
+        "signer": signer.hex(),
+        "signatures": [
+            {"case": case, "wire": _wire(message), "valid": verify(signer, message)}
+            for case, message in cases
+        ],
+    }
+
+
 FILES = {
     "trust_enc.json": enc_vectors,
     "trust_round.json": round_vectors,
     "trust_challenge.json": challenge_vectors,
+    "trust_sign.json": sign_vectors,
 }
 
 
