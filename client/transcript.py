@@ -1,0 +1,275 @@
+"""A match's transcript: every message the host sent, kept so a cheated player can show others.
+
+The host signs its trust messages (SPEC.md 11.9), so a transcript is evidence: `unonet audit FILE`
+re-checks it offline, and anyone given the file can run it too. One file per match,
+`<data dir>/transcripts/<game_id hex>.msgpack` (the data dir is the one known_hosts lives in),
+holding a stream of msgpack maps:
+
+- a header `{"t": "transcript", "version": 1, "host": label, "peer_cert": DER or nil, "seat":
+  int or nil}` first, and again whenever a new connection (or a new seat) enters the match, so
+  the reader knows which certificate and whose view the messages that follow come from;
+- every message map received from the `manifest` on, as decoded (keepalives left out);
+- `{"t": "transcript_end", "reason": "capped"}` once the file reaches its cap.
+
+Owner-only (0700 directory, 0600 file): a transcript holds this player's cards. A disk error never
+reaches the game: it is reported once (`problem`, `on_problem`) and recording stops.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
+from typing import Any, Final
+
+import msgpack
+
+from protocol.trust.constants import GAME_ID_SIZE
+from protocol.trust.signing import canonical
+
+DIRECTORY_NAME: Final = "transcripts"
+SUFFIX: Final = ".msgpack"
+HEADER_TYPE: Final = "transcript"
+END_TYPE: Final = "transcript_end"
+VERSION: Final = 1
+
+MAX_TRANSCRIPT_BYTES: Final = 64 * 1024 * 1024
+"""A whole match is a few thousand events of ~100 bytes plus a snapshot per reconnect: a few MiB.
+64 MiB leaves room for long matches with many reconnects, and stops a host that floods a client
+from filling its disk."""
+
+MAX_READ_BYTES: Final = 4 * MAX_TRANSCRIPT_BYTES
+"""The largest file `read_transcript` opens: a transcript capped with a larger limit still reads,
+and a multi-gigabyte file given by mistake is refused instead of filling memory."""
+
+_END_RESERVE: Final = 64
+"""Bytes kept free under the cap for the end marker, so a capped file says it was capped."""
+
+SKIPPED: Final = frozenset({"ping", "pong"})
+"""Keepalives: nothing to audit in them, and a long match would hold thousands."""
+
+
+def transcript_dir(data_dir: Path) -> Path:
+    """Where a data dir keeps its transcripts."""
+    return data_dir / DIRECTORY_NAME
+
+
+def transcript_name(manifest: Mapping[str, Any]) -> str:
+    """The file name for the match a manifest announces: its game_id in hex.
+
+    A manifest without a valid game_id (a host that breaks the protocol, which the verifier flags)
+    is still recorded, under `manifest-` and a digest of the manifest, so the evidence is kept.
+    """
+    game_id = manifest.get("game_id")
+    if isinstance(game_id, bytes) and len(game_id) == GAME_ID_SIZE:
+        return game_id.hex() + SUFFIX
+    try:
+        digest = hashlib.sha256(canonical(dict(manifest))).hexdigest()[:32]
+    except TypeError:
+        digest = "unreadable"
+    return f"manifest-{digest}{SUFFIX}"
+
+
+def _pack(record: Mapping[str, Any]) -> bytes:
+    packed: bytes = msgpack.packb(dict(record), use_bin_type=True)
+    return packed
+
+
+class TranscriptWriter:
+    """Appends what the host sends during a match to that match's transcript file.
+
+    Feed it every decoded message the client receives, in order (`record`); it follows the seat
+    from `welcome`, `seated` and `table_state`, starts a file at a `manifest` (a manifest with
+    another game_id starts another file: another match), and writes nothing before the first
+    manifest. Call `connected(peer_cert)` when a new connection opens (with the TLS peer
+    certificate's DER, or None without TLS): the next messages are preceded by a fresh header.
+    The file is written unbuffered, one record per call, so a crash loses nothing already seen.
+
+    Never raises for a disk error or an odd message: the first problem is kept in `problem`,
+    passed to `on_problem`, and recording stops for good (one report, not one per message).
+    """
+
+    def __init__(
+        self,
+        directory: Path,
+        host_label: str,
+        *,
+        limit: int = MAX_TRANSCRIPT_BYTES,
+        on_problem: Callable[[str], None] | None = None,
+    ) -> None:
+        """`directory`: the client's data dir (client.known_hosts.config_dir()); transcripts go
+        to its `transcripts/`. `host_label`: how the user named the host (`host:port`)."""
+        self.directory = transcript_dir(directory)
+        self.host_label = host_label
+        self.limit = limit
+        self.on_problem = on_problem
+        self.peer_cert: bytes | None = None
+        self.seat: int | None = None
+        self.path: Path | None = None
+        """The current match's file, once a manifest has named it."""
+        self.problem: str | None = None
+        self.capped = False
+        self._fd: int | None = None
+        self._size = 0
+        self._header_due = True
+        self._header_seat: int | None = None
+
+    def connected(self, peer_cert: bytes | None) -> None:
+        """A new connection to the host: its certificate (DER, None without TLS) goes in the
+        header written before its next recorded message."""
+        self.peer_cert = peer_cert
+        self._header_due = True
+
+    def record(self, message: Mapping[str, Any]) -> None:
+        """One message map as received from the host. Never raises."""
+        if self.problem is not None:
+            return
+        try:
+            self._record(message)
+        except OSError as exc:
+            self._fail(f"cannot write the match transcript ({exc.strerror or exc}); "
+                       "it is no longer recorded")
+        except (TypeError, ValueError, OverflowError) as exc:
+            self._fail(f"cannot record a message in the match transcript ({exc}); "
+                       "it is no longer recorded")
+
+    def close(self) -> None:
+        """Close the current file (idempotent); a later manifest opens one again."""
+        if self._fd is not None:
+            fd, self._fd = self._fd, None
+            with contextlib.suppress(OSError):  # nothing left to save in a file we drop
+                os.close(fd)
+        self.path = None
+        self._header_due = True
+
+    def _record(self, message: Mapping[str, Any]) -> None:
+        kind = message.get("t")
+        self._follow_seat(kind, message)
+        if kind == "manifest":
+            name = transcript_name(message)
+            if self.path is None or self.path.name != name:
+                self._open(name)
+        if self._fd is None or self.capped or kind in SKIPPED:
+            return
+        if self._header_due or self.seat != self._header_seat:
+            self._write(self._header())
+            self._header_due = False
+            self._header_seat = self.seat
+        self._write(dict(message))
+
+    def _follow_seat(self, kind: object, message: Mapping[str, Any]) -> None:
+        """Whose view the messages are: the seat a header names (None: a spectator's)."""
+        seat: object = None
+        if kind == "welcome":
+            session = message.get("session")
+            seat = session.get("seat") if isinstance(session, Mapping) else None
+            self.seat = seat if isinstance(seat, int) else None
+            return
+        if kind == "seated":
+            seat = message.get("seat")
+        elif kind == "table_state":
+            seat = message.get("you")
+        if isinstance(seat, int) and not isinstance(seat, bool):
+            self.seat = seat
+
+    def _header(self) -> dict[str, Any]:
+        return {"t": HEADER_TYPE, "version": VERSION, "host": self.host_label,
+                "peer_cert": self.peer_cert, "seat": self.seat}
+
+    def _open(self, name: str) -> None:
+        self.close()
+        self.capped = False
+        self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+        path = self.directory / name
+        flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
+        fd = os.open(path, flags, 0o600)
+        try:
+            self._size = os.fstat(fd).st_size
+        except OSError:
+            os.close(fd)
+            raise
+        self._fd, self.path, self._header_due = fd, path, True
+        if self._size >= self.limit - _END_RESERVE:
+            self.capped = True  # a file capped before (an earlier run): it stays as it is
+            self._report(f"the match transcript is full; not recorded further ({path})")
+
+    def _write(self, record: Mapping[str, Any]) -> None:
+        assert self._fd is not None
+        data = _pack(record)
+        if self._size + len(data) > self.limit - _END_RESERVE:
+            end = _pack({"t": END_TYPE, "reason": "capped"})
+            os.write(self._fd, end)
+            self._size += len(end)
+            self.capped = True
+            self._report(f"the match transcript reached {self.limit // (1024 * 1024)} MiB; "
+                         f"the rest of the match is not recorded ({self.path})")
+            return
+        os.write(self._fd, data)
+        self._size += len(data)
+
+    def _fail(self, text: str) -> None:
+        self.close()
+        self._report(text)
+        self.problem = text
+
+    def _report(self, text: str) -> None:
+        if self.on_problem is not None:
+            self.on_problem(text)
+
+
+class TranscriptError(Exception):
+    """A file that is not a readable transcript (the audit's exit 2)."""
+
+
+def read_transcript(path: Path) -> list[dict[str, Any]]:
+    """Every record of a transcript file, header first.
+
+    Raises TranscriptError (one line) for a file that cannot be read, is not msgpack, does not
+    start with a version-1 header, holds a record that is not a map with a str `t`, or ends in
+    the middle of a record (a truncated copy).
+    """
+    try:
+        size = path.stat().st_size
+        if size > MAX_READ_BYTES:
+            raise TranscriptError(f"{path}: {size} bytes is too large for a transcript")
+        data = path.read_bytes()
+    except OSError as exc:
+        raise TranscriptError(f"{path}: {exc.strerror or exc}") from None
+    return parse_transcript(data, str(path))
+
+
+def parse_transcript(data: bytes, name: str = "transcript") -> list[dict[str, Any]]:
+    """The records of transcript bytes; see `read_transcript`."""
+    records = list(_records(data, name))
+    if not records:
+        raise TranscriptError(f"{name}: empty, not a unonet transcript")
+    first = records[0]
+    if first.get("t") != HEADER_TYPE:
+        raise TranscriptError(f"{name}: not a unonet transcript (no transcript header)")
+    if first.get("version") != VERSION:
+        raise TranscriptError(f"{name}: transcript version {first.get('version')!r} is not "
+                              f"{VERSION}, the one this unonet reads")
+    return records
+
+
+def _records(data: bytes, name: str) -> Iterator[dict[str, Any]]:
+    unpacker = msgpack.Unpacker(raw=False, strict_map_key=False, max_buffer_size=len(data) + 1)
+    unpacker.feed(data)
+    index = end = 0
+    while True:
+        try:
+            record = unpacker.unpack()
+        except msgpack.OutOfData:
+            if end != len(data):
+                raise TranscriptError(f"{name}: cut off inside record {index} (truncated "
+                                      "file?)") from None
+            return
+        except Exception as exc:  # msgpack raises many types for malformed input
+            raise TranscriptError(f"{name}: not msgpack at record {index} "
+                                  f"({type(exc).__name__})") from None
+        if not isinstance(record, dict) or not isinstance(record.get("t"), str):
+            raise TranscriptError(f"{name}: record {index} is not a message map")
+        yield record
+        index, end = index + 1, unpacker.tell()
