@@ -18,10 +18,11 @@ from host.journal import Journal, TrustRecord
 from host.outgoing import ConnId, Packed, SendEvent, SendSnapshot, accepted, refused
 from host.seating import HUMAN, Room
 from host.settings import TableTimings
-from protocol.game_codec import PROOF_FIELDS, wire_name
+from protocol.game_codec import PROOF_FIELDS, encode_event, wire_name
 from protocol.trust.host import HostCommitments
-from protocol.trust.messages import DeckCommits
+from protocol.trust.messages import ENDED, DeckCommits
 from protocol.trust.seed_exchange import SeedExchange, SeedPhase, wire
+from protocol.trust.signing import EventsDigest
 from unonet import events as ev
 from unonet.actions import HOST, Action, Expire, Penalize, StartRound
 from unonet.errors import EngineError
@@ -76,6 +77,7 @@ class Game:
         self.bot_due: float | None = None
         self.race_due: float | None = None  # a bot's next race move (press B, jump in)
         self._decision: tuple[Any, ...] | None = None
+        self._digest: EventsDigest | None = None
 
     @property
     def over(self) -> bool:
@@ -270,6 +272,7 @@ class Game:
             log.info("%s: seats %s never revealed a seed (zeros used)", self.label,
                      list(commitments.absent))
         log.info("%s: round %d dealt", self.label, commitments.round_no)
+        self._digest = EventsDigest(self.game_id, commitments.round_no)
         self._publish_deck(commitments.deal(len(self.match.manifest)))
         self._apply(HOST, StartRound(commitments.key), now)
 
@@ -318,7 +321,9 @@ class Game:
         log.info("%s: round %d won by seat %s, scores %s", self.label, self.match.round_no,
                  event.winner, list(event.scores))
         if self.trust is not None:
-            self.room.broadcast(wire("round_audit", self.trust.commitments.audit()))
+            digest = self._digest or EventsDigest(self.game_id, self.trust.round_no)
+            self.room.broadcast(wire("round_audit",
+                                     self.trust.commitments.audit(ENDED, digest.value)))
             self.trust = None
         if self.match.phase == BETWEEN_ROUNDS:
             self.next_round_at = now + self.timings.round_break
@@ -329,6 +334,8 @@ class Game:
         for event in events:
             proof = self._proof(event)
             audience = event.audience
+            if audience is None and self._digest is not None:
+                self._digest.add(encode_event(event, proof))
             shared = Packed()  # the event is encoded once for all its receivers
             for member in self.room.members.values():
                 seat = member.seat

@@ -32,6 +32,13 @@ _B16 = bytes(range(16))
 _B32 = bytes(range(32))
 _B32_2 = bytes(range(32, 64))
 _TOKEN = bytes(range(0xA0, 0xC0))
+_SIG = bytes(range(0x40, 0x80))
+"""A signature's shape (64 bytes, r || s); not a valid signature of anything."""
+_SIGNER = bytes.fromhex(
+    "3059301306072a8648ce3d020106082a8648ce3d03010703420004"
+) + bytes(range(1, 65))
+"""A P-256 SubjectPublicKeyInfo's shape: the DER header of an uncompressed point, then x, y."""
+_RULES = {"uno_penalty": 2, "stacking": "off", "think_time": None}
 
 _LEGAL = [encode_action(Draw()), encode_action(Play(12)), encode_action(Play(100, Color.RED))]
 
@@ -74,7 +81,7 @@ EXAMPLES: dict[str, dict[str, Any]] = {
     "start": {"t": "start", "id": 10},
     "leave": {"t": "leave", "id": 11},
     "table_state": {"t": "table_state", "table": 0, "name": "kitchen", "owner": 0,
-                    "rules": {"uno_penalty": 2, "stacking": "off", "think_time": None},
+                    "rules": _RULES,
                     "seats": [
                         {"seat": 0, "kind": "human", "name": "ada", "ready": True,
                          "connected": True},
@@ -82,7 +89,8 @@ EXAMPLES: dict[str, dict[str, Any]] = {
                          "connected": False},
                     ], "spectators": 0, "started": False, "you": 0},
     "seated": {"t": "seated", "table": 0, "seat": 1, "token": _TOKEN},
-    "manifest": {"t": "manifest", **classic_manifest().to_dict()},
+    "manifest": {"t": "manifest", **classic_manifest().to_dict(), "game_id": _B16, "seats": 3,
+                 "rules": _RULES, "signer": _SIGNER, "sig": _SIG},
     "snapshot": {"t": "snapshot", "seq": 1, "view": encode_view(_STACK_VIEW),
                  "legal": _STACK_LEGAL},
     "event": {"t": "event", "seq": 2,
@@ -95,14 +103,23 @@ EXAMPLES: dict[str, dict[str, Any]] = {
     "chat": {"t": "chat", "text": "good game"},
     "chat_message": {"t": "chat_message", "name": "ada", "seat": 1, "text": "good game"},
     "round_prepare": {"t": "round_prepare", "round": 1, "game_id": _B16, "host_commit": _B32,
-                      "algo": "uno-shuffle-v1"},
+                      "algo": "uno-shuffle-v1", "sig": _SIG},
     "seed_commit": {"t": "seed_commit", "round": 1, "commit": _B32_2},
-    "seed_commits": {"t": "seed_commits", "round": 1, "commits": [[1, _B32_2], [2, _B32]]},
+    "seed_commits": {"t": "seed_commits", "round": 1, "commits": [[1, _B32_2], [2, _B32]],
+                     "sig": _SIG},
     "seed_reveal": {"t": "seed_reveal", "round": 1, "seed": _B32_2},
+    "seed_reveals": {"t": "seed_reveals", "round": 1, "seeds": [[1, _B32_2]], "absent": [2],
+                     "sig": _SIG},
     "deck_commits": {"t": "deck_commits", "round": 1, "epoch": 0,
-                     "commits": [_B32, _B32_2, _B32], "deck_commit": _B32_2},
+                     "commits": [_B32, _B32_2, _B32], "deck_commit": _B32_2, "sig": _SIG},
     "round_audit": {"t": "round_audit", "round": 1, "host_seed": _B32,
-                    "seeds": [[1, _B32_2], [2, bytes(32)]], "absent": [2]},
+                    "seeds": [[1, _B32_2]], "absent": [2], "outcome": "ended",
+                    "events_digest": _B32, "sig": _SIG},
+    "round_history": {"t": "round_history", "round": 1, "first": 0, "events": [
+        encode_event(ev.RoundStarted(1, 0, 108)),
+        encode_event(ev.CardsReceived(1, ((0, 1), (0, 4)), (17, 42)), {"nonces": [_B32, _B32_2]}),
+        encode_event(ev.TopCardTurned(26, (0, 21)), {"nonce": _B32}),
+    ]},
 }
 
 PRIVATE_EVENT_EXAMPLE: dict[str, Any] = encode_event(

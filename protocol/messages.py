@@ -79,6 +79,11 @@ class MessageSpec:
 
 # -- field types used by several messages -------------------------------------------------------
 
+SIGNATURE_BYTES = 64
+"""An ECDSA P-256 signature as raw r || s, 32 bytes each (SPEC.md 11)."""
+MAX_SIGNER_BYTES = 256
+"""A DER SubjectPublicKeyInfo: 91 bytes for P-256; room for a larger key type later."""
+
 VERSION = Int(1, 65_535)
 SEAT = Int(0, MAX_SEATS - 1)
 TABLE = Int(0)
@@ -95,6 +100,10 @@ FEATURES = Array(CODE)
 SOFTWARE = Struct((Field("name", NAME), Field("version", CODE)))
 RULE_OPTIONS = AnyMap(Scalar(), "map str → int \\| str \\| bool \\| nil")
 SEAT_COMMITS = Array(Tuple((SEAT, BIN32)), MAX_SEATS)
+SEATS = Array(SEAT, MAX_SEATS)
+SIGNER = Bin(max_bytes=MAX_SIGNER_BYTES)
+SIG = opt("sig", Bin(SIGNATURE_BYTES), "signature by the manifest's signer (§11); a missing or "
+          "bad one is a trust violation, not a protocol error")
 LIMITS = Struct(
     tuple(
         Field(name, Int(0))
@@ -229,8 +238,13 @@ _SPECS: tuple[MessageSpec, ...] = (
     MessageSpec("manifest", H, LOBBY, (
         Field("name", CODE, "deck name"),
         Field("cards", Array(Array(FACE, 2, 1), MAX_WIDE_ARRAY_LEN), "faces per card id"),
-    ), "the deck: faces of every card id, sent before a match's first snapshot",
-        frozenset({"cards"})),
+        Field("game_id", BIN16, "the match's id, the one every commitment binds"),
+        Field("seats", Int(2, MAX_SEATS), "seats in the match"),
+        Field("rules", RULE_OPTIONS, "the rules in force, as table_state.rules"),
+        Field("signer", SIGNER, "DER SubjectPublicKeyInfo of the host's signing key"),
+        SIG,
+    ), "the match: its id, seats, rules, deck and signing key; sent at its start and, "
+       "unchanged, to every connection that enters it", frozenset({"cards"})),
     # -- game ----------------------------------------------------------------------------------
     MessageSpec("snapshot", H, GAME, (
         Field("seq", SEQ, "sequence number; the next event has seq + 1"),
@@ -263,11 +277,12 @@ _SPECS: tuple[MessageSpec, ...] = (
     ), "a chat line, to everyone at the table"),
     # -- trust ---------------------------------------------------------------------------------
     MessageSpec("round_prepare", H, TRUST, (
-        Field("round", ROUND, "round number, strictly increasing"),
-        Field("game_id", BIN16, "random id of the game"),
+        Field("round", ROUND, "round number: 1, then the previous + 1"),
+        Field("game_id", BIN16, "the match's id (the manifest's)"),
         Field("host_commit", BIN32, "commitment to the host seed"),
         Field("algo", CODE, "shuffle construction: uno-shuffle-v1"),
         opt("host_seat", SEAT, "the host's own seat (absent: it has none)"),
+        SIG,
     ), "the host commits to its seed for a round"),
     MessageSpec("seed_commit", C, TRUST, (
         Field("round", ROUND, "round number"),
@@ -276,23 +291,43 @@ _SPECS: tuple[MessageSpec, ...] = (
     MessageSpec("seed_commits", H, TRUST, (
         Field("round", ROUND, "round number"),
         Field("commits", SEAT_COMMITS, "[seat, commit] of every contributing seat"),
+        SIG,
     ), "the frozen set of seat commitments"),
     MessageSpec("seed_reveal", C, TRUST, (
         Field("round", ROUND, "round number"),
         Field("seed", BIN32, "the client seed, to the host only"),
     ), "a seat reveals its seed"),
+    MessageSpec("seed_reveals", H, TRUST, (
+        Field("round", ROUND, "round number"),
+        Field("seeds", SEAT_COMMITS, "[seat, seed] of every seat whose reveal opened its "
+              "commitment, ascending"),
+        Field("absent", SEATS, "the other seats of seed_commits (zeros used)"),
+        SIG,
+    ), "the seats' seeds, when the reveal phase closes"),
     MessageSpec("deck_commits", H, TRUST, (
         Field("round", ROUND, "round number"),
         Field("epoch", Int(0), "0 for the deal, then one per reshuffle"),
         Field("commits", Array(BIN32, MAX_WIDE_ARRAY_LEN, 1), "one per position"),
         Field("deck_commit", BIN32, "commitment over all of them"),
+        SIG,
     ), "position commitments of a pile", frozenset({"commits"})),
     MessageSpec("round_audit", H, TRUST, (
         Field("round", ROUND, "round number"),
         Field("host_seed", BIN32, "the host seed"),
         Field("seeds", SEAT_COMMITS, "[seat, seed] of every seat"),
-        Field("absent", Array(SEAT, MAX_SEATS), "seats whose seed was replaced by zeros"),
+        Field("absent", SEATS, "seats whose seed was replaced by zeros"),
+        Field("outcome", Str(choices=("ended", "abandoned")),
+              "ended iff a round_ended of this round was sent"),
+        Field("events_digest", BIN32, "the chain over the round's public events (§11)"),
+        SIG,
     ), "every seed, for the audit"),
+    MessageSpec("round_history", H, TRUST, (
+        Field("round", ROUND, "round number"),
+        Field("first", Int(0), "index of the first event of `events` in the round"),
+        Field("events", Array(EVENT, MAX_ARRAY_LEN, 1),
+              "the round's events as the receiver got them, proof fields included"),
+    ), "a chunk of the current round's events, to a connection entering it",
+        frozenset({"events"})),
 )
 
 CATALOGUE: dict[str, MessageSpec] = {spec.type: spec for spec in _SPECS}

@@ -11,7 +11,14 @@ from dataclasses import dataclass, field
 
 from protocol.trust.constants import ABSENT_SEED, ALGO, NO_SEAT, SEED_SIZE
 from protocol.trust.deck import CardProof, CommittedDeck, deal_deck, reshuffle_deck
-from protocol.trust.messages import DeckCommits, EventProof, RoundAudit, RoundPrepare, SeedCommits
+from protocol.trust.messages import (
+    DeckCommits,
+    EventProof,
+    RoundAudit,
+    RoundPrepare,
+    SeedCommits,
+    SeedReveals,
+)
 from protocol.trust.primitives import new_seed, round_key, same_digest, seed_commitment
 from unonet import events as ev
 from unonet.events import Position
@@ -123,11 +130,22 @@ class HostCommitments:
         """The openings of a challenged hand, for the challenger alone."""
         return tuple(self.proof(position) for position in positions)
 
-    def audit(self) -> RoundAudit:
-        """The round's last message: every seed, so every client can re-derive everything."""
+    def seed_reveals(self) -> SeedReveals:
+        """The seats' seeds, published when the reveal phase closes (before the deal): every
+        player sees that every seed went in. Not the host seed, which keeps the deck secret."""
+        if not self.frozen:
+            raise ValueError("the seeds are published after the commitments are frozen")
+        return SeedReveals(self.round_no, tuple(sorted(self.seeds.items())), self.absent)
+
+    def audit(self, outcome: str, events_digest: bytes) -> RoundAudit:
+        """The round's last message: every seed, so every client can re-derive everything;
+        `outcome` ("ended" iff its round_ended was sent, else "abandoned") and the digest of
+        the public events sent (signing.EventsDigest)."""
         return RoundAudit(
             round_no=self.round_no,
             host_seed=self.host_seed,
             seeds=tuple(sorted(self.seeds.items())),
             absent=self.absent,
+            outcome=outcome,
+            events_digest=events_digest,
         )

@@ -1,79 +1,91 @@
-"""The trust messages and the proof fields of game events, as typed values.
+"""The trust messages, the match's identity and the proof fields of game events, as typed values.
 
-The wire layer owns the catalogue and the msgpack codec; it hands this package plain dicts, which
-`from_dict` turns into these dataclasses (and `to_dict` back). A dict of the wrong shape raises
-`MalformedTrustMessage`: that is a codec error, found before any trust question arises.
+Declared once: the wire layer's catalogue (protocol/messages.py) says what each message holds,
+and `from_dict` checks a dict against that catalogue entry before building the dataclass, so
+there is no second, hand-written validator to drift from it (issue 11, point 9). A dict of the
+wrong shape raises `MalformedTrustMessage`: a codec error, found before any trust question.
+
+Every signed message (manifest, round_prepare, seed_commits, seed_reveals, deck_commits,
+round_audit) carries an optional `sig`: the host's Signer adds it at send time, and a missing or
+bad one is the verifier's SIGNATURE violation rather than a codec error.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Final
 
-from protocol.trust.constants import ALGO, DIGEST_SIZE, GAME_ID_SIZE, NO_SEAT, SEED_SIZE
+from protocol.errors import ProtocolError
+from protocol.game_codec import PROOF_FIELDS, UnknownEvent, decode_event
+from protocol.messages import CATALOGUE
+from protocol.schema import check_fields
+from protocol.trust.constants import ALGO, NO_SEAT
+from unonet import events as ev
+from unonet.cards import Color, DeckManifest, Face, Kind, build_manifest
+from unonet.errors import EngineError
+from unonet.rules import RuleSet
+
+ENDED: Final = "ended"
+"""round_audit.outcome of a round whose round_ended was sent."""
+ABANDONED: Final = "abandoned"
+"""round_audit.outcome of any other prepared round (a restarted host's undealt one)."""
+
+SIGNED_MESSAGES: Final = frozenset(
+    {"manifest", "round_prepare", "seed_commits", "seed_reveals", "deck_commits", "round_audit"}
+)
+"""The messages the host signs (SPEC.md 11): its every commitment and opening, and the match."""
 
 
 class MalformedTrustMessage(ValueError):
-    """A trust message or proof field whose keys or types do not match SPEC.md section 11."""
+    """A trust message or proof field whose keys or types do not match the catalogue."""
 
 
-def _get(data: Mapping[str, Any], key: str) -> Any:
-    if key not in data:
-        raise MalformedTrustMessage(f"missing field {key!r}")
-    return data[key]
+def checked(kind: str, data: Mapping[str, Any]) -> Mapping[str, Any]:
+    """`data` if it holds every field of catalogue message `kind` with its type; else
+    MalformedTrustMessage (the catalogue's words: the field's path and what was expected)."""
+    if not isinstance(data, Mapping):
+        raise MalformedTrustMessage(f"{kind} must be a map, got {type(data).__name__}")
+    try:
+        check_fields(CATALOGUE[kind].fields, data, kind)
+    except ProtocolError as exc:
+        raise MalformedTrustMessage(exc.message) from None
+    return data
 
 
-def _int(value: Any, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**64:
-        raise MalformedTrustMessage(f"{name} must be an unsigned integer, got {value!r}")
-    return value
+def _pairs(value: Any) -> tuple[tuple[int, bytes], ...]:
+    return tuple((int(seat), bytes(item)) for seat, item in value)
 
 
-def _bin(value: Any, name: str, size: int) -> bytes:
-    if not isinstance(value, bytes | bytearray) or len(value) != size:
-        raise MalformedTrustMessage(f"{name} must be {size} bytes, got {value!r}")
-    return bytes(value)
+def _signed(out: dict[str, Any], sig: bytes | None) -> dict[str, Any]:
+    if sig is not None:
+        out["sig"] = sig
+    return out
 
 
-def _list(value: Any, name: str) -> list[Any]:
-    if not isinstance(value, list | tuple):
-        raise MalformedTrustMessage(f"{name} must be an array, got {value!r}")
-    return list(value)
-
-
-def _seat_pairs(value: Any, name: str) -> tuple[tuple[int, bytes], ...]:
-    pairs = []
-    for item in _list(value, name):
-        pair = _list(item, name)
-        if len(pair) != 2:
-            raise MalformedTrustMessage(f"{name} entries must be [seat, bin32], got {item!r}")
-        pairs.append((_int(pair[0], f"{name} seat"), _bin(pair[1], f"{name} value", SEED_SIZE)))
-    return tuple(pairs)
+def _sig(data: Mapping[str, Any]) -> bytes | None:
+    sig = data.get("sig")
+    return None if sig is None else bytes(sig)
 
 
 @dataclass(frozen=True, slots=True)
 class RoundPrepare:
     """Host -> all: the host's seed commitment for a round, before any player commits."""
 
+    KIND: ClassVar[str] = "round_prepare"
     round_no: int
     game_id: bytes
     host_commit: bytes
     algo: str = ALGO
     host_seat: int = NO_SEAT
+    sig: bytes | None = None
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> RoundPrepare:
-        algo = _get(data, "algo")
-        if not isinstance(algo, str):
-            raise MalformedTrustMessage(f"algo must be a string, got {algo!r}")
-        return cls(
-            round_no=_int(_get(data, "round"), "round"),
-            game_id=_bin(_get(data, "game_id"), "game_id", GAME_ID_SIZE),
-            host_commit=_bin(_get(data, "host_commit"), "host_commit", DIGEST_SIZE),
-            algo=algo,
-            host_seat=_int(data.get("host_seat", NO_SEAT), "host_seat"),
-        )
+        data = checked(cls.KIND, data)
+        seat = data.get("host_seat")
+        return cls(data["round"], bytes(data["game_id"]), bytes(data["host_commit"]),
+                   data["algo"], NO_SEAT if seat is None else seat, _sig(data))
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -84,22 +96,21 @@ class RoundPrepare:
         }
         if self.host_seat != NO_SEAT:
             out["host_seat"] = self.host_seat
-        return out
+        return _signed(out, self.sig)
 
 
 @dataclass(frozen=True, slots=True)
 class SeedCommit:
     """Player -> host: the player's seed commitment."""
 
+    KIND: ClassVar[str] = "seed_commit"
     round_no: int
     commit: bytes
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> SeedCommit:
-        return cls(
-            round_no=_int(_get(data, "round"), "round"),
-            commit=_bin(_get(data, "commit"), "commit", DIGEST_SIZE),
-        )
+        data = checked(cls.KIND, data)
+        return cls(data["round"], bytes(data["commit"]))
 
     def to_dict(self) -> dict[str, Any]:
         return {"round": self.round_no, "commit": self.commit}
@@ -109,93 +120,204 @@ class SeedCommit:
 class SeedCommits:
     """Host -> all: every player commitment received, ascending by seat; the set is now frozen."""
 
+    KIND: ClassVar[str] = "seed_commits"
     round_no: int
     commits: tuple[tuple[int, bytes], ...]
+    sig: bytes | None = None
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> SeedCommits:
-        return cls(
-            round_no=_int(_get(data, "round"), "round"),
-            commits=_seat_pairs(_get(data, "commits"), "commits"),
-        )
+        data = checked(cls.KIND, data)
+        return cls(data["round"], _pairs(data["commits"]), _sig(data))
 
     def to_dict(self) -> dict[str, Any]:
-        return {"round": self.round_no, "commits": [[s, c] for s, c in self.commits]}
+        out = {"round": self.round_no, "commits": [[s, c] for s, c in self.commits]}
+        return _signed(out, self.sig)
 
 
 @dataclass(frozen=True, slots=True)
 class SeedReveal:
     """Player -> host only: the player's seed, after the commitments are frozen."""
 
+    KIND: ClassVar[str] = "seed_reveal"
     round_no: int
     seed: bytes
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> SeedReveal:
-        return cls(
-            round_no=_int(_get(data, "round"), "round"),
-            seed=_bin(_get(data, "seed"), "seed", SEED_SIZE),
-        )
+        data = checked(cls.KIND, data)
+        return cls(data["round"], bytes(data["seed"]))
 
     def to_dict(self) -> dict[str, Any]:
         return {"round": self.round_no, "seed": self.seed}
 
 
 @dataclass(frozen=True, slots=True)
+class SeedReveals:
+    """Host -> all when the reveal phase closes: the seats' seeds that opened their
+    commitments, and the committed seats that count as zeros. Public: the host seed stays
+    secret until the audit, so these say nothing about the deck; they let every player see
+    that every seed went in, not only its owner."""
+
+    KIND: ClassVar[str] = "seed_reveals"
+    round_no: int
+    seeds: tuple[tuple[int, bytes], ...]
+    absent: tuple[int, ...] = ()
+    sig: bytes | None = None
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> SeedReveals:
+        data = checked(cls.KIND, data)
+        return cls(data["round"], _pairs(data["seeds"]), tuple(data["absent"]), _sig(data))
+
+    def to_dict(self) -> dict[str, Any]:
+        out = {"round": self.round_no, "seeds": [[s, seed] for s, seed in self.seeds],
+               "absent": list(self.absent)}
+        return _signed(out, self.sig)
+
+
+@dataclass(frozen=True, slots=True)
 class DeckCommits:
     """Host -> all: the position commitments of one epoch's pile and their deck commitment D."""
 
+    KIND: ClassVar[str] = "deck_commits"
     round_no: int
     epoch: int
     commits: tuple[bytes, ...]
     deck_commit: bytes
+    sig: bytes | None = None
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> DeckCommits:
-        return cls(
-            round_no=_int(_get(data, "round"), "round"),
-            epoch=_int(_get(data, "epoch"), "epoch"),
-            commits=tuple(
-                _bin(c, "commits entry", DIGEST_SIZE)
-                for c in _list(_get(data, "commits"), "commits")
-            ),
-            deck_commit=_bin(_get(data, "deck_commit"), "deck_commit", DIGEST_SIZE),
-        )
+        data = checked(cls.KIND, data)
+        return cls(data["round"], data["epoch"], tuple(bytes(c) for c in data["commits"]),
+                   bytes(data["deck_commit"]), _sig(data))
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "round": self.round_no,
             "epoch": self.epoch,
             "commits": list(self.commits),
             "deck_commit": self.deck_commit,
         }
+        return _signed(out, self.sig)
 
 
 @dataclass(frozen=True, slots=True)
 class RoundAudit:
-    """Host -> all at the round's end (or abort): every seed, so anyone can re-derive the deck."""
+    """Host -> all once a prepared round is over (ended, or abandoned by a restarted host):
+    every seed, so anyone can re-derive the deck, and the digest of the public events."""
 
+    KIND: ClassVar[str] = "round_audit"
     round_no: int
     host_seed: bytes
     seeds: tuple[tuple[int, bytes], ...]
     absent: tuple[int, ...] = ()
+    outcome: str = ENDED
+    events_digest: bytes = bytes(32)
+    sig: bytes | None = None
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> RoundAudit:
-        return cls(
-            round_no=_int(_get(data, "round"), "round"),
-            host_seed=_bin(_get(data, "host_seed"), "host_seed", SEED_SIZE),
-            seeds=_seat_pairs(_get(data, "seeds"), "seeds"),
-            absent=tuple(_int(s, "absent seat") for s in _list(data.get("absent", []), "absent")),
-        )
+        data = checked(cls.KIND, data)
+        return cls(data["round"], bytes(data["host_seed"]), _pairs(data["seeds"]),
+                   tuple(data["absent"]), data["outcome"], bytes(data["events_digest"]),
+                   _sig(data))
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "round": self.round_no,
             "host_seed": self.host_seed,
             "seeds": [[s, seed] for s, seed in self.seeds],
             "absent": list(self.absent),
+            "outcome": self.outcome,
+            "events_digest": self.events_digest,
         }
+        return _signed(out, self.sig)
+
+
+@dataclass(frozen=True, slots=True)
+class RoundHistory:
+    """Host -> one client entering a match in mid-round: a chunk of the round's events so far,
+    as that client's audience got them (the maps of `event.event`, proof fields included).
+    Unsigned: public events are bound by the audit's digest, private cards by commitments."""
+
+    KIND: ClassVar[str] = "round_history"
+    round_no: int
+    first: int
+    events: tuple[Mapping[str, Any], ...]
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> RoundHistory:
+        data = checked(cls.KIND, data)
+        return cls(data["round"], data["first"], tuple(dict(e) for e in data["events"]))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"round": self.round_no, "first": self.first,
+                "events": [dict(e) for e in self.events]}
+
+    def decoded(self) -> list[tuple[ev.Event | UnknownEvent, EventProof]]:
+        """Each event as an engine value with its proof fields (an event type this side does
+        not know stays an UnknownEvent, so indices keep their meaning)."""
+        out: list[tuple[ev.Event | UnknownEvent, EventProof]] = []
+        for index, data in enumerate(self.events):
+            try:
+                wire_event = decode_event(data, f"events[{index}]")
+            except ProtocolError as exc:
+                raise MalformedTrustMessage(exc.message) from None
+            out.append((wire_event.event, EventProof.from_dict(data)))
+        return out
+
+
+@dataclass(frozen=True)
+class MatchIdentity:
+    """The trust part of a `manifest`: what a whole match is bound to and may not change while
+    it lasts (the id every commitment binds, the seats, the rules, the deck and the key that
+    signs). `sig` is the manifest's own signature; it does not take part in equality, since a
+    signature is not unique."""
+
+    KIND: ClassVar[str] = "manifest"
+    game_id: bytes
+    seats: int
+    rules: RuleSet
+    manifest: DeckManifest
+    signer: bytes
+    sig: bytes | None = field(default=None, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> MatchIdentity:
+        data = checked(cls.KIND, data)
+        try:
+            rules = RuleSet.from_dict(dict(data["rules"]))
+        except (EngineError, TypeError, ValueError) as exc:
+            raise MalformedTrustMessage(f"manifest.rules: {exc}") from None
+        return cls(bytes(data["game_id"]), data["seats"], rules, _deck(data),
+                   bytes(data["signer"]), _sig(data))
+
+    def to_dict(self) -> dict[str, Any]:
+        out = {**self.manifest.to_dict(), "game_id": self.game_id, "seats": self.seats,
+               "rules": self.rules.to_dict(), "signer": self.signer}
+        return _signed(out, self.sig)
+
+
+def _deck(data: Mapping[str, Any]) -> DeckManifest:
+    """The deck of a checked manifest map (faces per card id, SPEC.md 10)."""
+    sides = []
+    for index, card in enumerate(data["cards"]):
+        faces = []
+        for face in card:
+            try:
+                kind = Kind(face["kind"])
+                color = None if face.get("color") is None else Color(face["color"])
+            except ValueError as exc:
+                raise MalformedTrustMessage(f"manifest.cards[{index}]: {exc}") from None
+            faces.append(Face(kind, color, face.get("number"), face["points"]))
+        sides.append(faces)
+    return build_manifest(data["name"], sides)
+
+
+_PROOF_CODECS = {key: codec for fields in PROOF_FIELDS.values() for key, codec in fields.items()}
+"""Every proof field by name, with its codec from the event catalogue (game_codec)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,16 +335,16 @@ class EventProof:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> EventProof:
-        """Read whichever proof fields an event dict carries; absent ones stay empty."""
-        nonce = data.get("nonce")
-        digest = data.get("hand_digest")
-        return cls(
-            nonce=None if nonce is None else _bin(nonce, "nonce", SEED_SIZE),
-            nonces=tuple(
-                _bin(n, "nonces entry", SEED_SIZE) for n in _list(data.get("nonces", []), "nonces")
-            ),
-            hand_digest=None if digest is None else _bin(digest, "hand_digest", DIGEST_SIZE),
-        )
+        """Read whichever proof fields an event dict carries; absent ones stay empty. Each is
+        checked by the codec the event catalogue declares for it."""
+        found: dict[str, Any] = {}
+        for key, codec in _PROOF_CODECS.items():
+            if data.get(key) is not None:
+                try:
+                    found[key] = codec.decode(data[key], key)
+                except ProtocolError as exc:
+                    raise MalformedTrustMessage(exc.message) from None
+        return cls(found.get("nonce"), tuple(found.get("nonces", ())), found.get("hand_digest"))
 
     def to_dict(self) -> dict[str, Any]:
         """The fields present, as the keys they take beside the event on the wire."""
@@ -238,17 +360,17 @@ class EventProof:
 
 NO_PROOF = EventProof()
 
-TrustMessage = RoundPrepare | SeedCommit | SeedCommits | SeedReveal | DeckCommits | RoundAudit
+TrustMessage = (
+    RoundPrepare | SeedCommit | SeedCommits | SeedReveal | SeedReveals | DeckCommits | RoundAudit
+)
 
 MESSAGE_TYPES: dict[str, type[TrustMessage]] = {
-    "round_prepare": RoundPrepare,
-    "seed_commit": SeedCommit,
-    "seed_commits": SeedCommits,
-    "seed_reveal": SeedReveal,
-    "deck_commits": DeckCommits,
-    "round_audit": RoundAudit,
+    cls.KIND: cls
+    for cls in (RoundPrepare, SeedCommit, SeedCommits, SeedReveal, SeedReveals, DeckCommits,
+                RoundAudit)
 }
-"""Wire type name -> dataclass, for the codec's dispatch."""
+"""Wire type name -> dataclass, for the codec's dispatch (round_history and manifest, which
+are not per-round commitments, have their own entry points: RoundHistory, MatchIdentity)."""
 
 
 def message_from_dict(kind: str, data: Mapping[str, Any]) -> TrustMessage:

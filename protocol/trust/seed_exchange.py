@@ -15,6 +15,7 @@ from typing import Any
 from protocol.errors import Code
 from protocol.trust.host import HostCommitments
 from protocol.trust.messages import (
+    ABANDONED,
     DeckCommits,
     MalformedTrustMessage,
     SeedCommit,
@@ -22,6 +23,7 @@ from protocol.trust.messages import (
     SeedReveal,
     TrustMessage,
 )
+from protocol.trust.signing import EventsDigest
 
 
 class SeedPhase(StrEnum):
@@ -137,5 +139,6 @@ def abandoned_messages(commitments: HostCommitments) -> list[dict[str, Any]]:
     if commitments.frozen:
         commits = SeedCommits(commitments.round_no, tuple(sorted(commitments.commits.items())))
         out.append(wire("seed_commits", commits))
-    out.append(wire("round_audit", commitments.audit()))
+    empty = EventsDigest(commitments.game_id, commitments.round_no).value  # nothing was dealt
+    out.append(wire("round_audit", commitments.audit(ABANDONED, empty)))
     return out
