@@ -44,7 +44,8 @@ from unonet.actions import Action
 KEYS = (
     "left", "right", "up", "down", "enter", "space", "escape",
     "0", "1", "2", "3", "4", "5", "6", "7", "8", "9",
-    "a", "b", "c", "e", "f", "g", "k", "m", "n", "o", "p", "q", "r", "s", "u", "x", "y", "?",
+    "a", "b", "c", "e", "f", "g", "k", "m", "n", "o", "p", "q", "r", "s", "t", "u", "x", "y",
+    "?",
 )
 """Keys handled while the game has the focus (capitals are folded to these)."""
 
@@ -220,6 +221,10 @@ class ClientApp:
         if model.show_help:
             model.show_help = False
             return
+        if model.show_trust and key not in ("q", "c-c"):
+            if key in ("t", "escape"):
+                model.toggle_trust()  # the panel covers the table: other keys wait for it
+            return
         prompt = model.prompt
         if key == "c-c" and isinstance(prompt, QuitPrompt):
             self.leave()
@@ -235,6 +240,9 @@ class ClientApp:
             return
         if key == "?":
             model.toggle_help()
+            return
+        if key == "t":
+            model.toggle_trust()
             return
         if key == "escape":
             model.cancel_prompt()

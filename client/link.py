@@ -86,6 +86,51 @@ class TrustReport:
     round_no: int | None = None
 
 
+ROUND_STATES = ("checking", "audited", "violated", "abandoned")
+"""A round's state on the trust panel: prepared and being checked; audited (every card and the
+seeds held); a violation found in it; or abandoned before any card was dealt (a counted
+re-deal, not a violation)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RoundTrust:
+    """One round as the trust panel lists it; `absent_seeds`: the seats whose seed did not go
+    into the shuffle (shown to every player)."""
+
+    round_no: int
+    state: str = "checking"
+    absent_seeds: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Caught:
+    """One violation, for the panel: the round it was found in (None: the match itself, such
+    as its manifest or signer), its stable code and its sentence."""
+
+    round_no: int | None
+    kind: str
+    detail: str
+
+
+@dataclass(frozen=True, slots=True)
+class TrustStatus:
+    """The trust checks of the match so far, whole: the link sends a new one whenever it
+    changes, so the title bar and the panel never depend on a line that scrolled away.
+
+    `host_key`: the host's certificate fingerprint (empty without TLS); `transcript`: where the
+    match's transcript is kept (empty when none is written)."""
+
+    rounds: tuple[RoundTrust, ...] = ()
+    violations: tuple[Caught, ...] = ()
+    abandoned_rounds: int = 0
+    host_key: str = ""
+    transcript: str = ""
+
+    @property
+    def current(self) -> RoundTrust | None:
+        return self.rounds[-1] if self.rounds else None
+
+
 @dataclass(frozen=True, slots=True)
 class ConnectionChanged:
     """The link's own state: connecting, connected, reconnecting, lost or closed."""
@@ -104,7 +149,7 @@ class Refused:
 
 Update = (
     Snapshot | GameEvent | ManifestReceived | LobbyChanged | TablesListed | ChatReceived
-    | TrustReport | ConnectionChanged | Refused
+    | TrustReport | TrustStatus | ConnectionChanged | Refused
 )
 
 Deliver = Callable[[Update], None]

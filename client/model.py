@@ -53,7 +53,6 @@ from unonet.view import View
 
 LOG_LINES = 200
 CHAT_LINES = 100
-TRUST_LINES = 20
 MAX_CHAT_CHARS = 200
 """The protocol's chat limit (protocol.limits.MAX_CHAT_CHARS); longer lines are cut here."""
 MAX_NAME_CHARS = 32
@@ -153,12 +152,6 @@ class ChatLine:
     seat: int | None
 
 
-@dataclass(frozen=True, slots=True)
-class TrustLine:
-    ok: bool
-    text: str
-
-
 class ClientModel:
     """The whole client state. Mutated only by `apply` (updates) and the intent methods."""
 
@@ -171,8 +164,12 @@ class ClientModel:
         self.legal: tuple[Action, ...] = ()
         self.log: deque[str] = deque(maxlen=LOG_LINES)
         self.chat: deque[ChatLine] = deque(maxlen=CHAT_LINES)
-        self.trust: deque[TrustLine] = deque(maxlen=TRUST_LINES)
-        self.trust_failed = False
+        self.trust = link.TrustStatus()
+        """The deck checks of the match, whole (the link sends each change)."""
+        self.trust_seen = 0
+        """How many of `trust.violations` the player has seen on the trust panel: until all
+        are, the title bar shows the newest one in the alert style."""
+        self.show_trust = False
         self.connection = "connecting"
         self.lobby: LobbyState | None = None
         self.tables: tuple[TableInfo, ...] | None = None
@@ -382,6 +379,10 @@ class ClientModel:
                 self.chat.append(ChatLine(name, text, seat))
             case link.TrustReport():
                 self.apply_trust(update)
+            case link.TrustStatus():
+                self.trust = update
+                if self.show_trust:
+                    self.trust_seen = len(update.violations)  # it is on the screen now
             case link.ConnectionChanged(state=state):
                 self.connection = state
             case link.Refused(code=code, message=message):
@@ -447,13 +448,30 @@ class ClientModel:
                 self.outbox.append(JoinTable(lobby.table, self.my_name))
 
     def apply_trust(self, report: link.TrustReport) -> None:
-        if report.ok:
-            self.trust.append(TrustLine(True, self.tr("trust.ok", what=report.what)))
-            return
-        key = f"trust.{report.kind}"
-        what = self.tr(key) if key in self.tr.strings else (report.detail or report.kind)
-        self.trust_failed = True
-        self.trust.append(TrustLine(False, self.tr("trust.caught", what=what)))
+        """A check's outcome: a violation goes into the log too (the panel keeps them all);
+        a check that passed is routine, the title bar's round status says it."""
+        if not report.ok:
+            self.log.append(self.tr("trust.caught", what=self.violation_words(report.kind,
+                                                                              report.detail)))
+
+    def violation_words(self, kind: str, detail: str = "") -> str:
+        """What the host was caught at, in the player's language (the code's own words when
+        this client has none for it)."""
+        key = f"trust.{kind}"
+        return self.tr(key) if key in self.tr.strings else (detail or kind)
+
+    @property
+    def unseen_violation(self) -> link.Caught | None:
+        """The newest violation the player has not seen on the trust panel yet."""
+        violations = self.trust.violations
+        return violations[-1] if len(violations) > self.trust_seen else None
+
+    def toggle_trust(self) -> None:
+        """`t`: open the trust panel (every violation on it counts as seen) or close it."""
+        self.show_trust = not self.show_trust
+        self.show_help = False
+        if self.show_trust:
+            self.trust_seen = len(self.trust.violations)
 
     def _set_legal(self, legal: tuple[Action, ...]) -> None:
         self.legal = legal
@@ -650,10 +668,12 @@ class ClientModel:
 
     def request_quit(self) -> None:
         self.show_help = False
+        self.show_trust = False
         self.local_prompt = QuitPrompt()
 
     def toggle_help(self) -> None:
         self.show_help = not self.show_help
+        self.show_trust = False
 
     @staticmethod
     def chat_line(text: str) -> str | None:

@@ -49,7 +49,7 @@ COLOR_KEYS: dict[Color, str] = {
 HELP_KEYS = (
     "help.pick", "help.play", "help.draw", "help.uno", "help.challenge", "help.buzz",
     "help.mark", "help.jump", "help.target", "help.colors", "help.chat", "help.name",
-    "help.seat", "help.help", "help.quit", "help.codes",
+    "help.seat", "help.trust", "help.help", "help.quit", "help.codes",
 )
 
 TEAM_NAMES = "AB"
@@ -260,6 +260,10 @@ def color_word(model: ClientModel, color: Color | None, look: Look) -> Line:
 
 
 def header(model: ClientModel, width: int) -> Line:
+    """Round, table, the deck checks and the connection. The deck part never says more than
+    was checked: the current round is being checked until its audit, audited after it. A
+    violation the player has not seen on the trust panel takes the bar's alert style and, if
+    space is short, the table's name's room."""
     tr = model.tr
     view = model.view
     parts = ["unonet"]
@@ -267,21 +271,41 @@ def header(model: ClientModel, width: int) -> Line:
         parts.append(tr("lobby.title", name=model.lobby.name))
     if view is not None and view.round_no:
         parts.append(tr("ui.round", round=view.round_no))
-    left = " " + " · ".join(parts)
-    failed = next((t for t in reversed(model.trust) if not t.ok), None)
-    if failed is not None:
-        trust = failed.text  # what the host was caught at, in the player's language
-    elif model.trust:
-        trust = tr("trust.verified")  # the details (which check passed) are the verifier's
-    else:
-        trust = tr("trust.unchecked")
+    trust, alert = trust_title(model)
     right = f"{trust} · {tr(f'conn.{model.connection}')} "
-    style = "class:title.alert" if model.trust_failed else "class:title"
+    style = "class:title.alert" if alert else "class:title"
+    while len(parts) > 1 and get_cwidth(" " + " · ".join(parts)) + get_cwidth(right) >= width:
+        parts.pop(1 if alert else -1)  # alert: what the host did comes before the table's name
+    left = " " + " · ".join(parts)
     room = max(0, width - get_cwidth(left) - get_cwidth(right))
     if room == 0:
         right = right[: max(0, width - get_cwidth(left) - 1)]
         room = max(0, width - get_cwidth(left) - get_cwidth(right))
     return [(style, left + " " * room + right)]
+
+
+def trust_title(model: ClientModel) -> tuple[str, bool]:
+    """The title bar's deck part and whether it is an alert."""
+    tr = model.tr
+    trust = model.trust
+    unseen = model.unseen_violation
+    if unseen is not None:
+        return tr("trust.title_caught", what=model.violation_words(unseen.kind,
+                                                                   unseen.detail)), True
+    current = trust.current
+    if current is None:
+        text = tr("trust.unchecked")
+    else:
+        text = tr(f"trust.title_{current.state}", round=current.round_no)
+    extras = []
+    if trust.violations:
+        extras.append(tr("trust.title_violations", count=len(trust.violations)))
+    if trust.abandoned_rounds:
+        extras.append(tr("trust.title_redealt", count=trust.abandoned_rounds))
+    if current is not None and current.absent_seeds:
+        names = ", ".join(model.name(seat) for seat in current.absent_seeds)
+        extras.append(tr("trust.title_no_seed", names=names))
+    return " · ".join([text, *extras]), current is not None and current.state == "violated"
 
 
 def player_entry(model: ClientModel, seat: int, width: int) -> Line:
@@ -572,6 +596,59 @@ def notice_line(model: ClientModel) -> Line:
     return [("class:notice", model.notice)] if model.notice else []
 
 
+def trust_panel_lines(model: ClientModel, width: int, height: int) -> list[Line]:
+    """The trust panel (`t`): the host's key, the transcript, the rounds abandoned, every
+    violation with its detail, then each round's state, newest first; what does not fit in
+    `height` lines is counted, violations last to go."""
+    tr = model.tr
+    trust = model.trust
+    head: list[Line] = [[("class:heading", tr("trust.panel_title"))]]
+    key = trust.host_key or tr("trust.panel_no_key")
+    head.append([("", " " + tr("trust.panel_host_key", fingerprint=key))])
+    if trust.transcript:
+        head.append([("", " " + tr("trust.panel_transcript", path=trust.transcript))])
+    if trust.abandoned_rounds:
+        head.append([("class:prompt", " " + tr("trust.panel_redealt",
+                                                count=trust.abandoned_rounds))])
+    found: list[Line] = []
+    if trust.violations:
+        found.append([("class:alert", " " + tr("trust.panel_violations",
+                                                count=len(trust.violations)))])
+    for caught in trust.violations:
+        where = (tr("trust.panel_match") if caught.round_no is None
+                 else tr("ui.round", round=caught.round_no))
+        found.append([("class:notice", f"  {where}: {model.violation_words(caught.kind)}")])
+        found += [[("class:dim", "    " + part)] for part in wrap(caught.detail, width - 5)]
+    rounds: list[Line] = []
+    for rnd in reversed(trust.rounds):
+        state = tr(f"trust.state_{rnd.state}")
+        style = "class:alert" if rnd.state == "violated" else (
+            "class:ok" if rnd.state == "audited" else "")
+        line: Line = [("", f"  {tr('ui.round', round=rnd.round_no)}: "), (style, state)]
+        if rnd.absent_seeds:
+            names = ", ".join(model.name(seat) for seat in rnd.absent_seeds)
+            line.append(("class:prompt", "  " + tr("trust.panel_no_seed", names=names)))
+        rounds.append(line)
+    if not trust.rounds:
+        rounds.append([("class:dim", "  " + tr("trust.unchecked"))])
+    elif not trust.violations:
+        head.append([("class:ok", " " + tr("trust.panel_clean"))])
+    room = max(0, height - len(head) - 2)  # the rounds' heading and at least one round
+    shown = _fit(model, found, room)
+    listed = _fit(model, rounds, max(0, height - len(head) - len(shown) - 1))
+    return [*head, *shown, [("class:heading", tr("trust.panel_rounds"))], *listed][:height]
+
+
+def _fit(model: ClientModel, lines: list[Line], room: int) -> list[Line]:
+    """`lines` in `room` lines: the last one shown says how many more there are."""
+    if len(lines) <= room:
+        return lines
+    if room <= 0:
+        return []
+    more = [("class:dim", "  " + model.tr("ui.more", count=len(lines) - room + 1))]
+    return [*lines[:room - 1], more]
+
+
 def help_lines(model: ClientModel) -> list[Line]:
     tr = model.tr
     lines: list[Line] = [[("class:heading", tr("help.title"))], []]
@@ -588,7 +665,10 @@ def compose(model: ClientModel, width: int, height: int, plain: bool,
     look = Look(plain, on_card)
     screen = model.screen
     body_height = height - 2  # the title bar and the key bar
-    if model.show_help:
+    if model.show_trust:
+        body = trust_panel_lines(model, width, body_height)
+        keys = "trust.panel_keys"
+    elif model.show_help:
         body = help_lines(model)
         keys = "ui.keybar"
     elif screen is Screen.GAME:

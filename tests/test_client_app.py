@@ -147,6 +147,16 @@ def test_every_key_does_what_the_help_says() -> None:
         assert m.show_help
         await d.press("x")
         assert not m.show_help
+        # t: the deck checks; while they cover the table other keys wait; t or Esc closes.
+        await d.press("t")
+        assert m.show_trust
+        await d.press("3")
+        assert m.show_trust and m.selected == 1
+        await d.press("t")
+        assert not m.show_trust
+        await d.press("t")
+        d.client.handle("escape")
+        assert not m.show_trust
         # Enter: play the selected card (bR does not play on r3: a notice, nothing sent).
         await d.press("\r")
         assert d.table.intents == [] and "cannot be played" in m.notice

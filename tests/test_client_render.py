@@ -12,7 +12,7 @@ from client_table import (
 from prompt_toolkit.utils import get_cwidth
 
 from client.i18n import Translator
-from client.link import TablesListed
+from client.link import Caught, RoundTrust, TablesListed, TrustReport, TrustStatus
 from client.lobby import LobbyState, SeatInfo, TableInfo
 from client.model import ChatLine, ClientModel, Screen
 from client.render import compose
@@ -185,18 +185,104 @@ def test_the_table_list_and_the_lobby_show_the_name_and_seat_keys() -> None:
             assert "1-0" in text and ("e name" in text or "e nome" in text)
 
 
-def test_the_title_says_verified_in_the_players_language_and_a_violation_loudly() -> None:
-    from client.i18n import Translator
-    from client.link import TrustReport
-    from client.model import ClientModel
+def title(model: ClientModel) -> tuple[str, str]:
     from client.render import header
 
-    for lang, word in (("en", "verified"), ("it", "verificato"), ("pt", "verificado")):
+    line = header(model, WIDTH)
+    text = "".join(part[1] for part in line)
+    assert get_cwidth(text) <= WIDTH
+    return line[0][0], text
+
+
+def rounds(*states: str, absent: tuple[int, ...] = ()) -> tuple[RoundTrust, ...]:
+    return tuple(RoundTrust(n, state, absent if n == len(states) else ())
+                 for n, state in enumerate(states, 1))
+
+
+def test_the_title_says_checking_until_the_audit_then_audited_never_verified_early() -> None:
+    for lang, checking, audited in (("en", "checking round 2", "round 2 audited"),
+                                    ("it", "verifica manche 2", "manche 2 verificata"),
+                                    ("pt", "verificando rodada 2", "rodada 2 auditada")):
         model = ClientModel(Translator(lang), name="Me")
-        model.apply(TrustReport(True, what="epoch 0: 108 commitments recorded", round_no=1))
-        text = "".join(part[1] for part in header(model, 80))
-        assert word in text and "epoch" not in text and len(text) <= 80
-        model.apply(TrustReport(False, kind="card_mismatch", detail="card at (0, 3)", round_no=1))
-        alert = header(model, 80)
-        assert alert[0][0] == "class:title.alert"
-        assert model.tr("trust.card_mismatch")[:20] in "".join(part[1] for part in alert)
+        assert model.tr("trust.unchecked") in title(model)[1]
+        model.apply(TrustStatus(rounds("audited", "checking")))
+        style, text = title(model)
+        assert checking in text and style == "class:title"
+        assert "verified" not in text and "audited" not in text.replace(checking, "")
+        model.apply(TrustStatus(rounds("audited", "audited")))
+        assert audited in title(model)[1]
+
+
+def test_a_violation_stays_in_the_title_until_the_panel_was_opened() -> None:
+    model = ClientModel(Translator("en"), name="Me")
+    caught = Caught(1, "card_mismatch", "card at position (0, 3) does not match")
+    model.apply(TrustStatus(rounds("violated"), (caught,)))
+    style, text = title(model)
+    assert style == "class:title.alert" and "HOST CAUGHT" in text
+    assert model.tr("trust.card_mismatch") in text
+    for later in range(2, 40):  # many rounds later, all of them fine: still there
+        model.apply(TrustStatus(rounds("violated", *["audited"] * (later - 1)), (caught,)))
+        model.apply(TrustReport(True, what=f"round {later} audited", round_no=later))
+    style, text = title(model)
+    assert style == "class:title.alert" and model.tr("trust.card_mismatch") in text
+    model.toggle_trust()  # the player looks at the panel ...
+    assert "card at position (0, 3) does not match" in "\n".join(screen_lines(model, False))
+    model.toggle_trust()  # ... and closes it: the title goes back to the round, with a count
+    style, text = title(model)
+    assert style == "class:title" and "round 39 audited" in text and "violations: 1" in text
+    second = Caught(40, "deal_order", "position (0, 4) went to seat 2, the rule gives seat 1")
+    model.apply(TrustStatus(rounds("violated", *["audited"] * 38, "violated"), (caught, second)))
+    style, text = title(model)
+    assert style == "class:title.alert" and model.tr("trust.deal_order") in text
+
+
+def test_the_title_counts_re_deals_and_names_a_seat_whose_seed_did_not_go_in() -> None:
+    model, _ = started()
+    model.apply(TrustStatus(rounds("abandoned", "checking", absent=(1,)), abandoned_rounds=1))
+    text = title(model)[1]
+    assert "re-dealt: 1" in text and "no seed: Bruno" in text and "checking round 2" in text
+
+
+def panel_status(violations: int, round_count: int) -> TrustStatus:
+    caught = tuple(Caught(n, "card_mismatch" if n % 2 else "seed_reveals",
+                          f"the detail of violation {n}, long enough to be wrapped on a screen "
+                          f"eighty columns wide, as the verifier's sentences are")
+                   for n in range(1, violations + 1))
+    states = ["violated" if n <= violations else "audited" for n in range(1, round_count)]
+    return TrustStatus(rounds(*states, "checking", absent=(2,)), (Caught(None, "match_id",
+                       "a second manifest"), *caught), abandoned_rounds=3,
+                       host_key="ABCD-EFGH-IJKL", transcript="/home/me/.local/x.msgpack")
+
+
+def test_the_trust_panel_at_80x24_in_three_languages() -> None:
+    for lang in ("en", "it", "pt"):
+        model, _ = started(lang)
+        model.apply(panel_status(2, 5))
+        model.toggle_trust()
+        for plain in (False, True):
+            text = "\n".join(screen_lines(model, plain))
+            tr = model.tr
+            for piece in (tr("trust.panel_title"), "ABCD-EFGH-IJKL", "/home/me/.local/x.msgpack",
+                          tr("trust.panel_redealt", count=3), tr("trust.match_id"),
+                          tr("trust.card_mismatch"), tr("trust.seed_reveals"),
+                          "the detail of violation 2", tr("trust.state_checking"),
+                          tr("trust.state_audited"), tr("trust.state_violated"),
+                          tr("trust.panel_no_seed", names="Chiara"), tr("trust.panel_keys")):
+                assert piece in text, (lang, piece)
+        assert model.unseen_violation is None
+
+
+def test_the_trust_panel_cuts_a_long_match_and_keeps_the_violations_first() -> None:
+    model, _ = started()
+    model.apply(panel_status(3, 60))
+    model.toggle_trust()
+    text = "\n".join(screen_lines(model, False))
+    assert "the detail of violation 3" in text and "Round 60: checking" in text
+    assert "more" in text and "Round 1: VIOLATION" not in text
+    model.apply(panel_status(30, 31))
+    text = "\n".join(screen_lines(model, False))
+    assert "the detail of violation 1," in text and "more" in text
+    model.apply(TrustStatus())
+    text = "\n".join(screen_lines(model, False))
+    assert "none: without TLS" in text and model.tr("trust.unchecked") in text
+
