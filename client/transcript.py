@@ -9,7 +9,12 @@ holding a stream of msgpack maps:
   int or nil}` first, and again whenever a new connection (or a new seat) enters the match, so
   the reader knows which certificate and whose view the messages that follow come from;
 - every message map received from the `manifest` on, as decoded (keepalives left out);
+- `{"t": "transcript_left"}` when this client walked out of the match (`left()`): the round it
+  left in the middle owes it no audit;
 - `{"t": "transcript_end", "reason": "capped"}` once the file reaches its cap.
+
+Only what the host sent is recorded, never what this client sent: the audit then rests on the
+host's own signed words, which the player who keeps the file cannot have made up.
 
 Owner-only (0700 directory, 0600 file): a transcript holds this player's cards. A disk error never
 reaches the game: it is reported once (`problem`, `on_problem`) and recording stops.
@@ -33,6 +38,7 @@ DIRECTORY_NAME: Final = "transcripts"
 SUFFIX: Final = ".msgpack"
 HEADER_TYPE: Final = "transcript"
 END_TYPE: Final = "transcript_end"
+LEFT_TYPE: Final = "transcript_left"
 VERSION: Final = 1
 
 MAX_TRANSCRIPT_BYTES: Final = 64 * 1024 * 1024
@@ -134,6 +140,15 @@ class TranscriptWriter:
         except (TypeError, ValueError, OverflowError) as exc:
             self._fail(f"cannot record a message in the match transcript ({exc}); "
                        "it is no longer recorded")
+
+    def left(self) -> None:
+        """This client left the match before its end (TrustVerifier.finish(left=True) live):
+        the audit will not count the round left in the middle as owing its audit."""
+        if self.problem is None and self._fd is not None and not self.capped:
+            try:
+                self._write({"t": LEFT_TYPE})
+            except OSError as exc:
+                self._fail(f"cannot write the match transcript ({exc.strerror or exc})")
 
     def close(self) -> None:
         """Close the current file (idempotent); a later manifest opens one again."""

@@ -191,3 +191,16 @@ def test_a_missing_file_is_a_transcript_error(tmp_path: Path) -> None:
 
 def test_parse_reads_back_what_was_packed() -> None:
     assert parse_transcript(_pack(HEADER, manifest(), event(1))) == [HEADER, manifest(), event(1)]
+
+
+def test_leaving_the_match_is_marked_so_the_audit_owes_nothing_for_the_round_left(
+    tmp_path: Path,
+) -> None:
+    w, problems = writer(tmp_path)
+    w.left()  # before any match: nothing to mark
+    w.record(manifest())
+    w.left()
+    assert w.path is not None
+    assert [r["t"] for r in read_transcript(w.path)] == ["transcript", "manifest",
+                                                           "transcript_left"]
+    assert problems == []

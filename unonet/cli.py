@@ -278,6 +278,15 @@ def cmd_rules(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_audit(args: argparse.Namespace) -> int:
+    """`unonet audit FILE`: re-check a match transcript offline (client/audit_cmd.py)."""
+    from pathlib import Path
+
+    from client.audit_cmd import run
+
+    return run(Path(args.file), sys.stdout, sys.stderr)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="unonet",
@@ -383,6 +392,18 @@ def build_parser() -> argparse.ArgumentParser:
     rules.add_argument("--lang", default=None, metavar="en|it|pt",
                        help="language (default: the terminal's, else English)")
     rules.set_defaults(func=cmd_rules)
+
+    audit = sub.add_parser(
+        "audit",
+        help="re-check a match transcript offline",
+        description="Re-check a match's transcript (kept by the client in the unonet config "
+        "dir, transcripts/GAME_ID.msgpack) as if playing it again: every signature, every card, "
+        "every audit and the rules. Prints a line per round and the host's key fingerprint; "
+        "exit 0 if everything holds, 1 if the host broke the protocol, 2 if the file is not a "
+        "readable transcript. Give the file to others: they can run the same check.",
+    )
+    audit.add_argument("file", metavar="FILE", help="a transcript (.msgpack)")
+    audit.set_defaults(func=cmd_audit)
     return parser
 
 

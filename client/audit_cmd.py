@@ -1,0 +1,227 @@
+"""`unonet audit FILE`: re-check a match transcript offline, so a cheated player can show others.
+
+The transcript (client/transcript.py) holds what the host sent; its trust messages carry the
+host's signatures. The audit builds a fresh `TrustVerifier` from the transcript's manifest and
+feeds it everything in order, as the client did live: each signed message's signature first
+(by the manifest's signer, which must be the key of the recorded TLS certificate), then the trust
+messages, every event with its map (for the events digest), every round_history, and at the end
+`finish()` for the audits still owed. It prints one line per round and a summary, and the host's
+key fingerprint so whoever reads the output can compare it with the host they know.
+
+Exit status: 0 everything holds, 1 a violation, 2 a file that is not a readable transcript (one
+line on stderr, never a traceback).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final, TextIO
+
+from client.tls import format_fingerprint
+from client.transcript import (
+    END_TYPE,
+    HEADER_TYPE,
+    LEFT_TYPE,
+    TranscriptError,
+    read_transcript,
+)
+from protocol.errors import ProtocolError
+from protocol.game_codec import decode_event
+from protocol.trust.messages import (
+    MESSAGE_TYPES,
+    SIGNED_MESSAGES,
+    EventProof,
+    MalformedTrustMessage,
+    MatchIdentity,
+    RoundHistory,
+    message_from_dict,
+)
+from protocol.trust.results import Violation, ViolationKind
+from protocol.trust.verifier import TrustVerifier
+from unonet import events as ev
+
+EXIT_HOLDS: Final = 0
+EXIT_VIOLATION: Final = 1
+EXIT_UNREADABLE: Final = 2
+
+HOST_MESSAGES: Final = frozenset(MESSAGE_TYPES) - {"seed_commit", "seed_reveal"}
+"""The trust messages a host sends; a client's own seed_commit/seed_reveal are not checked."""
+
+
+class NotAuditable(Exception):
+    """A transcript that holds nothing to audit (exit 2, like an unreadable file)."""
+
+
+@dataclass
+class Audit:
+    """What an audit found: the verifier after the whole transcript (which holds every
+    violation but those of messages too malformed to reach it)."""
+
+    identity: MatchIdentity
+    seat: int | None
+    host_label: str
+    verifier: TrustVerifier
+    certificates: list[bytes] = field(default_factory=list)
+    malformed: list[Violation] = field(default_factory=list)
+    """Messages the verifier never saw: their maps do not have the catalogue's shape."""
+    events: int = 0
+    capped: bool = False
+    left: bool = False
+    match_ended: bool = False
+
+    def all_violations(self) -> list[Violation]:
+        return [*self.verifier.violations(), *self.malformed]
+
+
+def fingerprint_line(label: str, der: bytes) -> str:
+    """`label: XXXX-XXXX-...`: SHA-256 of `der` as known_hosts and `unonet host` show it."""
+    return f"{label}: {format_fingerprint(hashlib.sha256(der).digest())}"
+
+
+def audit_records(records: list[dict[str, Any]]) -> Audit:
+    """Replay a transcript's records (header first) through a fresh verifier.
+
+    Raises NotAuditable if there is no manifest, or the first one cannot be read at all (no
+    identity to check anything against). Hostile content is a violation, never an exception.
+    """
+    header = records[0]
+    seat = header.get("seat")
+    seat = seat if isinstance(seat, int) and not isinstance(seat, bool) else None
+    host_label = str(header.get("host", "?"))
+    start = next((i for i, r in enumerate(records) if r.get("t") == "manifest"), None)
+    if start is None:
+        raise NotAuditable("the transcript holds no manifest: nothing to audit")
+    try:
+        identity = MatchIdentity.from_dict(records[start])
+    except MalformedTrustMessage as exc:
+        raise NotAuditable(f"its manifest cannot be read ({exc})") from None
+    audit = Audit(identity, seat, host_label, TrustVerifier(identity, seat))
+    for record in records:
+        if record.get("t") == HEADER_TYPE:
+            _check_certificate(audit, record)
+    for record in records[start:]:
+        _feed(audit, record)
+    if not audit.capped:
+        audit.verifier.finish(left=audit.left)
+    return audit
+
+
+def _check_certificate(audit: Audit, header: Mapping[str, Any]) -> None:
+    """A connection's TLS certificate must carry the key that signs (checked once per cert)."""
+    cert = header.get("peer_cert")
+    if cert is None or cert in audit.certificates:
+        return
+    if not isinstance(cert, bytes):
+        audit.verifier.check_peer(b"")
+        return
+    audit.certificates.append(cert)
+    audit.verifier.check_peer(cert)
+
+
+def _feed(audit: Audit, record: Mapping[str, Any]) -> None:
+    """One record, as the live client handled its message: signature first, then content."""
+    kind = record.get("t")
+    verifier = audit.verifier
+    if kind == END_TYPE:
+        audit.capped = True
+    if audit.capped:
+        return
+    if kind == LEFT_TYPE:
+        audit.left = True
+        return
+    if isinstance(kind, str) and kind in SIGNED_MESSAGES:
+        verifier.check_signature(record)
+    try:
+        if kind == "manifest":
+            verifier.message(MatchIdentity.from_dict(record))
+        elif kind in HOST_MESSAGES:
+            verifier.message(message_from_dict(str(kind), record))
+        elif kind == "round_history":
+            verifier.message(RoundHistory.from_dict(record))
+        elif kind == "event":
+            _event(audit, record.get("event"))
+    except MalformedTrustMessage as exc:
+        audit.malformed.append(Violation(ViolationKind.MALFORMED, f"{kind}: {exc}"))
+
+
+def _event(audit: Audit, data: Any) -> None:
+    try:
+        wire_event = decode_event(data)
+        proof = EventProof.from_dict(data)
+    except ProtocolError as exc:
+        raise MalformedTrustMessage(exc.message) from None
+    if isinstance(wire_event.event, ev.MatchEnded):
+        audit.match_ended = True
+    audit.events += 1
+    audit.verifier.event(wire_event.event, proof, data)
+
+
+def round_lines(audit: Audit) -> list[str]:
+    """One line per round the verifier followed, in order."""
+    lines = []
+    for rnd in audit.verifier.rounds:
+        absent = getattr(rnd, "absent_seeds", ())
+        note = (f" (seat {', '.join(map(str, absent))} did not reveal a seed: counted as zeros)"
+                if absent else "")
+        if rnd.status == "violated":
+            for violation in rnd.violations:
+                lines.append(f"round {rnd.round_no}: VIOLATION {violation}")
+        elif rnd.status == "audited" and rnd.abandoned:
+            lines.append(f"round {rnd.round_no}: abandoned before the deal and audited "
+                         f"(counted){note}")
+        elif rnd.status == "audited":
+            lines.append(f"round {rnd.round_no}: audited, every card checks out{note}")
+        else:
+            lines.append(f"round {rnd.round_no}: not audited (the transcript ends before its "
+                         "audit)")
+    return lines
+
+
+def report(audit: Audit, out: TextIO) -> int:
+    """Print the audit's findings; return the exit status."""
+    print(f"match {audit.identity.game_id.hex()} on {audit.host_label}, "
+          f"{audit.identity.seats} seats, seen as "
+          f"{'seat ' + str(audit.seat) if audit.seat is not None else 'a spectator'}", file=out)
+    print(fingerprint_line("host signing key (SHA-256 of its public key)",
+                           audit.identity.signer), file=out)
+    for cert in audit.certificates:
+        print(fingerprint_line("host certificate (as unonet host prints it)", cert), file=out)
+    for line in round_lines(audit):
+        print(line, file=out)
+    in_rounds = {id(v) for rnd in audit.verifier.rounds for v in rnd.violations}
+    for violation in audit.all_violations():
+        if id(violation) not in in_rounds:
+            print(f"match: VIOLATION {violation}", file=out)
+    if not audit.match_ended and not audit.capped:
+        print("note: the transcript stops before the match ended; audits owed by then are "
+              "counted as missing", file=out)
+    if audit.capped:
+        print("note: the transcript was capped at its size limit; what came after is not "
+              "recorded and not audited", file=out)
+    rounds = audit.verifier.rounds
+    audited = sum(r.status == "audited" for r in rounds)
+    abandoned = audit.verifier.abandoned_rounds
+    violations = audit.all_violations()
+    summary = (f"{len(rounds)} rounds, {audited} audited, {abandoned} abandoned before the deal, "
+               f"{audit.events} events checked")
+    if violations:
+        print(f"summary: {summary}; {len(violations)} violation(s): the host broke the "
+              "protocol", file=out)
+        return EXIT_VIOLATION
+    print(f"summary: {summary}; everything holds", file=out)
+    return EXIT_HOLDS
+
+
+def run(path: Path, out: TextIO, err: TextIO) -> int:
+    """`unonet audit FILE`: audit, print, and return the exit status (0, 1 or 2)."""
+    try:
+        records = read_transcript(path)
+        audit = audit_records(records)
+    except (TranscriptError, NotAuditable) as exc:
+        message = str(exc) if isinstance(exc, TranscriptError) else f"{path}: {exc}"
+        print(f"unonet audit: {message}", file=err)
+        return EXIT_UNREADABLE
+    return report(audit, out)
