@@ -16,13 +16,13 @@ from typing import Any
 from host.bots import SeatBots
 from host.journal import Journal, TrustRecord
 from host.outgoing import ConnId, Packed, SendEvent, SendSnapshot, accepted, refused
+from host.round_log import RoundLog, proof_fields
 from host.seating import HUMAN, Room
 from host.settings import TableTimings
-from protocol.game_codec import PROOF_FIELDS, encode_event, wire_name
 from protocol.trust.host import HostCommitments
-from protocol.trust.messages import ENDED, DeckCommits
-from protocol.trust.seed_exchange import SeedExchange, SeedPhase, wire
-from protocol.trust.signing import EventsDigest
+from protocol.trust.messages import MatchIdentity
+from protocol.trust.seed_exchange import SeedExchange, SeedPhase, signed
+from protocol.trust.signing import Signer
 from unonet import events as ev
 from unonet.actions import HOST, Action, Expire, Penalize, StartRound
 from unonet.errors import EngineError
@@ -48,9 +48,11 @@ class Game:
         game_id: bytes,
         timings: TableTimings,
         journal: Journal | None,
+        signer: Signer,
         *,
         label: str = "table",
         trust: SeedExchange | None = None,
+        round_log: RoundLog | None = None,
         trust_round: int = 0,
         owed: Sequence[Mapping[str, Any]] = (),
     ) -> None:
@@ -60,9 +62,17 @@ class Game:
         self.timings = timings
         self.journal = journal
         self.label = label
+        self.signer = signer
+        identity = MatchIdentity(game_id, match.seats, match.rules, match.manifest, signer.signer)
+        self.manifest = signer.sign({"t": "manifest", **identity.to_dict()})
+        """The match's manifest, signed once: every entrant gets these very bytes."""
         self.trust = trust
+        """The seed exchange of the current round, or of the last one until the next
+        round_prepare (its messages go to whoever enters between rounds)."""
+        self.round_log = round_log
+        """The events of the same round, and its audit once sent."""
         self.trust_round = trust.round_no if trust is not None else trust_round
-        """The last trust round number prepared: each round_prepare takes a higher one."""
+        """The last trust round number prepared: each round_prepare takes the next one."""
         self.owed = list(owed)
         """Trust messages every (re)joining member gets before the current round's: a round
         abandoned by a crash, prepared, audited (SPEC.md 11.7)."""
@@ -77,7 +87,6 @@ class Game:
         self.bot_due: float | None = None
         self.race_due: float | None = None  # a bot's next race move (press B, jump in)
         self._decision: tuple[Any, ...] | None = None
-        self._digest: EventsDigest | None = None
 
     @property
     def over(self) -> bool:
@@ -89,19 +98,27 @@ class Game:
         """Start (or, after a resume, go on with) the match."""
         if self.match.phase == BETWEEN_ROUNDS:
             self.next_round_at = now
+        self._audit_if_over()  # a resumed journal whose last round had ended: audit it again
         self._refresh(now)
         self.tick(now)
 
     def send_state(self, conn: ConnId, seat: int | None, *, full: bool = True) -> None:
-        """Everything a (re)joining member needs: the deck, this round's trust messages so
-        far, then the snapshot of what `seat` may know (only the snapshot if not `full`)."""
+        """Everything a member entering the match needs (SPEC.md 7.1): the manifest, the
+        audits owed for abandoned rounds, the current round's trust messages so far, its events
+        so far as `seat`'s audience got them (round_history), its audit if it is over, then the
+        snapshot of what `seat` may know. Only the snapshot if not `full` (a resync)."""
         if full:
-            self.room.send(conn, {"t": "manifest", **self.match.manifest.to_dict()})
+            self.room.send(conn, self.manifest)
             for message in self.owed:
                 self.room.send(conn, message)
-        if full and self.trust is not None:
-            for message in self.trust.published:
-                self.room.send(conn, message)
+            if self.trust is not None:
+                for message in self.trust.published:
+                    self.room.send(conn, message)
+            if self.round_log is not None:
+                for message in self.round_log.history(seat):
+                    self.room.send(conn, message)
+                if self.round_log.audit is not None:
+                    self.room.send(conn, self.round_log.audit)
         self.room.outbox.append(SendSnapshot(conn, self.match.view(seat), self._legal(seat)))
 
     def intent(self, conn: ConnId, seat: int, request: int, action: Action, now: float) -> None:
@@ -248,7 +265,8 @@ class Game:
             and not seat.taken_over
         ]
         self.trust = SeedExchange(HostCommitments(self.game_id, round_no), contributors, now,
-                                self.timings.seed_phase)
+                                  self.timings.seed_phase, self.signer)
+        self.round_log = RoundLog(self.game_id, round_no)  # the last round's record goes
         self._journal_trust()  # the host seed, before anyone sees its commitment
         self.room.broadcast(self.trust.published[0])
         log.info("%s: round %d prepared, seeds expected from seats %s", self.label, round_no,
@@ -272,8 +290,9 @@ class Game:
             log.info("%s: seats %s never revealed a seed (zeros used)", self.label,
                      list(commitments.absent))
         log.info("%s: round %d dealt", self.label, commitments.round_no)
-        self._digest = EventsDigest(self.game_id, commitments.round_no)
-        self._publish_deck(commitments.deal(len(self.match.manifest)))
+        self.room.broadcast(trust.deal(len(self.match.manifest)))
+        if self.round_log is not None:
+            self.round_log.dealt = True
         self._apply(HOST, StartRound(commitments.key), now)
 
     def _journal_trust(self) -> None:
@@ -286,12 +305,6 @@ class Game:
         if record != self._journaled:
             self.journal.write_trust(record)
             self._journaled = record
-
-    def _publish_deck(self, commits: DeckCommits) -> None:
-        message = wire("deck_commits", commits)
-        if self.trust is not None:
-            self.trust.published.append(message)
-        self.room.broadcast(message)
 
     # -- applying and publishing ---------------------------------------------------------------
 
@@ -315,16 +328,26 @@ class Game:
                 if self.journal is not None:
                     self.journal.close()
                     self.journal = None
+        self._audit_if_over()
         self._refresh(now)
+
+    def _audit_if_over(self) -> None:
+        """Once a dealt round is over (ended, or the match with it), its audit goes out right
+        after the events of the action that ended it: every seed, the outcome and the digest
+        of the public events sent. Kept for whoever enters before the next round_prepare."""
+        record, trust = self.round_log, self.trust
+        if (record is None or trust is None or not record.dealt or record.audit is not None
+                or self.match.phase == IN_ROUND):
+            return
+        audit = trust.commitments.audit(record.outcome, record.digest.value)
+        record.audit = signed("round_audit", audit, self.signer)
+        self.room.broadcast(record.audit)
+        log.info("%s: round %d audited (%s, %d events)", self.label, record.round_no,
+                 record.outcome, record.count)
 
     def _round_ended(self, event: ev.RoundEnded, now: float) -> None:
         log.info("%s: round %d won by seat %s, scores %s", self.label, self.match.round_no,
                  event.winner, list(event.scores))
-        if self.trust is not None:
-            digest = self._digest or EventsDigest(self.game_id, self.trust.round_no)
-            self.room.broadcast(wire("round_audit",
-                                     self.trust.commitments.audit(ENDED, digest.value)))
-            self.trust = None
         if self.match.phase == BETWEEN_ROUNDS:
             self.next_round_at = now + self.timings.round_break
             self.hold_until = now + self.timings.ready_wait
@@ -334,8 +357,8 @@ class Game:
         for event in events:
             proof = self._proof(event)
             audience = event.audience
-            if audience is None and self._digest is not None:
-                self._digest.add(encode_event(event, proof))
+            if self.round_log is not None and self.round_log.audit is None:
+                self.round_log.add(event, proof)
             shared = Packed()  # the event is encoded once for all its receivers
             for member in self.room.members.values():
                 seat = member.seat
@@ -347,7 +370,8 @@ class Game:
                 self.room.outbox.append(SendEvent(member.conn, event, legal, proof, shared,
                                                   packed))
             if isinstance(event, ev.Reshuffled) and self.trust is not None:
-                self._publish_deck(self.trust.commitments.reshuffle(event.epoch, event.sources))
+                commits = self.trust.commitments.reshuffle(event.epoch, event.sources)
+                self.room.broadcast(self.trust.publish("deck_commits", commits))
         self.bots.observe(events)
 
     def _proof(self, event: ev.Event) -> dict[str, Any]:
@@ -355,9 +379,7 @@ class Game:
         the proof fields the wire format carries for that event type."""
         if self.trust is None:
             return {}
-        proof = self.trust.commitments.event_proof(event).to_dict()
-        allowed = PROOF_FIELDS.get(wire_name(type(event)), {})
-        return {key: value for key, value in proof.items() if key in allowed}
+        return proof_fields(self.trust.commitments, event)
 
     def _legal(self, seat: int | None) -> list[Action]:
         if seat is None or seat >= self.match.seats:

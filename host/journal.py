@@ -10,6 +10,8 @@ One JSON object per line, append-only, flushed and fsync'd after every line:
   StartRound that uses the key they give. The latest record of a round wins. A round whose
   record is not followed by its StartRound was abandoned by a crash: on resume its audit is
   published and the round is prepared again under the next number (SPEC.md 11.7);
+  nothing else about a round is written: its events, their proofs, its digest and its audit
+  follow from the replay, so a host that stops right after a round ends audits it on resume;
 - `action`: one applied action, its seat (-1 for the host) and the action as a tagged map.
 
 The engine replays deterministically (`Match.replay`), so rules + seed + actions are the whole
@@ -212,13 +214,17 @@ class Journal:
 
 @dataclass
 class Resumed:
-    """What `load` rebuilds: the header, the match in its state, and the current round's trust."""
+    """What `load` rebuilds: the header, the match in its state, and the last round's trust."""
 
     header: Header
     match: Match
     trust: dict[int, TrustRecord] = field(default_factory=dict)
-    commitments: HostCommitments | None = None  # the round being played when the journal stopped
-    abandoned: HostCommitments | None = None  # a round prepared but never started (a crash)
+    commitments: HostCommitments | None = None
+    """The last round dealt (being played, or over if the match is between rounds)."""
+    round_events: list[ev.Event] = field(default_factory=list)
+    """Every event of that round, in the order the engine made (and the host sent) them."""
+    abandoned: list[HostCommitments] = field(default_factory=list)
+    """Rounds prepared after it and never dealt (a crash, maybe several), oldest first."""
     valid_bytes: int = 0
 
     @property
@@ -250,12 +256,13 @@ def load(path: Path) -> Resumed:
     match = Match(header.rules, len(header.seats), header.seed)
     resumed = Resumed(header, match, valid_bytes=offset)
     deck_size = len(match.manifest)
+    pending: dict[int, TrustRecord] = {}  # records since the last StartRound, by round
     latest: TrustRecord | None = None  # the last record, until a StartRound uses it
     for number, line in enumerate(lines[1:], start=2):
         try:
             if line["kind"] == "trust":
                 latest = TrustRecord.from_dict(line)
-                resumed.trust[latest.round_no] = latest
+                resumed.trust[latest.round_no] = pending[latest.round_no] = latest
                 continue
             if line["kind"] != "action":
                 raise JournalError(f"line {number}: unknown kind {line['kind']!r}")
@@ -266,12 +273,14 @@ def load(path: Path) -> Resumed:
         events = match.apply(seat, action)
         if seat == HOST and isinstance(action, StartRound):
             resumed.commitments = None if latest is None else latest.rebuild(header.game_id)
+            resumed.round_events = []
             latest = None
+            pending.clear()
             if resumed.commitments is not None:
                 resumed.commitments.deal(deck_size)
+        resumed.round_events.extend(events)
         for event in events:
             if isinstance(event, ev.Reshuffled) and resumed.commitments is not None:
                 resumed.commitments.reshuffle(event.epoch, event.sources)
-    if latest is not None:
-        resumed.abandoned = latest.rebuild(header.game_id)
+    resumed.abandoned = [pending[r].rebuild(header.game_id) for r in sorted(pending)]
     return resumed

@@ -18,6 +18,7 @@ from host.settings import TableTimings
 from host.table import Table, TableSettings
 from protocol.errors import Code
 from protocol.limits import MAX_TABLES
+from protocol.trust.signing import Signer
 from unonet.actions import Action
 from unonet.errors import EngineError
 from unonet.rules import OPTIONS, preset
@@ -28,8 +29,11 @@ DEFAULT_PLAYER_NAME = "player"
 
 
 class Registry:
-    def __init__(self, timings: TableTimings | None = None) -> None:
+    def __init__(self, timings: TableTimings | None = None, signer: Signer | None = None) -> None:
         self.timings = timings or TableTimings()
+        self.signer = signer or Signer.generate()
+        """The host's identity key (host/tls.py), signing every table's trust messages; a
+        fresh key if none is given (a host with no key file, tests)."""
         self.tables: dict[int, Table] = {}
         self.outbox: list[Outgoing] = []
         self.where: dict[ConnId, int] = {}
@@ -45,7 +49,7 @@ class Registry:
         return out
 
     def create_table(self, settings: TableSettings) -> Table:
-        table = Table(self._next_number, settings, self.outbox)
+        table = Table(self._next_number, settings, self.outbox, self.signer)
         self.add_table(table)
         return table
 

@@ -17,7 +17,8 @@ from host.registry import Registry
 from host.server import HostServer, ServerConfig
 from host.settings import TableTimings
 from host.table import Table, TableSettings
-from host.tls import load_or_create_identity, server_context
+from host.tls import identity_signer, load_or_create_identity, server_context
+from protocol.trust.signing import Signer
 from unonet.rules import RuleSet
 
 log = logging.getLogger("unonet.host")
@@ -38,10 +39,12 @@ class HostOptions:
     share_notice: bool = False  # tell whoever sits down how friends join (the host's own UI)
 
 
-def build_registry(options: HostOptions, journal_dir: Path, now: float) -> Registry:
-    """The registry with its one table: new, or rebuilt from a journal."""
+def build_registry(options: HostOptions, journal_dir: Path, now: float,
+                   signer: Signer | None = None) -> Registry:
+    """The registry with its one table: new, or rebuilt from a journal; `signer` signs its
+    trust messages (the host's identity key)."""
     timings = TableTimings()
-    registry = Registry(timings)
+    registry = Registry(timings, signer)
     if options.resume is not None:
         resumed = load(options.resume)
         record = resumed.header.table
@@ -54,7 +57,7 @@ def build_registry(options: HostOptions, journal_dir: Path, now: float) -> Regis
         )
         journal = Journal.open_append(options.resume, resumed.valid_bytes)
         table = Table.from_journal(int(record.get("number", 0)), resumed, journal, settings,
-                                   registry.outbox, now)
+                                   registry.outbox, now, registry.signer)
         registry.add_table(table)
         return registry
     options.rules.check_table(options.seats)
@@ -82,11 +85,12 @@ class ServedHost:
 async def serving(options: HostOptions) -> AsyncIterator[ServedHost]:
     """Run the host while the block is entered (in the caller's trio run), then stop it."""
     home = options.home or config_dir()
-    registry = build_registry(options, home / "journals", trio.current_time())
+    identity = load_or_create_identity(home)  # its key signs, with or without TLS
+    registry = build_registry(options, home / "journals", trio.current_time(),
+                              identity_signer(identity))
     context = None
     fingerprint = None
     if options.tls:
-        identity = load_or_create_identity(home)
         context = server_context(identity)
         fingerprint = identity.display
     server = HostServer(registry, ServerConfig(bind=options.bind, port=options.port,

@@ -21,11 +21,13 @@ from host.bots import BOT_NAMES, check_level
 from host.game import Game
 from host.journal import Header, Journal, Resumed, SeatRecord
 from host.outgoing import CloseConnection, ConnId, Outgoing, accepted, refused
+from host.round_log import RoundLog
 from host.seating import BOT, HUMAN, Member, Room, Seat, new_token
 from host.settings import TableTimings
 from protocol.errors import Code
 from protocol.trust.primitives import new_game_id
 from protocol.trust.seed_exchange import abandoned_messages, resumed_exchange
+from protocol.trust.signing import Signer
 from unonet.actions import Action
 from unonet.errors import EngineError
 from unonet.match import IN_ROUND, Match
@@ -57,9 +59,13 @@ class TableSettings:
 
 
 class Table:
-    def __init__(self, number: int, settings: TableSettings, outbox: list[Outgoing]) -> None:
+    def __init__(self, number: int, settings: TableSettings, outbox: list[Outgoing],
+                 signer: Signer | None = None) -> None:
         self.number = number
         self.settings = settings
+        self.signer = signer or Signer.generate()
+        """The host's key, which signs every match's manifest and trust messages (a key of
+        its own, made now, for a table built without the host's)."""
         self.rules = settings.rules
         capacity = min(settings.capacity, settings.rules.max_players, 10)
         self.room = Room(capacity, outbox)
@@ -393,7 +399,7 @@ class Table:
             journal = Journal.create(path, header)
             log.info("%s: journal %s", self.label, path)
         log.info("%s: match starts with %s", self.label, [s.name for s in seats])
-        self.game = Game(self.room, match, game_id, self.settings.timings, journal,
+        self.game = Game(self.room, match, game_id, self.settings.timings, journal, self.signer,
                          label=self.label)
         self._lobby_changed(now)
         for conn, member in self.room.members.items():
@@ -402,10 +408,13 @@ class Table:
 
     @classmethod
     def from_journal(cls, number: int, resumed: Resumed, journal: Journal | None,
-                     settings: TableSettings, outbox: list[Outgoing], now: float) -> Table:
-        """The table of a resumed journal: every human seat waits for its player's token."""
+                     settings: TableSettings, outbox: list[Outgoing], now: float,
+                     signer: Signer | None = None) -> Table:
+        """The table of a resumed journal: every human seat waits for its player's token.
+        The last round dealt is rebuilt with its events (its audit too, if it had ended), and
+        every round prepared after it and never dealt is owed to entrants with its audit."""
         header = resumed.header
-        table = cls(number, settings, outbox)
+        table = cls(number, settings, outbox, signer)
         table.rules = header.rules
         for index, record in enumerate(header.seats):
             if record.kind == BOT:
@@ -416,18 +425,19 @@ class Table:
                                                token_hash=hashed, disconnected_at=now,
                                                taken_over=hashed is None)
         table.owner = table._first_human()
-        trust = None
-        if resumed.commitments is not None and resumed.match.phase == "in_round":
-            trust = resumed_exchange(resumed.commitments)
+        trust = round_log = None
+        if resumed.commitments is not None and not resumed.abandoned:
+            trust = resumed_exchange(resumed.commitments, table.signer)
+            round_log = RoundLog.replayed(resumed.commitments, resumed.round_events)
         owed = []
-        if resumed.abandoned is not None:
-            owed = abandoned_messages(resumed.abandoned)
+        for abandoned in resumed.abandoned:
+            owed += abandoned_messages(abandoned, table.signer)
             log.info("%s: round %d was being prepared when the host stopped; its seeds are "
                      "published and the next round number deals again", table.label,
-                     resumed.abandoned.round_no)
+                     abandoned.round_no)
         table.game = Game(table.room, resumed.match, header.game_id, settings.timings, journal,
-                          label=table.label, trust=trust, trust_round=resumed.last_trust_round,
-                          owed=owed)
+                          table.signer, label=table.label, trust=trust, round_log=round_log,
+                          trust_round=resumed.last_trust_round, owed=owed)
         log.info("%s: resumed from the journal at round %d, scores %s", table.label,
                  resumed.match.round_no, resumed.match.scores)
         table.game.begin(now)

@@ -1,9 +1,11 @@
-"""The host's TLS identity: one self-signed ECDSA P-256 certificate, made once and kept.
+"""The host's identity: one ECDSA P-256 key and its self-signed certificate, made once and kept.
 
 Players pin the certificate's fingerprint (SHA-256 of its DER bytes, SPEC.md Transport), so the
 key must survive restarts: it lives in the unonet config dir, the key file readable by its owner
-only. The profile follows crypto-protocol.md B2 (trustme's extensions), which keeps the
-certificate valid even for a client that pins it as a CA under strict X.509 checks.
+only. The same key signs the host's trust messages (SPEC.md 11), with or without TLS, so a
+player's transcript is evidence tied to the host they pinned. The profile follows
+crypto-protocol.md B2 (trustme's extensions), which keeps the certificate valid even for a
+client that pins it as a CA under strict X.509 checks.
 """
 
 from __future__ import annotations
@@ -20,9 +22,10 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
 from protocol.fingerprint import ALPN, fingerprint_of, format_fingerprint
+from protocol.trust.signing import Signer
 
-__all__ = ["ALPN", "HostIdentity", "format_fingerprint", "load_or_create_identity",
-           "server_context"]
+__all__ = ["ALPN", "HostIdentity", "format_fingerprint", "identity_signer",
+           "load_or_create_identity", "server_context"]
 
 
 CERT_NAME = "uno-host"
@@ -55,6 +58,12 @@ def load_or_create_identity(directory: Path) -> HostIdentity:
     cert = x509.load_pem_x509_certificate(cert_path.read_bytes())
     der = cert.public_bytes(serialization.Encoding.DER)
     return HostIdentity(cert_path, key_path, fingerprint_of(der))
+
+
+def identity_signer(identity: HostIdentity) -> Signer:
+    """The signer of the host's trust messages: the identity's own key."""
+    key = serialization.load_pem_private_key(identity.key_path.read_bytes(), password=None)
+    return Signer.from_private_key(key)
 
 
 def _create(key_path: Path, cert_path: Path) -> None:

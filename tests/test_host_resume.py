@@ -10,47 +10,38 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from host_receiver import Receiver
+
 from host.journal import Journal, load
-from host.outgoing import Outgoing, SendEvent, SendMessage, SendSnapshot
+from host.outgoing import Outgoing, SendMessage
 from host.registry import Registry
 from host.settings import FAST_TIMINGS
 from host.table import Table, TableSettings
-from protocol.trust.messages import MESSAGE_TYPES, EventProof, message_from_dict
 from protocol.trust.results import ViolationKind
-from protocol.trust.verifier import TrustVerifier
+from protocol.trust.signing import Signer
 from unonet.match import IN_ROUND
 from unonet.rules import RuleSet
 
 
-class Seat0:
-    """What connection 1 (seat 0) receives, fed to a trust verifier that outlives the host."""
+class Seat0(Receiver):
+    """What seat 0 receives, on connection 1 before and after a restart, fed to a trust
+    verifier that outlives the host."""
 
     def __init__(self) -> None:
-        self.verifier: TrustVerifier | None = None
-        self.snapshots: list[SendSnapshot] = []
-        self.prepared: list[dict[str, Any]] = []
+        super().__init__(1, 0, verify_trust=True)
 
-    def feed(self, out: list[Outgoing]) -> None:
-        for item in out:
-            if item.conn != 1:
-                continue
-            if isinstance(item, SendSnapshot):
-                self.snapshots.append(item)
-            elif isinstance(item, SendEvent) and self.verifier is not None:
-                self.verifier.event(item.event, EventProof.from_dict(item.proof))
-            elif isinstance(item, SendMessage):
-                self._message(dict(item.message))
+    @property
+    def prepared(self) -> list[dict[str, Any]]:
+        return self.messages("round_prepare")
 
-    def _message(self, message: dict[str, Any]) -> None:
-        kind = message["t"]
-        if kind == "manifest" and self.verifier is None:
-            from client.wire import manifest_from_wire
+    @property
+    def snapshots(self) -> list[dict[str, Any]]:
+        return self.messages("snapshot")
 
-            self.verifier = TrustVerifier(manifest_from_wire(message), 0)
-        elif kind in MESSAGE_TYPES and self.verifier is not None:
-            if kind == "round_prepare":
-                self.prepared.append(message)
-            self.verifier.message(message_from_dict(kind, message))
+
+def unsigned(message: dict[str, Any]) -> dict[str, Any]:
+    """A message without its signature (signing again after a restart gives another one)."""
+    return {key: value for key, value in message.items() if key != "sig"}
 
 
 def start_journaled(tmp_path: Path) -> tuple[Registry, Table, list[Outgoing]]:
@@ -65,15 +56,15 @@ def start_journaled(tmp_path: Path) -> tuple[Registry, Table, list[Outgoing]]:
     return registry, table, registry.take_outgoing()
 
 
-def restart(tmp_path: Path, now: float) -> tuple[Registry, Table]:
-    """A new host process, as run.py builds it from `--resume JOURNAL`."""
+def restart(tmp_path: Path, now: float, signer: Signer) -> tuple[Registry, Table]:
+    """A new host process, as run.py builds it from `--resume JOURNAL`, with the host's key."""
     (path,) = tmp_path.glob("table0-*.jsonl")
     resumed = load(path)
-    registry = Registry(FAST_TIMINGS)
+    registry = Registry(FAST_TIMINGS, signer)
     settings = TableSettings("t", resumed.header.rules, capacity=3, headless=True,
                              target_seats=3, timings=FAST_TIMINGS, journal_dir=tmp_path)
     journal = Journal.open_append(path, resumed.valid_bytes)
-    table = Table.from_journal(0, resumed, journal, settings, registry.outbox, now)
+    table = Table.from_journal(0, resumed, journal, settings, registry.outbox, now, signer)
     registry.add_table(table)
     return registry, table
 
@@ -108,7 +99,7 @@ def test_a_round_abandoned_in_its_seed_exchange_is_audited_and_the_next_number_d
     cut = next(i for i, line in enumerate(lines) if '"start_round"' in line)
     path.write_text("\n".join(lines[:cut]) + "\n")  # the crash came before the StartRound line
 
-    registry2, table2 = restart(tmp_path, 100.0)
+    registry2, table2 = restart(tmp_path, 100.0, registry.signer)
     found = registry2.find_resume(token)
     assert found is not None
     assert table2.game is not None and table2.game.trust is None  # waiting for its players
@@ -163,12 +154,12 @@ def test_a_round_resumed_mid_play_republishes_the_same_commitments(tmp_path: Pat
     assert load(path).match.state() == before
 
     playing = seat0.prepared[-1]
-    registry2, table2 = restart(tmp_path, now + 1)  # bots may move on at once
+    registry2, table2 = restart(tmp_path, now + 1, registry.signer)  # bots may move on at once
     found = registry2.find_resume(token)
     assert found is not None
     registry2.resume(1, found[0], found[1], now + 1)
     seat0.feed(registry2.take_outgoing())
     assert table2.game is not None and table2.game.match.log[: len(played)] == played
-    assert seat0.snapshots[-1].view.hand == table2.game.match.view(0).hand
-    assert playing in seat0.prepared[-2:]  # the same commitment again: not a re-deal
+    assert seat0.snapshots[-1]["view"].hand == table2.game.match.view(0).hand
+    assert unsigned(playing) in map(unsigned, seat0.prepared[-2:])  # the same: not a re-deal
     assert seat0.verifier is not None and seat0.verifier.violations() == []

@@ -1,9 +1,11 @@
 """The seed exchange that opens every round, as the host runs it (SPEC.md section 11).
 
 round_prepare (the host's commitment) -> seed_commit from each remote seat -> seed_commits (the
-set frozen) -> seed_reveal to the host only -> the round key K. Each phase ends when every
-expected seat has answered or its deadline passes; a missing seed counts as zeros, which gives
-nobody a choice of deck. In-process bots contribute nothing: they are the host's own.
+set frozen) -> seed_reveal to the host only -> seed_reveals (every seat's seed, to all) -> the
+round key K. Each phase ends when every expected seat has answered or its deadline passes; a
+missing seed counts as zeros, which gives nobody a choice of deck. In-process bots contribute
+nothing: they are the host's own. Every message the exchange publishes is signed by the host's
+key (signing.Signer) and kept, so a connection entering the round gets them as first sent.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from protocol.trust.messages import (
     SeedReveal,
     TrustMessage,
 )
-from protocol.trust.signing import EventsDigest
+from protocol.trust.signing import EventsDigest, Signer
 
 
 class SeedPhase(StrEnum):
@@ -37,6 +39,11 @@ def wire(kind: str, message: TrustMessage) -> dict[str, Any]:
     return {"t": kind, **message.to_dict()}
 
 
+def signed(kind: str, message: TrustMessage, signer: Signer) -> dict[str, Any]:
+    """A host trust message as the catalogue map, with the host's `sig`."""
+    return signer.sign(wire(kind, message))
+
+
 class SeedExchange:
     """One round's seed exchange: which seats are expected, which phase, until when."""
 
@@ -46,17 +53,32 @@ class SeedExchange:
         contributors: Iterable[int],
         now: float,
         phase_time: float,
+        signer: Signer,
     ) -> None:
         self.commitments = commitments
         self.contributors = set(contributors)
         self.phase = SeedPhase.COMMIT
         self.phase_time = phase_time
         self.deadline: float | None = now + phase_time
-        self.published: list[dict[str, Any]] = [wire("round_prepare", commitments.round_prepare())]
+        self.signer = signer
+        self.published: list[dict[str, Any]] = []
+        """The round's signed trust messages so far, in the order sent (not its audit)."""
+        self.publish("round_prepare", commitments.round_prepare())
 
     @property
     def round_no(self) -> int:
         return self.commitments.round_no
+
+    def publish(self, kind: str, message: TrustMessage) -> dict[str, Any]:
+        """Sign a trust message of this round and keep it for late entrants; returns the map
+        to broadcast."""
+        out = signed(kind, message, self.signer)
+        self.published.append(out)
+        return out
+
+    def deal(self, deck_size: int) -> dict[str, Any]:
+        """Commit epoch 0 (the keyed round's deal): the deck_commits to broadcast."""
+        return self.publish("deck_commits", self.commitments.deal(deck_size))
 
     @property
     def keyed(self) -> bool:
@@ -101,44 +123,45 @@ class SeedExchange:
         if self.phase is SeedPhase.COMMIT and (
             self.contributors <= set(commitments.commits) or deadline_passed
         ):
-            out.append(wire("seed_commits", commitments.freeze_commits()))
+            out.append(self.publish("seed_commits", commitments.freeze_commits()))
             self.phase = SeedPhase.REVEAL
             self.deadline = now + self.phase_time
             deadline_passed = False
         if self.phase is SeedPhase.REVEAL:
             waiting = {s for s in commitments.commits if s in self.contributors}
             if waiting <= set(commitments.seeds) or deadline_passed:
+                out.append(self.publish("seed_reveals", commitments.seed_reveals()))
                 self.phase = SeedPhase.KEYED
                 self.deadline = None
-        self.published.extend(out)
         return out
 
 
-def resumed_exchange(commitments: HostCommitments) -> SeedExchange:
-    """The exchange of a round that a restarted host resumes: keyed, with every message it had
-    published (same host seed, so the same round_prepare) ready for reconnecting players."""
-    trust = SeedExchange(commitments, (), 0.0, 0.0)
+def resumed_exchange(commitments: HostCommitments, signer: Signer) -> SeedExchange:
+    """The exchange of a dealt round that a restarted host resumes: keyed, with every message
+    it had published (same host seed, so the same round_prepare; the same seeds, so the same
+    seed_reveals) ready for reconnecting players, signed again."""
+    trust = SeedExchange(commitments, (), 0.0, 0.0, signer)
     trust.phase = SeedPhase.KEYED
     trust.deadline = None
     commits = SeedCommits(commitments.round_no, tuple(sorted(commitments.commits.items())))
-    trust.published.append(wire("seed_commits", commits))
+    trust.publish("seed_commits", commits)
+    trust.publish("seed_reveals", commitments.seed_reveals())
     for epoch in sorted(commitments.decks):
         deck = commitments.decks[epoch]
-        trust.published.append(
-            wire("deck_commits", DeckCommits(commitments.round_no, epoch, deck.commitments,
-                                             deck.deck_commitment))
-        )
+        trust.publish("deck_commits", DeckCommits(commitments.round_no, epoch, deck.commitments,
+                                                  deck.deck_commitment))
     return trust
 
 
-def abandoned_messages(commitments: HostCommitments) -> list[dict[str, Any]]:
+def abandoned_messages(commitments: HostCommitments, signer: Signer) -> list[dict[str, Any]]:
     """What a restarted host owes for a round it prepared but never dealt (SPEC.md 11.7,
     [UNO-11-24]): the same round_prepare (so nobody sees a re-deal), the commitments if they
-    were frozen, and the round's audit; the deal itself then takes the next round number."""
-    out = [wire("round_prepare", commitments.round_prepare())]
+    were frozen, and the round's audit, outcome "abandoned" over no events; the deal itself
+    then takes the next round number."""
+    out = [signed("round_prepare", commitments.round_prepare(), signer)]
     if commitments.frozen:
         commits = SeedCommits(commitments.round_no, tuple(sorted(commitments.commits.items())))
-        out.append(wire("seed_commits", commits))
+        out.append(signed("seed_commits", commits, signer))
     empty = EventsDigest(commitments.game_id, commitments.round_no).value  # nothing was dealt
-    out.append(wire("round_audit", commitments.audit(ABANDONED, empty)))
+    out.append(signed("round_audit", commitments.audit(ABANDONED, empty), signer))
     return out
