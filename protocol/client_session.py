@@ -66,6 +66,19 @@ class GameEvent:
 
 
 @dataclass(frozen=True)
+class HistoryReceived:
+    """A chunk of the current round's events so far (`round_history`), sent to a connection
+    that enters a match in mid-round, before its snapshot: each event decoded as an `event`
+    message's, with its proof fields, as this client's audience got it. `first` is the index
+    of the chunk's first event in the round. They carry no seq: the snapshot that follows
+    starts the numbering."""
+
+    round_no: int
+    first: int
+    events: tuple[WireEvent, ...]
+
+
+@dataclass(frozen=True)
 class ResyncNeeded:
     """An event arrived out of sequence (a gap or a repeat). A `resync` request is queued in
     `data_to_send()`; events are dropped until the snapshot that answers it."""
@@ -120,6 +133,7 @@ SessionEvent = (
     Welcomed
     | Snapshot
     | GameEvent
+    | HistoryReceived
     | ResyncNeeded
     | RequestAccepted
     | RequestRefused
@@ -374,6 +388,11 @@ class ClientSession(Endpoint):
         if not isinstance(wire, WireEvent):
             wire = decode_event(message["event"])
         return [GameEvent(seq, wire.event, wire.proof, self._legal(message))]
+
+    def _on_round_history(self, message: dict[str, Any]) -> list[SessionEvent]:
+        events = tuple(decode_event(data, f"round_history.events[{index}]")
+                       for index, data in enumerate(message["events"]))
+        return [HistoryReceived(message["round"], message["first"], events)]
 
     def _legal(self, message: Mapping[str, Any]) -> tuple[Action, ...]:
         """The message's legal list, as the catalogue check decoded it."""

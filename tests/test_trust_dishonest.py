@@ -11,7 +11,6 @@ from protocol.trust import (
     DeckCommits,
     EventProof,
     HostCommitments,
-    RoundAudit,
     SeedCommits,
     Violation,
     ViolationKind,
@@ -79,10 +78,12 @@ def test_a_lie_about_the_verdict_is_caught_by_the_challenger_and_at_the_audit() 
     assert isinstance(verdict, ev.Challenged)
     t.set_event(index, replace(verdict, guilty=not verdict.guilty))
     challenger = replay(t, verdict.challenger)
-    assert kinds(challenger.violations()) == {ViolationKind.CHALLENGE_VERDICT}
+    # and the referee, re-playing the round, finds the penalty that followed is not the rules'
+    expected = {ViolationKind.CHALLENGE_VERDICT, ViolationKind.ILLEGAL}
+    assert kinds(challenger.violations()) == expected
     assert "the verdict should be" in str(challenger.violations()[0])
     for seat in [None, *(s for s in range(t.seats) if s != verdict.challenger)]:
-        assert kinds(replay(t, seat).violations()) == {ViolationKind.CHALLENGE_VERDICT}
+        assert kinds(replay(t, seat).violations()) == expected
 
 
 def test_a_wrong_card_in_the_revealed_hand_is_caught() -> None:
@@ -179,13 +180,15 @@ def test_an_audit_player_seed_that_does_not_open_its_commitment_is_caught() -> N
     assert ViolationKind.SEED_MISMATCH in kinds(replay(t, None).violations())
 
 
-def test_an_audit_that_drops_a_revealed_seed_is_caught_by_its_player() -> None:
+def test_an_audit_that_drops_a_revealed_seed_is_caught_by_everyone() -> None:
+    """The seeds were published before the deal: an audit that gives others is caught by all."""
     t = play_round(1)
     index, audit = audit_of(t)
     seat, _ = audit.seeds[0]
-    dropped = RoundAudit(audit.round_no, audit.host_seed, audit.seeds[1:], (*audit.absent, seat))
+    dropped = replace(audit, seeds=audit.seeds[1:], absent=(*audit.absent, seat))
     t.deliveries[index] = Delivery(None, dropped)
-    assert ViolationKind.SEED_COMMITS in kinds(replay(t, seat).violations())
+    for viewer in [None, *range(t.seats)]:
+        assert ViolationKind.SEED_REVEALS in kinds(replay(t, viewer).violations())
 
 
 def test_a_deck_order_that_is_not_the_derived_one_is_caught_at_the_audit() -> None:

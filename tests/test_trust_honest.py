@@ -6,8 +6,10 @@ committed deck, every event with its proofs, challenges, reshuffles and the audi
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
-from trust_sim import play_round, replay
+from trust_sim import audit_of, deliver, play_round, received, replay
 
 from protocol.trust import HostCommitments, TrustVerifier, Verified, Violation, ViolationKind
 from unonet import events as ev
@@ -62,27 +64,54 @@ def test_the_challenger_sees_every_step_verified_and_the_audit_once() -> None:
     t = play_round(0)
     [(_, reveal, _)] = t.find(ev.ChallengeReveal)
     assert isinstance(reveal, ev.ChallengeReveal)
-    verifier = TrustVerifier(t.manifest, reveal.challenger)
+    verifier = TrustVerifier(t.match, reveal.challenger)
     outcomes = []
-    for delivery in t.deliveries:
-        if delivery.audience is None or reveal.challenger in delivery.audience:
-            item = delivery.item
-            outcome = verifier.event(*item) if isinstance(item, tuple) else verifier.message(item)
-            outcomes.append(outcome)
+    for index in received(t, reveal.challenger):
+        item = t.deliveries[index].item
+        wire = t.wire(index)
+        if isinstance(item, tuple):
+            outcomes.append(verifier.event(*item, wire))
+        else:
+            outcomes += [verifier.check_signature(wire), verifier.message(item)]
     assert all(isinstance(o, Verified) for o in outcomes)
     assert outcomes[-1].what.startswith("round 1 audited")
-    again = verifier.round_audit(t.host.audit())
+    assert verifier.rounds[0].status == "audited"
+    _, audit = audit_of(t)
+    assert isinstance(verifier.round_audit(audit), Verified)  # the same audit again: a resend
+    other = replace(audit, host_seed=bytes(32))
+    again = verifier.round_audit(other)
     assert isinstance(again, Violation)
-    assert again.kind is ViolationKind.MALFORMED  # a second audit of one round is refused
+    assert again.kind is ViolationKind.MALFORMED  # a second, different audit is refused
 
 
-def test_a_second_round_needs_the_first_audited_and_a_higher_number() -> None:
+def test_a_round_is_checking_until_its_audit_then_audited() -> None:
+    t = play_round(1)
+    verifier = TrustVerifier(t.match, 1)
+    index, _ = audit_of(t)
+    for i in received(t, 1):
+        if i == index:
+            assert [r.status for r in verifier.rounds] == ["checking"]
+        deliver(t, i, verifier, 1)
+    assert [r.status for r in verifier.rounds] == ["audited"]
+    assert verifier.finish() == []
+
+
+def test_a_second_round_needs_a_number_one_higher() -> None:
     t = play_round(1)
     verifier = replay(t, 1)
     host = t.host
     second = HostCommitments(host.game_id, 2, host.host_seat)
     assert isinstance(verifier.round_prepare(second.round_prepare()), Verified)
-    older = HostCommitments(host.game_id, 1, host.host_seat)
+    older = HostCommitments(host.game_id, 2, host.host_seat)
     result = verifier.round_prepare(older.round_prepare())
     assert isinstance(result, Violation)
-    assert result.kind is ViolationKind.REDEAL  # round 1 again, with another commitment
+    assert result.kind is ViolationKind.REDEAL  # round 2 again, with another commitment
+
+
+def test_signatures_of_the_honest_host_verify_and_a_resent_message_is_no_news() -> None:
+    t = play_round(3)
+    verifier = replay(t, None)
+    index, _ = audit_of(t)
+    assert isinstance(verifier.check_signature(t.wire(index)), Verified)
+    assert isinstance(verifier.check_signature({"t": "chat", "text": "hi"}), Verified)
+    assert verifier.ok

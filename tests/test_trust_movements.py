@@ -20,9 +20,16 @@ def kinds(violations: list[Violation]) -> set[ViolationKind]:
     return {v.kind for v in violations}
 
 
+def found_in(t: Transcript, seat: int | None) -> list[Violation]:
+    """What `seat`'s verifier finds, less the referee's ILLEGAL: a scripted round moves cards
+    by hand without following the rules (its plays are not legal ones), and the movements of
+    the cards are what these tests check."""
+    return [v for v in replay(t, seat).violations() if v.kind is not ViolationKind.ILLEGAL]
+
+
 def everyone_verifies(t: Transcript) -> None:
     for seat in [None, *range(t.seats)]:
-        assert replay(t, seat).violations() == [], seat
+        assert found_in(t, seat) == [], seat
 
 
 def house_round() -> ScriptedRound:
@@ -80,11 +87,11 @@ def test_the_receiver_of_a_swapped_hand_catches_a_card_other_than_the_committed_
     index, received = moved_to(r.t, 3, "seven")
     forged = (received.cards[0] + 1) % len(r.t.manifest)
     r.t.set_event(index, replace(received, cards=(forged, *received.cards[1:])))
-    found = replay(r.t, 3).violations()
+    found = found_in(r.t, 3)
     assert found[0].kind is ViolationKind.CARD_MISMATCH
     position = received.positions[0]
     assert f"({position[0]}, {position[1]})" in found[0].detail
-    assert replay(r.t, 0).violations() == []  # only its receiver was shown the card
+    assert found_in(r.t, 0) == []  # only its receiver was shown the card
 
 
 def test_a_passed_hand_given_privately_from_other_positions_is_caught_at_the_audit() -> None:
@@ -97,7 +104,7 @@ def test_a_passed_hand_given_privately_from_other_positions_is_caught_at_the_aud
         replace(received, positions=positions, cards=(r.card(elsewhere), *received.cards[1:])),
         EventProof(nonces=r.host.nonces(positions)),
     )
-    assert ViolationKind.POSITION_MISMATCH in kinds(replay(r.t, 2).violations())
+    assert ViolationKind.POSITION_MISMATCH in kinds(found_in(r.t, 2))
 
 
 def test_a_returned_position_drawn_again_with_a_wrong_id_is_caught_by_its_drawer() -> None:
@@ -113,7 +120,7 @@ def test_a_returned_position_drawn_again_with_a_wrong_id_is_caught_by_its_drawer
     cards = list(event.cards)
     cards[at] = (cards[at] + 1) % len(r.t.manifest)
     r.t.set_event(last, replace(event, cards=tuple(cards)))
-    found = replay(r.t, 3).violations()
+    found = found_in(r.t, 3)
     assert found and found[0].kind is ViolationKind.CARD_MISMATCH
 
 
@@ -128,7 +135,7 @@ def test_a_hand_moved_from_positions_its_giver_does_not_hold_is_caught_by_everyo
     forged = ((giver, receiver, (stranger.position, *positions[1:])), back)
     r.t.set_event(index, replace(moved, moves=forged))
     for seat in (None, 0, 2):
-        found = replay(r.t, seat).violations()
+        found = found_in(r.t, seat)
         assert found[0].kind is ViolationKind.NOT_HELD, seat
         assert f"seat {giver} passed position" in found[0].detail
         # The audit then finds a card in two places and one nowhere.
@@ -142,7 +149,7 @@ def test_a_returned_card_dealt_before_the_pile_above_it_is_caught_by_everyone() 
     r.under.insert(0, r.under.pop())  # a dishonest host picks which returned card comes next
     r.next_index, top = len(r.t.manifest), r.next_index  # and skips the pile above them
     r.draw(0, 1, "penalty_buzzer")
-    found = replay(r.t, None).violations()
+    found = found_in(r.t, None)
     assert found[0].kind is ViolationKind.DRAW_ORDER
     assert f"returned position ({returned[-1][0]}, {returned[-1][1]})" in found[0].detail
     assert f"position (0, {top}) was still on top of it" in found[0].detail
@@ -155,7 +162,7 @@ def test_returned_cards_come_back_in_the_order_they_went_under() -> None:
     r.draw(0, r.left_on_top)
     r.under.insert(0, r.under.pop())  # the last returned card drawn first
     r.draw(1, 1, "stack")
-    found = replay(r.t, 1).violations()
+    found = found_in(r.t, 1)
     assert found[0].kind is ViolationKind.DRAW_ORDER
     assert "which went under the draw pile first" in found[0].detail
 

@@ -21,7 +21,7 @@ SLOW = settings(max_examples=25, deadline=None, suppress_health_check=[HealthChe
     host_seated=st.booleans(),
 )
 def test_random_honest_rounds_always_verify(seed: int, seats: int, host_seated: bool) -> None:
-    t = play_round(seed, seats=seats, host_seat=0 if host_seated else None, max_actions=400)
+    t = play_round(seed, seats=seats, host_seat=0 if host_seated else None)
     for seat in [None, *range(seats)]:
         assert replay(t, seat).violations() == []
 
@@ -48,7 +48,7 @@ def test_random_keys_give_self_consistent_decks(
 @SLOW
 @given(seed=st.integers(0, 2**32), data=st.data())
 def test_any_one_byte_change_to_a_nonce_is_caught(seed: int, data: st.DataObject) -> None:
-    t = play_round(seed, max_actions=200)
+    t = play_round(seed)
     seat = data.draw(st.integers(0, t.seats - 1))
     opened = [
         (i, e, p)
@@ -75,7 +75,7 @@ def test_any_one_byte_change_to_a_nonce_is_caught(seed: int, data: st.DataObject
 @SLOW
 @given(seed=st.integers(0, 2**32), data=st.data())
 def test_any_change_to_a_card_id_is_caught(seed: int, data: st.DataObject) -> None:
-    t = play_round(seed, max_actions=200)
+    t = play_round(seed)
     seat = data.draw(st.integers(0, t.seats - 1))
     candidates = [
         (i, e, p)

@@ -1,18 +1,31 @@
-"""A host that runs a round with the trust scheme, recorded as a transcript.
+"""A host that runs rounds with the trust scheme, recorded as transcripts.
 
-`play_round` runs a real engine round; `ScriptedRound` writes one move by move (hands swapped,
-passed, returned under the pile...) with an honest host's proofs, for checks that need an exact
-sequence of movements. Each delivery is what one audience received (a trust message, or an
-engine event with its proof fields), in order; `replay` feeds a transcript to a `TrustVerifier`
-as a client session would. Tests tamper with transcripts to play a dishonest host.
+`play_round` runs a real engine round; `play_match` a whole match, one transcript per round, in
+which the actions come from a `Chooser` (random by default; hypothesis draws them in the property
+tests, so that a failing game shrinks); `ScriptedRound` writes a round move by move (hands
+swapped, passed, returned under the pile...) with an honest host's proofs, for checks that need
+an exact sequence of movements. Each delivery is what one audience received: a trust message
+(signed by the host's key as it goes out) or an engine event with its proof fields, in order;
+each round opens with round_prepare, seed_commits, seed_reveals and the deal's deck_commits and
+closes with an audit whose outcome and events digest an honest host computes from what it sent.
+
+`replay` feeds a transcript to a `TrustVerifier` as a client session would; `replay_resumed`
+cuts a round at event k, as a connection entering it then (a resume, a reconnect, a late
+spectator) gets it: the manifest again, the round's trust messages so far, its events so far in
+`round_history` chunks, then the rest live. Tests tamper with transcripts to play a dishonest
+host; `set_event` re-digests, since a dishonest host digests what it sent.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
+from cryptography.hazmat.primitives.asymmetric import ec
+
+from protocol.game_codec import encode_event
 from protocol.trust import (
     DeckCommits,
     EventProof,
@@ -21,11 +34,20 @@ from protocol.trust import (
     RoundPrepare,
     SeedCommits,
     TrustMessage,
-    TrustVerifier,
     commit_order,
     hand_digest,
+    seed_commitment,
 )
 from protocol.trust.challenge import is_guilty
+from protocol.trust.messages import (
+    ABANDONED,
+    ENDED,
+    MatchIdentity,
+    RoundHistory,
+    SeedReveals,
+)
+from protocol.trust.signing import EventsDigest, Signer
+from protocol.trust.verifier import TrustVerifier
 from unonet import events as ev
 from unonet.actions import Accept, Action, Challenge, Play
 from unonet.cards import Color, DeckManifest, Kind
@@ -34,22 +56,42 @@ from unonet.match import IN_ROUND, MATCH_OVER, Match
 from unonet.rules import RuleSet
 from unonet.shuffle import deal_order
 
+SIGNER = Signer.from_private_key(ec.generate_private_key(ec.SECP256R1()))
+"""The test host's identity key (one per test run: signing is what costs, not the key)."""
+
 Item = TrustMessage | tuple[ev.Event, EventProof]
+
+ROUND_CAP = 5000
+"""Actions after which a round that will not end is given up (its audit then says so, and the
+verifiers flag it): a bound on a test's run time, not a rule."""
+
+
+def identity(rules: RuleSet, seats: int, game_id: bytes) -> MatchIdentity:
+    """The match's manifest, as the honest host announces it."""
+    return MatchIdentity(game_id, seats, rules, rules.manifest(), SIGNER.signer)
 
 
 @dataclass
 class Delivery:
     audience: frozenset[int] | None  # None: everyone, spectators included
     item: Item
+    wire: dict[str, Any] | None = None  # the map as sent, when a test forges it
 
 
 @dataclass
 class Transcript:
-    manifest: DeckManifest
-    seats: int
+    match: MatchIdentity
     host: HostCommitments
     player_seeds: dict[int, bytes]
     deliveries: list[Delivery] = field(default_factory=list)
+
+    @property
+    def manifest(self) -> DeckManifest:
+        return self.match.manifest
+
+    @property
+    def seats(self) -> int:
+        return self.match.seats
 
     def events(self) -> list[tuple[int, ev.Event, EventProof]]:
         """(index, event, proof) for every event delivery."""
@@ -63,12 +105,45 @@ class Transcript:
         return [(i, e, p) for i, e, p in self.events() if isinstance(e, kind)]
 
     def set_event(self, index: int, event: ev.Event, proof: EventProof | None = None) -> None:
+        """Replace an event (a dishonest host's lie), and digest what is now sent."""
         old = self.deliveries[index]
         assert isinstance(old.item, tuple)
         self.deliveries[index] = Delivery(old.audience, (event, proof or old.item[1]))
+        self.redigest()
 
     def messages(self, kind: type[TrustMessage]) -> list[tuple[int, TrustMessage]]:
         return [(i, d.item) for i, d in enumerate(self.deliveries) if isinstance(d.item, kind)]
+
+    def wire(self, index: int) -> dict[str, Any]:
+        """The map delivery `index` goes out as: an event's `event` field, or a trust message
+        signed by the host's key."""
+        delivery = self.deliveries[index]
+        if delivery.wire is not None:
+            return delivery.wire
+        item = delivery.item
+        if isinstance(item, tuple):
+            event, proof = item
+            return encode_event(event, proof.to_dict())
+        return SIGNER.sign({"t": item.KIND, **item.to_dict()})
+
+    def redigest(self) -> None:
+        """Each audit's events digest over the public events sent before it, as sent."""
+        digest = EventsDigest(self.host.game_id, self.host.round_no)
+        for index, delivery in enumerate(self.deliveries):
+            item = delivery.item
+            if isinstance(item, tuple) and delivery.audience is None:
+                digest.add(self.wire(index))
+            elif isinstance(item, RoundAudit):
+                self.deliveries[index] = replace(
+                    delivery, item=replace(item, events_digest=digest.value)
+                )
+
+    def close(self) -> None:
+        """The honest audit: outcome "ended" iff a round_ended was sent."""
+        ended = any(isinstance(e, ev.RoundEnded) for _, e, _ in self.events())
+        audit = self.host.audit(ENDED if ended else ABANDONED, bytes(32))
+        self.deliveries.append(Delivery(None, audit))
+        self.redigest()
 
 
 def proof_for(host: HostCommitments, event: ev.Event) -> EventProof:
@@ -86,38 +161,53 @@ def _choose(rng: random.Random, actions: Sequence[Action]) -> Action:
     return rng.choice(list(actions))
 
 
+def _opened_round(
+    rng: random.Random,
+    match: MatchIdentity,
+    round_no: int = 1,
+    host_seat: int | None = 0,
+    skip_commit: bool = False,
+    skip_reveal: bool = False,
+) -> Transcript:
+    """round_prepare, every player's seed committed and revealed (but one that never commits or
+    never reveals, if asked), seed_commits and seed_reveals; not dealt yet."""
+    host = HostCommitments(
+        match.game_id, round_no, host_seat if host_seat is not None else 2**32 - 1,
+        rng.randbytes(32),
+    )
+    players = [s for s in range(match.seats) if s != host_seat]
+    seeds = {s: rng.randbytes(32) for s in players}
+    if skip_commit:
+        del seeds[players[-1]]  # it is simply not in the list
+    t = Transcript(match, host, seeds)
+    t.deliveries.append(Delivery(None, host.round_prepare()))
+    for player, player_seed in seeds.items():
+        host.accept_commit(player, seed_commitment(match.game_id, round_no, player, player_seed))
+    t.deliveries.append(Delivery(None, host.freeze_commits()))
+    for player in sorted(host.commits):
+        if skip_reveal and player == max(host.commits):
+            continue  # it commits but never reveals: absent, as everyone sees
+        assert host.accept_reveal(player, seeds[player])
+    t.deliveries.append(Delivery(None, host.seed_reveals()))
+    return t
+
+
 def play_round(
     seed: int,
     seats: int = 3,
     host_seat: int | None = 0,
     rules: RuleSet | None = None,
-    max_actions: int = 1500,
     with_digest: bool = True,
     tamper_order: bool = False,
 ) -> Transcript:
-    """Run one honest round (or one whose committed deck is not the derived one)."""
+    """Run one honest round to its end (or one whose committed deck is not the derived one)."""
     rng = random.Random(seed)
     rules = rules or RuleSet()
-    game_id = rng.randbytes(16)
-    host = HostCommitments(
-        game_id, 1, host_seat if host_seat is not None else 2**32 - 1, rng.randbytes(32)
+    match_id = identity(rules, seats, rng.randbytes(16))
+    t = _opened_round(
+        rng, match_id, 1, host_seat, skip_commit=seed % 5 == 4, skip_reveal=seed % 7 == 6
     )
-    manifest = rules.manifest()
-    players = [s for s in range(seats) if s != host_seat]
-    seeds = {s: rng.randbytes(32) for s in players}
-    if seed % 5 == 4:
-        del seeds[players[-1]]  # sometimes a player never commits: it is simply not in the list
-    t = Transcript(manifest, seats, host, seeds)
-    t.deliveries.append(Delivery(None, host.round_prepare()))
-    for player in seeds:
-        commit = TrustVerifier(manifest, player)
-        commit.round_prepare(host.round_prepare())
-        host.accept_commit(player, commit.record_own_seed(seeds[player]).commit)
-    t.deliveries.append(Delivery(None, host.freeze_commits()))
-    for player in sorted(host.commits):
-        if seed % 7 == 6 and player == max(host.commits):
-            continue  # sometimes a player commits but never reveals: absent
-        assert host.accept_reveal(player, seeds[player])
+    host, manifest, game_id = t.host, match_id.manifest, match_id.game_id
     order = deal_order(host.key, len(manifest))
     if tamper_order:
         order[0], order[-1] = order[-1], order[0]
@@ -131,8 +221,8 @@ def play_round(
         t.deliveries.append(Delivery(None, host.deal(len(manifest))))
         match = Match(rules, seats, b"s" * 32)
     _deliver(t, match.start_round(host.key), digest_for=None)
-    for _ in range(max_actions):
-        if match.round is None or match.phase != "in_round":
+    for _ in range(ROUND_CAP):
+        if match.round is None or match.phase != IN_ROUND:
             break
         seat = match.pending_seat
         assert seat is not None
@@ -150,7 +240,7 @@ def play_round(
                 game_id, 1, match.round.wd4_player, [_commit(host, p) for p in positions]
             )
         _deliver(t, events, digest_for=digest)
-    t.deliveries.append(Delivery(None, host.audit()))
+    t.close()
     return t
 
 
@@ -173,24 +263,102 @@ def _deliver(t: Transcript, events: Sequence[ev.Event], digest_for: bytes | None
             t.deliveries.append(Delivery(None, host.reshuffle(event.epoch, event.sources)))
 
 
+# -- feeding a verifier -----------------------------------------------------------------------
+
+
+def received(t: Transcript, seat: int | None) -> list[int]:
+    """Indices of the deliveries `seat` (None: a spectator) receives, in order."""
+    return [
+        i for i, d in enumerate(t.deliveries) if d.audience is None or seat in d.audience
+    ]
+
+
+def deliver(
+    t: Transcript, index: int, verifier: TrustVerifier, seat: int | None, contribute: bool = True
+) -> None:
+    """One delivery, as the client session and its trust gate pass it on: a signed message's
+    signature first, then the message; our seed after round_prepare, our reveal after
+    seed_commits (`contribute` False: a connection that enters a round contributes nothing)."""
+    item = t.deliveries[index].item
+    wire = t.wire(index)
+    if isinstance(item, tuple):
+        verifier.event(item[0], item[1], wire)
+        return
+    verifier.check_signature(wire)
+    verifier.message(item)
+    current = verifier.current
+    if not contribute or current is None or seat not in t.player_seeds:
+        return
+    if isinstance(item, RoundPrepare) and current.own_seed is None:
+        verifier.record_own_seed(t.player_seeds[seat])
+    if (
+        isinstance(item, SeedCommits)
+        and seat in dict(item.commits)
+        and seat in t.host.seeds
+        and not current.own_revealed
+    ):
+        verifier.reveal()
+
+
 def replay(
     t: Transcript, seat: int | None, verifier: TrustVerifier | None = None
 ) -> TrustVerifier:
     """Feed a transcript to `verifier` (a fresh one for `seat` by default), as its client
     session would; pass the same verifier round after round to check a whole match."""
-    verifier = verifier or TrustVerifier(t.manifest, seat)
-    for delivery in t.deliveries:
-        if delivery.audience is not None and seat not in delivery.audience:
-            continue
-        item = delivery.item
-        if isinstance(item, tuple):
-            verifier.event(*item)
-            continue
-        verifier.message(item)
-        if isinstance(item, RoundPrepare) and seat in t.player_seeds:
-            verifier.record_own_seed(t.player_seeds[seat])
-        if isinstance(item, SeedCommits) and seat in dict(item.commits) and seat in t.host.seeds:
-            verifier.reveal()
+    verifier = verifier or TrustVerifier(t.match, seat)
+    for index in received(t, seat):
+        deliver(t, index, verifier, seat)
+    return verifier
+
+
+def history(t: Transcript, seat: int | None, cut: int, chunk: int = 256) -> list[RoundHistory]:
+    """The round_history messages for `seat` entering after its `cut` first events."""
+    events = [i for i in received(t, seat) if isinstance(t.deliveries[i].item, tuple)][:cut]
+    maps = [t.wire(i) for i in events]
+    round_no = t.host.round_no
+    return [
+        RoundHistory(round_no, first, tuple(maps[first:first + chunk]))
+        for first in range(0, len(maps), chunk)
+    ]
+
+
+def replay_resumed(
+    t: Transcript,
+    seat: int | None,
+    cut: int,
+    verifier: TrustVerifier | None = None,
+    dropped: int | None = None,
+    chunk: int = 256,
+    histories: Sequence[RoundHistory] | None = None,
+) -> TrustVerifier:
+    """`seat`'s connection enters the round after its `cut` first events (counting those its
+    audience gets): the manifest again, the round's trust messages so far, the events so far in
+    round_history chunks (`histories`, to forge them), then the rest live.
+
+    `verifier`: a kept one (the same client, reconnecting), which got the round live up to its
+    `dropped` first events (default `cut`) and missed the rest; None: a fresh one (a new client
+    process, a late spectator), which got nothing of the round before."""
+    kept = verifier is not None
+    verifier = verifier or TrustVerifier(t.match, seat)
+    mine = received(t, seat)
+    event_at = [i for i in mine if isinstance(t.deliveries[i].item, tuple)]
+    cut_at = event_at[cut] if cut < len(event_at) else len(t.deliveries)
+    if kept:
+        stop = dropped if dropped is not None else cut
+        drop_at = event_at[stop] if stop < len(event_at) else len(t.deliveries)
+        for index in mine:
+            if index < drop_at:
+                deliver(t, index, verifier, seat)
+    verifier.check_signature(SIGNER.sign({"t": "manifest", **t.match.to_dict()}))
+    verifier.message(t.match)
+    for index in mine:
+        if index < cut_at and not isinstance(t.deliveries[index].item, tuple):
+            deliver(t, index, verifier, seat, contribute=False)
+    for message in histories if histories is not None else history(t, seat, cut, chunk):
+        verifier.message(message)
+    for index in mine:
+        if index >= cut_at:
+            deliver(t, index, verifier, seat, contribute=kept)
     return verifier
 
 
@@ -200,34 +368,28 @@ def audit_of(t: Transcript) -> tuple[int, RoundAudit]:
     return index, audit
 
 
-def _opened_round(
-    rng: random.Random, seats: int, manifest: DeckManifest, game_id: bytes, round_no: int = 1
-) -> Transcript:
-    """Seeds committed and revealed by every seat but the host's (seat 0); epoch 0 committed."""
-    host = HostCommitments(game_id, round_no, 0, rng.randbytes(32))
-    seeds = {s: rng.randbytes(32) for s in range(1, seats)}
-    t = Transcript(manifest, seats, host, seeds)
-    t.deliveries.append(Delivery(None, host.round_prepare()))
-    for seat, player_seed in seeds.items():
-        commit = TrustVerifier(manifest, seat)
-        commit.round_prepare(host.round_prepare())
-        host.accept_commit(seat, commit.record_own_seed(player_seed).commit)
-    t.deliveries.append(Delivery(None, host.freeze_commits()))
-    for seat, player_seed in seeds.items():
-        assert host.accept_reveal(seat, player_seed)
-    t.deliveries.append(Delivery(None, host.deal(len(manifest))))
-    return t
+def reveals_of(t: Transcript) -> tuple[int, SeedReveals]:
+    [(index, reveals)] = t.messages(SeedReveals)
+    assert isinstance(reveals, SeedReveals)
+    return index, reveals
+
+
+# -- a round written by hand ------------------------------------------------------------------
 
 
 class ScriptedRound:
-    """An honest host moving cards by hand, as the engine would: from the top of the pile,
-    then from under it (returned cards, in the order they went under). No rules are judged:
-    each test says which movement it wants."""
+    """An honest host moving cards by hand, as the engine would: the deal by the rule (one card
+    each in turn from the dealer's left; the dealer is the last seat), then from the top of the
+    pile, then from under it (returned cards, in the order they went under). No rules are
+    judged: each test says which movement it wants."""
 
-    def __init__(self, seed: int = 0, seats: int = 3, manifest: DeckManifest | None = None):
+    def __init__(self, seed: int = 0, seats: int = 3, rules: RuleSet | None = None):
         rng = random.Random(seed)
-        self.t = _opened_round(rng, seats, manifest or RuleSet().manifest(), rng.randbytes(16))
+        self.rules = rules or RuleSet()
+        match = identity(self.rules, seats, rng.randbytes(16))
+        self.t = _opened_round(rng, match)
         self.host = self.t.host
+        self.t.deliveries.append(Delivery(None, self.host.deal(len(self.t.manifest))))
         self.hands: dict[int, list[Position]] = {seat: [] for seat in range(seats)}
         self.discard: list[Position] = []
         self.under: list[Position] = []
@@ -253,8 +415,17 @@ class ScriptedRound:
         return len(self.t.manifest) - self.next_index
 
     def deal(self, hand_size: int = 7) -> None:
+        """Seat k % n gets dealt position k (the dealer, the last seat, gets the last card of
+        each turn); then the top card is turned."""
+        seats = len(self.hands)
+        self.emit(ev.RoundStarted(1, seats - 1, len(self.t.manifest)))
         for seat in self.hands:
-            self.draw(seat, hand_size, "deal")
+            positions = tuple((0, k) for k in range(seat, hand_size * seats, seats))
+            self.hands[seat].extend(positions)
+            cards = tuple(self.card(p) for p in positions)
+            self.emit(ev.CardsDrawn(seat, positions, "deal"),
+                      ev.CardsReceived(seat, positions, cards))
+        self.next_index = hand_size * seats
         top = self._take()
         self.discard.append(top)
         self.color = self.t.manifest.face(self.card(top)).color
@@ -328,43 +499,74 @@ class ScriptedRound:
         hands = tuple(tuple(self.card(p) for p in self.hands[s]) for s in sorted(self.hands))
         zeros = tuple(0 for _ in hands)
         self.emit(ev.RoundEnded(winner, hands, zeros, zeros))
-        self.t.deliveries.append(Delivery(None, self.host.audit()))
+        self.t.close()
+
+
+# -- a whole match ----------------------------------------------------------------------------
+
+Options = Mapping[int, Sequence[Action]]
+Chooser = Callable[[Match, Options], tuple[int, Action] | None]
+"""Picks the next (seat, action) among every seat's legal actions, or None for the host's
+timer running out (Expire)."""
+
+
+def random_chooser(rng: random.Random) -> Chooser:
+    """Any seat may act whenever it has a legal action (jump-ins, buzzer presses, catches race
+    the player whose turn it is, who acts mostly); the host's timer runs out now and then."""
+
+    def choose(match: Match, options: Options) -> tuple[int, Action] | None:
+        pending = match.pending_seat
+        if not options or rng.random() < 0.03:
+            return None
+        seat = rng.choice(sorted(options))
+        if pending is not None and pending in options and rng.random() < 0.8:
+            seat = pending
+        return seat, _choose(rng, options[seat])
+
+    return choose
 
 
 def play_match(
-    rules: RuleSet, seats: int, seed: int, max_actions: int = 4000
+    rules: RuleSet,
+    seats: int,
+    seed: int,
+    max_actions: int = 4000,
+    chooser: Chooser | None = None,
+    max_rounds: int | None = None,
 ) -> list[Transcript]:
-    """A whole match under `rules`, one transcript per round, every round keyed by its own
-    seeds. Any seat may act whenever it has a legal action (jump-ins, buzzer presses, catches
-    race the player whose turn it is), and the host's timer runs out now and then."""
+    """A match under `rules`, one transcript per round, every round keyed by its own seeds and
+    played to its end. New rounds start while fewer than `max_actions` actions were taken (and
+    fewer than `max_rounds` rounds played), so the match may stop between two rounds."""
     rng = random.Random(seed)
-    game_id = rng.randbytes(16)
+    match_id = identity(rules, seats, rng.randbytes(16))
     match = Match(rules, seats, rng.randbytes(32))
-    manifest = rules.manifest()
+    choose = chooser or random_chooser(rng)
     rounds: list[Transcript] = []
     budget = max_actions
     while match.phase != MATCH_OVER and budget > 0:
-        t = _opened_round(rng, seats, manifest, game_id, len(rounds) + 1)
+        if max_rounds is not None and len(rounds) >= max_rounds:
+            break
+        t = _opened_round(rng, match_id, len(rounds) + 1)
+        t.deliveries.append(Delivery(None, t.host.deal(len(t.manifest))))
         rounds.append(t)
         _deliver(t, match.start_round(t.host.key), digest_for=None)
-        while match.phase == IN_ROUND and budget > 0:
+        for _ in range(ROUND_CAP):
+            if match.phase != IN_ROUND:
+                break
             budget -= 1
-            _deliver_step(t, match, rng)
-        t.deliveries.append(Delivery(None, t.host.audit()))
+            _deliver_step(t, match, choose)
+        t.close()
     return rounds
 
 
-def _deliver_step(t: Transcript, match: Match, rng: random.Random) -> None:
-    """One action by a seat that has one (the pending seat mostly), or the host's expiry."""
+def _deliver_step(t: Transcript, match: Match, choose: Chooser) -> None:
+    """One action chosen among every seat's, or the host's expiry."""
     options = {s: a for s in range(match.seats) if (a := match.legal_actions(s))}
-    pending = match.pending_seat
-    if not options or rng.random() < 0.03:
+    picked = choose(match, options)
+    if picked is None:
         _deliver(t, match.expire(), digest_for=None)
         return
-    seat = rng.choice(sorted(options))
-    if pending is not None and pending in options and rng.random() < 0.8:
-        seat = pending
-    action = _choose(rng, options[seat])
+    seat, action = picked
     events = match.apply(seat, action)
     rnd = match.round
     digest = None
@@ -376,9 +578,25 @@ def _deliver_step(t: Transcript, match: Match, rng: random.Random) -> None:
     _deliver(t, events, digest_for=digest)
 
 
-def replay_match(rounds: Sequence[Transcript], seat: int | None) -> TrustVerifier:
-    """One verifier for `seat` fed every round of a match in order."""
-    verifier = TrustVerifier(rounds[0].manifest, seat)
-    for t in rounds:
-        replay(t, seat, verifier)
+def replay_match(
+    rounds: Sequence[Transcript],
+    seat: int | None,
+    resumes: Mapping[int, int] | None = None,
+) -> TrustVerifier:
+    """One verifier for `seat` fed every round of a match in order; `resumes` maps a round's
+    index to the event at which this client's connection dropped and came back (the same
+    verifier, given the round's history)."""
+    verifier = TrustVerifier(rounds[0].match, seat)
+    for number, t in enumerate(rounds):
+        cut = (resumes or {}).get(number)
+        if cut is None:
+            replay(t, seat, verifier)
+        else:
+            replay_resumed(t, seat, cut, verifier)
     return verifier
+
+
+def events_of(rounds: Sequence[Transcript]) -> Iterator[tuple[Transcript, int, ev.Event]]:
+    for t in rounds:
+        for index, event, _ in t.events():
+            yield t, index, event

@@ -28,11 +28,13 @@ _CardAt = Callable[[Position], int | None]
 
 def audit_round(
     rnd: CheckedRound, msg: RoundAudit, manifest: DeckManifest, seat: int | None
-) -> list[Violation]:
-    """Every violation the audit finds; empty when the whole round checks out."""
+) -> tuple[list[Violation], bytes | None]:
+    """Every violation the audit finds (none when the whole round checks out), and the round
+    key K it re-derived (None when the seeds do not open their commitments), with which the
+    referee re-plays the round."""
     found, contributions = _check_seeds(rnd, msg, seat)
     if contributions is None:
-        return found  # without the right seeds nothing further can be derived
+        return found, None  # without the right seeds nothing further can be derived
     key = round_key(msg.host_seed, rnd.game_id, rnd.round_no, contributions)
     decks, problems = _derive_decks(rnd, key, len(manifest))
     found += problems
@@ -50,7 +52,7 @@ def audit_round(
     found += _check_verdicts(rnd, card_at, manifest)
     found += _check_dealer(rnd, key, manifest)
     found += _leftovers(rnd)
-    return found
+    return found, key
 
 
 def _check_seeds(
@@ -104,7 +106,7 @@ def _check_seeds(
                 usable = False
             contributions.append(seed)
         elif player in absent:
-            if player == seat and rnd.own_revealed:
+            if player == seat and rnd.own_revealed and rnd.seed_reveals is None:
                 found.append(
                     Violation(
                         ViolationKind.SEED_COMMITS,
@@ -145,8 +147,6 @@ def _derive_decks(
         try:
             decks[epoch] = reshuffle_deck(rnd.game_id, rnd.round_no, key, epoch, sources, card_at)
         except (KeyError, IndexError):
-            if rnd.partial:  # it mixes a pile whose reshuffle we missed: nothing to derive
-                return decks, []
             return decks, [
                 Violation(
                     ViolationKind.RESHUFFLE_CARDS,
@@ -154,16 +154,6 @@ def _derive_decks(
                 )
             ]
     return decks, []
-
-
-def _dealt(rnd: CheckedRound) -> bool:
-    """Whether any card of the round moved in what this client saw. A round abandoned before
-    its deal (SPEC.md 11.7) is audited with no pile committed, and that is no violation."""
-    ledger = rnd.ledger
-    return bool(
-        rnd.decks or rnd.seen or rnd.pending or rnd.dealer_draws or ledger.face_up
-        or any(ledger.taken.values()) or any(ledger.holdings.values())
-    )
 
 
 def _compare_commitments(rnd: CheckedRound, decks: dict[int, CommittedDeck]) -> list[Violation]:
@@ -174,7 +164,7 @@ def _compare_commitments(rnd: CheckedRound, decks: dict[int, CommittedDeck]) -> 
         derived = decks.get(epoch)
         if published is None:
             if derived is not None and (
-                (epoch == 0 and _dealt(rnd)) or epoch in rnd.ledger.reshuffles
+                (epoch == 0 and rnd.dealt) or epoch in rnd.ledger.reshuffles
             ):
                 found.append(
                     Violation(
@@ -184,8 +174,6 @@ def _compare_commitments(rnd: CheckedRound, decks: dict[int, CommittedDeck]) -> 
                 )
             continue
         if derived is None:
-            if rnd.partial:
-                continue  # its reshuffle happened before we joined the round
             found.append(
                 Violation(
                     ViolationKind.MALFORMED,
@@ -223,8 +211,6 @@ def _check_sightings(
     found: list[Violation] = []
     for position, sighting in sorted(rnd.seen.items()):
         actual = card_at(position)
-        if actual is None and rnd.partial:
-            continue  # a pile whose reshuffle we missed
         if actual is None:
             found.append(
                 Violation(
@@ -241,7 +227,7 @@ def _check_sightings(
                     f"produce has {_name(manifest, actual)} there",
                 )
             )
-    mismatched = set() if rnd.partial else rnd.private_mine ^ rnd.public_mine
+    mismatched = rnd.private_mine ^ rnd.public_mine
     for position in sorted(mismatched):
         side = (
             "privately but not in public"
@@ -268,8 +254,6 @@ def _check_hands(rnd: CheckedRound, card_at: _CardAt) -> list[Violation]:
     ledger = rnd.ledger
     if ledger.final_hands is not None:
         for seat, hand in enumerate(ledger.final_hands):
-            if seat in ledger.uncertain:
-                continue
             if _multiset_at(card_at, ledger.hand(seat)) != Counter(hand):
                 found.append(
                     Violation(
@@ -286,7 +270,7 @@ def _check_whereabouts(
 ) -> list[Violation]:
     """Each card of the deck lies in exactly one place the public record names (a hand, the
     discard pile, under or in the draw pile): none lost, none in two places at once."""
-    if rnd.partial or not _dealt(rnd):
+    if not rnd.dealt:
         return []
     where = _multiset_at(card_at, rnd.ledger.resting_places())
     lost = [card for card in range(len(manifest)) if where[card] == 0]
@@ -318,7 +302,7 @@ def _check_verdicts(rnd: CheckedRound, card_at: _CardAt, manifest: DeckManifest)
         snap = record.snapshot
         if record.checked_by_me or snap is None or snap.color_before is None:
             continue
-        if snap.seat in rnd.ledger.uncertain or not rnd.ledger.tracks_color:
+        if not rnd.ledger.tracks_color:
             continue
         cards = [card_at(p) for p in snap.positions]
         known = [c for c in cards if c is not None]

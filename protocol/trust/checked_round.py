@@ -1,14 +1,36 @@
-"""What a client's verifier remembers about one round until its audit."""
+"""What a client's verifier remembers about one round, from round_prepare to round_audit.
+
+It survives reconnects: the client keeps one verifier per match, so a round's record (its seeds,
+its commitments, every event received, what is owed at the audit) is not lost when a connection
+is; a `round_history` is compared with `received` and only extends it.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, Literal
 
+from protocol.game_codec import UnknownEvent
+from protocol.trust.deal import DealCheck
 from protocol.trust.ledger import HandSnapshot, PublicLedger
-from protocol.trust.messages import DeckCommits, RoundPrepare, SeedCommits
+from protocol.trust.messages import (
+    ENDED,
+    DeckCommits,
+    EventProof,
+    RoundAudit,
+    RoundPrepare,
+    SeedCommits,
+    SeedReveals,
+)
+from protocol.trust.results import Violation
+from protocol.trust.signing import EventsDigest
 from unonet import events as ev
 from unonet.cards import Color, DeckManifest
 from unonet.events import Position
+
+RoundStatus = Literal["checking", "audited", "violated"]
+"""What the title bar says of a round: still being checked (nothing can be called verified
+before its audit), audited with everything holding, or caught at something."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,15 +60,29 @@ class ChallengeRecord:
     checked_by_me: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class Received:
+    """One event of the round as this client received it (live or in a round_history), kept so
+    that a later history can be compared with it; `wire` is the event map as received."""
+
+    event: ev.Event | UnknownEvent
+    proof: EventProof
+    wire: dict[str, Any] | None
+
+
 @dataclass
 class CheckedRound:
-    """One round from round_prepare to round_audit, as one client saw it."""
+    """One round as one client saw it: the host's commitments, every card it was shown, the
+    public ledger, and what the audit must settle."""
 
     prepare: RoundPrepare
     ledger: PublicLedger
+    deal: DealCheck
+    digest: EventsDigest
     own_seed: bytes | None = None
     own_revealed: bool = False
     seed_commits: SeedCommits | None = None
+    seed_reveals: SeedReveals | None = None
     decks: dict[int, DeckCommits] = field(default_factory=dict)
     seen: dict[Position, Sighting] = field(default_factory=dict)
     pending: list[Opening] = field(default_factory=list)
@@ -57,12 +93,21 @@ class CheckedRound:
     reveals_done: list[tuple[int, tuple[int, ...], Color | None]] = field(default_factory=list)
     dealer_draws: list[ev.DealerDraw] = field(default_factory=list)
     sources_checked: set[int] = field(default_factory=set)
-    audited: bool = False
-    partial: bool = False  # joined after the deal: the public record of hands is incomplete
+    received: list[Received] = field(default_factory=list)
+    history_end: int | None = None  # one past the last index a round_history covered
+    ended: bool = False  # its round_ended was received
+    audit: RoundAudit | None = None
+    closed: bool = False  # audited, or reported as owing its audit: nothing more is expected
+    violations: list[Violation] = field(default_factory=list)
 
     @classmethod
-    def start(cls, prepare: RoundPrepare, manifest: DeckManifest) -> CheckedRound:
-        return cls(prepare=prepare, ledger=PublicLedger(manifest))
+    def start(cls, prepare: RoundPrepare, manifest: DeckManifest, deal: DealCheck) -> CheckedRound:
+        return cls(
+            prepare=prepare,
+            ledger=PublicLedger(manifest),
+            deal=deal,
+            digest=EventsDigest(prepare.game_id, prepare.round_no),
+        )
 
     @property
     def game_id(self) -> bytes:
@@ -71,6 +116,33 @@ class CheckedRound:
     @property
     def round_no(self) -> int:
         return self.prepare.round_no
+
+    @property
+    def audited(self) -> bool:
+        return self.audit is not None
+
+    @property
+    def absent_seeds(self) -> tuple[int, ...]:
+        """Seats whose seed did not go into this round's deck (they count as zeros), as the
+        public seed_reveals say: shown to every player, not only to the seat concerned."""
+        return () if self.seed_reveals is None else self.seed_reveals.absent
+
+    @property
+    def dealt(self) -> bool:
+        """Whether the round got as far as its deal: epoch 0 committed or any event received.
+        Such a round must end and be audited; one abandoned before is only counted."""
+        return 0 in self.decks or bool(self.received)
+
+    @property
+    def abandoned(self) -> bool:
+        """Audited as abandoned (never dealt, so no violation; counted for every player)."""
+        return self.audit is not None and self.audit.outcome != ENDED
+
+    @property
+    def status(self) -> RoundStatus:
+        if self.violations:
+            return "violated"
+        return "audited" if self.audit is not None else "checking"
 
     def commitment(self, position: Position) -> bytes | None:
         """The published commitment of a position, or None if it is not (yet) known."""

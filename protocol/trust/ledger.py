@@ -60,7 +60,6 @@ class PublicLedger:
     snapshots: dict[int, HandSnapshot] = field(default_factory=dict)
     reshuffles: dict[int, ReshuffleRecord] = field(default_factory=dict)
     under: list[Position] = field(default_factory=list)  # returned, in the order drawn later
-    uncertain: set[int] = field(default_factory=set)
     final_hands: tuple[tuple[int, ...], ...] | None = None
     _dealing: bool = True
 
@@ -208,7 +207,7 @@ class PublicLedger:
             )
         if event.position in hand:
             hand.remove(event.position)
-        elif event.seat not in self.uncertain:
+        else:
             found.append(
                 Violation(
                     ViolationKind.NOT_HELD,
@@ -241,7 +240,7 @@ class PublicLedger:
                             f"the {event.reason} moves position {fmt(position)} twice",
                         )
                     )
-                elif position not in hand and giver not in self.uncertain:
+                elif position not in hand:
                     found.append(
                         Violation(
                             ViolationKind.NOT_HELD,
@@ -250,10 +249,8 @@ class PublicLedger:
                         )
                     )
                 named.add(position)
-        for giver, receiver, positions in event.moves:
+        for giver, _, positions in event.moves:
             self.hand(giver).difference_update(positions)
-            if giver in self.uncertain:
-                self.uncertain.add(receiver)  # it now holds a hand we never fully saw
         for _, receiver, positions in event.moves:
             self.hand(receiver).update(positions)
         return found
@@ -274,7 +271,7 @@ class PublicLedger:
                 continue
             if position in hand:
                 hand.remove(position)
-            elif event.seat not in self.uncertain:
+            else:
                 found.append(
                     Violation(
                         ViolationKind.NOT_HELD,
@@ -357,7 +354,7 @@ class PublicLedger:
         found: list[Violation] = []
         for seat, hand in enumerate(event.hands):
             held = len(self.hand(seat))
-            if seat not in self.uncertain and held != len(hand):
+            if held != len(hand):
                 found.append(
                     Violation(
                         ViolationKind.HAND_COUNT,

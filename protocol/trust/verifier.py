@@ -1,58 +1,84 @@
 """The client's side of the trust scheme: `TrustVerifier` checks everything the host claims.
 
-A client session feeds it the round's trust messages and every engine event it receives, with the
-proof fields that came beside them. Each call returns `Verified` or the first `Violation` it found;
-`violations()` lists all of them so far. Nothing here raises for a dishonest host.
+One verifier per match, kept across connections: a client session feeds it the match's identity
+(the manifest), every trust message, every engine event with its proof fields, and the
+`round_history` a resumed connection gets; it checks each signed message's signature through
+`check_signature`. The match's identity and round numbering are fixed, every round dealt must end
+with its audit (`finish()` settles what is owed when the match is over), the deal follows the
+rule, the seeds that went in are public, and the events digest ties the audit to the events this
+client received. The card checks are `CardChecks`'; the audit's re-derivation is `audit.py`'s.
+
+Each call returns `Verified` or the first `Violation` it found; `violations()` lists them all so
+far, and each round keeps its own (`rounds[i].status`). Nothing here raises for a dishonest host.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
 
-from protocol.limits import MAX_SEATS
+from protocol.errors import ProtocolError
+from protocol.game_codec import UnknownEvent, encode_event
 from protocol.trust.audit import audit_round
-from protocol.trust.challenge import hand_set_violations, verdict_violation
-from protocol.trust.checked_round import ChallengeRecord, CheckedRound, Opening, Sighting
-from protocol.trust.constants import ALGO, DIGEST_SIZE, SEED_SIZE
-from protocol.trust.ledger import CHALLENGEABLE, fmt
+from protocol.trust.card_checks import CardChecks
+from protocol.trust.checked_round import CheckedRound, Received
+from protocol.trust.constants import ALGO, SEED_SIZE
+from protocol.trust.deal import DealCheck
 from protocol.trust.messages import (
+    ABANDONED,
+    ENDED,
     NO_PROOF,
+    SIGNED_MESSAGES,
     DeckCommits,
     EventProof,
+    MalformedTrustMessage,
+    MatchIdentity,
     RoundAudit,
+    RoundHistory,
     RoundPrepare,
     SeedCommit,
     SeedCommits,
     SeedReveal,
+    SeedReveals,
     TrustMessage,
 )
-from protocol.trust.primitives import (
-    card_commitment,
-    deck_commitment,
-    hand_digest,
-    new_seed,
-    same_digest,
-    seed_commitment,
-)
+from protocol.trust.primitives import new_seed, same_digest, seed_commitment
+from protocol.trust.referee import Referee
 from protocol.trust.results import Outcome, Verified, Violation, ViolationKind
+from protocol.trust.seed_checks import audit_against_reveals, reveals_violations
+from protocol.trust.signing import certificate_signer, verify
 from unonet import events as ev
 from unonet.cards import DeckManifest
-from unonet.events import Position
+
+HistoryItems = Sequence[tuple[ev.Event | UnknownEvent, EventProof]]
 
 
 class TrustVerifier:
-    """Checks one game's commitments, cards, challenges and audits, for one seat or a spectator.
+    """Checks one match's commitments, cards, challenges and audits, for one seat or a spectator.
 
-    `seat` is this client's seat (None for a spectator); `manifest` is the game's public deck.
+    `match` is the match's identity from its manifest; `seat` is this client's seat (None for a
+    spectator).
     """
 
-    def __init__(self, manifest: DeckManifest, seat: int | None = None) -> None:
-        self.manifest = manifest
+    def __init__(self, match: MatchIdentity, seat: int | None = None) -> None:
+        self.match = match
         self.seat = seat
+        self.cards = CardChecks(match.manifest, seat)
+        self.match_over = False
+        """A match_ended was received: a new manifest is then a new match, not a violation."""
         self._rounds: list[CheckedRound] = []
         self._violations: list[Violation] = []
+        self._eliminated: set[int] = set()
+        self._from_start: bool | None = None  # None until the first round_prepare
+        self._referee: Referee | None = None
+        self._unplaced: dict[int, list[Violation]] = {}  # by round, before its round exists
 
     # -- results -----------------------------------------------------------------------------------
+
+    @property
+    def manifest(self) -> DeckManifest:
+        return self.match.manifest
 
     def violations(self) -> list[Violation]:
         """Every violation found so far, oldest first."""
@@ -64,32 +90,178 @@ class TrustVerifier:
         return not self._violations
 
     @property
+    def rounds(self) -> list[CheckedRound]:
+        """Every round seen, oldest first, each with its `status` and `absent_seeds`."""
+        return list(self._rounds)
+
+    @property
     def current(self) -> CheckedRound | None:
         """The round being played (the last one prepared)."""
         return self._rounds[-1] if self._rounds else None
 
-    def _report(self, found: Sequence[Violation], what: str) -> Outcome:
+    @property
+    def abandoned_rounds(self) -> int:
+        """Rounds prepared and audited as abandoned before their deal: no violation (a host
+        restarted), but each is a deal nobody saw, so every player is shown the count."""
+        return sum(1 for rnd in self._rounds if rnd.abandoned and not rnd.dealt)
+
+    def _report(
+        self, found: Sequence[Violation], what: str, rnd: CheckedRound | None = None
+    ) -> Outcome:
         self._violations.extend(found)
+        if rnd is not None:
+            rnd.violations.extend(found)
         return found[0] if found else Verified(what)
 
     # -- dispatch ----------------------------------------------------------------------------------
 
-    def message(self, msg: TrustMessage) -> Outcome:
-        """Feed any trust message received from the host (SeedCommit/SeedReveal are ours)."""
+    def message(self, msg: TrustMessage | MatchIdentity | RoundHistory) -> Outcome:
+        """Feed any trust message received from the host (SeedCommit/SeedReveal are ours), the
+        match's identity from a manifest, or a round_history (decoded here)."""
+        if isinstance(msg, MatchIdentity):
+            return self.manifest_again(msg)
+        if isinstance(msg, RoundHistory):
+            try:
+                decoded = msg.decoded()
+            except MalformedTrustMessage as exc:
+                return self._report([Violation(ViolationKind.MALFORMED, str(exc))], "")
+            return self.history(msg, decoded)
         if isinstance(msg, RoundPrepare):
             return self.round_prepare(msg)
         if isinstance(msg, SeedCommits):
             return self.seed_commits(msg)
+        if isinstance(msg, SeedReveals):
+            return self.seed_reveals(msg)
         if isinstance(msg, DeckCommits):
             return self.deck_commits(msg)
         if isinstance(msg, RoundAudit):
             return self.round_audit(msg)
         return Verified("a message this client sends, not checks")
 
+    # -- the match ---------------------------------------------------------------------------------
+
+    def manifest_again(self, match: MatchIdentity) -> Outcome:
+        """A manifest while this match is on (a connection entering it again): it must be the
+        same match. A different one before match_ended is a reset the host may not make; the
+        client's own leaving the table is the client's business (it calls `finish()` and
+        starts a new verifier)."""
+        if match == self.match:
+            return Verified("the match announced again, unchanged")
+        if self.match_over:
+            return Verified("a new match after this one ended")
+        what = [
+            name
+            for name, mine, theirs in (
+                ("game id", self.match.game_id, match.game_id),
+                ("seats", self.match.seats, match.seats),
+                ("rules", self.match.rules, match.rules),
+                ("deck", self.match.manifest, match.manifest),
+                ("signer", self.match.signer, match.signer),
+            )
+            if mine != theirs
+        ]
+        return self._report(
+            [
+                Violation(
+                    ViolationKind.MATCH_ID,
+                    f"the host announced the match again with another {', '.join(what)} while "
+                    f"it was not over: a match may not be reset",
+                )
+            ],
+            "",
+            self.current,
+        )
+
+    def check_signature(self, message: Mapping[str, Any]) -> Outcome:
+        """Check the `sig` of a signed message map as received (manifest, round_prepare,
+        seed_commits, seed_reveals, deck_commits, round_audit) against the match's signer; call
+        it before `message()`. Other messages are not signed: Verified."""
+        kind = message.get("t")
+        if kind not in SIGNED_MESSAGES:
+            return Verified("not a signed message")
+        signer = self.match.signer
+        own = message.get("signer")
+        if kind == "manifest" and isinstance(own, bytes):
+            signer = own  # a manifest naming another signer is a MATCH_ID matter
+        round_no = message.get("round")
+        if verify(signer, message):
+            return Verified(f"{kind} signed by the host")
+        where = f" of round {round_no}" if isinstance(round_no, int) else ""
+        found = [
+            Violation(
+                ViolationKind.SIGNATURE,
+                f"the host's {kind}{where} has no valid signature by the match's key: it could "
+                f"deny having sent it",
+            )
+        ]
+        rnd = self._round_numbered(round_no) if isinstance(round_no, int) else None
+        if rnd is None and isinstance(round_no, int):
+            self._unplaced.setdefault(round_no, []).extend(found)
+            self._violations.extend(found)
+            return found[0]
+        return self._report(found, "", rnd)
+
+    def check_peer(self, certificate: bytes) -> Outcome:
+        """On TLS: the key behind the host's certificate must be the match's signer."""
+        if certificate_signer(certificate) == self.match.signer:
+            return Verified("the match is signed with the key of the host's certificate")
+        return self._report(
+            [
+                Violation(
+                    ViolationKind.SIGNATURE,
+                    "the match is signed with a key other than the one behind the host's TLS "
+                    "certificate",
+                )
+            ],
+            "",
+            self.current,
+        )
+
+    def finish(self, left: bool = False) -> list[Violation]:
+        """The match is over, or this client is done with it: every round prepared must have
+        been audited by now. `left`: this client walked out of the table, so the round it left
+        in the middle (not yet ended) owes it nothing. Returns the violations found."""
+        found: list[Violation] = []
+        for rnd in self._rounds:
+            if rnd.closed or (left and rnd is self.current and not rnd.ended):
+                continue
+            owed = self._owed(rnd)
+            self._report(owed, "", rnd)
+            found += owed
+        return found
+
+    def _owed(self, rnd: CheckedRound) -> list[Violation]:
+        """A round closed without its audit: missing, and if it was dealt and never ended,
+        abandoned (the deal might have been one the host did not like)."""
+        rnd.closed = True
+        found = [
+            Violation(
+                ViolationKind.MISSING_AUDIT,
+                f"round {rnd.round_no} {'was dealt' if rnd.dealt else 'was prepared'} and its "
+                f"audit never came, so its deck could not be checked",
+            )
+        ]
+        if rnd.dealt and not rnd.ended:
+            found.append(
+                Violation(
+                    ViolationKind.ABANDONED,
+                    f"round {rnd.round_no} was dealt and never ended",
+                )
+            )
+        return found
+
+    def _round_numbered(self, round_no: int) -> CheckedRound | None:
+        return next((r for r in reversed(self._rounds) if r.round_no == round_no), None)
+
     # -- round setup -------------------------------------------------------------------------------
 
     def round_prepare(self, msg: RoundPrepare) -> Outcome:
-        """A round begins: record the host's commitment; a second one for the round is a re-deal."""
+        """A round begins: its number follows the last one, its game is this match's; the round
+        before it must have been audited; a second, different one for a number is a re-deal."""
+        msg = replace(msg, sig=None)
+        previous = self.current
+        if previous is not None and previous.prepare == msg:
+            return Verified(f"round {msg.round_no} announced again, unchanged")
         found: list[Violation] = []
         if msg.algo != ALGO:
             found.append(
@@ -98,12 +270,19 @@ class TrustVerifier:
                     f"the host shuffles with {msg.algo!r}; this client can only check {ALGO!r}",
                 )
             )
-        same_game = [r for r in self._rounds if r.game_id == msg.game_id]
-        for earlier in same_game:
-            if earlier.round_no != msg.round_no:
-                continue
-            if same_digest(earlier.prepare.host_commit, msg.host_commit):
-                return self._report(found, f"round {msg.round_no} announced again, unchanged")
+        if msg.game_id != self.match.game_id:
+            found.append(
+                Violation(
+                    ViolationKind.MATCH_ID,
+                    f"round {msg.round_no} is prepared for another game id than the match's: "
+                    f"a host may not restart the match's numbering",
+                )
+            )
+        if self.match_over:
+            found.append(
+                Violation(ViolationKind.MATCH_ID, f"round {msg.round_no} after the match ended")
+            )
+        if previous is not None and previous.round_no == msg.round_no:
             found.append(
                 Violation(
                     ViolationKind.REDEAL,
@@ -111,39 +290,32 @@ class TrustVerifier:
                     f"commitment: the round was re-dealt",
                 )
             )
-            break
-        else:
-            latest = max((r.round_no for r in same_game), default=None)
-            if latest is not None and msg.round_no < latest:
-                found.append(
-                    Violation(
-                        ViolationKind.ROUND_ORDER,
-                        f"round {msg.round_no} was announced after round {latest}",
-                    )
+        elif previous is not None and msg.round_no != previous.round_no + 1:
+            found.append(
+                Violation(
+                    ViolationKind.ROUND_ORDER,
+                    f"round {msg.round_no} was announced after round {previous.round_no}; "
+                    f"rounds are numbered one after another",
                 )
-            for earlier in same_game:
-                if earlier.round_no < msg.round_no and not earlier.audited:
-                    found.append(
-                        Violation(
-                            ViolationKind.MISSING_AUDIT,
-                            f"round {earlier.round_no} ended without the host revealing its "
-                            f"seeds, so its deck could not be checked",
-                        )
-                    )
-                    earlier.audited = True  # reported once
-        self._rounds.append(CheckedRound.start(msg, self.manifest))
-        return self._report(found, f"round {msg.round_no} prepared")
+            )
+        if previous is not None and not previous.closed:
+            if previous.audit is None and previous.round_no == msg.round_no:
+                previous.closed = True  # the re-deal says it all
+            elif previous.audit is None:
+                self._report(self._owed(previous), "", previous)
+        if self._from_start is None:
+            self._from_start = msg.round_no == 1
+            self._referee = Referee(
+                self.match.rules, self.match.seats, from_start=self._from_start
+            )
+        rnd = CheckedRound.start(msg, self.manifest, self._deal_check())
+        self._rounds.append(rnd)
+        rnd.violations.extend(self._unplaced.pop(msg.round_no, []))
+        return self._report(found, f"round {msg.round_no} prepared", rnd)
 
-    def joined_mid_round(self) -> None:
-        """This client entered the current round after its deal (a resume, a late spectator).
-        It missed public events, so the checks that need the whole public record of who
-        holds which position are skipped for this round; every card it is shown is still
-        opened against its commitment, and the audit still re-derives the seeds and piles."""
-        rnd = self.current
-        if rnd is None:
-            return
-        rnd.partial = True
-        rnd.ledger.uncertain.update(range(MAX_SEATS))
+    def _deal_check(self) -> DealCheck:
+        known = frozenset(self._eliminated) if self._from_start else None
+        return DealCheck(self.match.seats, self.match.rules.hand_size, known)
 
     def record_own_seed(self, seed: bytes) -> SeedCommit:
         """Remember this client's seed for the current round; return the seed_commit to send."""
@@ -174,9 +346,10 @@ class TrustVerifier:
         return self.current
 
     def _round_for(self, round_no: int, what: str) -> tuple[CheckedRound | None, list[Violation]]:
+        """The current round if `round_no` names it and it is still open."""
         rnd = self.current
         if rnd is None:
-            return None, []
+            return None, [Violation(ViolationKind.MALFORMED, f"{what} before any round_prepare")]
         if rnd.round_no != round_no:
             return None, [
                 Violation(
@@ -184,13 +357,21 @@ class TrustVerifier:
                     f"{what} names round {round_no} while round {rnd.round_no} is being played",
                 )
             ]
+        if rnd.closed:
+            return None, [
+                Violation(ViolationKind.MALFORMED, f"{what} for round {round_no} after its audit")
+            ]
         return rnd, []
 
     def seed_commits(self, msg: SeedCommits) -> Outcome:
         """The frozen list of player commitments: ours must be in it, unaltered."""
+        msg = replace(msg, sig=None)
+        rnd = self.current
+        if rnd is not None and rnd.round_no == msg.round_no and rnd.seed_commits == msg:
+            return Verified(f"round {msg.round_no}'s seed commitments repeated")
         rnd, found = self._round_for(msg.round_no, "seed_commits")
         if rnd is None:
-            return self._report(found, "no round to check seed_commits against")
+            return self._report(found, "", self.current)
         seats = [seat for seat, _ in msg.commits]
         if seats != sorted(set(seats)) or rnd.prepare.host_seat in seats:
             found.append(
@@ -199,398 +380,306 @@ class TrustVerifier:
                     "seed_commits must list each player seat once, ascending, without the host's",
                 )
             )
-        if rnd.seed_commits is not None and rnd.seed_commits != msg:
+        if rnd.seed_commits is not None:
             found.append(
                 Violation(
                     ViolationKind.SEED_COMMITS,
                     "the host changed the seed commitments after publishing them",
                 )
             )
-        elif rnd.seed_commits is None:
+        else:
             rnd.seed_commits = msg
-        if self.seat is not None and rnd.own_seed is not None:
-            mine = seed_commitment(rnd.game_id, rnd.round_no, self.seat, rnd.own_seed)
-            listed = dict(msg.commits).get(self.seat)
-            if listed is None:
-                found.append(
-                    Violation(
-                        ViolationKind.SEED_COMMITS,
-                        "your seed commitment is not in the host's list: the deck will be made "
-                        "without your contribution",
-                    )
+        found += self._own_commit(rnd, msg)
+        return self._report(found, f"{len(msg.commits)} seed commitments recorded", rnd)
+
+    def _own_commit(self, rnd: CheckedRound, msg: SeedCommits) -> list[Violation]:
+        if self.seat is None or rnd.own_seed is None:
+            return []
+        mine = seed_commitment(rnd.game_id, rnd.round_no, self.seat, rnd.own_seed)
+        listed = dict(msg.commits).get(self.seat)
+        if listed is None:
+            return [
+                Violation(
+                    ViolationKind.SEED_COMMITS,
+                    "your seed commitment is not in the host's list: the deck will be made "
+                    "without your contribution",
                 )
-            elif not same_digest(listed, mine):
-                found.append(
-                    Violation(
-                        ViolationKind.SEED_COMMITS,
-                        "the host lists a seed commitment for your seat that is not the one you "
-                        "sent",
-                    )
+            ]
+        if not same_digest(listed, mine):
+            return [
+                Violation(
+                    ViolationKind.SEED_COMMITS,
+                    "the host lists a seed commitment for your seat that is not the one you sent",
                 )
-        return self._report(found, f"{len(msg.commits)} seed commitments recorded")
+            ]
+        return []
+
+    def seed_reveals(self, msg: SeedReveals) -> Outcome:
+        """The seeds that went in, public before the deal: each opens its commitment, every
+        committed seat is listed or absent, and ours is there if we revealed it."""
+        msg = replace(msg, sig=None)
+        rnd = self.current
+        if rnd is not None and rnd.round_no == msg.round_no and rnd.seed_reveals == msg:
+            return Verified(f"round {msg.round_no}'s seed reveals repeated")
+        rnd, found = self._round_for(msg.round_no, "seed_reveals")
+        if rnd is None:
+            return self._report(found, "", self.current)
+        if rnd.seed_reveals is not None:
+            found.append(
+                Violation(
+                    ViolationKind.SEED_REVEALS,
+                    "the host changed the published seeds after publishing them",
+                )
+            )
+            return self._report(found, "", rnd)
+        if rnd.dealt:
+            found.append(
+                Violation(ViolationKind.SEED_REVEALS, "the seeds were published after the deal")
+            )
+        found += reveals_violations(rnd, msg, self.seat)
+        rnd.seed_reveals = msg
+        absent = f", seats {list(msg.absent)} absent" if msg.absent else ""
+        return self._report(found, f"{len(msg.seeds)} seeds published{absent}", rnd)
 
     def deck_commits(self, msg: DeckCommits) -> Outcome:
-        """An epoch's position commitments: D must hash them; the count must fit the pile."""
+        """An epoch's position commitments: D must hash them; the count must fit the pile; the
+        deal's pile only after the seeds that made it were published."""
+        msg = replace(msg, sig=None)
+        rnd = self.current
+        if rnd is not None and rnd.round_no == msg.round_no and rnd.decks.get(msg.epoch) == msg:
+            return Verified(f"epoch {msg.epoch} commitments repeated")
         rnd, found = self._round_for(msg.round_no, "deck_commits")
         if rnd is None:
-            return self._report(found, "no round to check deck_commits against")
-        expected_d = deck_commitment(rnd.game_id, rnd.round_no, msg.epoch, msg.commits)
-        if not same_digest(expected_d, msg.deck_commit):
+            return self._report(found, "", self.current)
+        if msg.epoch == 0 and rnd.seed_commits is not None and rnd.seed_reveals is None:
             found.append(
                 Violation(
-                    ViolationKind.DECK_COMMITMENT,
-                    f"the deck commitment of epoch {msg.epoch} is not the hash of its "
-                    f"{len(msg.commits)} position commitments",
+                    ViolationKind.SEED_REVEALS,
+                    "the deck was committed before the seeds that made it were published",
                 )
             )
-        earlier = rnd.decks.get(msg.epoch)
-        if earlier is not None:
-            if earlier != msg:
-                found.append(
-                    Violation(
-                        ViolationKind.DECK_COMMITMENT,
-                        f"the host committed epoch {msg.epoch} twice, differently",
-                    )
-                )
-            return self._report(found, f"epoch {msg.epoch} commitments repeated")
-        if msg.epoch == 0 and rnd.seed_commits is None:
-            found.append(
-                Violation(
-                    ViolationKind.MALFORMED,
-                    "the deck was committed before the seed commitments were published",
-                )
-            )
-        size = self._pile_size(rnd, msg.epoch)
-        if size is not None and size != len(msg.commits):
-            found.append(
-                Violation(
-                    ViolationKind.MALFORMED,
-                    f"epoch {msg.epoch} has {len(msg.commits)} commitments for a pile of {size}",
-                )
-            )
-        rnd.decks[msg.epoch] = msg
-        found += self._retry_pending(rnd, msg.epoch)
-        found += self._check_sources(rnd)
-        return self._report(found, f"epoch {msg.epoch}: {len(msg.commits)} commitments recorded")
-
-    def _pile_size(self, rnd: CheckedRound, epoch: int) -> int | None:
-        if epoch == 0:
-            return len(self.manifest)
-        record = rnd.ledger.reshuffles.get(epoch)
-        return None if record is None else len(record.event.sources)
-
-    # -- card openings -----------------------------------------------------------------------------
-
-    def _name(self, card: int) -> str:
-        if 0 <= card < len(self.manifest):
-            return self.manifest.face(card).name
-        return f"card {card} (not in the deck)"
-
-    def _open(
-        self, rnd: CheckedRound, position: Position, card: int, nonce: bytes | None, how: str
-    ) -> list[Violation]:
-        """Record a sighting and, given a nonce, check it against the position's commitment."""
-        found: list[Violation] = []
-        earlier = rnd.seen.get(position)
-        if earlier is not None and earlier.card != card:
-            found.append(
-                Violation(
-                    ViolationKind.CARD_MISMATCH,
-                    f"position {fmt(position)} was shown as {self._name(earlier.card)} "
-                    f"({earlier.how}) and later as {self._name(card)} ({how})",
-                )
-            )
-        elif earlier is None:
-            rnd.seen[position] = Sighting(card, how)
-        if nonce is None:
-            return found
-        if len(nonce) != SEED_SIZE:
-            return [
-                *found,
-                Violation(
-                    ViolationKind.MALFORMED, f"the nonce for {fmt(position)} is not 32 bytes"
-                ),
-            ]
-        if position[0] not in rnd.decks:
-            rnd.pending.append(Opening(position, card, nonce, how))
-            return found
-        return found + self._check_opening(rnd, Opening(position, card, nonce, how))
-
-    def _check_opening(self, rnd: CheckedRound, opening: Opening) -> list[Violation]:
-        committed = rnd.commitment(opening.position)
-        if committed is None:
-            return [
-                Violation(
-                    ViolationKind.MISSING_COMMITMENT,
-                    f"position {fmt(opening.position)} has no published commitment",
-                )
-            ]
-        epoch, index = opening.position
-        actual = card_commitment(
-            rnd.game_id, rnd.round_no, epoch, index, opening.card, opening.nonce
+        found += self.cards.deck_commits(rnd, msg)
+        return self._report(
+            found, f"epoch {msg.epoch}: {len(msg.commits)} commitments recorded", rnd
         )
-        if same_digest(actual, committed):
-            return []
-        return [
-            Violation(
-                ViolationKind.CARD_MISMATCH,
-                f"card at position {fmt(opening.position)} does not match the host's commitment "
-                f"(shown as {self._name(opening.card)}, {opening.how})",
-            )
-        ]
-
-    def _retry_pending(self, rnd: CheckedRound, epoch: int) -> list[Violation]:
-        ready = [o for o in rnd.pending if o.position[0] == epoch]
-        rnd.pending = [o for o in rnd.pending if o.position[0] != epoch]
-        found: list[Violation] = []
-        for opening in ready:
-            found += self._check_opening(rnd, opening)
-        return found
-
-    def _check_sources(self, rnd: CheckedRound) -> list[Violation]:
-        """A reshuffle mixes exactly the untaken pile and the discards it takes (sizes needed)."""
-        found: list[Violation] = []
-        if rnd.partial:
-            return found  # the public record before we joined is not ours to compare with
-        for epoch, record in rnd.ledger.reshuffles.items():
-            previous = rnd.decks.get(record.previous_epoch)
-            if epoch in rnd.sources_checked or previous is None:
-                continue
-            rnd.sources_checked.add(epoch)
-            expected = rnd.ledger.expected_sources(record, len(previous.commits))
-            if sorted(record.event.sources) != expected:
-                found.append(
-                    Violation(
-                        ViolationKind.RESHUFFLE_CARDS,
-                        f"the reshuffle into epoch {epoch} mixes {len(record.event.sources)} "
-                        f"positions, not the {len(expected)} the public record leaves to mix",
-                    )
-                )
-        return found
 
     # -- engine events -----------------------------------------------------------------------------
 
-    def event(self, event: ev.Event, proof: EventProof = NO_PROOF) -> Outcome:
-        """Feed one engine event as received, with the proof fields that came beside it."""
+    def event(
+        self,
+        event: ev.Event | UnknownEvent,
+        proof: EventProof = NO_PROOF,
+        wire: Mapping[str, Any] | None = None,
+    ) -> Outcome:
+        """Feed one engine event as received, with the proof fields that came beside it; `wire`
+        is the event map as received (for the events digest; re-encoded when None)."""
         rnd = self.current
         if rnd is None:
             return Verified("no round prepared: nothing to check against")
+        if rnd.closed:
+            found = [
+                Violation(
+                    ViolationKind.MALFORMED,
+                    f"an event after round {rnd.round_no}'s audit and before the next round: "
+                    f"nothing binds it",
+                )
+            ]
+            return self._report(found, "", rnd)
+        found = []
+        if rnd.history_end is not None and rnd.history_end < len(rnd.received):
+            found.append(
+                Violation(
+                    ViolationKind.HISTORY,
+                    f"the round's history ends at event {rnd.history_end}, but you had "
+                    f"received {len(rnd.received)}: the host left out events it had sent",
+                )
+            )
+        rnd.history_end = None
+        found += self._ingest(rnd, event, proof, wire)
+        return self._report(found, f"{type(event).__name__} checked", rnd)
+
+    def _ingest(
+        self,
+        rnd: CheckedRound,
+        event: ev.Event | UnknownEvent,
+        proof: EventProof,
+        wire: Mapping[str, Any] | None,
+    ) -> list[Violation]:
+        """Every check of one new event of the round."""
+        rnd.received.append(Received(event, proof, None if wire is None else dict(wire)))
+        if isinstance(event, UnknownEvent):
+            return []  # a newer host's event: nothing this client can check
         found: list[Violation] = []
         if event.audience is None:
-            problems = rnd.ledger.apply(event)
-            if not rnd.partial:
-                found += problems
-        found += self._event_checks(rnd, event, proof)
-        return self._report(found, f"{type(event).__name__} checked")
+            found += self._digest(rnd, event, proof, wire)
+            found += self._deal(rnd, event)
+            if self._referee is not None:
+                self._referee.event(event)
+        found += self.cards.event(rnd, event, proof)
+        if isinstance(event, ev.RoundEnded):
+            rnd.ended = True
+        elif isinstance(event, ev.SeatEliminated):
+            self._eliminated.add(event.seat)
+        elif isinstance(event, ev.MatchEnded):
+            self.match_over = True
+        return found
 
-    def _event_checks(
-        self, rnd: CheckedRound, event: ev.Event, proof: EventProof
+    def _digest(
+        self, rnd: CheckedRound, event: ev.Event, proof: EventProof, wire: Mapping[str, Any] | None
     ) -> list[Violation]:
-        if isinstance(event, ev.CardsDrawn):
-            if event.seat == self.seat:
-                rnd.public_mine.update(event.positions)
+        try:
+            rnd.digest.add(wire if wire is not None else encode_event(event, proof.to_dict()))
+        except (ProtocolError, TypeError, ValueError) as exc:
+            return [Violation(ViolationKind.MALFORMED, f"an event that cannot be encoded: {exc}")]
+        return []
+
+    @staticmethod
+    def _deal(rnd: CheckedRound, event: ev.Event) -> list[Violation]:
+        if isinstance(event, ev.RoundStarted):
+            return rnd.deal.started(event)
+        if isinstance(event, ev.CardsDrawn) and event.reason == "deal" and not rnd.deal.done:
+            rnd.deal.drawn(event)
             return []
-        if isinstance(event, ev.CardsReceived):
-            return self._received(rnd, event, proof)
-        if isinstance(event, ev.TopCardTurned):
-            return self._open(rnd, event.position, event.card, proof.nonce, "turned face up")
-        if isinstance(event, ev.CardPlayed):
-            return self._played(rnd, event, proof)
-        if isinstance(event, ev.Reshuffled):
-            found: list[Violation] = []
-            size = self._pile_size(rnd, event.epoch)
-            deck = rnd.decks.get(event.epoch)
-            if deck is not None and size != len(deck.commits):
+        if isinstance(event, ev.DealerDraw):
+            return []
+        return rnd.deal.finish()
+
+    def history(self, msg: RoundHistory, decoded: HistoryItems) -> Outcome:
+        """A chunk of the round's events so far, sent to a connection entering in mid-round.
+        Events this client already received must be the same (else the past was rewritten:
+        HISTORY); the others are checked as if they had come live, so a resumed client checks
+        every card of the round and its audit."""
+        rnd, found = self._round_for(msg.round_no, "round_history")
+        if rnd is None:
+            if self.current is not None and self.current.round_no == msg.round_no:
+                return self._compare_only(self.current, msg, decoded)
+            return self._report(found, "", self.current)
+        if msg.first > len(rnd.received):
+            found.append(
+                Violation(
+                    ViolationKind.HISTORY,
+                    f"the round's history resumes at event {msg.first}, but you have "
+                    f"{len(rnd.received)}: events {len(rnd.received)} to {msg.first - 1} "
+                    f"are missing",
+                )
+            )
+            return self._report(found, "", rnd)
+        for offset, (event, proof) in enumerate(decoded):
+            index = msg.first + offset
+            wire = msg.events[offset] if offset < len(msg.events) else None
+            if index < len(rnd.received):
+                found += _same_as_received(rnd, index, event, proof)
+            else:
+                found += self._ingest(rnd, event, proof, wire)
+        end = msg.first + len(decoded)
+        rnd.history_end = max(end, rnd.history_end or 0)
+        return self._report(found, f"events {msg.first} to {end - 1} of the round checked", rnd)
+
+    def _compare_only(
+        self, rnd: CheckedRound, msg: RoundHistory, decoded: HistoryItems
+    ) -> Outcome:
+        """The history of a round already audited (re-sent on re-entry): only a comparison."""
+        found: list[Violation] = []
+        for offset, (event, proof) in enumerate(decoded):
+            index = msg.first + offset
+            if index < len(rnd.received):
+                found += _same_as_received(rnd, index, event, proof)
+            else:
                 found.append(
                     Violation(
-                        ViolationKind.MALFORMED,
-                        f"epoch {event.epoch} has {len(deck.commits)} commitments for a pile "
-                        f"of {size}",
+                        ViolationKind.HISTORY,
+                        f"the history of round {rnd.round_no} has an event {index} the round "
+                        f"did not have when it was audited",
                     )
                 )
-            for position, card in zip(event.sources, event.cards, strict=False):
-                found += self._open(rnd, position, card, None, "reshuffled face up")
-            return found + self._check_sources(rnd)
-        if isinstance(event, ev.HandsMoved):
-            for _, receiver, positions in event.moves:
-                if receiver == self.seat:
-                    rnd.public_mine.update(positions)
-            return []
-        if isinstance(event, ev.Challenged):
-            return self._challenged(rnd, event)
-        if isinstance(event, ev.ChallengeReveal):
-            return self._reveal(rnd, event, proof)
-        if isinstance(event, ev.DealerDraw):
-            rnd.dealer_draws.append(event)
-        return []
-
-    def _received(
-        self, rnd: CheckedRound, event: ev.CardsReceived, proof: EventProof
-    ) -> list[Violation]:
-        if event.seat != self.seat:
-            return []
-        rnd.private_mine.update(event.positions)
-        found: list[Violation] = []
-        if len(event.positions) != len(event.cards):
-            found.append(
-                Violation(ViolationKind.MALFORMED, "cards_received pairs positions and cards badly")
-            )
-        nonces: Sequence[bytes | None] = proof.nonces
-        if len(proof.nonces) != len(event.cards):
-            found.append(
-                Violation(
-                    ViolationKind.MISSING_PROOF,
-                    f"{len(event.cards)} cards were given to you with {len(proof.nonces)} nonces; "
-                    f"each needs one to be checked",
-                )
-            )
-            nonces = [None] * len(event.cards)
-        for position, card, nonce in zip(event.positions, event.cards, nonces, strict=False):
-            found += self._open(rnd, position, card, nonce, "given to you")
-        return found
-
-    def _played(
-        self, rnd: CheckedRound, event: ev.CardPlayed, proof: EventProof
-    ) -> list[Violation]:
-        found = self._open(
-            rnd, event.position, event.card, proof.nonce, f"played by seat {event.seat}"
-        )
-        snapshot = rnd.ledger.snapshots.get(event.seat)
-        face = rnd.ledger.face(event.card)
-        if proof.hand_digest is None or face is None or face.kind not in CHALLENGEABLE:
-            return found
-        if snapshot is None or snapshot.played != event.position:
-            return found
-        commitments = [rnd.commitment(p) for p in snapshot.positions]
-        known = [c for c in commitments if c is not None]
-        if len(known) != len(commitments):
-            return [
-                *found,
-                Violation(
-                    ViolationKind.MISSING_COMMITMENT,
-                    f"seat {event.seat}'s hand digest covers positions with no commitment",
-                ),
-            ]
-        expected = hand_digest(rnd.game_id, rnd.round_no, event.seat, known)
-        if len(proof.hand_digest) != DIGEST_SIZE or not same_digest(expected, proof.hand_digest):
-            found.append(
-                Violation(
-                    ViolationKind.HAND_DIGEST,
-                    f"the hand digest at seat {event.seat}'s {face.name} is not the digest of "
-                    f"the {len(known)} positions the public record says it held",
-                )
-            )
-        return found
-
-    def _challenged(self, rnd: CheckedRound, event: ev.Challenged) -> list[Violation]:
-        mine = event.challenger == self.seat
-        rnd.challenges.append(
-            ChallengeRecord(event, rnd.ledger.snapshots.get(event.target), checked_by_me=mine)
-        )
-        if not mine:
-            return []
-        for index, (target, cards, color) in enumerate(rnd.reveals_done):
-            if target == event.target:
-                del rnd.reveals_done[index]
-                problem = verdict_violation(
-                    self.manifest, target, event.guilty, cards, color, "the hand revealed to you"
-                )
-                return [] if problem is None else [problem]
-        rnd.reveals_due.append(event)
-        return []
-
-    def _reveal(
-        self, rnd: CheckedRound, event: ev.ChallengeReveal, proof: EventProof
-    ) -> list[Violation]:
-        if event.challenger != self.seat:
-            return []
-        found: list[Violation] = []
-        how = f"in seat {event.target}'s hand, revealed to you at the challenge"
-        if not len(event.cards) == len(event.positions) == len(proof.nonces):
-            found.append(
-                Violation(
-                    ViolationKind.MISSING_PROOF,
-                    f"the challenge reveal pairs {len(event.positions)} positions, "
-                    f"{len(event.cards)} cards and {len(proof.nonces)} nonces",
-                )
-            )
-        nonces: Sequence[bytes | None] = (
-            proof.nonces if len(proof.nonces) == len(event.cards) else [None] * len(event.cards)
-        )
-        for position, card, nonce in zip(event.positions, event.cards, nonces, strict=False):
-            found += self._open(rnd, position, card, nonce, how)
-        snapshot = rnd.ledger.snapshots.get(event.target)
-        color = event.color_before
-        if snapshot is None and not rnd.partial:
-            found.append(
-                Violation(
-                    ViolationKind.CHALLENGE_HAND,
-                    f"a hand was revealed for seat {event.target}, which played no challengeable "
-                    f"card in the public record",
-                )
-            )
-        elif snapshot is not None:
-            if event.target not in rnd.ledger.uncertain:
-                found += hand_set_violations(event.target, snapshot.positions, event.positions)
-            if (rnd.ledger.tracks_color and snapshot.color_before is not None
-                    and not rnd.partial):
-                if snapshot.color_before != event.color_before:
-                    found.append(
-                        Violation(
-                            ViolationKind.CHALLENGE_COLOR,
-                            f"the reveal says {event.color_before.value} was in play before the "
-                            f"Wild Draw Four, but the public record says "
-                            f"{snapshot.color_before.value}",
-                        )
-                    )
-                color = snapshot.color_before
-        for index, verdict in enumerate(rnd.reveals_due):
-            if verdict.target == event.target:
-                del rnd.reveals_due[index]
-                problem = verdict_violation(
-                    self.manifest,
-                    event.target,
-                    verdict.guilty,
-                    event.cards,
-                    color,
-                    "the hand revealed to you",
-                )
-                if problem is not None:
-                    found.append(problem)
                 break
-        else:
-            rnd.reveals_done.append((event.target, event.cards, color))
-        return found
+        return self._report(found, f"round {rnd.round_no}'s history repeated", rnd)
 
     # -- the audit ---------------------------------------------------------------------------------
 
     def round_audit(self, msg: RoundAudit) -> Outcome:
-        """The round's seeds: re-derive everything and check every card this client saw."""
-        candidates = [
-            r for r in reversed(self._rounds) if r.round_no == msg.round_no and not r.audited
-        ]
-        if not candidates:
-            return self._report(
-                [
-                    Violation(
-                        ViolationKind.MALFORMED,
-                        f"an audit for round {msg.round_no}, which is not awaiting one",
-                    )
-                ],
-                "",
-            )
-        # After a re-deal two preparations share a round number; the seed says which it opens.
-        rnd = next(
-            (
-                r
-                for r in candidates
-                if same_digest(
-                    seed_commitment(r.game_id, r.round_no, r.prepare.host_seat, msg.host_seed),
-                    r.prepare.host_commit,
+        """The round's seeds: re-derive everything and check every card this client saw; the
+        round must have ended if it was dealt, and the events digest be that of the public
+        events this client received."""
+        msg = replace(msg, sig=None)
+        rnd = self._round_numbered(msg.round_no)
+        if rnd is not None and rnd.audit == msg:
+            return Verified(f"round {msg.round_no}'s audit repeated")
+        if rnd is None or rnd.audit is not None or rnd is not self.current:
+            found = [
+                Violation(
+                    ViolationKind.MALFORMED,
+                    f"an audit for round {msg.round_no}, which is not awaiting one",
                 )
-            ),
-            candidates[0],
+            ]
+            return self._report(found, "", rnd)
+        rnd.closed = True
+        rnd.audit = msg
+        found = audit_against_reveals(rnd, msg)
+        found += self._outcome(rnd, msg)
+        if rnd.dealt and not same_digest(msg.events_digest, rnd.digest.value):
+            found.append(
+                Violation(
+                    ViolationKind.EVENTS_DIGEST,
+                    f"the audit's events digest is not that of the {rnd.digest.count} public "
+                    f"events you received in round {rnd.round_no}: the host claims to have "
+                    f"sent other events",
+                )
+            )
+        problems, key = audit_round(rnd, msg, self.manifest, self.seat)
+        found += problems
+        found += self._referee_audit(rnd, key)
+        if not rnd.dealt:
+            return self._report(found, f"round {msg.round_no} abandoned before its deal", rnd)
+        return self._report(found, f"round {msg.round_no} audited: every card checks out", rnd)
+
+    @staticmethod
+    def _outcome(rnd: CheckedRound, msg: RoundAudit) -> list[Violation]:
+        if msg.outcome not in (ENDED, ABANDONED):
+            return [Violation(ViolationKind.MALFORMED, f"an audit outcome {msg.outcome!r}")]
+        if rnd.dealt and (msg.outcome != ENDED or not rnd.ended):
+            return [
+                Violation(
+                    ViolationKind.ABANDONED,
+                    f"round {rnd.round_no} was dealt and abandoned before it ended: a host "
+                    f"may not drop a deal it does not like",
+                )
+            ]
+        if msg.outcome == ENDED and not rnd.ended:
+            return [
+                Violation(
+                    ViolationKind.MALFORMED,
+                    f"the audit says round {rnd.round_no} ended, but it was never dealt",
+                )
+            ]
+        return []
+
+    def _referee_audit(self, rnd: CheckedRound, key: bytes | None) -> list[Violation]:
+        """The referee re-plays the round from the public record with the key; a round with no
+        usable key cannot be re-played, and neither can the rounds after it (their scores
+        build on it), so the referee stops there."""
+        referee = self._referee
+        if referee is None:
+            return []
+        if not rnd.ended:
+            referee.abandoned()
+            return []
+        if key is None:
+            self._referee = None
+            return []
+        return referee.audited(key)
+
+
+def _same_as_received(
+    rnd: CheckedRound, index: int, event: ev.Event | UnknownEvent, proof: EventProof
+) -> list[Violation]:
+    old = rnd.received[index]
+    if old.event == event and old.proof == proof:
+        return []
+    return [
+        Violation(
+            ViolationKind.HISTORY,
+            f"the round's history rewrites event {index} ({type(old.event).__name__} when you "
+            f"received it, {type(event).__name__} now): the host changed the past",
         )
-        rnd.audited = True
-        found = audit_round(rnd, msg, self.manifest, self.seat)
-        return self._report(found, f"round {msg.round_no} audited: every card checks out")
+    ]
