@@ -23,10 +23,12 @@ from client.link import (
     Refused,
     Snapshot,
     TablesListed,
+    TrustStatus,
     Update,
 )
 from client.link import TrustReport as LinkTrustReport
-from client.lobby import LOBBY_COMMANDS, LobbyCommand, LobbyState
+from client.lobby import LOBBY_COMMANDS, Leave, LobbyCommand, LobbyState
+from client.transcript import TranscriptWriter
 from client.trust_gate import TrustGate
 from protocol.client_session import (
     ClientSession,
@@ -104,6 +106,7 @@ class LinkSession:
         client_name: str = "unonet",
         observe: Callable[[Sequence[SessionEvent]], None] | None = None,
         verify: bool = True,
+        transcript: TranscriptWriter | None = None,
     ) -> None:
         self.name = player_name(name)
         self.table = table
@@ -113,9 +116,11 @@ class LinkSession:
         """Sees every session event before it becomes updates (a network bot's request
         bookkeeping, tests)."""
         self.token: bytes | None = None
-        self.gate = TrustGate(verify=verify)
-        """`verify=False`: the host's cards, commitments and audits go unchecked (see
-        TrustGate); our seed is still contributed."""
+        self.gate = TrustGate(verify=verify, transcript=transcript)
+        """One verifier per match, across connections. `verify=False`: the host's cards,
+        commitments and audits go unchecked (see TrustGate); our seed is still contributed.
+        `transcript`: where the match's messages are kept, for `unonet audit`."""
+        self._trust_shown = TrustStatus()
         self.session = ClientSession(name=self.name)
         self.limits: Mapping[str, int] = {}
         self._ready_sent = False
@@ -126,8 +131,10 @@ class LinkSession:
 
     # -- connection lifecycle ---------------------------------------------------------------
 
-    def connect(self) -> bytes:
-        """A fresh protocol session for a new connection; returns its hello frame."""
+    def connect(self, peer_cert: bytes | None = None) -> bytes:
+        """A fresh protocol session for a new connection; returns its hello frame.
+        `peer_cert`: the host's TLS certificate (DER), whose key must sign the match."""
+        self.gate.connected(peer_cert)
         self.session = ClientSession(client_name=self.client_name, name=self.name,
                                      resume=self.token,
                                      trust=self.gate)
@@ -151,6 +158,8 @@ class LinkSession:
 
     def command(self, command: Command) -> Output:
         out = Output()
+        if isinstance(command, Leave | CloseLink):
+            self._left(out)
         try:
             if isinstance(command, Chat):
                 out.frames += self.session.chat(command.text)
@@ -179,7 +188,22 @@ class LinkSession:
             self.observe(events)
         self._handle(events, out)
         out.frames += self.session.data_to_send()
+        self._trust_status(out)
         return out
+
+    def _left(self, out: Output) -> None:
+        """We leave the table: the match is over for us, and what it still owed is reported."""
+        for violation in self.gate.leave():
+            out.updates.append(LinkTrustReport(False, kind=violation.kind.value,
+                                               detail=violation.detail))
+        self._trust_status(out)
+
+    def _trust_status(self, out: Output) -> None:
+        """The deck checks, whole, whenever they changed: the screen's title bar and panel."""
+        status = self.gate.status()
+        if status != self._trust_shown:
+            self._trust_shown = status
+            out.updates.append(status)
 
     def _handle(self, events: Iterable[SessionEvent], out: Output) -> None:
         for event in events:
@@ -254,10 +278,9 @@ class LinkSession:
             self.gate.seat = message["seat"]
             self.table = message["table"]
         elif kind == "manifest":
-            manifest = self.gate.manifest  # the gate decoded it as it arrived
-            if manifest is None:
-                manifest = wire.manifest_from_wire(message)  # raises the WireError
-                self.gate.new_match(manifest)
+            # The gate decoded it as it arrived; if it could not (no match identity to check),
+            # the deck still shows, or the WireError says why it cannot.
+            manifest = self.gate.manifest or wire.manifest_from_wire(message)
             out.updates.append(ManifestReceived(manifest))
         elif kind == "chat_message":
             out.updates.append(ChatReceived(message["name"], message["text"],

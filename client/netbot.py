@@ -1,8 +1,9 @@
 """A bot that plays through the network like any client: `unonet bot HOST:PORT`.
 
 It is a client: the same LinkSession as the terminal client speaks the protocol (client/wire.py
-decodes views, manifests and lobbies; client/trust_gate.py runs the trust verifier over seeds,
-card proofs and audits and contributes our seed each round), and client/fold.py's ViewTracker
+decodes views, manifests and lobbies; client/trust_gate.py runs one trust verifier per match
+over signatures, seeds, card proofs, resumed rounds' histories and audits, and contributes our
+seed each round), and client/fold.py's ViewTracker
 keeps the seat's view current from the events, as the screen's does. Each event carries the
 seat's legal actions (SPEC.md 9.4), so the bot decides from the folded view and the newest
 `legal` with the engine's bot policies, and sends one frame per decision: its intent. A fresh
@@ -53,7 +54,6 @@ from protocol.client_session import Snapshot as WireSnapshot
 from protocol.client_session import TrustReport as WireTrustReport
 from protocol.errors import ProtocolError
 from protocol.limits import LENGTH_PREFIX_SIZE, RATE_BURST, RATE_PER_SECOND, RECEIVE_CHUNK
-from protocol.trust import TrustVerifier
 from protocol.trust.results import Violation
 from unonet.actions import Action, Buzz, CallUno, Catch, Play
 from unonet.bots import POLICIES, Bot
@@ -166,8 +166,6 @@ class NetworkBot:
         self.now = 0.0  # when the bytes being handled arrived (the driver's clock)
         self.sent_at: dict[int, float] = {}  # request id of an intent -> when it went out
         self._unsent_intent: int | None = None
-        self._verifier: TrustVerifier | None = None  # the gate's current one, whose
-        # violations join the result when a new match replaces it
 
     # -- the driver's side ---------------------------------------------------------------------
 
@@ -217,10 +215,9 @@ class NetworkBot:
             self._unsent_intent = None
 
     def finish(self) -> BotResult:
+        """The session is over: the match too, for the gate (an audit still owed counts)."""
+        self.link.gate.leave()
         self._collect_violations()
-        if self._verifier is not None and self.verify:
-            self.result.violations += self._verifier.violations()
-            self._verifier = None
         return self.result
 
     @property
@@ -331,19 +328,17 @@ class NetworkBot:
 
     def _leave(self, why: str) -> bytes:
         self.done = True
+        self.link.gate.leave()  # the match is over for us: what it still owes is a violation
         try:
             return self.link.session.close("quit", why)
         except ProtocolError:
             return b""
 
     def _collect_violations(self) -> None:
-        if not self.verify:
-            return  # nothing was checked: a verifier fed only the seed messages finds nothing
-        verifier = self.link.gate.verifier
-        if verifier is not self._verifier:
-            if self._verifier is not None:
-                self.result.violations += self._verifier.violations()
-            self._verifier = verifier
+        """Every violation the gate found so far, every match (the same way the screen gets
+        them: the gate keeps them all)."""
+        if self.verify:  # else nothing was checked, and a verifier fed only seeds finds nothing
+            self.result.violations = self.link.gate.violations()
 
     # -- deciding ---------------------------------------------------------------------------
 

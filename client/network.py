@@ -12,6 +12,8 @@ the keepalive clock and the reconnect policy:
   brings the screen back. The pauses restart from the first after each successful welcome.
 - A fingerprint that is not the pinned one is never retried, and nothing is sent to that host.
 - bye{kicked}, a protocol failure or running out of attempts ends in ConnectionChanged("lost").
+- Each connection hands the LinkSession the host's TLS certificate: the key that signs the
+  match must be the one pinned. The match's transcript goes to the data dir's transcripts/.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import logging
 import ssl
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import trio
 
@@ -33,6 +36,7 @@ from client.tls import (
     open_pinned_stream,
     peer_fingerprint,
 )
+from client.transcript import TranscriptWriter
 from protocol.keepalive import Due, Keepalive
 from protocol.limits import (
     HANDSHAKE_DEADLINE,
@@ -88,6 +92,14 @@ class LinkConfig:
     auto_ready: bool = False
     backoff: Backoff = field(default_factory=Backoff)
     connect_timeout: float = 10.0
+    transcripts: Path | None = None
+    """The data dir whose transcripts/ keeps each match's transcript (`unonet audit`); None:
+    the one `known_hosts` lives in, and none without known_hosts."""
+
+    def transcript_dir(self) -> Path | None:
+        if self.transcripts is not None:
+            return self.transcripts
+        return self.known_hosts.path.parent if self.known_hosts is not None else None
 
 
 class HostKeyChanged(Exception):
@@ -140,8 +152,27 @@ def _check_known_host(config: LinkConfig, seen: bytes) -> None:
         hosts.remember(config.host, config.port, seen)
 
 
+def _tls(stream: trio.abc.Stream) -> trio.SSLStream[trio.abc.Stream] | None:
+    """The TLS stream under `stream`, if any (a wrapper keeps what it wraps as `inner`)."""
+    seen = 0
+    while not isinstance(stream, trio.SSLStream) and seen < 8:
+        inner = getattr(stream, "inner", None)
+        if not isinstance(inner, trio.abc.Stream):
+            return None
+        stream, seen = inner, seen + 1
+    return stream if isinstance(stream, trio.SSLStream) else None
+
+
 def _fingerprint(stream: trio.abc.Stream) -> bytes | None:
-    return peer_fingerprint(stream) if isinstance(stream, trio.SSLStream) else None
+    tls = _tls(stream)
+    return peer_fingerprint(tls) if tls is not None else None
+
+
+def _peer_cert(stream: trio.abc.Stream) -> bytes | None:
+    """The host's certificate (DER) on a TLS connection, else None."""
+    tls = _tls(stream)
+    der = tls.getpeercert(binary_form=True) if tls is not None else None
+    return bytes(der) if der else None
 
 
 async def run_link(
@@ -150,13 +181,16 @@ async def run_link(
     updates: trio.MemorySendChannel[Update],
     *,
     connector: Connector = open_stream,
+    state: LinkSession | None = None,
 ) -> LinkSession:
     """Connect and keep connected until the player closes or the host is lost for good.
 
     Ends with ConnectionChanged("closed") or ("lost", why). Returns the LinkSession (its token,
-    seat and verifier), for the caller's report.
+    seat and verifier), for the caller's report; `state`: the one to use (a caller that watches
+    it while it runs), else one made from `config`.
     """
-    state = LinkSession(config.name, table=config.table, auto_ready=config.auto_ready)
+    if state is None:
+        state = link_session(config)
     seen_before: bytes | None = None
     ever_welcomed = False
     attempt = 0
@@ -202,6 +236,16 @@ async def run_link(
 CLOSED = "closed by the player"
 
 
+def link_session(config: LinkConfig) -> LinkSession:
+    """The LinkSession `run_link` uses for `config`, with the match transcripts it asks for."""
+    directory = config.transcript_dir()
+    transcript = (TranscriptWriter(directory, f"{config.host}:{config.port}",
+                                   on_problem=lambda text: log.warning("%s", text))
+                  if directory is not None else None)
+    return LinkSession(config.name, table=config.table, auto_ready=config.auto_ready,
+                       transcript=transcript)
+
+
 async def _wait_offline(
     delay: float,
     commands: trio.MemoryReceiveChannel[Command],
@@ -229,7 +273,7 @@ async def _serve(
     try:
         async with trio.open_nursery() as nursery:
             connection.nursery = nursery
-            await connection.send(state.connect())
+            await connection.send(state.connect(_peer_cert(stream)))
             nursery.start_soon(connection.read)
             nursery.start_soon(connection.obey, commands)
     finally:
@@ -327,12 +371,15 @@ class _Connection:
                 await self.ready.wait()  # a command sent while connecting waits for the welcome
             out = self.state.command(command)
             if isinstance(command, CloseLink):
+                for update in out.updates:  # what leaving the match found (an owed audit)
+                    await self.updates.send(update)
                 with trio.move_on_after(1.0):
                     await self.send(out.frames)
                 self.end(Ended(False, CLOSED))
                 return
             await self._emit(out)
-        self.end(Ended(False, CLOSED))  # the player's side is gone
+        self.state.gate.leave()  # the player's side is gone: so is the match, for us
+        self.end(Ended(False, CLOSED))
 
 
 def _keepalive_for(limits: Mapping[str, int]) -> Keepalive:

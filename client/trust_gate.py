@@ -1,25 +1,34 @@
-"""The client's trust checks: a fresh verifier per match, our seed for each round, and which
-outcomes the status line hears about.
+"""The client's trust checks: one verifier per match, kept across connections, our seed for each
+round, the match's transcript, and the whole picture for the title bar and the trust panel.
 
 `TrustGate` is the ClientSession's trust observer (protocol/trust_hook.py's VerifierObserver
-inside). Two things make it more than that adapter:
+inside, which turns each wire message into what the verifier takes and checks signatures first).
+The gate decides which verifier a message goes to:
 
-- A connection that enters a match in the middle (a resume, a late spectator) gets the round's
-  trust messages again, then a snapshot, then only the events after it. A verifier fed that would
-  miss the cards dealt meanwhile and cry wolf, so messages between a `manifest` and its
-  `snapshot` are not shown to it, nor the rest of that round's trust messages (its audit); it
-  starts checking at the next round_prepare. (At a match start nothing comes between the
-  manifest and the snapshot, so nothing is lost.)
+- One `TrustVerifier` per match, made at the match's `manifest` and kept by the gate (the
+  LinkSession outlives connections, and so does the gate). A connection that enters the match
+  again (a resume, a reconnect, a restarted host) gets the same manifest, the round's trust
+  messages, a `round_history` of the round's events and a snapshot: all of it goes to the same
+  verifier, which compares what it already had and checks what it missed, so every card of
+  the round and its audit are checked; nothing is skipped.
+- A manifest naming another match replaces the verifier. If the old match was not over and we
+  did not leave its table, the old verifier says so (MATCH_ID: a host may not reset a match);
+  either way the old one is `finish`ed (its owed audits count) and its violations are kept.
+- The match ends after the audit that follows `match_ended`: then `finish()`. Leaving the table
+  (or closing the client) finishes it too, as `finish(left=True)`: a round we walk out of in the
+  middle owes us nothing, a round that ended owes its audit.
+- On TLS the gate knows the host's certificate (`connected`), and the match's signer must be its
+  key (`check_peer`): the key the player pinned is the key that signs.
 - The session calls the gate as each message is decoded, before the link handles any of the
-  read's messages, so the gate follows the seat (`welcome.session`, `seated`, `table_state.you`)
-  and the deck (`manifest`) itself, in stream order: a manifest, its snapshot and the first
-  round_prepare often arrive in one read, and the round must be seen (and seeded) from its
+  read's messages, so the gate follows the seat (`welcome.session`, `seated`,
+  `table_state.you`) and the match itself, in stream order: a manifest, its snapshot and the
+  first round_prepare often arrive in one read, and the round must be seen (and seeded) from its
   start.
-- `verify=False` (a load generator's bots: benchmarks/host.py) checks nothing: the gate
-  still follows the seat and the deck and contributes our seed each round (the host would
-  otherwise wait out its seed phase), but no event, deck commitment or audit is checked.
-- Every card checked is not news; the status line gets the trust messages' outcomes, the
-  challenge checks, and every violation.
+- `verify=False` (a load generator's bots: benchmarks/host.py) checks nothing: the gate still
+  follows the seat and the match and contributes our seed each round (the host would otherwise
+  wait out its seed phase), but no event, deck commitment, signature or audit is checked.
+- Every message is also written to the match's transcript (client/transcript.py), with the
+  host's certificate, so that `unonet audit` can re-check the match offline.
 """
 
 from __future__ import annotations
@@ -28,21 +37,33 @@ from collections.abc import Mapping
 from typing import Any
 
 from client import wire
-from client.link import TrustReport
+from client.link import Caught, RoundTrust, TrustReport, TrustStatus
+from client.tls import format_fingerprint
+from client.transcript import TranscriptWriter
 from protocol.client_session import GameEvent
-from protocol.trust import TrustVerifier, Verified, Violation
-from protocol.trust.messages import SeedCommit, SeedReveal
+from protocol.fingerprint import fingerprint_of
+from protocol.trust.checked_round import CheckedRound
+from protocol.trust.messages import MalformedTrustMessage, MatchIdentity, SeedCommit, SeedReveal
+from protocol.trust.results import Verified, Violation, ViolationKind
+from protocol.trust.verifier import TrustVerifier
 from protocol.trust_hook import CHECKED_MESSAGES, VerifierObserver
 from unonet.cards import DeckManifest
 
 REPORTED_EVENTS = frozenset({"challenged", "challenge_reveal"})
 """Events whose successful check is worth a status line: a challenge's verdict and hand."""
 
+SEED_MESSAGES = frozenset({"round_prepare", "seed_commits"})
+"""What the verifier must see for us to contribute our seed, even when we check nothing."""
 
-def report_of(message: Mapping[str, Any], outcome: object) -> TrustReport | None:
-    """The status-line report for one outcome, or None when it is routine."""
-    round_no = message.get("round")
-    round_no = round_no if isinstance(round_no, int) else None
+SEAT_MESSAGES = frozenset({"welcome", "seated", "table_state"})
+
+
+def report_of(message: Mapping[str, Any], outcome: object,
+              round_no: int | None = None) -> TrustReport | None:
+    """The report for one outcome, or None when it is routine (every card checked is not
+    news; the trust messages' outcomes, the challenge checks and every violation are)."""
+    number = message.get("round")
+    round_no = number if isinstance(number, int) else round_no
     if isinstance(outcome, Violation):
         return TrustReport(False, kind=outcome.kind.value, detail=outcome.detail,
                            round_no=round_no)
@@ -56,87 +77,278 @@ def report_of(message: Mapping[str, Any], outcome: object) -> TrustReport | None
     return None
 
 
-SEED_MESSAGES = frozenset({"round_prepare", "seed_commits"})
-"""What the verifier must see for us to contribute our seed, even when we check nothing."""
+def caught_in(verifier: TrustVerifier) -> list[Caught]:
+    """The verifier's violations, oldest first, each with the round it belongs to (None: the
+    match itself, or before any round)."""
+    where: dict[Violation, list[int]] = {}
+    for rnd in verifier.rounds:
+        for violation in rnd.violations:
+            where.setdefault(violation, []).append(rnd.round_no)
+    out = []
+    for violation in verifier.violations():
+        rounds = where.get(violation)
+        out.append(Caught(rounds.pop(0) if rounds else None, violation.kind.value,
+                          violation.detail))
+    return out
 
 
 class TrustGate:
-    """The session's observer; `verifier` is None until a manifest names the deck."""
+    """The session's observer; `verifier` is None until a manifest names the match."""
 
-    def __init__(self, *, verify: bool = True) -> None:
+    def __init__(self, *, verify: bool = True,
+                 transcript: TranscriptWriter | None = None) -> None:
         self.verify = verify
         """False: contribute seeds, check nothing (the verifier then sees only round_prepare
         and seed_commits, and its violations mean nothing)."""
+        self.transcript = transcript
         self.seat: int | None = None
         self.verifier: TrustVerifier | None = None
-        self.manifest: DeckManifest | None = None
+        self.identity: MatchIdentity | None = None
+        self.peer_cert: bytes | None = None
+        """The host's TLS certificate (DER) on the current connection; None without TLS."""
+        self.left = False
+        """We left the current match's table: what follows is not ours to check."""
         self._observer: VerifierObserver | None = None
-        self._waiting_snapshot = False
-        self._missed_rounds: set[int] = set()
+        self._finished = False  # the current verifier was finished (match over or left)
+        self._peer_checked: bytes | None = None  # the certificate check_peer last passed
+        self._past: list[Caught] = []  # earlier matches' violations and the gate's own
+        self._past_violations: list[Violation] = []
+        self._unsent_commit: tuple[int, bytes] | None = None  # (round, seed) of a commitment
+        # a dropped connection may have lost (see `_in_flight`)
+        self._unsent_reveal: int | None = None  # the round whose reveal it may have lost
+        self._humans: frozenset[int] = frozenset()  # the table's human seats (table_state)
 
-    def new_match(self, manifest: DeckManifest) -> None:
-        """A manifest arrived: a new verifier, deaf until the snapshot that follows."""
-        self.manifest = manifest
-        self.verifier = TrustVerifier(manifest, self.seat)
-        self._observer = VerifierObserver(self.verifier)
-        self._waiting_snapshot = True
-        self._missed_rounds = set()
+    # -- what the link and the screen read ---------------------------------------------------
+
+    @property
+    def manifest(self) -> DeckManifest | None:
+        return self.identity.manifest if self.identity is not None else None
+
+    def violations(self) -> list[Violation]:
+        """Every violation found on this link, every match, oldest first."""
+        current = self.verifier.violations() if self.verifier is not None else []
+        return [*self._past_violations, *current]
+
+    def status(self) -> TrustStatus:
+        """The current match's rounds and everything caught so far, for the screen."""
+        verifier = self.verifier
+        caught = list(self._past)
+        rounds: list[RoundTrust] = []
+        abandoned = 0
+        if verifier is not None and self.verify:
+            caught += caught_in(verifier)
+            abandoned = verifier.abandoned_rounds
+            for rnd in verifier.rounds:
+                state = ("abandoned" if rnd.abandoned and not rnd.dealt and not rnd.violations
+                         else rnd.status)
+                rounds.append(RoundTrust(rnd.round_no, state, self._absent(rnd)))
+        key = format_fingerprint(fingerprint_of(self.peer_cert)) if self.peer_cert else ""
+        path = self.transcript.path if self.transcript is not None else None
+        return TrustStatus(tuple(rounds), tuple(caught), abandoned, key,
+                           "" if path is None else str(path))
+
+    def _absent(self, rnd: CheckedRound) -> tuple[int, ...]:
+        """The players whose seed did not go into a round's deck: those seed_reveals marks
+        absent, and the table's human players who are not among seed_commits at all (a seed
+        the host left out of the list, or a player away at the round's start): what every
+        player is shown, not only the one concerned."""
+        absent = set(rnd.absent_seeds)
+        if rnd.seed_commits is not None:
+            committed = {seat for seat, _ in rnd.seed_commits.commits}
+            absent |= {seat for seat in self._humans
+                       if seat not in committed and seat < self._seats()}
+        return tuple(sorted(absent))
+
+    def _seats(self) -> int:
+        return self.identity.seats if self.identity is not None else 0
+
+    # -- connections -------------------------------------------------------------------------
+
+    def connected(self, peer_cert: bytes | None) -> None:
+        """A new connection to the host: its TLS certificate (None without TLS). The verifier
+        stays; the certificate is checked against the match's signer at the next manifest."""
+        self.peer_cert = peer_cert
+        if self.transcript is not None:
+            self.transcript.connected(peer_cert)
+        self._in_flight()
+
+    def _in_flight(self) -> None:
+        """A connection dropped with our seed_commit or seed_reveal perhaps not delivered: an
+        honest host then goes on without our seed (it does not wait for a seat that left), so
+        its absence is not held against the host, only shown, as every absent seed is, to
+        every player. A commitment the host did get is listed in seed_commits: the seed is
+        ours again then, to reveal and to check. Neither is sent twice (the host refuses a
+        second one, and a refusal would only puzzle the player)."""
+        verifier = self.verifier
+        rnd = verifier.current if verifier is not None else None
+        if rnd is None or rnd.closed or self.seat is None:
+            return
+        if rnd.own_seed is not None and rnd.seed_commits is None:
+            self._unsent_commit = (rnd.round_no, rnd.own_seed)
+            rnd.own_seed = None
+        elif rnd.own_revealed and rnd.seed_reveals is None:
+            rnd.own_revealed = False
+            self._unsent_reveal = rnd.round_no
+
+    def _commit_delivered(self, message: Mapping[str, Any]) -> None:
+        """seed_commits for a round whose commitment may have been lost: listed, it was not."""
+        unsent, verifier = self._unsent_commit, self.verifier
+        if unsent is None or verifier is None or message.get("round") != unsent[0]:
+            return
+        self._unsent_commit = None
+        commits = message.get("commits")
+        listed = isinstance(commits, list) and any(
+            isinstance(pair, list) and pair and pair[0] == self.seat for pair in commits)
+        current = verifier.current
+        if listed and current is not None and current.round_no == unsent[0]:
+            verifier.record_own_seed(unsent[1])  # checked as ours, and revealed
+
+    def leave(self) -> list[Violation]:
+        """We leave the table (or close the client): the match is over for us. Returns what
+        finishing it found (an audit owed for a round that ended)."""
+        if self.left:
+            return []
+        self.left = True
+        return self._finish(left=True)
+
+    def _finish(self, *, left: bool = False) -> list[Violation]:
+        verifier = self.verifier
+        if verifier is None or self._finished or not self.verify:
+            return []
+        self._finished = True
+        return verifier.finish(left=left)
+
+    # -- the session's hook ------------------------------------------------------------------
 
     def observe(self, message: Mapping[str, Any],
                 event: GameEvent | None = None) -> TrustReport | None:
-        """The session's hook: the report (if worth one) becomes the outcome of its
-        TrustReport event. `event`: what the session decoded from an `event` message."""
+        """Every host message as it is decoded; the report (if worth one) becomes the outcome
+        of the session's TrustReport event. `event`: what the session decoded from an `event`
+        message."""
+        if self.transcript is not None:
+            self.transcript.record(message)
         kind = message.get("t")
-        if kind in ("welcome", "seated", "table_state", "manifest"):
+        if kind in SEAT_MESSAGES:
             self._follow(message)
             return None
-        if self._observer is None:
+        if kind == "manifest":
+            return self._manifest(message)
+        observer = self._observer
+        if observer is None or self.left:
             return None
-        if kind == "snapshot":
-            self._waiting_snapshot = False
-            return None
-        round_no = message.get("round")
-        if self._waiting_snapshot:
-            if isinstance(round_no, int):
-                self._missed_rounds.add(round_no)
-            return None
-        if round_no in self._missed_rounds:
-            return None  # the rest of a round we came into late: nothing to check it against
+        if kind == "seed_commits":
+            self._commit_delivered(message)
         if not self.verify:
             if kind in SEED_MESSAGES:
-                self._observer.observe(message)  # what our seed contribution needs
+                observer.observe(message)  # what our seed contribution needs
             return None
-        return report_of(message, self._observer.observe(message, event))
+        verifier = observer.verifier
+        current = verifier.current
+        outcome = observer.observe(message, event)
+        report = report_of(message, outcome, current.round_no if current is not None else None)
+        if kind == "round_audit" and verifier.match_over and current is not None \
+                and current.closed:
+            self._finish()  # the audit after match_ended: the match is over, owed audits count
+        return report
 
     def _follow(self, message: Mapping[str, Any]) -> None:
         kind = message.get("t")
         if kind == "welcome":
             session = message.get("session")
-            self.seat = session.get("seat") if isinstance(session, Mapping) else None
+            seat = session.get("seat") if isinstance(session, Mapping) else None
+            self.seat = seat if isinstance(seat, int) else None
         elif kind == "seated" or (kind == "table_state" and message.get("you") is not None):
             seat = message.get("seat" if kind == "seated" else "you")
             self.seat = seat if isinstance(seat, int) else self.seat
-        elif kind == "manifest":
+        if kind == "table_state":
             try:
-                self.new_match(wire.manifest_from_wire(message))
+                lobby = wire.lobby_from_wire(message)
             except wire.WireError:
-                self.verifier = self._observer = self.manifest = None  # the link says why
+                return  # the link says why
+            self._humans = frozenset(s.seat for s in lobby.seats if s.kind == "human")
+
+    def _manifest(self, message: Mapping[str, Any]) -> TrustReport | None:
+        """The same match again (a connection entering it): the same verifier checks it. Another
+        match, or any after we left: the old verifier is finished (and says MATCH_ID if the
+        host reset a match we were still at), a new one starts."""
+        try:
+            identity = MatchIdentity.from_dict(message)
+        except MalformedTrustMessage as exc:
+            self._retire()
+            return self._own(Violation(ViolationKind.MALFORMED,
+                                       f"a manifest this client cannot check: {exc}"))
+        report: TrustReport | None = None
+        old, observer = self.verifier, self._observer
+        if old is not None and observer is not None and (self.left or identity != old.match):
+            if self.verify and not self.left:
+                report = report_of(message, observer.observe(message))  # the old match's
+                # verdict: a reset unless it was over (MATCH_ID)
+            self._retire()
+        if self.verifier is None:
+            self._start(identity)
+        assert self._observer is not None
+        if self.verify:
+            report = report or report_of(message, self._observer.observe(message))
+        return self._check_peer() or report
+
+    def _start(self, identity: MatchIdentity) -> None:
+        self.identity = identity
+        self.verifier = TrustVerifier(identity, self.seat)
+        self._observer = VerifierObserver(self.verifier)
+        self._finished = False
+        self._peer_checked = None
+        self.left = False
+
+    def _retire(self) -> None:
+        """The current match is done with: finish it and keep what it found."""
+        verifier = self.verifier
+        if verifier is None:
+            return
+        self._finish()
+        if self.verify:
+            self._past += caught_in(verifier)
+            self._past_violations += verifier.violations()
+        self.verifier = self._observer = self.identity = None
+
+    def _check_peer(self) -> TrustReport | None:
+        """On TLS, the match's signer must be the key of the certificate we pinned."""
+        verifier, cert = self.verifier, self.peer_cert
+        if verifier is None or cert is None or not self.verify or cert == self._peer_checked:
+            return None
+        self._peer_checked = cert
+        outcome = verifier.check_peer(cert)
+        return report_of({}, outcome) if isinstance(outcome, Violation) else None
+
+    def _own(self, violation: Violation) -> TrustReport:
+        """A violation the gate finds itself (no verifier to hold it)."""
+        if self.verify:
+            self._past.append(Caught(None, violation.kind.value, violation.detail))
+            self._past_violations.append(violation)
+        return TrustReport(False, kind=violation.kind.value, detail=violation.detail)
+
+    # -- our seed ----------------------------------------------------------------------------
 
     def contribution(self, message: Mapping[str, Any]) -> SeedCommit | SeedReveal | None:
         """Our part of the seed exchange after `round_prepare` or `seed_commits`, if any.
 
-        Only for a round this verifier saw prepared (not one we rejoined in the middle of), and
-        only as a seated player.
+        Once per round, as a seated player: a round_prepare replayed to a new connection asks
+        for no second commitment (the verifier keeps our seed), nor a seed_commits already
+        answered a second reveal; a round whose commitments were published without ours gets
+        none (its deck is made already).
         """
         verifier = self.verifier
-        if verifier is None or self.seat is None or self._waiting_snapshot:
+        if verifier is None or self.seat is None or verifier.seat is None or self.left:
             return None
         current = verifier.current
-        if current is None or current.round_no != message.get("round"):
+        if current is None or current.round_no != message.get("round") or current.closed:
             return None
-        if message.get("t") == "round_prepare" and current.own_seed is None:
+        unsent = self._unsent_commit
+        if (message.get("t") == "round_prepare" and current.own_seed is None
+                and current.seed_commits is None
+                and (unsent is None or unsent[0] != current.round_no)):
             return verifier.contribute()
         if (message.get("t") == "seed_commits" and current.own_seed is not None
-                and not current.own_revealed):
+                and not current.own_revealed and current.seed_reveals is None
+                and self._unsent_reveal != current.round_no):
             return verifier.reveal()
         return None

@@ -1,0 +1,138 @@
+"""A resumed client goes on checking: over real loopback sockets, a player cut off in the middle
+of a round comes back to the same verifier, which gets the round's history and checks every card
+of the round and its audit (issue 11, point 2).
+
+The table's grace is long, so the host waits for the cut-off player rather than playing its seat:
+the round cannot end while the player is away, whatever the machine's speed.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import trio
+from client_net import CuttableStream, LinkHarness, play_until, start_host
+
+from client.link import GameEvent, TrustReport, TrustStatus, Update
+from client.link_session import Command, LinkSession
+from client.network import LinkConfig, link_session, open_stream, run_link
+from host.settings import FAST_TIMINGS
+from protocol.trust.checked_round import CheckedRound
+from unonet import events as ev
+from unonet.rules import RuleSet
+
+PATIENT = replace(FAST_TIMINGS, grace=120.0, seed_phase=120.0)
+"""The host waits for a player who dropped (its seat's turn, its seed) instead of replacing it."""
+
+
+async def watched_link(nursery: trio.Nursery, config: LinkConfig) -> tuple[LinkHarness,
+                                                                          LinkSession]:
+    """`run_link` with a LinkSession the test holds while it runs, through cuttable streams."""
+    commands_in, commands_out = trio.open_memory_channel[Command](math.inf)
+    updates_in, updates_out = trio.open_memory_channel[Update](math.inf)
+    harness = LinkHarness(commands_in, updates_out)
+    state = link_session(config)
+
+    async def connector(config: LinkConfig, seen_before: bytes | None) -> trio.abc.Stream:
+        stream = CuttableStream(await open_stream(config, seen_before))
+        harness.streams.append(stream)
+        return stream
+
+    async def run() -> None:
+        harness.session = await run_link(config, commands_out, updates_in, connector=connector,
+                                         state=state)
+        harness.finished.set()
+
+    nursery.start_soon(run)
+    return harness, state
+
+
+def config(port: int) -> LinkConfig:
+    return LinkConfig("127.0.0.1", port, name="me", tls=False, table=0, auto_ready=True)
+
+
+def audited(round_no: int) -> object:
+    def check(update: Update) -> bool:
+        return (isinstance(update, TrustReport) and update.round_no == round_no
+                and "audited" in update.what)
+    return check
+
+
+def first_round(state: LinkSession) -> CheckedRound:
+    verifier = state.gate.verifier
+    assert verifier is not None
+    return verifier.rounds[0]
+
+
+async def test_a_client_cut_off_in_mid_round_checks_every_card_and_the_audit_after_resuming(
+    nursery: trio.Nursery,
+) -> None:
+    host = await start_host(nursery, bots=2, rules=RuleSet(target=500), timings=PATIENT)
+    harness, state = await watched_link(nursery, config(host.port))
+    await play_until(harness, lambda u: isinstance(u, GameEvent)
+                     and isinstance(u.event, ev.CardPlayed) and u.event.seat == state.seat)
+    verifier = state.gate.verifier
+    assert verifier is not None and verifier.current is not None
+    before = len(verifier.current.received)
+    assert before > 0 and verifier.current.round_no == 1 and not verifier.current.ended
+
+    await harness.streams[-1].cut()
+    await harness.until_state("reconnecting")
+    await harness.until_state("connected")
+    report = await play_until(harness, audited(1), timeout=90)
+
+    assert isinstance(report, TrustReport) and report.ok
+    assert state.gate.verifier is verifier  # the same verifier, its ledger and our seed
+    assert verifier.violations() == []
+    rnd = first_round(state)
+    assert rnd.status == "audited" and rnd.ended and rnd.dealt
+    assert rnd.own_seed is not None and rnd.own_revealed
+    assert state.seat not in rnd.absent_seeds  # our seed went in before the cut
+    # Every event of the round reached the verifier, before the cut, during it (the round's
+    # history) and after it; the audit's events digest, which passed, is the chain of every
+    # public one, and every card dealt or drawn to us was opened against its commitment.
+    assert len(rnd.received) > before
+    assert rnd.private_mine and rnd.private_mine <= set(rnd.seen)
+    live = 0  # the round's events the screen got live, before the cut and after it
+    for update in harness.seen:
+        if isinstance(update, GameEvent):
+            live += 1
+            if isinstance(update.event, ev.RoundEnded):
+                break
+    assert len(rnd.received) >= live
+    status = await harness.until_type(TrustStatus)  # sent with the audit's report
+    assert status.rounds[0].state == "audited" and status.violations == ()
+    assert len(harness.streams) == 2
+    await harness.close()
+
+
+async def test_a_cut_in_the_seed_phase_is_an_absent_seed_not_a_violation(
+    nursery: trio.Nursery,
+) -> None:
+    """Cut as round_prepare came, our seed_commit sent with it or not yet: an honest host does
+    not wait for a seat that left, so the commitment either reached it (then the resumed client
+    reveals the same seed) or the round is made without it (then the seat is shown absent to
+    everyone, and that is no violation). No second commitment is made, and the round is checked
+    and audited as usual."""
+    host = await start_host(nursery, bots=1, rules=RuleSet(target=500), timings=PATIENT)
+    harness, state = await watched_link(nursery, config(host.port))
+    await harness.until(lambda u: isinstance(u, TrustReport) and "prepared" in u.what)
+    verifier = state.gate.verifier
+    assert verifier is not None and verifier.current is not None
+    seed = verifier.current.own_seed
+    assert seed is not None  # committed as round_prepare came
+    await harness.streams[-1].cut()
+    await harness.until_state("connected")
+    report = await play_until(harness, audited(1), timeout=90)
+    assert isinstance(report, TrustReport) and report.ok
+    status = await harness.until_type(TrustStatus)
+    rnd = first_round(state)
+    assert state.gate.verifier is verifier and verifier.violations() == []
+    assert status.violations == () and status.rounds[0].state == "audited"
+    if rnd.own_seed is None:  # the commitment did not get out before the cut: shown
+        assert state.seat in status.rounds[0].absent_seeds
+    else:
+        assert rnd.own_seed == seed and rnd.own_revealed  # the same seed, never a second one
+        assert state.seat not in status.rounds[0].absent_seeds
+    await harness.close()
