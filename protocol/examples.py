@@ -117,8 +117,9 @@ EXAMPLES: dict[str, dict[str, Any]] = {
                     "events_digest": _B32, "sig": _SIG},
     "round_history": {"t": "round_history", "round": 1, "first": 0, "events": [
         encode_event(ev.RoundStarted(1, 0, 108)),
-        encode_event(ev.CardsReceived(1, ((0, 1), (0, 4)), (17, 42)), {"nonces": [_B32, _B32_2]}),
-        encode_event(ev.TopCardTurned(26, (0, 21)), {"nonce": _B32}),
+        encode_event(ev.CardsDrawn(1, ((0, 0), (0, 3)), "deal")),
+        encode_event(ev.CardsReceived(1, ((0, 0), (0, 3)), (17, 42)), {"nonces": [_B32, _B32_2]}),
+        encode_event(ev.TopCardTurned(26, (0, 6)), {"nonce": _B32}),
     ]},
 }
 

@@ -392,16 +392,24 @@ def test_a_client_session_survives_anything(data: bytes) -> None:
 
 
 def test_the_trust_verifier_plugs_into_the_session() -> None:
-    from protocol.trust import TrustVerifier, Verified
+    from protocol.trust import TrustVerifier, Verified, Violation, ViolationKind
+    from protocol.trust.messages import MatchIdentity
+    from protocol.trust.signing import Signer
     from protocol.trust_hook import VerifierObserver
-    from unonet.cards import classic_manifest
 
+    signer = Signer.generate()
+    identity = MatchIdentity.from_dict({**EXAMPLES["manifest"], "signer": signer.signer})
     client, host = connect()
-    client.trust = VerifierObserver(TrustVerifier(classic_manifest(), seat=0))
-    events = client.receive_data(host.send(EXAMPLES["round_prepare"]))
+    client.trust = VerifierObserver(TrustVerifier(identity, seat=0))
+    events = client.receive_data(host.send(signer.sign(EXAMPLES["round_prepare"])))
     reports = [e for e in events if isinstance(e, TrustReport)]
     assert len(reports) == 1 and isinstance(reports[0].outcome, Verified)
     assert reports[0].message_type == "round_prepare"
+    # The example's sig is a pattern, not a signature by the match's key: a violation.
+    events = client.receive_data(host.send({**EXAMPLES["seed_commits"]}))
+    (report,) = [e for e in events if isinstance(e, TrustReport)]
+    assert isinstance(report.outcome, Violation)
+    assert report.outcome.kind is ViolationKind.SIGNATURE
 
 
 def test_dropped_events_are_not_shown_to_the_trust_observer() -> None:
