@@ -3,14 +3,23 @@ HostConnection, fed to a LinkSession in the chunks TCP may deliver."""
 
 from __future__ import annotations
 
-from client.link import ManifestReceived, Snapshot
+import os
+from typing import Any
+
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+
+from client.link import ManifestReceived, Snapshot, TrustReport, TrustStatus
 from client.link_session import LinkSession
+from client.lobby import Leave
 from host.outgoing import SendEvent, SendMessage, SendSnapshot
 from host.registry import Registry
 from host.settings import FAST_TIMINGS
 from host.table import TableSettings
+from host.tls import build_certificate
 from protocol.frames import FrameDecoder
 from protocol.host_connection import HostConnection, packed_event, packed_legal
+from protocol.trust.signing import Signer
 from unonet.rules import RuleSet
 
 
@@ -66,3 +75,68 @@ def test_a_match_start_in_one_read_is_verified_and_seeded_from_its_first_round()
     verifier = link.gate.verifier
     assert verifier is not None and verifier.seat == 1
     assert verifier.current is not None and verifier.current.own_seed is not None
+
+
+def started_match() -> tuple[Registry, HostConnection, LinkSession, dict[str, Any]]:
+    """A link seated at a headless table whose match has started; the manifest it got."""
+    registry = Registry(FAST_TIMINGS)
+    table = registry.create_table(TableSettings("t", RuleSet(), headless=True, target_seats=2,
+                                                timings=FAST_TIMINGS))
+    table.add_bot()
+    host = HostConnection(0.0)
+    link = LinkSession("me", table=0)
+    host.receive_data(link.connect(), 0.0)
+    link.receive(host.welcome())
+    registry.request(1, "me", {"t": "join_table", "table": 0, "name": "me", "id": 1}, 0.0)
+    registry.request(1, "me", {"t": "ready", "ready": True, "id": 2}, 0.0)
+    manifests = [item.message for item in registry.take_outgoing()
+                 if isinstance(item, SendMessage) and item.message["t"] == "manifest"]
+    link.receive(host.send(manifests[0]))
+    assert link.gate.verifier is not None
+    return registry, host, link, dict(manifests[0])
+
+
+def another_match(manifest: dict[str, Any]) -> dict[str, Any]:
+    """A manifest of another match (new game_id), properly signed by its own key."""
+    signer = Signer.generate()
+    unsigned = {k: v for k, v in manifest.items() if k != "sig"}
+    return signer.sign({**unsigned, "game_id": os.urandom(16), "signer": signer.signer})
+
+
+def flagged(updates: list[Any]) -> list[str]:
+    return [u.kind for u in updates if isinstance(u, TrustReport) and not u.ok]
+
+
+def test_the_same_manifest_again_keeps_the_verifier_and_another_one_is_a_reset() -> None:
+    _, host, link, manifest = started_match()
+    verifier = link.gate.verifier
+    out = link.receive(host.send(manifest))  # a re-entry: the same match
+    assert link.gate.verifier is verifier and flagged(out.updates) == []
+    out = link.receive(host.send(another_match(manifest)))
+    assert flagged(out.updates) == ["match_id"]
+    assert link.gate.verifier is not verifier and link.gate.verifier is not None
+    status = next(u for u in out.updates if isinstance(u, TrustStatus))
+    assert [c.kind for c in status.violations] == ["match_id"]
+    assert [v.kind.value for v in link.gate.violations()] == ["match_id"]
+
+
+def test_a_new_match_after_we_left_the_table_is_no_violation() -> None:
+    _, host, link, manifest = started_match()
+    verifier = link.gate.verifier
+    out = link.command(Leave())
+    assert flagged(out.updates) == []  # nothing was dealt yet: nothing owed
+    out = link.receive(host.send(another_match(manifest)))
+    assert flagged(out.updates) == [] and link.gate.verifier is not verifier
+
+
+def test_on_tls_a_match_signed_by_another_key_than_the_certificate_s_is_caught() -> None:
+    _, _, _, manifest = started_match()
+    other = build_certificate(ec.generate_private_key(ec.SECP256R1()))
+    link2 = LinkSession("me", table=0)
+    host2 = HostConnection(0.0)
+    host2.receive_data(link2.connect(other.public_bytes(serialization.Encoding.DER)), 0.0)
+    link2.receive(host2.welcome())
+    out = link2.receive(host2.send(manifest))
+    assert flagged(out.updates) == ["signature"]
+    status = next(u for u in out.updates if isinstance(u, TrustStatus))
+    assert status.host_key and status.violations[0].kind == "signature"
