@@ -19,7 +19,7 @@ host; `set_event` re-digests, since a dishonest host digests what it sent.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -84,6 +84,9 @@ class Transcript:
     host: HostCommitments
     player_seeds: dict[int, bytes]
     deliveries: list[Delivery] = field(default_factory=list)
+    dropped: set[int] = field(default_factory=set)
+    """Seats that revealed their seed but whose reveal the host threw away (an attack): their
+    clients reveal all the same. (A seat that never reveals is simply not in host.seeds.)"""
 
     @property
     def manifest(self) -> DeckManifest:
@@ -137,6 +140,23 @@ class Transcript:
                 self.deliveries[index] = replace(
                     delivery, item=replace(item, events_digest=digest.value)
                 )
+
+    def abandon(self, after: int | None) -> None:
+        """The host gives the round up after its `after` first events (None: before the deal,
+        its deck_commits included) and audits it honestly as abandoned."""
+        events = [i for i, d in enumerate(self.deliveries) if isinstance(d.item, tuple)]
+        if after is None:
+            [stop] = [
+                i for i, d in enumerate(self.deliveries)
+                if isinstance(d.item, DeckCommits) and d.item.epoch == 0
+            ]
+        else:
+            stop = events[after] if after < len(events) else len(self.deliveries)
+        self.deliveries = [
+            d for i, d in enumerate(self.deliveries)
+            if i < stop and not isinstance(d.item, RoundAudit)
+        ]
+        self.close()
 
     def close(self) -> None:
         """The honest audit: outcome "ended" iff a round_ended was sent."""
@@ -294,7 +314,7 @@ def deliver(
     if (
         isinstance(item, SeedCommits)
         and seat in dict(item.commits)
-        and seat in t.host.seeds
+        and (seat in t.host.seeds or seat in t.dropped)
         and not current.own_revealed
     ):
         verifier.reveal()
@@ -342,10 +362,14 @@ def replay_resumed(
     verifier = verifier or TrustVerifier(t.match, seat)
     mine = received(t, seat)
     event_at = [i for i in mine if isinstance(t.deliveries[i].item, tuple)]
-    cut_at = event_at[cut] if cut < len(event_at) else len(t.deliveries)
+
+    def before(number: int) -> int:
+        """The delivery index event `number` has (just past the last event, if none)."""
+        return event_at[number] if number < len(event_at) else event_at[-1] + 1
+
+    cut_at = before(cut)
     if kept:
-        stop = dropped if dropped is not None else cut
-        drop_at = event_at[stop] if stop < len(event_at) else len(t.deliveries)
+        drop_at = before(dropped if dropped is not None else cut)
         for index in mine:
             if index < drop_at:
                 deliver(t, index, verifier, seat)
@@ -533,10 +557,13 @@ def play_match(
     max_actions: int = 4000,
     chooser: Chooser | None = None,
     max_rounds: int | None = None,
+    undealt: Collection[int] = (),
 ) -> list[Transcript]:
     """A match under `rules`, one transcript per round, every round keyed by its own seeds and
     played to its end. New rounds start while fewer than `max_actions` actions were taken (and
-    fewer than `max_rounds` rounds played), so the match may stop between two rounds."""
+    fewer than `max_rounds` rounds played), so the match may stop between two rounds. The
+    rounds numbered in `undealt` are prepared and abandoned before their deal (a restarted
+    host), the deal going to the next number."""
     rng = random.Random(seed)
     match_id = identity(rules, seats, rng.randbytes(16))
     match = Match(rules, seats, rng.randbytes(32))
@@ -547,8 +574,11 @@ def play_match(
         if max_rounds is not None and len(rounds) >= max_rounds:
             break
         t = _opened_round(rng, match_id, len(rounds) + 1)
-        t.deliveries.append(Delivery(None, t.host.deal(len(t.manifest))))
         rounds.append(t)
+        if t.host.round_no in undealt:
+            t.close()
+            continue
+        t.deliveries.append(Delivery(None, t.host.deal(len(t.manifest))))
         _deliver(t, match.start_round(t.host.key), digest_for=None)
         for _ in range(ROUND_CAP):
             if match.phase != IN_ROUND:

@@ -298,11 +298,7 @@ class TrustVerifier:
                     f"rounds are numbered one after another",
                 )
             )
-        if previous is not None and not previous.closed:
-            if previous.audit is None and previous.round_no == msg.round_no:
-                previous.closed = True  # the re-deal says it all
-            elif previous.audit is None:
-                self._report(self._owed(previous), "", previous)
+        owed = [] if previous is None or previous.closed else self._owed(previous)
         if self._from_start is None:
             self._from_start = msg.round_no == 1
             self._referee = Referee(
@@ -311,7 +307,11 @@ class TrustVerifier:
         rnd = CheckedRound.start(msg, self.manifest, self._deal_check())
         self._rounds.append(rnd)
         rnd.violations.extend(self._unplaced.pop(msg.round_no, []))
-        return self._report(found, f"round {msg.round_no} prepared", rnd)
+        outcome = self._report(found, f"round {msg.round_no} prepared", rnd)
+        if previous is not None and owed:
+            self._report(owed, "", previous)
+            return outcome if found else owed[0]
+        return outcome
 
     def _deal_check(self) -> DealCheck:
         known = frozenset(self._eliminated) if self._from_start else None
