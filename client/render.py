@@ -604,9 +604,11 @@ def trust_panel_lines(model: ClientModel, width: int, height: int) -> list[Line]
     trust = model.trust
     head: list[Line] = [[("class:heading", tr("trust.panel_title"))]]
     key = trust.host_key or tr("trust.panel_no_key")
-    head.append([("", " " + tr("trust.panel_host_key", fingerprint=key))])
-    if trust.transcript:
-        head.append([("", " " + tr("trust.panel_transcript", path=trust.transcript))])
+    head += [[("", " " + part)] for part in wrap(tr("trust.panel_host_key", fingerprint=key),
+                                                  width - 1)]
+    if trust.transcript:  # a path has no spaces to wrap at: its end is what tells it apart
+        path = tr("trust.panel_transcript", path=trust.transcript)
+        head.append([("", " " + (path if get_cwidth(path) < width else "…" + path[-width + 3:]))])
     if trust.abandoned_rounds:
         head.append([("class:prompt", " " + tr("trust.panel_redealt",
                                                 count=trust.abandoned_rounds))])
@@ -636,7 +638,8 @@ def trust_panel_lines(model: ClientModel, width: int, height: int) -> list[Line]
     room = max(0, height - len(head) - 2)  # the rounds' heading and at least one round
     shown = _fit(model, found, room)
     listed = _fit(model, rounds, max(0, height - len(head) - len(shown) - 1))
-    return [*head, *shown, [("class:heading", tr("trust.panel_rounds"))], *listed][:height]
+    heading: Line = [("class:heading", tr("trust.panel_rounds"))]
+    return [*head, *shown, heading, *listed][:height]
 
 
 def _fit(model: ClientModel, lines: list[Line], room: int) -> list[Line]:
@@ -645,7 +648,7 @@ def _fit(model: ClientModel, lines: list[Line], room: int) -> list[Line]:
         return lines
     if room <= 0:
         return []
-    more = [("class:dim", "  " + model.tr("ui.more", count=len(lines) - room + 1))]
+    more: Line = [("class:dim", "  " + model.tr("ui.more", count=len(lines) - room + 1))]
     return [*lines[:room - 1], more]
 
 

@@ -251,7 +251,8 @@ def panel_status(violations: int, round_count: int) -> TrustStatus:
     states = ["violated" if n <= violations else "audited" for n in range(1, round_count)]
     return TrustStatus(rounds(*states, "checking", absent=(2,)), (Caught(None, "match_id",
                        "a second manifest"), *caught), abandoned_rounds=3,
-                       host_key="ABCD-EFGH-IJKL", transcript="/home/me/.local/x.msgpack")
+                       host_key="DZ3T-AWM5-3AC7-X6K4-OIPI-SFDA-JGPV-4LUG-EIJ3-2WTO-AWG6-6Y2P-TMUQ",
+                       transcript="/home/me/.local/x.msgpack")
 
 
 def test_the_trust_panel_at_80x24_in_three_languages() -> None:
@@ -262,7 +263,7 @@ def test_the_trust_panel_at_80x24_in_three_languages() -> None:
         for plain in (False, True):
             text = "\n".join(screen_lines(model, plain))
             tr = model.tr
-            for piece in (tr("trust.panel_title"), "ABCD-EFGH-IJKL", "/home/me/.local/x.msgpack",
+            for piece in (tr("trust.panel_title"), "6Y2P-TMUQ", "/home/me/.local/x.msgpack",
                           tr("trust.panel_redealt", count=3), tr("trust.match_id"),
                           tr("trust.card_mismatch"), tr("trust.seed_reveals"),
                           "the detail of violation 2", tr("trust.state_checking"),
