@@ -7,18 +7,20 @@ The whole-process version (SIGKILL, `unonet host --resume`) is in test_host_kill
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from host_receiver import Receiver
+from host_receiver import Receiver, public_digest
 
 from host.journal import Journal, load
-from host.outgoing import Outgoing, SendMessage
+from host.outgoing import Outgoing, SendEvent, SendMessage
 from host.registry import Registry
 from host.settings import FAST_TIMINGS
 from host.table import Table, TableSettings
 from protocol.trust.results import ViolationKind
 from protocol.trust.signing import Signer
+from unonet import events as ev
 from unonet.match import IN_ROUND
 from unonet.rules import RuleSet
 
@@ -44,9 +46,10 @@ def unsigned(message: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in message.items() if key != "sig"}
 
 
-def start_journaled(tmp_path: Path) -> tuple[Registry, Table, list[Outgoing]]:
+def start_journaled(tmp_path: Path, rules: RuleSet | None = None,
+                    ) -> tuple[Registry, Table, list[Outgoing]]:
     registry = Registry(FAST_TIMINGS)
-    settings = TableSettings("t", RuleSet(target=500), capacity=3, headless=True,
+    settings = TableSettings("t", rules or RuleSet(target=500), capacity=3, headless=True,
                              target_seats=3, timings=FAST_TIMINGS, journal_dir=tmp_path)
     table = registry.create_table(settings)
     registry.request(1, "ana", {"t": "join_table", "id": 1, "table": 0, "name": "ana"}, 0.0)
@@ -163,3 +166,78 @@ def test_a_round_resumed_mid_play_republishes_the_same_commitments(tmp_path: Pat
     assert seat0.snapshots[-1]["view"].hand == table2.game.match.view(0).hand
     assert unsigned(playing) in map(unsigned, seat0.prepared[-2:])  # the same: not a re-deal
     assert seat0.verifier is not None and seat0.verifier.violations() == []
+
+
+def play_until(registry: Registry, table: Table, seat0: Seat0, now: float,
+               stop: Callable[[list[Outgoing]], int | None]) -> float:
+    """Ana plays her turns, time jumps to each deadline, and each batch of what the host
+    sends goes to seat 0, until `stop` gives the index in a batch at which the host dies
+    (seat 0 gets what came before it). Returns the time then."""
+    request = 1000
+    for _ in range(20_000):
+        game = table.game
+        if game is not None and game.match.phase == IN_ROUND and game.match.pending_seat == 0:
+            request += 1
+            registry.intent(seat0.conn, request, game.match.legal_actions(0)[-1], now)
+        else:
+            now = max(now, registry.next_deadline() or now)
+            registry.tick(now)
+        out = registry.take_outgoing()
+        cut = stop(out)
+        seat0.feed(out if cut is None else out[:cut])
+        if cut is not None:
+            return now
+    raise AssertionError("never got there")
+
+
+def audit_index(out: list[Outgoing]) -> int | None:
+    """Where a round_audit follows a round_ended in the batch: the host dies before it."""
+    ended = any(isinstance(o, SendEvent) and isinstance(o.event, ev.RoundEnded) for o in out)
+    return next((i for i, o in enumerate(out) if isinstance(o, SendMessage)
+                 and o.message["t"] == "round_audit"), None) if ended else None
+
+
+def test_a_host_stopped_as_a_round_ends_audits_it_on_resume_and_numbers_go_on(
+    tmp_path: Path,
+) -> None:
+    registry, table, out = start_journaled(tmp_path, RuleSet(target=10_000))  # no match end
+    seat0 = Seat0()
+    seat0.feed(out)
+    token = token_of(out)
+    now = play_until(registry, table, seat0, 0.0, audit_index)
+    assert seat0.messages("round_audit") == []  # the audit never left the dead host
+    round_no = seat0.prepared[-1]["round"]
+    live = [item.message for item in seat0.round_events(round_no)]
+    assert table.game is not None and table.game.journal is not None
+    table.game.journal.close()
+
+    registry2, table2 = restart(tmp_path, now + 1, registry.signer)
+    found = registry2.find_resume(token)
+    assert found is not None
+    mark = len(seat0.items)
+    seat0.reconnect(2)
+    registry2.resume(2, found[0], found[1], now + 1)
+    seat0.feed(registry2.take_outgoing())
+    kinds = [k for k in seat0.kinds()[mark:] if k != "table_state"]
+    assert kinds[:4] == ["manifest", "round_prepare", "seed_commits", "seed_reveals"]
+    assert kinds.index("round_history") < kinds.index("round_audit") < kinds.index("snapshot")
+    history = [e for m in seat0.messages("round_history") for e in m["events"]]
+    assert history[: len(live)] == live and len(history) == len(live)  # nothing rewritten
+    (audit,) = seat0.messages("round_audit")
+    assert audit["round"] == round_no and audit["outcome"] == "ended"
+    # Its digest is that of the public events seat 0 had when the host died: all of them.
+    assert audit["events_digest"] == public_digest(audit_game_id(seat0), round_no,
+                                                   seat0.round_events(round_no))
+    # The match goes on with the next number, and every round so far is checked.
+    play_until(registry2, table2, seat0, now + 1,
+               lambda out: len(out) if any(isinstance(o, SendMessage) and o.message["t"] ==
+                                           "round_audit" for o in out) else None)
+    assert [a["round"] for a in seat0.messages("round_audit")] == [round_no, round_no + 1]
+    assert seat0.prepared[-1]["round"] == round_no + 1
+    assert seat0.verifier is not None and seat0.verifier.violations() == []
+    assert seat0.bad_signatures == []
+
+
+def audit_game_id(seat0: Seat0) -> bytes:
+    assert seat0.identity is not None
+    return seat0.identity.game_id
