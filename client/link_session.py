@@ -200,10 +200,10 @@ class LinkSession:
 
     def _trust_status(self, out: Output) -> None:
         """The deck checks, whole, whenever they changed: the screen's title bar and panel."""
-        status = self.gate.status()
-        if status != self._trust_shown:
-            self._trust_shown = status
-            out.updates.append(status)
+        for status in self.gate.take_statuses():
+            if status != self._trust_shown:
+                self._trust_shown = status
+                out.updates.append(status)
 
     def _handle(self, events: Iterable[SessionEvent], out: Output) -> None:
         for event in events:

@@ -117,6 +117,8 @@ class TrustGate:
         # a dropped connection may have lost (see `_in_flight`)
         self._unsent_reveal: int | None = None  # the round whose reveal it may have lost
         self._humans: frozenset[int] = frozenset()  # the table's human seats (table_state)
+        self._statuses: list[TrustStatus] = []  # each change, in stream order, not yet taken
+        self._last_status = TrustStatus()
 
     # -- what the link and the screen read ---------------------------------------------------
 
@@ -161,6 +163,19 @@ class TrustGate:
 
     def _seats(self) -> int:
         return self.identity.seats if self.identity is not None else 0
+
+    def take_statuses(self) -> list[TrustStatus]:
+        """Each new status since the last call, in stream order: a read that holds a round's
+        audit and the next match's start shows both (the audited round, then the new match)."""
+        self._note_status()
+        taken, self._statuses = self._statuses, []
+        return taken
+
+    def _note_status(self) -> None:
+        status = self.status()
+        if status != self._last_status:
+            self._last_status = status
+            self._statuses.append(status)
 
     # -- connections -------------------------------------------------------------------------
 
@@ -232,6 +247,7 @@ class TrustGate:
             self._follow(message)
             return None
         if kind == "manifest":
+            self._note_status()  # what the match being replaced ended with
             return self._manifest(message)
         observer = self._observer
         if observer is None or self.left:
@@ -246,6 +262,8 @@ class TrustGate:
         current = verifier.current
         outcome = observer.observe(message, event)
         report = report_of(message, outcome, current.round_no if current is not None else None)
+        if kind != "event" or isinstance(outcome, Violation):
+            self._note_status()
         if kind == "round_audit" and verifier.match_over and current is not None \
                 and current.closed:
             self._finish()  # the audit after match_ended: the match is over, owed audits count
