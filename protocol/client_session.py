@@ -2,9 +2,10 @@
 
 It writes the hello, checks the welcome, turns bytes from the host into typed events, numbers
 requests and matches their answers, answers pings, notices a gap in the game's sequence numbers
-and asks for a snapshot, and passes every host message to a trust observer if one is plugged
-in. A driver owns the socket: it sends what the methods return and what `data_to_send()`
-holds, and closes once the state is CLOSED or ERROR.
+and asks for a snapshot, decodes the events of a `round_history` (a connection entering a round
+in the middle), and passes every host message to a trust observer if one is plugged in. A
+driver owns the socket: it sends what the methods return and what `data_to_send()` holds, and
+closes once the state is CLOSED or ERROR.
 """
 
 from __future__ import annotations

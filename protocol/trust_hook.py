@@ -25,7 +25,7 @@ from protocol.trust.messages import (
     RoundHistory,
     message_from_dict,
 )
-from protocol.trust.results import Outcome, Verified, Violation, ViolationKind
+from protocol.trust.results import Outcome, Verified, Violation
 from protocol.trust.verifier import TrustVerifier
 
 CHECKED_MESSAGES = frozenset(
@@ -61,7 +61,7 @@ class VerifierObserver:
                 signed = verifier.check_signature(message) if kind in SIGNED_MESSAGES else None
                 return _first(signed, verifier.message(message_from_dict(str(kind), message)))
         except (MalformedTrustMessage, ProtocolError) as exc:
-            return Violation(ViolationKind.MALFORMED, str(exc))
+            return verifier.malformed(str(exc))
         return None
 
     def _event(self, message: Mapping[str, Any], event: GameEvent | None) -> Outcome:

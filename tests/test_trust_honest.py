@@ -7,11 +7,13 @@ committed deck, every event with its proofs, challenges, reshuffles and the audi
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import pytest
-from trust_sim import audit_of, deliver, play_round, received, replay
+from trust_sim import SIGNER, audit_of, deliver, history, play_round, received, replay
 
 from protocol.trust import HostCommitments, TrustVerifier, Verified, Violation, ViolationKind
+from protocol.trust_hook import VerifierObserver
 from unonet import events as ev
 
 
@@ -74,7 +76,8 @@ def test_the_challenger_sees_every_step_verified_and_the_audit_once() -> None:
         else:
             outcomes += [verifier.check_signature(wire), verifier.message(item)]
     assert all(isinstance(o, Verified) for o in outcomes)
-    assert outcomes[-1].what.startswith("round 1 audited")
+    last = outcomes[-1]
+    assert isinstance(last, Verified) and last.what.startswith("round 1 audited")
     assert verifier.rounds[0].status == "audited"
     _, audit = audit_of(t)
     assert isinstance(verifier.round_audit(audit), Verified)  # the same audit again: a resend
@@ -115,3 +118,29 @@ def test_signatures_of_the_honest_host_verify_and_a_resent_message_is_no_news() 
     assert isinstance(verifier.check_signature(t.wire(index)), Verified)
     assert isinstance(verifier.check_signature({"t": "chat", "text": "hi"}), Verified)
     assert verifier.ok
+
+
+def test_the_session_hook_checks_maps_as_received_signatures_and_histories() -> None:
+    """VerifierObserver, fed the wire maps (as ClientSession hands them over): a resumed
+    spectator's manifest, trust messages, round_history and live events all verify; a
+    trust message whose signature was cut off does not."""
+    t = play_round(5)
+    cut = 25
+    observer = VerifierObserver(TrustVerifier(t.match, None))
+    maps: list[dict[str, Any]] = [SIGNER.sign({"t": "manifest", **t.match.to_dict()})]
+    events = [i for i in received(t, None) if isinstance(t.deliveries[i].item, tuple)]
+    for index in received(t, None):
+        if index < events[cut] and not isinstance(t.deliveries[index].item, tuple):
+            maps.append(t.wire(index))
+    maps += [{"t": "round_history", **h.to_dict()} for h in history(t, None, cut, chunk=10)]
+    for seq, index in enumerate(i for i in received(t, None) if i >= events[cut]):
+        wire = t.wire(index)
+        maps.append({"t": "event", "seq": seq, "event": wire, "legal": []}
+                    if isinstance(t.deliveries[index].item, tuple) else wire)
+    outcomes = [observer.observe(m) for m in maps]
+    assert all(isinstance(o, Verified) for o in outcomes), [o for o in outcomes if not o]
+    assert observer.verifier.rounds[0].status == "audited"
+
+    unsigned = {k: v for k, v in maps[1].items() if k != "sig"}
+    found = VerifierObserver(TrustVerifier(t.match, None)).observe(unsigned)
+    assert isinstance(found, Violation) and found.kind is ViolationKind.SIGNATURE

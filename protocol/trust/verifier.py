@@ -113,6 +113,11 @@ class TrustVerifier:
             rnd.violations.extend(found)
         return found[0] if found else Verified(what)
 
+    def malformed(self, detail: str) -> Outcome:
+        """Record a host message this client could not read as a trust message (its map passed
+        the catalogue but makes no sense as one): a violation of the current round."""
+        return self._report([Violation(ViolationKind.MALFORMED, detail)], "", self.current)
+
     # -- dispatch ----------------------------------------------------------------------------------
 
     def message(self, msg: TrustMessage | MatchIdentity | RoundHistory) -> Outcome:
@@ -124,7 +129,7 @@ class TrustVerifier:
             try:
                 decoded = msg.decoded()
             except MalformedTrustMessage as exc:
-                return self._report([Violation(ViolationKind.MALFORMED, str(exc))], "")
+                return self.malformed(str(exc))
             return self.history(msg, decoded)
         if isinstance(msg, RoundPrepare):
             return self.round_prepare(msg)
