@@ -186,7 +186,7 @@ class _Replay:
 
     def run(self, key: bytes) -> str | None:
         """The first divergence, or None when the whole record is what the rules give."""
-        self.shadow.log.clear()  # the shadow keeps no journal: copies stay cheap
+        self.shadow.log.clear()  # the shadow needs no journal of the whole match
         found = self._follow(HOST, StartRound(key), 0)
         while found is None and self.cursor < len(self.record):
             if self.shadow.phase != IN_ROUND:
