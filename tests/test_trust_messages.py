@@ -156,3 +156,12 @@ def test_a_match_identity_is_read_from_a_manifest_and_written_back() -> None:
 def test_a_bad_manifest_is_a_codec_error(change: dict[str, object]) -> None:
     with pytest.raises(MalformedTrustMessage):
         MatchIdentity.from_dict({**_manifest_map(), **change})
+
+
+def test_the_catalogue_sizes_are_the_signing_ones() -> None:
+    """protocol/messages.py cannot import signing.py (a cycle through protocol.trust), so the
+    two say the sizes separately: they must agree."""
+    from protocol.messages import MAX_SIGNER_BYTES, SIGNATURE_BYTES
+    from protocol.trust.signing import MAX_SIGNER_SIZE, SIG_SIZE
+
+    assert (SIGNATURE_BYTES, MAX_SIGNER_BYTES) == (SIG_SIZE, MAX_SIGNER_SIZE)
