@@ -55,11 +55,13 @@ async def start_host(
     tls: ssl.SSLContext | None = None,
     rules: RuleSet | None = None,
     timings: TableTimings = FAST_TIMINGS,
+    players: int = 1,
 ) -> LocalHost:
-    """A headless table for `bots` bots and one player, which starts once the player is ready."""
+    """A headless table for `bots` bots and `players` players, which starts once they are all
+    seated and ready."""
     registry = Registry(timings)
     settings = TableSettings("net", rules or RuleSet(target=50), headless=True,
-                             target_seats=bots + 1, timings=timings)
+                             target_seats=bots + players, timings=timings)
     table = registry.create_table(settings)
     for _ in range(bots):
         table.add_bot()
@@ -173,11 +175,12 @@ def choose(legal: tuple[Action, ...]) -> Action | None:
 
 
 async def play_until(harness: LinkHarness, done: Callable[[Update], bool],
-                     timeout: float = 60.0, *, current: Update | None = None) -> Update:
+                     timeout: float = 60.0, *, current: Update | None = None,
+                     chooser: Callable[[tuple[Action, ...]], Action | None] = choose) -> Update:
     """Answer every decision with `choose` until an update satisfies `done`. A decision is
     taken on the newest legal list of what has arrived, once per decision (a refusal allows one
     more try), so the player never floods the host. `current`: an update already read whose
-    legal actions are still to be answered."""
+    legal actions are still to be answered; `chooser` picks the action (`choose` by default)."""
     acted: tuple[Action, ...] = ()
     with trio.fail_after(timeout):
         while True:
@@ -188,15 +191,15 @@ async def play_until(harness: LinkHarness, done: Callable[[Update], bool],
             for update in batch:
                 if done(update):
                     return update
-            if any(isinstance(u, Refused) for u in batch):
-                acted = ()
+            if any(isinstance(u, Refused | ConnectionChanged) for u in batch):
+                acted = ()  # refused, or sent on a connection that broke: decide again
             game = [u for u in batch if isinstance(u, Snapshot | GameEvent)]
             if not game:
                 continue
             if any(not _decisions(u.legal) for u in game):
                 acted = ()  # our decision ended in between: the same list later is a new one
             decisions = _decisions(game[-1].legal)
-            action = choose(decisions)
+            action = chooser(decisions)
             if action is not None and decisions != acted:
                 acted = decisions
                 harness.send(action)

@@ -19,6 +19,9 @@ import trio
 from client_net import CuttableStream
 
 from protocol.frames import FrameDecoder, Signal, encode_frame
+from protocol.game_codec import decode_event
+from protocol.trust.signing import EventsDigest, Signer
+from unonet.events import Event
 
 Message = dict[str, Any]
 Tamper = Callable[[Message], list[Message]]
@@ -68,3 +71,57 @@ def event_of(message: Mapping[str, Any], kind: str) -> dict[str, Any] | None:
     if isinstance(event, dict) and event.get("type") == kind:
         return event
     return None
+
+
+class Forger:
+    """A dishonest host's pen: what it changed, it signs with its own key, and each round's
+    audit carries the events digest of the public events it really sent. Put `forge` last in
+    a tamper chain; it sees every message the client will get."""
+
+    def __init__(self, signer: Signer) -> None:
+        self.signer = signer
+        self.game_id = b""
+        self._digests: dict[int, EventsDigest] = {}
+        self._round: int | None = None
+
+    def sign(self, message: Mapping[str, Any]) -> Message:
+        return self.signer.sign({key: value for key, value in message.items() if key != "sig"})
+
+    def forge(self, message: Message) -> Message:
+        kind = message.get("t")
+        if kind == "manifest":
+            self.game_id = bytes(message["game_id"])
+            return self.sign(message)
+        if kind == "round_prepare":
+            self._round = message["round"]
+            self._digests.setdefault(message["round"],
+                                     EventsDigest(bytes(message["game_id"]), message["round"]))
+            return self.sign(message)
+        if kind == "event" and self._round is not None and _public(message["event"]):
+            self._digests[self._round].add(message["event"])
+        if kind == "round_audit":
+            digest = self._digests.get(message["round"])
+            if digest is not None:
+                message = {**message, "events_digest": digest.value}
+            return self.sign(message)
+        if "sig" in message:
+            return self.sign(message)
+        return message
+
+
+def _public(event_map: Mapping[str, Any]) -> bool:
+    """Whether an event went to everyone (the events digest covers only those)."""
+    decoded = decode_event(event_map)
+    return not isinstance(decoded.event, Event) or decoded.event.audience is None
+
+
+def chain(*tampers: Tamper) -> Tamper:
+    """Several tampers, each fed what the one before let through."""
+
+    def run(message: Message) -> list[Message]:
+        out = [message]
+        for tamper in tampers:
+            out = [result for item in out for result in tamper(item)]
+        return out
+
+    return run
