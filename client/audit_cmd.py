@@ -205,10 +205,10 @@ def report(audit: Audit, out: TextIO) -> int:
     audited = sum(r.status == "audited" for r in rounds)
     abandoned = audit.verifier.abandoned_rounds
     violations = audit.all_violations()
-    summary = (f"{len(rounds)} rounds, {audited} audited, {abandoned} abandoned before the deal, "
-               f"{audit.events} events checked")
+    summary = (f"{counted(len(rounds), 'round')}, {audited} audited, {abandoned} abandoned "
+               f"before the deal, {counted(audit.events, 'event')} checked")
     if violations:
-        print(f"summary: {summary}; {len(violations)} violation(s): the host broke the "
+        print(f"summary: {summary}; {counted(len(violations), 'violation')}: the host broke the "
               "protocol", file=out)
         return EXIT_VIOLATION
     print(f"summary: {summary}; everything holds", file=out)
@@ -225,3 +225,8 @@ def run(path: Path, out: TextIO, err: TextIO) -> int:
         print(f"unonet audit: {message}", file=err)
         return EXIT_UNREADABLE
     return report(audit, out)
+
+
+def counted(count: int, noun: str) -> str:
+    """`1 round`, `2 rounds`: the summary reads as a sentence."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"

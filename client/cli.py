@@ -216,7 +216,8 @@ def run_join(
         print(f"unonet: {exc}", file=err)
         return 2
     config = LinkConfig(host, port, name=player_name(args, env), tls=not args.no_tls, pin=pin,
-                        known_hosts=None if args.no_tls else hosts, table=args.table)
+                        known_hosts=None if args.no_tls else hosts, table=args.table,
+                        transcripts=config_dir())
     log_to_file(config_dir() / "client.log")
     link = NetworkLink.to_host(config)
     asyncio.run(run_screen(build(link, args, env), link))
@@ -234,7 +235,8 @@ def play_main(
         async with start_local_host(args) as address:
             config = LinkConfig(address.host, address.port, name=name,
                                 tls=address.fingerprint is not None, pin=address.fingerprint,
-                                table=address.table, auto_ready=auto_ready)
+                                table=address.table, auto_ready=auto_ready,
+                                transcripts=config_dir())
             await run_link(config, commands, updates)
 
     return main

@@ -79,15 +79,18 @@ def start_local_host(args: argparse.Namespace) -> AbstractAsyncContextManager[Ho
     port, plain TCP (loopback only), `args.bots` bots, starting once the player is ready."""
     import trio
 
+    from host.config import config_dir
     from host.registry import Registry
     from host.server import HostServer, ServerConfig
     from host.table import TableSettings
+    from host.tls import identity_signer, load_or_create_identity
 
     @asynccontextmanager
     async def running() -> AsyncIterator[HostAddress]:
         rules = parse_rules(args.rules, args.set)
         seats = args.bots + 1
-        registry = Registry()
+        # The host's own key signs the match (its transcript then names a lasting key).
+        registry = Registry(signer=identity_signer(load_or_create_identity(config_dir())))
         table = registry.create_table(TableSettings(
             "unonet", rules, args.rules, capacity=seats, headless=True, target_seats=seats,
             timings=registry.timings))

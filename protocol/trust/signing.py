@@ -115,10 +115,12 @@ class Signer:
     def sign(self, message: Mapping[str, Any]) -> dict[str, Any]:
         """A copy of `message` with `sig` set to the signature over its other fields.
 
-        A `sig` already present is replaced, never signed over. Raises TypeError if the message
-        is outside the encoding profile (see `canonical`).
+        A `sig` already present is replaced, never signed over. The nonce is derived from the key
+        and the message (RFC 6979), so a message signed again (a restarted host re-sending what
+        it sent before) is the same bytes, and no weak random source can leak the key. Raises
+        TypeError if the message is outside the encoding profile (see `canonical`).
         """
-        der = self._key.sign(statement(message), ec.ECDSA(_HASH()))
+        der = self._key.sign(statement(message), ec.ECDSA(_HASH(), deterministic_signing=True))
         r, s = decode_dss_signature(der)
         signed = {key: item for key, item in message.items() if key != SIG_FIELD}
         signed[SIG_FIELD] = r.to_bytes(SCALAR_SIZE, "big") + s.to_bytes(SCALAR_SIZE, "big")
