@@ -17,7 +17,7 @@ import trio
 
 from client import netbot
 from host.journal import load
-from protocol.client_session import GameEvent, SessionEvent, Snapshot
+from protocol.client_session import GameEvent, HistoryReceived, SessionEvent, Snapshot
 from unonet import events as ev
 from unonet.match import IN_ROUND
 
@@ -68,6 +68,7 @@ class Player:
         self.seat: int | None = None
         self.events: list[ev.Event] = []
         self.snapshots: list[Snapshot] = []
+        self.histories: list[HistoryReceived] = []
         self.results: list[netbot.BotResult] = []
 
     def observe(self, received: Sequence[SessionEvent]) -> None:
@@ -76,6 +77,8 @@ class Player:
                 self.events.append(item.event)
             elif isinstance(item, Snapshot):
                 self.snapshots.append(item)
+            elif isinstance(item, HistoryReceived):
+                self.histories.append(item)
 
     async def play(self, port: int) -> None:
         stream = await trio.open_tcp_stream("127.0.0.1", port)
@@ -132,8 +135,17 @@ async def test_a_killed_host_resumes_its_journal_and_the_match_ends_with_every_c
     final = load(journal)
     assert journal.read_bytes().startswith(killed_bytes)
     assert final.match.winner is not None
+    interrupted = at_kill.match.round_no  # no round was abandoned: trust and engine agree
     for player in players:
         assert player.results[-1].violations == []  # the trust checks held across the restart
+        # ...and covered the whole interrupted round: the resumed connection got its events
+        # from the first one (the deal) in round_history, and audited the round.
+        history = [h for h in player.histories if h.round_no == interrupted]
+        assert history and history[0].first == 0
+        dealt = [w.event for h in history for w in h.events
+                 if isinstance(w.event, ev.CardsReceived) and w.event.seat == player.seat]
+        assert dealt and len(dealt[0].cards) == 7
+        assert interrupted in player.results[-1].audited
         (ended,) = player.results[-1].matches
         assert ended.winner == final.match.winner
         assert list(ended.scores) == list(final.match.scores)
