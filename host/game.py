@@ -16,7 +16,7 @@ from typing import Any
 from host.bots import SeatBots
 from host.journal import Journal, TrustRecord
 from host.outgoing import ConnId, Packed, SendEvent, SendSnapshot, accepted, refused
-from host.round_log import RoundLog, proof_fields
+from host.round_log import PastRounds, RoundLog, proof_fields
 from host.seating import HUMAN, Room
 from host.settings import TableTimings
 from protocol.trust.host import HostCommitments
@@ -76,6 +76,8 @@ class Game:
         self.owed = list(owed)
         """Trust messages every (re)joining member gets before the current round's: a round
         abandoned by a crash, prepared, audited (SPEC.md 11.7)."""
+        self.past = PastRounds()
+        """The rounds before the current one, re-sent to every entrant after the owed ones."""
         self._journaled = None if trust is None else TrustRecord.of(trust.commitments)
         levels = [seat.level if seat is not None else None for seat in room.seats[: match.seats]]
         self.bots = SeatBots(match, levels, seed=int.from_bytes(game_id[:4], "big"),
@@ -104,21 +106,25 @@ class Game:
 
     def send_state(self, conn: ConnId, seat: int | None, *, full: bool = True) -> None:
         """Everything a member entering the match needs (SPEC.md 7.1): the manifest, the
-        audits owed for abandoned rounds, the current round's trust messages so far, its events
-        so far as `seat`'s audience got them (round_history), its audit if it is over, then the
-        snapshot of what `seat` may know. Only the snapshot if not `full` (a resync)."""
+        audits owed for abandoned rounds, each earlier round's four signed messages, the
+        previous round whole (trust messages, events as `seat`'s audience got them, audit), the
+        current round's trust messages so far, its events so far (round_history), its audit if
+        it is over, then the snapshot of what `seat` may know. A client that keeps its verifier
+        across connections so completes the round it dropped in and sees every round after it
+        numbered and audited. A resync (not `full`) gets the current round's events, which its
+        session dropped while waiting, then the snapshot."""
         if full:
             self.room.send(conn, self.manifest)
-            for message in self.owed:
+            for message in (*self.owed, *self.past.entry(seat)):
                 self.room.send(conn, message)
             if self.trust is not None:
                 for message in self.trust.published:
                     self.room.send(conn, message)
-            if self.round_log is not None:
-                for message in self.round_log.history(seat):
-                    self.room.send(conn, message)
-                if self.round_log.audit is not None:
-                    self.room.send(conn, self.round_log.audit)
+        if self.round_log is not None:
+            for message in self.round_log.history(seat):
+                self.room.send(conn, message)
+            if full and self.round_log.audit is not None:
+                self.room.send(conn, self.round_log.audit)
         self.room.outbox.append(SendSnapshot(conn, self.match.view(seat), self._legal(seat)))
 
     def intent(self, conn: ConnId, seat: int, request: int, action: Action, now: float) -> None:
@@ -257,6 +263,8 @@ class Game:
     def _prepare_round(self, now: float) -> None:
         if self.match.phase != BETWEEN_ROUNDS:
             return
+        if self.trust is not None:
+            self.past.finish(self.trust.published, self.round_log)
         self.trust_round += 1
         round_no = self.trust_round
         contributors = [
@@ -266,7 +274,7 @@ class Game:
         ]
         self.trust = SeedExchange(HostCommitments(self.game_id, round_no), contributors, now,
                                   self.timings.seed_phase, self.signer)
-        self.round_log = RoundLog(self.game_id, round_no)  # the last round's record goes
+        self.round_log = RoundLog(self.game_id, round_no)  # the last one is in self.past
         self._journal_trust()  # the host seed, before anyone sees its commitment
         self.room.broadcast(self.trust.published[0])
         log.info("%s: round %d prepared, seeds expected from seats %s", self.label, round_no,

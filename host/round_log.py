@@ -4,13 +4,15 @@ A connection that enters a match in mid-round (a resume, a late spectator, any p
 host restart) gets the round's events so far in `round_history` chunks before its snapshot, so
 its verifier checks every card of the round and the audit's digest, not only what follows. Each
 receiver gets the events as its audience got them: public ones, and private ones only if they
-were its own (the leak rule of host/game.py). Only the current round is kept, so the memory is
-bounded by one round; the next round_prepare replaces it.
+were its own (the leak rule of host/game.py). The current round's log is replaced by the next
+round_prepare; `PastRounds` keeps the previous round's log and the signed messages of every round
+before it, for a client that comes back after a round boundary (SPEC.md 7.1).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections import deque
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import msgpack
@@ -103,3 +105,65 @@ class RoundLog:
 
 def _chunk(round_no: int, first: int, events: list[dict[str, Any]]) -> dict[str, Any]:
     return {"t": "round_history", "round": round_no, "first": first, "events": events}
+
+
+ARCHIVED_ROUNDS = 2048
+"""Finished rounds whose four signed messages (round_prepare, seed_commits, seed_reveals,
+round_audit) a match keeps for entrants. Every earlier round is re-sent on entry so that a
+client away for several rounds sees the numbering run on without a gap; a round costs about a
+kilobyte at ten seats, so a table holds at most a few megabytes even for a match that never
+seems to end. A real match ends in tens of rounds; past the cap the oldest rounds are dropped,
+and only a client that was away for all of them (and saw one of them) notices the gap."""
+
+ROUND_SUMMARY = ("round_prepare", "seed_commits", "seed_reveals")
+"""The trust messages of a round (besides its audit) that every later entrant is sent: what
+numbers the round and binds its deal, without the deck commitments nobody away could use."""
+
+
+class PastRounds:
+    """The finished rounds of a match an entrant must be sent before the current one.
+
+    A client keeps its verifier across connections, so one that dropped in round N and comes
+    back after round N+1 was prepared must still get the rest of N and its audit (the whole
+    record of the previous round is kept: its trust messages and events per audience), and one
+    away for several rounds must see each of them prepared and audited (the four signed
+    messages of every earlier round are kept). Memory: one round's events, plus about a
+    kilobyte per earlier round, at most ARCHIVED_ROUNDS of them.
+    """
+
+    def __init__(self) -> None:
+        self._archive: deque[tuple[dict[str, Any], ...]] = deque(maxlen=ARCHIVED_ROUNDS)
+        self._previous: tuple[tuple[dict[str, Any], ...], RoundLog, dict[str, Any]] | None = None
+
+    @property
+    def previous(self) -> RoundLog | None:
+        """The record of the round before the current one, if it was audited."""
+        return self._previous[1] if self._previous is not None else None
+
+    @property
+    def archived(self) -> int:
+        """Earlier rounds kept as their four signed messages."""
+        return len(self._archive)
+
+    def finish(self, published: Sequence[Mapping[str, Any]], record: RoundLog | None) -> None:
+        """The current round gives way to the next one: it becomes the previous round (kept
+        whole, if it was audited), and the previous one is archived as its four messages."""
+        if self._previous is not None:
+            messages, _, audit = self._previous
+            kept = [m for m in messages if m.get("t") in ROUND_SUMMARY]
+            self._archive.append((*kept, audit))
+        self._previous = None
+        if record is not None and record.audit is not None:
+            self._previous = (tuple(dict(m) for m in published), record, record.audit)
+
+    def entry(self, seat: int | None) -> list[dict[str, Any]]:
+        """What a connection at `seat` entering the match is sent before the current round:
+        every earlier round's four signed messages, oldest first, then the previous round's
+        trust messages, its events as `seat`'s audience got them, and its audit."""
+        out = [message for messages in self._archive for message in messages]
+        if self._previous is not None:
+            messages, record, audit = self._previous
+            out += messages
+            out += record.history(seat)
+            out.append(audit)
+        return out

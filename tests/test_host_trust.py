@@ -18,7 +18,7 @@ from host.registry import Registry
 from host.round_log import HISTORY_BYTES, HISTORY_EVENTS, RoundLog
 from host.settings import FAST_TIMINGS
 from host.table import Table, TableSettings
-from protocol.game_codec import encode_event
+from protocol.game_codec import decode_event, encode_event
 from protocol.messages import Role, validate_message
 from protocol.trust.host import HostCommitments
 from protocol.trust.primitives import seed_commitment
@@ -213,12 +213,13 @@ def test_the_manifest_names_the_match_and_the_key_that_signs_it() -> None:
     assert player.bad_signatures == [prepare]
 
 
-def history_of(watcher: Receiver, conn_items_from: int) -> list[dict[str, Any]]:
-    """The events of every round_history received from item `conn_items_from` on, in order,
-    checking that the chunks follow each other."""
+def history_of(watcher: Receiver, conn_items_from: int,
+               round_no: int | None = None) -> list[dict[str, Any]]:
+    """The events of every round_history (of round `round_no`, if given) received from item
+    `conn_items_from` on, in order, checking that the chunks follow each other."""
     events: list[dict[str, Any]] = []
     for item in watcher.items[conn_items_from:]:
-        if item.kind == "round_history":
+        if item.kind == "round_history" and round_no in (None, item.message["round"]):
             assert item.message["first"] == len(events)
             events += item.message["events"]
     return events
@@ -333,3 +334,137 @@ def test_the_host_key_signs_without_tls_and_is_the_certificates(tmp_path: Any) -
     again = identity_signer(load_or_create_identity(tmp_path))  # kept, not made anew
     assert again.signer == signer.signer
 
+
+
+# -- a client that comes back after a round boundary ---------------------------------------------
+
+
+def away(driver: Driver, done: Any, limit: int = 20_000) -> None:
+    """The player is disconnected: time moves on to each deadline (past the grace period a
+    stand-in bot plays its seat) until `done()`."""
+    for _ in range(limit):
+        if done():
+            return
+        deadline = driver.registry.next_deadline()
+        assert deadline is not None, "the table is stuck"
+        driver.now = max(driver.now, deadline)
+        driver.registry.tick(driver.now)
+        driver.flush()
+    raise AssertionError("the match did not get there")
+
+
+def playing(table: Table, round_no: int) -> bool:
+    """Trust round `round_no` is dealt and being played."""
+    game = table.game
+    return (game is not None and game.trust_round == round_no
+            and game.round_log is not None and game.round_log.dealt
+            and game.match.phase == IN_ROUND)
+
+
+def drop_and_return(driver: Driver, registry: Registry, back_in: int) -> int:
+    """Disconnect the player, let the table play on until round `back_in` is being played,
+    resume it on a new connection; the index of its first item on that connection."""
+    token = next(m["token"] for m in driver.player.messages("seated"))
+    registry.disconnect(driver.player.conn, driver.now)
+    driver.flush()
+    away(driver, lambda: playing(driver.table, back_in))
+    found = registry.find_resume(token)
+    assert found is not None
+    mark = len(driver.player.items)
+    driver.player.reconnect(driver.player.conn + 1)
+    registry.resume(driver.player.conn, found[0], found[1], driver.now)
+    driver.flush()
+    return mark
+
+
+def public(wire: dict[str, Any]) -> bool:
+    event = decode_event(wire).event
+    return isinstance(event, ev.Event) and event.audience is None
+
+
+def labelled(watcher: Receiver, start: int) -> list[tuple[str, int | None]]:
+    """(kind, round) of each item from `start` to the snapshot, runs of one kind folded."""
+    out: list[tuple[str, int | None]] = []
+    for item in watcher.items[start:]:
+        label = (item.kind, item.message.get("round"))
+        if not out or out[-1] != label:
+            out.append(label)
+        if item.kind == "snapshot":
+            break
+    return out
+
+
+def test_a_player_back_after_a_round_boundary_gets_the_rest_of_its_round_and_its_audit() -> None:
+    registry, table, _ = open_table(RuleSet(target=10000))
+    player = Player()
+    player.verify_trust = True
+    spectator = Receiver(9, None)
+    registry.request(9, "eve", {"t": "spectate", "id": 1, "table": 0}, 0.0)
+    driver = Driver(registry, table, player, spectator)
+    in_round_with(driver, 40)
+    assert playing(table, 1)
+    live = [item.message for item in player.round_events(1)]
+    mark = drop_and_return(driver, registry, 2)
+    # Round 1 whole (its trust messages, the rest of its events, its audit), then round 2.
+    assert labelled(player, mark) == [
+        ("manifest", None), ("round_prepare", 1), ("seed_commits", 1), ("seed_reveals", 1),
+        ("deck_commits", 1), ("round_history", 1), ("round_audit", 1),
+        ("round_prepare", 2), ("seed_commits", 2), ("seed_reveals", 2), ("deck_commits", 2),
+        ("round_history", 2), ("snapshot", None)]
+    history = history_of(player, mark, 1)
+    assert history[:len(live)] == live and len(history) > len(live)
+    watched = [item.message for item in spectator.round_events(1)]
+    assert [e for e in history if public(e)] == watched
+    (audit,) = spectator.messages("round_audit")[:1]
+    assert player.messages("round_audit") == [audit]  # the same signed audit, late
+    assert player.bad_signatures == []
+    assert player.verifier is not None and player.verifier.violations() == []
+    assert [r.status for r in player.verifier.rounds] == ["audited", "checking"]
+
+
+def test_a_player_away_for_rounds_gets_each_round_signed_and_the_last_one_whole() -> None:
+    registry, table, _ = open_table(RuleSet(target=10000))
+    player = Player()
+    spectator = Receiver(9, None)
+    registry.request(9, "eve", {"t": "spectate", "id": 1, "table": 0}, 0.0)
+    driver = Driver(registry, table, player, spectator)
+    in_round_with(driver, 40)
+    mark = drop_and_return(driver, registry, 4)
+    assert labelled(player, mark) == [
+        ("manifest", None),
+        *[(kind, n) for n in (1, 2) for kind in ("round_prepare", "seed_commits",
+                                                   "seed_reveals", "round_audit")],
+        ("round_prepare", 3), ("seed_commits", 3), ("seed_reveals", 3), ("deck_commits", 3),
+        ("round_history", 3), ("round_audit", 3),
+        ("round_prepare", 4), ("seed_commits", 4), ("seed_reveals", 4), ("deck_commits", 4),
+        ("round_history", 4), ("snapshot", None)]
+    for kind in ("round_prepare", "seed_commits", "seed_reveals", "round_audit"):
+        sent = [m for m in spectator.messages(kind) if m["round"] <= 3]
+        again = [m for m in player.items[mark:] if m.kind == kind]
+        assert [m.message for m in again if m.message["round"] <= 3] == sent  # the very maps
+    assert player.bad_signatures == []
+
+
+def test_the_previous_round_is_kept_whole_and_earlier_ones_as_four_messages() -> None:
+    registry, table, player = open_table(RuleSet(target=10000))
+    driver = Driver(registry, table, player)
+    driver.until(lambda: playing(table, 5))
+    game = table.game
+    assert game is not None and game.past.previous is not None
+    assert game.past.previous.round_no == 4 and game.past.archived == 3
+    assert [m["round"] for m in game.past.entry(0) if m["t"] == "round_prepare"] == [1, 2, 3, 4]
+
+
+def test_a_resync_gets_the_round_so_far_before_its_snapshot() -> None:
+    registry, table, player = open_table()
+    driver = Driver(registry, table, player)
+    in_round_with(driver, 40)
+    round_no = player.messages("round_prepare")[-1]["round"]
+    live = [item.message for item in player.round_events(round_no)]
+    mark = len(player.items)
+    registry.request(player.conn, "ana", {"t": "resync", "id": 99}, driver.now)
+    driver.flush()
+    kinds = player.kinds()[mark:]
+    snapshot = kinds.index("snapshot")
+    assert snapshot > 0 and set(kinds[:snapshot]) == {"round_history"}
+    assert history_of(player, mark) == live
