@@ -28,28 +28,14 @@ from client.transcript import (
     TranscriptError,
     read_transcript,
 )
-from protocol.errors import ProtocolError
-from protocol.game_codec import decode_event
-from protocol.trust.messages import (
-    MESSAGE_TYPES,
-    SIGNED_MESSAGES,
-    EventProof,
-    MalformedTrustMessage,
-    MatchIdentity,
-    RoundHistory,
-    message_from_dict,
-)
-from protocol.trust.results import Violation, ViolationKind
+from protocol.trust.messages import MalformedTrustMessage, MatchIdentity
+from protocol.trust.results import Violation
 from protocol.trust.verifier import TrustVerifier
-from unonet import events as ev
+from protocol.trust_hook import VerifierObserver
 
 EXIT_HOLDS: Final = 0
 EXIT_VIOLATION: Final = 1
 EXIT_UNREADABLE: Final = 2
-
-HOST_MESSAGES: Final = frozenset(MESSAGE_TYPES) - {"seed_commit", "seed_reveal"}
-"""The trust messages a host sends; a client's own seed_commit/seed_reveal are not checked."""
-
 
 class NotAuditable(Exception):
     """A transcript that holds nothing to audit (exit 2, like an unreadable file)."""
@@ -57,23 +43,22 @@ class NotAuditable(Exception):
 
 @dataclass
 class Audit:
-    """What an audit found: the verifier after the whole transcript (which holds every
-    violation but those of messages too malformed to reach it)."""
+    """What an audit found: the verifier after the whole transcript (every violation, a
+    message too malformed to read included), fed as the live client fed it."""
 
     identity: MatchIdentity
     seat: int | None
     host_label: str
     verifier: TrustVerifier
+    observer: VerifierObserver
     certificates: list[bytes] = field(default_factory=list)
-    malformed: list[Violation] = field(default_factory=list)
-    """Messages the verifier never saw: their maps do not have the catalogue's shape."""
     events: int = 0
     capped: bool = False
     left: bool = False
     match_ended: bool = False
 
     def all_violations(self) -> list[Violation]:
-        return [*self.verifier.violations(), *self.malformed]
+        return self.verifier.violations()
 
 
 def fingerprint_line(label: str, der: bytes) -> str:
@@ -98,7 +83,8 @@ def audit_records(records: list[dict[str, Any]]) -> Audit:
         identity = MatchIdentity.from_dict(records[start])
     except MalformedTrustMessage as exc:
         raise NotAuditable(f"its manifest cannot be read ({exc})") from None
-    audit = Audit(identity, seat, host_label, TrustVerifier(identity, seat))
+    verifier = TrustVerifier(identity, seat)
+    audit = Audit(identity, seat, host_label, verifier, VerifierObserver(verifier))
     for record in records:
         if record.get("t") == HEADER_TYPE:
             _check_certificate(audit, record)
@@ -122,9 +108,9 @@ def _check_certificate(audit: Audit, header: Mapping[str, Any]) -> None:
 
 
 def _feed(audit: Audit, record: Mapping[str, Any]) -> None:
-    """One record, as the live client handled its message: signature first, then content."""
+    """One record, as the live client handled its message (the same observer: signature
+    first, then content), plus the transcript's own markers."""
     kind = record.get("t")
-    verifier = audit.verifier
     if kind == END_TYPE:
         audit.capped = True
     if audit.capped:
@@ -132,31 +118,12 @@ def _feed(audit: Audit, record: Mapping[str, Any]) -> None:
     if kind == LEFT_TYPE:
         audit.left = True
         return
-    if isinstance(kind, str) and kind in SIGNED_MESSAGES:
-        verifier.check_signature(record)
-    try:
-        if kind == "manifest":
-            verifier.message(MatchIdentity.from_dict(record))
-        elif kind in HOST_MESSAGES:
-            verifier.message(message_from_dict(str(kind), record))
-        elif kind == "round_history":
-            verifier.message(RoundHistory.from_dict(record))
-        elif kind == "event":
-            _event(audit, record.get("event"))
-    except MalformedTrustMessage as exc:
-        audit.malformed.append(Violation(ViolationKind.MALFORMED, f"{kind}: {exc}"))
-
-
-def _event(audit: Audit, data: Any) -> None:
-    try:
-        wire_event = decode_event(data)
-        proof = EventProof.from_dict(data)
-    except ProtocolError as exc:
-        raise MalformedTrustMessage(exc.message) from None
-    if isinstance(wire_event.event, ev.MatchEnded):
-        audit.match_ended = True
-    audit.events += 1
-    audit.verifier.event(wire_event.event, proof, data)
+    if kind == "event":
+        audit.events += 1
+        event = record.get("event")
+        if isinstance(event, Mapping) and event.get("type") == "match_ended":
+            audit.match_ended = True
+    audit.observer.observe(record)
 
 
 def round_lines(audit: Audit) -> list[str]:

@@ -65,7 +65,9 @@ class VerifierObserver:
         return None
 
     def _event(self, message: Mapping[str, Any], event: GameEvent | None) -> Outcome:
-        wire = message["event"]
+        wire = message.get("event")
+        if not isinstance(wire, Mapping):
+            raise MalformedTrustMessage("an event message without an event map")
         engine_event = event.event if event is not None else decode_event(wire).event
         return self.verifier.event(engine_event, EventProof.from_dict(wire), wire)
 
