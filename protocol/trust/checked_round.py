@@ -28,9 +28,11 @@ from unonet import events as ev
 from unonet.cards import Color, DeckManifest
 from unonet.events import Position
 
-RoundStatus = Literal["checking", "audited", "violated"]
+RoundStatus = Literal["checking", "audited", "violated", "missed"]
 """What the title bar says of a round: still being checked (nothing can be called verified
-before its audit), audited with everything holding, or caught at something."""
+before its audit), audited with everything holding, caught at something, or missed: this client
+was away while it was played (it came back after it), so only its seeds and the cards it saw
+before leaving were checked against its audit."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +100,7 @@ class CheckedRound:
     ended: bool = False  # its round_ended was received
     audit: RoundAudit | None = None
     closed: bool = False  # audited, or reported as owing its audit: nothing more is expected
+    missed: bool = False  # audited while this client was away for (the rest of) the round
     violations: list[Violation] = field(default_factory=list)
 
     @classmethod
@@ -142,6 +145,8 @@ class CheckedRound:
     def status(self) -> RoundStatus:
         if self.violations:
             return "violated"
+        if self.missed:
+            return "missed"
         return "audited" if self.audit is not None else "checking"
 
     def commitment(self, position: Position) -> bytes | None:

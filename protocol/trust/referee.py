@@ -94,6 +94,14 @@ class Referee:
             self._synced = False
         self._record = []
 
+    def missed(self) -> None:
+        """The round was played while this client was away: its record here is partial (or
+        empty), so it is not re-played, and the next round is refereed from the state the host
+        announces in it (as after a divergence); the totals last seen are stale by then."""
+        self._record = []
+        self._synced = False
+        self._announced = None
+
     def audited(self, key: bytes) -> list[Violation]:
         """Re-play the round just audited (K = `key`); [] when every public event is the one
         the rules give, else the first divergence. Never raises for a hostile record."""

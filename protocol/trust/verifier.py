@@ -73,6 +73,11 @@ class TrustVerifier:
         self._from_start: bool | None = None  # None until the first round_prepare
         self._referee: Referee | None = None
         self._unplaced: dict[int, list[Violation]] = {}  # by round, before its round exists
+        self._entering = True
+        """A connection is entering the match: until its snapshot (`entered`) or a live event,
+        what comes is the host's record of the past (SPEC.md 7.1), in which a round this client
+        was away for may be audited without its deal (a missed round)."""
+        self._eliminations_known = True  # False once a round was missed: who is out is unknown
 
     # -- results -----------------------------------------------------------------------------------
 
@@ -98,6 +103,12 @@ class TrustVerifier:
     def current(self) -> CheckedRound | None:
         """The round being played (the last one prepared)."""
         return self._rounds[-1] if self._rounds else None
+
+    @property
+    def missed_rounds(self) -> list[int]:
+        """The rounds played while this client was away (it came back after them): audited,
+        their seeds checked, but neither their deal nor their play watched. No violation."""
+        return [rnd.round_no for rnd in self._rounds if rnd.missed]
 
     @property
     def abandoned_rounds(self) -> int:
@@ -151,6 +162,7 @@ class TrustVerifier:
         client's own leaving the table is the client's business (it calls `finish()` and
         starts a new verifier)."""
         if match == self.match:
+            self._entering = True
             return Verified("the match announced again, unchanged")
         if self.match_over:
             return Verified("a new match after this one ended")
@@ -176,6 +188,12 @@ class TrustVerifier:
             "",
             self.current,
         )
+
+    def entered(self) -> None:
+        """The snapshot that ends a connection's entry arrived (SPEC.md 7.1): what follows is
+        live, so a round audited from now on without this client seeing it dealt was withheld,
+        not missed."""
+        self._entering = False
 
     def check_signature(self, message: Mapping[str, Any]) -> Outcome:
         """Check the `sig` of a signed message map as received (manifest, round_prepare,
@@ -267,6 +285,8 @@ class TrustVerifier:
         previous = self.current
         if previous is not None and previous.prepare == msg:
             return Verified(f"round {msg.round_no} announced again, unchanged")
+        if previous is not None and msg.round_no < previous.round_no:
+            return self._earlier_prepare(msg)
         found: list[Violation] = []
         if msg.algo != ALGO:
             found.append(
@@ -318,8 +338,47 @@ class TrustVerifier:
             return outcome if found else owed[0]
         return outcome
 
+    def _earlier_prepare(self, msg: RoundPrepare) -> Outcome:
+        """An earlier round announced again (a connection entering the match is sent every
+        round so far): the same as this client has, else a re-deal; one it never had is out of
+        order (the host sends every round from the first)."""
+        known = self._round_numbered(msg.round_no)
+        if known is not None and known.prepare == msg:
+            return Verified(f"round {msg.round_no} announced again, unchanged")
+        if known is not None:
+            found = Violation(
+                ViolationKind.REDEAL,
+                f"the host announced round {msg.round_no} again with another seed commitment "
+                f"than the one it announced first: the round was re-dealt",
+            )
+        else:
+            found = Violation(
+                ViolationKind.ROUND_ORDER,
+                f"round {msg.round_no} was announced after round {self._rounds[-1].round_no}; "
+                f"rounds are numbered one after another",
+            )
+        return self._report([found], "", known or self.current)
+
+    def _repeated(self, round_no: int, what: str, same: bool) -> Outcome | None:
+        """A trust message of an earlier round this client holds, sent again on entry:
+        Verified if `same` as the one held, a violation if not, None if the message is not
+        for an earlier round (the current round's checks apply)."""
+        current = self.current
+        rnd = self._round_numbered(round_no)
+        if rnd is None or (rnd is current and not rnd.closed):
+            return None
+        if same:
+            return Verified(f"round {round_no}'s {what} repeated")
+        found = Violation(
+            ViolationKind.MALFORMED,
+            f"the host sent round {round_no}'s {what} again, different from the first time: "
+            f"it changed a round that was over",
+        )
+        return self._report([found], "", rnd)
+
     def _deal_check(self) -> DealCheck:
-        known = frozenset(self._eliminated) if self._from_start else None
+        known = (frozenset(self._eliminated)
+                 if self._from_start and self._eliminations_known else None)
         return DealCheck(self.match.seats, self.match.rules.hand_size, known)
 
     def record_own_seed(self, seed: bytes) -> SeedCommit:
@@ -374,6 +433,11 @@ class TrustVerifier:
         rnd = self.current
         if rnd is not None and rnd.round_no == msg.round_no and rnd.seed_commits == msg:
             return Verified(f"round {msg.round_no}'s seed commitments repeated")
+        earlier = self._round_numbered(msg.round_no)
+        repeated = self._repeated(msg.round_no, "seed commitments",
+                                  earlier is not None and earlier.seed_commits == msg)
+        if repeated is not None:
+            return repeated
         rnd, found = self._round_for(msg.round_no, "seed_commits")
         if rnd is None:
             return self._report(found, "", self.current)
@@ -426,6 +490,11 @@ class TrustVerifier:
         rnd = self.current
         if rnd is not None and rnd.round_no == msg.round_no and rnd.seed_reveals == msg:
             return Verified(f"round {msg.round_no}'s seed reveals repeated")
+        earlier = self._round_numbered(msg.round_no)
+        repeated = self._repeated(msg.round_no, "seed reveals",
+                                  earlier is not None and earlier.seed_reveals == msg)
+        if repeated is not None:
+            return repeated
         rnd, found = self._round_for(msg.round_no, "seed_reveals")
         if rnd is None:
             return self._report(found, "", self.current)
@@ -453,6 +522,11 @@ class TrustVerifier:
         rnd = self.current
         if rnd is not None and rnd.round_no == msg.round_no and rnd.decks.get(msg.epoch) == msg:
             return Verified(f"epoch {msg.epoch} commitments repeated")
+        earlier = self._round_numbered(msg.round_no)
+        repeated = self._repeated(msg.round_no, f"epoch {msg.epoch} commitments",
+                                  earlier is not None and earlier.decks.get(msg.epoch) == msg)
+        if repeated is not None:
+            return repeated
         rnd, found = self._round_for(msg.round_no, "deck_commits")
         if rnd is None:
             return self._report(found, "", self.current)
@@ -478,6 +552,7 @@ class TrustVerifier:
     ) -> Outcome:
         """Feed one engine event as received, with the proof fields that came beside it; `wire`
         is the event map as received (for the events digest; re-encoded when None)."""
+        self._entering = False  # an event comes live, after the entry's snapshot
         rnd = self.current
         if rnd is None:
             return Verified("no round prepared: nothing to check against")
@@ -556,8 +631,9 @@ class TrustVerifier:
         every card of the round and its audit."""
         rnd, found = self._round_for(msg.round_no, "round_history")
         if rnd is None:
-            if self.current is not None and self.current.round_no == msg.round_no:
-                return self._compare_only(self.current, msg, decoded)
+            closed = self._round_numbered(msg.round_no)
+            if closed is not None and closed.closed:
+                return self._compare_only(closed, msg, decoded)
             return self._report(found, "", self.current)
         if msg.first > len(rnd.received):
             found.append(
@@ -589,6 +665,8 @@ class TrustVerifier:
             index = msg.first + offset
             if index < len(rnd.received):
                 found += _same_as_received(rnd, index, event, proof)
+            elif rnd.missed:
+                break  # the rest of a round this client was away for: not its to check
             else:
                 found.append(
                     Violation(
@@ -610,6 +688,18 @@ class TrustVerifier:
         rnd = self._round_numbered(msg.round_no)
         if rnd is not None and rnd.audit == msg:
             return Verified(f"round {msg.round_no}'s audit repeated")
+        if rnd is not None and rnd.audit is not None:
+            return self._report(
+                [
+                    Violation(
+                        ViolationKind.MALFORMED,
+                        f"the host sent round {msg.round_no}'s audit again, different from the "
+                        f"first time: it changed a round that was over",
+                    )
+                ],
+                "",
+                rnd,
+            )
         if rnd is None or rnd.audit is not None or rnd is not self.current:
             found = [
                 Violation(
@@ -620,6 +710,9 @@ class TrustVerifier:
             return self._report(found, "", rnd)
         rnd.closed = True
         rnd.audit = msg
+        if self._entering and msg.outcome == ENDED and not rnd.ended:
+            return self._missed(rnd, msg)
+        self._unfinished_before(rnd)
         found = audit_against_reveals(rnd, msg)
         found += self._outcome(rnd, msg)
         if rnd.dealt and not same_digest(msg.events_digest, rnd.digest.value):
@@ -637,6 +730,34 @@ class TrustVerifier:
         if not rnd.dealt:
             return self._report(found, f"round {msg.round_no} abandoned before its deal", rnd)
         return self._report(found, f"round {msg.round_no} audited: every card checks out", rnd)
+
+    def _missed(self, rnd: CheckedRound, msg: RoundAudit) -> Outcome:
+        """The audit of a round this client was away for (or for the rest of), sent on entry:
+        its seeds must be those published and open their commitments, and the cards seen
+        before leaving must be the audited deck's; its deal, play and digest went unwatched,
+        so neither they nor the referee judge it, and who is out of the match is unknown."""
+        rnd.missed = True
+        found = audit_against_reveals(rnd, msg)
+        problems, _ = audit_round(rnd, msg, self.manifest, self.seat)
+        found += [v for v in problems if v.kind not in _UNWATCHED]
+        self._eliminations_known = False
+        if self._referee is not None:
+            self._referee.missed()
+        return self._report(found, f"round {msg.round_no} played while you were away", rnd)
+
+    def _unfinished_before(self, rnd: CheckedRound) -> None:
+        """A round audited live right after one this client saw dealt and then missed the rest
+        of: it came back during this round, so it was owed the whole previous round (SPEC.md
+        7.1), not only its audit. Reported on the previous round."""
+        before = self._round_numbered(rnd.round_no - 1)
+        if self._entering or before is None or not before.missed or not before.dealt:
+            return
+        found = Violation(
+            ViolationKind.HISTORY,
+            f"you came back during round {rnd.round_no}, but the host did not send the rest "
+            f"of round {before.round_no}, which you had seen dealt: its end went unchecked",
+        )
+        self._report([found], "", before)
 
     @staticmethod
     def _outcome(rnd: CheckedRound, msg: RoundAudit) -> list[Violation]:
@@ -673,6 +794,13 @@ class TrustVerifier:
             self._referee = None
             return []
         return referee.audited(key)
+
+
+_UNWATCHED = frozenset(
+    {ViolationKind.CARD_COUNT, ViolationKind.MISSING_COMMITMENT, ViolationKind.MISSING_REVEAL}
+)
+"""What the audit of a round watched only in part cannot hold against the host: where every
+card ended, the commitments and hand reveals of the part this client was away for."""
 
 
 def _same_as_received(
