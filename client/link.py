@@ -86,10 +86,11 @@ class TrustReport:
     round_no: int | None = None
 
 
-ROUND_STATES = ("checking", "audited", "violated", "abandoned")
+ROUND_STATES = ("checking", "audited", "violated", "abandoned", "missed")
 """A round's state on the trust panel: prepared and being checked; audited (every card and the
-seeds held); a violation found in it; or abandoned before any card was dealt (a counted
-re-deal, not a violation)."""
+seeds held); a violation found in it; abandoned before any card was dealt (a counted re-deal,
+not a violation); or missed: played while this client was away (it came back after it), so
+only its seeds and the cards seen before leaving were checked, not a violation."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -624,8 +624,8 @@ def trust_panel_lines(model: ClientModel, width: int, height: int) -> list[Line]
     rounds: list[Line] = []
     for rnd in reversed(trust.rounds):
         state = tr(f"trust.state_{rnd.state}")
-        style = "class:alert" if rnd.state == "violated" else (
-            "class:ok" if rnd.state == "audited" else "")
+        style = {"violated": "class:alert", "audited": "class:ok",
+                 "missed": "class:dim"}.get(rnd.state, "")
         line: Line = [("", f"  {tr('ui.round', round=rnd.round_no)}: "), (style, state)]
         if rnd.absent_seeds:
             names = ", ".join(model.name(seat) for seat in rnd.absent_seeds)

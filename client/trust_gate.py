@@ -10,7 +10,12 @@ The gate decides which verifier a message goes to:
   again (a resume, a reconnect, a restarted host) gets the same manifest, the round's trust
   messages, a `round_history` of the round's events and a snapshot: all of it goes to the same
   verifier, which compares what it already had and checks what it missed, so every card of
-  the round and its audit are checked; nothing is skipped.
+  the round and its audit are checked; nothing is skipped. The host sends an entrant every
+  earlier round too (SPEC.md 7.1): the previous one whole, so a round we dropped in is completed
+  even if the next one began meanwhile, and the others as their signed messages, which the
+  verifier shows as "missed" (played while we were away) until the entry's `snapshot`, after
+  which (`TrustVerifier.entered`) a round audited unseen is withheld, not missed. No seed is
+  committed for a round_prepare of the entry: it is a record, not a new round.
 - A manifest naming another match replaces the verifier. If the old match was not over and we
   did not leave its table, the old verifier says so (MATCH_ID: a host may not reset a match);
   either way the old one is `finish`ed (its owed audits count) and its violations are kept.
@@ -119,6 +124,7 @@ class TrustGate:
         self._humans: frozenset[int] = frozenset()  # the table's human seats (table_state)
         self._statuses: list[TrustStatus] = []  # each change, in stream order, not yet taken
         self._last_status = TrustStatus()
+        self._entering = True  # a connection's entry, until its snapshot: a record of the past
 
     # -- what the link and the screen read ---------------------------------------------------
 
@@ -183,6 +189,7 @@ class TrustGate:
         """A new connection to the host: its TLS certificate (None without TLS). The verifier
         stays; the certificate is checked against the match's signer at the next manifest."""
         self.peer_cert = peer_cert
+        self._entering = True
         if self.transcript is not None:
             self.transcript.connected(peer_cert)
         self._in_flight()
@@ -249,6 +256,9 @@ class TrustGate:
         if kind == "manifest":
             self._note_status()  # what the match being replaced ended with
             return self._manifest(message)
+        if kind == "snapshot":
+            self._entered()
+            return None
         observer = self._observer
         if observer is None or self.left:
             return None
@@ -268,6 +278,12 @@ class TrustGate:
                 and current.closed:
             self._finish()  # the audit after match_ended: the match is over, owed audits count
         return report
+
+    def _entered(self) -> None:
+        """The snapshot that ends a connection's entry: what follows is live."""
+        self._entering = False
+        if self.verifier is not None and not self.left:
+            self.verifier.entered()
 
     def _follow(self, message: Mapping[str, Any]) -> None:
         kind = message.get("t")
@@ -350,7 +366,8 @@ class TrustGate:
         """Our part of the seed exchange after `round_prepare` or `seed_commits`, if any.
 
         Once per round, as a seated player: a round_prepare replayed to a new connection asks
-        for no second commitment (the verifier keeps our seed), nor a seed_commits already
+        for no commitment (SPEC.md 7.1: the verifier keeps our seed if we had sent one; a round
+        we were away for is a record, and the host would refuse it), nor a seed_commits already
         answered a second reveal; a round whose commitments were published without ours gets
         none (its deck is made already).
         """
@@ -362,6 +379,7 @@ class TrustGate:
             return None
         unsent = self._unsent_commit
         if (message.get("t") == "round_prepare" and current.own_seed is None
+                and not self._entering
                 and current.seed_commits is None
                 and (unsent is None or unsent[0] != current.round_no)):
             return verifier.contribute()
