@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import pwd
 from collections.abc import Mapping
 
 from prompt_toolkit.application import Application
@@ -32,6 +33,7 @@ from client.i18n import Translator, pick_language
 from client.link import TableLink, Update
 from client.lobby import LOBBY_COMMANDS, LobbyCommand
 from client.model import (
+    MAX_NAME_CHARS,
     ChallengePrompt,
     ClientModel,
     ColorPrompt,
@@ -44,7 +46,8 @@ from unonet.actions import Action
 KEYS = (
     "left", "right", "up", "down", "enter", "space", "escape",
     "0", "1", "2", "3", "4", "5", "6", "7", "8", "9",
-    "a", "b", "c", "e", "f", "g", "k", "m", "n", "o", "p", "q", "r", "s", "t", "u", "x", "y",
+    "a", "b", "c", "e", "f", "g", "k", "m", "n", "o", "p", "q", "r", "s", "t", "u", "v", "x",
+    "y",
     "?",
 )
 """Keys handled while the game has the focus (capitals are folded to these)."""
@@ -233,7 +236,7 @@ class ClientApp:
             model.request_quit()
             return
         if isinstance(prompt, QuitPrompt):
-            if key == "y":
+            if key in ("y", model.tr("key.yes")):  # s in it and pt (sì, sim); y everywhere
                 self.leave()
             else:
                 model.cancel_prompt()
@@ -262,7 +265,7 @@ class ClientApp:
             handler(key, prompt)
 
     def _color_key(self, key: str, prompt: ColorPrompt) -> bool:
-        for color, letter in render.COLOR_KEYS.items():
+        for color, letter in render.color_keys(self.model.tr.lang).items():
             if key == letter and color in prompt.colors:
                 self.send(self.model.choose_color(color))
                 return True
@@ -363,9 +366,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The UI's command-line options, for whichever command starts the client."""
     parser.add_argument("--lang", choices=("en", "it", "pt"),
                         help="language (default: from LANGUAGE/LC_ALL/LC_MESSAGES/LANG)")
-    parser.add_argument("--name", default="", help="your name at the table")
+    parser.add_argument("--name", default="",
+                        help="your name at the table (default: your login name)")
     parser.add_argument("--no-bell", action="store_true",
                         help="do not ring the terminal bell when it becomes your turn")
+
+
+LOGIN_VARIABLES = ("LOGNAME", "USER", "LNAME", "USERNAME")
+"""Where the login name is, in getpass.getuser's order."""
+
+
+def login_name(environ: Mapping[str, str]) -> str:
+    """The user's login name, the default name at a table: the environment's (getpass's
+    variables), else the account's own (a container or `su` may set none), "player" only when
+    the system has no name for the user."""
+    for variable in LOGIN_VARIABLES:
+        if environ.get(variable, "").strip():
+            return environ[variable].strip()[:MAX_NAME_CHARS]
+    try:
+        return pwd.getpwuid(os.getuid()).pw_name[:MAX_NAME_CHARS] or "player"
+    except (KeyError, OSError):
+        return "player"
 
 
 def build(link: TableLink, args: argparse.Namespace,
@@ -373,6 +394,6 @@ def build(link: TableLink, args: argparse.Namespace,
     """A ClientApp from the options of `add_arguments`."""
     env = os.environ if environ is None else environ
     tr = Translator(pick_language(args.lang, env))
-    name = args.name or env.get("USER", "") or "player"
+    name = args.name or login_name(env)
     model = ClientModel(tr, name=name)
     return ClientApp(model, link, plain=plain_wanted(env), bell=not args.no_bell)

@@ -146,6 +146,22 @@ class RoundResult:
 
 
 @dataclass(frozen=True, slots=True)
+class Notice:
+    """A line of news with a lifetime: it is shown while what it is about is as it was when it
+    was said (`stamp`, read by `ClientModel.notice_stamp(about)`), so a refusal or "Your name
+    is now Anna" goes once it stops being true instead of staying until the next notice.
+
+    `about` is "state" (an answer to a key or a refusal: the legal actions, lobby and table list
+    at the time), "name" (the name we gave ourselves: gone once the lobby seats us under
+    another) or "race" (a buzzer race's result: gone with the next card played)."""
+
+    text: str
+    about: str
+    screen: Screen
+    stamp: object
+
+
+@dataclass(frozen=True, slots=True)
 class ChatLine:
     name: str
     text: str
@@ -184,9 +200,10 @@ class ClientModel:
         self.uno_armed = False
         self.local_prompt: ColorPrompt | QuitPrompt | None = None
         self.show_help = False
-        self.notice = ""
+        self.current_notice: Notice | None = None
         self.bell = False  # set when a decision of ours starts; the app rings and clears it
         self.was_deciding = False
+        self.was_my_turn = False
         self.reading_scores = False  # after a round: we hold the next deal until Enter
         self.outbox: list[LobbyCommand] = []  # commands the model sends by itself; the app sends
 
@@ -195,6 +212,48 @@ class ClientModel:
     @property
     def view(self) -> View | None:
         return self.tracker.view if self.tracker is not None else None
+
+    @property
+    def notice(self) -> str:
+        """The notice line's text, while what it is about still holds."""
+        notice = self.current_notice
+        if notice is None or not self._still_true(notice):
+            return ""
+        return notice.text
+
+    @notice.setter
+    def notice(self, text: str) -> None:
+        """An answer to a key (or "" to clear): it lasts while the state it answered holds."""
+        self.say(text, "state")
+
+    def say(self, text: str, about: str) -> None:
+        """Show `text` on the notice line for as long as `about` stays as it is now."""
+        self.current_notice = (Notice(text, about, self.screen, self.notice_stamp(about))
+                               if text else None)
+
+    def notice_stamp(self, about: str) -> object:
+        """What a notice about `about` depends on, as it is now."""
+        if about == "name":
+            lobby = self.lobby
+            if lobby is None or lobby.you is None or lobby.you >= len(lobby.seats):
+                return None
+            return lobby.seats[lobby.you].name
+        if about == "race":
+            view = self.view
+            return view.top_card if view is not None else None
+        return (self.legal, self.lobby, self.tables)
+
+    def _still_true(self, notice: Notice) -> bool:
+        if notice.screen is not self.screen:
+            return False
+        now = self.notice_stamp(notice.about)
+        if notice.about == "name":  # before we are seated under a name, nothing contradicts it
+            return now is None or now == self.my_name
+        return bool(now == notice.stamp)
+
+    def _expire_notice(self) -> None:
+        if self.current_notice is not None and not self._still_true(self.current_notice):
+            self.current_notice = None
 
     @property
     def me(self) -> int | None:
@@ -388,6 +447,7 @@ class ClientModel:
             case link.Refused(code=code, message=message):
                 reason = self.tr(f"err.{code}") if f"err.{code}" in self.tr.strings else message
                 self.notice = self.tr("n.refused", reason=reason or code)
+        self._expire_notice()
 
     def apply_snapshot(self, view: View, legal: tuple[Action, ...] | list[Action]) -> None:
         if self.manifest is None:
@@ -427,12 +487,12 @@ class ClientModel:
                 self.pressed.append(seat)
             case ev.BuzzerClosed(losers=losers, penalty=penalty):
                 if tuple(losers) == (self.me,):
-                    self.notice = self.tr("ui.buzz_result_you", count=penalty)
+                    self.say(self.tr("ui.buzz_result_you", count=penalty), "race")
                 elif losers:
                     names = ", ".join(self.name(s) for s in losers)
-                    self.notice = self.tr("ui.buzz_result", names=names, count=penalty)
+                    self.say(self.tr("ui.buzz_result", names=names, count=penalty), "race")
                 else:
-                    self.notice = self.tr("ui.buzz_nobody")
+                    self.say(self.tr("ui.buzz_nobody"), "race")
             case ev.SeatEliminated(seat=seat):
                 self.eliminated.add(seat)
             case ev.MatchEnded():
@@ -492,6 +552,21 @@ class ClientModel:
         if isinstance(drawn, DrawnCardPrompt) and drawn.card in hand:
             self.selected = hand.index(drawn.card)
         self.selected = min(self.selected, max(0, len(hand) - 1))
+        if self.my_turn and not self.was_my_turn:
+            self._select_playable()
+        self.was_my_turn = self.my_turn
+
+    def _select_playable(self) -> None:
+        """As our turn starts, the selection moves to the first card that plays, unless the
+        selected one does: Enter then plays something."""
+        playable = self.playable
+        hand = self.hand
+        if self.selected_card in playable:
+            return
+        for index, card in enumerate(hand):
+            if card in playable:
+                self.selected = index
+                return
 
     def _deciding(self) -> bool:
         """A decision of ours is pending: our turn, a decision on us, or a buzzer race (not
@@ -707,7 +782,7 @@ class ClientModel:
             self.notice = self.tr("n.name_empty")
             return None
         self.my_name = name
-        self.notice = self.tr("n.name_set", name=name)
+        self.say(self.tr("n.name_set", name=name), "name")
         lobby = self.lobby
         if lobby is not None and lobby.you is not None and not lobby.started:
             return JoinTable(lobby.table, name)

@@ -25,6 +25,7 @@ from client.model import (
     ColorPrompt,
     DrawnCardPrompt,
     QuitPrompt,
+    RoundResult,
     Screen,
     StackPrompt,
     TargetPrompt,
@@ -35,6 +36,7 @@ from unonet.cards import Color, Face, Kind
 from unonet.phase import Phase
 from unonet.rulebook import option_meaning, option_title, value_words
 from unonet.rules import OPTIONS, RuleSet
+from unonet.scoring import hand_points
 
 Fragment = tuple[str, str] | tuple[str, str, Callable[[MouseEvent], object]]
 Line = list[Fragment]
@@ -46,11 +48,21 @@ COLOR_KEYS: dict[Color, str] = {
 }
 """Keys of the colour picker (also 1-8 by position) and letters of the plain card codes."""
 
-HELP_KEYS = (
-    "help.pick", "help.play", "help.draw", "help.uno", "help.challenge", "help.buzz",
-    "help.mark", "help.jump", "help.target", "help.colors", "help.chat", "help.name",
-    "help.seat", "help.trust", "help.help", "help.quit", "help.codes",
-)
+LANGUAGE_COLOR_KEYS: dict[str, dict[Color, str]] = {
+    "it": {Color.YELLOW: "g", Color.GREEN: "v"},  # rosso, giallo, verde, blu
+}
+"""The colour picker's keys where the language's initials differ from English and do not
+clash (Portuguese vermelho/verde and azul/amarelo do: it keeps r y g b, and its help says so)."""
+
+MIN_WIDTH, MIN_HEIGHT = 60, 17
+"""The smallest screen (lines above the chat input) that shows a table of ten without hiding
+a card, a name or a key: below it the screen asks for a larger terminal instead."""
+
+
+def color_keys(lang: str) -> dict[Color, str]:
+    """The colour picker's letter for each colour in `lang` (digits 1-8 work in every one)."""
+    return {**COLOR_KEYS, **LANGUAGE_COLOR_KEYS.get(lang, {})}
+
 
 TEAM_NAMES = "AB"
 """teams=pairs: team 0 is A, team 1 is B."""
@@ -213,11 +225,11 @@ class Look:
 def card_chip(face: Face, look: Look, *, playable: bool = True, selected: bool = False,
               card: int | None = None, in_hand: bool = True, dim: bool = False) -> Line:
     """One card. Colour: a chip in the card's colour (wilds black with multicolour letters);
-    `dim` (our turn, and it cannot be played): its colour on grey. Plain: `*[R5]` playable,
-    `>[R5]` selected."""
+    `dim` (our turn, and it cannot be played): its colour on grey. Plain: ` *[R5]` playable,
+    `> [R5]` selected, `>*[R5]` both."""
     handler = _click(look, card)
     if look.plain:
-        mark = (">" if selected else ("*" if playable else " ")) if in_hand else ""
+        mark = ((">" if selected else " ") + ("*" if playable else " ")) if in_hand else ""
         return [_frag("", f"{mark}[{card_code(face)}]", handler)]
     label = f" {card_label(face):^3} "
     extra = " class:card.selected" if selected else ""
@@ -308,13 +320,31 @@ def trust_title(model: ClientModel) -> tuple[str, bool]:
     return " · ".join([text, *extras]), current is not None and current.state == "violated"
 
 
-def player_entry(model: ClientModel, seat: int, width: int) -> Line:
-    """One player: turn marker, name, cards, UNO state, score, dealer, connection."""
+@dataclass(frozen=True)
+class Entry:
+    """One player's line in parts, so the columns can be sized to what is in them."""
+
+    seat: int
+    marker: str
+    team: str
+    name: str
+    count: str
+    count_style: str
+    uno: str
+    uno_style: str
+    points: str
+    bare_points: str
+    tag: str
+    tag_style: str
+
+
+def entry_of(model: ClientModel, seat: int) -> Entry:
+    """A player's parts: turn marker, team, name, cards (with UNO state), score, dealer or
+    offline."""
     tr = model.tr
     view = model.view
     assert view is not None
     info = view.seats[seat]
-    turn = view.current == seat
     name = model.name(seat)
     if seat == model.me:
         name = f"{name} ({tr('ui.you')})"
@@ -323,39 +353,75 @@ def player_entry(model: ClientModel, seat: int, width: int) -> Line:
         count = tr("ui.eliminated")
     elif info.out:
         count = tr("ui.out")
-    team = f"{TEAM_NAMES[info.team]} " if info.team is not None else ""
-    line: Line = [
-        ("class:turn" if turn else "", "▶ " if turn else "  "),
-        ("class:dim", team),
-        ("class:me" if seat == model.me else "", f"{name[:16 - len(team)]:<{16 - len(team)}} "),
-        ("class:dim" if info.out else "", f"{count[:10]:>10} "),
-    ]
+    uno, uno_style = "", ""
     if info.uno_called and info.cards == 1:
-        line.append(("class:uno", f"{tr('ui.uno'):<7} "))
+        uno, uno_style = tr("ui.uno"), "class:uno"
     elif info.catchable:
-        line.append(("class:catchable", f"{tr('ui.catchable')[:7]:<7} "))
-    else:
-        line.append(("", " " * 8))
-    line.append(("", f"{tr('ui.points', points=info.score):>8} "))
+        uno, uno_style = tr("ui.catchable"), "class:catchable"
+    tag, tag_style = "", ""
     if not model.connected(seat):
-        line.append(("class:offline", tr("ui.offline")))
+        tag, tag_style = tr("ui.offline"), "class:offline"
     elif view.dealer == seat:
-        line.append(("class:dim", tr("ui.dealer")))
-    return clip(line, width)
+        tag, tag_style = tr("ui.dealer"), "class:dim"
+    return Entry(seat, "▶ " if view.current == seat else "  ",
+                 f"{TEAM_NAMES[info.team]} " if info.team is not None else "", name, count,
+                 "class:dim" if info.out else "", uno, uno_style,
+                 tr("ui.points", points=info.score), str(info.score), tag, tag_style)
+
+
+def entry_lines(model: ClientModel, entries: Sequence[Entry], width: int) -> list[Line]:
+    """The entries as aligned columns within `width`, each column as wide as its longest part.
+    When that is too wide the points lose their unit, then the names give up columns: the
+    cards, the UNO state, the score and "dealer" are never cut."""
+    def widest(parts: Iterable[str]) -> int:
+        return max((get_cwidth(p) for p in parts), default=0)
+
+    team = widest(e.team for e in entries)
+    name = widest(e.name for e in entries)
+    count = widest(e.count for e in entries)
+    uno = widest(e.uno for e in entries)
+    bare = False
+    points = widest(e.points for e in entries)
+    tag = widest(e.tag for e in entries)
+
+    def total() -> int:
+        return 2 + team + name + 1 + count + (uno + 1 if uno else 0) + 1 + points + 1 + tag
+
+    if total() > width:
+        bare, points = True, widest(e.bare_points for e in entries)
+    name = max(4, name - max(0, total() - width))
+    lines: list[Line] = []
+    for e in entries:
+        cut = e.name
+        while get_cwidth(cut) > name:
+            cut = cut[:-1]
+        line: Line = [
+            ("class:turn" if e.marker.strip() else "", e.marker),
+            ("class:dim", f"{e.team:<{team}}"),
+            ("class:me" if e.seat == model.me else "", cut + " " * (name - get_cwidth(cut) + 1)),
+            (e.count_style, f"{e.count:>{count}} "),
+        ]
+        if uno:
+            line.append((e.uno_style, f"{e.uno:<{uno}} "))
+        line.append(("", f"{e.bare_points if bare else e.points:>{points}} "))
+        line.append((e.tag_style, e.tag))
+        lines.append(clip(line, width))
+    return lines
 
 
 def players(model: ClientModel, width: int) -> list[Line]:
     """Every player, in two columns when there are more than four; then the teams' totals."""
     count = model.seat_count
+    entries = [entry_of(model, s) for s in range(count)]
     if count <= 4:
-        return [player_entry(model, s, width) for s in range(count)] + team_line(model)
+        return entry_lines(model, entries, width) + team_line(model)
     half = (width - 1) // 2
     rows = (count + 1) // 2
+    left = entry_lines(model, entries[:rows], half)
+    right = entry_lines(model, entries[rows:], width - half - 1)
     lines: list[Line] = []
     for r in range(rows):
-        left = player_entry(model, r, half)
-        right = player_entry(model, r + rows, width - half - 1) if r + rows < count else []
-        lines.append([*left, ("", " "), *right])
+        lines.append([*left[r], ("", " "), *(right[r] if r < len(right) else [])])
     return lines + team_line(model)
 
 
@@ -372,8 +438,8 @@ def team_line(model: ClientModel) -> list[Line]:
     return [[("class:dim", "  " + " · ".join(parts))]]
 
 
-def centre(model: ClientModel, look: Look) -> Line:
-    """Top card, colour in play, draw pile, direction."""
+def centre(model: ClientModel, look: Look, width: int) -> Line:
+    """Top card, colour in play, draw pile, direction and who plays next."""
     tr = model.tr
     view = model.view
     assert view is not None
@@ -390,14 +456,34 @@ def centre(model: ClientModel, look: Look) -> Line:
         line += color_word(model, view.active_color, look)
     arrow = "↻" if view.direction > 0 else "↺"
     direction = tr("ui.cw") if view.direction > 0 else tr("ui.ccw")
-    line.append(("", f"  {tr('ui.pile')}: {view.draw_pile}  {arrow} {direction}"))
+    line.append(("", f"  {tr('ui.pile', count=view.draw_pile)}  "))
+    after = next_seat(model)
+    upcoming = f", {tr('ui.next', name=model.name(after))}" if after is not None else ""
+    if width_of(line) + get_cwidth(f"{arrow} {direction}{upcoming}") > width:
+        direction = ""  # the arrow alone says it; who comes next matters more than the word
+    line.append(("", f"{arrow} {direction}".rstrip() + upcoming))
     return line
+
+
+def next_seat(model: ClientModel) -> int | None:
+    """Who plays after the current player, going the way play goes and passing over the seats
+    out of the round or the match (a Skip played now would change it: this is the plain
+    order)."""
+    view = model.view
+    if view is None or view.current is None:
+        return None
+    count = len(view.seats)
+    for step in range(1, count):
+        seat = (view.current + step * view.direction) % count
+        if not view.seats[seat].out and seat not in model.eliminated:
+            return seat
+    return None
 
 
 def color_choices(model: ClientModel, colors: Sequence[Color], look: Look) -> Line:
     line: Line = []
     for i, color in enumerate(colors):
-        key = f"{COLOR_KEYS[color]}/{i + 1} "
+        key = f"{color_keys(model.tr.lang)[color]}/{i + 1} "
         line.append(("class:prompt", key))
         line += color_word(model, color, look)
         line.append(("", "  "))
@@ -534,7 +620,7 @@ def hand_lines(model: ClientModel, width: int, rows: int, look: Look) -> list[Li
     if not hand:
         out.append([("class:dim", tr("ui.hand_empty"))])
         return out
-    slot = 7 if look.plain else 6
+    slot = 8 if look.plain else 6
     deciding = model.my_turn or model.jump_in_open  # the cards that play now stand out
     per_row = max(1, (width - 1) // slot)
     card_rows = max(1, (rows - 1) // 2)
@@ -588,8 +674,26 @@ def chat_lines(model: ClientModel, width: int, rows: int) -> list[Line]:
     return lines[-rows:]
 
 
-def keybar(model: ClientModel, key: str = "ui.keybar") -> Line:
-    return [("class:keybar", " " + model.tr(key))]
+def game_keys(model: ClientModel) -> list[str]:
+    """The key bar's entries on the table: only keys the rules in force give a use."""
+    rules = model.rules()
+    keys = ["key.play", "key.draw", "key.uno"]
+    if rules is None or rules.wd4_policy == "challenge":
+        keys.append("key.challenge")
+    if rules is None or rules.buzzers:
+        keys.append("key.buzz")
+    return [*keys, "key.deck", "key.chat", "key.help", "key.quit"]
+
+
+def keybar(model: ClientModel, items: Sequence[str], width: int) -> Line:
+    """The keys as one line of `width`: the last two (help and leave) always shown, the others
+    in order while they fit (`?` lists them all)."""
+    tr = model.tr
+    texts = [part for item in items for part in tr(item).split("  ")]
+    kept, protected = texts[:-2], texts[-2:]
+    while kept and get_cwidth(" " + "  ".join(kept + protected)) > width:
+        kept.pop()
+    return [("class:keybar", " " + "  ".join(kept + protected))]
 
 
 def notice_line(model: ClientModel) -> Line:
@@ -652,10 +756,44 @@ def _fit(model: ClientModel, lines: list[Line], room: int) -> list[Line]:
     return [*lines[:room - 1], more]
 
 
-def help_lines(model: ClientModel) -> list[Line]:
+def help_keys(model: ClientModel, plain: bool) -> list[str]:
+    """The help's lines for where the player is: the table list's keys, the lobby's (the
+    owner's too, for the owner), or the game's under the rules in force (no B without
+    buzzers, no M without runs or sets)."""
+    screen = model.screen
+    if screen is Screen.TABLES:
+        return ["help.tables_pick", "help.tables_join", "help.seat_tables", "help.new_table",
+                "help.name", "help.chat", "help.help", "help.quit"]
+    if screen in (Screen.LOBBY, Screen.CONNECTING):
+        keys = ["help.ready", "help.seat_lobby", "help.name"]
+        if model.is_owner:
+            keys += ["help.start", "help.preset", "help.options", "help.change", "help.bots"]
+        return [*keys, "help.chat", "help.trust", "help.help", "help.leave"]
+    keys = ["help.pick", "help.play", "help.draw", "help.uno"]
+    rules = model.rules()
+    if rules is None or rules.wd4_policy == "challenge":
+        keys.append("help.challenge")
+    if rules is None or rules.buzzers:
+        keys.append("help.buzz")
+    if rules is None or rules.sequences or rules.multiples:
+        keys.append("help.mark")
+    if rules is None or rules.jump_in != "off":
+        keys.append("help.jump")
+    if rules is None or rules.seven_zero:
+        keys.append("help.target")
+    keys += ["help.colors", "help.chat", "help.trust"]
+    if screen is Screen.ROUND_END:
+        keys.insert(0, "help.ready_round")
+    keys += ["help.help", "help.quit"]
+    if plain:
+        keys.append("help.codes")
+    return keys
+
+
+def help_lines(model: ClientModel, plain: bool) -> list[Line]:
     tr = model.tr
-    lines: list[Line] = [[("class:heading", tr("help.title"))], []]
-    lines += [[("", "  " + tr(key))] for key in HELP_KEYS]
+    lines: list[Line] = [[("class:heading", tr("help.title"))]]
+    lines += [[("", "  " + tr(key))] for key in help_keys(model, plain)]
     return lines
 
 
@@ -668,34 +806,45 @@ def compose(model: ClientModel, width: int, height: int, plain: bool,
     look = Look(plain, on_card)
     screen = model.screen
     body_height = height - 2  # the title bar and the key bar
-    if model.show_trust:
+    keys: list[str] = ["key.help", "key.quit"]
+    small = width < MIN_WIDTH or height < MIN_HEIGHT
+    if small:
+        body = too_small(model, width, height)
+    elif model.show_trust:
         body = trust_panel_lines(model, width, body_height)
-        keys = "trust.panel_keys"
+        keys = ["trust.panel_keys"]
     elif model.show_help:
-        body = help_lines(model)
-        keys = "ui.keybar"
+        body = help_lines(model, plain)
+        keys = ["ui.help_close"]
     elif screen is Screen.GAME:
         body = game_body(model, width, body_height, look)
-        keys = "ui.keybar"
+        keys = game_keys(model)
     elif screen is Screen.LOBBY:
         body = lobby_body(model, width, body_height)
-        keys = "lobby.keys_owner" if model.is_owner else "lobby.keys"
+        keys = ["lobby.keys_owner" if model.is_owner else "lobby.keys", "key.help", "key.leave"]
     elif screen is Screen.TABLES:
         body = tables_body(model)
-        keys = "tables.keys"
+        keys = ["tables.keys", "key.help", "key.quit"]
     elif screen is Screen.ROUND_END:
         body = round_end_body(model, width, body_height, look)
-        keys = "end.ready"
+        keys = ["end.ready", "key.deck", "key.help", "key.quit"]
     elif screen is Screen.MATCH_END:
-        body = match_end_body(model, width)
-        keys = "end.leave"
+        body = match_end_body(model, width, body_height, look)
+        keys = ["key.deck", "end.leave"]
     else:
         body = [[("", model.tr("ui.connecting"))]]
-        keys = "ui.keybar"
-    if isinstance(model.local_prompt, QuitPrompt) and screen is not Screen.GAME:
+    if isinstance(model.local_prompt, QuitPrompt) and (small or screen is not Screen.GAME):
         body = [[("class:prompt", model.tr("ui.quit"))], *body]
     body = (body + [[] for _ in range(body_height)])[:body_height]
-    return to_text([header(model, width), *body, keybar(model, keys)], width)
+    return to_text([header(model, width), *body, keybar(model, keys, width)], width)
+
+
+def too_small(model: ClientModel, width: int, height: int) -> list[Line]:
+    """Below the smallest screen: what to do, instead of a table with parts cut off (the
+    sizes are the terminal's: the chat input takes one line more than the screen)."""
+    text = model.tr("ui.too_small", width=MIN_WIDTH, height=MIN_HEIGHT + 1,
+                    now=f"{width}x{height + 1}")
+    return [[("class:prompt", part)] for part in wrap(text, width)]
 
 
 def game_body(model: ClientModel, width: int, height: int, look: Look) -> list[Line]:
@@ -704,7 +853,7 @@ def game_body(model: ClientModel, width: int, height: int, look: Look) -> list[L
     notice = notice_line(model)
     if not notice and width_of(waiting) > width:  # a long question takes the notice's line
         waiting, notice = fold_line(waiting, width)
-    lines: list[Line] = [*table, centre(model, look), waiting, notice]
+    lines: list[Line] = [*table, centre(model, look, width), waiting, notice]
     hand_rows = 5
     bottom = height - len(lines) - hand_rows
     lines += (hand_lines(model, width, hand_rows, look) + [[]] * hand_rows)[:hand_rows]
@@ -840,27 +989,61 @@ def tables_body(model: ClientModel) -> list[Line]:
     return lines
 
 
+def winner_words(model: ClientModel, key: str, winner: int | None, **values: object) -> str:
+    """`key`'s sentence naming the winner, or its "_you" form when the winner is us."""
+    if winner is not None and winner == model.me:
+        return model.tr(f"{key}_you", **values)
+    return model.tr(key, name=model.name(winner), **values)
+
+
+def result_lines(model: ClientModel, result: RoundResult, width: int, room: int,
+                 look: Look) -> list[Line]:
+    """A round's table: each player's points, total and the cards left in hand, wrapped under
+    the cards column. With `room` lines for the rows, a hand that still does not fit ends in
+    "+N more (P pts)", so the points always add up."""
+    tr = model.tr
+    indent = 33
+    per_line = max(1, (width - indent - 1) // 6)
+    lines: list[Line] = [[("class:dim", f" {tr('end.col_player')[:14]:<14} "
+                                        f"{tr('end.col_points')[:7]:>7} "
+                                        f"{tr('end.col_total')[:7]:>7}  {tr('end.col_left')}")]]
+    spare = max(0, room - len(result.hands))
+    for seat, hand in enumerate(result.hands):
+        needed = (len(hand) + per_line - 1) // per_line
+        given = max(1, min(needed, 1 + spare))
+        spare -= given - 1
+        shown = list(hand)
+        if given < needed:  # the last line gives a card's room to the count
+            shown = list(hand[:given * per_line - 2])
+        rows: list[Line] = [[("class:me" if seat == model.me else "",
+                              f" {model.name(seat)[:14]:<14} {result.points[seat]:>7} "
+                              f"{result.scores[seat]:>7}  ")]]
+        for index, card in enumerate(shown):
+            if index and index % per_line == 0:
+                rows.append([("", " " * indent)])
+            rows[-1] += [*card_chip(model.face(card), look, in_hand=False), ("", " ")]
+        hidden = hand[len(shown):]
+        if hidden:
+            points = hand_points(model.manifest, hidden) if model.manifest else 0
+            rows[-1].append(("class:dim", tr("end.more", count=len(hidden), points=points)))
+        lines += rows
+    return lines
+
+
 def round_end_body(model: ClientModel, width: int, height: int, look: Look) -> list[Line]:
     """The round's result: each hand left and its points, the totals, who is ready."""
     tr = model.tr
     if not model.results:
         return []
     result = model.results[-1]
-    lines: list[Line] = [
-        [("class:heading", tr("end.round", round=result.round_no, name=model.name(result.winner)))],
-        [],
-        [("class:dim", f" {tr('end.col_player')[:14]:<14} {tr('end.col_points')[:7]:>7} "
-                       f"{tr('end.col_total')[:7]:>7}  {tr('end.col_left')}")],
-    ]
-    for seat, hand in enumerate(result.hands):
-        row: Line = [("class:me" if seat == model.me else "",
-                      f" {model.name(seat)[:14]:<14} {result.points[seat]:>7} "
-                      f"{result.scores[seat]:>7}  ")]
-        for card in hand[: max(0, (width - 34) // 7)]:
-            row += card_chip(model.face(card), look, in_hand=False)
-            row.append(("", " "))
-        lines.append(row)
     rules = model.rules()
+    after = 3 + (1 if rules is not None else 0) + (1 if _not_ready(model) else 0)
+    lines: list[Line] = [
+        [("class:heading", winner_words(model, "end.round", result.winner,
+                                        round=result.round_no))],
+        [],
+        *result_lines(model, result, width, height - 3 - after, look),
+    ]
     if rules is not None:
         lines.append([("class:dim", " " + tr("end.target", target=rules.target))])
     lines += [[], notice_line(model)]
@@ -892,13 +1075,14 @@ def standing(model: ClientModel, seat: int) -> tuple[bool, int]:
     return seat != view.match_winner, score if lowest else -score
 
 
-def match_end_body(model: ClientModel, width: int) -> list[Line]:
-    """The winner, the final scores, and every round's points (the last rounds that fit)."""
+def match_end_body(model: ClientModel, width: int, height: int, look: Look) -> list[Line]:
+    """The winner, the final scores, every round's points (the last rounds that fit), then
+    the last round's hands, so the final score can be checked card by card."""
     tr = model.tr
     view = model.view
     assert view is not None
     lines: list[Line] = [
-        [("class:uno", tr("end.match", name=model.name(view.match_winner)))], [],
+        [("class:uno", winner_words(model, "end.match", view.match_winner))], [],
         [("class:heading", tr("end.history"))],
     ]
     rounds = model.results[-max(1, (width - 26) // 6):]
@@ -910,5 +1094,9 @@ def match_end_body(model: ClientModel, width: int) -> list[Line]:
         text = f" {model.name(seat)[:14]:<14} {view.seats[seat].score:>7} "
         text += "".join(f"{r.points[seat]:>6}" for r in rounds)
         lines.append([("class:me" if seat == model.me else "", text)])
+    if model.results:
+        last = model.results[-1]
+        lines += [[], [("class:heading", winner_words(model, "end.round", last.winner,
+                                                      round=last.round_no))]]
+        lines += result_lines(model, last, width, height - len(lines) - 1, look)
     return lines
-
