@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import getpass
 import logging
 import os
 import sys
@@ -34,22 +35,31 @@ import trio
 from client.app import ClientApp, add_arguments, build
 from client.guest import CLOSE_GRACE, LinkMain, NetworkLink
 from client.known_hosts import KnownHosts, config_dir, first_contact_notice
-from client.link import Update
+from client.link import ChatReceived, Update
 from client.link_session import Command
 from client.network import LinkConfig, run_link
+from client.seat_tokens import SeatTokens
 from client.tls import normalize_pin, open_pinned_stream
 
 DEFAULT_PORT = 7077
+HOST_LEAVES = ("You host this table: leaving (q) closes it for everyone; a match left "
+               "unfinished is kept in a journal that `unonet host --resume` carries on.")
+OWN_HOST = "own-host"
+"""The place (client/seat_tokens.py) the host's own player keeps its seat under, whatever port
+`unonet host` listens on this time."""
 
 
 @dataclass(frozen=True)
 class HostAddress:
-    """Where a local host listens; `fingerprint` None means plain TCP (loopback only)."""
+    """Where a local host listens; `fingerprint` None means plain TCP (loopback only).
+    `place`: the name its seat tokens are kept under (client/seat_tokens.py), None to keep
+    them in memory only (a host that ends with the client has no seat to take back)."""
 
     host: str
     port: int
     fingerprint: str | None = None
     table: int = 0
+    place: str | None = None
 
 
 StartLocalHost = Callable[[argparse.Namespace], AbstractAsyncContextManager[HostAddress]]
@@ -76,6 +86,9 @@ def add_join_arguments(parser: argparse.ArgumentParser) -> None:
                         help="plain TCP, only for a host started with --no-tls")
     parser.add_argument("--table", type=int, default=None, metavar="N",
                         help="join table N at once (default: choose from the host's list)")
+    parser.add_argument("--spectate", action="store_true",
+                        help="watch the table (--table, default 0) instead of taking a seat; "
+                        "a number key in its lobby takes that free seat")
 
 
 def add_play_arguments(parser: argparse.ArgumentParser) -> None:
@@ -103,8 +116,16 @@ def parse_address(text: str) -> tuple[str, int]:
 
 
 def player_name(args: argparse.Namespace, environ: Mapping[str, str]) -> str:
-    """The same name client/app.py `build` shows (the host hears this one)."""
-    return str(args.name or environ.get("USER", "") or "player")
+    """--name, else the user's login name (what friends know them by), else "player"."""
+    if args.name:
+        return str(args.name)
+    login = environ.get("LOGNAME") or environ.get("USER") or environ.get("USERNAME")
+    if not login and environ is os.environ:
+        try:
+            login = getpass.getuser()
+        except (KeyError, OSError):  # no passwd entry (a container's random uid)
+            login = None
+    return login or "player"
 
 
 # -- trust on first use ------------------------------------------------------------------------
@@ -215,9 +236,12 @@ def run_join(
     except (JoinError, ValueError) as exc:
         print(f"unonet: {exc}", file=err)
         return 2
-    config = LinkConfig(host, port, name=player_name(args, env), tls=not args.no_tls, pin=pin,
-                        known_hosts=None if args.no_tls else hosts, table=args.table,
-                        transcripts=config_dir())
+    args.name = player_name(args, env)  # the screen shows the name the host hears
+    table = 0 if args.spectate and args.table is None else args.table
+    config = LinkConfig(host, port, name=args.name, tls=not args.no_tls, pin=pin,
+                        known_hosts=None if args.no_tls else hosts, table=table,
+                        transcripts=config_dir(), seat_tokens=SeatTokens(),
+                        spectate=args.spectate)
     log_to_file(config_dir() / "client.log")
     link = NetworkLink.to_host(config)
     asyncio.run(run_screen(build(link, args, env), link))
@@ -233,10 +257,13 @@ def play_main(
     async def main(commands: trio.MemoryReceiveChannel[Command],
                    updates: trio.MemorySendChannel[Update]) -> None:
         async with start_local_host(args) as address:
+            if address.place == OWN_HOST:
+                await updates.send(ChatReceived("unonet", HOST_LEAVES))
             config = LinkConfig(address.host, address.port, name=name,
                                 tls=address.fingerprint is not None, pin=address.fingerprint,
                                 table=address.table, auto_ready=auto_ready,
-                                transcripts=config_dir())
+                                transcripts=config_dir(), place=address.place,
+                                seat_tokens=SeatTokens() if address.place else None)
             await run_link(config, commands, updates)
 
     return main
@@ -253,8 +280,7 @@ def run_play(
     table; `auto_ready` marks the player ready at once (a bots-only table then starts)."""
     env = os.environ if environ is None else environ
     log_to_file(config_dir() / "play.log")
-    link = NetworkLink(
-        play_main(args, start_local_host, player_name(args, env), auto_ready=auto_ready)
-    )
+    args.name = player_name(args, env)
+    link = NetworkLink(play_main(args, start_local_host, args.name, auto_ready=auto_ready))
     asyncio.run(run_screen(build(link, args, env), link))
     return _finish(link, sys.stderr)

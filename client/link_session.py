@@ -27,7 +27,8 @@ from client.link import (
     Update,
 )
 from client.link import TrustReport as LinkTrustReport
-from client.lobby import LOBBY_COMMANDS, Leave, LobbyCommand, LobbyState
+from client.lobby import LOBBY_COMMANDS, JoinTable, Leave, LobbyCommand, LobbyState, Spectate
+from client.seat_tokens import SeatSlot
 from client.transcript import TranscriptWriter
 from client.trust_gate import TrustGate
 from protocol.client_session import (
@@ -46,6 +47,7 @@ from protocol.connection import ConnectionClosed, ConnectionFailed, MessageRefus
 from protocol.errors import Code, ProtocolError
 from protocol.game_codec import UnknownEvent
 from protocol.limits import MAX_NAME_CHARS
+from unonet import events as ev
 from unonet.actions import Action
 
 log = logging.getLogger("unonet.client.link")
@@ -107,10 +109,19 @@ class LinkSession:
         observe: Callable[[Sequence[SessionEvent]], None] | None = None,
         verify: bool = True,
         transcript: TranscriptWriter | None = None,
+        spectate: bool = False,
     ) -> None:
         self.name = player_name(name)
         self.table = table
         self.auto_ready = auto_ready
+        self.spectate = spectate
+        """Watch `table` instead of taking a seat (`unonet join --spectate`)."""
+        self.spectating = False
+        self.slot: SeatSlot | None = None
+        """Where the seat's token is kept across runs (client/seat_tokens.py), once the link
+        knows the host's fingerprint; None: in memory only."""
+        self.match_on = False
+        self._lobby: LobbyState | None = None
         self.client_name = client_name
         self.observe = observe
         """Sees every session event before it becomes updates (a network bot's request
@@ -160,7 +171,15 @@ class LinkSession:
         out = Output()
         if isinstance(command, Leave | CloseLink):
             self._left(out)
+            if isinstance(command, Leave) or not self.match_on:
+                self._forget_seat()  # a seat left, or a lobby seat the host frees on bye
         try:
+            if isinstance(command, JoinTable) and self.spectating:
+                # A spectator takes a seat: it leaves the audience first (SPEC.md [UNO-8-14]).
+                out.frames += self.session.request("leave")[1]
+                self.spectating = False
+            elif isinstance(command, Spectate):
+                self.spectating = True
             if isinstance(command, Chat):
                 out.frames += self.session.chat(command.text)
             elif isinstance(command, LOBBY_COMMANDS):
@@ -225,6 +244,9 @@ class LinkSession:
             case WireSnapshot(view=view, legal=legal):
                 out.updates.append(Snapshot(wire.view_from_wire(view), legal))
             case WireGameEvent(event=game_event, legal=legal):
+                if isinstance(game_event, ev.MatchEnded):
+                    self.match_on = False
+                    self._forget_seat()  # a finished match's token takes back nothing
                 if not isinstance(game_event, UnknownEvent):
                     out.updates.append(GameEvent(game_event, legal))
             case RequestRefused(request=request, error=error):
@@ -234,7 +256,15 @@ class LinkSession:
                 out.updates.append(Refused(error.code, error.message))
             case PeerError(error=error):
                 if error.code == Code.INVALID_RESUME:
-                    self.token = None  # the seat is gone; connect again as a newcomer
+                    # The seat is gone (the match ended, or a bot took it for good): say so
+                    # once, forget the token, and connect again as a newcomer.
+                    self._forget_seat()
+                    self.token = None
+                    out.updates.append(Refused(error.code, "the host no longer knows your seat "
+                                               f"({error.message}): joining as a newcomer"))
+                    return
+                if error.code == Code.KICKED:
+                    self._forget_seat()
                 out.updates.append(Refused(error.code, error.message))
             case TrustReport(outcome=report) if isinstance(report, LinkTrustReport):
                 out.updates.append(report)
@@ -257,7 +287,12 @@ class LinkSession:
             self.gate.seat = event.session.get("seat")
             return
         self.gate.seat = None
-        if self.table is not None:
+        self.spectating = False
+        if self.table is not None and self.spectate:
+            self.spectate = False  # once: a seat taken later is rejoined, not watched again
+            self.spectating = True
+            out.frames += self.session.request("spectate", table=self.table)[1]
+        elif self.table is not None:
             out.frames += self.session.request("join_table", table=self.table,
                                                name=self.name)[1]
         else:
@@ -271,13 +306,22 @@ class LinkSession:
             lobby = wire.lobby_from_wire(message)
             if lobby.you is not None:
                 self.gate.seat = lobby.you
+                self.spectating = False
+            if not lobby.started:
+                self.match_on = False  # (a match starts, or is entered, with its manifest)
+            self._arrivals(lobby, out)
             out.updates.append(LobbyChanged(lobby))
             self._maybe_ready(lobby.you, lobby, out)
         elif kind == "seated":
             self.token = bytes(message["token"])
             self.gate.seat = message["seat"]
             self.table = message["table"]
+            self.spectating = False
+            if self.match_on:
+                self._keep_seat()
         elif kind == "manifest":
+            self.match_on = True
+            self._keep_seat()
             # The gate decoded it as it arrived; if it could not (no match identity to check),
             # the deck still shows, or the WireError says why it cannot.
             manifest = self.gate.manifest or wire.manifest_from_wire(message)
@@ -290,6 +334,46 @@ class LinkSession:
             if mine is not None:
                 kind = "seed_commit" if kind == "round_prepare" else "seed_reveal"
                 out.frames += self.session.send({"t": kind, **mine.to_dict()})
+
+    # -- the seat kept across runs, and who comes and goes ----------------------------------
+
+    def _keep_seat(self) -> None:
+        """A match is on and we hold a seat: keep its token, so a restart takes it back."""
+        if self.slot is not None and self.token is not None and self.table is not None \
+                and self.gate.seat is not None:
+            self.slot.keep(self.table, self.gate.seat, self.token)
+
+    def _forget_seat(self) -> None:
+        if self.slot is not None and self.table is not None:
+            self.slot.drop(self.table)
+
+    def _arrivals(self, lobby: LobbyState, out: Output) -> None:
+        """Chat lines for the humans who took or left a seat since the last table_state (the
+        first one only sets the scene: everyone there was there before us)."""
+        before = self._lobby if self._lobby is not None and self._lobby.table == lobby.table \
+            else None
+        self._lobby = lobby
+        if before is None:
+            return
+        old = {s.seat: s for s in before.seats if s.kind == "human"}
+        new = {s.seat: s for s in lobby.seats if s.kind == "human"}
+        for seat, info in new.items():
+            was = old.get(seat)
+            if seat == lobby.you:
+                continue
+            if was is None or was.name != info.name:
+                out.updates.append(ChatReceived("host", f"{info.name} took seat {seat + 1}"))
+            elif was.connected and not info.connected:
+                out.updates.append(ChatReceived("host", f"{info.name} lost the connection"))
+            elif info.connected and not was.connected:
+                out.updates.append(ChatReceived("host", f"{info.name} is back"))
+        for seat, info in old.items():
+            now = new.get(seat)
+            if seat != lobby.you and (now is None or now.name != info.name):
+                replaced = next((s for s in lobby.seats if s.seat == seat), None)
+                by_bot = replaced is not None and replaced.kind == "bot"
+                out.updates.append(ChatReceived(
+                    "host", f"{info.name} left" + (": a bot plays the seat" if by_bot else "")))
 
     def _maybe_ready(self, you: int | None, lobby: LobbyState, out: Output) -> None:
         """`unonet play`: the player came to play, so say ready once the seat is ours."""

@@ -75,6 +75,14 @@ class JoinTable:
 
 
 @dataclass(frozen=True, slots=True)
+class Spectate:
+    """Watch a table: public information only. A JoinTable later takes a free seat (the link
+    leaves the audience first, as SPEC.md [UNO-8-14] asks)."""
+
+    table: int
+
+
+@dataclass(frozen=True, slots=True)
 class SetReady:
     """Ready to start (in the lobby) or for the next round (after a round ends)."""
 
@@ -113,10 +121,11 @@ class Leave:
 
 
 LobbyCommand = (
-    ListTables | CreateTable | JoinTable | SetReady | SetRules | AddBot | RemoveBot | StartMatch
-    | Leave
+    ListTables | CreateTable | JoinTable | Spectate | SetReady | SetRules | AddBot | RemoveBot
+    | StartMatch | Leave
 )
 LOBBY_COMMANDS = (
-    ListTables, CreateTable, JoinTable, SetReady, SetRules, AddBot, RemoveBot, StartMatch, Leave,
+    ListTables, CreateTable, JoinTable, Spectate, SetReady, SetRules, AddBot, RemoveBot,
+    StartMatch, Leave,
 )
 """The command classes, for isinstance (the union above is for annotations)."""

@@ -14,6 +14,9 @@ the keepalive clock and the reconnect policy:
 - bye{kicked}, a protocol failure or running out of attempts ends in ConnectionChanged("lost").
 - Each connection hands the LinkSession the host's TLS certificate: the key that signs the
   match must be the one pinned. The match's transcript goes to the data dir's transcripts/.
+- With `seat_tokens`, the first connection looks for a seat this client kept at this host (same
+  address and fingerprint, client/seat_tokens.py) and offers its token in the hello: a restarted
+  `unonet join` sits down where it was. The LinkSession keeps the file up to date from then on.
 """
 
 from __future__ import annotations
@@ -26,9 +29,10 @@ from pathlib import Path
 
 import trio
 
-from client.known_hosts import KnownHosts, Seen, changed_warning
-from client.link import ConnectionChanged, Refused, Update
+from client.known_hosts import KnownHosts, Seen, address_key, changed_warning
+from client.link import ChatReceived, ConnectionChanged, Refused, Update
 from client.link_session import CloseLink, Command, Ended, LinkSession, Output
+from client.seat_tokens import NO_FINGERPRINT, SeatSlot, SeatTokens
 from client.tls import (
     ALPN,
     HostKeyMismatch,
@@ -95,6 +99,12 @@ class LinkConfig:
     transcripts: Path | None = None
     """The data dir whose transcripts/ keeps each match's transcript (`unonet audit`); None:
     the one `known_hosts` lives in, and none without known_hosts."""
+    seat_tokens: SeatTokens | None = None
+    """Where seat tokens are kept across runs; None: in memory only (tests, bots)."""
+    place: str | None = None
+    """The name the kept tokens file this host under; None: its `host:port`."""
+    spectate: bool = False
+    """Watch `table` instead of taking a seat."""
 
     def transcript_dir(self) -> Path | None:
         if self.transcripts is not None:
@@ -209,6 +219,8 @@ async def run_link(
             ended = Ended(True, f"cannot connect: {exc}")
         else:
             seen_before = seen_before or _fingerprint(stream)
+            if state.slot is None and config.seat_tokens is not None:
+                await _take_back_seat(config, config.seat_tokens, state, seen_before, updates)
             connected_at = trio.current_time()
             welcomed, ended = await _serve(stream, state, commands, updates)
             if welcomed:
@@ -236,6 +248,27 @@ async def run_link(
 CLOSED = "closed by the player"
 
 
+async def _take_back_seat(config: LinkConfig, tokens: SeatTokens, state: LinkSession,
+                          fingerprint: bytes | None,
+                          updates: trio.MemorySendChannel[Update]) -> None:
+    """First connection: tie the LinkSession to this host's kept tokens, and offer the seat
+    kept here (same place and fingerprint) unless the player came to watch."""
+    place = config.place or address_key(config.host, config.port)
+    state.slot = SeatSlot(tokens, place, fingerprint.hex() if fingerprint else NO_FINGERPRINT)
+    try:
+        found = state.slot.find(config.table)
+    except OSError as exc:  # an unreadable file loses the seat, not the game
+        log.warning("seat tokens: %s", exc)
+        return
+    for line in found.dropped:
+        await updates.send(ChatReceived("unonet", line))
+    if found.seat is not None and state.token is None and not config.spectate:
+        log.info("taking back seat %d at table %d of %s", found.seat.seat, found.seat.table,
+                 place)
+        state.token = found.seat.token
+        state.table = found.seat.table
+
+
 def link_session(config: LinkConfig) -> LinkSession:
     """The LinkSession `run_link` uses for `config`, with the match transcripts it asks for."""
     directory = config.transcript_dir()
@@ -243,7 +276,7 @@ def link_session(config: LinkConfig) -> LinkSession:
                                    on_problem=lambda text: log.warning("%s", text))
                   if directory is not None else None)
     return LinkSession(config.name, table=config.table, auto_ready=config.auto_ready,
-                       transcript=transcript)
+                       transcript=transcript, spectate=config.spectate)
 
 
 async def _wait_offline(

@@ -23,6 +23,7 @@ from client.lobby import (
     SeatInfo,
     SetReady,
     SetRules,
+    Spectate,
     StartMatch,
     TableInfo,
 )
@@ -166,6 +167,8 @@ def lobby_request(command: LobbyCommand) -> tuple[str, dict[str, Any]]:
             if seat is not None:
                 fields["seat"] = seat
             return "join_table", fields
+        case Spectate(table=table):
+            return "spectate", {"table": table}
         case SetReady(ready=ready):
             return "ready", {"ready": ready}
         case SetRules(options=options, preset=preset):

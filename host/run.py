@@ -10,6 +10,7 @@ from pathlib import Path
 
 import trio
 
+from host.addresses import lan_addresses, with_port
 from host.config import config_dir
 from host.journal import Journal, load
 from host.logs import setup_logging
@@ -74,11 +75,23 @@ def build_registry(options: HostOptions, journal_dir: Path, now: float,
 
 @dataclass(frozen=True)
 class ServedHost:
-    """A running host: its port, its fingerprint (None without TLS) and its config dir."""
+    """A running host: its port, its fingerprint (None without TLS), its config dir, the
+    addresses friends reach it at (best first) and its tables (for the journals in use)."""
 
     port: int
     fingerprint: str | None
     home: Path
+    addresses: tuple[str, ...] = ("127.0.0.1",)
+    registry: Registry | None = None
+
+    def journals(self) -> list[Path]:
+        """The journal of every match still on: what `--resume` carries on."""
+        found = []
+        for table in (self.registry.tables.values() if self.registry is not None else ()):
+            game = table.game
+            if game is not None and not game.over and game.journal is not None:
+                found.append(game.journal.path)
+        return found
 
 
 @asynccontextmanager
@@ -97,7 +110,8 @@ async def serving(options: HostOptions) -> AsyncIterator[ServedHost]:
                                                 tls=context))
     async with trio.open_nursery() as nursery:
         listeners = await nursery.start(server.serve)
-        served = ServedHost(listeners[0].socket.getsockname()[1], fingerprint, home)
+        served = ServedHost(listeners[0].socket.getsockname()[1], fingerprint, home,
+                            tuple(lan_addresses(options.bind)), registry)
         if options.share_notice:
             for table in registry.tables.values():
                 table.settings.notice = join_line(served)
@@ -106,11 +120,14 @@ async def serving(options: HostOptions) -> AsyncIterator[ServedHost]:
 
 
 def join_line(served: ServedHost) -> str:
-    """The command friends type, with this host's port and fingerprint."""
-    if served.fingerprint is None:
-        return f"Friends join with: unonet join YOUR-ADDRESS:{served.port} --no-tls"
-    return (f"Friends join with: unonet join YOUR-ADDRESS:{served.port} "
-            f"--fingerprint {served.fingerprint}")
+    """The command friends type, the same in the chat and on stdout: this machine's address
+    (the others it has, if that one is not reachable from their network), port, fingerprint."""
+    first, *others = served.addresses
+    pin = "--no-tls" if served.fingerprint is None else f"--fingerprint {served.fingerprint}"
+    line = f"Friends join with: unonet join {with_port(first, served.port)} {pin}"
+    if others:
+        line += f" (or at {', '.join(others)})"
+    return line
 
 
 def describe(options: HostOptions, served: ServedHost) -> list[str]:
@@ -119,12 +136,24 @@ def describe(options: HostOptions, served: ServedHost) -> list[str]:
     lines = [f"unonet host: listening on {where}, port {served.port}"]
     if served.fingerprint is not None:
         lines.append(f"fingerprint (SHA-256 of the certificate, base32): {served.fingerprint}")
-        lines.append(f"friends join with: unonet join HOST:{served.port} "
-                     f"--fingerprint {served.fingerprint}")
     else:
-        lines.append("TLS is off (--no-tls): traffic is readable on the network; friends join "
-                     f"with: unonet join HOST:{served.port} --no-tls")
+        lines.append("TLS is off (--no-tls): traffic is readable on the network")
+    lines.append(join_line(served))
     lines.append(f"logs: {served.home / 'host.log'}; journals: {served.home / 'journals'}")
+    return lines
+
+
+def farewell(served: ServedHost) -> list[str]:
+    """What the host's own player reads after leaving: the table is gone for everyone, and
+    how a match that was on carries on."""
+    journals = served.journals()
+    if not journals:
+        return ["unonet host: you left, so the table is closed for everyone at it."]
+    lines = ["unonet host: you left in mid-match, so the table is closed for everyone at it."]
+    for path in journals:
+        lines.append(f"The match is kept in its journal {path}; to carry it on (everyone takes "
+                     f"their seat back with the same unonet join):")
+        lines.append(f"  unonet host --resume {path}")
     return lines
 
 

@@ -166,7 +166,7 @@ def cmd_host(args: argparse.Namespace) -> int:
             raise CommandError(f"--resume {resume}: not a journal this host can resume "
                                f"({exc})") from None
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
-    headless = args.headless or resume is not None or not interactive
+    headless = args.headless or not interactive
     if not (args.headless or interactive):
         print("unonet: not on a terminal, so running as a dedicated server (--headless).",
               file=sys.stderr)
@@ -183,9 +183,6 @@ def cmd_host(args: argparse.Namespace) -> int:
         seats = max(2, min(10, args.bots + 1))  # starts by itself once these are filled
     else:
         seats = rules.max_players  # room for friends; the owner starts when all are in
-    if resume is not None and not args.headless:
-        print("unonet: resuming runs as a dedicated server; rejoin the table with "
-              "`unonet join`.", file=sys.stderr)
     options = HostOptions(
         rules=rules, preset=args.rules, bind=args.bind, port=args.port, bots=args.bots,
         seats=seats, headless=headless, tls=not args.no_tls, resume=resume,
@@ -193,7 +190,8 @@ def cmd_host(args: argparse.Namespace) -> int:
     if headless:
         trio.run(run_host, options)
         return 0
-    options.rules.check_table(seats)  # refused before the screen opens
+    if resume is None:
+        options.rules.check_table(seats)  # refused before the screen opens
     options.share_notice = True
     return _host_and_play(args, options)
 
@@ -201,28 +199,37 @@ def cmd_host(args: argparse.Namespace) -> int:
 def _host_and_play(args: argparse.Namespace, options: HostOptions) -> int:
     """The host in this process and the host player's client at its table, as its owner: the
     client joins first, so it owns the table, and starts the match from the lobby (`s`)."""
-    from client.cli import run_play
+    from client.cli import OWN_HOST, run_play
     from host.config import config_dir
     from host.logs import setup_logging
-    from host.run import describe, serving
+    from host.run import ServedHost, describe, farewell, serving
 
     home = config_dir()
     setup_logging(home / "host.log", to_stderr=False)  # the screen is the terminal's now
     shared: list[str] = []
+    ran: list[ServedHost] = []
 
     def start_host(_: argparse.Namespace) -> AbstractAsyncContextManager[HostAddress]:
         @asynccontextmanager
         async def running() -> AsyncIterator[HostAddress]:
             async with serving(options) as served:
+                ran.append(served)
                 shared.extend(describe(options, served))
-                yield HostAddress("127.0.0.1", served.port, served.fingerprint, table=0)
+                # The own player's seat is kept under OWN_HOST, not this port: `--resume`
+                # may listen elsewhere, and the player still sits down where they were.
+                yield HostAddress("127.0.0.1", served.port, served.fingerprint, table=0,
+                                  place=OWN_HOST)
 
         return running()
 
-    print(f"unonet host: starting on port {options.port}; your table opens now "
-          "(press s in the lobby to start once your friends are in).", flush=True)
+    if options.resume is not None:
+        print(f"unonet host: resuming {options.resume} on port {options.port}; you take "
+              "your seat back, friends theirs with the same unonet join.", flush=True)
+    else:
+        print(f"unonet host: starting on port {options.port}; your table opens now "
+              "(press s in the lobby to start once your friends are in).", flush=True)
     code = run_play(args, start_host, auto_ready=False)
-    print("\n".join(shared))
+    print("\n".join(shared + (farewell(ran[0]) if ran else [])))
     return code
 
 
@@ -338,9 +345,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="host a table that friends join over the network",
         description="Host a table that friends join with `unonet join`: prints the address "
         "and the certificate fingerprint to share, and opens your own client at the table, "
-        "whose owner you are (choose the rules, add bots, start with s). With --headless (or "
-        "when not on a terminal, or with --resume) it is a dedicated server instead: its table "
-        "starts by itself once its seats are filled and ready, with a new match after each one.",
+        "whose owner you are (choose the rules, add bots, start with s). Leaving closes the "
+        "table for everyone; --resume JOURNAL carries an interrupted match on, each player "
+        "back in their seat. With --headless (or when not on a terminal) it is a dedicated "
+        "server instead: its table starts by itself once its seats are filled and ready, with "
+        "a new match after each one.",
     )
     host.add_argument("--bind", default=None, metavar="ADDR",
                       help="address to listen on (default: every interface)")

@@ -1,0 +1,143 @@
+"""Resume tokens kept on disk, so a restarted client takes its seat back (SPEC.md [UNO-8-7]).
+
+A seat's token lives in the client's memory for one run; a killed terminal or a restarted host
+(`unonet host --resume`) would lose it, and with it the seat. So while a match is on, the token
+is also kept in `seat_tokens` in the unonet config dir (the directory known_hosts uses), owner-only
+(0600: the token is the seat), one line per seat:
+
+    PLACE FINGERPRINT TABLE SEAT TOKEN SAVED
+
+PLACE is `host:port` as known_hosts writes it (or `own-host` for the host's own player, whose
+port may change across `--resume`); FINGERPRINT the hex SHA-256 of the host's certificate, `-`
+without TLS: a token is only ever offered to a host showing the fingerprint it was given by.
+SAVED is the Unix time it was written; a token older than TOKEN_LIFETIME is dropped unread.
+The line goes when the match ends, when the player leaves the seat, or when the host refuses it.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from client.known_hosts import config_dir
+
+FILE_NAME = "seat_tokens"
+HEADER = "# unonet seat tokens: place fingerprint table seat token saved (keep this file secret)\n"
+TOKEN_LIFETIME = 7 * 24 * 3600.0
+"""Seconds a kept token is offered: a match interrupted for a week is over for everyone (the host
+gives a dropped seat to a bot after 30 s, but a journal can be resumed days later)."""
+NO_FINGERPRINT = "-"
+TOKEN_BYTES = 32
+
+
+@dataclass(frozen=True)
+class KeptSeat:
+    """One seat this client holds at a host's table, and the secret that takes it back."""
+
+    place: str
+    fingerprint: str
+    table: int
+    seat: int
+    token: bytes
+    saved: float
+
+    def line(self) -> str:
+        return (f"{self.place} {self.fingerprint} {self.table} {self.seat} {self.token.hex()} "
+                f"{int(self.saved)}\n")
+
+    @classmethod
+    def parse(cls, line: str) -> KeptSeat | None:
+        """The seat a line names, or None for a comment or a line that does not parse."""
+        parts = line.split()
+        if len(parts) != 6 or parts[0].startswith("#"):
+            return None
+        place, fingerprint, table, seat, token, saved = parts
+        try:
+            kept = cls(place, fingerprint, int(table), int(seat), bytes.fromhex(token),
+                       float(saved))
+        except ValueError:
+            return None
+        return kept if len(kept.token) == TOKEN_BYTES and kept.table >= 0 else None
+
+
+@dataclass(frozen=True)
+class Lookup:
+    """What `SeatTokens.find` found: the seat to take back, and the lines the user should read
+    about tokens it dropped on the way (too old)."""
+
+    seat: KeptSeat | None
+    dropped: tuple[str, ...] = ()
+
+
+class SeatTokens:
+    """The seat_tokens file; read on each call and replaced atomically, like known_hosts."""
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path if path is not None else config_dir() / FILE_NAME
+
+    def entries(self) -> list[KeptSeat]:
+        try:
+            text = self.path.read_text(encoding="utf-8")
+        except (FileNotFoundError, NotADirectoryError):
+            return []
+        return [kept for line in text.splitlines() if (kept := KeptSeat.parse(line)) is not None]
+
+    def find(self, place: str, fingerprint: str, table: int | None,
+             now: float | None = None) -> Lookup:
+        """The newest seat kept for this place, fingerprint and table (any table if None);
+        tokens past TOKEN_LIFETIME for this place are dropped, each with its line."""
+        now = time.time() if now is None else now
+        kept = self.entries()
+        stale = [k for k in kept if k.place == place and now - k.saved > TOKEN_LIFETIME]
+        if stale:
+            self._write([k for k in kept if k not in stale])
+        dropped = tuple(f"the seat kept for table {k.table} at {place} is older than "
+                        f"{TOKEN_LIFETIME / 86400:g} days: forgotten" for k in stale)
+        fresh = [k for k in kept if k not in stale and k.place == place
+                 and k.fingerprint == fingerprint and table in (None, k.table)]
+        return Lookup(max(fresh, key=lambda k: k.saved) if fresh else None, dropped)
+
+    def keep(self, seat: KeptSeat) -> None:
+        """Remember `seat`, replacing what was kept for its place and table."""
+        others = [k for k in self.entries() if (k.place, k.table) != (seat.place, seat.table)]
+        self._write([*others, seat])
+
+    def drop(self, place: str, table: int) -> bool:
+        """Forget the seat kept for this place and table; True if there was one."""
+        kept = self.entries()
+        rest = [k for k in kept if (k.place, k.table) != (place, table)]
+        if len(rest) != len(kept):
+            self._write(rest)
+        return len(rest) != len(kept)
+
+    def _write(self, kept: list[KeptSeat]) -> None:
+        """Replace the file whole; created 0600 before the secret goes in, never readable by
+        others even for a moment."""
+        self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        temporary = self.path.with_name(self.path.name + ".tmp")
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        os.fchmod(descriptor, 0o600)
+        with os.fdopen(descriptor, "w", encoding="utf-8") as file:
+            file.write(HEADER + "".join(k.line() for k in kept))
+        os.replace(temporary, self.path)
+
+
+@dataclass
+class SeatSlot:
+    """The tokens of one host (place and fingerprint), as one link sees them: what LinkSession
+    calls when its seat's token should be kept or forgotten."""
+
+    tokens: SeatTokens
+    place: str
+    fingerprint: str
+
+    def find(self, table: int | None) -> Lookup:
+        return self.tokens.find(self.place, self.fingerprint, table)
+
+    def keep(self, table: int, seat: int, token: bytes) -> None:
+        self.tokens.keep(KeptSeat(self.place, self.fingerprint, table, seat, token, time.time()))
+
+    def drop(self, table: int) -> bool:
+        return self.tokens.drop(self.place, table)

@@ -1,0 +1,192 @@
+"""A seat survives the client (issue 12, point 1): over real loopback sockets, a client killed in
+mid-match leaves its token in seat_tokens, and a fresh client for the same host sits down in the
+same seat; a token the host refuses is dropped with one line and the client joins as a
+newcomer, once; a finished match's token is gone. Also: watching a table and taking a free seat
+from the audience (point 4), and who comes and goes, in the chat (point 13)."""
+
+from __future__ import annotations
+
+import math
+import time
+from pathlib import Path
+
+import trio
+from client_net import LinkHarness, play_until, start_host, start_link
+
+from client.link import ChatReceived, ConnectionChanged, LobbyChanged, Refused, Update
+from client.link_session import Command
+from client.lobby import JoinTable, SetReady, StartMatch
+from client.network import LinkConfig, run_link
+from client.seat_tokens import TOKEN_LIFETIME, KeptSeat, SeatTokens
+from host.registry import Registry
+from host.server import HostServer, ServerConfig
+from host.settings import FAST_TIMINGS
+from host.table import TableSettings
+from unonet import events as ev
+from unonet.rules import RuleSet
+
+
+def config(port: int, tokens: SeatTokens, **changes: object) -> LinkConfig:
+    base: dict[str, object] = {"name": "me", "tls": False, "table": 0, "auto_ready": True,
+                               "seat_tokens": tokens}
+    base.update(changes)
+    return LinkConfig("127.0.0.1", port, **base)  # type: ignore[arg-type]
+
+
+def seated(update: Update) -> bool:
+    return isinstance(update, LobbyChanged) and update.lobby.you is not None
+
+
+def match_on(update: Update) -> bool:
+    return isinstance(update, LobbyChanged) and update.lobby.started \
+        and update.lobby.you is not None
+
+
+async def killable_link(nursery: trio.Nursery, cfg: LinkConfig) -> tuple[LinkHarness,
+                                                                          trio.CancelScope]:
+    """`run_link` in a scope the test cancels as a kill would end the process: no bye."""
+    commands_in, commands_out = trio.open_memory_channel[Command](math.inf)
+    updates_in, updates_out = trio.open_memory_channel[Update](math.inf)
+    harness = LinkHarness(commands_in, updates_out)
+    scope = trio.CancelScope()
+
+    async def run() -> None:
+        with scope:
+            await run_link(cfg, commands_out, updates_in)
+        harness.finished.set()
+
+    nursery.start_soon(run)
+    return harness, scope
+
+
+async def test_a_killed_client_run_again_takes_back_the_same_seat(
+    nursery: trio.Nursery, tmp_path: Path
+) -> None:
+    tokens = SeatTokens(tmp_path / "seat_tokens")
+    host = await start_host(nursery, bots=2, rules=RuleSet(target=500))
+    first, kill = await killable_link(nursery, config(host.port, tokens))
+    started = await first.until(match_on)
+    assert isinstance(started, LobbyChanged)
+    seat = started.lobby.you
+    await first.until(lambda u: isinstance(u, ConnectionChanged) or bool(tokens.entries()))
+    (kept,) = tokens.entries()
+    assert (kept.place, kept.table, kept.seat) == (f"127.0.0.1:{host.port}", 0, seat)
+    assert (tmp_path / "seat_tokens").stat().st_mode & 0o777 == 0o600
+
+    kill.cancel()  # the terminal is closed: no bye, the host sees the socket die
+    await first.finished.wait()
+    await trio.sleep(0)
+    # The host's grace runs out and a bot plays the seat: the token still takes it back.
+    with trio.fail_after(20):
+        while not any(s.taken_over for s in host.table.room.seats if s is not None):
+            await trio.sleep(0.05)
+
+    again = await start_link(nursery, config(host.port, tokens))
+    back = await again.until(seated)
+    assert isinstance(back, LobbyChanged)
+    assert back.lobby.you == seat and back.lobby.started
+    assert not [u for u in again.seen if isinstance(u, Refused)]  # never "spectate instead"
+    human = host.table.room.seats[seat]
+    assert human is not None and human.connected and not human.taken_over
+    await again.close()
+    (still,) = tokens.entries()  # quitting in mid-match keeps the seat for later
+    assert (still.token, still.seat) == (kept.token, kept.seat)
+
+
+async def test_a_refused_token_is_dropped_with_one_line_and_the_client_joins_afresh(
+    nursery: trio.Nursery, tmp_path: Path
+) -> None:
+    tokens = SeatTokens(tmp_path / "seat_tokens")
+    host = await start_host(nursery, bots=1)
+    place = f"127.0.0.1:{host.port}"
+    tokens.keep(KeptSeat(place, "-", 0, 1, bytes(32), time.time()))
+    harness = await start_link(nursery, config(host.port, tokens, auto_ready=False))
+    await harness.until(seated)
+    gone = [u for u in harness.seen if isinstance(u, Refused)]
+    assert [u.code for u in gone] == ["invalid_resume"]
+    assert "joining as a newcomer" in gone[0].message
+    assert tokens.entries() == []
+    # Refused once before any welcome, tried again without the token, welcomed: no loop.
+    assert harness.states() == ["connecting", "connecting", "connected"]
+    await harness.close()
+
+
+async def test_an_old_token_is_forgotten_with_a_line_and_never_sent(
+    nursery: trio.Nursery, tmp_path: Path
+) -> None:
+    tokens = SeatTokens(tmp_path / "seat_tokens")
+    host = await start_host(nursery, bots=1)
+    old = time.time() - TOKEN_LIFETIME - 60
+    tokens.keep(KeptSeat(f"127.0.0.1:{host.port}", "-", 0, 1, bytes(32), old))
+    harness = await start_link(nursery, config(host.port, tokens, auto_ready=False))
+    await harness.until(seated)
+    lines = [u for u in harness.seen if isinstance(u, ChatReceived) and u.name == "unonet"]
+    assert len(lines) == 1 and "forgotten" in lines[0].text
+    assert not [u for u in harness.seen if isinstance(u, Refused)]  # the host never saw it
+    assert tokens.entries() == []
+    await harness.close()
+
+
+async def test_the_token_of_a_finished_match_is_removed(
+    nursery: trio.Nursery, tmp_path: Path
+) -> None:
+    # A table with an owner (not headless): after the match it waits in the lobby, so the
+    # next match's token is not kept before the test looks.
+    registry = Registry(FAST_TIMINGS)
+    table = registry.create_table(TableSettings("net", RuleSet(target=50), headless=False,
+                                                target_seats=2, timings=FAST_TIMINGS))
+    table.add_bot()
+    server = HostServer(registry, ServerConfig(bind="127.0.0.1", port=0))
+    listeners: list[trio.SocketListener] = await nursery.start(server.serve)
+    tokens = SeatTokens(tmp_path / "seat_tokens")
+    harness = await start_link(nursery, config(listeners[0].socket.getsockname()[1], tokens))
+    await harness.until(seated)
+    harness.send(StartMatch())
+    await harness.until(match_on)
+    await play_until(harness, lambda u: bool(tokens.entries()), timeout=120)
+    await play_until(harness, match_ended, timeout=120)
+    await harness.until(lambda u: isinstance(u, LobbyChanged) and not u.lobby.started)
+    assert tokens.entries() == []
+    await harness.close()
+
+
+def match_ended(update: Update) -> bool:
+    from client.link import GameEvent
+
+    return isinstance(update, GameEvent) and isinstance(update.event, ev.MatchEnded)
+
+
+async def test_a_spectator_watches_then_takes_a_free_seat(
+    nursery: trio.Nursery, tmp_path: Path
+) -> None:
+    tokens = SeatTokens(tmp_path / "seat_tokens")
+    host = await start_host(nursery, bots=1, players=2)
+    watcher = await start_link(nursery, config(host.port, tokens, spectate=True,
+                                               auto_ready=False))
+    watching = await watcher.until_type(LobbyChanged)
+    assert watching.lobby.you is None and watching.lobby.spectators == 1
+    free = next(s.seat for s in watching.lobby.seats if s.kind == "empty")
+    watcher.send(JoinTable(0, "me", free))
+    sat = await watcher.until(seated)
+    assert isinstance(sat, LobbyChanged)
+    assert sat.lobby.you == free and sat.lobby.spectators == 0
+    assert not [u for u in watcher.seen if isinstance(u, Refused)]
+    await watcher.close()
+
+
+async def test_the_chat_tells_who_takes_a_seat_and_who_leaves(
+    nursery: trio.Nursery, tmp_path: Path
+) -> None:
+    host = await start_host(nursery, bots=1, players=3, timings=FAST_TIMINGS)
+    tokens = SeatTokens(tmp_path / "seat_tokens")
+    ana = await start_link(nursery, config(host.port, tokens, name="Ana", auto_ready=False))
+    await ana.until(seated)
+    bruno = await start_link(nursery, config(host.port, None, name="Bruno", auto_ready=False))
+    await bruno.until(seated)
+    came = await ana.until_type(ChatReceived)
+    assert came.name == "host" and came.text.startswith("Bruno took seat")
+    bruno.send(SetReady(True))
+    await bruno.close()
+    left = await ana.until(lambda u: isinstance(u, ChatReceived) and "left" in u.text)
+    assert isinstance(left, ChatReceived) and left.text == "Bruno left"
+    await ana.close()
