@@ -1,6 +1,6 @@
 """A match's transcript: every message the host sent, kept so a cheated player can show others.
 
-The host signs its trust messages (SPEC.md 11.9), so a transcript is evidence: `unonet audit FILE`
+The host signs its trust messages (SPEC.md 11.11), so a transcript is evidence: `unonet audit FILE`
 re-checks it offline, and anyone given the file can run it too. One file per match,
 `<data dir>/transcripts/<game_id hex>.msgpack` (the data dir is the one known_hosts lives in),
 holding a stream of msgpack maps:
