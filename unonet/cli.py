@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import secrets
 import sys
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import TYPE_CHECKING
 
@@ -23,7 +23,7 @@ from unonet.rulebook import LANGUAGES, UnknownLanguage, describe_rules
 from unonet.rules import PRESETS, RulesError, RuleSet, parse_option, playable_presets, preset
 
 if TYPE_CHECKING:
-    from host.run import HostOptions
+    from host.run import HostOptions, ServedHost
 
 BOT_NAMES = ("Ana", "Bruno", "Chiara", "Davi", "Elena", "Fabio", "Giulia", "Hugo", "Iris", "Joao")
 
@@ -199,38 +199,45 @@ def cmd_host(args: argparse.Namespace) -> int:
 def _host_and_play(args: argparse.Namespace, options: HostOptions) -> int:
     """The host in this process and the host player's client at its table, as its owner: the
     client joins first, so it owns the table, and starts the match from the lobby (`s`)."""
-    from client.cli import OWN_HOST, run_play
+    from client.cli import run_play
     from host.config import config_dir
     from host.logs import setup_logging
-    from host.run import ServedHost, describe, farewell, serving
+    from host.run import describe, farewell
 
-    home = config_dir()
-    setup_logging(home / "host.log", to_stderr=False)  # the screen is the terminal's now
-    shared: list[str] = []
+    setup_logging(config_dir() / "host.log", to_stderr=False)  # the screen is the terminal's
     ran: list[ServedHost] = []
-
-    def start_host(_: argparse.Namespace) -> AbstractAsyncContextManager[HostAddress]:
-        @asynccontextmanager
-        async def running() -> AsyncIterator[HostAddress]:
-            async with serving(options) as served:
-                ran.append(served)
-                shared.extend(describe(options, served))
-                # The own player's seat is kept under OWN_HOST, not this port: `--resume`
-                # may listen elsewhere, and the player still sits down where they were.
-                yield HostAddress("127.0.0.1", served.port, served.fingerprint, table=0,
-                                  place=OWN_HOST)
-
-        return running()
-
     if options.resume is not None:
         print(f"unonet host: resuming {options.resume} on port {options.port}; you take "
               "your seat back, friends theirs with the same unonet join.", flush=True)
     else:
         print(f"unonet host: starting on port {options.port}; your table opens now "
               "(press s in the lobby to start once your friends are in).", flush=True)
-    code = run_play(args, start_host, auto_ready=False)
-    print("\n".join(shared + (farewell(ran[0]) if ran else [])))
+    code = run_play(args, host_for_player(options, ran), auto_ready=False)
+    if ran:
+        print("\n".join(describe(options, ran[0]) + farewell(ran[0])))
     return code
+
+
+def host_for_player(
+    options: HostOptions, ran: list[ServedHost],
+) -> Callable[[argparse.Namespace], AbstractAsyncContextManager[HostAddress]]:
+    """`unonet host`'s host, for client/cli.py's run_play: served in the client's trio run,
+    appended to `ran` once it listens. The own player's seat is kept under OWN_HOST, not this
+    port: `--resume` may listen elsewhere, and the player still sits down where they were."""
+    from client.cli import OWN_HOST
+    from host.run import serving
+
+    def start(_: argparse.Namespace) -> AbstractAsyncContextManager[HostAddress]:
+        @asynccontextmanager
+        async def running() -> AsyncIterator[HostAddress]:
+            async with serving(options) as served:
+                ran.append(served)
+                yield HostAddress("127.0.0.1", served.port, served.fingerprint, table=0,
+                                  place=OWN_HOST)
+
+        return running()
+
+    return start
 
 
 def cmd_bot(args: argparse.Namespace) -> int:

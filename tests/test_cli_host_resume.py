@@ -1,0 +1,112 @@
+"""`unonet host --resume` gives the host's own player its seat back (issue 12, points 1 and 3):
+the host and its player run as `unonet host` runs them (unonet/cli.py host_for_player and
+client/cli.py play_main, over TLS on loopback); the host goes away in mid-match, and the player's
+link says so (reconnecting, attempt n); the resumed host, on another port, seats the player where
+it was, from the token kept under own-host. Leaving prints the --resume command and journal."""
+
+from __future__ import annotations
+
+import argparse
+import math
+from pathlib import Path
+
+import pytest
+import trio
+from client_net import LinkHarness, start_link
+
+from client.cli import OWN_HOST, play_main
+from client.link import ConnectionChanged, LobbyChanged, Update
+from client.link_session import Command
+from client.lobby import SetReady, StartMatch
+from client.network import Backoff, LinkConfig
+from client.seat_tokens import SeatTokens
+from host.run import HostOptions, ServedHost, farewell
+from unonet.cli import host_for_player
+from unonet.rules import RuleSet
+
+
+def host_options(home: Path, resume: Path | None = None) -> HostOptions:
+    return HostOptions(rules=RuleSet(target=500), bind="127.0.0.1", port=0, bots=1, seats=2,
+                       headless=False, tls=True, home=home, share_notice=True, resume=resume)
+
+
+async def host_and_player(nursery: trio.Nursery, options: HostOptions,
+                          ran: list[ServedHost]) -> tuple[LinkHarness, trio.CancelScope]:
+    """`unonet host`'s two halves in this trio run; the scope ends both, as Ctrl-C would."""
+    commands_in, commands_out = trio.open_memory_channel[Command](math.inf)
+    updates_in, updates_out = trio.open_memory_channel[Update](math.inf)
+    harness = LinkHarness(commands_in, updates_out)
+    main = play_main(argparse.Namespace(), host_for_player(options, ran), "Hosta",
+                     auto_ready=False)
+    scope = trio.CancelScope()
+
+    async def run() -> None:
+        with scope:
+            await main(commands_out, updates_in)
+        harness.finished.set()
+
+    nursery.start_soon(run)
+    return harness, scope
+
+
+def seated_in_match(update: Update) -> bool:
+    return isinstance(update, LobbyChanged) and update.lobby.started \
+        and update.lobby.you is not None
+
+
+async def test_the_host_player_takes_its_seat_back_after_host_resume(
+    nursery: trio.Nursery, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("UNONET_HOME", str(tmp_path))
+    ran: list[ServedHost] = []
+    harness, stop = await host_and_player(nursery, host_options(tmp_path), ran)
+    lobby = await harness.until(lambda u: isinstance(u, LobbyChanged) and u.lobby.you is not None)
+    assert isinstance(lobby, LobbyChanged) and lobby.lobby.owner == lobby.lobby.you
+    harness.send(SetReady(True))
+    harness.send(StartMatch())
+    started = await harness.until(seated_in_match)
+    assert isinstance(started, LobbyChanged)
+    seat = started.lobby.you
+    tokens = SeatTokens(tmp_path / "seat_tokens")
+    with trio.fail_after(20):
+        while not tokens.entries():
+            await trio.sleep(0.01)
+    assert tokens.entries()[0].place == OWN_HOST
+    (journal,) = ran[0].journals()
+    said = "\n".join(farewell(ran[0]))
+    assert f"unonet host --resume {journal}" in said and "closed for everyone" in said
+
+    stop.cancel()  # the host process ends (Ctrl-C, a closed terminal): both halves go
+    await harness.finished.wait()
+
+    again: list[ServedHost] = []
+    back, stop_again = await host_and_player(nursery, host_options(tmp_path, journal), again)
+    resumed = await back.until(seated_in_match)
+    assert isinstance(resumed, LobbyChanged)
+    assert resumed.lobby.you == seat
+    assert again[0].journals() == [journal]
+    stop_again.cancel()
+
+
+async def test_when_the_host_is_gone_the_link_says_so_with_the_attempt(
+    nursery: trio.Nursery, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A friend's link to a host that went away: 'reconnecting' with the attempt, never a
+    silent screen; then 'lost' once the attempts run out."""
+    monkeypatch.setenv("UNONET_HOME", str(tmp_path))
+    ran: list[ServedHost] = []
+    options = host_options(tmp_path / "host")
+    options.bots = 0  # a seat for the friend
+    host, stop = await host_and_player(nursery, options, ran)
+    await host.until(lambda u: isinstance(u, LobbyChanged) and u.lobby.you is not None)
+    friend = await start_link(nursery, LinkConfig(
+        "127.0.0.1", ran[0].port, name="Bea", pin=ran[0].fingerprint, table=0,
+        backoff=Backoff(first=0.01, cap=0.01, attempts=3)))
+    await friend.until(lambda u: isinstance(u, LobbyChanged) and u.lobby.you is not None)
+    stop.cancel()
+    gone = await friend.until_state("reconnecting")
+    assert "attempt 1 of 3" in gone.detail
+    lost = await friend.until_state("lost")
+    assert lost.detail
+    assert [s for s in friend.states() if s == "reconnecting"] == ["reconnecting"] * 3
+    assert isinstance(lost, ConnectionChanged)
