@@ -216,10 +216,8 @@ class ClientModel:
     @property
     def notice(self) -> str:
         """The notice line's text, while what it is about still holds."""
-        notice = self.current_notice
-        if notice is None or not self._still_true(notice):
-            return ""
-        return notice.text
+        self._expire_notice()  # once stale it stays gone, even if the state comes back
+        return self.current_notice.text if self.current_notice is not None else ""
 
     @notice.setter
     def notice(self, text: str) -> None:
@@ -247,8 +245,8 @@ class ClientModel:
         if notice.screen is not self.screen:
             return False
         now = self.notice_stamp(notice.about)
-        if notice.about == "name":  # before we are seated under a name, nothing contradicts it
-            return now is None or now == self.my_name
+        if notice.about == "name":  # the old name until the host answers, then ours
+            return now is None or now in (notice.stamp, self.my_name)
         return bool(now == notice.stamp)
 
     def _expire_notice(self) -> None:

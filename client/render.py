@@ -417,11 +417,10 @@ def players(model: ClientModel, width: int) -> list[Line]:
         return entry_lines(model, entries, width) + team_line(model)
     half = (width - 1) // 2
     rows = (count + 1) // 2
-    left = entry_lines(model, entries[:rows], half)
-    right = entry_lines(model, entries[rows:], width - half - 1)
+    both = entry_lines(model, entries, half)  # one set of column widths for both halves
     lines: list[Line] = []
     for r in range(rows):
-        lines.append([*left[r], ("", " "), *(right[r] if r < len(right) else [])])
+        lines.append([*both[r], ("", " "), *(both[r + rows] if r + rows < count else [])])
     return lines + team_line(model)
 
 
@@ -458,10 +457,11 @@ def centre(model: ClientModel, look: Look, width: int) -> Line:
     direction = tr("ui.cw") if view.direction > 0 else tr("ui.ccw")
     line.append(("", f"  {tr('ui.pile', count=view.draw_pile)}  "))
     after = next_seat(model)
-    upcoming = f", {tr('ui.next', name=model.name(after))}" if after is not None else ""
-    if width_of(line) + get_cwidth(f"{arrow} {direction}{upcoming}") > width:
-        direction = ""  # the arrow alone says it; who comes next matters more than the word
-    line.append(("", f"{arrow} {direction}".rstrip() + upcoming))
+    upcoming = tr("ui.next", name=model.name(after)) if after is not None else ""
+    text = f"{arrow} {direction}, {upcoming}" if upcoming else f"{arrow} {direction}"
+    if width_of(line) + get_cwidth(text) > width:
+        text = f"{arrow} {upcoming}"  # the arrow says the way; who comes next matters more
+    line.append(("", text.rstrip()))
     return line
 
 

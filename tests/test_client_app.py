@@ -8,7 +8,10 @@ is done. Nothing waits on a clock.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
+import os
+import pwd
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from io import StringIO
@@ -20,7 +23,7 @@ from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.mouse_events import MouseButton, MouseEvent, MouseEventType
 from prompt_toolkit.output.vt100 import Vt100_Output
 
-from client.app import ClientApp
+from client.app import ClientApp, build, login_name
 from client.i18n import Translator
 from client.lobby import AddBot, JoinTable, SetReady, SetRules, StartMatch
 from client.model import ChallengePrompt, ClientModel, ColorPrompt, QuitPrompt, Screen
@@ -308,3 +311,46 @@ def test_a_seat_number_on_the_table_list_joins_at_that_seat() -> None:
 
     with driver(tables_first=True, capacity=4) as d:
         run(d, script)
+
+
+def test_in_italian_the_colour_keys_are_the_initials_and_s_confirms_leaving() -> None:
+    async def script(d: Driver) -> None:
+        m = d.model
+        await d.press("")
+        await d.press("3\r")  # the Wild: the picker names its keys in Italian
+        assert isinstance(m.prompt, ColorPrompt)
+        picker = screen_text(d)
+        assert "g/2 giallo" in picker and "v/3 verde" in picker
+        await d.press("v")  # verde
+        played = d.table.intents[-1]
+        assert isinstance(played, Play) and played.color is Color.GREEN
+        await d.press("q")
+        assert isinstance(m.prompt, QuitPrompt) and "s sì, n no" in screen_text(d)
+        await d.press("n")  # no: back to the game
+        assert not isinstance(m.prompt, QuitPrompt) and not d.table.closed
+        d.pipe.send_text("qs")  # sì
+
+    with driver(lang="it") as d:
+        run(d, script)
+        assert d.table.closed
+
+
+def test_in_portuguese_the_help_names_the_colour_keys() -> None:
+    model = ClientModel(Translator("pt"), name="Me")
+    table = scenario_table(model)
+    table.start(model.apply)
+    model.toggle_help()
+    text = "".join(f[1] for f in compose(model, 80, 23, False))
+    assert "r vermelho, y amarelo, g verde, b azul" in text
+
+
+def test_the_default_name_is_the_login_name() -> None:
+    assert login_name({"LOGNAME": "ada", "USER": "root"}) == "ada"  # getpass's order
+    assert login_name({"USER": "grace"}) == "grace"
+    assert login_name({}) == pwd.getpwuid(os.getuid()).pw_name  # none set: the account's
+    assert login_name({"USER": "  "}) == pwd.getpwuid(os.getuid()).pw_name
+    args = argparse.Namespace(lang="en", name="", no_bell=False)
+    app = build(scenario_table(), args, {"USER": "grace"})
+    assert app.model.my_name == "grace"
+    args.name = "Bea"
+    assert build(scenario_table(), args, {"USER": "grace"}).model.my_name == "Bea"

@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
-from client_table import LocalTable, code_of, play_of, play_to_the_forgotten_uno, scenario_table
+from dataclasses import replace
+
+from client_table import (
+    LocalTable,
+    code_of,
+    house_table,
+    play_of,
+    play_to_the_forgotten_uno,
+    scenario_table,
+)
 
 from client.i18n import Translator
-from client.link import TablesListed
+from client.link import ChatReceived, LobbyChanged, Refused, TablesListed
 from client.lobby import CreateTable, JoinTable, LobbyState, SeatInfo, TableInfo
 from client.model import (
     ChallengePrompt,
@@ -17,6 +26,7 @@ from client.model import (
 )
 from unonet.actions import Accept, CallUno, Catch, Challenge, Draw, Play
 from unonet.cards import Color
+from unonet.rules import RuleSet
 
 
 def setup(lang: str = "en") -> tuple[ClientModel, LocalTable]:
@@ -221,3 +231,63 @@ def test_a_seat_number_in_the_lobby_moves_us_to_an_empty_seat() -> None:
     assert model.set_name("Ana") == JoinTable(5, "Ana")  # seated: a rename where we sit
     model.apply_lobby(lobby(0, ("Ana", "Bo", None), started=True))
     assert model.move_to_seat(2) is None  # not during a match
+
+
+def test_a_refusal_goes_once_the_lobby_has_changed() -> None:
+    model = ClientModel(Translator("en"), name="Me")
+    model.apply(LobbyChanged(lobby(0, ("Me", "Bo"))))
+    model.apply(Refused("not_ready", "every seated player must be ready"))
+    assert model.notice == "Refused: every seated player must be ready"
+    model.apply(ChatReceived("Bo", "one moment", 1))  # chat is not what it was about
+    assert model.notice.startswith("Refused")
+    ready = lobby(0, ("Me", "Bo"))
+    ready = LobbyState(ready.table, ready.name, ready.owner, ready.rules,
+                       tuple(replace(seat, ready=True) for seat in ready.seats), False,
+                       ready.preset, 0, 0)
+    model.apply(LobbyChanged(ready))  # Bo is ready now: the refusal is no longer true
+    assert model.notice == ""
+    model.apply(LobbyChanged(lobby(0, ("Me", "Bo"))))  # and it does not come back
+    assert model.notice == ""
+
+
+def test_your_name_is_now_goes_when_the_table_seats_us_under_another() -> None:
+    model = ClientModel(Translator("en"), name="Me")
+    model.apply(LobbyChanged(lobby(0, ("Me", "Bo"))))
+    assert model.set_name("Anna") == JoinTable(5, "Anna")
+    assert model.notice == "Your name is now Anna."
+    model.apply(LobbyChanged(lobby(0, ("Anna", "Bo"))))  # the host took it: still true
+    assert model.notice == "Your name is now Anna."
+    model.apply(LobbyChanged(lobby(0, ("Anna 2", "Bo"))))  # the host made it unique
+    assert model.notice == ""
+    # Chosen on the table list, it goes when the screen does (the lobby shows the name).
+    model = ClientModel(Translator("en"), name="Me")
+    model.apply(TablesListed((TableInfo(5, "t", 4, 1, False),)))
+    model.set_name("Anna")
+    assert model.notice == "Your name is now Anna."
+    model.apply(LobbyChanged(lobby(0, ("Anna", None))))
+    assert model.notice == ""
+
+
+def test_an_answer_to_a_key_goes_when_the_game_moves_on() -> None:
+    model, table = setup()
+    model.select_index(1)  # bR does not play on r3
+    assert model.play_selected() is None and "cannot be played" in model.notice
+    model.select_index(0)
+    table.send_intent(play_of(model.play_selected()))  # b3: the others play, our turn again
+    assert model.notice == ""
+
+
+def test_the_selection_starts_on_a_playable_card_each_turn() -> None:
+    model = ClientModel(Translator("en"), name="Me")
+    # Sorted by colour the hand is r5 r6 g2 b7 b8: the first card does not play on b1.
+    hands = [["r5", "b7", "g2", "r6", "b8"], ["b2", "b3", "r9", "r8", "r7"],
+             ["b4", "b5", "g9", "g8", "g7"]]
+    table = house_table(model, RuleSet(hand_size=5), hands, "b1", {1: ["b2"], 2: ["b4"]})
+    assert model.my_turn and hand_codes(model) == ["r5", "r6", "g2", "b7", "b8"]
+    assert hand_codes(model)[model.selected] == "b7"  # not r5: Enter plays something
+    model.select_index(4)  # the player's own choice, b8, is kept while the turn lasts
+    model.apply(Refused("not_your_turn"))
+    assert hand_codes(model)[model.selected] == "b8"
+    table.send_intent(play_of(model.play_selected()))  # b8; Bruno b2, Chiara b4
+    assert model.my_turn and model.selected_card in model.playable
+    assert hand_codes(model)[model.selected] == "b7"

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
+
 from client_table import (
     LocalTable,
     play_of,
@@ -14,14 +17,15 @@ from prompt_toolkit.utils import get_cwidth
 from client.i18n import Translator
 from client.link import Caught, RoundTrust, TablesListed, TrustReport, TrustStatus
 from client.lobby import LobbyState, SeatInfo, TableInfo
-from client.model import ChatLine, ClientModel, Screen
-from client.render import compose
+from client.model import ChatLine, ClientModel, RoundResult, Screen
+from client.render import Look, card_code, compose, result_lines
 from unonet.actions import Catch, Challenge, Draw
 from unonet.bots import NormalBot
 from unonet.bots.base import Bot
 from unonet.cards import Color
 from unonet.match import Match
 from unonet.rules import RuleSet
+from unonet.scoring import hand_points
 
 WIDTH, HEIGHT = 80, 23  # 24 rows less the chat input line
 
@@ -115,6 +119,159 @@ def test_ten_players_fit_at_80x24() -> None:
     assert table.mismatches == []
 
 
+def test_ten_players_keep_whole_names_and_the_dealer_at_80_columns() -> None:
+    match = Match(RuleSet(), 10, b"ten")
+    bots: dict[int, Bot] = {s: NormalBot(s, match.rules, match.manifest, seed=s)
+                            for s in range(1, 10)}
+    names = ["Alexandra", "Annabella", "Bruno", "Chiara", "Davi", "Elena", "Fabio",
+             "Giulia", "Hugo", "Iris"]
+    model = ClientModel(Translator("en"), name="Alexandra")
+    table = LocalTable(match, 0, bots, names, model=model)
+    table.start(model.apply)
+    view = model.view
+    assert view is not None and view.dealer is not None
+    for plain in (False, True):
+        lines = screen_lines(model, plain=plain)
+        players = "\n".join(lines[1:6])  # five rows of two columns, under the title
+        assert "Alexandra (you)" in players
+        for name in names[1:]:
+            assert re.search(rf"\b{name} +\d+ cards \d+ pts", players), name
+        dealer = names[view.dealer]
+        assert re.search(rf"{dealer} +\d+ cards \d+ pts dealer", players)
+
+
+def test_the_next_player_and_the_draw_pile_are_named() -> None:
+    model, table = started()
+    text = "\n".join(screen_lines(model, plain=True))
+    assert "Draw pile: 95  ↻ clockwise, next: Bruno" in text
+    play_to_the_forgotten_uno(model, table)  # a Reverse went down: the other way
+    text = "\n".join(screen_lines(model, plain=True))
+    assert "↺ counterclockwise, next: Chiara" in text or "↺ counterclockwise, next: Me" in text
+    view = model.view
+    assert view is not None and view.current is not None
+    after = (view.current - 1) % 3
+    assert f"next: {model.name(after)}" in text
+    # Italian: the draw pile is "Da pescare"; "Mazzo" is only the deck checks of the title.
+    it_model, _ = started("it")
+    text = "\n".join(screen_lines(it_model, plain=True))
+    assert "Da pescare: 95" in text and "poi: Bruno" in text
+    lines = text.splitlines()
+    assert "Mazzo:" in lines[0] and "t mazzo" in lines[-1]  # the deck checks, and their key
+    assert "mazzo" not in "\n".join(lines[1:-1]).lower()
+
+
+def game_at(width: int, rows: int, plain: bool = False) -> list[str]:
+    """The game screen of a terminal of `rows` lines (one is the chat input)."""
+    model, _ = started()
+    return screen_lines(model, plain=plain, width=width, height=rows - 1)
+
+
+def test_the_game_at_80x24_60x20_and_40x12() -> None:
+    for width, rows in ((80, 24), (60, 20)):
+        for plain in (False, True):
+            text = "\n".join(game_at(width, rows, plain))
+            for piece in ("Me (you)", "Bruno", "Chiara", "4 cards", "dealer", "Top:",
+                          "Draw pile: 95", "next: Bruno", "Your turn", "Your hand (4)",
+                          "? help  q quit"):
+                assert piece in text, (width, piece)
+            assert "larger" not in text
+    small = game_at(40, 12)
+    text = "\n".join(small)
+    assert "Make the terminal larger: at least 60x18 (now 40x12)." in " ".join(
+        line.strip() for line in small)
+    assert "Your hand" not in text and "Top:" not in text  # nothing shown half
+    assert small[-1].strip() == "? help  q quit"
+
+
+def test_the_key_bar_keeps_help_and_quit_and_shows_only_keys_in_force() -> None:
+    model, _ = started()
+    bar = screen_lines(model, plain=False, width=60, height=19)[-1]
+    assert bar.rstrip().endswith("? help  q quit") and bar.startswith(" Enter play")
+    assert "B buzz" not in screen_lines(model, plain=False)[-1]  # no buzzers: no B
+    buzzers, _ = house_started(RuleSet(buzzers=True))
+    assert "B buzz" in screen_lines(buzzers, plain=False)[-1]
+
+
+def house_started(rules: RuleSet) -> tuple[ClientModel, LocalTable]:
+    model = ClientModel(Translator("en"), name="Me")
+    table = scenario_table(model, rules=rules)
+    table.start(model.apply)
+    return model, table
+
+
+def test_without_colour_the_selected_playable_card_keeps_its_star() -> None:
+    model, _ = started()
+    model.select_index(0)
+    text = "\n".join(screen_lines(model, plain=True))
+    assert ">*[B3]" in text and "> [B3]" not in text  # b3 plays on r3: selected and playable
+    model.select_index(1)
+    text = "\n".join(screen_lines(model, plain=True))
+    assert "> [BR]" in text and " *[B3]" in text
+
+
+def twelve_card_result(model: ClientModel) -> tuple[RoundResult, list[int]]:
+    """The last round's result with Chiara (seat 2) left holding twelve cards."""
+    assert model.manifest is not None
+    twelve = list(range(12))
+    last = model.results[-1]
+    hands = tuple(tuple(twelve) if seat == 2 else hand for seat, hand in enumerate(last.hands))
+    return RoundResult(last.round_no, last.winner, hands, last.points, last.scores), twelve
+
+
+def codes_on(lines: Sequence[str]) -> list[str]:
+    return re.findall(r"\[([A-Z]+[^\]]*)\]", "\n".join(lines))
+
+
+def test_the_score_screen_shows_a_twelve_card_hand_whole_at_80_columns() -> None:
+    model, table = started()
+    play_to_the_forgotten_uno(model, table)
+    play_out_the_round(model, table)
+    result, twelve = twelve_card_result(model)
+    model.results[-1] = result
+    assert model.manifest is not None
+    lines = screen_lines(model, plain=True)
+    codes = [card_code(model.face(card)) for card in twelve]
+    shown = codes_on(lines)
+    for code in codes:  # every card of the twelve, in order, on two lines under its column
+        assert code in shown, code
+    assert "more" not in "\n".join(lines)
+    row = next(i for i, line in enumerate(lines) if line.startswith(" Chiara"))
+    assert lines[row + 1].startswith(" " * 33 + "[")
+
+
+def test_a_hand_that_cannot_fit_ends_in_a_count_and_its_points() -> None:
+    model, table = started()
+    play_to_the_forgotten_uno(model, table)
+    play_out_the_round(model, table)
+    result, twelve = twelve_card_result(model)
+    assert model.manifest is not None
+    lines = result_lines(model, result, 80, len(result.hands), Look(plain=True))  # no spare
+    text = "\n".join("".join(f[1] for f in line) for line in lines)
+    shown = [card for card in twelve if f"[{card_code(model.face(card))}]" in text]
+    hidden = twelve[len(shown):]
+    assert shown == twelve[:len(shown)] and hidden
+    points = hand_points(model.manifest, hidden)
+    assert f"+{len(hidden)} more ({points} pts)" in text
+    assert hand_points(model.manifest, shown) + points == hand_points(model.manifest, twelve)
+
+
+def test_the_match_end_shows_the_final_rounds_hands() -> None:
+    model = ClientModel(Translator("en"), name="Me")
+    draws = ["b7", "W+4", "W+4", "W+4", "b9", "r1", "r2"]
+    table = scenario_table(model, rules=RuleSet(hand_size=4, target=50), draws=draws)
+    table.start(model.apply)
+    play_to_the_forgotten_uno(model, table)
+    play_out_the_round(model, table)
+    assert model.screen is Screen.MATCH_END
+    result, twelve = twelve_card_result(model)
+    model.results[-1] = result
+    text = "\n".join(screen_lines(model, plain=True))
+    assert "You win the match!" in text and "Round 1: You win!" in text
+    assert "Cards left" in text
+    for card in twelve:
+        assert f"[{card_code(model.face(card))}]" in text
+
+
 def test_the_round_end_and_match_end_screens_fit() -> None:
     model, table = started()
     play_to_the_forgotten_uno(model, table)
@@ -158,6 +315,37 @@ def test_the_lobby_shows_seats_ready_flags_and_the_rules_in_words() -> None:
     text = "\n".join(screen_lines(model, plain=True))
     assert "> Cartas distribuídas" in text and "s começa" in text
     assert "Variante" not in text  # the engine plays only classic: not offered
+
+
+def test_the_lobby_help_lists_the_lobby_keys() -> None:
+    model = ClientModel(Translator("en"), name="Me")
+    seats = (SeatInfo(0, "human", "Me", True, True), SeatInfo(1, "bot", "Bruno", True, True))
+    model.apply_lobby(LobbyState(0, "casa", 0, {}, seats, False, "official", 0, 0))
+    model.toggle_help()
+    text = "\n".join(screen_lines(model, plain=False))
+    for piece in ("r: ready", "p: the next preset", "Up/Down: choose a rule",
+                  "Left/Right: change", "a: add a bot, x: remove", "s: start the match",
+                  "1-0: move to that empty seat", "e: change your name", "q or Ctrl-C"):
+        assert piece in text, piece
+    for piece in ("Space: draw", "Enter: play", "U: call UNO"):
+        assert piece not in text, piece
+    guest = ClientModel(Translator("en"), name="Me")
+    guest.apply_lobby(LobbyState(0, "casa", 1, {}, seats, False, "official", 0, 0))
+    guest.toggle_help()
+    text = "\n".join(screen_lines(guest, plain=False))
+    assert "r: ready" in text and "a: add a bot" not in text and "p: the next" not in text
+
+
+def test_the_game_help_follows_the_rules_in_force() -> None:
+    rules = RuleSet(buzzers=True, sequences=True, seven_zero=True, jump_in="identical",
+                    wd4_policy="free")
+    model, _ = house_started(rules)
+    model.toggle_help()
+    text = "\n".join(screen_lines(model, plain=True))
+    for piece in ("B: press the buzzer", "M: mark cards", "swap hands", "jump in",
+                  "Without colour: R red"):
+        assert piece in text, piece
+    assert "F: challenge" not in text  # a free +4 cannot be challenged
 
 
 def test_the_help_overlay_lists_the_keys() -> None:
