@@ -476,7 +476,7 @@ IT: dict[str, str] = {
     "help.name": "e: cambia il tuo nome",
     "help.help": "?: questo aiuto (un tasto qualsiasi lo chiude)",
     "help.quit": "q o Ctrl-C: esci (chiede conferma)",
-    "help.codes": "Senza colori: R rosso, Y giallo, G verde, B blu, W jolly",
+    "help.codes": "Senza colori: R rosso, G giallo, V verde, B blu, W jolly",
     "help.mark": "M: segna le carte di una scala o di un gruppo (se si può), Invio le gioca",
     "help.target": "Frecce e Invio, o 1-0: scegli con chi scambiare la mano (un 7)",
     "help.jump": "Fuori turno, Invio gioca una carta che può intervenire",

@@ -10,8 +10,8 @@ as codes, `[R5]`, with `*` for playable and `>` for selected, and no colour at a
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
@@ -100,10 +100,11 @@ STYLE = Style.from_dict({
 })
 
 
-def card_code(face: Face) -> str:
-    """The plain code of a card: R5, YS, G+2, BR, W, W+4 (colour letter, then the face)."""
+def card_code(face: Face, letters: Mapping[Color, str] = COLOR_KEYS) -> str:
+    """The plain code of a card: R5, YS, G+2, BR, W, W+4 (colour letter, then the face); the
+    letters are the colour picker's, so in Italian G5 is giallo 5 and V5 verde 5."""
     body = face.code[1:] if face.color is not None else face.code
-    return (COLOR_KEYS[face.color].upper() + body) if face.color is not None else body
+    return (letters[face.color].upper() + body) if face.color is not None else body
 
 
 def card_label(face: Face) -> str:
@@ -220,6 +221,7 @@ class Look:
 
     plain: bool
     on_card: CardClick | None = None
+    letters: Mapping[Color, str] = field(default_factory=lambda: COLOR_KEYS)
 
 
 def card_chip(face: Face, look: Look, *, playable: bool = True, selected: bool = False,
@@ -230,7 +232,7 @@ def card_chip(face: Face, look: Look, *, playable: bool = True, selected: bool =
     handler = _click(look, card)
     if look.plain:
         mark = ((">" if selected else " ") + ("*" if playable else " ")) if in_hand else ""
-        return [_frag("", f"{mark}[{card_code(face)}]", handler)]
+        return [_frag("", f"{mark}[{card_code(face, look.letters)}]", handler)]
     label = f" {card_label(face):^3} "
     extra = " class:card.selected" if selected else ""
     if dim:
@@ -803,7 +805,7 @@ def help_lines(model: ClientModel, plain: bool) -> list[Line]:
 def compose(model: ClientModel, width: int, height: int, plain: bool,
             on_card: CardClick | None = None) -> StyleAndTextTuples:
     """The whole screen above the chat input: exactly `height` lines of `width` columns."""
-    look = Look(plain, on_card)
+    look = Look(plain, on_card, color_keys(model.tr.lang))
     screen = model.screen
     body_height = height - 2  # the title bar and the key bar
     keys: list[str] = ["key.help", "key.quit"]

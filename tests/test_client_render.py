@@ -18,7 +18,7 @@ from client.i18n import Translator
 from client.link import Caught, RoundTrust, TablesListed, TrustReport, TrustStatus
 from client.lobby import LobbyState, SeatInfo, TableInfo
 from client.model import ChatLine, ClientModel, RoundResult, Screen
-from client.render import Look, card_code, compose, result_lines
+from client.render import Look, card_code, color_keys, compose, result_lines
 from unonet.actions import Catch, Challenge, Draw
 from unonet.bots import NormalBot
 from unonet.bots.base import Bot
@@ -197,6 +197,19 @@ def house_started(rules: RuleSet) -> tuple[ClientModel, LocalTable]:
     table = scenario_table(model, rules=rules)
     table.start(model.apply)
     return model, table
+
+
+def test_in_italian_the_card_codes_use_the_colour_keys() -> None:
+    model, _ = started("it")
+    model.toggle_help()
+    text = "\n".join(screen_lines(model, plain=True))
+    assert "G giallo, V verde" in text and "g giallo, v verde" in text  # codes and keys agree
+    model.toggle_help()
+    text = "\n".join(screen_lines(model, plain=True))
+    assert "[R3]" in text  # the top card: rosso 3 (the hand is blu 3, blu Cambio, two Jolly)
+    green = next(c for c in range(108) if model.face(c).code == "g5")
+    assert card_code(model.face(green), color_keys("it")) == "V5"
+    assert card_code(model.face(green)) == "G5"
 
 
 def test_without_colour_the_selected_playable_card_keeps_its_star() -> None:
