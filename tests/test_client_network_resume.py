@@ -12,11 +12,11 @@ import math
 from dataclasses import replace
 
 import trio
-from client_net import CuttableStream, LinkHarness, play_until, start_host
+from client_net import CuttableStream, LinkHarness, LocalHost, play_until, start_host, start_link
 
-from client.link import GameEvent, TrustReport, TrustStatus, Update
+from client.link import GameEvent, Snapshot, TrustReport, TrustStatus, Update
 from client.link_session import Command, LinkSession
-from client.network import LinkConfig, link_session, open_stream, run_link
+from client.network import Backoff, LinkConfig, link_session, open_stream, run_link
 from host.settings import FAST_TIMINGS
 from protocol.trust.checked_round import CheckedRound
 from unonet import events as ev
@@ -26,15 +26,18 @@ PATIENT = replace(FAST_TIMINGS, grace=120.0, seed_phase=120.0)
 """The host waits for a player who dropped (its seat's turn, its seed) instead of replacing it."""
 
 
-async def watched_link(nursery: trio.Nursery, config: LinkConfig) -> tuple[LinkHarness,
-                                                                          LinkSession]:
-    """`run_link` with a LinkSession the test holds while it runs, through cuttable streams."""
+async def watched_link(nursery: trio.Nursery, config: LinkConfig,
+                       online: trio.Event | None = None) -> tuple[LinkHarness, LinkSession]:
+    """`run_link` with a LinkSession the test holds while it runs, through cuttable streams.
+    `online`: a reconnection waits for it (the test sets it when the player may come back)."""
     commands_in, commands_out = trio.open_memory_channel[Command](math.inf)
     updates_in, updates_out = trio.open_memory_channel[Update](math.inf)
     harness = LinkHarness(commands_in, updates_out)
     state = link_session(config)
 
     async def connector(config: LinkConfig, seen_before: bytes | None) -> trio.abc.Stream:
+        if online is not None and harness.streams:
+            await online.wait()
         stream = CuttableStream(await open_stream(config, seen_before))
         harness.streams.append(stream)
         return stream
@@ -136,3 +139,83 @@ async def test_a_cut_in_the_seed_phase_is_an_absent_seed_not_a_violation(
         assert rnd.own_seed == seed and rnd.own_revealed  # the same seed, never a second one
         assert state.seat not in status.rounds[0].absent_seeds
     await harness.close()
+
+
+QUICK_STAND_IN = replace(FAST_TIMINGS, grace=0.2)
+"""A player who drops is replaced by a stand-in bot at once, so the match goes on without it."""
+
+
+def round_started(round_no: int) -> object:
+    def check(update: Update) -> bool:
+        return (isinstance(update, GameEvent) and isinstance(update.event, ev.RoundStarted)
+                and update.event.round_no == round_no)
+    return check
+
+
+async def host_reaches(host: LocalHost, round_no: int) -> None:
+    """Wait (a condition, not a time) until the host deals trust round `round_no`."""
+    with trio.fail_after(60):
+        while True:
+            game = host.table.game
+            if (game is not None and game.trust_round == round_no
+                    and game.round_log is not None and game.round_log.dealt):
+                return
+            await trio.sleep(0.01)
+
+
+async def test_a_client_cut_off_across_a_round_boundary_completes_its_round_when_back(
+    nursery: trio.Nursery,
+) -> None:
+    """Cut in the middle of round 1 and kept away (a stand-in plays its seat) until round 2 is
+    dealt: back, the client gets round 1 whole (its rest, its audit) before round 2, so the
+    verifier it kept audits round 1 with every event, and goes on to audit round 2. The other
+    player stops acting once round 2 is dealt, so round 2 waits for the cut client's return
+    (its stand-in alone cannot end it)."""
+    host = await start_host(nursery, bots=0, players=2, rules=RuleSet(target=10000),
+                            timings=QUICK_STAND_IN)
+    online = trio.Event()
+    patient = Backoff(first=0.05, cap=0.2, attempts=1000)
+    harness, state = await watched_link(nursery, replace(config(host.port), backoff=patient),
+                                        online)
+    other = await start_link(nursery, replace(config(host.port), name="bo"))
+    other_done = trio.Event()
+
+    async def other_plays_round_one() -> None:
+        await play_until(other, round_started(2), timeout=90)
+        other_done.set()
+
+    nursery.start_soon(other_plays_round_one)
+    await play_until(harness, lambda u: isinstance(u, GameEvent)
+                     and isinstance(u.event, ev.CardPlayed) and u.event.seat == state.seat)
+    verifier = state.gate.verifier
+    assert verifier is not None and verifier.current is not None
+    assert verifier.current.round_no == 1 and not verifier.current.ended
+    before = len(verifier.current.received)
+
+    await harness.streams[-1].cut()
+    await harness.until_state("reconnecting")
+    await host_reaches(host, 2)
+    with trio.fail_after(90):
+        await other_done.wait()
+    online.set()
+    await harness.until_state("connected")
+    # The other player acts again, on the newest decision it has (read with round 2's start).
+    last = next(u for u in reversed(other.seen) if isinstance(u, GameEvent | Snapshot))
+
+    async def other_plays_on() -> None:
+        await play_until(other, audited(2), 90, current=last)
+
+    nursery.start_soon(other_plays_on)
+    await play_until(harness, audited(2), timeout=90)
+
+    assert state.gate.verifier is verifier  # the same verifier across the boundary
+    assert verifier.violations() == []
+    rnd1, rnd2 = verifier.rounds[:2]
+    assert (rnd1.status, rnd2.status) == ("audited", "audited")
+    assert rnd1.ended and len(rnd1.received) > before  # its rest came in round 1's history
+    assert verifier.missed_rounds == []
+    status = await harness.until_type(TrustStatus)
+    assert [r.state for r in status.rounds[:2]] == ["audited", "audited"]
+    assert status.violations == ()
+    await harness.close()
+    await other.close()
