@@ -5,7 +5,9 @@
 - `--fingerprint FP` pins the host explicitly (the base32 the host prints, a prefix of at least
   16 characters, or 64 hex digits); once it matches, known_hosts remembers the full value.
 - Else a host:port known_hosts remembers must show the same fingerprint; a different one is
-  refused with ssh's warning, printed when the screen closes (and nothing is sent to that host).
+  refused with ssh's warning, printed at once instead of opening the screen (and nothing is
+  sent to that host). A host that changes it between two connections of one session is
+  refused on the screen, the warning printed when it closes.
 - Else it is the first contact: the fingerprint is fetched and printed. On a terminal the player
   is asked to accept it (y/N, as ssh asks); when stdin is not a terminal there is nobody to ask,
   so it is accepted with a printed notice, as ssh's StrictHostKeyChecking=accept-new does. Either
@@ -23,6 +25,7 @@ import asyncio
 import getpass
 import logging
 import os
+import ssl
 import sys
 from collections.abc import Callable, Mapping
 from contextlib import AbstractAsyncContextManager
@@ -34,7 +37,7 @@ import trio
 
 from client.app import ClientApp, add_arguments, build
 from client.guest import CLOSE_GRACE, LinkMain, NetworkLink
-from client.known_hosts import KnownHosts, config_dir, first_contact_notice
+from client.known_hosts import KnownHosts, changed_warning, config_dir, first_contact_notice
 from client.link import ChatReceived, Update
 from client.link_session import Command
 from client.network import LinkConfig, run_link
@@ -159,12 +162,17 @@ def resolve_pin(
             return normalize_pin(args.fingerprint)
         except ValueError as exc:
             raise JoinError(f"--fingerprint: {exc}") from None
-    if hosts.lookup(host, port) is not None:
-        return None
+    remembered = hosts.lookup(host, port)
     try:
         seen = probe(host, port) if probe else trio.run(probe_fingerprint, host, port)
-    except (OSError, trio.TooSlowError, trio.BrokenResourceError) as exc:
+    except (OSError, trio.TooSlowError, trio.BrokenResourceError, ssl.SSLError) as exc:
+        if remembered is not None:
+            return None  # a known host that is down: the screen keeps trying, and says so
         raise JoinError(f"cannot reach {host}:{port}: {exc}") from None
+    if remembered is not None:
+        if seen != remembered:  # said now, before the screen opens, with what to do
+            raise JoinError(changed_warning(host, port, remembered, seen, hosts.path))
+        return None
     print(first_contact_notice(host, port, seen), file=stdout)
     if stdin.isatty():
         answer = _ask(stdin, stdout, "Trust this host and remember its fingerprint? [y/N] ")

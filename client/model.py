@@ -187,6 +187,7 @@ class ClientModel:
         are, the title bar shows the newest one in the alert style."""
         self.show_trust = False
         self.connection = "connecting"
+        self.connection_detail = ""  # why, for the status line: "the host is gone; attempt 2..."
         self.lobby: LobbyState | None = None
         self.tables: tuple[TableInfo, ...] | None = None
         self.table_cursor = 0
@@ -440,8 +441,11 @@ class ClientModel:
                 self.trust = update
                 if self.show_trust:
                     self.trust_seen = len(update.violations)  # it is on the screen now
-            case link.ConnectionChanged(state=state):
+            case link.ConnectionChanged(state=state, detail=detail):
                 self.connection = state
+                self.connection_detail = detail
+                if state != "connected":
+                    self.legal = ()  # the host is gone: nothing can be played until it is back
             case link.Refused(code=code, message=message):
                 reason = self.tr(f"err.{code}") if f"err.{code}" in self.tr.strings else message
                 self.notice = self.tr("n.refused", reason=reason or code)

@@ -210,8 +210,9 @@ async def run_link(
             stream = await connector(config, seen_before)
         except HostKeyChanged as exc:
             log.error("%s", exc.warning)
-            await updates.send(Refused(HOST_KEY_CHANGED, "the host's fingerprint changed: "
-                                       "refusing to connect (see the warning on exit)"))
+            await updates.send(Refused(HOST_KEY_CHANGED, "THE HOST'S FINGERPRINT HAS CHANGED: "
+                                       "not connected. Ask the host for its fingerprint; q "
+                                       "quits and prints what to do"))
             await updates.send(ConnectionChanged("lost", exc.warning))
             return state
         except (OSError, trio.TooSlowError, trio.BrokenResourceError, ssl.SSLError) as exc:
@@ -237,9 +238,10 @@ async def run_link(
             await updates.send(ConnectionChanged("lost", ended.reason))
             return state
         delay = config.backoff.delay(attempt)
+        gone = "the host is gone" if ever_welcomed else "cannot reach the host"
         await updates.send(ConnectionChanged(
             "reconnecting" if ever_welcomed else "connecting",
-            f"{ended.reason}; attempt {attempt} of {limit} in {delay:g} s"))
+            f"{gone} ({ended.reason}); attempt {attempt} of {limit} in {delay:g} s"))
         if await _wait_offline(delay, commands, updates):
             await updates.send(ConnectionChanged("closed"))
             return state

@@ -493,7 +493,11 @@ def color_choices(model: ClientModel, colors: Sequence[Color], look: Look) -> Li
 
 
 def status(model: ClientModel, look: Look) -> Line:
-    """What the game waits for: a prompt of ours, or whose turn it is and what is pending."""
+    """What the game waits for: a prompt of ours, or whose turn it is and what is pending;
+    while the host is away, only that (no prompt invites a move that cannot be sent)."""
+    if model.connection in ("reconnecting", "lost") and model.local_prompt is None:
+        state = model.tr(f"conn.{model.connection}")
+        return [("class:prompt", f"{state}: {model.connection_detail}".rstrip(": "))]
     line = prompt_status(model, look)
     if line is not None:
         return line

@@ -160,12 +160,39 @@ def test_on_a_terminal_first_contact_is_asked(tmp_path: Path, answer: str, trust
     assert "[y/N]" in out.getvalue()
 
 
-def test_a_known_host_or_an_explicit_pin_needs_no_probe(tmp_path: Path) -> None:
+def test_a_known_host_is_checked_before_the_screen_opens(tmp_path: Path) -> None:
     hosts = KnownHosts(tmp_path / "known_hosts")
     hosts.remember("example.org", 7077, SEEN)
     quiet = io.StringIO()
     assert resolve_pin(join_args(), "example.org", 7077, hosts, stdin=FakeInput("", True),
-                       stdout=quiet, probe=never) is None
+                       stdout=quiet, probe=probe) is None
+    assert quiet.getvalue() == ""
+    other = bytes(reversed(SEEN))
+    with pytest.raises(JoinError) as refused:
+        resolve_pin(join_args(), "example.org", 7077, hosts, stdin=FakeInput("y\n", True),
+                    stdout=quiet, probe=lambda host, port: other)
+    assert "FINGERPRINT HAS CHANGED" in str(refused.value)
+    assert f"--fingerprint {format_fingerprint(other)[:19]}" in str(refused.value)
+    assert hosts.lookup("example.org", 7077) == SEEN  # never overwritten silently
+
+
+def unreachable(host: str, port: int) -> bytes:
+    raise ConnectionRefusedError(111, "Connection refused")
+
+
+def test_a_known_host_that_is_down_opens_the_screen_which_keeps_trying(tmp_path: Path) -> None:
+    hosts = KnownHosts(tmp_path / "known_hosts")
+    hosts.remember("example.org", 7077, SEEN)
+    assert resolve_pin(join_args(), "example.org", 7077, hosts, stdin=FakeInput("", True),
+                       stdout=io.StringIO(), probe=unreachable) is None
+    with pytest.raises(JoinError, match="cannot reach"):  # a first contact must be reached
+        resolve_pin(join_args(), "new.example.org", 7077, hosts, stdin=FakeInput("", True),
+                    stdout=io.StringIO(), probe=unreachable)
+
+
+def test_an_explicit_pin_or_no_tls_needs_no_probe(tmp_path: Path) -> None:
+    hosts = KnownHosts(tmp_path / "known_hosts")
+    quiet = io.StringIO()
     pin = resolve_pin(join_args(fingerprint=format_fingerprint(SEEN).lower()), "other", 1,
                       hosts, stdin=FakeInput("", True), stdout=quiet, probe=never)
     assert pin == format_fingerprint(SEEN).replace("-", "")
