@@ -119,6 +119,25 @@ async def serving(options: HostOptions) -> AsyncIterator[ServedHost]:
         nursery.cancel_scope.cancel()
 
 
+def check_can_listen(bind: str | None, port: int) -> None:
+    """Raise the OSError `serving` would (a port in use, an address not this machine's),
+    now: the host's own player must read it on the terminal, not on a screen that says
+    "Connecting..." and never connects. A port taken in between still fails in `serving`."""
+    if port == 0:
+        return
+
+    async def listen_once() -> None:
+        try:
+            listeners = await trio.open_tcp_listeners(port, host=bind)
+        except OSError as exc:
+            where = f"{bind or 'every interface'}, port {port}"
+            raise OSError(exc.errno, f"cannot listen on {where}: {exc.strerror}") from exc
+        for listener in listeners:
+            await listener.aclose()
+
+    trio.run(listen_once)
+
+
 def join_line(served: ServedHost) -> str:
     """The command friends type, the same in the chat and on stdout: this machine's address
     (the others it has, if that one is not reachable from their network), port, fingerprint."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import re
+import socket
 import subprocess
 import sys
 import time
@@ -119,3 +120,18 @@ def test_the_screen_says_the_host_is_gone_and_invites_no_move(
     term.wait_text("Leave the game?")
     term.keys("y")
     term.wait_text("UNONET-EXIT=")
+
+
+def test_unonet_host_on_a_port_in_use_says_so_before_any_screen(
+    terminal: Callable[[str], Terminal],
+) -> None:
+    with socket.socket() as taken:
+        taken.bind(("0.0.0.0", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        term = terminal(f"cd {Path.cwd()} && {sys.executable} -m unonet.cli host --port {port}")
+        screen = term.wait_text("UNONET-EXIT=")
+    said = [line for line in screen.splitlines() if line.strip()]
+    assert said[0] == f"unonet: cannot listen on every interface, port {port}: " \
+        "Address already in use"
+    assert said[1] == "UNONET-EXIT=1"

@@ -202,8 +202,9 @@ def _host_and_play(args: argparse.Namespace, options: HostOptions) -> int:
     from client.cli import run_play
     from host.config import config_dir
     from host.logs import setup_logging
-    from host.run import describe, farewell
+    from host.run import check_can_listen, describe, farewell
 
+    check_can_listen(options.bind, options.port)  # said here, before the screen opens
     setup_logging(config_dir() / "host.log", to_stderr=False)  # the screen is the terminal's
     ran: list[ServedHost] = []
     if options.resume is not None:
