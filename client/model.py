@@ -794,9 +794,10 @@ class ClientModel:
     def move_to_seat(self, index: int) -> LobbyCommand | None:
         """A seat number in the lobby: sit there if it is empty. One join at our own table
         moves us (SPEC.md [UNO-8-14]), so the owner keeps the table and the seat is never
-        free for someone else in between, as it would be with leave and join."""
+        free for someone else in between, as it would be with leave and join. A spectator
+        takes the seat (the link leaves the audience first)."""
         lobby = self.lobby
-        if lobby is None or lobby.you is None or lobby.started or index == lobby.you:
+        if lobby is None or lobby.started or index == lobby.you:
             return None
         if not 0 <= index < len(lobby.seats):
             self.notice = self.tr("n.no_seat", seat=index + 1)
