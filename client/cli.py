@@ -45,8 +45,7 @@ from client.seat_tokens import SeatTokens
 from client.tls import normalize_pin, open_pinned_stream
 
 DEFAULT_PORT = 7077
-HOST_LEAVES = ("You host this table: leaving (q) closes it for everyone; a match left "
-               "unfinished is kept in a journal that `unonet host --resume` carries on.")
+HOST_LEAVES = "You host this table: leaving (q) ends it for everyone."
 OWN_HOST = "own-host"
 """The place (client/seat_tokens.py) the host's own player keeps its seat under, whatever port
 `unonet host` listens on this time."""

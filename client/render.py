@@ -175,7 +175,8 @@ def plain_line(text: str, style: str = "") -> Line:
 
 
 def wrap(text: str, width: int) -> list[str]:
-    """Words into lines of at most `width` columns (a too-long word is cut)."""
+    """Words into lines of at most `width` columns (a word longer than a line, such as a
+    fingerprint to copy, is broken over lines, never cut short)."""
     lines: list[str] = []
     current = ""
     for word in text.split():
@@ -185,7 +186,10 @@ def wrap(text: str, width: int) -> list[str]:
             continue
         if current:
             lines.append(current)
-        current = word[:width]
+        while width > 0 and get_cwidth(word) > width:
+            lines.append(word[:width])
+            word = word[width:]
+        current = word
     if current:
         lines.append(current)
     return lines or [""]

@@ -1,0 +1,44 @@
+"""The join line reads the same everywhere and is never cut (issue 12, point 13): the host
+prints it and sends it to the chat from one function, with this machine's addresses, and the
+chat pane breaks a fingerprint over lines instead of dropping its end."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from client.i18n import Translator
+from client.link import ChatReceived
+from client.model import ClientModel
+from client.render import chat_lines
+from host.addresses import lan_addresses, reachable, with_port
+from host.run import HostOptions, ServedHost, describe, join_line
+
+FINGERPRINT = "WSBO-67FC-QF2C-UEVD-SUST-CHUQ-NJCL-5456-VXT5-ZR27-F5F4-PPME-T2IA"
+
+
+def test_the_join_line_names_real_addresses_and_reads_the_same_on_stdout() -> None:
+    served = ServedHost(7077, FINGERPRINT, Path("/tmp"), ("192.168.1.20", "10.0.0.7"))
+    line = join_line(served)
+    assert line == ("Friends join with: unonet join 192.168.1.20:7077 --fingerprint "
+                    f"{FINGERPRINT} (or at 10.0.0.7)")
+    assert line in describe(HostOptions(), served)
+    assert "YOUR-ADDRESS" not in line and "HOST:" not in "\n".join(describe(HostOptions(), served))
+    plain = ServedHost(7077, None, Path("/tmp"), ("fd00::2",))
+    assert join_line(plain) == "Friends join with: unonet join [fd00::2]:7077 --no-tls"
+
+
+def test_the_addresses_are_this_machines_and_reachable() -> None:
+    found = lan_addresses(None)
+    assert found == ["127.0.0.1"] or all(reachable(a) for a in found)
+    assert lan_addresses("192.0.2.9") == ["192.0.2.9"]  # --bind names the one to use
+    assert not reachable("127.0.0.1") and not reachable("fe80::1") and not reachable("0.0.0.0")
+    assert with_port("::1", 1) == "[::1]:1"
+
+
+def test_the_chat_breaks_a_fingerprint_over_lines_instead_of_cutting_it() -> None:
+    model = ClientModel(Translator("en"), name="Ana")
+    served = ServedHost(7077, FINGERPRINT, Path("/tmp"), ("192.168.1.20",))
+    model.apply(ChatReceived("host", join_line(served)))
+    for width in (24, 38, 80):
+        text = "".join("".join(part for _, part in line) for line in chat_lines(model, width, 20))
+        assert FINGERPRINT.replace("-", "") in text.replace("-", "").replace(" ", "")
