@@ -118,6 +118,8 @@ def _feed(audit: Audit, record: Mapping[str, Any]) -> None:
     if kind == LEFT_TYPE:
         audit.left = True
         return
+    if kind == "snapshot":
+        audit.verifier.entered()  # what follows came live, as the client's gate marks it
     if kind == "event":
         audit.events += 1
         event = record.get("event")
@@ -141,6 +143,9 @@ def round_lines(audit: Audit) -> list[str]:
                          f"(counted){note}")
         elif rnd.status == "audited":
             lines.append(f"round {rnd.round_no}: audited, every card checks out{note}")
+        elif rnd.status == "missed":
+            lines.append(f"round {rnd.round_no}: not watched (the player was away); its seeds "
+                         f"and the cards seen before leaving check out{note}")
         else:
             lines.append(f"round {rnd.round_no}: not audited (the transcript ends before its "
                          "audit)")

@@ -37,6 +37,12 @@ from protocol.versions import SUPPORTED_VERSIONS
 from unonet.actions import Action
 from unonet.events import Event
 
+HELD_WHILE_RESYNCING = frozenset(
+    {"round_prepare", "seed_commits", "seed_reveals", "deck_commits", "round_audit"})
+"""A round's trust messages received while a resync drops events: the audit of a round whose
+last events were dropped must be checked after they come back in round_history."""
+
+
 # -- what the session reports ------------------------------------------------------------------
 
 
@@ -198,6 +204,9 @@ class ClientSession(Endpoint):
         self._next_id = 1
         self._next_ping = 1
         self._pending: dict[int, Mapping[str, Any]] = {}
+        self._held_trust: list[dict[str, Any]] = []
+        """Round trust messages that came while a resync dropped events: shown to the trust
+        observer after the snapshot, so that it sees the dropped events (round_history) first."""
         self._sequence = _Sequence()
         self._decoded: dict[str, object] = {}  # what the catalogue check of the message
         # being handled decoded (`event`, `legal`): its handler uses that, not a second decode
@@ -310,10 +319,18 @@ class ClientSession(Endpoint):
         if spec.type == "event":
             game_event = next((e for e in events if isinstance(e, GameEvent)), None)
         delivered = spec.type != "event" or game_event is not None
-        if self.trust is not None and self.state is ConnState.READY and delivered:
-            outcome = self.trust.observe(message, game_event)
+        if self.trust is None or self.state is not ConnState.READY or not delivered:
+            return events
+        if self._sequence.resyncing and spec.type in HELD_WHILE_RESYNCING:
+            self._held_trust.append(message)
+            return events
+        held = self._held_trust if spec.type == "snapshot" else []
+        for item in [message, *held]:
+            outcome = self.trust.observe(item, game_event if item is message else None)
             if outcome is not None:
-                events.append(TrustReport(spec.type, outcome))
+                events.append(TrustReport(str(item["t"]), outcome))
+        if held:
+            self._held_trust = []
         return events
 
     def _on_welcome(self, message: dict[str, Any]) -> list[SessionEvent]:

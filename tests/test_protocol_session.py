@@ -418,3 +418,19 @@ def test_dropped_events_are_not_shown_to_the_trust_observer() -> None:
     snapshot, turn, _ = game_frames(host)
     client.receive_data(snapshot + turn + turn)
     assert recorder.seen.count("event") == 1
+
+
+def test_trust_messages_that_come_during_a_resync_wait_for_its_snapshot() -> None:
+    """The events a resync drops come back in round_history before the snapshot; a round_audit
+    that arrived meanwhile must be checked after them, or the audit's digest would miss them."""
+    recorder = _Recorder()
+    client, host = connect(trust=recorder)
+    snapshot, _, played = game_frames(host)
+    client.receive_data(snapshot)
+    client.receive_data(played)  # a gap: the resync starts
+    client.receive_data(host.event(TurnStarted(1, 1), []))  # dropped
+    client.receive_data(host.send(EXAMPLES["round_audit"]))
+    assert "round_audit" not in recorder.seen
+    client.receive_data(host.send(EXAMPLES["round_history"]))
+    client.receive_data(host.snapshot({"seat": 0}, []))
+    assert recorder.seen[-3:] == ["round_history", "snapshot", "round_audit"]
