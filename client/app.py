@@ -7,7 +7,8 @@ redraw the screen. The app owns no game logic: what may be done comes from the l
 
 Keys (the rule sheets' own: Space draws, U calls UNO and catches, F challenges, B buzzes; M
 marks cards for a run or a multiple; arrows and Enter pick a 7's swap target):
-see `HELP` in render.py, which the help overlay shows and a test checks against `handle`.
+see `help_keys` in render.py, which the help overlay shows for the screen and the rules in
+force, and a test checks against `handle`.
 """
 
 from __future__ import annotations

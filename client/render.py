@@ -3,9 +3,11 @@
 `compose(model, width, height, plain)` returns exactly `height` lines, none wider than `width`:
 the whole screen but the chat input line. The game screen at 80x24 shows, top to bottom: a
 title bar (round, table, trust, connection), every player (cards, UNO, score, connection),
-the top card with the colour in play, pile and direction, what is awaited, your hand, the log
-beside the chat, and the keys. `plain` (NO_COLOR, or a terminal without colour) draws cards
-as codes, `[R5]`, with `*` for playable and `>` for selected, and no colour at all.
+the top card with the colour in play, the draw pile, the direction and who plays next, what
+is awaited, your hand, the log beside the chat, and the keys that work there (`?` lists them
+all). `plain` (NO_COLOR, or a terminal without colour) draws cards as codes, `[R5]`, with `*`
+for playable and `>` for selected (`>*` both), and no colour at all. Below MIN_WIDTH x
+MIN_HEIGHT the screen asks for a larger terminal instead of hiding parts of the table.
 """
 
 from __future__ import annotations
