@@ -190,3 +190,15 @@ async def test_the_chat_tells_who_takes_a_seat_and_who_leaves(
     left = await ana.until(lambda u: isinstance(u, ChatReceived) and "left" in u.text)
     assert isinstance(left, ChatReceived) and left.text == "Bruno left"
     await ana.close()
+
+
+def test_a_spectators_seat_number_in_the_lobby_asks_for_that_free_seat() -> None:
+    from client.i18n import Translator
+    from client.lobby import LobbyState, SeatInfo
+    from client.model import ClientModel
+
+    model = ClientModel(Translator("en"), name="Bea")
+    seats = (SeatInfo(0, "human", "Ana", False, True), SeatInfo(1, "empty", None, False, False))
+    model.apply(LobbyChanged(LobbyState(0, "t", 0, {}, seats, started=False, spectators=1)))
+    assert model.move_to_seat(1) == JoinTable(0, "Bea", 1)
+    assert model.move_to_seat(0) is None and "taken" in model.notice
