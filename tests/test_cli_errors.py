@@ -95,7 +95,7 @@ def test_ctrl_c_stops_a_headless_host_with_one_line(tmp_path: Path) -> None:
             break
     host.send_signal(signal.SIGINT)
     rest = host.stderr.read()
-    assert host.wait(timeout=30) == 130
+    assert host.wait(timeout=30) == 130, (seen, rest)
     assert "Traceback" not in rest
     lines = [line for line in rest.splitlines() if " INFO " not in line and line.strip()]
     assert len(lines) == 1 and "host stopped (Ctrl-C)" in lines[0], (seen, rest)

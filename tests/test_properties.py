@@ -382,7 +382,28 @@ def wrong_actions(match: Match, rng: random.Random) -> list[tuple[int, Action]]:
                 out.append(((target + 1) % seats, Catch(target)))
                 break
     legal = {seat: match.legal_actions(seat) for seat in range(-1, seats)}
-    return [(s, a) for s, a in out if s not in legal or a not in legal[s]]
+    return [(s, a) for s, a in out
+            if s not in legal or not any(same_play(match, a, b) for b in legal[s])]
+
+
+def same_play(match: Match, action: Action, listed: Action) -> bool:
+    """`action` is `listed`, or the same play with other copies of identical cards in `also`:
+    the list names one card id per face there (SPEC.md 9.4), and either copy plays."""
+    if action == listed:
+        return True
+    if not (isinstance(action, Play) and isinstance(listed, Play)) or match.round is None:
+        return False
+    face = match.manifest.face
+    hand = match.round.hands
+    holder = next((seat for seat, cards in enumerate(hand) if action.card in cards), None)
+    return (
+        holder is not None
+        and (action.card, action.color, action.uno) == (listed.card, listed.color, listed.uno)
+        and [face(c) for c in action.also] == [face(c) for c in listed.also]
+        and len(set(action.also)) == len(action.also)
+        and action.card not in action.also
+        and all(c in hand[holder] for c in action.also)
+    )
 
 
 def fingerprint(match: Match) -> tuple[Any, ...]:

@@ -447,8 +447,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except BaseExceptionGroup as group:  # trio wraps a Ctrl-C that stopped a host's tasks
-        interrupted, rest = group.split(KeyboardInterrupt)
-        if interrupted is None or rest is not None:
+        interrupted, _ = group.split(KeyboardInterrupt)
+        if interrupted is None:  # with a Ctrl-C, what else failed is what stopping caused
             failure = _first_failure(group)
             if failure is None:
                 raise
