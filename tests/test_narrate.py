@@ -17,7 +17,7 @@ from unonet.bots import NormalBot
 from unonet.bots.driver import play_match
 from unonet.cards import Color, DeckManifest, Face, Kind, classic_manifest
 from unonet.match import Match
-from unonet.narrate import BOOKKEEPING, narrate
+from unonet.narrate import BOOKKEEPING, SAID_BY_THE_CATCH, narrate
 from unonet.phase import DECISIONS, Phase
 from unonet.rules import preset
 from unonet.words import CARD_WORDS, LANGUAGES, SENTENCES, game_words
@@ -131,7 +131,8 @@ def test_every_event_has_a_sentence_or_is_declared_bookkeeping(lang: str) -> Non
     for index, event in enumerate(samples()):
         text = narrate(event, NAMES, MANIFEST, reader(event), lang)
         english.setdefault(index, narrate(event, NAMES, MANIFEST, reader(event), "en"))
-        if type(event) in BOOKKEEPING or event == ev.CardsDrawn(1, P, "deal"):
+        if type(event) in BOOKKEEPING or (isinstance(event, ev.CardsDrawn) and event.reason in
+                                          ("deal", *SAID_BY_THE_CATCH)):
             assert text is None, event
             continue
         assert text, event
@@ -171,7 +172,8 @@ def test_a_whole_house_rules_match_is_told_to_every_reader(rules: str, seed: byt
                     text = narrate(event, NAMES, match.manifest, viewer, lang)
                     readable = event.audience is None or viewer in event.audience
                     worded = readable and type(event) not in BOOKKEEPING and not (
-                        isinstance(event, ev.CardsDrawn) and event.reason == "deal")
+                        isinstance(event, ev.CardsDrawn)
+                        and (event.reason == "deal" or event.reason in SAID_BY_THE_CATCH))
                     assert (text is not None) == worded, (event, viewer, lang, text)
                     assert text is None or not re.search(r"[{}]|\b(ev|why)\.", text), text
 
@@ -241,7 +243,8 @@ def test_uno_called_with_a_play_is_said_once() -> None:
 def test_why_a_player_draws() -> None:
     assert say(ev.CardsDrawn(1, P, "draw_two")) == "Bruno draws 2 (Draw Two)."
     assert say(ev.CardsDrawn(1, P, "draw_two"), "it") == "Bruno pesca 2 (+2)."
-    assert say(ev.CardsDrawn(1, P, "penalty_uno"), "pt") == "Bruno compra 2 (penalidade do UNO)."
+    assert say(ev.CardsDrawn(1, P, "penalty_buzzer"), "pt") == "Bruno compra 2 (buzzer)."
+    assert say(ev.CardsDrawn(1, P, "penalty_uno")) is None  # the catch said it (below)
     assert say(ev.CardsDrawn(1, P, "stack")) == "Bruno draws 2 (the pending draw)."
     assert say(ev.CardsDrawn(1, P, "a_reason_of_tomorrow")) == "Bruno draws 2."
 
@@ -334,3 +337,18 @@ def test_unknown_seats_cards_and_languages_do_not_raise() -> None:
         "Ana tried to play ? out of turn: refused, 3 penalty points.")
     assert say(ev.MatchEnded(7, (1, 2))) == "? wins the match with 0 points!"
     assert narrate(ev.Passed(0), NAMES, MANIFEST, None, "de") == "Ana passes."
+
+
+def test_a_catch_is_told_once_with_its_count() -> None:
+    """The catch sentence gives the count; the penalty's CardsDrawn after it says nothing
+    (it used to add "Bruno draws 2 (UNO penalty).")."""
+    for events in (
+        (ev.UnoCaught(0, 1, 2), ev.CardsDrawn(1, P, "penalty_uno")),
+        (ev.UnoCaught(None, 1, 2), ev.CardsDrawn(1, P, "penalty_uno")),  # uno_auto_penalty
+        (ev.FalseCatch(0, 1, 2), ev.CardsDrawn(0, P, "penalty_false_catch")),
+    ):
+        for lang in LANGUAGES:
+            said = [text for e in events if (text := say(e, lang))]
+            assert len(said) == 1, said
+    assert say(ev.UnoCaught(0, 1, 2)) == "Ana catches Bruno without UNO: Bruno draws 2."
+    assert say(ev.UnoCaught(None, 1, 2)) == "Bruno did not call UNO and draws 2."

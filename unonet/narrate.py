@@ -18,12 +18,16 @@ from unonet.cards import DeckManifest, Face, Kind
 from unonet.phase import Phase
 from unonet.words import DEFAULT_LANGUAGE, Words, game_words
 
-__all__ = ["BOOKKEEPING", "narrate"]
+__all__ = ["BOOKKEEPING", "SAID_BY_THE_CATCH", "narrate"]
 
 BOOKKEEPING: frozenset[type[ev.Event]] = frozenset({ev.TurnStarted, ev.CatchWindowClosed})
 """Event classes that are never worded: the screen shows whose turn it is, and a closed catch
 window only means that nothing happened. (CardsDrawn of the deal is also silent: the round's
-start says it.)"""
+start says it; so is the draw of an UNO or false-catch penalty, whose count the catch's own
+sentence gives, so that a catch is told once.)"""
+
+SAID_BY_THE_CATCH = frozenset({"penalty_uno", "penalty_false_catch"})
+"""CardsDrawn reasons worded by the event just before them (UnoCaught, FalseCatch)."""
 
 
 def narrate(
@@ -116,7 +120,7 @@ class _Teller:
             case ev.CardPlayed(seat=s, card=c, color=color):
                 return tr("ev.played_color", name=name(s), card=self.card(c),
                           color=tr.color(color))
-            case ev.CardsDrawn(reason="deal"):
+            case ev.CardsDrawn(reason=reason) if reason == "deal" or reason in SAID_BY_THE_CATCH:
                 return None
             case ev.CardsDrawn(seat=s, positions=positions, reason=reason):
                 why = self.why(reason)
