@@ -260,6 +260,7 @@ class ClientApp:
             Screen.LOBBY: self._lobby_key,
             Screen.TABLES: self._tables_key,
             Screen.ROUND_END: self._round_end_key,
+            Screen.MATCH_END: self._match_end_key,
         }
         handler = handlers.get(model.screen)
         if handler is not None:
@@ -352,6 +353,10 @@ class ClientApp:
         self.naming = True
         self.chat_buffer.reset()
         self.app.layout.focus(self.chat_buffer)
+
+    def _match_end_key(self, key: str, prompt: object) -> None:
+        if key in ("r", "enter"):
+            self.send(self.model.rematch())
 
     def _round_end_key(self, key: str, prompt: object) -> None:
         if key in ("enter", "r", "space"):

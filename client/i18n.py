@@ -227,6 +227,7 @@ EN: dict[str, str] = {
     "end.match": "{name} wins the match!",
     "end.history": "Points per round",
     "end.leave": "q leave",
+    "end.rematch": "r rematch",
     # help
     "help.title": "Keys",
     "help.pick": "Left/Right, 1-9, 0: pick a card (or click it)",
@@ -464,6 +465,7 @@ IT: dict[str, str] = {
     "end.match": "{name} vince la partita!",
     "end.history": "Punti per manche",
     "end.leave": "q esci",
+    "end.rematch": "r rivincita",
     "help.title": "Tasti",
     "help.pick": "Sinistra/Destra, 1-9, 0: scegli una carta (o cliccala)",
     "help.play": "Invio: gioca la carta scelta",
@@ -699,6 +701,7 @@ PT: dict[str, str] = {
     "end.match": "{name} vence a partida!",
     "end.history": "Pontos por rodada",
     "end.leave": "q sai",
+    "end.rematch": "r revanche",
     "help.title": "Teclas",
     "help.pick": "Esquerda/Direita, 1-9, 0: escolhe uma carta (ou clique)",
     "help.play": "Enter: joga a carta escolhida",

@@ -206,6 +206,7 @@ class ClientModel:
         self.was_deciding = False
         self.was_my_turn = False
         self.reading_scores = False  # after a round: we hold the next deal until Enter
+        self.rematch_asked = False  # after the match: we asked for a rematch (r)
         self.outbox: list[LobbyCommand] = []  # commands the model sends by itself; the app sends
 
     # -- what the screen reads -----------------------------------------------------------------
@@ -369,7 +370,9 @@ class ClientModel:
     @property
     def screen(self) -> Screen:
         view = self.view
-        if view is not None:
+        back = self.lobby is not None and not self.lobby.started
+        if view is not None and not (view.phase == Phase.MATCH_OVER and self.rematch_asked
+                                     and back):  # asked, and no rematch: the lobby, to start
             if view.phase == Phase.MATCH_OVER:
                 return Screen.MATCH_END
             if view.phase == Phase.ROUND_OVER:
@@ -454,6 +457,11 @@ class ClientModel:
     def apply_snapshot(self, view: View, legal: tuple[Action, ...] | list[Action]) -> None:
         if self.manifest is None:
             raise ValueError("a snapshot needs the deck manifest first")
+        old = self.view
+        if old is not None and old.phase == Phase.MATCH_OVER and view.phase != Phase.MATCH_OVER:
+            self.results = []  # a new match (a rematch): its rounds only
+            self.eliminated = set()
+            self.rematch_asked = False
         self.tracker = ViewTracker(view, self.manifest)
         self._set_legal(tuple(legal))
 
@@ -813,6 +821,15 @@ class ClientModel:
         if lobby is None or lobby.you is None or lobby.you >= len(lobby.seats):
             return None
         return SetReady(not lobby.seats[lobby.you].ready)
+
+    def rematch(self) -> LobbyCommand | None:
+        """`r` after the match: ask for a rematch with the same seats (SPEC.md [UNO-8-20]);
+        it starts once every player has asked, else the table's lobby follows."""
+        lobby = self.lobby
+        if lobby is None or lobby.you is None or self.rematch_asked:
+            return None
+        self.rematch_asked = True
+        return SetReady(True)
 
     def ready_next_round(self) -> LobbyCommand | None:
         if self.reading_scores:

@@ -842,7 +842,7 @@ def compose(model: ClientModel, width: int, height: int, plain: bool,
         keys = ["end.ready", "key.deck", "key.help", "key.quit"]
     elif screen is Screen.MATCH_END:
         body = match_end_body(model, width, body_height, look)
-        keys = ["key.deck", "end.leave"]
+        keys = ["end.rematch", "key.deck", "end.leave"]
     else:
         body = [[("", model.tr("ui.connecting"))]]
     if isinstance(model.local_prompt, QuitPrompt) and (small or screen is not Screen.GAME):
@@ -1110,5 +1110,9 @@ def match_end_body(model: ClientModel, width: int, height: int, look: Look) -> l
         last = model.results[-1]
         lines += [[], [("class:heading", winner_words(model, "end.round", last.winner,
                                                       round=last.round_no))]]
-        lines += result_lines(model, last, width, height - len(lines) - 1, look)
+        waiting = _not_ready(model) if model.rematch_asked else []
+        after = 2 if waiting else 0
+        lines += result_lines(model, last, width, height - len(lines) - 1 - after, look)
+        if waiting:  # we asked for a rematch ([UNO-8-20]): who has not yet
+            lines += [[], [("", tr("end.waiting", names=", ".join(waiting)))]]
     return lines

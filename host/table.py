@@ -74,6 +74,9 @@ class Table:
         self.restart_at: float | None = None
         self.finished: list[Match] = []  # matches played to their end here, oldest first
         self.label = f"table {number}"
+        self.match_humans = 0
+        """How many human seats the current (or last) match was dealt with: a rematch starts
+        by itself only if every one of them asked for it ([UNO-8-20])."""
 
     # -- what others ask of a table ----------------------------------------------------------
 
@@ -107,7 +110,7 @@ class Table:
         if self.game is not None:
             self.game.tick(now)
             if self.game.over and self.restart_at is None:
-                self.restart_at = now + self.settings.timings.match_break
+                self._match_over(now)
         if self.restart_at is not None and now >= self.restart_at:
             self.restart_at = None
             self._back_to_lobby(now)
@@ -269,6 +272,12 @@ class Table:
     def _on_ready(self, member: Member, message: Mapping[str, Any], now: float) -> None:
         seat = self._own_seat(member)
         game = self.game
+        if game is not None and game.over:  # [UNO-8-20]: a rematch with the same seats
+            if self.restart_at is None:
+                self._match_over(now)  # the clock has not looked yet: clear the old answers
+            seat.ready = bool(message["ready"])
+            self._after_the_match(now)
+            return
         if game is not None and game.match.phase != IN_ROUND and member.seat is not None:
             game.hold_next_round(member.seat, bool(message["ready"]))  # nothing after the end
             return
@@ -344,6 +353,13 @@ class Table:
             seat = self.room.seats[member.seat]
             if seat is not None and self.game is None:
                 self._free(member.seat)
+            elif seat is not None and self.game is not None and self.game.over:
+                log.info("%s: %s left seat %d after the match", self.label, seat.name,
+                         member.seat)
+                self._free(member.seat)  # nothing is left to play: no stand-in, no token
+                self._after_the_match(now)
+                if self.game is None:
+                    return  # back in the lobby: everyone got its table_state
             elif seat is not None and self.game is not None:
                 seat.conn = None
                 seat.token_hash = None
@@ -385,6 +401,7 @@ class Table:
         self.room.compact()
         self.owner = self._first_human()
         seats = [seat for _, seat in self.room.occupied()]
+        self.match_humans = sum(1 for seat in seats if seat.kind == HUMAN)
         game_id = new_game_id()
         match = Match(self.rules, len(seats), secrets.token_bytes(16))
         journal = None
@@ -425,6 +442,7 @@ class Table:
                                                token_hash=hashed, disconnected_at=now,
                                                taken_over=hashed is None)
         table.owner = table._first_human()
+        table.match_humans = sum(1 for record in header.seats if record.kind != BOT)
         trust = round_log = None
         if resumed.commitments is not None and not resumed.abandoned:
             trust = resumed_exchange(resumed.commitments, table.signer)
@@ -504,16 +522,49 @@ class Table:
             ):
                 self.start(now)
 
+    def _match_over(self, now: float) -> None:
+        """The match just ended: every player's `ready` is cleared, and from now on says
+        whether it wants a rematch with the same seats ([UNO-8-20]). The table stays on the
+        score screen until everyone has answered (ready, or gone) or `match_break` passes."""
+        self.restart_at = now + self.settings.timings.match_break
+        for _, seat in self.room.occupied():
+            if seat.kind == HUMAN:
+                seat.ready = False
+        self._lobby_changed(now)
+
+    def _after_the_match(self, now: float) -> None:
+        """A player answered after the match (ready, or leave): once nobody is still
+        reading the scores the table is back in the lobby at once, and if every player of
+        the match asked for a rematch (a bot always does), the rematch starts."""
+        game = self.game
+        if game is None or not game.over:
+            return
+        if self.restart_at is None:
+            self._match_over(now)
+        humans = [seat for _, seat in self.room.occupied() if seat.kind == HUMAN]
+        present = [s for s in humans if s.conn is not None and not s.taken_over]
+        if any(not s.ready for s in present):
+            self._lobby_changed(now)  # who asked so far
+            return
+        everyone = bool(present) and len(present) == self.match_humans
+        self.restart_at = None
+        self._back_to_lobby(now)
+        if everyone and not self.settings.headless and self.game is None:
+            log.info("%s: rematch with the same seats", self.label)
+            self.start(now)
+
     def _back_to_lobby(self, now: float) -> None:
-        """After a match: dropped players' seats are freed; players ready again to restart."""
+        """After a match: dropped players' seats are freed. At a headless table everyone
+        still there is ready again (a new match follows each one); elsewhere `ready` stays as
+        each player answered the rematch question."""
         if self.game is not None:
             self.finished.append(self.game.match)
         self.game = None
         for index, seat in list(self.room.occupied()):
             if seat.kind == HUMAN and (seat.conn is None or seat.taken_over):
                 self._free(index)
-            elif seat.kind == HUMAN and not self.settings.headless:
-                seat.ready = False
+            elif seat.kind == HUMAN and self.settings.headless:
+                seat.ready = True
         self._lobby_changed(now)
 
     def table_state(self, you: int | None) -> dict[str, Any]:
