@@ -35,6 +35,9 @@ from unonet.rules import OPTIONS, RuleSet, preset
 
 log = logging.getLogger("unonet.host.table")
 
+MAX_NAME = 32
+"""A player's name at most (SPEC.md 8.2, join_table.name: str(1..32))."""
+
 
 class Refusal(Exception):
     """A request the lobby refuses; becomes error{code, ref} to the sender."""
@@ -132,6 +135,7 @@ class Table:
             self.room.outbox.append(refused(conn, request, exc.code, exc.msg))
             return
         token, hashed = new_token()
+        name = self._unique(name, index)
         self.room.seats[index] = Seat(HUMAN, name, token_hash=hashed, conn=conn)
         self.room.members[conn] = Member(conn, index, name)
         if self.owner is None:
@@ -163,6 +167,7 @@ class Table:
         self.room.seats[index] = seat
         if self.owner == member.seat:
             self.owner = index
+        name = self._unique(name, member.seat)
         log.info("%s: %s moved from seat %d to %d as %s", self.label, seat.name, member.seat,
                  index, name)
         seat.name = member.name = name
@@ -390,8 +395,9 @@ class Table:
         """Seat an in-process bot (the host's own: the command line's --bots uses this too)."""
         self._in_lobby()
         index = self._pick_seat(wanted)
-        used = {seat.name for _, seat in self.room.occupied()}
-        name = next((n for n in BOT_NAMES if n not in used), f"Bot {index}")
+        used = {seat.name.casefold() for _, seat in self.room.occupied()}
+        name = next((n for n in BOT_NAMES if n.casefold() not in used),
+                    self._unique(f"Bot {index}", index))
         self.room.seats[index] = Seat(BOT, name, ready=True, level=check_level(level))
         log.info("%s: bot %s (%s) in seat %d", self.label, name, level, index)
         return index
@@ -474,6 +480,20 @@ class Table:
                              sum(1 for _ in self.room.occupied()) >= (self._target() or 0)):
             raise Refusal(Code.TABLE_FULL, "no free seat")
         return index
+
+    def _unique(self, name: str, seat: int) -> str:
+        """`name`, or "name 2", "name 3"... if another seat already has it: every name at the
+        table tells one player (a human Ana beside bot Ana made the log ambiguous). The
+        player's client sees its new name in table_state and says so."""
+        taken = {s.name.casefold() for i, s in self.room.occupied() if i != seat}
+        if name.casefold() not in taken:
+            return name
+        for number in range(2, len(self.room.seats) + 2):
+            suffix = f" {number}"
+            candidate = name[: MAX_NAME - len(suffix)] + suffix
+            if candidate.casefold() not in taken:
+                return candidate
+        return name  # unreachable: more numbers than seats
 
     def _target(self) -> int | None:
         return self.settings.target_seats if self.settings.headless else None
