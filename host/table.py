@@ -167,7 +167,7 @@ class Table:
         self.room.seats[index] = seat
         if self.owner == member.seat:
             self.owner = index
-        name = self._unique(name, member.seat)
+        name = self._unique(name, index)  # the seat has moved there already
         log.info("%s: %s moved from seat %d to %d as %s", self.label, seat.name, member.seat,
                  index, name)
         seat.name = member.name = name
