@@ -104,7 +104,8 @@ class Game:
         self._refresh(now)
         self.tick(now)
 
-    def send_state(self, conn: ConnId, seat: int | None, *, full: bool = True) -> None:
+    def send_state(self, conn: ConnId, seat: int | None, *, full: bool = True,
+                   history_of: int | bool | None = True) -> None:
         """Everything a member entering the match needs (SPEC.md 7.1): the manifest, the
         audits owed for abandoned rounds, each earlier round's four signed messages, the
         previous round whole (trust messages, events as `seat`'s audience got them, audit), the
@@ -113,15 +114,19 @@ class Game:
         across connections so completes the round it dropped in and sees every round after it
         numbered and audited. A resync (not `full`) gets the current round's events, which its
         session dropped while waiting, then the snapshot."""
+        # Whose events the history holds: the seat's own; for a spectator taking a seat in
+        # mid-match (history_of None) the public ones its verifier already has, then the
+        # snapshot of the seat's hand (a seat's history would rewrite what it saw).
+        audience = seat if history_of is True else history_of
         if full:
             self.room.send(conn, self.manifest)
-            for message in (*self.owed, *self.past.entry(seat)):
+            for message in (*self.owed, *self.past.entry(audience)):
                 self.room.send(conn, message)
             if self.trust is not None:
                 for message in self.trust.published:
                     self.room.send(conn, message)
         if self.round_log is not None:
-            for message in self.round_log.history(seat):
+            for message in self.round_log.history(audience):
                 self.room.send(conn, message)
             if full and self.round_log.audit is not None:
                 self.room.send(conn, self.round_log.audit)

@@ -128,8 +128,11 @@ class Table:
             self._move(member, name, wanted, request, now)
             return
         try:
+            if self.game is not None and not self.game.over:
+                self._take_over(conn, name, self._stand_in_seat(wanted), request, now)
+                return
             if self.started:
-                raise Refusal(Code.GAME_IN_PROGRESS, "the match has started; spectate instead")
+                raise Refusal(Code.GAME_IN_PROGRESS, "the match is over; wait for the lobby")
             index = self._pick_seat(wanted)
         except Refusal as exc:
             self.room.outbox.append(refused(conn, request, exc.code, exc.msg))
@@ -146,6 +149,40 @@ class Table:
         if self.settings.notice:
             notice = {"t": "chat_message", "name": "host", "text": self.settings.notice}
             self.room.send(conn, notice)
+        self._lobby_changed(now)
+
+    def _stand_in_seat(self, wanted: int | None) -> int:
+        """In mid-match, the seat a newcomer may take: one a stand-in bot plays because its
+        player left or stayed away past the grace period ([UNO-8-21])."""
+        assert self.game is not None
+        open_seats = [i for i, seat in self.room.occupied()
+                      if i < self.game.match.seats and seat.kind == HUMAN and seat.taken_over
+                      and seat.conn is None]
+        if wanted is None and open_seats:
+            return open_seats[0]
+        if wanted in open_seats:
+            return wanted
+        raise Refusal(Code.GAME_IN_PROGRESS,
+                      "the match has started and no seat is free; spectate instead")
+
+    def _take_over(self, conn: ConnId, name: str, index: int, request: int | None,
+                   now: float) -> None:
+        """A newcomer (a spectator, say) sits in a stand-in's seat in mid-match: a fresh
+        token (the old one died with the leave), then the seat's state as a resume gets it
+        (SPEC.md 7.1: the manifest, the earlier rounds, this round's history, the snapshot)."""
+        seat = self.room.seats[index]
+        assert seat is not None and self.game is not None
+        token, hashed = new_token()
+        seat.name = self._unique(name, index)
+        seat.token_hash, seat.conn = hashed, conn
+        seat.disconnected_at, seat.taken_over, seat.ready = None, False, True
+        self.room.members[conn] = Member(conn, index, seat.name)
+        log.info("%s: %s takes seat %d from its stand-in", self.label, seat.name, index)
+        self.room.outbox.extend(accepted(conn, request))
+        self.room.send(conn, {"t": "seated", "table": self.number, "seat": index,
+                              "token": token})
+        self.game.send_state(conn, index, history_of=None)
+        self.game.seat_changed(now)
         self._lobby_changed(now)
 
     def _move(self, member: Member, name: str, wanted: int | None, request: int | None,
