@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import secrets
 import sys
+import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import TYPE_CHECKING
@@ -60,9 +61,21 @@ def hex_seed(text: str) -> bytes:
         ) from None
 
 
+def seconds(text: str) -> float:
+    """`--speed`, `--think`: a number of seconds, 0 or more."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 <= value <= 3600:  # also refuses nan and inf
+        raise argparse.ArgumentTypeError(f"{text}: seconds from 0 to 3600")
+    return value
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     """The real game against bots on a terminal; the bot-match log with --log (or on a pipe)."""
-    if args.log or args.seed or args.quiet or args.verbose or not sys.stdout.isatty():
+    if (args.log or args.seed or args.quiet or args.verbose or args.speed is not None
+            or not sys.stdout.isatty()):
         return cmd_log(args)
     from client.cli import run_play
 
@@ -130,6 +143,7 @@ def cmd_log(args: argparse.Namespace) -> int:
     print("Seats: " + ", ".join(f"{i}: {n}" for i, n in enumerate(names)))
 
     def show(seat: int, action: Action, events: list[Event]) -> None:
+        said = False
         for event in events:
             if isinstance(event, TurnStarted) and not args.verbose:
                 continue
@@ -137,7 +151,11 @@ def cmd_log(args: argparse.Namespace) -> int:
                 continue
             text = narrate(event, names, match.manifest, None, args.lang or "en")
             if text:
-                print("  " + text if not isinstance(event, RoundEnded) else text)
+                print("  " + text if not isinstance(event, RoundEnded) else text,
+                      flush=bool(args.speed))
+                said = True
+        if said and args.speed:
+            time.sleep(args.speed)  # one action at a time, to be watched
 
     play_match(match, bots, show)
     assert match.winner is not None
@@ -263,8 +281,9 @@ def cmd_bot(args: argparse.Namespace) -> int:
             if args.fingerprint is None:
                 print(f"host fingerprint {format_fingerprint(seen)} (not checked: pass "
                       "--fingerprint to pin it)", file=sys.stderr)
+        think = netbot.DEFAULT_THINK if args.think is None else args.think
         result = await netbot.play(stream, name=args.name, level=args.policy, table=args.table,
-                                   matches=args.matches)
+                                   matches=args.matches, think=think)
         for ended in result.matches:
             print(f"match over: seat {ended.winner} wins, scores {list(ended.scores)}")
         for violation in result.violations:
@@ -333,8 +352,11 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--quiet", action="store_true", help="print round results only")
     play.add_argument("--verbose", action="store_true", help="also print whose turn it is")
     play.add_argument("--log", action="store_true",
-                      help="watch a match between bots as a log (--seed, --quiet, --verbose "
-                      "imply it)")
+                      help="watch a match between bots as a log (--seed, --quiet, --verbose, "
+                      "--speed imply it)")
+    play.add_argument("--speed", type=seconds, default=None, metavar="SECONDS",
+                      help="with --log, wait this long after each action, so the match can "
+                      "be watched as it is played (e.g. 0.5; default: no wait)")
     add_play_arguments(play)
     play.set_defaults(func=cmd_play)
 
@@ -392,6 +414,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="how the bot plays (default normal)")
     bot.add_argument("--matches", type=int, default=1, metavar="N",
                      help="matches to play before leaving (default 1)")
+    bot.add_argument("--think", type=seconds, default=None, metavar="SECONDS",
+                     help="wait this long before each action (default 0.1; 0 for tests and "
+                     "tournaments, where only the host's rate limit paces the bot)")
     bot.add_argument("--no-tls", action="store_true", help="plain TCP")
     bot.add_argument("--fingerprint", metavar="FP",
                      help="the host's certificate fingerprint to pin (base32 or hex)")
