@@ -14,7 +14,7 @@ far, and each round keeps its own (`rounds[i].status`). Nothing here raises for 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -359,15 +359,18 @@ class TrustVerifier:
             )
         return self._report([found], "", known or self.current)
 
-    def _repeated(self, round_no: int, what: str, same: bool) -> Outcome | None:
-        """A trust message of an earlier round this client holds, sent again on entry:
-        Verified if `same` as the one held, a violation if not, None if the message is not
-        for an earlier round (the current round's checks apply)."""
+    def _repeated(self, round_no: int, what: str,
+                  held: Callable[[CheckedRound], object], msg: object) -> Outcome | None:
+        """A trust message sent again (a re-entry replays them): Verified if it is the one
+        this client holds for its round (`held` reads it), a violation if it differs from one
+        held for an earlier round, None if it is news (the round's checks apply)."""
         current = self.current
+        if current is not None and current.round_no == round_no and held(current) == msg:
+            return Verified(f"round {round_no}'s {what} repeated")
         rnd = self._round_numbered(round_no)
         if rnd is None or (rnd is current and not rnd.closed):
             return None
-        if same:
+        if held(rnd) == msg:
             return Verified(f"round {round_no}'s {what} repeated")
         found = Violation(
             ViolationKind.MALFORMED,
@@ -430,12 +433,8 @@ class TrustVerifier:
     def seed_commits(self, msg: SeedCommits) -> Outcome:
         """The frozen list of player commitments: ours must be in it, unaltered."""
         msg = replace(msg, sig=None)
-        rnd = self.current
-        if rnd is not None and rnd.round_no == msg.round_no and rnd.seed_commits == msg:
-            return Verified(f"round {msg.round_no}'s seed commitments repeated")
-        earlier = self._round_numbered(msg.round_no)
         repeated = self._repeated(msg.round_no, "seed commitments",
-                                  earlier is not None and earlier.seed_commits == msg)
+                                  lambda rnd: rnd.seed_commits, msg)
         if repeated is not None:
             return repeated
         rnd, found = self._round_for(msg.round_no, "seed_commits")
@@ -487,12 +486,8 @@ class TrustVerifier:
         """The seeds that went in, public before the deal: each opens its commitment, every
         committed seat is listed or absent, and ours is there if we revealed it."""
         msg = replace(msg, sig=None)
-        rnd = self.current
-        if rnd is not None and rnd.round_no == msg.round_no and rnd.seed_reveals == msg:
-            return Verified(f"round {msg.round_no}'s seed reveals repeated")
-        earlier = self._round_numbered(msg.round_no)
-        repeated = self._repeated(msg.round_no, "seed reveals",
-                                  earlier is not None and earlier.seed_reveals == msg)
+        repeated = self._repeated(msg.round_no, "seed reveals", lambda rnd: rnd.seed_reveals,
+                                  msg)
         if repeated is not None:
             return repeated
         rnd, found = self._round_for(msg.round_no, "seed_reveals")
@@ -519,12 +514,8 @@ class TrustVerifier:
         """An epoch's position commitments: D must hash them; the count must fit the pile; the
         deal's pile only after the seeds that made it were published."""
         msg = replace(msg, sig=None)
-        rnd = self.current
-        if rnd is not None and rnd.round_no == msg.round_no and rnd.decks.get(msg.epoch) == msg:
-            return Verified(f"epoch {msg.epoch} commitments repeated")
-        earlier = self._round_numbered(msg.round_no)
         repeated = self._repeated(msg.round_no, f"epoch {msg.epoch} commitments",
-                                  earlier is not None and earlier.decks.get(msg.epoch) == msg)
+                                  lambda rnd: rnd.decks.get(msg.epoch), msg)
         if repeated is not None:
             return repeated
         rnd, found = self._round_for(msg.round_no, "deck_commits")
