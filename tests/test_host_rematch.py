@@ -60,9 +60,9 @@ async def join(nursery: trio.Nursery, port: int, name: str) -> LinkHarness:
 
 
 async def a_finished_match(nursery: trio.Nursery) -> tuple[Table, LinkHarness, LinkHarness]:
-    """Ana (the owner) and Bo with a bot, one round played to the match's end."""
+    """Ada (the owner) and Bo with a bot, one round played to the match's end."""
     table, port = await owner_table(nursery)
-    ana = await join(nursery, port, "Ana")
+    ana = await join(nursery, port, "Ada")
     bo = await join(nursery, port, "Bo")
     await ana.until(lambda u: isinstance(u, LobbyChanged)
                     and sum(s.ready for s in u.lobby.seats) == 3)
@@ -88,7 +88,7 @@ async def test_a_rematch_with_the_same_seats_when_every_player_asks(
     assert first is not None
     names = [s.name if s else None for s in table.room.seats]
     ana.send(SetReady(True))
-    asked = await bo.until(lambda u: lobby(u, True) and ready(u, "Ana"))
+    asked = await bo.until(lambda u: lobby(u, True) and ready(u, "Ada"))
     assert not ready(asked, "Bo")  # Bo is still reading the scores
     assert table.game is first  # one answer is not a rematch
     bo.send(SetReady(True))
@@ -108,15 +108,15 @@ async def test_a_rematch_with_the_same_seats_when_every_player_asks(
 async def test_leaving_after_the_match_frees_the_seat_at_once(nursery: trio.Nursery) -> None:
     table, ana, bo = await a_finished_match(nursery)
     bo.send(Leave())
-    freed = await ana.until(lambda u: isinstance(u, LobbyChanged) and humans(u) == ["Ana"])
-    assert isinstance(freed, LobbyChanged) and freed.lobby.started  # Ana is still reading
+    freed = await ana.until(lambda u: isinstance(u, LobbyChanged) and humans(u) == ["Ada"])
+    assert isinstance(freed, LobbyChanged) and freed.lobby.started  # Ada is still reading
     assert [s.kind for s in freed.lobby.seats].count("bot") == 1  # no stand-in for Bo
     assert all(seat is None or not seat.taken_over for seat in table.room.seats)
     ana.send(SetReady(True))  # the last one reading: the table is back in its lobby at once
     back = await ana.until(lambda u: lobby(u, False))
     assert isinstance(back, LobbyChanged) and back.lobby.owner == back.lobby.you
     assert table.game is None and len(table.finished) == 1  # Bo left: no automatic rematch
-    assert ready(back, "Ana") and humans(back) == ["Ana"]
+    assert ready(back, "Ada") and humans(back) == ["Ada"]
     clean(ana)
 
 
