@@ -5,6 +5,7 @@ bound; nothing waits a fixed time."""
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import shutil
@@ -24,10 +25,14 @@ BOUND = 60.0
 
 
 class Terminal:
-    """A tmux session of its own (own socket), 100x30, running one command."""
+    """A tmux session of its own (own socket), 100x30, running one command. Each terminal has
+    its own socket, so a test's second terminal never meets the first one's server while it
+    is still shutting down."""
+
+    opened = itertools.count()
 
     def __init__(self, tmp: Path, command: str) -> None:
-        self.socket = str(tmp / "tmux.sock")
+        self.socket = str(tmp / f"tmux-{next(Terminal.opened)}.sock")
         self.name = "unonet"
         env = {**os.environ, "UNONET_HOME": str(tmp / "home"), "NO_COLOR": "1",
                "TERM": "xterm-256color", "LANGUAGE": "en", "LC_ALL": "C.UTF-8"}
