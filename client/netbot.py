@@ -10,9 +10,12 @@ seat's legal actions (SPEC.md 9.4), so the bot decides from the folded view and 
 snapshot is asked for only when the session sees a sequence gap (SPEC.md UNO-8-9) or an
 intent is refused with nothing newer to decide from.
 
-A race (pressing B, a jump-in, the next card of its run) is held for a reaction time, as a
-person's would be, and sent only if the newest legal list still offers it when that time is
-up: a person at the table can beat the bot to it, and the bot does not throw a card too late.
+A race (pressing B, a jump-in, the next card of its run, catching a player who forgot UNO) is
+held for a reaction time, as a person's would be, and sent only if the newest legal list still
+offers it when that time is up: a person at the table can beat the bot to it (or call a late
+UNO), and the bot does not throw a card too late. Its own turn waits for a catch it holds, as
+its move would close the window. Whether it forgets its own UNO is its policy's (a forget rate
+per level, drawn from the policy's seeded stream).
 
 It takes an already-open stream: TLS and the fingerprint pin are the caller's (unonet/cli.py
 uses client/tls.py).
@@ -73,6 +76,10 @@ MAX_REFUSALS = 5
 
 REACTION = HUMAN_REACTION
 """The range of the bot's reaction time in a race (unonet.bots.base.HUMAN_REACTION)."""
+
+RACES: tuple[type, ...] = (Buzz, Play, Catch)
+"""What the bot holds for a reaction time when it does it out of turn (or, a catch, before its
+own decision): what other seats race it for. Its own UNO call goes at once."""
 
 PACE_MARGIN = 0.8
 """The share of the host's announced rate and burst the bot allows itself (UNO-8-2: never
@@ -279,7 +286,8 @@ class NetworkBot:
         elif isinstance(update, ManifestReceived):
             self.manifest = update.manifest
             self.result.seat = self.link.seat
-            self.policy = POLICIES[self.level](self.link.seat or 0, self.rules, self.manifest)
+            self.policy = POLICIES[self.level](self.link.seat or 0, self.rules, self.manifest,
+                                               seed=self.rng.getrandbits(32))
             self.tracker = None  # until the snapshot that follows
         elif isinstance(update, LobbyChanged):
             return self._lobby(update)
@@ -362,21 +370,33 @@ class NetworkBot:
         if not legal or tracker is None or policy is None:
             return b""
         view = tracker.view
+        deciding = is_deciding(view, legal)
         action: Action | None
-        if is_deciding(view, legal):
+        if self.held is not None and (isinstance(self.held[0], Catch) or not deciding):
+            # The held race or catch goes when its reaction time is up (a decision waits for
+            # it); our own UNO call meanwhile goes now.
+            own = [a for a in legal if isinstance(a, CallUno)]
+            action = policy.react(view, own) if own else None
+        elif deciding:
             self.held = None
-            action = policy.act(view, legal)
-        elif self.held is not None:
-            # The held race goes when its reaction time is up; an UNO call or a catch meanwhile
-            # goes now.
             calls = [a for a in legal if isinstance(a, CallUno | Catch)]
             action = policy.react(view, calls) if calls else None
+            if isinstance(action, Catch):
+                return self._hold(action)
+            if action is None:
+                action = policy.act(view, legal)
         else:
             action = policy.react(view, out_of_turn(view, legal))
-            if isinstance(action, Buzz | Play) and self.reaction[1] > 0:
-                self.held = (action, self.now + self.rng.uniform(*self.reaction))
-                return b""
+            if action is not None and isinstance(action, RACES):
+                return self._hold(action)
         return b"" if action is None else self._intent(action)
+
+    def _hold(self, action: Action) -> bytes:
+        """Hold a race action (or a catch) for a reaction time; with none, send it now."""
+        if self.reaction[1] <= 0:
+            return self._intent(action)
+        self.held = (action, self.now + self.rng.uniform(*self.reaction))
+        return b""
 
     def _intent(self, action: Action) -> bytes:
         self.outstanding, frame = self.link.session.intent(action)

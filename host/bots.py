@@ -3,9 +3,10 @@
 Every seat of a match gets a policy, so a dropped player's seat can be played by a bot that has
 watched the round from that seat (what it saw, never more). Bot seats always use theirs; a
 human seat uses it only while taken over. Timing is the table's business (host/game.py), with
-one exception kept here: the races. A chance to press B or to play out of turn (a jump-in, the
-next card of one's run) is taken after a reaction time drawn from the table's seeded stream,
-once per chance, so that a person watching the table can beat the bots to it.
+one exception kept here: the races. A chance to press B, to play out of turn (a jump-in, the
+next card of one's run) or to catch a player who forgot UNO is taken after a reaction time drawn
+from the table's seeded stream, once per chance, so that a person watching the table can beat
+the bots to it (or call a late UNO before a bot catches it).
 """
 
 from __future__ import annotations
@@ -22,9 +23,10 @@ from unonet.match import Match
 DEFAULT_LEVEL = "normal"
 BOT_NAMES = ("Ana", "Bruno", "Chiara", "Davi", "Elena", "Fabio", "Giulia", "Hugo", "Iris", "Joao")
 
-RACE_ACTIONS: tuple[type, ...] = (Buzz, Play)
+RACE_ACTIONS: tuple[type, ...] = (Buzz, Play, Catch)
 """Out-of-turn actions that race other seats (decided by the host's order of arrival): they
-wait a reaction time. UNO calls and catches go at the table's bot pace, as before."""
+wait a reaction time. A catch races the forgetful player's late call and the next player's
+move, under any rules; a bot's own UNO call goes at the table's bot pace."""
 
 DECLINED = float("inf")
 """The time of a chance the bot let go: it is not asked again until the chance changes."""
@@ -52,10 +54,10 @@ class SeatBots:
         self.reaction = reaction
         rules = match.rules
         self.races = rules.jump_in != "off" or rules.sequences or rules.buzzers
-        """Whether these rules have races at all: without, `schedule` lists nothing for nobody
-        (a table of bots under the official rules pays nothing for them)."""
+        """Whether these rules have races besides catches: without, `schedule` looks only while
+        someone may be caught (a table of bots under the official rules pays little for it)."""
         self.rng = random.Random(seed)
-        self.chances: dict[int, tuple[Hashable, float]] = {}
+        self.chances: dict[int, tuple[tuple[Hashable, tuple[Action, ...]], float]] = {}
         """seat -> (the chance it has, when it takes it): a chance is the seat's race actions
         with the table's state they belong to, so a new chance draws a new reaction time."""
 
@@ -69,14 +71,15 @@ class SeatBots:
     # -- decisions and UNO calls, at the table's bot pace ------------------------------------
 
     def has_work(self, controlled: Iterable[int]) -> bool:
-        """Whether `decide` has something to ask: a bot's pending decision, or an UNO call or
-        a catch a bot may make."""
+        """Whether `decide` has something to ask: a bot's pending decision, or an UNO call a
+        bot may make."""
         return any(self._decision(seat) or self._calls(seat) for seat in controlled)
 
     def decide(self, controlled: Iterable[int]) -> tuple[int, Action] | None:
-        """The next action of a bot-controlled seat: an out-of-turn call (UNO, catch) first,
-        as the bot driver does, else the pending decision if a bot holds it. Races are not
-        here: see `race`."""
+        """The next action of a bot-controlled seat: its own UNO call first, as the bot
+        driver does, else the pending decision if a bot holds it. Races are not here: see
+        `race`; a seat about to catch someone makes its decision after (its move would close
+        the window)."""
         match = self.match
         seats = sorted(controlled)
         for seat in seats:
@@ -92,25 +95,33 @@ class SeatBots:
         return None
 
     def _decision(self, seat: int) -> list[Action]:
-        """The legal list of `seat` if it holds the pending decision (a buzzer race is none)."""
+        """The legal list of `seat` if it holds the pending decision (a buzzer race is none)
+        and has no catch waiting for its reaction time."""
         match = self.match
-        if match.pending_seat != seat:
+        if match.pending_seat != seat or self._catching(seat):
             return []
         legal = match.legal_actions(seat)
         return legal if legal and is_deciding(match.view(seat), legal) else []
 
     def _calls(self, seat: int) -> list[Action]:
-        return [a for a in self.match.legal_actions(seat) if isinstance(a, CallUno | Catch)]
+        return [a for a in self.match.legal_actions(seat) if isinstance(a, CallUno)]
+
+    def _catching(self, seat: int) -> bool:
+        """Whether `seat` has a chance to catch someone it has not yet let go."""
+        known = self.chances.get(seat)
+        return (known is not None and known[1] != DECLINED
+                and any(isinstance(a, Catch) for a in known[0][1]))
 
     # -- races, after a reaction time ------------------------------------------------------
 
     def schedule(self, controlled: Iterable[int], now: float) -> float | None:
         """Note the race chances the controlled seats have now, drawing a reaction time for
         each new one; the earliest time one of them is due (None: no chance open)."""
-        if not self.races:
-            return None
         match = self.match
         public = match.view(None)
+        if not self.races and not any(s.catchable for s in public.seats):
+            self.chances.clear()
+            return None
         state = (public.round_no, public.phase, public.current, public.top_card)
         seen: set[int] = set()
         for seat in controlled:

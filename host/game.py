@@ -408,9 +408,10 @@ class Game:
         if key != self._decision:
             self._decision = key
             self.decision_deadline = self._decision_time(now)
-        self.bot_due = now + self.timings.bot_delay if self._bots_have_work() else None
         self.race_due = (self.bots.schedule(self._controlled(), now)
                          if self.match.phase == IN_ROUND else None)
+        # After `schedule`: a bot about to catch someone has no decision to make until then.
+        self.bot_due = now + self.timings.bot_delay if self._bots_have_work() else None
 
     def _decision_key(self) -> tuple[Any, ...] | None:
         """What identifies the pending decision: its timer restarts when this changes. A
@@ -459,11 +460,11 @@ class Game:
                 self._apply(HOST, Expire(), now)
 
     def _race_move(self, now: float) -> None:
-        """A bot's reaction time is up: it presses B or plays out of turn, if it still wants;
-        the next chance's time is armed either way."""
+        """A bot's reaction time is up: it presses B, plays out of turn or catches, if it still
+        wants; the next chance's time is armed either way."""
         choice = self.bots.race(now)
         if choice is None:
-            self.race_due = self.bots.next_race()
+            self._race_let_go(now)
             return
         seat, action = choice
         try:
@@ -471,4 +472,11 @@ class Game:
         except EngineError as exc:  # a policy bug: the chance is let go, the game goes on
             log.error("%s: bot at seat %d chose %s out of turn, refused: %s", self.label, seat,
                       action, exc)
-            self.race_due = self.bots.next_race()
+            self._race_let_go(now)
+
+    def _race_let_go(self, now: float) -> None:
+        """Nothing changed: arm the next chance, and the decision of a bot that held it to
+        catch someone first."""
+        self.race_due = self.bots.next_race()
+        if self.bot_due is None and self._bots_have_work():
+            self.bot_due = now + self.timings.bot_delay

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 
 from unonet.actions import (
     Accept,
@@ -16,6 +17,7 @@ from unonet.actions import (
     ChooseTarget,
     Draw,
     Pass,
+    Play,
 )
 from unonet.cards import DeckManifest
 from unonet.events import Event
@@ -58,11 +60,21 @@ class Bot:
     event with the seat's out-of-turn actions (`out_of_turn`): call UNO, catch someone, press
     B, jump in. None from `react` means "not now"."""
 
-    def __init__(self, seat: int, rules: RuleSet, manifest: DeckManifest, seed: int = 0) -> None:
+    forget_rate: float = 0.0
+    """The chance that the bot forgets to call UNO when it reaches one card (then it stays
+    silent until that card goes, and may be caught): bots that never forget make catching
+    pointless. Each level sets its own; drawn by `calls_uno`."""
+
+    def __init__(self, seat: int, rules: RuleSet, manifest: DeckManifest, seed: int = 0,
+                 forget_rate: float | None = None) -> None:
         self.seat = seat
         self.rules = rules
         self.manifest = manifest
         self.rng = random.Random(seed)
+        if forget_rate is not None:
+            self.forget_rate = forget_rate
+        self._one_card: tuple[tuple[int, int], bool] | None = None
+        """The current stretch at one card ((round, that card)) and whether the bot calls it."""
 
     def observe(self, event: Event) -> None:
         """An event this seat may see (public, or addressed to it)."""
@@ -73,3 +85,33 @@ class Bot:
 
     def react(self, view: View, legal: Sequence[Action]) -> Action | None:
         return None
+
+    # -- calling UNO, or forgetting to ---------------------------------------------------------
+
+    def calls_uno(self, view: View, left: Sequence[int]) -> bool:
+        """Whether the bot says UNO holding `left` (its hand after the action it weighs).
+        Drawn from the bot's own seeded stream once each time it reaches one card, so a game
+        replays from its seed; any hand of another size ends the stretch."""
+        if len(left) != 1:
+            self._one_card = None
+            return False
+        stretch = (view.round_no, left[0])
+        if self._one_card is None or self._one_card[0] != stretch:
+            self._one_card = (stretch, self.rng.random() >= self.forget_rate)
+        return self._one_card[1]
+
+    def with_uno(self, view: View, action: Action) -> Action:
+        """`action` with the UNO call the bot makes (or forgets) if it is a play that leaves it
+        one card; any other action as it is."""
+        if not isinstance(action, Play):
+            return action
+        played = {action.card, *action.also}
+        left = [card for card in view.hand if card not in played]
+        call = self.calls_uno(view, left)
+        return action if action.uno == call else replace(action, uno=call)
+
+    def uno_calls(self, view: View, legal: Sequence[Action]) -> list[Action]:
+        """`legal` without CallUno while the bot has forgotten to call at this one card."""
+        if CallUno() not in legal or self.calls_uno(view, view.hand):
+            return list(legal)
+        return [a for a in legal if not isinstance(a, CallUno)]

@@ -2,8 +2,9 @@
 
 It keeps its wilds for when nothing else plays, sheds high cards when an opponent is close to
 going out, plays the longest run or the most cards of a number it can, calls UNO with its
-next-to-last card, catches those who forget, names the colour it holds most of, and challenges
-a Wild Draw Four when what it has seen makes a bluff likely. Under the house rules it answers a
+next-to-last card (but forgets now and then: FORGET_RATE), catches those who forget, names the
+colour it holds most of, and challenges a Wild Draw Four when what it has seen makes a bluff
+likely. Under the house rules it answers a
 pending draw with a draw card (the biggest it may, escalating), else passes it on (deflect),
 and takes it only when it must; swaps hands with the opponent nearest to going out; jumps in
 whenever it may and presses B in a buzzer race. What is allowed it reads from the legal list
@@ -13,6 +14,7 @@ and the view's pending decision; it never re-derives a rule.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from unonet.actions import (
     Accept,
@@ -38,7 +40,14 @@ A failed challenge costs 2 more cards than accepting and a good one saves 4, so 
 1/3 pays on average; the margin allows for players who play +4 honestly."""
 
 
+FORGET_RATE = 0.15
+"""How often the normal bot forgets to call UNO: a decent player who mostly remembers, often
+enough that watching for a catch pays."""
+
+
 class NormalBot(Bot):
+    forget_rate = FORGET_RATE
+
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self.seen: set[int] = set()  # face-up cards seen this round
@@ -50,8 +59,9 @@ class NormalBot(Bot):
             self.seen.clear()
 
     def react(self, view: View, legal: Sequence[Action]) -> Action | None:
-        """Every chance is taken: call UNO, catch, press B, then jump in (or go on with a run)
-        with the best card offered."""
+        """Every chance is taken: call UNO (unless it forgot), catch, press B, then jump in (or
+        go on with a run) with the best card offered."""
+        legal = self.uno_calls(view, legal)
         for kinds in (CallUno | Catch, Buzz):
             for action in legal:
                 if isinstance(action, kinds):
@@ -93,13 +103,11 @@ class NormalBot(Bot):
             cards = 1 + len(play.also)  # a run or a multiple sheds several at once
             if danger:
                 # Hit hard and shed points while someone is about to go out.
-                return (face.draw_amount, cards, face.points, -wild, play.uno)
+                return (face.draw_amount, cards, face.points, -wild)
             same_color = sum(1 for c in held if self.manifest.face(c).color == face.color)
-            return (cards, -wild, -(face.kind is Kind.WILD_DRAW_FOUR), same_color, face.points,
-                    play.uno)
+            return (cards, -wild, -(face.kind is Kind.WILD_DRAW_FOUR), same_color, face.points)
 
-        return self._colored(view, max(plays, key=score))  # `uno` is the last key: the call
-        # goes with the play
+        return self._colored(view, max(plays, key=score))
 
     def _answer_draw(self, view: View, plays: list[Play]) -> Play:
         """A pending draw offers plays only to answer it: stack the biggest draw card allowed
@@ -107,18 +115,19 @@ class NormalBot(Bot):
 
         def score(play: Play) -> tuple[int, ...]:
             face = self.manifest.face(play.card)
-            return (face.draw_amount, -face.is_wild, -face.points, play.uno)
+            return (face.draw_amount, -face.is_wild, -face.points)
 
         return self._colored(view, max(plays, key=score))
 
     def _colored(self, view: View, play: Play) -> Play:
-        """`play` naming the colour held most among the cards left, if it is a wild."""
-        if not self.manifest.face(play.card).is_wild:
-            return play
+        """`play` naming the colour held most among the cards left, if it is a wild, with the
+        UNO call if it leaves one card (unless the bot forgets: `Bot.calls_uno`)."""
         played = {play.card, *play.also}
         rest = [c for c in view.hand if c not in played]
-        return Play(play.card, self._best_color(rest, play.color or Color.RED), play.uno,
-                    play.also)
+        call = self.calls_uno(view, rest)
+        if not self.manifest.face(play.card).is_wild:
+            return replace(play, uno=call)
+        return Play(play.card, self._best_color(rest, play.color or Color.RED), call, play.also)
 
     def _best_color(self, hand: Sequence[int], fallback: Color) -> Color:
         counts: dict[Color, int] = {}
