@@ -47,8 +47,8 @@ from unonet.actions import Action
 KEYS = (
     "left", "right", "up", "down", "enter", "space", "escape",
     "0", "1", "2", "3", "4", "5", "6", "7", "8", "9",
-    "a", "b", "c", "e", "f", "g", "k", "m", "n", "o", "p", "q", "r", "s", "t", "u", "v", "x",
-    "y",
+    "a", "b", "c", "e", "f", "g", "k", "m", "n", "o", "p", "q", "r", "s", "t", "u", "v", "w",
+    "x", "y",
     "?",
 )
 """Keys handled while the game has the focus (capitals are folded to these)."""
@@ -152,13 +152,13 @@ class ClientApp:
         if self.naming:
             self.naming = False
             self.send(self.model.set_name(buffer.text))
-            self.app.layout.focus(self.body)
+            self.focus_table()
             return False
         text = self.model.chat_line(buffer.text)
         if text is not None:
             self.sent.append(text)
             self.link.send_chat(text)
-        self.app.layout.focus(self.body)
+        self.focus_table()
         return False  # clear the line
 
     def click_card(self, card: int) -> None:
@@ -200,7 +200,7 @@ class ClientApp:
             if self.naming:
                 self.naming = False
                 self.chat_buffer.reset()
-            self.app.layout.focus(self.body)
+            self.focus_table()
 
         @kb.add("c-c")
         def _(event: KeyPressEvent) -> None:
@@ -215,9 +215,19 @@ class ClientApp:
     def toggle_chat(self) -> None:
         self.naming = False
         if self.app.layout.has_focus(self.chat_buffer):
-            self.app.layout.focus(self.body)
+            self.focus_table()
         else:
-            self.app.layout.focus(self.chat_buffer)
+            self.focus_input()
+
+    def focus_table(self) -> None:
+        """The table takes the keys back: chat lines from now on are unread."""
+        self.app.layout.focus(self.body)
+        self.model.focus_chat(False)
+
+    def focus_input(self) -> None:
+        """The input line takes the keys (chat, or a name): the chat counts as read."""
+        self.app.layout.focus(self.chat_buffer)
+        self.model.focus_chat(True)
 
     def handle(self, key: str) -> None:
         """One key, while the game has the focus: the open prompt first, then the screen."""
@@ -291,7 +301,9 @@ class ClientApp:
 
     def _game_key(self, key: str, prompt: object) -> None:
         model = self.model
-        if key in ("left", "up"):
+        if model.watching:
+            self._watching_key(key)
+        elif key in ("left", "up"):
             model.select_prev()
         elif key in ("right", "down"):
             model.select_next()
@@ -311,6 +323,14 @@ class ClientApp:
             model.toggle_mark()
         elif key == "n" and isinstance(prompt, ChallengePrompt):
             self.send(model.accept())
+
+    def _watching_key(self, key: str) -> None:
+        """A spectator's keys on the table: a seat number sits there if its player is gone;
+        a player's key says that we are watching."""
+        if key.isdigit():
+            self.send(self.model.take_seat(_seat_of(key)))
+        elif key in ("enter", "space", "u", "f", "b", "m"):
+            self.model.notice = self.model.tr("n.watching")
 
     def _lobby_key(self, key: str, prompt: object) -> None:
         model = self.model
@@ -343,6 +363,8 @@ class ClientApp:
             self.send(model.join_selected())
         elif key.isdigit():
             self.send(model.join_selected(_seat_of(key)))
+        elif key == "w":
+            self.send(model.watch_selected())
         elif key == "n":
             self.send(model.create_table())
         elif key == "e":
@@ -352,7 +374,7 @@ class ClientApp:
         """`e`: the input line asks for our name; Enter sets it, Escape keeps the old one."""
         self.naming = True
         self.chat_buffer.reset()
-        self.app.layout.focus(self.chat_buffer)
+        self.focus_input()
 
     def _match_end_key(self, key: str, prompt: object) -> None:
         if key in ("r", "enter"):

@@ -7,7 +7,7 @@
 - Else a host:port known_hosts remembers must show the same fingerprint; a different one is
   refused with ssh's warning, printed at once instead of opening the screen (and nothing is
   sent to that host). A host that changes it between two connections of one session is
-  refused on the screen, the warning printed when it closes.
+  refused with the whole warning on the screen at once (printed again when it closes).
 - Else it is the first contact: the fingerprint is fetched and printed. On a terminal the player
   is asked to accept it (y/N, as ssh asks); when stdin is not a terminal there is nobody to ask,
   so it is accepted with a printed notice, as ssh's StrictHostKeyChecking=accept-new does. Either
@@ -38,14 +38,13 @@ import trio
 from client.app import ClientApp, add_arguments, build
 from client.guest import CLOSE_GRACE, LinkMain, NetworkLink
 from client.known_hosts import KnownHosts, changed_warning, config_dir, first_contact_notice
-from client.link import ChatReceived, Update
+from client.link import Hosting, Update
 from client.link_session import Command
 from client.network import LinkConfig, run_link
 from client.seat_tokens import SeatTokens
 from client.tls import normalize_pin, open_pinned_stream
 
 DEFAULT_PORT = 7077
-HOST_LEAVES = "You host this table: leaving (q) ends it for everyone."
 OWN_HOST = "own-host"
 """The place (client/seat_tokens.py) the host's own player keeps its seat under, whatever port
 `unonet host` listens on this time."""
@@ -265,7 +264,7 @@ def play_main(
                    updates: trio.MemorySendChannel[Update]) -> None:
         async with start_local_host(args) as address:
             if address.place == OWN_HOST:
-                await updates.send(ChatReceived("unonet", HOST_LEAVES))
+                await updates.send(Hosting())  # the quit prompt and the chat say what q ends
             config = LinkConfig(address.host, address.port, name=name,
                                 tls=address.fingerprint is not None, pin=address.fingerprint,
                                 table=address.table, auto_ready=auto_ready,

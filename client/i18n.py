@@ -214,7 +214,7 @@ EN: dict[str, str] = {
     "tables.none": "No tables yet: n opens one.",
     "tables.line": "{name}: {players}/{seats} players",
     "tables.playing": "playing",
-    "tables.keys": "↑↓ choose  Enter join  n new table  1-0 join at seat  e name",
+    "tables.keys": "↑↓ pick  Enter join  1-0 join at seat  w watch  n new  e name",
     # round and match end
     "end.round": "Round {round}: {name} wins!",
     "end.col_player": "Player",
@@ -277,6 +277,33 @@ EN: dict[str, str] = {
     "help.bots": "a: add a bot, x: remove the last bot",
     "help.leave": "q or Ctrl-C: leave the table (asks first)",
     "help.ready_round": "Enter: ready for the next round",
+    # issue 12: the host's own player, spectators, chat news, a changed host key
+    "ui.quit_host": "Leave? You host this table: leaving ends it for everyone. y yes, n no",
+    "ui.unread": "({count} new, Tab reads)",
+    "ui.watching": "You are watching (public information only)",
+    "ui.watching_turn": "You are watching: {name}'s turn.",
+    "ui.watch_open": "Seats you can take (their player is gone): {seats}. "
+                     "Press the seat's number to play it.",
+    "ui.watch_full": "Every seat has its player; one opens if a player leaves and a bot "
+                     "stands in.",
+    "key.sit": "1-0 take seat",
+    "n.seat_not_open": "Seat {seat} has its player: you can take a seat whose player is gone",
+    "n.watching": "You are watching: press a free seat's number to play",
+    "help.tables_watch": "w: watch the chosen table (you can take a free seat from there)",
+    "help.watching": "You are watching: the table's public side, no hand and no moves",
+    "help.sit_match": "1-0: take that seat if its player is gone (a bot plays it meanwhile)",
+    "news.table": "table",
+    "news.took_seat": "{name} took seat {seat}",
+    "news.dropped": "{name} lost the connection",
+    "news.back": "{name} is back",
+    "news.left": "{name} left",
+    "news.left_bot": "{name} left: a bot plays seat {seat}",
+    "news.hosting": "You host this table: leaving (q) ends it for everyone.",
+    "ui.key_changed": "THE HOST'S FINGERPRINT HAS CHANGED: not connected, and nothing more "
+                      "is sent to it.",
+    "ui.key_changed_do": "It may not be the host you trusted. Ask the person hosting for the "
+                         "fingerprint unonet host printed; if it is the new one, join again "
+                         "with --fingerprint. q quits (the warning is printed again).",
 }
 
 IT: dict[str, str] = {
@@ -453,7 +480,7 @@ IT: dict[str, str] = {
     "tables.none": "Ancora nessun tavolo: n ne apre uno.",
     "tables.line": "{name}: {players}/{seats} giocatori",
     "tables.playing": "in gioco",
-    "tables.keys": "↑↓ scegli  Invio entra  n nuovo tavolo  1-0 al posto  e nome",
+    "tables.keys": "↑↓ scegli  Invio entra  1-0 al posto  w guarda  n crea  e nome",
     "end.round": "Manche {round}: vince {name}!",
     "end.col_player": "Giocatore",
     "end.col_left": "Carte rimaste",
@@ -513,6 +540,35 @@ IT: dict[str, str] = {
     "help.bots": "a: aggiungi un bot, x: togli l'ultimo bot",
     "help.leave": "q o Ctrl-C: lascia il tavolo (chiede conferma)",
     "help.ready_round": "Invio: pronto per la manche seguente",
+    # issue 12: il giocatore dell'host, spettatori, notizie in chat, chiave cambiata
+    "ui.quit_host": "Uscire? Ospiti tu il tavolo: se esci finisce per tutti. s sì, n no",
+    "ui.unread": "({count} nuovi, Tab per leggere)",
+    "ui.watching": "Stai guardando (solo informazioni pubbliche)",
+    "ui.watching_turn": "Stai guardando: tocca a {name}.",
+    "ui.watch_open": "Posti che puoi prendere (il giocatore se n'è andato): {seats}. "
+                     "Premi il numero del posto per giocarlo.",
+    "ui.watch_full": "Ogni posto ha il suo giocatore; uno si libera se qualcuno esce e un "
+                     "bot lo sostituisce.",
+    "key.sit": "1-0 prendi posto",
+    "n.seat_not_open": "Il posto {seat} ha il suo giocatore: puoi prendere un posto lasciato "
+                       "libero",
+    "n.watching": "Stai guardando: premi il numero di un posto libero per giocare",
+    "help.tables_watch": "w: guarda il tavolo scelto (da lì puoi prendere un posto libero)",
+    "help.watching": "Stai guardando: il lato pubblico del tavolo, niente mano né mosse",
+    "help.sit_match": "1-0: prendi quel posto se il giocatore se n'è andato (intanto gioca "
+                      "un bot)",
+    "news.table": "tavolo",
+    "news.took_seat": "{name} si siede al posto {seat}",
+    "news.dropped": "{name} ha perso la connessione",
+    "news.back": "{name} è tornato",
+    "news.left": "{name} se n'è andato",
+    "news.left_bot": "{name} se n'è andato: un bot gioca il posto {seat}",
+    "news.hosting": "Ospiti tu questo tavolo: se esci (q) finisce per tutti.",
+    "ui.key_changed": "L'IMPRONTA DELL'HOST È CAMBIATA: non connesso, e non gli si manda "
+                      "più nulla.",
+    "ui.key_changed_do": "Potrebbe non essere l'host di cui ti fidi. Chiedi a chi ospita "
+                         "l'impronta stampata da unonet host; se è quella nuova, rientra con "
+                         "--fingerprint. q esce (l'avviso viene ristampato).",
 }
 
 PT: dict[str, str] = {
@@ -689,7 +745,7 @@ PT: dict[str, str] = {
     "tables.none": "Nenhuma mesa ainda: n abre uma.",
     "tables.line": "{name}: {players}/{seats} jogadores",
     "tables.playing": "jogando",
-    "tables.keys": "↑↓ escolhe  Enter entra  n nova mesa  1-0 no lugar  e nome",
+    "tables.keys": "↑↓ mesa  Enter entra  1-0 no lugar  w assiste  n cria  e nome",
     "end.round": "Rodada {round}: {name} vence!",
     "end.col_player": "Jogador",
     "end.col_left": "Cartas na mão",
@@ -749,6 +805,34 @@ PT: dict[str, str] = {
     "help.bots": "a: adiciona um bot, x: tira o último bot",
     "help.leave": "q ou Ctrl-C: sai da mesa (pergunta antes)",
     "help.ready_round": "Enter: pronto para a próxima rodada",
+    # issue 12: o jogador do host, espectadores, avisos no chat, chave mudada
+    "ui.quit_host": "Sair? Você hospeda esta mesa: se sair, ela acaba para todos. s sim, "
+                    "n não",
+    "ui.unread": "({count} novas, Tab lê)",
+    "ui.watching": "Você está assistindo (só informação pública)",
+    "ui.watching_turn": "Você está assistindo: vez de {name}.",
+    "ui.watch_open": "Lugares que você pode pegar (o jogador saiu): {seats}. "
+                     "Aperte o número do lugar para jogá-lo.",
+    "ui.watch_full": "Todo lugar tem seu jogador; um abre se alguém sair e um bot o "
+                     "substituir.",
+    "key.sit": "1-0 pega lugar",
+    "n.seat_not_open": "O lugar {seat} tem seu jogador: só se pega um lugar cujo jogador saiu",
+    "n.watching": "Você está assistindo: aperte o número de um lugar livre para jogar",
+    "help.tables_watch": "w: assiste à mesa escolhida (de lá dá para pegar um lugar livre)",
+    "help.watching": "Você está assistindo: o lado público da mesa, sem mão nem jogadas",
+    "help.sit_match": "1-0: pega esse lugar se o jogador saiu (um bot joga enquanto isso)",
+    "news.table": "mesa",
+    "news.took_seat": "{name} sentou no lugar {seat}",
+    "news.dropped": "{name} perdeu a conexão",
+    "news.back": "{name} voltou",
+    "news.left": "{name} saiu",
+    "news.left_bot": "{name} saiu: um bot joga o lugar {seat}",
+    "news.hosting": "Você hospeda esta mesa: se sair (q), ela acaba para todos.",
+    "ui.key_changed": "A IMPRESSÃO DIGITAL DO HOST MUDOU: não conectado, e nada mais é "
+                      "enviado a ele.",
+    "ui.key_changed_do": "Pode não ser o host em que você confiou. Peça a quem hospeda a "
+                         "impressão digital que o unonet host mostrou; se for a nova, entre "
+                         "de novo com --fingerprint. q sai (o aviso é mostrado de novo).",
 }
 
 CATALOGUES: dict[str, dict[str, str]] = {"en": EN, "it": IT, "pt": PT}

@@ -72,6 +72,33 @@ class ChatReceived:
 
 
 @dataclass(frozen=True, slots=True)
+class SeatNews:
+    """Someone came or went at the table since the last `table_state`, for the chat (the
+    screen words it in the player's language): `what` is "took_seat", "dropped" (lost the
+    connection), "back", "left", or "left_bot" (left, and a stand-in bot plays the seat)."""
+
+    what: str
+    name: str
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class HostKeyWarning:
+    """The host showed another certificate fingerprint than the one pinned, remembered, or
+    met earlier in this session: nothing more is sent to it, and the link ends "lost" right
+    after. `warning` says what was expected and seen and what to do; the screen shows it
+    whole at once, as no ordinary disconnect."""
+
+    warning: str
+
+
+@dataclass(frozen=True, slots=True)
+class Hosting:
+    """This client is the host's own player (`unonet host`): its leaving ends the table for
+    everyone, which the quit prompt says."""
+
+
+@dataclass(frozen=True, slots=True)
 class TrustReport:
     """The outcome of one trust check (DESIGN.md "Trust"), for the status line.
 
@@ -150,7 +177,8 @@ class Refused:
 
 Update = (
     Snapshot | GameEvent | ManifestReceived | LobbyChanged | TablesListed | ChatReceived
-    | TrustReport | TrustStatus | ConnectionChanged | Refused
+    | TrustReport | TrustStatus | ConnectionChanged | Refused | SeatNews | HostKeyWarning
+    | Hosting
 )
 
 Deliver = Callable[[Update], None]

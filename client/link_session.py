@@ -21,6 +21,7 @@ from client.link import (
     LobbyChanged,
     ManifestReceived,
     Refused,
+    SeatNews,
     Snapshot,
     TablesListed,
     TrustStatus,
@@ -115,8 +116,11 @@ class LinkSession:
         self.table = table
         self.auto_ready = auto_ready
         self.spectate = spectate
-        """Watch `table` instead of taking a seat (`unonet join --spectate`)."""
+        """Watch `table` instead of taking a seat (`unonet join --spectate`, or a Spectate
+        command): asked again after each reconnect, until a seat is ours."""
         self.spectating = False
+        self._from_audience: int | None = None
+        """The table whose audience we left to take a seat, until the seat is ours."""
         self.slot: SeatSlot | None = None
         """Where the seat's token is kept across runs (client/seat_tokens.py), once the link
         knows the host's fingerprint; None: in memory only."""
@@ -174,12 +178,17 @@ class LinkSession:
             if isinstance(command, Leave) or not self.match_on:
                 self._forget_seat()  # a seat left, or a lobby seat the host frees on bye
         try:
-            if isinstance(command, JoinTable) and self.spectating:
-                # A spectator takes a seat: it leaves the audience first (SPEC.md [UNO-8-14]).
-                out.frames += self.session.request("leave")[1]
-                self.spectating = False
+            if isinstance(command, JoinTable):
+                self.spectate = False
+                if self.spectating:
+                    # A spectator takes a seat: it leaves the audience first (SPEC.md
+                    # [UNO-8-14]); if the seat is refused, it goes back to watching.
+                    out.frames += self.session.request("leave")[1]
+                    self.spectating = False
+                    self._from_audience = command.table
             elif isinstance(command, Spectate):
-                self.spectating = True
+                self.spectating = self.spectate = True  # again after a reconnect
+                self.table = command.table
             if isinstance(command, Chat):
                 out.frames += self.session.chat(command.text)
             elif isinstance(command, LOBBY_COMMANDS):
@@ -250,7 +259,9 @@ class LinkSession:
                 if not isinstance(game_event, UnknownEvent):
                     out.updates.append(GameEvent(game_event, legal))
             case RequestRefused(request=request, error=error):
-                if request.get("t") == "join_table" and self.table is not None:
+                if request.get("t") == "join_table" and self._from_audience is not None:
+                    self._watch_again(self._from_audience, out)
+                elif request.get("t") == "join_table" and self.table is not None:
                     self.table = None  # the table we aimed at is gone: show the list instead
                     out.frames += self.session.request("list_tables")[1]
                 out.updates.append(Refused(error.code, error.message))
@@ -288,15 +299,21 @@ class LinkSession:
             return
         self.gate.seat = None
         self.spectating = False
-        if self.table is not None and self.spectate:
-            self.spectate = False  # once: a seat taken later is rejoined, not watched again
-            self.spectating = True
-            out.frames += self.session.request("spectate", table=self.table)[1]
+        if self.table is not None and self.spectate:  # until a seat is ours, we watch
+            self._watch_again(self.table, out)
         elif self.table is not None:
             out.frames += self.session.request("join_table", table=self.table,
                                                name=self.name)[1]
         else:
             out.frames += self.session.request("list_tables")[1]
+
+    def _watch_again(self, table: int, out: Output) -> None:
+        """Back to (or into) the audience of `table`: after a welcome that took back no seat,
+        or when the seat a spectator asked for was refused (it had left the audience)."""
+        self._from_audience = None
+        self.table = table
+        self.spectating = self.spectate = True
+        out.frames += self.session.request("spectate", table=table)[1]
 
     def _message(self, message: Mapping[str, Any], out: Output) -> None:
         kind = message["t"]
@@ -306,13 +323,16 @@ class LinkSession:
             lobby = wire.lobby_from_wire(message)
             if lobby.you is not None:
                 self.gate.seat = lobby.you
-                self.spectating = False
+                self.spectating = self.spectate = False
+                self._from_audience = None
             if not lobby.started:
                 self.match_on = False  # (a match starts, or is entered, with its manifest)
             self._arrivals(lobby, out)
             out.updates.append(LobbyChanged(lobby))
             self._maybe_ready(lobby.you, lobby, out)
         elif kind == "seated":
+            self._from_audience = None
+            self.spectate = False
             self.token = bytes(message["token"])
             self.gate.seat = message["seat"]
             self.table = message["table"]
@@ -348,8 +368,8 @@ class LinkSession:
             self.slot.drop(self.table)
 
     def _arrivals(self, lobby: LobbyState, out: Output) -> None:
-        """Chat lines for the humans who took or left a seat since the last table_state (the
-        first one only sets the scene: everyone there was there before us)."""
+        """News for the chat of the humans who took or left a seat since the last table_state
+        (the first one only sets the scene: everyone there was there before us)."""
         before = self._lobby if self._lobby is not None and self._lobby.table == lobby.table \
             else None
         self._lobby = lobby
@@ -362,18 +382,18 @@ class LinkSession:
             if seat == lobby.you:
                 continue
             if was is None or was.name != info.name:
-                out.updates.append(ChatReceived("host", f"{info.name} took seat {seat + 1}"))
+                out.updates.append(SeatNews("took_seat", info.name or "", seat))
             elif was.connected and not info.connected:
-                out.updates.append(ChatReceived("host", f"{info.name} lost the connection"))
+                out.updates.append(SeatNews("dropped", info.name or "", seat))
             elif info.connected and not was.connected:
-                out.updates.append(ChatReceived("host", f"{info.name} is back"))
+                out.updates.append(SeatNews("back", info.name or "", seat))
         for seat, info in old.items():
             now = new.get(seat)
             if seat != lobby.you and (now is None or now.name != info.name):
                 replaced = next((s for s in lobby.seats if s.seat == seat), None)
                 by_bot = replaced is not None and replaced.kind == "bot"
-                out.updates.append(ChatReceived(
-                    "host", f"{info.name} left" + (": a bot plays the seat" if by_bot else "")))
+                out.updates.append(SeatNews("left_bot" if by_bot else "left", info.name or "",
+                                            seat))
 
     def _maybe_ready(self, you: int | None, lobby: LobbyState, out: Output) -> None:
         """`unonet play`: the player came to play, so say ready once the seat is ours."""

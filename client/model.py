@@ -27,6 +27,7 @@ from client.lobby import (
     RemoveBot,
     SetReady,
     SetRules,
+    Spectate,
     StartMatch,
     TableInfo,
 )
@@ -208,6 +209,10 @@ class ClientModel:
         self.reading_scores = False  # after a round: we hold the next deal until Enter
         self.rematch_asked = False  # after the match: we asked for a rematch (r)
         self.outbox: list[LobbyCommand] = []  # commands the model sends by itself; the app sends
+        self.hosting = False  # we are the host's own player: leaving ends the table
+        self.chat_focused = False  # the input line has the keys (the app says, on Tab)
+        self.chat_unread = 0  # chat lines that came while the table had the keys
+        self.host_key_warning = ""  # the host showed another fingerprint: shown whole
 
     # -- what the screen reads -----------------------------------------------------------------
 
@@ -437,7 +442,17 @@ class ClientModel:
                 self.tables = tables
                 self.table_cursor = min(self.table_cursor, max(0, len(tables) - 1))
             case link.ChatReceived(name=name, text=text, seat=seat):
-                self.chat.append(ChatLine(name, text, seat))
+                self._chat(ChatLine(name, text, seat), mine=self._said_by_us(name, seat))
+            case link.SeatNews(what=what, name=name, seat=seat):
+                text = self.tr(f"news.{what}", name=name, seat=seat + 1)
+                self._chat(ChatLine(self.tr("news.table"), text, None))
+            case link.Hosting():
+                self.hosting = True
+                self._chat(ChatLine("unonet", self.tr("news.hosting"), None), mine=True)
+            case link.HostKeyWarning(warning=warning):
+                self.host_key_warning = warning
+                self.local_prompt = None
+                self.show_help = self.show_trust = False
             case link.TrustReport():
                 self.apply_trust(update)
             case link.TrustStatus():
@@ -453,6 +468,24 @@ class ClientModel:
                 reason = self.tr(f"err.{code}") if f"err.{code}" in self.tr.strings else message
                 self.notice = self.tr("n.refused", reason=reason or code)
         self._expire_notice()
+
+    def _chat(self, line: ChatLine, mine: bool = False) -> None:
+        """A chat line: unread until the chat has the keys, unless we said it."""
+        self.chat.append(line)
+        if not (mine or self.chat_focused):
+            self.chat_unread = min(self.chat_unread + 1, CHAT_LINES)
+
+    def _said_by_us(self, name: str, seat: int | None) -> bool:
+        """Our own line coming back from the host (a spectator's has no seat: by name)."""
+        if seat is not None:
+            return seat == self.me
+        return self.me is None and name == self.my_name
+
+    def focus_chat(self, focused: bool) -> None:
+        """The input line got (or gave back) the keys: with them, every line is read."""
+        self.chat_focused = focused
+        if focused:
+            self.chat_unread = 0
 
     def apply_snapshot(self, view: View, legal: tuple[Action, ...] | list[Action]) -> None:
         if self.manifest is None:
@@ -780,6 +813,12 @@ class ClientModel:
         self.name_pending = False  # the join carries the name
         return JoinTable(table.table, self.my_name or "player", seat)
 
+    def watch_selected(self) -> LobbyCommand | None:
+        """`w` on the table list: watch the selected table (a free seat can be taken later)."""
+        if not self.tables:
+            return None
+        return Spectate(self.tables[min(self.table_cursor, len(self.tables) - 1)].table)
+
     def create_table(self) -> LobbyCommand:
         return CreateTable()
 
@@ -812,6 +851,38 @@ class ClientModel:
             return None
         if lobby.seats[index].kind != "empty":
             self.notice = self.tr("n.seat_taken", seat=index + 1)
+            return None
+        self.notice = ""
+        return JoinTable(lobby.table, self.my_name or "player", index)
+
+    @property
+    def watching(self) -> bool:
+        """We are in a table's audience (public information only), not at a seat."""
+        if self.lobby is None:
+            return False
+        view = self.view
+        return self.lobby.you is None and (view is None or view.seat is None)
+
+    def open_seats(self) -> list[int]:
+        """The seats a spectator may take: in the lobby the empty ones; in mid-match those
+        whose player is gone (a stand-in bot plays them once the grace is over, and then the
+        host gives them away, SPEC.md [UNO-8-21])."""
+        lobby = self.lobby
+        if lobby is None:
+            return []
+        if not lobby.started:
+            return [s.seat for s in lobby.seats if s.kind == "empty"]
+        return [s.seat for s in lobby.seats if s.kind == "human" and not s.connected]
+
+    def take_seat(self, index: int) -> LobbyCommand | None:
+        """A seat number while watching a match: sit in that seat if its player is gone."""
+        lobby = self.lobby
+        if lobby is None or not self.watching:
+            return None
+        if not lobby.started:
+            return self.move_to_seat(index)
+        if index not in self.open_seats():
+            self.notice = self.tr("n.seat_not_open", seat=index + 1)
             return None
         self.notice = ""
         return JoinTable(lobby.table, self.my_name or "player", index)

@@ -30,7 +30,7 @@ from pathlib import Path
 import trio
 
 from client.known_hosts import KnownHosts, Seen, address_key, changed_warning
-from client.link import ChatReceived, ConnectionChanged, Refused, Update
+from client.link import ChatReceived, ConnectionChanged, HostKeyWarning, Refused, Update
 from client.link_session import CloseLink, Command, Ended, LinkSession, Output
 from client.seat_tokens import NO_FINGERPRINT, SeatSlot, SeatTokens
 from client.tls import (
@@ -55,7 +55,6 @@ log = logging.getLogger("unonet.client.network")
 NOT_CONNECTED = "not_connected"
 SEND_FAILURE_GRACE = 1.0
 """Seconds the reader may still read after a send failed, to learn why the host closed."""
-HOST_KEY_CHANGED = "host_key_changed"
 
 
 @dataclass(frozen=True)
@@ -137,6 +136,11 @@ async def open_stream(config: LinkConfig, seen_before: bytes | None) -> trio.abc
     try:
         stream, seen = await open_pinned_stream(tcp, pin, handshake_timeout=config.connect_timeout)
     except HostKeyMismatch as exc:
+        if seen_before is not None and config.known_hosts is not None:
+            # The host this session met at first shows another key on a reconnect: ssh's
+            # warning, with the fingerprint to pin if the host really made a new one.
+            raise HostKeyChanged(changed_warning(config.host, config.port, seen_before,
+                                                 exc.actual, config.known_hosts.path)) from None
         raise HostKeyChanged(f"the host's fingerprint is {format_fingerprint(exc.actual)}, not "
                              f"the pinned {exc.expected}: refusing to connect") from None
     try:
@@ -210,9 +214,7 @@ async def run_link(
             stream = await connector(config, seen_before)
         except HostKeyChanged as exc:
             log.error("%s", exc.warning)
-            await updates.send(Refused(HOST_KEY_CHANGED, "THE HOST'S FINGERPRINT HAS CHANGED: "
-                                       "not connected. Ask the host for its fingerprint; q "
-                                       "quits and prints what to do"))
+            await updates.send(HostKeyWarning(exc.warning))  # the screen shows it whole
             await updates.send(ConnectionChanged("lost", exc.warning))
             return state
         except (OSError, trio.TooSlowError, trio.BrokenResourceError, ssl.SSLError) as exc:

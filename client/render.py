@@ -514,9 +514,9 @@ def status(model: ClientModel, look: Look) -> Line:
     if view.phase == Phase.BUZZER and pending is not None:
         waiting = ", ".join(model.name(s) for s in pending.waiting)
         return [("class:prompt", tr("ui.buzz_wait", names=waiting)), *pressed_line(model)]
-    if view.seat is None:
-        return [("class:dim", tr("ui.spectating"))]
     name = model.name(view.current)
+    if view.seat is None:
+        return [("class:dim", tr("ui.watching_turn", name=name))]
     if view.phase == Phase.CHALLENGE and pending is not None:
         return [("", tr("ui.challenge_other", name=name, target=model.name(pending.target)))]
     if view.phase == Phase.STACK and pending is not None:
@@ -546,7 +546,7 @@ def prompt_status(model: ClientModel, look: Look) -> Line | None:
     prompt = model.prompt
     p = "class:prompt"
     if isinstance(prompt, QuitPrompt):
-        return [(p, tr("ui.quit"))]
+        return [(p, quit_words(model))]
     if isinstance(prompt, ColorPrompt):
         if prompt.card is None:
             return [(p, tr("ui.color_you", choices="")), *color_choices(model, prompt.colors, look)]
@@ -574,6 +574,11 @@ def prompt_status(model: ClientModel, look: Look) -> Line | None:
     if isinstance(prompt, BuzzPrompt):
         return [(p, tr("ui.buzz_you")), *pressed_line(model)]
     return None
+
+
+def quit_words(model: ClientModel) -> str:
+    """The quit question; the host's own player is told that leaving ends the table."""
+    return model.tr("ui.quit_host" if model.hosting else "ui.quit")
 
 
 def answer_words(model: ClientModel, stack: bool, deflect: bool) -> str:
@@ -616,6 +621,8 @@ def hand_lines(model: ClientModel, width: int, rows: int, look: Look) -> list[Li
     """The hand: a title line, then card rows each with a marker row under it (the digit
     that picks the card, `^` under the selected one). Scrolls to keep the selection shown."""
     tr = model.tr
+    if model.watching:
+        return watching_lines(model, width)
     hand = model.hand
     playable = model.playable
     title: Line = [("class:heading", f"{tr('ui.hand')} ({len(hand)})")]
@@ -665,6 +672,21 @@ def hand_lines(model: ClientModel, width: int, rows: int, look: Look) -> list[Li
     return out
 
 
+def watching_lines(model: ClientModel, width: int) -> list[Line]:
+    """A spectator's part of the table where a hand would be: that we watch, and which seat
+    a number key takes (a seat whose player is gone), or that none is open."""
+    tr = model.tr
+    lines: list[Line] = [[("class:heading", tr("ui.watching"))]]
+    seats = model.open_seats()
+    if seats:
+        names = ", ".join(f"{s + 1} {model.name(s)}" for s in seats)
+        text = tr("ui.watch_open", seats=names)
+    else:
+        text = tr("ui.watch_full")
+    lines += [[("", " " + part)] for part in wrap(text, width - 1)]
+    return lines
+
+
 def log_lines(model: ClientModel, width: int, rows: int) -> list[Line]:
     """The end of the log, wrapped, newest at the bottom."""
     wrapped: list[str] = []
@@ -686,8 +708,20 @@ def chat_lines(model: ClientModel, width: int, rows: int) -> list[Line]:
     return lines[-rows:]
 
 
+def chat_title(model: ClientModel) -> Line:
+    """The chat pane's title, with how many lines came while the table had the keys."""
+    title: Line = [("class:heading", model.tr("ui.chat"))]
+    if model.chat_unread:
+        title += [("", " "), ("class:prompt", model.tr("ui.unread", count=model.chat_unread))]
+    return title
+
+
 def game_keys(model: ClientModel) -> list[str]:
-    """The key bar's entries on the table: only keys the rules in force give a use."""
+    """The key bar's entries on the table: only keys the rules in force give a use (a
+    spectator's: a seat number, when one is open to take)."""
+    if model.watching:
+        keys = ["key.sit"] if model.open_seats() else []
+        return [*keys, "key.deck", "key.chat", "key.help", "key.quit"]
     rules = model.rules()
     keys = ["key.play", "key.draw", "key.uno"]
     if rules is None or rules.wd4_policy == "challenge":
@@ -774,13 +808,17 @@ def help_keys(model: ClientModel, plain: bool) -> list[str]:
     buzzers, no M without runs or sets)."""
     screen = model.screen
     if screen is Screen.TABLES:
-        return ["help.tables_pick", "help.tables_join", "help.seat_tables", "help.new_table",
-                "help.name", "help.chat", "help.help", "help.quit"]
+        return ["help.tables_pick", "help.tables_join", "help.seat_tables",
+                "help.tables_watch", "help.new_table", "help.name", "help.chat", "help.help",
+                "help.quit"]
     if screen in (Screen.LOBBY, Screen.CONNECTING):
         keys = ["help.ready", "help.seat_lobby", "help.name"]
         if model.is_owner:
             keys += ["help.start", "help.preset", "help.options", "help.change", "help.bots"]
         return [*keys, "help.chat", "help.trust", "help.help", "help.leave"]
+    if model.watching:
+        return ["help.watching", "help.sit_match", "help.chat", "help.trust", "help.help",
+                "help.quit"]
     keys = ["help.pick", "help.play", "help.draw", "help.uno"]
     rules = model.rules()
     if rules is None or rules.wd4_policy == "challenge":
@@ -822,6 +860,9 @@ def compose(model: ClientModel, width: int, height: int, plain: bool,
     small = width < MIN_WIDTH or height < MIN_HEIGHT
     if small:
         body = too_small(model, width, height)
+    elif model.host_key_warning:
+        body = host_key_lines(model, width)
+        keys = ["key.quit"]
     elif model.show_trust:
         body = trust_panel_lines(model, width, body_height)
         keys = ["trust.panel_keys"]
@@ -840,15 +881,28 @@ def compose(model: ClientModel, width: int, height: int, plain: bool,
     elif screen is Screen.ROUND_END:
         body = round_end_body(model, width, body_height, look)
         keys = ["end.ready", "key.deck", "key.help", "key.quit"]
+        if model.watching:
+            keys = keys[1:]
     elif screen is Screen.MATCH_END:
         body = match_end_body(model, width, body_height, look)
         keys = ["end.rematch", "key.deck", "end.leave"]
     else:
         body = [[("", model.tr("ui.connecting"))]]
     if isinstance(model.local_prompt, QuitPrompt) and (small or screen is not Screen.GAME):
-        body = [[("class:prompt", model.tr("ui.quit"))], *body]
+        body = [[("class:prompt", quit_words(model))], *body]
     body = (body + [[] for _ in range(body_height)])[:body_height]
     return to_text([header(model, width), *body, keybar(model, keys, width)], width)
+
+
+def host_key_lines(model: ClientModel, width: int) -> list[Line]:
+    """A changed host fingerprint, whole, the moment the link finds it: not a disconnect
+    but a host that may not be the one we trusted; nothing more is sent to it."""
+    tr = model.tr
+    lines: list[Line] = [[("class:alert", part)] for part in wrap(tr("ui.key_changed"), width)]
+    for paragraph in model.host_key_warning.splitlines():
+        lines += [[("", part)] for part in wrap(paragraph, width) or [""]]
+    lines += [[("class:prompt", part)] for part in wrap(tr("ui.key_changed_do"), width)]
+    return lines
 
 
 def too_small(model: ClientModel, width: int, height: int) -> list[Line]:
@@ -875,7 +929,7 @@ def game_body(model: ClientModel, width: int, height: int, look: Look) -> list[L
         log = log_lines(model, left_width, bottom - 1)
         chat = chat_lines(model, right_width, bottom - 1)
         heads = side_by_side([[("class:heading", model.tr("ui.log"))]],
-                             [[("class:heading", model.tr("ui.chat"))]], left_width, width)
+                             [chat_title(model)], left_width, width)
         lines += heads + side_by_side(log, chat, left_width, width)
     return lines
 
@@ -936,7 +990,7 @@ def lobby_body(model: ClientModel, width: int, height: int) -> list[Line]:
         lines.append([("class:prompt", tr("lobby.starting"))])
     room = height - len(lines) - 1
     if room > 1:
-        lines.append([("class:heading", tr("ui.chat"))])
+        lines.append(chat_title(model))
         lines += chat_lines(model, width, room - 1)
     return lines
 

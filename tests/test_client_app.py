@@ -25,7 +25,8 @@ from prompt_toolkit.output.vt100 import Vt100_Output
 
 from client.app import ClientApp, build, login_name
 from client.i18n import Translator
-from client.lobby import AddBot, JoinTable, SetReady, SetRules, StartMatch
+from client.link import ChatReceived
+from client.lobby import AddBot, JoinTable, SetReady, SetRules, Spectate, StartMatch
 from client.model import ChallengePrompt, ClientModel, ColorPrompt, QuitPrompt, Screen
 from client.render import compose
 from unonet.actions import Accept, CallUno, Catch, Challenge, Draw, Play
@@ -354,3 +355,33 @@ def test_the_default_name_is_the_login_name() -> None:
     assert app.model.my_name == "grace"
     args.name = "Bea"
     assert build(scenario_table(), args, {"USER": "grace"}).model.my_name == "Bea"
+
+
+def test_w_on_the_table_list_asks_to_watch_the_chosen_table() -> None:
+    async def script(d: Driver) -> None:
+        await d.press("w")
+        assert d.table.lobby_commands == [Spectate(0)]
+        d.pipe.send_text("qy")
+
+    with driver(tables_first=True, capacity=4) as d:
+        run(d, script)
+
+
+def test_tab_reads_the_chat_and_lines_after_it_count_again() -> None:
+    async def script(d: Driver) -> None:
+        m = d.model
+        await d.press("")
+        d.client.deliver(ChatReceived("Bruno", "hi", 1))
+        assert m.chat_unread == 1
+        await d.press("\t")  # the chat has the keys: read
+        assert m.chat_unread == 0
+        d.client.deliver(ChatReceived("Bruno", "still reading", 1))
+        assert m.chat_unread == 0
+        await d.press("\t")  # Tab again: the table has the keys again
+        await d.press("2")
+        d.client.deliver(ChatReceived("Chiara", "new", 2))
+        assert m.chat_unread == 1 and m.selected == 1
+        d.pipe.send_text("qy")
+
+    with driver() as d:
+        run(d, script)

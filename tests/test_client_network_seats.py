@@ -13,9 +13,17 @@ from pathlib import Path
 import trio
 from client_net import LinkHarness, play_until, start_host, start_link
 
-from client.link import ChatReceived, ConnectionChanged, LobbyChanged, Refused, Update
+from client.link import (
+    ChatReceived,
+    ConnectionChanged,
+    LobbyChanged,
+    Refused,
+    SeatNews,
+    TablesListed,
+    Update,
+)
 from client.link_session import Command
-from client.lobby import JoinTable, SetReady, StartMatch
+from client.lobby import JoinTable, SetReady, Spectate, StartMatch
 from client.network import LinkConfig, run_link
 from client.seat_tokens import TOKEN_LIFETIME, KeptSeat, SeatTokens
 from host.registry import Registry
@@ -183,13 +191,21 @@ async def test_the_chat_tells_who_takes_a_seat_and_who_leaves(
     await ana.until(seated)
     bruno = await start_link(nursery, config(host.port, None, name="Bruno", auto_ready=False))
     await bruno.until(seated)
-    came = await ana.until_type(ChatReceived)
-    assert came.name == "host" and came.text.startswith("Bruno took seat")
+    came = await ana.until_type(SeatNews)
+    assert came == SeatNews("took_seat", "Bruno", bruno_seat(bruno))
     bruno.send(SetReady(True))
     await bruno.close()
-    left = await ana.until(lambda u: isinstance(u, ChatReceived) and "left" in u.text)
-    assert isinstance(left, ChatReceived) and left.text == "Bruno left"
+    left = await ana.until(lambda u: isinstance(u, SeatNews) and u.what.startswith("left"))
+    assert left == SeatNews("left", "Bruno", came.seat)  # the lobby frees it: no bot
+    assert not [u for u in ana.seen if isinstance(u, ChatReceived) and u.name == "host"]
     await ana.close()
+
+
+def bruno_seat(harness: LinkHarness) -> int:
+    lobby = next(u.lobby for u in reversed(harness.seen) if isinstance(u, LobbyChanged)
+                 and u.lobby.you is not None)
+    assert lobby.you is not None
+    return lobby.you
 
 
 def test_a_spectators_seat_number_in_the_lobby_asks_for_that_free_seat() -> None:
@@ -202,3 +218,37 @@ def test_a_spectators_seat_number_in_the_lobby_asks_for_that_free_seat() -> None
     model.apply(LobbyChanged(LobbyState(0, "t", 0, {}, seats, started=False, spectators=1)))
     assert model.move_to_seat(1) == JoinTable(0, "Bea", 1)
     assert model.move_to_seat(0) is None and "taken" in model.notice
+
+
+def watching(update: Update) -> bool:
+    return isinstance(update, LobbyChanged) and update.lobby.you is None
+
+
+async def test_watching_from_the_table_list_survives_a_refused_seat_and_a_reconnect(
+    nursery: trio.Nursery
+) -> None:
+    """`w` on the list sends Spectate: the link watches that table, asks for it again after a
+    reconnect (not a seat, not the list), and a seat refused to it (its player is there) puts
+    it back in the audience it had to leave to ask."""
+    host = await start_host(nursery, bots=1, players=1, timings=FAST_TIMINGS)
+    ana = await start_link(nursery, config(host.port, None, name="Ana"))
+    await ana.until(match_on)
+    cy = await start_link(nursery, config(host.port, None, name="Cy", table=None,
+                                          auto_ready=False))
+    await cy.until_type(TablesListed)
+    cy.send(Spectate(0))
+    audience = await cy.until(watching)
+    assert isinstance(audience, LobbyChanged) and audience.lobby.started
+    ana_seat = next(s.seat for s in audience.lobby.seats if s.name == "Ana")
+    cy.send(JoinTable(0, "Cy", ana_seat))
+    refused = await cy.until_type(Refused)
+    assert refused.code == "game_in_progress"
+    again = await cy.until(watching)
+    assert isinstance(again, LobbyChanged) and again.lobby.spectators == 1
+    await cy.streams[-1].cut()
+    await cy.until_state("reconnecting")
+    back = await cy.until(lambda u: watching(u) or seated(u) or isinstance(u, TablesListed))
+    assert watching(back)  # watching again, neither seated nor sent to the table list
+    assert not [u for u in cy.seen if seated(u)]
+    await cy.close()
+    await ana.close()

@@ -6,16 +6,19 @@ from __future__ import annotations
 
 import argparse
 import io
+import math
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 import trio
-from client_net import start_host, start_link
+from client_net import CuttableStream, LinkHarness, start_host, start_link
 
 from client.cli import JoinError, parse_address, probe_fingerprint, resolve_pin
 from client.known_hosts import KnownHosts, address_key
-from client.link import Refused, Snapshot, TablesListed
-from client.network import LinkConfig
+from client.link import HostKeyWarning, Snapshot, TablesListed, Update
+from client.link_session import Command
+from client.network import LinkConfig, open_stream, run_link
 from client.tls import format_fingerprint
 from host.tls import HostIdentity, load_or_create_identity, server_context
 
@@ -57,9 +60,10 @@ async def test_a_changed_fingerprint_is_refused_loudly_and_nothing_is_sent(
     hosts = KnownHosts(tmp_path / "client" / "known_hosts")
     hosts.remember("127.0.0.1", port, bytes(32))
     harness = await start_link(nursery, tls_config(port, hosts))
-    refused = await harness.until_type(Refused)
-    assert refused.code == "host_key_changed"
+    warned = await harness.until_type(HostKeyWarning)
+    assert "WARNING: THE HOST'S FINGERPRINT HAS CHANGED!" in warned.warning
     lost = await harness.until_state("lost")
+    assert lost.detail == warned.warning  # printed again on exit
     assert "WARNING: THE HOST'S FINGERPRINT HAS CHANGED!" in lost.detail
     assert format_fingerprint(identity.fingerprint) in lost.detail
     assert format_fingerprint(bytes(32)) in lost.detail
@@ -69,6 +73,48 @@ async def test_a_changed_fingerprint_is_refused_loudly_and_nothing_is_sent(
     assert harness.streams == []  # refused before the link ever got a stream to write on
     assert harness.states() == ["connecting", "lost"]
     assert hosts.lookup("127.0.0.1", port) == bytes(32)  # never overwritten silently
+
+
+async def test_a_key_that_changes_on_a_reconnect_is_a_warning_not_a_disconnect(
+    nursery: trio.Nursery, tmp_path: Path
+) -> None:
+    """The first connection meets host A; the connection is cut, and the reconnect to the same
+    address is answered by host B (another real TLS host: a machine in the middle, say). The
+    link delivers the whole ssh-style warning as its own update, before "lost", sends nothing
+    to B, and never retries."""
+    port_a, identity_a = await tls_host(nursery, tmp_path / "a")
+    port_b, identity_b = await tls_host(nursery, tmp_path / "b")
+    hosts = KnownHosts(tmp_path / "client" / "known_hosts")
+    config = tls_config(port_a, hosts)
+    commands_in, commands_out = trio.open_memory_channel[Command](math.inf)
+    updates_in, updates_out = trio.open_memory_channel[Update](math.inf)
+    harness = LinkHarness(commands_in, updates_out)
+
+    async def connector(config: LinkConfig, seen_before: bytes | None) -> trio.abc.Stream:
+        where = config if not harness.streams else replace(config, port=port_b)
+        stream = CuttableStream(await open_stream(where, seen_before))
+        harness.streams.append(stream)
+        return stream
+
+    async def run() -> None:
+        await run_link(config, commands_out, updates_in, connector=connector)
+        harness.finished.set()
+
+    nursery.start_soon(run)
+    await harness.until_type(Snapshot)
+    await harness.streams[0].cut()
+    warned = await harness.until_type(HostKeyWarning)
+    assert "WARNING: THE HOST'S FINGERPRINT HAS CHANGED!" in warned.warning
+    assert format_fingerprint(identity_a.fingerprint) in warned.warning  # the one met first
+    assert format_fingerprint(identity_b.fingerprint) in warned.warning  # the one shown now
+    assert f"--fingerprint {format_fingerprint(identity_b.fingerprint)[:19]}" in warned.warning
+    lost = await harness.until_state("lost")
+    assert lost.detail == warned.warning
+    with trio.fail_after(5):
+        await harness.finished.wait()
+    assert len(harness.streams) == 1  # B never got a stream to read a frame from
+    assert harness.states()[-2:] == ["reconnecting", "lost"]
+    assert hosts.lookup("127.0.0.1", port_a) == identity_a.fingerprint
 
 
 async def test_an_explicit_pin_connects_and_replaces_the_remembered_fingerprint(
