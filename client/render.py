@@ -812,7 +812,8 @@ def help_keys(model: ClientModel, plain: bool) -> list[str]:
                 "help.tables_watch", "help.new_table", "help.name", "help.chat", "help.help",
                 "help.quit"]
     if screen in (Screen.LOBBY, Screen.CONNECTING):
-        keys = ["help.ready", "help.seat_lobby", "help.name"]
+        keys = ["help.seat_lobby", "help.name"] if model.watching else \
+            ["help.ready", "help.seat_lobby", "help.name"]
         if model.is_owner:
             keys += ["help.start", "help.preset", "help.options", "help.change", "help.bots"]
         return [*keys, "help.chat", "help.trust", "help.help", "help.leave"]
@@ -874,7 +875,8 @@ def compose(model: ClientModel, width: int, height: int, plain: bool,
         keys = game_keys(model)
     elif screen is Screen.LOBBY:
         body = lobby_body(model, width, body_height)
-        keys = ["lobby.keys_owner" if model.is_owner else "lobby.keys", "key.help", "key.leave"]
+        keys = ["lobby.keys_owner" if model.is_owner else
+                "lobby.keys_watching" if model.watching else "lobby.keys", "key.help", "key.leave"]
     elif screen is Screen.TABLES:
         body = tables_body(model)
         keys = ["tables.keys", "key.help", "key.quit"]

@@ -225,3 +225,15 @@ def test_a_plain_disconnect_is_not_a_key_warning() -> None:
     model.apply(ConnectionChanged("lost", "the host closed the connection"))
     text = screen(model)
     assert "FINGERPRINT" not in text and "connection lost" in text
+
+
+def test_a_spectator_in_the_lobby_is_offered_a_seat_not_ready() -> None:
+    player = ClientModel(Translator("en"), name="Me")
+    scenario_table(player, lobby_first=True).start(player.apply)
+    assert player.lobby is not None
+    model = ClientModel(Translator("en"), name="Cy")
+    model.apply(LobbyChanged(replace(player.lobby, you=None, owner=None, spectators=1)))
+    assert model.watching and model.screen is Screen.LOBBY
+    keybar = screen(model).split("\n")[-1]
+    assert "1-0 take that seat" in keybar and "r ready" not in keybar
+    assert "help.ready" not in help_keys(model, plain=False)
