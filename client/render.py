@@ -901,8 +901,9 @@ def host_key_lines(model: ClientModel, width: int) -> list[Line]:
     but a host that may not be the one we trusted; nothing more is sent to it."""
     tr = model.tr
     lines: list[Line] = [[("class:alert", part)] for part in wrap(tr("ui.key_changed"), width)]
-    for paragraph in model.host_key_warning.splitlines():
-        lines += [[("", part)] for part in wrap(paragraph, width) or [""]]
+    for paragraph in model.host_key_warning.splitlines():  # a line that fits keeps its spaces
+        parts = [paragraph] if get_cwidth(paragraph) <= width else wrap(paragraph, width)
+        lines += [[("", part)] for part in parts]
     lines += [[("class:prompt", part)] for part in wrap(tr("ui.key_changed_do"), width)]
     return lines
 

@@ -215,6 +215,7 @@ def test_a_changed_host_key_fills_the_screen_with_what_to_do(lang: str, title: s
     assert title in text
     assert "AAAA-BBBB" in text and "CCCC-DDDD" in text  # remembered, and shown now
     assert "--fingerprint" in text
+    assert "@    WARNING" in text and "\n  AAAA-BBBB" in text  # the box and indents kept
     assert "Your hand" not in text and "La tua mano" not in text
     assert "alert" in {fragment[0].split(":")[-1] for fragment in compose(model, WIDTH, HEIGHT,
                                                                            plain=False)}
