@@ -103,9 +103,12 @@ def test_normal_bot_keeps_its_wild_when_a_colour_card_plays() -> None:
 
 def test_normal_bot_calls_uno_with_its_next_to_last_card() -> None:
     match = _deal([["r1", "g2"], ["r7", "y9"]], top="r5")
-    bot = NormalBot(1, match.rules, match.manifest)
+    bot = NormalBot(1, match.rules, match.manifest, forget_rate=0.0)  # one that never forgets
     action = bot.act(match.view(1), match.legal_actions(1))
     assert isinstance(action, Play) and action.uno
+    forgetful = NormalBot(1, match.rules, match.manifest, forget_rate=1.0)
+    action = forgetful.act(match.view(1), match.legal_actions(1))
+    assert isinstance(action, Play) and not action.uno
 
 
 def test_normal_bot_names_the_colour_it_holds_most() -> None:

@@ -91,9 +91,11 @@ class Bot:
     def calls_uno(self, view: View, left: Sequence[int]) -> bool:
         """Whether the bot says UNO holding `left` (its hand after the action it weighs).
         Drawn from the bot's own seeded stream once each time it reaches one card, so a game
-        replays from its seed; any hand of another size ends the stretch."""
-        if len(left) != 1:
+        replays from its seed; holding (or about to hold) any other number of cards ends the
+        stretch, so coming back to one card draws again."""
+        if len(view.hand) != 1 or len(left) != 1:
             self._one_card = None
+        if len(left) != 1:
             return False
         stretch = (view.round_no, left[0])
         if self._one_card is None or self._one_card[0] != stretch:
