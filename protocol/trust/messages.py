@@ -212,16 +212,16 @@ class RoundAudit:
     round_no: int
     host_seed: bytes
     seeds: tuple[tuple[int, bytes], ...]
+    outcome: str
+    events_digest: bytes
     absent: tuple[int, ...] = ()
-    outcome: str = ENDED
-    events_digest: bytes = bytes(32)
     sig: bytes | None = None
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> RoundAudit:
         data = checked(cls.KIND, data)
         return cls(data["round"], bytes(data["host_seed"]), _pairs(data["seeds"]),
-                   tuple(data["absent"]), data["outcome"], bytes(data["events_digest"]),
+                   data["outcome"], bytes(data["events_digest"]), tuple(data["absent"]),
                    _sig(data))
 
     def to_dict(self) -> dict[str, Any]:
