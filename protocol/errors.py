@@ -36,6 +36,8 @@ class Code(StrEnum):
     SERVER_FULL = "server_full"
     SHUTTING_DOWN = "shutting_down"
     KICKED = "kicked"
+    SEAT_IN_USE = "seat_in_use"
+    TABLE_FAILED = "table_failed"
     # -- lobby ---------------------------------------------------------------------------------
     UNKNOWN_TABLE = "unknown_table"
     TABLE_FULL = "table_full"
@@ -44,6 +46,10 @@ class Code(StrEnum):
     NOT_OWNER = "not_owner"
     NOT_READY = "not_ready"
     GAME_IN_PROGRESS = "game_in_progress"
+    INVALID_NAME = "invalid_name"
+    TABLE_LIMIT = "table_limit"
+    CHAT_LIMITED = "chat_limited"
+    PENALTY_LIMIT = "penalty_limit"
     # -- trust ---------------------------------------------------------------------------------
     FAIRNESS_VIOLATION = "fairness_violation"
     COMMIT_MISMATCH = "commit_mismatch"
@@ -64,6 +70,8 @@ FATAL: frozenset[str] = frozenset(
         Code.SERVER_FULL,
         Code.SHUTTING_DOWN,
         Code.KICKED,
+        Code.SEAT_IN_USE,
+        Code.TABLE_FAILED,
         Code.FAIRNESS_VIOLATION,
     }
 )
@@ -87,6 +95,10 @@ MEANINGS: dict[str, str] = {
     Code.SERVER_FULL: "the host accepts no more connections",
     Code.SHUTTING_DOWN: "the host is stopping",
     Code.KICKED: "the table's owner removed this player",
+    Code.SEAT_IN_USE: "the resume token's seat is held by a connection that is alive; the "
+    "token stays good: resume when that connection is gone",
+    Code.TABLE_FAILED: "the host closed this table after an internal error (its journal is "
+    "kept); the host goes on serving its other tables",
     Code.UNKNOWN_TABLE: "no table with this number",
     Code.TABLE_FULL: "the table has no free seat",
     Code.SEAT_TAKEN: "the seat asked for is taken",
@@ -94,6 +106,11 @@ MEANINGS: dict[str, str] = {
     Code.NOT_OWNER: "only the table's owner may do this",
     Code.NOT_READY: "start needs every seated player ready",
     Code.GAME_IN_PROGRESS: "the request is only possible in the lobby",
+    Code.INVALID_NAME: "a name that is empty, has control or format characters, or is "
+    "reserved (`host`)",
+    Code.TABLE_LIMIT: "the host, or this address, already has as many tables as it allows",
+    Code.CHAT_LIMITED: "chat faster than the table allows; the line was not sent",
+    Code.PENALTY_LIMIT: "the round's penalty allowance is spent",
     Code.FAIRNESS_VIOLATION: "a commitment check failed; the host cheated or is broken",
     Code.COMMIT_MISMATCH: "a seed reveal does not match its commitment",
 }
