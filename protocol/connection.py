@@ -24,6 +24,10 @@ from protocol.state import (
     transition,
 )
 
+_STATEFUL = frozenset({"bye", "error"})
+"""Message types whose sending changes our state (bye closes, a fatal error fails): they go
+through `send`, never the shared encoding."""
+
 # -- events both roles report -----------------------------------------------------------------
 
 
@@ -88,12 +92,7 @@ class Endpoint:
         """
         if self.state in (ConnState.CLOSED, ConnState.ERROR):
             raise LocalProtocolError(Code.UNEXPECTED_MESSAGE, f"connection is {self.state}")
-        spec = CATALOGUE.get(message.get("t")) if not self.check_outgoing else None  # type: ignore[arg-type]
-        if spec is None:
-            try:
-                spec = validate_message(message, self.role)
-            except ProtocolError as exc:
-                raise LocalProtocolError(exc.code, exc.message) from None
+        spec = self._outgoing_spec(message)
         self._check_send_state(spec)
         frame = encode_frame(message, check=self.check_outgoing)
         if spec.type == "bye":
@@ -101,6 +100,41 @@ class Endpoint:
         elif spec.type == "error" and message.get("fatal") is True:
             self.state = transition(self.state, Trigger.FATAL)
         return frame
+
+    def encode_message(self, message: Mapping[str, Any]) -> bytes:
+        """The frame for `message`, checked (catalogue and profile, unless `check_outgoing` is
+        off) but not sent: no state is read or changed, so the host can encode a message that
+        goes to many connections once and hand the same bytes to each `send_encoded`.
+
+        Raises LocalProtocolError for a message outside the catalogue or the profile, or too
+        large. `bye` and `error` change the sender's state: send them with `send`.
+        """
+        spec = self._outgoing_spec(message)
+        if spec.type in _STATEFUL:
+            raise LocalProtocolError(Code.UNEXPECTED_MESSAGE, f"send {spec.type} with send()")
+        return encode_frame(message, check=self.check_outgoing)
+
+    def send_encoded(self, kind: str, frame: bytes) -> bytes:
+        """`frame` (from `encode_message` of a `kind` message, on any connection of our role)
+        once our state allows sending `kind`; raises LocalProtocolError (state unchanged) if
+        it does not."""
+        if self.state in (ConnState.CLOSED, ConnState.ERROR):
+            raise LocalProtocolError(Code.UNEXPECTED_MESSAGE, f"connection is {self.state}")
+        spec = CATALOGUE.get(kind)
+        if spec is None or not spec.direction.allows(self.role) or kind in _STATEFUL:
+            raise LocalProtocolError(Code.UNEXPECTED_MESSAGE, f"cannot send {kind!r} encoded")
+        self._check_send_state(spec)
+        return frame
+
+    def _outgoing_spec(self, message: Mapping[str, Any]) -> MessageSpec:
+        """The catalogue entry of a message we send; validated unless `check_outgoing` is off."""
+        spec = CATALOGUE.get(message.get("t")) if not self.check_outgoing else None  # type: ignore[arg-type]
+        if spec is None:
+            try:
+                spec = validate_message(message, self.role)
+            except ProtocolError as exc:
+                raise LocalProtocolError(exc.code, exc.message) from None
+        return spec
 
     def close(self, reason: str = "quit", msg: str | None = None) -> bytes:
         """The `bye` frame; the state becomes CLOSED. Nothing may be sent after it."""
