@@ -61,7 +61,7 @@ def test_a_seven_may_not_swap_with_oneself_or_a_seat_not_in_the_round() -> None:
     match = deal([SEAT0, ["r7", "r5", "b6"], SEAT2], top="r3", rules=SEVEN_ZERO)
     play(match, 1, "r7")
     refused(match, 1, ChooseTarget(1), ErrorCode.INVALID_TARGET)
-    refused(match, 1, ChooseTarget(3), ErrorCode.INVALID_TARGET)
+    refused(match, 1, ChooseTarget(3), ErrorCode.UNKNOWN_SEAT)
     refused(match, 2, ChooseTarget(0), ErrorCode.NOT_YOUR_DECISION)
 
 

@@ -205,9 +205,9 @@ def test_false_catch_penalty_is_not_offered_but_costs_the_catcher_when_tried() -
     assert codes(match, 0) == ["b7", "b8", "y1", "y2"]
     assert codes(match, 1) == ["y9"]
     assert current(match) == 2
-    # catching oneself or an unknown seat is still refused
+    # catching oneself is still refused; a seat that does not exist is unknown_seat
     refused(match, 0, Catch(0), ErrorCode.NOT_CATCHABLE)
-    refused(match, 0, Catch(9), ErrorCode.NOT_CATCHABLE)
+    refused(match, 0, Catch(9), ErrorCode.UNKNOWN_SEAT)
 
 
 def test_a_caught_player_who_draws_is_no_longer_uno() -> None:

@@ -163,7 +163,27 @@ def out_of_turn_refusal(rnd: Round, seat: int, card: int) -> EngineError | None:
         face = rnd.face(card)
         if extends_run(rnd, seat, face) or jumps_in(rnd, seat, face):
             return rule_refusal(rnd, rnd.hands[seat], card)
-    return EngineError(ErrorCode.NOT_YOUR_TURN, f"it is seat {rnd.current}'s turn")
+    return _not_yours(rnd)
+
+
+def _not_yours(rnd: Round) -> EngineError:
+    """Another seat has the turn (`not_your_turn`), or a decision it must make first
+    (`not_your_decision`: a colour, a challenge, a pending draw, a swap)."""
+    if rnd.phase is Phase.TURN:
+        return EngineError(ErrorCode.NOT_YOUR_TURN, f"it is seat {rnd.current}'s turn")
+    return EngineError(
+        ErrorCode.NOT_YOUR_DECISION, f"seat {rnd.current} decides first ({rnd.phase.value})"
+    )
+
+
+def _buzz_refusal(rnd: Round) -> EngineError:
+    """A Buzz nobody waits for: no race is on (SPEC [UNO-14-6]: a buzz after the close is
+    `wrong_phase`), or the rules have no buzzers or let a seat press once."""
+    if rnd.rules.buzzers and rnd.phase is not Phase.BUZZER:
+        return EngineError(ErrorCode.WRONG_PHASE, f"no buzzer race is on (now: {rnd.phase.value})")
+    if not rnd.rules.buzzers:
+        return EngineError(ErrorCode.ACTION_NOT_ALLOWED, "these rules have no buzzers")
+    return EngineError(ErrorCode.ACTION_NOT_ALLOWED, "each seat presses once")
 
 
 def extends_run(rnd: Round, seat: int, face: Face) -> bool:
@@ -245,12 +265,14 @@ def refusal(rnd: Round, seat: int, action: Action) -> EngineError:
         return EngineError(ErrorCode.UNKNOWN_SEAT, f"no seat {seat}")
     if seat in rnd.out:
         return EngineError(ErrorCode.ACTION_NOT_ALLOWED, f"seat {seat} is out of the round")
+    if isinstance(action, Catch | ChooseTarget) and not 0 <= action.target < rnd.seats:
+        return EngineError(ErrorCode.UNKNOWN_SEAT, f"no seat {action.target}")
     if isinstance(action, Catch):
         return EngineError(ErrorCode.NOT_CATCHABLE, f"seat {action.target} cannot be caught")
     if isinstance(action, CallUno):
         return EngineError(ErrorCode.UNO_NOT_ALLOWED, "UNO is called holding one card")
     if isinstance(action, Buzz):
-        return EngineError(ErrorCode.ACTION_NOT_ALLOWED, "no buzzer race waits for you")
+        return _buzz_refusal(rnd)
     if isinstance(action, Play):
         if rnd.phase is Phase.BUZZER:
             return EngineError(ErrorCode.WRONG_PHASE, "press B first: a buzzer race is on")
@@ -260,10 +282,7 @@ def refusal(rnd: Round, seat: int, action: Action) -> EngineError:
     if not isinstance(action, TURN_ACTIONS):
         return EngineError(ErrorCode.ACTION_NOT_ALLOWED, f"{action} is not allowed")
     if seat != rnd.current:
-        code = (
-            ErrorCode.NOT_YOUR_TURN if rnd.phase is Phase.TURN else ErrorCode.NOT_YOUR_DECISION
-        )
-        return EngineError(code, f"it is seat {rnd.current}'s {rnd.phase.value}")
+        return _not_yours(rnd)
     if isinstance(action, Challenge) or (
         isinstance(action, Accept) and rnd.phase is not Phase.STACK
     ):

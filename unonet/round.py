@@ -269,8 +269,10 @@ class Round:
         """The table owner's moderation: `target` draws `count` cards (seed 000's hint rule)."""
         if self.phase is Phase.ROUND_OVER:
             raise EngineError(ErrorCode.ROUND_OVER, "the round is over")
-        if not 0 <= target < self.seats or target in self.out:
-            raise EngineError(ErrorCode.UNKNOWN_SEAT, f"no seat {target} in this round")
+        if not 0 <= target < self.seats:
+            raise EngineError(ErrorCode.UNKNOWN_SEAT, f"no seat {target}")
+        if target in self.out:
+            raise EngineError(ErrorCode.INVALID_TARGET, f"seat {target} is out of the round")
         if not 1 <= count <= 10:
             raise EngineError(ErrorCode.ACTION_NOT_ALLOWED, "a penalty is 1 to 10 cards")
         self._listed = None
