@@ -146,17 +146,25 @@ class Game:
         self._committed(seat, action, events, now)
 
     def penalize(self, conn: ConnId, request: int | None, target: int, count: int,
-                 now: float) -> None:
-        """The table owner's penalty, applied by the host for them (the engine's Penalize)."""
+                 now: float) -> bool:
+        """The table owner's penalty, applied by the host for them (the engine's Penalize);
+        False if the engine refused it (the owner got the error)."""
         action = Penalize(target, count)
         try:
             events = self.match.apply(HOST, action)
         except EngineError as exc:
             self.room.outbox.append(refused(conn, request, exc.code.value, exc.message))
-            return
-        log.info("%s: the owner penalizes seat %d with %d cards", self.label, target, count)
+            return False
         self.room.outbox.extend(accepted(conn, request))
         self._committed(HOST, action, events, now)
+        return True
+
+    def token_changed(self, seat: int, token_hash: bytes | None) -> None:
+        """A seat's resume token was renewed (resume, take-over) or given up (leave): the
+        journal says so, so that after a restart the token in the player's hands works and
+        a spent one does not."""
+        if self.journal is not None:
+            self.journal.write_token(seat, token_hash)
 
     def seed_message(
         self, conn: ConnId, seat: int, message: Mapping[str, Any], now: float

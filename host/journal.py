@@ -12,7 +12,9 @@ One JSON object per line, append-only, flushed and fsync'd after every line:
   published and the round is prepared again under the next number (SPEC.md 11.7);
   nothing else about a round is written: its events, their proofs, its digest and its audit
   follow from the replay, so a host that stops right after a round ends audits it on resume;
-- `action`: one applied action, its seat (-1 for the host) and the action as a tagged map.
+- `action`: one applied action, its seat (-1 for the host) and the action as a tagged map;
+- `token`: a seat's resume token changed (a resume renews it, a take-over gives a new one, a
+  leave gives it up: SPEC.md 8.2): the seat and the new SHA-256, or null. The latest wins.
 
 The engine replays deterministically (`Match.replay`), so rules + seed + actions are the whole
 state. A crash mid-write leaves at most one partial last line; `load` drops it and the next
@@ -200,6 +202,10 @@ class Journal:
     def write_action(self, seat: int, action: Action) -> None:
         self._write({"kind": "action", "seat": seat, "action": encode_logged_action(action)})
 
+    def write_token(self, seat: int, token_hash: bytes | None) -> None:
+        self._write({"kind": "token", "seat": seat,
+                     "token_hash": None if token_hash is None else token_hash.hex()})
+
     def close(self) -> None:
         self._handle.close()
 
@@ -226,6 +232,15 @@ class Resumed:
     abandoned: list[HostCommitments] = field(default_factory=list)
     """Rounds prepared after it and never dealt (a crash, maybe several), oldest first."""
     valid_bytes: int = 0
+    tokens: dict[int, str | None] = field(default_factory=dict)
+    """Seats whose resume token changed after the header: the latest hex SHA-256, or None
+    (given up)."""
+
+    def token_hash(self, seat: int) -> str | None:
+        """The seat's resume token hash in force when the journal ends."""
+        if seat in self.tokens:
+            return self.tokens[seat]
+        return self.header.seats[seat].token_hash
 
     @property
     def last_trust_round(self) -> int:
@@ -263,6 +278,13 @@ def load(path: Path) -> Resumed:
             if line["kind"] == "trust":
                 latest = TrustRecord.from_dict(line)
                 resumed.trust[latest.round_no] = pending[latest.round_no] = latest
+                continue
+            if line["kind"] == "token":
+                seat = int(line["seat"])
+                if not 0 <= seat < len(header.seats):
+                    raise JournalError(f"line {number}: no seat {seat}")
+                hashed = line["token_hash"]
+                resumed.tokens[seat] = None if hashed is None else bytes.fromhex(hashed).hex()
                 continue
             if line["kind"] != "action":
                 raise JournalError(f"line {number}: unknown kind {line['kind']!r}")

@@ -3,21 +3,31 @@
 Requests that name no table (list_tables, create_table, join_table, spectate, a resume token)
 are answered here; everything else goes to the sender's table. All tables append to one
 outbox, which the server drains after each call.
+
+Every call into a table goes through `_run`: a table that raises is closed (its members get
+`table_failed`, its journal stays on disk for `--resume`) and the others play on. Tables that
+clients create are removed once nobody sits or watches there and no match is left to play;
+the host's own tables (run.py, the command line) stay.
 """
 
 from __future__ import annotations
 
 import heapq
+import ipaddress
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
-from host.outgoing import ConnId, Outgoing, SendMessage, accepted, refused
+from host.outgoing import CloseConnection, ConnId, Outgoing, SendMessage, accepted, refused
 from host.seating import token_hash
 from host.settings import TableTimings
 from host.table import Table, TableSettings
+from host.table_limits import MAX_LIVE_TABLES, TABLES_PER_ADDRESS
 from protocol.errors import Code
 from protocol.limits import MAX_TABLES
+from protocol.text import TextRefused, normal_name
 from protocol.trust.signing import Signer
 from unonet.actions import Action
 from unonet.errors import EngineError
@@ -26,6 +36,36 @@ from unonet.rules import OPTIONS, preset
 log = logging.getLogger("unonet.host.registry")
 
 DEFAULT_PLAYER_NAME = "player"
+
+
+@dataclass(frozen=True)
+class ResumeRefused:
+    """Why `hello.resume` gets no seat: the fatal error the connection answers with."""
+
+    code: str  # invalid_resume (no such seat) or seat_in_use (its connection is alive)
+    msg: str
+
+
+def address_key(peer: str | None) -> str | None:
+    """The address a peer is counted under for `TABLES_PER_ADDRESS`: an IPv4 address, or the
+    /64 of an IPv6 one (one host's share of addresses). Takes "1.2.3.4:5678", "[::1]:5678"
+    or an address alone; anything else is its own key."""
+    if not peer:
+        return None
+    text = peer
+    if text.startswith("[") and "]" in text:
+        text = text[1:text.index("]")]
+    elif text.count(":") == 1:
+        text = text.rsplit(":", 1)[0]
+    try:
+        address = ipaddress.ip_address(text)
+    except ValueError:
+        return peer
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return str(address)
 
 
 class Registry:
@@ -37,6 +77,12 @@ class Registry:
         self.tables: dict[int, Table] = {}
         self.outbox: list[Outgoing] = []
         self.where: dict[ConnId, int] = {}
+        self.alive: Callable[[ConnId], bool] = lambda conn: False
+        """Whether a connection is alive and answering (the server sets it: a frame received
+        lately and not closing); the default, False, means "unknown, treat as gone"."""
+        self._created_by: dict[int, str | None] = {}
+        """The tables clients created, with the creating address (None if unknown): these
+        are removed once abandoned, and count against TABLES_PER_ADDRESS."""
         self._next_number = 0
         # The clock's view (`clock_deadline`, `clock_tick`): each table's deadline as last
         # computed, a heap of them (stale entries skipped), and the tables touched since.
@@ -62,38 +108,51 @@ class Registry:
 
     # -- connections ---------------------------------------------------------------------------
 
-    def find_resume(self, token: bytes) -> tuple[Table, int] | None:
+    def find_resume(self, token: bytes, now: float) -> tuple[Table, int] | ResumeRefused:
+        """The seat `hello.resume` names, if the token may take it now: never while the
+        seat's connection is alive (`seat_in_use`; its player is told), so a copied token
+        cannot take a seat from a player who is there. Then call `resume`."""
         hashed = token_hash(token)
-        for table in self.tables.values():
+        for table in list(self.tables.values()):
             seat = table.seat_of_token(hashed)
-            if seat is not None:
-                return table, seat
-        return None
+            if seat is None:
+                continue
+            holder = table.room.seats[seat]
+            if holder is not None and holder.conn is not None and self.alive(holder.conn):
+                self._run(table, partial(table.resume_refused, seat))
+                return ResumeRefused(Code.SEAT_IN_USE,
+                                     "this seat's player is connected and answering; a token "
+                                     "takes a seat back only once its connection is gone")
+            return table, seat
+        return ResumeRefused(Code.INVALID_RESUME, "this token names no seat")
 
     def resume(self, conn: ConnId, table: Table, seat: int, now: float) -> None:
+        """Seat `conn` where `find_resume` said; it gets `seated` with a new token."""
         old = next((c for c, n in self.where.items() if n == table.number
                     and table.room.members.get(c) is not None
                     and table.room.members[c].seat == seat), None)
         if old is not None:
             self.where.pop(old, None)
         self.where[conn] = table.number
-        self._touched.add(table.number)
-        table.resume(conn, seat, now)
+        self._run(table, lambda: table.resume(conn, seat, now))
 
     def disconnect(self, conn: ConnId, now: float) -> None:
         number = self.where.pop(conn, None)
-        if number is not None and number in self.tables:
-            self._touched.add(number)
-            self.tables[number].disconnect(conn, now)
+        table = None if number is None else self.tables.get(number)
+        if table is not None:
+            self._run(table, lambda: table.disconnect(conn, now))
 
     # -- messages ------------------------------------------------------------------------------
 
     def request(self, conn: ConnId, name: str | None, message: Mapping[str, Any],
-                now: float) -> None:
+                now: float, peer: str | None = None) -> None:
+        """A request from `conn` (whose hello said `name`); `peer` is its address as the
+        server knows it, for the tables-per-address limit."""
         kind = message["t"]
         request = message.get("id")
         if kind == "list_tables":
-            summaries = [t.summary() for t in self.tables.values()][:MAX_TABLES]
+            live = sorted(self.tables)[-MAX_TABLES:]  # the newest, were there more
+            summaries = [self.tables[number].summary() for number in live]
             self.outbox.extend(accepted(conn, request))
             self.outbox.append(SendMessage(conn, {"t": "tables", "tables": summaries}))
             return
@@ -104,37 +163,36 @@ class Registry:
                                            "leave your table first"))
                 return
             if kind == "create_table":
-                self._create(conn, name, message, now)
+                self._create(conn, name, message, now, address_key(peer))
                 return
             table = self.tables.get(int(message["table"]))
             if table is None:
                 self.outbox.append(refused(conn, request, Code.UNKNOWN_TABLE,
                                            f"no table {message['table']}"))
                 return
-            self._touched.add(table.number)
             if kind == "join_table":
-                table.join(conn, str(message["name"]), message.get("seat"), request, now)
+                self._run(table, partial(table.join, conn, str(message["name"]),
+                                         message.get("seat"), request, now))
             else:
-                table.spectate(conn, name or DEFAULT_PLAYER_NAME, request, now)
-            if conn in table.room.members:
+                self._run(table, partial(table.spectate, conn, name or DEFAULT_PLAYER_NAME,
+                                         request, now))
+            if table.number in self.tables and conn in table.room.members:
                 self.where[conn] = table.number
             return
         table = self._table_of(conn)
         if table is None:
             self.outbox.append(refused(conn, request, Code.NOT_AT_TABLE, "not at a table"))
             return
-        self._touched.add(table.number)
-        table.request(conn, message, now)
         if kind == "leave":
             self.where.pop(conn, None)
+        self._run(table, lambda: table.request(conn, message, now))
 
     def intent(self, conn: ConnId, request: int, action: Action, now: float) -> None:
         table = self._table_of(conn)
         if table is None:
             self.outbox.append(refused(conn, request, Code.NOT_AT_TABLE, "not at a table"))
             return
-        self._touched.add(table.number)
-        table.intent(conn, request, action, now)
+        self._run(table, lambda: table.intent(conn, request, action, now))
 
     def message(self, conn: ConnId, message: Mapping[str, Any], now: float) -> None:
         """chat, seed_commit, seed_reveal (pong and errors never reach here)."""
@@ -142,20 +200,19 @@ class Registry:
         if table is None:
             self.outbox.append(refused(conn, None, Code.NOT_AT_TABLE, "not at a table"))
             return
-        self._touched.add(table.number)
-        table.message(conn, message, now)
+        self._run(table, lambda: table.message(conn, message, now))
 
     # -- time ----------------------------------------------------------------------------------
 
     def next_deadline(self) -> float | None:
-        found = [d for t in self.tables.values() if (d := t.next_deadline()) is not None]
+        found = [d for t in list(self.tables.values()) if (d := self._deadline_of(t)) is not None]
         return min(found) if found else None
 
     def tick(self, now: float) -> None:
         for table in list(self.tables.values()):
-            deadline = table.next_deadline()
+            deadline = self._deadline_of(table)
             if deadline is not None and now >= deadline:
-                table.tick(now)
+                self._run(table, partial(table.tick, now))
 
     def touch_all(self) -> None:
         """Make the clock look at every table again (tables changed outside this class)."""
@@ -180,22 +237,74 @@ class Registry:
             if self._deadlines.get(number) == deadline:
                 del self._deadlines[number]
                 due.append(number)
-        self._touched.update(due)  # looked at again next time, even if a tick fails
+        self._touched.update(due)  # looked at again next time
         for number in sorted(due):  # table order, as `tick` goes
             table = self.tables.get(number)
             if table is not None:
-                table.tick(now)
+                self._run(table, partial(table.tick, now))
 
     def _look(self) -> None:
-        for number in self._touched:
+        touched, self._touched = self._touched, set()
+        for number in touched:
             table = self.tables.get(number)
-            deadline = None if table is None else table.next_deadline()
+            deadline = None if table is None else self._deadline_of(table)
             if deadline is None:
                 self._deadlines.pop(number, None)
             elif self._deadlines.get(number) != deadline:
                 self._deadlines[number] = deadline
                 heapq.heappush(self._heap, (deadline, number))
-        self._touched.clear()
+
+    # -- one table's failure, one table's end ------------------------------------------------
+
+    def _run(self, table: Table, call: Callable[[], object]) -> None:
+        """Call into one table. If it raises, what it had queued is dropped and the table is
+        closed; the caller and every other table go on."""
+        mark = len(self.outbox)
+        try:
+            call()
+        except Exception:
+            del self.outbox[mark:]
+            self._fail(table)
+            return
+        self._touched.add(table.number)
+        if table.number in self._created_by and table.abandoned:
+            self._remove(table, "abandoned")
+
+    def _deadline_of(self, table: Table) -> float | None:
+        try:
+            return table.next_deadline()
+        except Exception:
+            self._fail(table)
+            return None
+
+    def _fail(self, table: Table) -> None:
+        """Close a table that raised: its members get `table_failed`, its journal is closed
+        (kept on disk: `unonet host --resume` carries the match on), and it is gone."""
+        log.exception("table %d (%s) failed and is closed; its members are told", table.number,
+                      table.settings.name)
+        for conn in list(table.room.members):
+            self.outbox.append(CloseConnection(
+                conn, Code.TABLE_FAILED,
+                f"table {table.number} failed on the host and was closed"
+                + ("; its journal is kept" if table.game and table.game.journal else "")))
+        self._remove(table, "failed")
+
+    def _remove(self, table: Table, why: str) -> None:
+        number = table.number
+        if self.tables.get(number) is not table:
+            return
+        del self.tables[number]
+        self._created_by.pop(number, None)
+        self._deadlines.pop(number, None)
+        for conn in [c for c, n in self.where.items() if n == number]:
+            del self.where[conn]
+        journal = table.game.journal if table.game is not None else None
+        if journal is not None:
+            try:
+                journal.close()
+            except OSError:
+                log.warning("table %d: its journal %s did not close", number, journal.path)
+        log.info("table %d (%s) removed: %s", number, table.settings.name, why)
 
     # -- helpers -----------------------------------------------------------------------------
 
@@ -204,8 +313,18 @@ class Registry:
         return None if number is None else self.tables.get(number)
 
     def _create(self, conn: ConnId, name: str | None, message: Mapping[str, Any],
-                now: float) -> None:
+                now: float, address: str | None) -> None:
         request = message.get("id")
+        if len(self.tables) >= MAX_LIVE_TABLES:
+            self.outbox.append(refused(conn, request, Code.TABLE_LIMIT,
+                                       f"this host has {MAX_LIVE_TABLES} tables open, its most"))
+            return
+        if address is not None and sum(
+                1 for a in self._created_by.values() if a == address) >= TABLES_PER_ADDRESS:
+            self.outbox.append(refused(conn, request, Code.TABLE_LIMIT,
+                                       f"your address has {TABLES_PER_ADDRESS} tables open, "
+                                       "its most"))
+            return
         options = dict(message.get("options") or {})
         preset_name = str(message.get("preset") or "official")
         unknown = sorted(set(options) - set(OPTIONS))
@@ -221,9 +340,16 @@ class Registry:
             self.outbox.append(refused(conn, request, "invalid_rules", str(exc)))
             return
         number = self._next_number
-        table_name = str(message.get("name") or f"table {number}")
+        try:
+            table_name = normal_name(str(message.get("name") or f"table {number}"))
+            normal_name(name or DEFAULT_PLAYER_NAME)  # refused before a table is made for it
+        except TextRefused as exc:
+            self.outbox.append(refused(conn, request, exc.code, exc.msg))
+            return
         table = self.create_table(TableSettings(table_name, rules, preset_name,
                                                 timings=self.timings))
-        table.join(conn, name or DEFAULT_PLAYER_NAME, 0, request, now)
-        self.where[conn] = table.number
+        self._created_by[table.number] = address
+        self._run(table, lambda: table.join(conn, name or DEFAULT_PLAYER_NAME, 0, request, now))
+        if table.number in self.tables and conn in table.room.members:
+            self.where[conn] = table.number
 

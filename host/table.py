@@ -3,8 +3,10 @@
 Sans-IO like h11: the server calls a method per request with the time, the table appends what
 to send to the shared outbox, and `next_deadline()`/`tick()` drive its timers. The lobby rules:
 the first to join owns the table; only the owner changes rules, seats or removes bots, kicks or
-starts, and only in the lobby. A headless table (a dedicated server) starts by itself once
-`target_seats` seats are filled and every player is ready, and a new match follows each one.
+starts, and only in the lobby. An operator's table (`unonet host --headless`) has no owner among
+its players: it is the operator's, set from the command line. A headless table (a dedicated
+server) starts by itself once `target_seats` seats are filled and every player is ready, and a
+new match follows each one.
 """
 
 from __future__ import annotations
@@ -24,7 +26,18 @@ from host.outgoing import CloseConnection, ConnId, Outgoing, accepted, refused
 from host.round_log import RoundLog
 from host.seating import BOT, HUMAN, Member, Room, Seat, new_token
 from host.settings import TableTimings
+from host.table_limits import (
+    CHAT_BURST,
+    CHAT_LINES_PER_SECOND,
+    FINISHED_KEPT,
+    MAX_SPECTATORS,
+    PENALTIES_PER_ROUND,
+    PENALTIES_PER_TARGET,
+    PENALTY_MAX_CARDS,
+)
 from protocol.errors import Code
+from protocol.ratelimit import TokenBucket
+from protocol.text import TextRefused, normal_chat, normal_name
 from protocol.trust.primitives import new_game_id
 from protocol.trust.seed_exchange import abandoned_messages, resumed_exchange
 from protocol.trust.signing import Signer
@@ -59,6 +72,15 @@ class TableSettings:
     timings: TableTimings = field(default_factory=TableTimings)
     journal_dir: Path | None = None
     notice: str | None = None  # said by "host" in the chat to everyone who takes a seat
+    operator: bool = False
+    """The operator's table (`unonet host --headless`): no player owns it, so no player
+    changes its rules, kicks, adds bots or penalizes; the operator's command line decides."""
+
+
+def host_notice(text: str) -> dict[str, Any]:
+    """A chat line from the host itself: `host: true` is what clients draw as the host's own,
+    a mark no member's line carries (and no member may be called "host")."""
+    return {"t": "chat_message", "name": "host", "text": text, "host": True}
 
 
 class Table:
@@ -75,7 +97,12 @@ class Table:
         self.owner: int | None = None
         self.game: Game | None = None
         self.restart_at: float | None = None
-        self.finished: list[Match] = []  # matches played to their end here, oldest first
+        self.finished: list[Match] = []
+        """The last FINISHED_KEPT matches played to their end here, oldest first (the
+        journal keeps them all); `matches_played` counts every one."""
+        self.matches_played = 0
+        self._chat: TokenBucket | None = None  # the table's chat allowance, from its first line
+        self._penalties: tuple[int, dict[int, int]] = (0, {})  # round, penalties per seat
         self.label = f"table {number}"
         self.match_humans = 0
         """How many human seats the current (or last) match was dealt with: a rematch starts
@@ -93,6 +120,11 @@ class Table:
             "players": sum(1 for _ in self.room.occupied()), "started": self.started,
             "preset": self.settings.preset,
         }
+
+    @property
+    def abandoned(self) -> bool:
+        """Nobody sits or watches here and no match is left to play: nothing to keep."""
+        return not self.room.members and (self.game is None or self.game.over)
 
     def seat_of_token(self, hashed: bytes) -> int | None:
         for index, seat in self.room.occupied():
@@ -123,6 +155,11 @@ class Table:
     def join(self, conn: ConnId, name: str, wanted: int | None, request: int | None,
              now: float) -> None:
         """Take a seat: the sender gets `seated` with its secret resume token."""
+        try:
+            name = normal_name(name)
+        except TextRefused as exc:
+            self.room.outbox.append(refused(conn, request, exc.code, exc.msg))
+            return
         member = self.room.members.get(conn)
         if member is not None:
             self._move(member, name, wanted, request, now)
@@ -141,14 +178,13 @@ class Table:
         name = self._unique(name, index)
         self.room.seats[index] = Seat(HUMAN, name, token_hash=hashed, conn=conn)
         self.room.members[conn] = Member(conn, index, name)
-        if self.owner is None:
+        if self.owner is None and not self.settings.operator:
             self.owner = index
         log.info("%s: %s joined seat %d", self.label, name, index)
         self.room.outbox.extend(accepted(conn, request))
         self.room.send(conn, {"t": "seated", "table": self.number, "seat": index, "token": token})
         if self.settings.notice:
-            notice = {"t": "chat_message", "name": "host", "text": self.settings.notice}
-            self.room.send(conn, notice)
+            self.room.send(conn, host_notice(self.settings.notice))
         self._lobby_changed(now)
 
     def _stand_in_seat(self, wanted: int | None) -> int:
@@ -175,6 +211,7 @@ class Table:
         token, hashed = new_token()
         seat.name = self._unique(name, index)
         seat.token_hash, seat.conn = hashed, conn
+        self.game.token_changed(index, hashed)
         seat.disconnected_at, seat.taken_over, seat.ready = None, False, True
         self.room.members[conn] = Member(conn, index, seat.name)
         log.info("%s: %s takes seat %d from its stand-in", self.label, seat.name, index)
@@ -213,6 +250,18 @@ class Table:
         self._lobby_changed(now)
 
     def spectate(self, conn: ConnId, name: str, request: int | None, now: float) -> None:
+        """Watch the table: at most MAX_SPECTATORS connections do (`table_full`)."""
+        try:
+            name = normal_name(name)
+        except TextRefused as exc:
+            self.room.outbox.append(refused(conn, request, exc.code, exc.msg))
+            return
+        watching = sum(1 for m in self.room.members.values() if m.seat is None)
+        if watching >= MAX_SPECTATORS:
+            self.room.outbox.append(refused(conn, request, Code.TABLE_FULL,
+                                            f"{MAX_SPECTATORS} connections watch this table "
+                                            "already"))
+            return
         self.room.members[conn] = Member(conn, None, name)
         self.room.outbox.extend(accepted(conn, request))
         self._lobby_changed(now)
@@ -220,22 +269,41 @@ class Table:
             self.game.send_state(conn, None)
 
     def resume(self, conn: ConnId, index: int, now: float) -> None:
-        """A dropped player is back (hello.resume): the seat, then a snapshot first of all."""
+        """A dropped player is back (hello.resume): a new token in `seated` (the one it came
+        with is spent, so a copy of it is worthless now), then a snapshot first of all.
+        The registry lets a token in only when the seat's connection is not alive
+        (`seat_in_use` otherwise): a connection still here is a dead one not yet noticed."""
         seat = self.room.seats[index]
         assert seat is not None
-        if seat.conn is not None:  # the old connection is not dead yet: the token wins
+        if seat.conn is not None:
             self.room.members.pop(seat.conn, None)
             self.room.outbox.append(CloseConnection(seat.conn, Code.KICKED,
-                                                    "the seat was resumed from elsewhere"))
+                                                    "the seat was resumed from another "
+                                                    "connection while this one was silent"))
+        token, hashed = new_token()
+        seat.token_hash = hashed
         seat.conn = conn
         seat.disconnected_at = None
         seat.taken_over = False
         self.room.members[conn] = Member(conn, index, seat.name)
-        log.info("%s: %s is back in seat %d", self.label, seat.name, index)
+        log.info("%s: %s is back in seat %d (token renewed)", self.label, seat.name, index)
+        self.room.send(conn, {"t": "seated", "table": self.number, "seat": index,
+                              "token": token})
         if self.game is not None:
+            self.game.token_changed(index, hashed)
             self.game.send_state(conn, index)
             self.game.seat_changed(now)
         self._lobby_changed(now)
+
+    def resume_refused(self, index: int) -> None:
+        """Someone came with this seat's token while its player is connected and answering:
+        the player hears of it (the token has leaked, or another of its clients tried)."""
+        seat = self.room.seats[index]
+        if seat is not None and seat.conn is not None:
+            log.warning("%s: a resume of seat %d (%s) refused: its connection is alive",
+                        self.label, index, seat.name)
+            self.room.send(seat.conn, host_notice(
+                "someone tried to resume your seat from another connection; you keep it"))
 
     def disconnect(self, conn: ConnId, now: float) -> None:
         """The connection is gone. In a match the seat waits for its player (grace period,
@@ -298,8 +366,20 @@ class Table:
             self.room.outbox.append(refused(conn, None, Code.NOT_AT_TABLE, "not at a table"))
             return
         if message["t"] == "chat":
-            line: dict[str, Any] = {"t": "chat_message", "name": member.name,
-                                    "text": message["text"]}
+            try:
+                text = normal_chat(str(message["text"]))
+            except TextRefused as exc:
+                self.room.outbox.append(refused(conn, None, exc.code, exc.msg))
+                return
+            if self._chat is None:
+                self._chat = TokenBucket(now, rate=CHAT_LINES_PER_SECOND, burst=CHAT_BURST)
+            if not self._chat.take(now):
+                self.room.outbox.append(refused(
+                    conn, None, Code.CHAT_LIMITED,
+                    f"this table relays at most {CHAT_LINES_PER_SECOND:g} chat lines a second; "
+                    "the line was not sent"))
+                return
+            line: dict[str, Any] = {"t": "chat_message", "name": member.name, "text": text}
             if member.seat is not None:
                 line["seat"] = member.seat
             self.room.broadcast(line)
@@ -404,7 +484,8 @@ class Table:
                     return  # back in the lobby: everyone got its table_state
             elif seat is not None and self.game is not None:
                 seat.conn = None
-                seat.token_hash = None
+                seat.token_hash = None  # the seat is given up: a newcomer may take it
+                self.game.token_changed(member.seat, None)
                 seat.taken_over = True
                 log.info("%s: %s left seat %d; a bot plays it", self.label, seat.name,
                          member.seat)
@@ -417,14 +498,33 @@ class Table:
         self.game.send_state(member.conn, member.seat, full=False)
 
     def _penalize(self, member: Member, message: Mapping[str, Any], now: float) -> None:
-        """The owner's moderation (RULEBOOK.md 1.11): the game answers, then sends the events."""
+        """The owner's moderation (RULEBOOK.md 1.11): the game answers, then sends the events.
+        Limited (`penalty_limit`): PENALTY_MAX_CARDS a request, PENALTIES_PER_TARGET per seat
+        and PENALTIES_PER_ROUND per round; each one applied is one log line."""
         if member.seat is None or member.seat != self.owner:
             raise Refusal(Code.NOT_OWNER, "only the table's owner may penalize")
         if self.game is None:
             raise Refusal("wrong_phase", "no match is on")
-        count = message.get("count")
-        self.game.penalize(member.conn, message.get("id"), int(message["seat"]),
-                           2 if count is None else int(count), now)
+        raw = message.get("count")
+        count = 2 if raw is None else int(raw)
+        target = int(message["seat"])
+        round_no = self.game.match.round_no
+        counted, given = self._penalties
+        if counted != round_no:
+            given = {}
+            self._penalties = (round_no, given)
+        if count > PENALTY_MAX_CARDS:
+            raise Refusal(Code.PENALTY_LIMIT, f"a penalty is at most {PENALTY_MAX_CARDS} cards")
+        if given.get(target, 0) >= PENALTIES_PER_TARGET:
+            raise Refusal(Code.PENALTY_LIMIT, f"seat {target} was penalized this round already")
+        if sum(given.values()) >= PENALTIES_PER_ROUND:
+            raise Refusal(Code.PENALTY_LIMIT,
+                          f"at most {PENALTIES_PER_ROUND} penalties in a round")
+        if self.game.penalize(member.conn, message.get("id"), target, count, now):
+            given[target] = given.get(target, 0) + 1
+            log.info("%s: %s (seat %d, owner) penalized seat %d with %d cards in round %d "
+                     "(%d of %d this round)", self.label, member.name, member.seat, target,
+                     count, round_no, sum(given.values()), PENALTIES_PER_ROUND)
 
     # -- lobby mechanics --------------------------------------------------------------------
 
@@ -442,7 +542,7 @@ class Table:
     def start(self, now: float) -> None:
         """Deal the match: seats closed up to 0..n-1, a fresh game id and journal."""
         self.room.compact()
-        self.owner = self._first_human()
+        self.owner = self._default_owner()
         seats = [seat for _, seat in self.room.occupied()]
         self.match_humans = sum(1 for seat in seats if seat.kind == HUMAN)
         game_id = new_game_id()
@@ -480,11 +580,12 @@ class Table:
             if record.kind == BOT:
                 table.room.seats[index] = Seat(BOT, record.name, ready=True, level=record.level)
             else:
-                hashed = bytes.fromhex(record.token_hash) if record.token_hash else None
+                recorded = resumed.token_hash(index)
+                hashed = bytes.fromhex(recorded) if recorded else None
                 table.room.seats[index] = Seat(HUMAN, record.name, ready=True,
                                                token_hash=hashed, disconnected_at=now,
                                                taken_over=hashed is None)
-        table.owner = table._first_human()
+        table.owner = table._default_owner()
         table.match_humans = sum(1 for record in header.seats if record.kind != BOT)
         trust = round_log = None
         if resumed.commitments is not None and not resumed.abandoned:
@@ -556,7 +657,12 @@ class Table:
     def _free(self, index: int) -> None:
         self.room.seats[index] = None
         if index == self.owner:
-            self.owner = self._first_human()
+            self.owner = self._default_owner()
+
+    def _default_owner(self) -> int | None:
+        """Who owns the table when its owner goes: the first human, unless the table is the
+        operator's (then nobody at it)."""
+        return None if self.settings.operator else self._first_human()
 
     def _first_human(self) -> int | None:
         return next((i for i, s in self.room.occupied() if s.kind == HUMAN), None)
@@ -565,7 +671,7 @@ class Table:
         s = self.settings
         return {"number": self.number, "name": s.name, "preset": s.preset,
                 "headless": s.headless, "target_seats": s.target_seats,
-                "capacity": len(self.room.seats)}
+                "capacity": len(self.room.seats), "operator": s.operator}
 
     def _lobby_changed(self, now: float) -> None:
         """Every member gets the new table_state; a headless table may start now."""
@@ -616,6 +722,8 @@ class Table:
         each player answered the rematch question."""
         if self.game is not None:
             self.finished.append(self.game.match)
+            del self.finished[:-FINISHED_KEPT]
+            self.matches_played += 1
         self.game = None
         for index, seat in list(self.room.occupied()):
             if seat.kind == HUMAN and (seat.conn is None or seat.taken_over):

@@ -103,8 +103,8 @@ def test_a_round_abandoned_in_its_seed_exchange_is_audited_and_the_next_number_d
     path.write_text("\n".join(lines[:cut]) + "\n")  # the crash came before the StartRound line
 
     registry2, table2 = restart(tmp_path, 100.0, registry.signer)
-    found = registry2.find_resume(token)
-    assert found is not None
+    found = registry2.find_resume(token, 100.0)
+    assert isinstance(found, tuple)
     assert table2.game is not None and table2.game.trust is None  # waiting for its players
     registry2.resume(1, found[0], found[1], 100.0)
     registry2.tick(100.0)
@@ -158,8 +158,8 @@ def test_a_round_resumed_mid_play_republishes_the_same_commitments(tmp_path: Pat
 
     playing = seat0.prepared[-1]
     registry2, table2 = restart(tmp_path, now + 1, registry.signer)  # bots may move on at once
-    found = registry2.find_resume(token)
-    assert found is not None
+    found = registry2.find_resume(token, now + 1)
+    assert isinstance(found, tuple)
     registry2.resume(1, found[0], found[1], now + 1)
     seat0.feed(registry2.take_outgoing())
     assert table2.game is not None and table2.game.match.log[: len(played)] == played
@@ -212,14 +212,15 @@ def test_a_host_stopped_as_a_round_ends_audits_it_on_resume_and_numbers_go_on(
     table.game.journal.close()
 
     registry2, table2 = restart(tmp_path, now + 1, registry.signer)
-    found = registry2.find_resume(token)
-    assert found is not None
+    found = registry2.find_resume(token, now + 1)
+    assert isinstance(found, tuple)
     mark = len(seat0.items)
     seat0.reconnect(2)
     registry2.resume(2, found[0], found[1], now + 1)
     seat0.feed(registry2.take_outgoing())
     kinds = [k for k in seat0.kinds()[mark:] if k != "table_state"]
-    assert kinds[:4] == ["manifest", "round_prepare", "seed_commits", "seed_reveals"]
+    assert kinds[:5] == ["seated", "manifest", "round_prepare", "seed_commits",
+                         "seed_reveals"]  # seated: the renewed token, first
     assert kinds.index("round_history") < kinds.index("round_audit") < kinds.index("snapshot")
     history = [e for m in seat0.messages("round_history") for e in m["events"]]
     assert history[: len(live)] == live and len(history) == len(live)  # nothing rewritten

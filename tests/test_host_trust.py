@@ -234,18 +234,18 @@ def test_a_resumed_player_gets_the_round_so_far_before_its_snapshot() -> None:
     token = next(m["token"] for m in player.messages("seated"))
     registry.disconnect(1, driver.now)
     driver.flush()
-    found = registry.find_resume(token)
-    assert found is not None
+    found = registry.find_resume(token, driver.now)
+    assert isinstance(found, tuple)
     mark = len(player.items)
     player.reconnect(2)
     registry.resume(2, found[0], found[1], driver.now)
     driver.flush()
     kinds = player.kinds()[mark:]
-    assert kinds[:5] == ["manifest", "round_prepare", "seed_commits", "seed_reveals",
-                         "deck_commits"]
+    assert kinds[:6] == ["seated", "manifest", "round_prepare", "seed_commits",
+                         "seed_reveals", "deck_commits"]  # seated: the renewed token, first
     snapshot = kinds.index("snapshot")
     assert "round_history" in kinds and kinds.index("round_history") < snapshot
-    assert all(k in ("deck_commits", "round_history") for k in kinds[4:snapshot])
+    assert all(k in ("deck_commits", "round_history") for k in kinds[5:snapshot])
     history = history_of(player, mark)
     assert history == live  # the same maps, its own cards and their nonces included
     private = [e for e in history if e["type"] == "cards_received"]
@@ -368,8 +368,8 @@ def drop_and_return(driver: Driver, registry: Registry, back_in: int) -> int:
     registry.disconnect(driver.player.conn, driver.now)
     driver.flush()
     away(driver, lambda: playing(driver.table, back_in))
-    found = registry.find_resume(token)
-    assert found is not None
+    found = registry.find_resume(token, driver.now)
+    assert isinstance(found, tuple)
     mark = len(driver.player.items)
     driver.player.reconnect(driver.player.conn + 1)
     registry.resume(driver.player.conn, found[0], found[1], driver.now)
@@ -407,7 +407,7 @@ def test_a_player_back_after_a_round_boundary_gets_the_rest_of_its_round_and_its
     mark = drop_and_return(driver, registry, 2)
     # Round 1 whole (its trust messages, the rest of its events, its audit), then round 2.
     assert labelled(player, mark) == [
-        ("manifest", None), ("round_prepare", 1), ("seed_commits", 1), ("seed_reveals", 1),
+        ("seated", None), ("manifest", None), ("round_prepare", 1), ("seed_commits", 1), ("seed_reveals", 1),
         ("deck_commits", 1), ("round_history", 1), ("round_audit", 1),
         ("round_prepare", 2), ("seed_commits", 2), ("seed_reveals", 2), ("deck_commits", 2),
         ("round_history", 2), ("snapshot", None)]
@@ -431,7 +431,7 @@ def test_a_player_away_for_rounds_gets_each_round_signed_and_the_last_one_whole(
     in_round_with(driver, 40)
     mark = drop_and_return(driver, registry, 4)
     assert labelled(player, mark) == [
-        ("manifest", None),
+        ("seated", None), ("manifest", None),
         *[(kind, n) for n in (1, 2) for kind in ("round_prepare", "seed_commits",
                                                    "seed_reveals", "round_audit")],
         ("round_prepare", 3), ("seed_commits", 3), ("seed_reveals", 3), ("deck_commits", 3),
