@@ -5,6 +5,9 @@ requests to the registry; the writer sends the frames of a bounded queue, each u
 deadline; the keepalive task runs the protocol's clock (handshake deadline, ping, idle cutoff).
 Others put frames in the queue with `deliver`, which never waits: a full queue means the client
 is not reading, and it is cut off (slow_consumer) rather than slowing anyone else.
+
+At `hello` the connection asks its `Gate` (the server) whether it is admitted, and tells it of
+every request, intent and chat (activity: a connection that only pings is idle).
 """
 
 from __future__ import annotations
@@ -12,14 +15,17 @@ from __future__ import annotations
 import logging
 import math
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
 
 import trio
 
+from host.admission import Verdict
+from host.logs import ConnectionLog, quoted
 from host.outgoing import CloseConnection, ConnId, Outgoing, SendEvent, SendMessage, SendSnapshot
-from host.registry import Registry
+from host.registry import Registry, ResumeRefused
 from host.settings import ConnectionLimits
-from protocol.connection import ConnectionClosed, ConnectionFailed, MessageRefused
+from protocol.connection import ConnectionFailed, MessageRefused
 from protocol.errors import Code, LocalProtocolError, ProtocolError
 from protocol.host_connection import (
     HelloReceived,
@@ -40,6 +46,27 @@ TABLE_MESSAGES = frozenset({"chat", "seed_commit", "seed_reveal"})
 WRITE_BATCH = 64 * 1024
 """Bytes of queued frames joined into one write: enough for any burst a table makes."""
 
+IDLE_REQUESTS = frozenset({"list_tables"})
+"""Requests that are not activity: looking at the table list forever is squatting."""
+
+
+class Gate(Protocol):
+    """What a connection asks of its server about its slot (host/admission.py decides)."""
+
+    def admit(self, conn: ConnId, now: float, *, resume: bool) -> Verdict: ...
+
+    def active(self, conn: ConnId, now: float) -> None: ...
+
+
+class OpenGate:
+    """A gate that admits every connection (a connection served outside HostServer)."""
+
+    def admit(self, conn: ConnId, now: float, *, resume: bool) -> Verdict:
+        return Verdict(True)
+
+    def active(self, conn: ConnId, now: float) -> None:
+        return None
+
 
 class ClientConnection:
     """The trio side of one client: its stream, its protocol state and its outgoing queue."""
@@ -52,14 +79,26 @@ class ClientConnection:
         changed: Callable[[], None],
         peer: str,
         limits: ConnectionLimits | None = None,
+        *,
+        gate: Gate | None = None,
+        accepted: float | None = None,
+        conn_log: ConnectionLog | None = None,
     ) -> None:
+        """`accepted` is when TCP accepted the connection (the handshake deadline counts from
+        it, TLS included); `conn_log` the connection's budgeted log lines."""
         self.id = conn_id
         self.stream = stream
         self.registry = registry
         self.changed = changed  # the registry was touched: route its outbox, re-arm its clock
         self.peer = peer
         self.limits = limits or ConnectionLimits()
-        self.protocol = HostConnection(trio.current_time(), **self.limits.protocol_options())
+        self.gate: Gate = gate or OpenGate()
+        now = trio.current_time()
+        self.protocol = HostConnection(now if accepted is None else accepted,
+                                       **self.limits.protocol_options())
+        self.log = conn_log or ConnectionLog(log, f"conn {conn_id} ({peer})", now)
+        self.last_received = now
+        """When bytes last came from the client (a pong is enough): see `alive`."""
         self.name: str | None = None
         self._send, self._receive = trio.open_memory_channel[bytes](self.limits.queue_frames)
         self._reader_scope = trio.CancelScope()
@@ -79,6 +118,20 @@ class ClientConnection:
         if self.protocol.error is not None:
             return str(self.protocol.error.code)
         return "closed"  # bye or a clean EOF
+
+    def alive(self, now: float) -> bool:
+        """Received something within `alive_window` and not closing: the seat's owner is
+        there (a resume token is then refused, SPEC.md 6.9)."""
+        return (self.cut is None and self.protocol.state is ConnState.READY
+                and now - self.last_received < self.limits.alive_window)
+
+    def drop(self, code: str, msg: str) -> None:
+        """Close with a fatal `code` (the server makes room, or closes an idle connection)."""
+        self.log.line(trio.current_time(), logging.INFO, "dropped: %s (%s)", code, msg)
+        if self.protocol.state in (ConnState.HANDSHAKE, ConnState.READY):
+            self._push(self.protocol.refuse(code, msg))
+            self.flush()
+        self._reader_scope.cancel()
 
     # -- running -----------------------------------------------------------------------------
 
@@ -106,10 +159,13 @@ class ClientConnection:
             try:
                 data = bytes(await self.stream.receive_some(RECEIVE_CHUNK))
             except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
-                log.info("conn %d (%s): stream broken: %s", self.id, self.peer, exc)
+                log.debug("conn %d (%s): stream broken: %s", self.id, self.peer, exc)
                 data = b""
+            now = trio.current_time()
+            if data:
+                self.last_received = now
             try:
-                events = self.protocol.receive_data(data, trio.current_time())
+                events = self.protocol.receive_data(data, now)
             except ProtocolError:
                 return  # already in ERROR; nothing more to read
             self._push(self.protocol.data_to_send())
@@ -140,8 +196,8 @@ class ClientConnection:
                 with trio.fail_after(self.limits.send_deadline):
                     await self.stream.send_all(b"".join(batch) if len(batch) > 1 else frame)
             except (trio.TooSlowError, trio.BrokenResourceError, trio.ClosedResourceError) as exc:
-                log.info("conn %d (%s): write failed (%s); closing", self.id, self.peer,
-                         type(exc).__name__)
+                self.log.line(trio.current_time(), logging.INFO, "write failed (%s); closing",
+                              type(exc).__name__)
                 self.cut = self.cut or "write_failed"
                 self._scope.cancel()
                 return
@@ -157,8 +213,7 @@ class ClientConnection:
             self.flush()
             for event in events:
                 if isinstance(event, ConnectionFailed):
-                    log.info("conn %d (%s): %s", self.id, self.peer, event.error.code)
-                    self._reader_scope.cancel()
+                    self._reader_scope.cancel()  # the code is in the connection's last line
                     return
 
     # -- incoming ------------------------------------------------------------------------------
@@ -168,51 +223,73 @@ class ClientConnection:
         if isinstance(event, HelloReceived):
             self._hello(event, now)
         elif isinstance(event, IntentReceived):
+            self.gate.active(self.id, now)
             self.registry.intent(self.id, event.id, event.action, now)
         elif isinstance(event, RequestReceived):
+            if event.message.get("t") not in IDLE_REQUESTS:
+                self.gate.active(self.id, now)
             self.registry.request(self.id, self.name, event.message, now)
         elif isinstance(event, MessageReceived):
             kind = event.message.get("t")
             if kind in TABLE_MESSAGES:
+                self.gate.active(self.id, now)
                 self.registry.message(self.id, event.message, now)
             elif kind == "error":
-                log.info("conn %d: client reports %s", self.id, event.message.get("code"))
+                self.log.line(now, logging.INFO, "client reports %s",
+                              quoted(event.message.get("code")))
         elif isinstance(event, MessageRefused):
-            log.info("conn %d: refused %s: %s", self.id, event.message_type, event.error)
+            self.log.line(now, logging.INFO, "refused %s: %s %s", quoted(event.message_type),
+                          event.error.code, quoted(event.error.message))
         elif isinstance(event, ConnectionFailed):
             who = "client" if event.by_peer else "host"
-            log.info("conn %d (%s): fatal %s (%s side): %s", self.id, self.peer,
-                     event.error.code, who, event.error.message)
-        elif isinstance(event, ConnectionClosed):
-            log.info("conn %d (%s): closed (%s)", self.id, self.peer, event.reason or "eof")
+            self.log.line(now, logging.INFO, "fatal %s (%s side): %s", event.error.code, who,
+                          quoted(event.error.message))
 
     def _hello(self, hello: HelloReceived, now: float) -> None:
         if self.protocol.state is not ConnState.HANDSHAKE:
             return  # the same read held a frame after the hello: handshake_failed, sent
         self.name = hello.name
-        log.info("conn %d (%s): hello from %s %s as %r, v%d", self.id, self.peer,
-                 hello.client.get("name"), hello.client.get("version"), hello.name,
-                 hello.version)
+        self.log.line(now, logging.INFO, "hello from %s %s as %s, v%d%s",
+                      quoted(hello.client.get("name")), quoted(hello.client.get("version")),
+                      quoted(hello.name), hello.version,
+                      ", resuming" if hello.resume is not None else "")
         if hello.resume is None:
-            self._push(self.protocol.welcome())
+            if self._admitted(now, resume=False):
+                self._push(self.protocol.welcome())
             return
-        found = self.registry.find_resume(hello.resume)
-        if found is None:
-            self._push(self.protocol.refuse(Code.INVALID_RESUME, "this token names no seat"))
-            self._reader_scope.cancel()
+        found = self.registry.find_resume(hello.resume, now)
+        if isinstance(found, ResumeRefused):
+            self._refuse(found.code, found.msg)
+            return
+        if not self._admitted(now, resume=True):
             return
         table, seat = found
         self._push(self.protocol.welcome({"table": table.number, "seat": seat}))
         self.registry.resume(self.id, table, seat, now)
 
+    def _admitted(self, now: float, *, resume: bool) -> bool:
+        """Ask the gate for a slot; refused, the connection gets its fatal error and ends."""
+        verdict = self.gate.admit(self.id, now, resume=resume)
+        if not verdict.admitted:
+            self._refuse(verdict.code, verdict.msg)
+        return verdict.admitted
+
+    def _refuse(self, code: str, msg: str) -> None:
+        self.log.line(trio.current_time(), logging.INFO, "refused at hello: %s (%s)", code, msg)
+        self._push(self.protocol.refuse(code, msg))
+        self._reader_scope.cancel()
+
     # -- outgoing ------------------------------------------------------------------------------
 
-    def deliver(self, item: Outgoing) -> None:
-        """Queue what a table wants this client to get; never waits."""
+    def deliver(self, item: Outgoing, encoded: bytes | None = None) -> None:
+        """Queue what a table wants this client to get; never waits. `encoded` is the frame
+        of a SendMessage that goes to many (`encode_shared`), made once for all of them."""
         if self.protocol.state is not ConnState.READY:
             return
         try:
-            if isinstance(item, SendMessage):
+            if isinstance(item, SendMessage) and encoded is not None:
+                frame = self.protocol.send_encoded(str(item.message.get("t")), encoded)
+            elif isinstance(item, SendMessage):
                 frame = self.protocol.send(item.message)
             elif isinstance(item, SendSnapshot):
                 frame = self.protocol.snapshot(item.view, item.legal)
@@ -225,7 +302,8 @@ class ClientConnection:
                 frame = self.protocol.event_packed(item.event_packed.data,
                                                    item.legal_packed.data)
             elif isinstance(item, CloseConnection):
-                log.info("conn %d (%s): closed by the host: %s", self.id, self.peer, item.code)
+                self.log.line(trio.current_time(), logging.INFO, "closed by the host: %s",
+                              item.code)
                 self._push(self.protocol.refuse(item.code, item.msg))
                 self._reader_scope.cancel()
                 return
@@ -235,6 +313,15 @@ class ClientConnection:
             log.error("conn %d: not sent, %s: %r", self.id, exc, item)
             return
         self._push(frame)
+
+    def encode_shared(self, message: Mapping[str, Any]) -> bytes | None:
+        """The frame of a message several connections get, encoded and checked once (the
+        catalogue's checks do not depend on the receiver); None if it must not be sent."""
+        try:
+            return self.protocol.encode_message(message)
+        except LocalProtocolError as exc:  # our bug: never send what the catalogue refuses
+            log.error("not sent to anyone, %s: %r", exc, message)
+            return None
 
     def _push(self, frame: bytes) -> None:
         """Add a frame to what the next `flush` sends."""
@@ -272,8 +359,8 @@ class ClientConnection:
             self._queued += 1
         except trio.WouldBlock:
             self.cut = Code.SLOW_CONSUMER
-            log.warning("conn %d (%s): outgoing queue full; cut off as slow_consumer",
-                        self.id, self.peer)
+            self.log.line(trio.current_time(), logging.WARNING,
+                          "outgoing queue full; cut off as slow_consumer")
             self._final = self.protocol.refuse(Code.SLOW_CONSUMER,
                                                "the client did not read its messages")
             self._scope.cancel()
@@ -287,4 +374,4 @@ class ClientConnection:
             try:
                 await self.stream.send_all(frame)
             except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
-                log.info("conn %d: last error frame not sent: %s", self.id, exc)
+                log.debug("conn %d: last error frame not sent: %s", self.id, exc)

@@ -1,9 +1,12 @@
 """The trio server: accepts connections, runs the tables' clock, routes what tables send.
 
-Structure (crypto-protocol.md E): one nursery holds the listener, the table clock and every
-connection handler; each connection has its own nursery (connection.py). Every handler catches
-its own exceptions and logs them, so no client can crash the host. Beyond `max_connections`
-a client gets error{server_full} and is closed.
+Structure (crypto-protocol.md E): one nursery holds the listener, the table clock, the lobby
+clock and every connection handler; each connection has its own nursery (connection.py). Every
+handler catches its own exceptions and logs them, so no client can crash the host.
+
+Who gets a slot is host/admission.py's choice (SPEC.md 6, [UNO-6-13]): a connection waits in
+the pending pool from TCP accept to its hello, is admitted or refused (`server_full`) at hello,
+and an idle squatter may be dropped to make room; the server does the dropping.
 """
 
 from __future__ import annotations
@@ -18,14 +21,22 @@ from functools import partial
 
 import trio
 
+from host.admission import Admission, Verdict, address_key
 from host.connection import ClientConnection
+from host.logs import ConnectionLog
 from host.outgoing import ConnId, SendMessage
 from host.registry import Registry
 from host.settings import ConnectionLimits
-from protocol.errors import Code
-from protocol.host_connection import HostConnection
+from protocol.errors import ALL_CODES, Code
+from protocol.fingerprint import ALPN
 
 log = logging.getLogger("unonet.host.server")
+
+COUNTED_ENDINGS = ALL_CODES | {"write_failed", "closed"}
+"""The keys of `HostServer.closes`: a code a client makes up in its fatal error is `other`."""
+
+UNSHARED = frozenset({"error", "bye"})
+"""Messages that change the sender's state: encoded for each connection (protocol/connection)."""
 
 
 @dataclass
@@ -44,12 +55,15 @@ class HostServer:
         self.config = config
         self.limits = config.limits
         self.connections: dict[ConnId, ClientConnection] = {}
+        self.admission = Admission(self.limits)
         self._ids = itertools.count(1)
         self._wakeup = trio.Event()
-        self._active = 0
+        self._scopes: dict[ConnId, trio.CancelScope] = {}  # every handler, to drop it early
         self.closes: Counter[str] = Counter()
         """How connections ended: a fatal code the host sent or got (slow_consumer,
-        rate_limited, bad_frame, ...), `write_failed` or `closed` (bye or EOF)."""
+        rate_limited, bad_frame, ...), `write_failed` or `closed` (bye or EOF); any other
+        code a client made up counts as `other`, so the keys are bounded."""
+        registry.alive = self._alive
 
     async def serve(
         self, *, task_status: trio.TaskStatus[list[trio.SocketListener]] = trio.TASK_STATUS_IGNORED
@@ -57,6 +71,7 @@ class HostServer:
         """Run until cancelled; `nursery.start(server.serve)` returns the listeners."""
         async with trio.open_nursery() as nursery:
             nursery.start_soon(self._table_clock)
+            nursery.start_soon(self._lobby_clock)
             try:
                 listeners: list[trio.SocketListener] = await nursery.start(
                     partial(trio.serve_tcp, self._handle, self.config.port,
@@ -78,11 +93,24 @@ class HostServer:
         self._wakeup.set()
 
     def _route(self) -> None:
+        items = self.registry.take_outgoing()
+        # A message a table sends to many members is one shared map: encode it once per pass.
+        receivers = Counter(id(item.message) for item in items if isinstance(item, SendMessage))
+        shared: dict[int, bytes | None] = {}
         touched: dict[ConnId, ClientConnection] = {}
-        for item in self.registry.take_outgoing():
+        for item in items:
             connection = self.connections.get(item.conn)
             if connection is not None:
-                connection.deliver(item)
+                if isinstance(item, SendMessage) and receivers[id(item.message)] > 1 \
+                        and item.message.get("t") not in UNSHARED:
+                    key = id(item.message)
+                    if key not in shared:
+                        shared[key] = connection.encode_shared(item.message)
+                    frame = shared[key]
+                    if frame is not None:
+                        connection.deliver(item, frame)
+                else:
+                    connection.deliver(item)
                 if isinstance(item, SendMessage) and item.message.get("t") == "accepted":
                     # The action is applied and journaled (the tables run before any routing):
                     # its answer goes out now, not after the events are encoded for everyone.
@@ -106,58 +134,114 @@ class HostServer:
             self._route()  # not changed(): waking ourselves would spin
             await trio.lowlevel.checkpoint()
 
+    # -- admission (the Gate of host/connection.py) ------------------------------------------
+
+    def admit(self, conn: ConnId, now: float, *, resume: bool) -> Verdict:
+        """A valid hello on `conn`: admitted (after dropping idle squatters) or refused."""
+        verdict = self.admission.hello(conn, now, resume=resume, seated=self.registry.where)
+        for squatter in verdict.drop:
+            self._drop(squatter, Code.SERVER_FULL,
+                       "dropped to make room: idle at no table while the host was full")
+        return verdict
+
+    def active(self, conn: ConnId, now: float) -> None:
+        self.admission.active(conn, now)
+
+    def _alive(self, conn: ConnId) -> bool:
+        """The liveness the registry asks about before a resume token takes a seat."""
+        connection = self.connections.get(conn)
+        return connection is not None and connection.alive(trio.current_time())
+
+    def _drop(self, conn: ConnId, code: str, msg: str) -> None:
+        connection = self.connections.get(conn)
+        if connection is not None:
+            connection.drop(code, msg)
+        elif (scope := self._scopes.get(conn)) is not None:
+            scope.cancel()  # still in its TLS handshake: nothing can be said to it
+
+    async def _lobby_clock(self) -> None:
+        """Close connections idle at no table for `lobby_idle`, host full or not."""
+        while True:
+            await trio.sleep(self.limits.lobby_sweep)
+            for conn in self.admission.sweep(trio.current_time(), self.registry.where):
+                self._drop(conn, Code.IDLE_TIMEOUT,
+                           f"idle at no table for {self.limits.lobby_idle:.0f} s")
+
     # -- connections ---------------------------------------------------------------------------
 
     async def _handle(self, tcp: trio.SocketStream) -> None:
         conn_id = next(self._ids)
+        accepted = trio.current_time()
         try:
-            peer = "{}:{}".format(*tcp.socket.getpeername()[:2])
+            host, port = tcp.socket.getpeername()[:2]
         except OSError:
-            peer = "?"
-        self._active += 1
+            host, port = "?", 0
+        peer = f"{host}:{port}"
+        conn_log = ConnectionLog(log, f"conn {conn_id} ({peer})", accepted)
+        scope = self._scopes[conn_id] = trio.CancelScope()
+        for victim in self.admission.accept(conn_id, address_key(str(host)), accepted):
+            self._drop(victim, Code.SERVER_FULL,
+                       "dropped to make room: too many connections still in their handshake")
+        ending = "closed"
         try:
-            await self._serve_one(conn_id, tcp, peer)
+            with scope:
+                ending = await self._serve_one(conn_id, tcp, peer, accepted, conn_log)
+            if scope.cancelled_caught:  # dropped in its TLS handshake
+                ending = str(Code.SERVER_FULL)
+                self.closes[ending] += 1
         except Exception:
             log.exception("conn %d (%s): handler failed", conn_id, peer)
         finally:
-            self._active -= 1
+            self._scopes.pop(conn_id, None)
+            self.admission.gone(conn_id)
             self.connections.pop(conn_id, None)
+            conn_log.last(logging.INFO, "ended: %s after %.1f s", ending,
+                          trio.current_time() - accepted)
             try:
                 self.registry.disconnect(conn_id, trio.current_time())
             except Exception:
                 log.exception("conn %d: disconnect failed", conn_id)
             self.changed()
+            await trio.aclose_forcefully(tcp)  # closed already, unless dropped in TLS
 
-    async def _serve_one(self, conn_id: ConnId, tcp: trio.SocketStream, peer: str) -> None:
+    async def _serve_one(self, conn_id: ConnId, tcp: trio.SocketStream, peer: str,
+                         accepted: float, conn_log: ConnectionLog) -> str:
+        """Serve one connection; returns how it ended (a key of `closes`)."""
         stream: trio.abc.Stream = tcp
         if self.config.tls is not None:
             tls = trio.SSLStream(tcp, self.config.tls, server_side=True)
             try:
-                with trio.fail_after(self.limits.handshake_deadline):
+                with trio.fail_at(accepted + self.limits.handshake_deadline):
                     await tls.do_handshake()
             except (trio.TooSlowError, trio.BrokenResourceError) as exc:
-                log.info("conn %d (%s): TLS handshake failed: %s", conn_id, peer,
-                         type(exc).__name__)
-                return
+                ending = str(Code.HANDSHAKE_TIMEOUT if isinstance(exc, trio.TooSlowError)
+                             else Code.HANDSHAKE_FAILED)
+                conn_log.line(trio.current_time(), logging.INFO, "TLS handshake failed: %s",
+                              type(exc).__name__)
+                self.closes[ending] += 1
+                return ending
+            alpn = tls.selected_alpn_protocol()
+            if alpn != ALPN:  # SPEC.md [UNO-3-3]: both sides MUST select uno/1
+                conn_log.line(trio.current_time(), logging.INFO,
+                              "TLS closed: ALPN %r selected, not %s", alpn, ALPN)
+                self.closes[Code.HANDSHAKE_FAILED] += 1
+                with trio.move_on_after(1.0):
+                    await trio.aclose_forcefully(tls)
+                return str(Code.HANDSHAKE_FAILED)
             stream = tls
-        log.info("conn %d (%s): connected", conn_id, peer)
-        if self._active > self.limits.max_connections:
-            log.warning("conn %d (%s): refused, server_full", conn_id, peer)
-            refusal = HostConnection(trio.current_time(), **self.limits.protocol_options())
-            with trio.move_on_after(2.0):
-                await stream.send_all(refusal.refuse(Code.SERVER_FULL, "too many connections"))
-            return
         connection = ClientConnection(conn_id, stream, self.registry, self.changed, peer,
-                                      self.limits)
+                                      self.limits, gate=self, accepted=accepted,
+                                      conn_log=conn_log)
         self.connections[conn_id] = connection
         try:
             await connection.run()
         except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
-            log.info("conn %d (%s): stream closed: %s", conn_id, peer, exc)
-        self.closes[connection.ending()] += 1
+            log.debug("conn %d (%s): stream closed: %s", conn_id, peer, exc)
+        ending = connection.ending()
+        self.closes[ending if ending in COUNTED_ENDINGS else "other"] += 1
         with trio.move_on_after(1.0):
             try:
                 await stream.aclose()
             except (trio.BrokenResourceError, trio.ClosedResourceError):
                 log.debug("conn %d: already closed", conn_id)
-        log.info("conn %d (%s): gone", conn_id, peer)
+        return ending if ending in COUNTED_ENDINGS else "other"

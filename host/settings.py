@@ -88,8 +88,46 @@ class ConnectionLimits:
     Off in production; the tests turn it on (UNONET_CHECK_OUTGOING=1, tests/conftest.py)."""
 
     max_connections: int = 64
-    """Players of a few tables plus spectators, with room to spare; each costs a queue of
-    `queue_frames` frames and a 64 KiB receive buffer at most, so the cap bounds memory."""
+    """Connections past `hello` (players of a few tables plus spectators, with room to spare);
+    each costs a queue of `queue_frames` frames and a 64 KiB receive buffer at most, so the cap
+    bounds memory. Connections still in their handshake are counted apart (`pending_pool`), so
+    half-open sockets never take a player's slot."""
+
+    pending_pool: int = 32
+    """Connections between TCP accept and a valid `hello` (TLS included). When the pool is
+    full, a new connection pushes out the oldest pending one of the address holding the most
+    of them, never the new one: a slowloris from one address only ever competes with itself,
+    and a silent socket costs nothing once pushed out. 32 handshakes at once is far more than
+    a game host sees from honest players, who finish theirs in milliseconds."""
+
+    per_address: int = 8
+    """Connections past `hello` one address may hold (IPv4: the address, IPv6: its /64), not
+    counting resumes: a household or a LAN party behind one NAT fits, one stranger cannot take
+    more than an eighth of `max_connections`."""
+
+    resume_reserve: int = 8
+    """The last slots of `max_connections`, kept for `hello.resume`: a dropped player can take
+    its seat back however full the host is with newcomers (a resume needs a token that names a
+    seat, so these slots are bounded by the seats in play)."""
+
+    squat_after: float = 60.0
+    """A connection past `hello`, at no table, that has made no request (but `list_tables`),
+    intent or chat for this long is an idle squatter: when a `hello` finds the host (or its
+    address's share) full, the squatter idle the longest is dropped (`server_full`) to make
+    room. Pings and pongs are not activity: they only prove the socket is open."""
+
+    lobby_idle: float = 600.0
+    """A connection idle at no table for this long is closed (`idle_timeout`) even when the
+    host is not full: ten minutes is long to choose a table; anything longer is a squatter."""
+
+    lobby_sweep: float = 10.0
+    """How often the server looks for connections past `lobby_idle` (and refreshes the
+    activity of everyone at a table): the bound is kept to within this much."""
+
+    alive_window: float = PING_INTERVAL + 5.0
+    """A connection is alive while it has received a frame (a pong included) within this long
+    and is not closing: one ping interval plus the time to answer it. A resume token is
+    refused (`seat_in_use`) for a seat whose connection is alive (host/registry.py)."""
 
     def protocol_options(self) -> dict[str, Any]:
         """The keyword arguments of HostConnection that these limits set."""
@@ -100,5 +138,6 @@ class ConnectionLimits:
 
 
 BENCHMARK_LIMITS = ConnectionLimits(rate=1_000_000.0, burst=1_000_000, max_connections=4096,
-                                    queue_frames=1024)
-"""For load tests whose bots answer with no think time: only the host's CPU limits them."""
+                                    queue_frames=1024, pending_pool=4096, per_address=4096)
+"""For load tests whose bots answer with no think time, all from one address: only the host's
+CPU limits them."""
