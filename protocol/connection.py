@@ -8,12 +8,12 @@ and what `data_to_send()` holds, and closes the socket when the state is CLOSED 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from protocol.errors import Code, LocalProtocolError, ProtocolError
-from protocol.frames import EOF, FrameDecoder, Signal, encode_frame
+from protocol.frames import CLIENT_WIDE_FIELDS, EOF, FrameDecoder, Signal, encode_frame
 from protocol.limits import MAX_FRAME
 from protocol.messages import CATALOGUE, MessageSpec, Role, request_id, validate_message
 from protocol.state import (
@@ -64,7 +64,7 @@ class Endpoint:
     peer: Role
 
     def __init__(self, role: Role, *, max_frame: int = MAX_FRAME,
-                 check_outgoing: bool = True) -> None:
+                 check_outgoing: bool = True, max_containers: int | None = None) -> None:
         self.role = role
         self.check_outgoing = check_outgoing
         """Check what we send against the catalogue and the profile (our own bugs). Incoming
@@ -73,7 +73,11 @@ class Endpoint:
         self.peer = Role.HOST if role is Role.CLIENT else Role.CLIENT
         self.state = ConnState.IDLE if role is Role.CLIENT else ConnState.HANDSHAKE
         self.error: ProtocolError | None = None
-        self._decoder = FrameDecoder(max_frame=max_frame)
+        self._decoder = (FrameDecoder(max_frame=max_frame) if max_containers is None else
+                         FrameDecoder(max_frame=max_frame, max_containers=max_containers,
+                                      wide_fields=CLIENT_WIDE_FIELDS))
+        """What we receive; `max_containers` set (the host) decodes the peer's frames with
+        that bound (frames.decode_bounded): a client's messages are small and simple."""
         self._outbox = bytearray()
 
     # -- sending -----------------------------------------------------------------------------
@@ -154,13 +158,20 @@ class Endpoint:
 
     # -- receiving ---------------------------------------------------------------------------
 
-    def _frames(self, data: bytes) -> Iterator[dict[str, Any] | Signal]:
+    def _frames(self, data: bytes, admit: Callable[[int], None] | None = None
+                ) -> Iterator[dict[str, Any] | Signal]:
         """Feed `data` and yield decoded frames (and EOF). A decoder error fails the
-        connection: it is re-raised for `_fail` to report."""
+        connection: it is re-raised for `_fail` to report. `admit`, if given, is called with
+        each frame's payload size before the frame is decoded; it raises ProtocolError to
+        refuse the frame (the rate limit), so a refused frame costs no decoding."""
         if self.error is not None and self.state is ConnState.ERROR:
             raise self.error
         self._decoder.receive_data(data)
         while True:
+            if admit is not None:
+                size = self._decoder.next_size
+                if size is not None:
+                    admit(size)
             frame = self._decoder.next_frame()
             if frame is Signal.NEED_DATA:
                 return

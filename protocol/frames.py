@@ -20,14 +20,23 @@ import msgpack
 from protocol.errors import Code, LocalProtocolError, ProtocolError
 from protocol.limits import (
     LENGTH_PREFIX_SIZE,
+    MAX_ARRAY_LEN,
     MAX_BIN_BYTES,
+    MAX_CLIENT_CONTAINERS,
     MAX_FRAME,
     MAX_MAP_LEN,
     MAX_STR_BYTES,
     MAX_WIDE_ARRAY_LEN,
 )
-from protocol.messages import WIDE_FIELDS
-from protocol.profile import check_profile
+from protocol.messages import CATALOGUE, WIDE_FIELDS, Role
+from protocol.profile import check_decoded, check_profile
+
+CLIENT_WIDE_FIELDS: Final[dict[str, frozenset[str]]] = {
+    kind: wide for kind, wide in WIDE_FIELDS.items()
+    if CATALOGUE[kind].direction.allows(Role.CLIENT)
+}
+"""The wide fields of messages a client may send (none today): in a client's frame, every
+array is at most MAX_ARRAY_LEN, which msgpack then checks by itself."""
 
 
 class Signal(Enum):
@@ -92,6 +101,69 @@ def decode_payload(
     return value  # type: ignore[no-any-return]
 
 
+class _TooManyContainers(Exception):
+    pass
+
+
+def decode_bounded(
+    payload: bytes,
+    *,
+    max_containers: int = MAX_CLIENT_CONTAINERS,
+    wide_fields: Mapping[str, frozenset[str]] = CLIENT_WIDE_FIELDS,
+) -> dict[str, Any]:
+    """`decode_payload` for small frames from a peer whose messages are simple (the host's
+    client frames), at a cost bounded by the frame whatever it holds: msgpack itself checks
+    every length (scaled to the payload, and arrays at `max_array` exactly when no message
+    has a wide field), its hooks count the containers and stop at `max_containers + 1`, and
+    the profile walk (`check_decoded`) steps through those few containers only.
+
+    Raises ProtocolError as decode_payload does: duplicate_key, or bad_frame (too many
+    containers included). Every rule of the profile holds for what it returns.
+    """
+    size = len(payload)
+    count = 0
+
+    def pairs_hook(pairs: list[tuple[Any, Any]]) -> dict[Any, Any]:
+        nonlocal count
+        count += 1
+        if count > max_containers:
+            raise _TooManyContainers
+        result = dict(pairs)
+        if len(result) != len(pairs):
+            raise _DuplicateKey
+        return result
+
+    def list_hook(items: list[Any]) -> list[Any]:
+        nonlocal count
+        count += 1
+        if count > max_containers:
+            raise _TooManyContainers
+        return items
+
+    wide = any(wide_fields.values())
+    max_array = MAX_WIDE_ARRAY_LEN if wide else MAX_ARRAY_LEN
+    try:
+        value = msgpack.unpackb(
+            payload, raw=False, strict_map_key=True, use_list=True,
+            max_str_len=min(MAX_STR_BYTES, size), max_bin_len=min(MAX_BIN_BYTES, size),
+            max_array_len=min(max_array, size), max_map_len=min(MAX_MAP_LEN, size // 2),
+            max_ext_len=0, object_pairs_hook=pairs_hook, list_hook=list_hook,
+        )
+    except _DuplicateKey:
+        raise ProtocolError(Code.DUPLICATE_KEY, "a map repeats a key") from None
+    except _TooManyContainers:
+        raise ProtocolError(
+            Code.BAD_FRAME, f"more than {max_containers} maps and arrays in one frame"
+        ) from None
+    except Exception as exc:  # msgpack raises many types; its changelog says catch them all
+        detail = str(exc) or type(exc).__name__
+        raise ProtocolError(Code.BAD_FRAME, f"invalid msgpack: {detail}") from None
+    kind = value.get("t") if type(value) is dict else None
+    keys = wide_fields.get(kind, frozenset()) if isinstance(kind, str) else frozenset()
+    check_decoded(value, keys, max_array)
+    return value  # type: ignore[no-any-return]
+
+
 _PACKER = msgpack.Packer(use_bin_type=True)
 """One packer for every frame (packb makes a new one per call); pack() is atomic under the GIL
 since it calls no Python code for the types the profile allows."""
@@ -134,10 +206,14 @@ class FrameDecoder:
         *,
         max_frame: int = MAX_FRAME,
         wide_fields: Mapping[str, frozenset[str]] = WIDE_FIELDS,
+        max_containers: int | None = None,
     ) -> None:
         self.max_frame = max_frame
         self.state = DecoderState.OPEN
         self._wide_fields = wide_fields
+        self.max_containers = max_containers
+        """Set: frames are decoded by `decode_bounded` with this container cap (the host's
+        client frames, with the wide fields passed); None: by `decode_payload`."""
         self._buffer = bytearray()
         self._frames: deque[bytes] = deque()
         self._pending_error: ProtocolError | None = None
@@ -153,6 +229,12 @@ class FrameDecoder:
     def pending(self) -> int:
         """Complete frames received and not yet returned by next_frame."""
         return len(self._frames)
+
+    @property
+    def next_size(self) -> int | None:
+        """Payload bytes of the next complete frame `next_frame` will decode, or None: the
+        host charges a frame's cost before spending work on decoding it."""
+        return len(self._frames[0]) if self._frames else None
 
     def receive_data(self, data: bytes) -> None:
         """Add bytes from the peer; `b""` means the peer closed its side (EOF).
@@ -194,7 +276,10 @@ class FrameDecoder:
             raise self._error
         if self._frames:
             try:
-                return decode_payload(self._frames.popleft(), self._wide_fields)
+                if self.max_containers is None:
+                    return decode_payload(self._frames.popleft(), self._wide_fields)
+                return decode_bounded(self._frames.popleft(), max_containers=self.max_containers,
+                                      wide_fields=self._wide_fields)
             except ProtocolError as exc:
                 self._fail(exc)
                 raise

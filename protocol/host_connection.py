@@ -32,17 +32,22 @@ from protocol.game_codec import (
 )
 from protocol.keepalive import Due, Keepalive
 from protocol.limits import (
+    CHAT_BURST,
+    CHAT_PER_SECOND,
     HANDSHAKE_DEADLINE,
     HOST_LIMITS,
     IDLE_CUTOFF,
+    MAX_CLIENT_CONTAINERS,
+    MAX_CLIENT_FRAME,
     MAX_FRAME,
     PING_INTERVAL,
     RATE_BURST,
     RATE_PER_SECOND,
+    RATE_TOKEN_BYTES,
 )
 from protocol.messages import REQUESTS, WIDE_FIELDS, Role, request_id, validate_message
 from protocol.profile import check_profile
-from protocol.ratelimit import TokenBucket
+from protocol.ratelimit import TokenBucket, frame_cost
 from protocol.state import ConnState, Trigger, transition
 from protocol.versions import SUPPORTED_VERSIONS, common_features, negotiate
 from unonet.actions import Action
@@ -159,9 +164,17 @@ class HostConnection(Endpoint):
         ping_interval: float = PING_INTERVAL,
         idle_cutoff: float = IDLE_CUTOFF,
         max_frame: int = MAX_FRAME,
+        max_client_frame: int = MAX_CLIENT_FRAME,
+        max_client_containers: int = MAX_CLIENT_CONTAINERS,
+        rate_bytes: int = RATE_TOKEN_BYTES,
+        chat_rate: float = CHAT_PER_SECOND,
+        chat_burst: int = CHAT_BURST,
         check_outgoing: bool = True,
     ) -> None:
-        super().__init__(Role.HOST, max_frame=max_frame, check_outgoing=check_outgoing)
+        super().__init__(Role.HOST, max_frame=max_client_frame, check_outgoing=check_outgoing,
+                         max_containers=max_client_containers)
+        self.max_frame = max_frame
+        """Largest frame we send (SPEC 4); what we receive is bounded by `max_client_frame`."""
         self.supported = tuple(sorted(set(supported)))
         self.features = tuple(features)
         self.version: int | None = None
@@ -170,9 +183,16 @@ class HostConnection(Endpoint):
         self._server = {"name": server_name, "version": server_version}
         self.limits = {**HOST_LIMITS, "rate": max(1, int(rate)), "burst": burst,
                        "ping_interval": max(1, int(ping_interval)),
-                       "idle_cutoff": max(1, int(idle_cutoff)), "max_frame": max_frame}
+                       "idle_cutoff": max(1, int(idle_cutoff)), "max_frame": max_frame,
+                       "max_client_frame": max_client_frame,
+                       "max_client_containers": max_client_containers,
+                       "rate_bytes": rate_bytes, "chat_rate": max(1, int(chat_rate)),
+                       "chat_burst": chat_burst}
         """What `welcome.limits` announces: the values this connection enforces."""
         self._bucket = TokenBucket(now, rate=rate, burst=burst)
+        self._rate_bytes = rate_bytes
+        self._chat = TokenBucket(now, rate=chat_rate, burst=chat_burst)
+        self._now = now  # the time of the data being handled (receive_data's `now`)
         self._keepalive = Keepalive(now, interval=ping_interval, cutoff=idle_cutoff)
         self._seq = 0
         self._next_ping = 1
@@ -241,7 +261,7 @@ class HostConnection(Endpoint):
             raise LocalProtocolError(Code.UNEXPECTED_MESSAGE, f"connection is {self.state}")
         self._seq += 1
         payload = b"".join((_EVENT_HEAD, _pack(self._seq), _EVENT_KEY, event, _LEGAL_KEY, legal))
-        if len(payload) > self._decoder.max_frame:
+        if len(payload) > self.max_frame:
             raise LocalProtocolError(Code.FRAME_TOO_LARGE, f"event frame of {len(payload)} bytes")
         return len(payload).to_bytes(4, "big") + payload
 
@@ -287,21 +307,38 @@ class HostConnection(Endpoint):
         if self.state is ConnState.ERROR and self.error is not None:
             raise self.error
         out: list[HostEvent] = []
+        self._now = now
         try:
-            for frame in self._frames(data):
+            for frame in self._frames(data, self._charge):
                 if self.state in (ConnState.CLOSED, ConnState.ERROR):
                     break
                 if frame is EOF:
                     out.append(self._closed(None))
                     break
                 assert isinstance(frame, dict)
-                if not self._bucket.take(now):
-                    raise ProtocolError(Code.RATE_LIMITED, "too many frames")
                 self._keepalive.received(now)
                 out.extend(self._handle(frame))
         except ProtocolError as exc:
             out.append(self._fail(exc))
         return out
+
+    def _charge(self, size: int) -> None:
+        """Take a frame's cost (frame_cost: by its bytes) from the bucket before decoding it;
+        too few tokens cut the client off (rate_limited, fatal), the frame unread. A cost
+        over the bucket's size is capped to it, so a small test bucket still admits frames."""
+        cost = min(frame_cost(size, self._rate_bytes), self._bucket.burst)
+        if not self._bucket.take(self._now, cost):
+            raise ProtocolError(Code.RATE_LIMITED, f"too many frames or bytes ({size} bytes)")
+
+    def _chat_allowed(self, message: dict[str, Any]) -> list[HostEvent] | None:
+        """None if the chat line fits this connection's chat budget; else the refusal
+        (chat_limited, non-fatal, queued): the line is dropped, the connection stays."""
+        if self._chat.take(self._now):
+            return None
+        error = ProtocolError(Code.CHAT_LIMITED, "chat faster than one line a second (a few "
+                              "at once); this line was not sent", fatal=False)
+        self._reply_error(error, message)
+        return [MessageRefused(error, "chat")]
 
     def _handle(self, message: dict[str, Any]) -> list[HostEvent]:
         if self.state is ConnState.HANDSHAKE and self.hello is not None:
@@ -330,6 +367,10 @@ class HostConnection(Endpoint):
             return [self._fail(peer_error(message), by_peer=True)]
         if kind in REQUESTS:
             return [RequestReceived(request_id(message), message)]
+        if kind == "chat":
+            refused = self._chat_allowed(message)
+            if refused is not None:
+                return refused
         return [MessageReceived(message)]
 
     def _on_hello(self, message: dict[str, Any]) -> HelloReceived:

@@ -19,6 +19,27 @@ decks of eight colours (840 x 34-byte bin32 = 28.6 KB), fits with room to spare;
 keeps a hostile peer from making the host buffer more than 64 KiB per connection (NATS defaults
 max_payload to 1 MiB, but carries bulk data; we carry card ids)."""
 
+MAX_CLIENT_FRAME: Final = 4096
+"""Largest frame payload the host accepts from a client, in bytes. Every other limit bounds a
+frame's *memory*; this one bounds its *decode work*, which grows with its size: a 64 KiB frame
+of 23,000 empty maps took ~70 ms to decode and check, and 40 such frames a second held a host
+core. What clients really send is small (measured in tests/test_protocol_decode_bounds.py):
+the largest honest frame is a `chat` of MAX_CHAT_CHARS four-byte characters, 2,064 bytes;
+then `create_table` with every rule option and a 32-character name of four-byte characters,
+735; `hello` with such a name, a resume token and 16 versions, 335; a `play` of 64 cards, 256;
+`seed_commit`, 67. 4 KiB, the power of two above the chat line, holds it with ~2 KB to spare
+for additive fields. Diagnostic text (`error.msg`, `bye.msg`, 1,024 characters) is English
+from the client's own code, ~1 KB; a sender that fills it with four-byte characters must cut
+it to fit. What the host sends keeps MAX_FRAME: `deck_commits` alone is ~29 KB."""
+
+MAX_CLIENT_CONTAINERS: Final = 32
+"""Most containers (maps and arrays, the top-level map included) in one client frame. Each
+container costs the decoder a Python call (the duplicate-key check) and the profile walk a
+step, where a scalar costs neither (msgpack checks str and bin lengths, and the walk checks a
+container's scalars at C speed). The most an honest client frame holds is 4 (`hello`: the
+message, `v`, `client`, `features`); 32 leaves room for additive fields and bounds the Python
+work of any client frame to a few dozen steps, whatever its bytes hold."""
+
 MIN_FRAME: Final = 1
 """A frame holds one msgpack map, which takes at least one byte (0x80)."""
 
@@ -117,6 +138,22 @@ RATE_BURST: Final = 100
 """Frames a client may send at once on top of the sustained rate (the token bucket's size):
 enough for a reconnect's burst of requests and pongs."""
 
+RATE_TOKEN_BYTES: Final = 512
+"""The rate limit charges by work, not only by frames: a frame costs 1 token plus one per
+full 512 bytes of payload (`frame_cost`), since decoding costs by the byte. Every frame of a
+game (intents, pongs, requests) is under 512 bytes and costs 1, as before; a frame of
+MAX_CLIENT_FRAME costs 9, so the bytes a client may send are bounded as well as its frames
+(50 tokens/s allow ~25 KB/s of decode work, whatever the frame sizes)."""
+
+CHAT_PER_SECOND: Final = 1.0
+"""Sustained chat lines per second from one connection. A person types a line every few
+seconds; one a second is faster than anyone types, and far below what a flood needs. Each line
+is relayed to every member of the table, so chat is budgeted apart from the frame rate."""
+
+CHAT_BURST: Final = 5
+"""Chat lines at once on top of the sustained rate: a quick exchange, a pasted line or two.
+A line over the budget is refused with `chat_limited` (non-fatal) and not relayed."""
+
 RECEIVE_CHUNK: Final = 65_536
 """Bytes a driver should read per call, so that what a decoder holds stays bounded."""
 
@@ -139,5 +176,10 @@ HOST_LIMITS: Final[dict[str, int]] = {
     "idle_cutoff": int(IDLE_CUTOFF),
     "rate": int(RATE_PER_SECOND),
     "burst": RATE_BURST,
+    "max_client_frame": MAX_CLIENT_FRAME,
+    "max_client_containers": MAX_CLIENT_CONTAINERS,
+    "rate_bytes": RATE_TOKEN_BYTES,
+    "chat_rate": int(CHAT_PER_SECOND),
+    "chat_burst": CHAT_BURST,
 }
 """What `welcome.limits` announces (integers only: the profile has no floats)."""

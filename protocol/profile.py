@@ -115,3 +115,67 @@ def _check_str(value: str, error: type[ProtocolError]) -> None:
 
 def _kind(value: Any) -> str:
     return type(value).__name__
+
+
+# -- the bounded walk, for frames msgpack has already bounded ----------------------------------
+
+_SCALARS = frozenset({str, bytes, bool, type(None)})
+"""Types the bounded walk needs no more than their type for: msgpack checked str and bin
+lengths (max_str_len, max_bin_len) and str's UTF-8 while decoding."""
+_STR_ONLY = frozenset({str})
+
+
+def check_decoded(message: Any, wide_keys: frozenset[str], max_array: int) -> None:
+    """Raise ProtocolError(bad_frame) unless `message`, as msgpack decoded it with
+    `decode_bounded`'s options, is within the profile.
+
+    The same rules as `check_profile`, for a value whose str and bin lengths, map sizes, ext
+    types and array sizes up to `max_array` msgpack has checked already, and whose containers
+    are few (MAX_CLIENT_CONTAINERS): the walk steps through containers only, checking each
+    container's keys and scalars by their set of types at C speed. Arrays over MAX_ARRAY_LEN
+    are checked here only when `max_array` allowed more (a wide field).
+    """
+    if type(message) is not dict:
+        raise ProtocolError(Code.BAD_FRAME, f"top level must be a map, not {_kind(message)}")
+    wide_checked = max_array > MAX_ARRAY_LEN
+    stack: list[tuple[Any, int, bool]] = [(message, 1, False)]
+    while stack:
+        container, depth, wide = stack.pop()
+        if type(container) is dict:
+            if not _STR_ONLY.issuperset(map(type, container)):
+                bad = next(k for k in container if type(k) is not str)
+                raise ProtocolError(Code.BAD_FRAME, f"map keys must be str, not {_kind(bad)}")
+            items: Any = container.values()
+        else:
+            items = container
+            if wide_checked and not wide and len(items) > MAX_ARRAY_LEN:
+                raise ProtocolError(
+                    Code.BAD_FRAME, f"array of {len(items)} items exceeds {MAX_ARRAY_LEN}")
+        kinds = set(map(type, items))
+        if kinds <= _SCALARS:
+            continue
+        if int in kinds and _over_int64(items, kinds):
+            raise ProtocolError(Code.BAD_FRAME, "integer outside int64 (a uint64 over 2**63-1)")
+        nested = kinds & {dict, list}
+        if kinds - _SCALARS - {int} - nested:
+            other = next(v for v in items if type(v) not in _SCALARS | {int, dict, list})
+            what = "floats are" if type(other) is float else f"{_kind(other)} values are"
+            raise ProtocolError(Code.BAD_FRAME, f"{what} not allowed")
+        if not nested:
+            continue
+        if depth + 1 > MAX_DEPTH:
+            raise ProtocolError(Code.BAD_FRAME, f"containers nest deeper than {MAX_DEPTH}")
+        if depth == 1 and wide_checked:
+            stack.extend((v, 2, k in wide_keys) for k, v in container.items()
+                         if type(v) is dict or type(v) is list)
+        else:
+            stack.extend((v, depth + 1, wide) for v in items
+                         if type(v) is dict or type(v) is list)
+
+
+def _over_int64(items: Any, kinds: set[type]) -> bool:
+    """Whether an int among `items` exceeds int64: msgpack yields nothing below INT_MIN, so
+    only a uint64 over INT_MAX can; `max` does a list of plain numbers at C speed."""
+    if kinds <= {int, bool}:
+        return bool(max(items) > INT_MAX)
+    return any(type(v) is int and v > INT_MAX for v in items)

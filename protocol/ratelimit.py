@@ -1,12 +1,20 @@
 """A token bucket, pure: the caller passes the time, so tests need no clock.
 
-The host charges one token per frame a client sends. The bucket holds `burst` tokens and
-refills at `rate` per second; a frame that finds it empty is over the limit (SPEC.md 13).
+The host charges each frame a client sends by its work (`frame_cost`: one token, plus one per
+RATE_TOKEN_BYTES of payload), before decoding it. The bucket holds `burst` tokens and refills
+at `rate` per second; a frame that finds too few is over the limit (SPEC.md 13). Chat lines
+have a bucket of their own (CHAT_PER_SECOND, CHAT_BURST).
 """
 
 from __future__ import annotations
 
-from protocol.limits import RATE_BURST, RATE_PER_SECOND
+from protocol.limits import RATE_BURST, RATE_PER_SECOND, RATE_TOKEN_BYTES
+
+
+def frame_cost(size: int, token_bytes: int = RATE_TOKEN_BYTES) -> int:
+    """Tokens a frame of `size` payload bytes costs: 1, plus 1 per full `token_bytes`. Small
+    frames cost 1, as when the bucket counted frames; decode work grows with the bytes."""
+    return 1 + size // token_bytes
 
 
 class TokenBucket:
