@@ -38,6 +38,15 @@ class HostOptions:
     resume: Path | None = None
     home: Path | None = None
     share_notice: bool = False  # tell whoever sits down how friends join (the host's own UI)
+    player_owner: bool = False
+    """--player-owner: on a headless host, the first player to sit owns the table (changes
+    its rules, kicks, penalizes) as at a table a client creates; by default the operator's
+    command line alone decides (issue 13: a dedicated server's table is the operator's)."""
+
+    @property
+    def operator(self) -> bool:
+        """Whether the table is the operator's: a dedicated server's, unless granted away."""
+        return self.headless and not self.player_owner
 
 
 def build_registry(options: HostOptions, journal_dir: Path, now: float,
@@ -55,6 +64,8 @@ def build_registry(options: HostOptions, journal_dir: Path, now: float,
             capacity=int(record.get("capacity", len(resumed.header.seats))),
             headless=bool(record.get("headless", True)),
             target_seats=record.get("target_seats"), timings=timings, journal_dir=journal_dir,
+            operator=bool(record.get("operator", record.get("headless", True)))
+            and not options.player_owner,
         )
         journal = Journal.open_append(options.resume, resumed.valid_bytes)
         table = Table.from_journal(int(record.get("number", 0)), resumed, journal, settings,
@@ -65,7 +76,7 @@ def build_registry(options: HostOptions, journal_dir: Path, now: float,
     settings = TableSettings(
         "unonet", options.rules, options.preset, capacity=options.seats,
         headless=options.headless, target_seats=options.seats, timings=timings,
-        journal_dir=journal_dir,
+        journal_dir=journal_dir, operator=options.operator,
     )
     table = registry.create_table(settings)
     for _ in range(options.bots):

@@ -208,8 +208,8 @@ async def test_a_client_that_never_reads_is_cut_off_while_other_tables_play(
                 players.start_soon(play_bot, listener, number, results, 0.0, 1000)
             while server.closes["slow_consumer"] < 1:
                 await trio.sleep(0.01)
-            at_cut = [len(t.finished) for t in tables]
-            while any(len(t.finished) < n + 1 for t, n in zip(tables, at_cut, strict=True)):
+            at_cut = [t.matches_played for t in tables]
+            while any(t.matches_played < n + 1 for t, n in zip(tables, at_cut, strict=True)):
                 await trio.sleep(0.01)  # both tables finish a match after the cut
             players.cancel_scope.cancel()
     assert server.closes["slow_consumer"] == 1  # the sluggard alone

@@ -204,6 +204,7 @@ def cmd_host(args: argparse.Namespace) -> int:
     options = HostOptions(
         rules=rules, preset=args.rules, bind=args.bind, port=args.port, bots=args.bots,
         seats=seats, headless=headless, tls=not args.no_tls, resume=resume,
+        player_owner=args.player_owner,
     )
     if headless:
         trio.run(run_host, options)
@@ -395,7 +396,12 @@ def build_parser() -> argparse.ArgumentParser:
                       help="seats at the table, bots included (default: the rules' most "
                       "players; with --headless, bots + 1, at least 2)")
     host.add_argument("--headless", action="store_true",
-                      help="dedicated server, no local player")
+                      help="dedicated server, no local player; its table is the operator's: "
+                      "no player changes its rules, kicks or penalizes")
+    host.add_argument("--player-owner", action="store_true",
+                      help="with --headless: the first player to sit owns the table (may "
+                      "change its rules, kick, add bots and penalize), as at a table a "
+                      "player creates")
     host.add_argument("--no-tls", action="store_true", help="plain TCP (readable on the wire)")
     host.add_argument("--resume", metavar="JOURNAL", help="resume the match of a journal file")
     add_play_arguments(host)
