@@ -41,8 +41,10 @@ from client.known_hosts import KnownHosts, changed_warning, config_dir, first_co
 from client.link import Hosting, Update
 from client.link_session import Command
 from client.network import LinkConfig, run_link
+from client.safe_text import own_name, shown
 from client.seat_tokens import SeatTokens
 from client.tls import normalize_pin, open_pinned_stream
+from protocol.text import TextRefused
 
 DEFAULT_PORT = 7077
 OWN_HOST = "own-host"
@@ -117,9 +119,13 @@ def parse_address(text: str) -> tuple[str, int]:
 
 
 def player_name(args: argparse.Namespace, environ: Mapping[str, str]) -> str:
-    """--name, else the user's login name (what friends know them by), else "player"."""
+    """--name, else the user's login name (what friends know them by), else "player".
+    A --name the host would refuse (empty, or the reserved `host`) is a JoinError now."""
     if args.name:
-        return str(args.name)
+        try:
+            return own_name(str(args.name))
+        except TextRefused as refused:
+            raise JoinError(f"--name: {refused.msg}") from None
     login = environ.get("LOGNAME") or environ.get("USER") or environ.get("USERNAME")
     if not login and environ is os.environ:
         try:
@@ -217,7 +223,8 @@ def _finish(link: NetworkLink, stderr: TextIO) -> int:
     """The exit status, and what the screen could not show in full (the ssh-style warning)."""
     state = link.last_state
     if state is not None and state.state == "lost":
-        print(f"unonet: {state.detail or 'connection lost'}", file=stderr)
+        print(f"unonet: {shown(state.detail or 'connection lost', keep_newlines=True)}",
+              file=stderr)
         return 1
     return 0
 
@@ -239,10 +246,10 @@ def run_join(
         hosts = known_hosts or KnownHosts()
         pin = resolve_pin(args, host, port, hosts, stdin=stdin or sys.stdin,
                           stdout=stdout or sys.stdout)
+        args.name = player_name(args, env)  # the screen shows the name the host hears
     except (JoinError, ValueError) as exc:
-        print(f"unonet: {exc}", file=err)
+        print(f"unonet: {shown(str(exc), keep_newlines=True)}", file=err)
         return 2
-    args.name = player_name(args, env)  # the screen shows the name the host hears
     table = 0 if args.spectate and args.table is None else args.table
     config = LinkConfig(host, port, name=args.name, tls=not args.no_tls, pin=pin,
                         known_hosts=None if args.no_tls else hosts, table=table,
@@ -286,7 +293,11 @@ def run_play(
     table; `auto_ready` marks the player ready at once (a bots-only table then starts)."""
     env = os.environ if environ is None else environ
     log_to_file(config_dir() / "play.log")
-    args.name = player_name(args, env)
+    try:
+        args.name = player_name(args, env)
+    except JoinError as exc:
+        print(f"unonet: {shown(str(exc))}", file=sys.stderr)
+        return 2
     link = NetworkLink(play_main(args, start_local_host, args.name, auto_ready=auto_ready))
     asyncio.run(run_screen(build(link, args, env), link))
     return _finish(link, sys.stderr)

@@ -64,11 +64,13 @@ class TablesListed:
 
 @dataclass(frozen=True, slots=True)
 class ChatReceived:
-    """A chat line; `seat` is None for a spectator."""
+    """A chat line; `seat` is None for a spectator. `host` true: the host's own notice
+    (chat_message.host, SPEC.md 8.3), drawn as no member's line can be."""
 
     name: str
     text: str
     seat: int | None = None
+    host: bool = False
 
 
 @dataclass(frozen=True, slots=True)

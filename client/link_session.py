@@ -29,6 +29,7 @@ from client.link import (
 )
 from client.link import TrustReport as LinkTrustReport
 from client.lobby import LOBBY_COMMANDS, JoinTable, Leave, LobbyCommand, LobbyState, Spectate
+from client.safe_text import own_name
 from client.seat_tokens import SeatSlot
 from client.transcript import TranscriptWriter
 from client.trust_gate import TrustGate
@@ -47,7 +48,7 @@ from protocol.client_session import Snapshot as WireSnapshot
 from protocol.connection import ConnectionClosed, ConnectionFailed, MessageRefused
 from protocol.errors import Code, ProtocolError
 from protocol.game_codec import UnknownEvent
-from protocol.limits import MAX_NAME_CHARS
+from protocol.text import TextRefused
 from unonet import events as ev
 from unonet.actions import Action
 
@@ -92,9 +93,12 @@ class Output:
 
 
 def player_name(name: str) -> str:
-    """A name the protocol accepts (1 to 32 characters, SPEC.md 8)."""
-    cleaned = " ".join(name.split())[:MAX_NAME_CHARS]
-    return cleaned or "player"
+    """A name the host accepts (SPEC.md [UNO-5-13]): ours normalised, else "player" (an
+    empty or reserved one; the command line refuses those before it gets here)."""
+    try:
+        return own_name(name)
+    except TextRefused:
+        return "player"
 
 
 class LinkSession:
@@ -347,8 +351,9 @@ class LinkSession:
             manifest = self.gate.manifest or wire.manifest_from_wire(message)
             out.updates.append(ManifestReceived(manifest))
         elif kind == "chat_message":
+            host = message.get("host") is True
             out.updates.append(ChatReceived(message["name"], message["text"],
-                                            message.get("seat")))
+                                            None if host else message.get("seat"), host))
         elif kind in ("round_prepare", "seed_commits"):
             mine = self.gate.contribution(message)
             if mine is not None:

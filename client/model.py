@@ -32,6 +32,8 @@ from client.lobby import (
     TableInfo,
 )
 from client.rule_editor import editor_options, step_option
+from client.safe_text import own_chat, own_name, shown, typed
+from protocol.text import TextRefused
 from unonet import events as ev
 from unonet.actions import (
     Accept,
@@ -164,9 +166,15 @@ class Notice:
 
 @dataclass(frozen=True, slots=True)
 class ChatLine:
+    """A line of the chat pane. `kind` says who wrote it, which the pane shows by a mark
+    no sender controls (render.chat_lines): "member" (a player or spectator; `seat` None for
+    a spectator), "host" (the host's own notice: chat_message.host true), or "local" (this
+    client's own news)."""
+
     name: str
     text: str
     seat: int | None
+    kind: str = "member"
 
 
 class ClientModel:
@@ -278,7 +286,7 @@ class ClientModel:
         if self.lobby is not None and 0 <= seat < len(self.lobby.seats):
             given = self.lobby.seats[seat].name
             if given:
-                return given
+                return shown(given)  # the host's word: drawn escaped, wherever it goes
         return self.tr("ui.seat", seat=seat + 1)
 
     def names(self) -> list[str]:
@@ -441,14 +449,19 @@ class ClientModel:
             case link.TablesListed(tables=tables):
                 self.tables = tables
                 self.table_cursor = min(self.table_cursor, max(0, len(tables) - 1))
-            case link.ChatReceived(name=name, text=text, seat=seat):
-                self._chat(ChatLine(name, text, seat), mine=self._said_by_us(name, seat))
+            case link.ChatReceived(name=name, text=text, seat=seat, host=host):
+                if host:
+                    self._chat(ChatLine(shown(name), shown(text), None, "host"))
+                else:
+                    self._chat(ChatLine(shown(name), shown(text), seat),
+                               mine=self._said_by_us(name, seat))
             case link.SeatNews(what=what, name=name, seat=seat):
-                text = self.tr(f"news.{what}", name=name, seat=seat + 1)
-                self._chat(ChatLine(self.tr("news.table"), text, None))
+                text = self.tr(f"news.{what}", name=shown(name), seat=seat + 1)
+                self._chat(ChatLine(self.tr("news.table"), text, None, "local"))
             case link.Hosting():
                 self.hosting = True
-                self._chat(ChatLine("unonet", self.tr("news.hosting"), None), mine=True)
+                self._chat(ChatLine("unonet", self.tr("news.hosting"), None, "local"),
+                           mine=True)
             case link.HostKeyWarning(warning=warning):
                 self.host_key_warning = warning
                 self.local_prompt = None
@@ -466,7 +479,7 @@ class ClientModel:
                     self.legal = ()  # the host is gone: nothing can be played until it is back
             case link.Refused(code=code, message=message):
                 reason = self.tr(f"err.{code}") if f"err.{code}" in self.tr.strings else message
-                self.notice = self.tr("n.refused", reason=reason or code)
+                self.notice = self.tr("n.refused", reason=shown(reason or code))
         self._expire_notice()
 
     def _chat(self, line: ChatLine, mine: bool = False) -> None:
@@ -796,8 +809,7 @@ class ClientModel:
     @staticmethod
     def chat_line(text: str) -> str | None:
         """The chat text to send, trimmed and cut to the protocol's limit; None if empty."""
-        text = " ".join(text.split())
-        return text[:MAX_CHAT_CHARS] or None
+        return own_chat(" ".join(typed(text).split())[:MAX_CHAT_CHARS])
 
     # -- intents: the table list and the lobby -------------------------------------------------
 
@@ -826,9 +838,13 @@ class ClientModel:
         """The name typed after `e` (spaces folded, cut to 32). Seated in the lobby it renames
         us there at once (a join at our own table, SPEC.md [UNO-8-14]); before joining, the
         next join carries it and a new table gets it right after seating us."""
-        name = " ".join(text.split())[:MAX_NAME_CHARS]
-        if not name:
+        if not typed(text).split():
             self.notice = self.tr("n.name_empty")
+            return None
+        try:
+            name = own_name(text)
+        except TextRefused:  # nothing else is left to refuse but a reserved name
+            self.notice = self.tr("n.name_reserved")
             return None
         self.my_name = name
         self.say(self.tr("n.name_set", name=name), "name")

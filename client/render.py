@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
@@ -23,6 +24,7 @@ from prompt_toolkit.utils import get_cwidth
 from client.model import (
     BuzzPrompt,
     ChallengePrompt,
+    ChatLine,
     ClientModel,
     ColorPrompt,
     DrawnCardPrompt,
@@ -33,6 +35,7 @@ from client.model import (
     TargetPrompt,
 )
 from client.rule_editor import editor_options
+from client.safe_text import shown
 from unonet.actions import Draw
 from unonet.cards import Color, Face, Kind
 from unonet.phase import Phase
@@ -98,6 +101,9 @@ STYLE = Style.from_dict({
     "alert": "bold #ffffff bg:#b00020",
     "keybar": "bg:#303030 #d0d0d0",
     "chat.name": "bold #84ffff",
+    "chat.mark": "#9e9e9e",
+    "chat.host": "bold #ffd54f",
+    "chat.local": "italic #9e9e9e",
     "cursor": "reverse",
 })
 
@@ -209,13 +215,24 @@ def side_by_side(left: Sequence[Line], right: Sequence[Line], left_width: int,
 
 
 def to_text(lines: Sequence[Line], width: int) -> StyleAndTextTuples:
-    """The lines joined into one formatted text, each cut to `width`."""
+    """The lines joined into one formatted text, each cut to `width`. Every fragment's text
+    passes through `shown` first: whatever a line holds, from the wire or not, the terminal
+    gets no control or format character (client/safe_text.py), only the newlines put here."""
     out: StyleAndTextTuples = []
     for i, line in enumerate(lines):
         if i:
             out.append(("", "\n"))
-        out.extend(clip(list(line), width))
+        out.extend(clip([safe_fragment(fragment) for fragment in line], width))
     return out
+
+
+def safe_fragment(fragment: Fragment) -> Fragment:
+    """A fragment with its text `shown` (style and mouse handler kept)."""
+    text = fragment[1]
+    safe = shown(text)
+    if safe is text:
+        return fragment
+    return cast(Fragment, (fragment[0], safe, *fragment[2:]))
 
 
 # -- the pieces ---------------------------------------------------------------------------------
@@ -695,16 +712,43 @@ def log_lines(model: ClientModel, width: int, rows: int) -> list[Line]:
     return [[("", text)] for text in wrapped[-rows:]]
 
 
+HOST_MARK = "»"
+"""Starts every host notice in the chat (chat_message.host): a member's line starts with its
+seat number or SPECTATOR_MARK instead, which the client writes, so no member can begin a
+line like the host's whatever its name or text."""
+LOCAL_MARK = "·"
+"""Starts this client's own notices (who came and went, that we host the table)."""
+SPECTATOR_MARK = "~"
+"""Starts a spectator's line where a seated member's starts with its seat number."""
+
+
+def chat_mark(line: ChatLine) -> tuple[str, str]:
+    """Who said a chat line, as the client (never the sender) writes it: (mark, style)."""
+    if line.kind == "host":
+        return HOST_MARK, "class:chat.host"
+    if line.kind == "local":
+        return LOCAL_MARK, "class:chat.local"
+    return (str(line.seat + 1) if line.seat is not None else SPECTATOR_MARK), "class:chat.mark"
+
+
 def chat_lines(model: ClientModel, width: int, rows: int) -> list[Line]:
+    """The end of the chat, wrapped, newest at the bottom. A member's line is `2 ada: text`
+    (seat, name, text); a host notice `» host: text` in its own style, text included; the
+    mark is the client's, so a line's first column always says who wrote it."""
     lines: list[Line] = []
     for entry in list(model.chat)[-rows:]:
-        text = f"{entry.name}: {entry.text}"
-        for i, part in enumerate(wrap(text, width)):
-            if i == 0 and part.startswith(entry.name + ":"):
-                rest = part[len(entry.name) + 1:]
-                lines.append([("class:chat.name", entry.name + ":"), ("", rest)])
+        mark, mark_style = chat_mark(entry)
+        name, text = shown(entry.name), shown(entry.text)
+        text_style = "class:chat.host" if entry.kind == "host" else \
+            "class:chat.local" if entry.kind == "local" else ""
+        head = f"{mark} {name}:"
+        for i, part in enumerate(wrap(f"{head} {text}", width - 2)):
+            if i == 0 and part.startswith(head):
+                lines.append([(mark_style, mark + " "),
+                              ("class:chat.host" if entry.kind == "host" else "class:chat.name",
+                               name + ":"), (text_style, part[len(head):])])
             else:
-                lines.append([("", part)])
+                lines.append([("", "  "), (text_style, part)])
     return lines[-rows:]
 
 

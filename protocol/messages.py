@@ -91,13 +91,20 @@ ROUND = Int(0)
 SEQ = Int(0)
 PENALTY = Int(1, 10)
 REQUEST_ID = Int(1)
-NAME = Str(MAX_NAME_CHARS, min_chars=1)
+NAME = Str(MAX_NAME_CHARS, min_chars=1, refusal=Code.INVALID_NAME)
+"""A player's or table's name: plain text ([UNO-5-12]); a control or format character in it is
+invalid_name, the code the host also answers for a name it refuses at the table (reserved,
+empty once normalised: protocol/text.py)."""
+SOFTWARE_NAME = Str(MAX_NAME_CHARS, min_chars=1)
 CODE = Str(MAX_CODE_CHARS, min_chars=1)
-TEXT = Str(MAX_TEXT_CHARS)
+CHAT_LINE = Str(MAX_CHAT_CHARS, min_chars=1)
+TEXT = Str(MAX_TEXT_CHARS, plain=False)
+"""Diagnostic text (error.msg, bye.msg): may quote what was refused, so it is not plain;
+whoever shows it escapes it."""
 BIN16 = Bin(16)
 BIN32 = Bin(32)
 FEATURES = Array(CODE)
-SOFTWARE = Struct((Field("name", NAME), Field("version", CODE)))
+SOFTWARE = Struct((Field("name", SOFTWARE_NAME), Field("version", CODE)))
 RULE_OPTIONS = AnyMap(Scalar(), "map str → int \\| str \\| bool \\| nil")
 SEAT_COMMITS = Array(Tuple((SEAT, BIN32)), MAX_SEATS)
 SEATS = Array(SEAT, MAX_SEATS)
@@ -268,12 +275,13 @@ _SPECS: tuple[MessageSpec, ...] = (
         Field("seat", SEAT, "the seat that draws"),
         opt("count", PENALTY, "cards to draw (absent: 2)"),
     ), "owner: a seat draws cards as a penalty (seed 000's hinting penalty, RULEBOOK.md)"),
-    MessageSpec("chat", C, GAME, (Field("text", Str(MAX_CHAT_CHARS, min_chars=1), "the line"),),
+    MessageSpec("chat", C, GAME, (Field("text", CHAT_LINE, "the line"),),
                 "say something at the table"),
     MessageSpec("chat_message", H, GAME, (
         Field("name", NAME, "who said it"),
-        Field("text", Str(MAX_CHAT_CHARS, min_chars=1), "the line"),
+        Field("text", CHAT_LINE, "the line"),
         opt("seat", SEAT, "their seat (absent: a spectator)"),
+        opt("host", Bool(), "true only on the host's own notices, never on a member's line"),
     ), "a chat line, to everyone at the table"),
     # -- trust ---------------------------------------------------------------------------------
     MessageSpec("round_prepare", H, TRUST, (

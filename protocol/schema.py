@@ -1,8 +1,9 @@
 """A small type language for message fields: each type checks a decoded value and describes
 itself in the notation SPEC.md uses, so the catalogue and the document cannot drift apart.
 
-Checks raise ProtocolError(bad_message) naming the path of the offending field. Unknown keys in
-a map are ignored (forward compatibility); an optional field may be absent or nil.
+Checks raise ProtocolError(bad_message) naming the path of the offending field (a name field
+holding a control or format character: invalid_name). Unknown keys in a map are ignored
+(forward compatibility); an optional field may be absent or nil.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any, Protocol
 
 from protocol.errors import Code, ProtocolError
 from protocol.limits import INT_MAX, INT_MIN, MAX_ARRAY_LEN, MAX_BIN_BYTES, MAX_CODE_CHARS
+from protocol.text import describe_char, first_refused
 
 
 class FieldType(Protocol):
@@ -58,9 +60,17 @@ class Bool:
 
 @dataclass(frozen=True)
 class Str:
+    """A str field. Unless `plain` is false it may not hold a character of a refused category
+    (protocol/text.py, SPEC.md [UNO-5-12]: controls, format characters, line separators...),
+    so that no name, code or chat line a peer sends can drive a terminal or forge a line;
+    `refusal` is the code for that (invalid_name for names). Only diagnostic text (error.msg,
+    bye.msg) is not plain: it may quote what was refused, and receivers escape it."""
+
     max_chars: int = MAX_CODE_CHARS
     choices: tuple[str, ...] = ()
     min_chars: int = 0
+    plain: bool = True
+    refusal: Code = Code.BAD_MESSAGE
 
     def check(self, value: Any, path: str) -> None:
         if not isinstance(value, str):
@@ -69,6 +79,10 @@ class Str:
             raise bad(path, self.describe(), value)
         if not self.min_chars <= len(value) <= self.max_chars:
             raise bad(path, self.describe(), value)
+        if self.plain:
+            char = first_refused(value)
+            if char is not None:
+                raise ProtocolError(self.refusal, f"{path}: contains {describe_char(char)}")
 
     def describe(self) -> str:
         if self.choices:
