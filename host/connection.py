@@ -228,7 +228,7 @@ class ClientConnection:
         elif isinstance(event, RequestReceived):
             if event.message.get("t") not in IDLE_REQUESTS:
                 self.gate.active(self.id, now)
-            self.registry.request(self.id, self.name, event.message, now)
+            self.registry.request(self.id, self.name, event.message, now, self.peer)
         elif isinstance(event, MessageReceived):
             kind = event.message.get("t")
             if kind in TABLE_MESSAGES:

@@ -176,7 +176,7 @@ class HostServer:
             host, port = tcp.socket.getpeername()[:2]
         except OSError:
             host, port = "?", 0
-        peer = f"{host}:{port}"
+        peer = f"[{host}]:{port}" if ":" in str(host) else f"{host}:{port}"
         conn_log = ConnectionLog(log, f"conn {conn_id} ({peer})", accepted)
         scope = self._scopes[conn_id] = trio.CancelScope()
         for victim in self.admission.accept(conn_id, address_key(str(host)), accepted):
