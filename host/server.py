@@ -85,6 +85,16 @@ class HostServer:
                          "TLS" if self.config.tls else "plain TCP")
             task_status.started(listeners)
 
+    def sizes(self) -> dict[str, int]:
+        """The size of every structure the server and its registry keep per connection or per
+        table (benchmarks/churn.py watches them stay bounded)."""
+        return {"connections": len(self.connections), "closes": len(self.closes),
+                "handlers": len(self._scopes),
+                **{f"admission.{k}": v for k, v in self.admission.sizes().items()},
+                "registry.tables": len(self.registry.tables),
+                "registry.where": len(self.registry.where),
+                "registry.outbox": len(self.registry.outbox)}
+
     # -- the tables' clock -------------------------------------------------------------------
 
     def changed(self) -> None:
