@@ -141,6 +141,8 @@ def check_decoded(message: Any, wide_keys: frozenset[str], max_array: int) -> No
     stack: list[tuple[Any, int, bool]] = [(message, 1, False)]
     while stack:
         container, depth, wide = stack.pop()
+        if not container:
+            continue
         if type(container) is dict:
             if not _STR_ONLY.issuperset(map(type, container)):
                 bad = next(k for k in container if type(k) is not str)
@@ -166,11 +168,13 @@ def check_decoded(message: Any, wide_keys: frozenset[str], max_array: int) -> No
         if depth + 1 > MAX_DEPTH:
             raise ProtocolError(Code.BAD_FRAME, f"containers nest deeper than {MAX_DEPTH}")
         if depth == 1 and wide_checked:
-            stack.extend((v, 2, k in wide_keys) for k, v in container.items()
-                         if type(v) is dict or type(v) is list)
-        else:
-            stack.extend((v, depth + 1, wide) for v in items
-                         if type(v) is dict or type(v) is list)
+            for key, item in container.items():
+                if type(item) is dict or type(item) is list:
+                    stack.append((item, 2, key in wide_keys))
+            continue
+        for item in items:
+            if type(item) is dict or type(item) is list:
+                stack.append((item, depth + 1, wide))
 
 
 def _over_int64(items: Any, kinds: set[type]) -> bool:
