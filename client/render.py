@@ -741,14 +741,14 @@ def chat_lines(model: ClientModel, width: int, rows: int) -> list[Line]:
         name, text = shown(entry.name), shown(entry.text)
         text_style = "class:chat.host" if entry.kind == "host" else \
             "class:chat.local" if entry.kind == "local" else ""
-        head = f"{mark} {name}:"
-        for i, part in enumerate(wrap(f"{head} {text}", width - 2)):
-            if i == 0 and part.startswith(head):
-                lines.append([(mark_style, mark + " "),
-                              ("class:chat.host" if entry.kind == "host" else "class:chat.name",
-                               name + ":"), (text_style, part[len(head):])])
+        name_style = "class:chat.host" if entry.kind == "host" else "class:chat.name"
+        for i, part in enumerate(wrap(f"{name}: {text}", max(1, width - len(mark) - 1))):
+            lead = (mark_style, mark + " ") if i == 0 else ("", " " * (len(mark) + 1))
+            if i == 0 and part.startswith(name + ":"):
+                lines.append([lead, (name_style, name + ":"),
+                              (text_style, part[len(name) + 1:])])
             else:
-                lines.append([("", "  "), (text_style, part)])
+                lines.append([lead, (text_style, part)])
     return lines[-rows:]
 
 
