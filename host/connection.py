@@ -129,8 +129,11 @@ class ClientConnection:
         """Close with a fatal `code` (the server makes room, or closes an idle connection)."""
         self.log.line(trio.current_time(), logging.INFO, "dropped: %s (%s)", code, msg)
         if self.protocol.state in (ConnState.HANDSHAKE, ConnState.READY):
-            self._push(self.protocol.refuse(code, msg))
-            self.flush()
+            try:
+                self._push(self.protocol.refuse(code, msg))
+                self.flush()
+            except LocalProtocolError as exc:  # our bug; the connection is closed all the same
+                log.error("conn %d: no error frame for the drop: %s", self.id, exc)
         self._reader_scope.cancel()
 
     # -- running -----------------------------------------------------------------------------
