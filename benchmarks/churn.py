@@ -11,7 +11,9 @@ speaking raw frames, one at a time, so they hold nothing between cycles:
 
 It prints the process's RSS at the start, after a warm-up (the first cycles load modules and
 fill caches once: that is the baseline), every `--every` cycles and at the end, with the ratio
-to the baseline in words, and the size of every host structure (HostServer.sizes) each time.
+to the start and to the baseline in words, and the size of every container the server, its
+admission and its registry hold (every dict, list, set and deque attribute, found by walking
+their attributes, so a new structure is counted without naming it here).
 """
 
 from __future__ import annotations
@@ -20,7 +22,9 @@ import argparse
 import gc
 import os
 import sys
+from collections import deque
 from pathlib import Path
+from typing import Any
 
 import trio
 
@@ -79,28 +83,38 @@ async def settle(server: HostServer) -> None:
     await trio.sleep(0.05)
 
 
-def words(ratio: float) -> str:
+def words(ratio: float, what: str) -> str:
     change = (ratio - 1.0) * 100
     if abs(change) < 0.5:
-        return "the same as the baseline"
-    return f"{abs(change):.1f}% {'above' if change > 0 else 'below'} the baseline"
+        return f"within 0.5% of the {what}"
+    return f"{abs(change):.1f}% {'above' if change > 0 else 'below'} the {what}"
+
+
+def containers(owner: str, obj: Any) -> dict[str, int]:
+    """The size of every container attribute of `obj`."""
+    return {f"{owner}.{name}": len(value) for name, value in vars(obj).items()
+            if isinstance(value, dict | list | set | frozenset | deque)}
 
 
 class Report:
     def __init__(self, server: HostServer) -> None:
         self.server = server
+        self.start = rss_bytes()
         self.baseline: int | None = None
 
     def line(self, label: str) -> None:
         gc.collect()
         rss = rss_bytes()
         text = f"{label:>34}: RSS {rss / 2**20:7.1f} MiB"
+        text += f"  x{rss / self.start:.3f} of start ({words(rss / self.start, 'start')})"
         if self.baseline is not None:
             ratio = rss / self.baseline
-            text += f"  x{ratio:.3f} ({words(ratio)})"
+            text += f", x{ratio:.3f} of baseline ({words(ratio, 'baseline')})"
         print(text, flush=True)
-        sizes = " ".join(f"{k}={v}" for k, v in self.server.sizes().items())
-        print(f"{'':>36}{sizes}", flush=True)
+        sizes = {**containers("server", self.server),
+                 **containers("admission", self.server.admission),
+                 **containers("registry", self.server.registry)}
+        print(f"{'':>36}" + " ".join(f"{k}={v}" for k, v in sizes.items()), flush=True)
 
 
 async def main(cycles: int, tables: int, every: int) -> None:
