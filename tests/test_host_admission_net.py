@@ -81,6 +81,12 @@ class RawClient:
             if frame["t"] == "ping":
                 await self.stream.send_all(encode_frame({"t": "pong", "n": frame["n"]}))
 
+    async def ping_every(self, seconds: float) -> None:
+        """Send our own pings, as the issue's squatters did (pings are not activity)."""
+        for n in range(1, 1_000_000):
+            await trio.sleep(seconds)
+            await self.stream.send_all(encode_frame({"t": "ping", "n": n}))
+
     async def until(self, kind: str) -> dict[str, Any]:
         while (frame := await self.next_frame()) is not None:
             if frame["t"] == kind:
@@ -119,6 +125,8 @@ async def test_idle_connections_that_only_ping_do_not_keep_a_new_client_out(
             squatter = RawClient(await connect_from(f"127.0.0.{2 + number // 8}", port))
             if await squatter.hello() == "welcome":
                 idlers.start_soon(squatter.idle)
+                if number % 2 == 0:  # the oldest, first to go, pings too
+                    idlers.start_soon(squatter.ping_every, 10.0)
             squatters.append(squatter)
         await trio.sleep(LIMITS.squat_after + 2 * LIMITS.ping_interval)  # pinged and ponged
         assert all(not s.closed for s in squatters if s.frames[0]["t"] == "welcome")
