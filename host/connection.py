@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import math
 import os
+import socket
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
@@ -83,9 +84,11 @@ class ClientConnection:
         gate: Gate | None = None,
         accepted: float | None = None,
         conn_log: ConnectionLog | None = None,
+        tcp: trio.SocketStream | None = None,
     ) -> None:
         """`accepted` is when TCP accepted the connection (the handshake deadline counts from
-        it, TLS included); `conn_log` the connection's budgeted log lines."""
+        it, TLS included); `conn_log` the connection's budgeted log lines; `tcp` the socket
+        under `stream` (TLS), which `alive` looks at."""
         self.id = conn_id
         self.stream = stream
         self.registry = registry
@@ -110,6 +113,9 @@ class ClientConnection:
         self._fd: int | None = stream.socket.fileno() if isinstance(stream, trio.SocketStream) \
             else None  # plain TCP: `flush` may write straight to the socket (not TLS)
         self.cut: str | None = None  # why the host cut the connection, if it did
+        if tcp is None and isinstance(stream, trio.SocketStream):
+            tcp = stream
+        self._tcp = tcp
 
     def ending(self) -> str:
         """Why the connection ended, once `run` has returned."""
@@ -123,7 +129,26 @@ class ClientConnection:
         """Received something within `alive_window` and not closing: the seat's owner is
         there (a resume token is then refused, SPEC.md 6.9)."""
         return (self.cut is None and self.protocol.state is ConnState.READY
-                and now - self.last_received < self.limits.alive_window)
+                and now - self.last_received < self.limits.alive_window
+                and not self._closed_by_peer())
+
+    def _closed_by_peer(self) -> bool:
+        """Whether the kernel already holds the peer's FIN or RST that the reader has not
+        read yet (a client that was killed and is back at once): a peek, never a wait."""
+        if self._tcp is None:
+            return False
+        try:
+            probe = socket.socket(fileno=self._tcp.socket.fileno())  # borrowed, never closed
+        except OSError:
+            return True  # closed under us
+        try:
+            return probe.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b""
+        except BlockingIOError:
+            return False  # open, nothing unread
+        except OSError:
+            return True  # reset
+        finally:
+            probe.detach()
 
     def drop(self, code: str, msg: str) -> None:
         """Close with a fatal `code` (the server makes room, or closes an idle connection)."""

@@ -241,7 +241,7 @@ class HostServer:
             stream = tls
         connection = ClientConnection(conn_id, stream, self.registry, self.changed, peer,
                                       self.limits, gate=self, accepted=accepted,
-                                      conn_log=conn_log)
+                                      conn_log=conn_log, tcp=tcp)
         self.connections[conn_id] = connection
         try:
             await connection.run()
