@@ -26,7 +26,7 @@ from host.logs import ConnectionLog, quoted
 from host.outgoing import CloseConnection, ConnId, Outgoing, SendEvent, SendMessage, SendSnapshot
 from host.registry import Registry, ResumeRefused
 from host.settings import ConnectionLimits
-from protocol.connection import ConnectionFailed, MessageRefused
+from protocol.connection import ConnectionClosed, ConnectionFailed, MessageRefused
 from protocol.errors import Code, LocalProtocolError, ProtocolError
 from protocol.host_connection import (
     HelloReceived,
@@ -113,6 +113,7 @@ class ClientConnection:
         self._fd: int | None = stream.socket.fileno() if isinstance(stream, trio.SocketStream) \
             else None  # plain TCP: `flush` may write straight to the socket (not TLS)
         self.cut: str | None = None  # why the host cut the connection, if it did
+        self.farewell = "eof"  # a clean close: the client's bye reason, or a bare EOF
         if tcp is None and isinstance(stream, trio.SocketStream):
             tcp = stream
         self._tcp = tcp
@@ -123,7 +124,7 @@ class ClientConnection:
             return self.cut
         if self.protocol.error is not None:
             return str(self.protocol.error.code)
-        return "closed"  # bye or a clean EOF
+        return "closed"  # bye or a clean EOF (`farewell` says which)
 
     def alive(self, now: float) -> bool:
         """Received something within `alive_window` and not closing: the seat's owner is
@@ -268,6 +269,8 @@ class ClientConnection:
         elif isinstance(event, MessageRefused):
             self.log.line(now, logging.INFO, "refused %s: %s %s", quoted(event.message_type),
                           event.error.code, quoted(event.error.message))
+        elif isinstance(event, ConnectionClosed):
+            self.farewell = event.reason or "eof"
         elif isinstance(event, ConnectionFailed):
             who = "client" if event.by_peer else "host"
             self.log.line(now, logging.INFO, "fatal %s (%s side): %s", event.error.code, who,

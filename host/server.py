@@ -216,7 +216,8 @@ class HostServer:
 
     async def _serve_one(self, conn_id: ConnId, tcp: trio.SocketStream, peer: str,
                          accepted: float, conn_log: ConnectionLog) -> str:
-        """Serve one connection; returns how it ended (a key of `closes`)."""
+        """Serve one connection; returns how it ended, as its last log line says (a key of
+        `closes`, with the client's bye reason after `closed`)."""
         stream: trio.abc.Stream = tcp
         if self.config.tls is not None:
             tls = trio.SSLStream(tcp, self.config.tls, server_side=True)
@@ -248,10 +249,11 @@ class HostServer:
         except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
             log.debug("conn %d (%s): stream closed: %s", conn_id, peer, exc)
         ending = connection.ending()
-        self.closes[ending if ending in COUNTED_ENDINGS else "other"] += 1
+        ending = ending if ending in COUNTED_ENDINGS else "other"
+        self.closes[ending] += 1
         with trio.move_on_after(1.0):
             try:
                 await stream.aclose()
             except (trio.BrokenResourceError, trio.ClosedResourceError):
                 log.debug("conn %d: already closed", conn_id)
-        return ending if ending in COUNTED_ENDINGS else "other"
+        return f"closed ({connection.farewell})" if ending == "closed" else ending
