@@ -81,6 +81,7 @@ class ClientConnection:
         peer: str,
         limits: ConnectionLimits | None = None,
         *,
+        address: str | None = None,
         gate: Gate | None = None,
         accepted: float | None = None,
         conn_log: ConnectionLog | None = None,
@@ -94,6 +95,7 @@ class ClientConnection:
         self.registry = registry
         self.changed = changed  # the registry was touched: route its outbox, re-arm its clock
         self.peer = peer
+        self.address = address  # host.admission.address_key of the peer: what it counts under
         self.limits = limits or ConnectionLimits()
         self.gate: Gate = gate or OpenGate()
         now = trio.current_time()
@@ -257,7 +259,7 @@ class ClientConnection:
         elif isinstance(event, RequestReceived):
             if event.message.get("t") not in IDLE_REQUESTS:
                 self.gate.active(self.id, now)
-            self.registry.request(self.id, self.name, event.message, now, self.peer)
+            self.registry.request(self.id, self.name, event.message, now, self.address)
         elif isinstance(event, MessageReceived):
             kind = event.message.get("t")
             if kind in TABLE_MESSAGES:
@@ -397,6 +399,21 @@ class ClientConnection:
             self._scope.cancel()
         except (trio.ClosedResourceError, trio.BrokenResourceError):
             pass  # closing already: nothing more goes out
+
+    async def stopping(self) -> None:
+        """The host is stopping (its nursery is cancelled): tell the client so, briefly and
+        shielded, unless the connection is already closing or a write was cut mid-frame."""
+        if self._writing or self.cut is not None:
+            return
+        if self.protocol.state not in (ConnState.HANDSHAKE, ConnState.READY):
+            return
+        try:
+            frame = self.protocol.refuse(Code.SHUTTING_DOWN, "the host is stopping")
+        except LocalProtocolError as exc:  # our bug; the connection closes all the same
+            log.error("conn %d: no shutting_down frame: %s", self.id, exc)
+            return
+        with trio.CancelScope(shield=True):
+            await self._last_words(frame)
 
     async def _last_words(self, frame: bytes) -> None:
         """A final error frame straight on the stream, briefly (the queue is full). Skipped

@@ -13,7 +13,6 @@ the host's own tables (run.py, the command line) stay.
 from __future__ import annotations
 
 import heapq
-import ipaddress
 import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -44,28 +43,6 @@ class ResumeRefused:
 
     code: str  # invalid_resume (no such seat) or seat_in_use (its connection is alive)
     msg: str
-
-
-def address_key(peer: str | None) -> str | None:
-    """The address a peer is counted under for `TABLES_PER_ADDRESS`: an IPv4 address, or the
-    /64 of an IPv6 one (one host's share of addresses). Takes "1.2.3.4:5678", "[::1]:5678"
-    or an address alone; anything else is its own key."""
-    if not peer:
-        return None
-    text = peer
-    if text.startswith("[") and "]" in text:
-        text = text[1:text.index("]")]
-    elif text.count(":") == 1:
-        text = text.rsplit(":", 1)[0]
-    try:
-        address = ipaddress.ip_address(text)
-    except ValueError:
-        return peer
-    if isinstance(address, ipaddress.IPv6Address):
-        if address.ipv4_mapped is not None:
-            return str(address.ipv4_mapped)
-        return str(ipaddress.ip_network(f"{address}/64", strict=False))
-    return str(address)
 
 
 class Registry:
@@ -145,9 +122,9 @@ class Registry:
     # -- messages ------------------------------------------------------------------------------
 
     def request(self, conn: ConnId, name: str | None, message: Mapping[str, Any],
-                now: float, peer: str | None = None) -> None:
-        """A request from `conn` (whose hello said `name`); `peer` is its address as the
-        server knows it, for the tables-per-address limit."""
+                now: float, address: str | None = None) -> None:
+        """A request from `conn` (whose hello said `name`); `address` is the address it
+        counts under (host.admission.address_key), for the tables-per-address limit."""
         kind = message["t"]
         request = message.get("id")
         if kind == "list_tables":
@@ -163,7 +140,7 @@ class Registry:
                                            "leave your table first"))
                 return
             if kind == "create_table":
-                self._create(conn, name, message, now, address_key(peer))
+                self._create(conn, name, message, now, address)
                 return
             table = self.tables.get(int(message["table"]))
             if table is None:

@@ -189,13 +189,14 @@ class HostServer:
         peer = f"[{host}]:{port}" if ":" in str(host) else f"{host}:{port}"
         conn_log = ConnectionLog(log, f"conn {conn_id} ({peer})", accepted)
         scope = self._scopes[conn_id] = trio.CancelScope()
-        for victim in self.admission.accept(conn_id, address_key(str(host)), accepted):
+        address = address_key(str(host))
+        for victim in self.admission.accept(conn_id, address, accepted):
             self._drop(victim, Code.SERVER_FULL,
                        "dropped to make room: too many connections still in their handshake")
         ending = "closed"
         try:
             with scope:
-                ending = await self._serve_one(conn_id, tcp, peer, accepted, conn_log)
+                ending = await self._serve_one(conn_id, tcp, peer, address, accepted, conn_log)
             if scope.cancelled_caught:  # dropped in its TLS handshake
                 ending = str(Code.SERVER_FULL)
                 self.closes[ending] += 1
@@ -215,7 +216,7 @@ class HostServer:
             await trio.aclose_forcefully(tcp)  # closed already, unless dropped in TLS
 
     async def _serve_one(self, conn_id: ConnId, tcp: trio.SocketStream, peer: str,
-                         accepted: float, conn_log: ConnectionLog) -> str:
+                         address: str, accepted: float, conn_log: ConnectionLog) -> str:
         """Serve one connection; returns how it ended, as its last log line says (a key of
         `closes`, with the client's bye reason after `closed`)."""
         stream: trio.abc.Stream = tcp
@@ -241,13 +242,19 @@ class HostServer:
                 return str(Code.HANDSHAKE_FAILED)
             stream = tls
         connection = ClientConnection(conn_id, stream, self.registry, self.changed, peer,
-                                      self.limits, gate=self, accepted=accepted,
+                                      self.limits, address=address, gate=self,
+                                      accepted=accepted,
                                       conn_log=conn_log, tcp=tcp)
         self.connections[conn_id] = connection
         try:
             await connection.run()
         except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
             log.debug("conn %d (%s): stream closed: %s", conn_id, peer, exc)
+        finally:
+            if trio.current_effective_deadline() == -math.inf:
+                # Only the server's own nursery cancels a connection from outside: the host
+                # is stopping (Ctrl-C, the host's player quitting). Say so (SPEC [UNO-6-8]).
+                await connection.stopping()
         ending = connection.ending()
         ending = ending if ending in COUNTED_ENDINGS else "other"
         self.closes[ending] += 1

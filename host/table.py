@@ -494,7 +494,7 @@ class Table:
 
     def _on_resync(self, member: Member, message: Mapping[str, Any], now: float) -> None:
         if self.game is None:
-            raise Refusal("wrong_phase", "no match is on")
+            raise Refusal(Code.UNEXPECTED_MESSAGE, "no match is on: nothing to resync")
         self.game.send_state(member.conn, member.seat, full=False)
 
     def _penalize(self, member: Member, message: Mapping[str, Any], now: float) -> None:
@@ -608,8 +608,8 @@ class Table:
     def _pick_seat(self, wanted: int | None) -> int:
         if wanted is not None:
             if not 0 <= wanted < len(self.room.seats):
-                raise Refusal(Code.SEAT_TAKEN, f"this table has seats 0 to "
-                                               f"{len(self.room.seats) - 1}")
+                raise Refusal(Code.BAD_MESSAGE, f"this table has seats 0 to "
+                                                f"{len(self.room.seats) - 1}")
             if self.room.seats[wanted] is not None:
                 raise Refusal(Code.SEAT_TAKEN, f"seat {wanted} is taken")
             return wanted

@@ -89,7 +89,8 @@ MEANINGS: dict[str, str] = {
     Code.HANDSHAKE_FAILED: "the first message was not a valid hello (or welcome)",
     Code.HANDSHAKE_TIMEOUT: "the hello did not arrive within the handshake deadline",
     Code.INVALID_RESUME: "the resume token names no seat; connect again without it",
-    Code.IDLE_TIMEOUT: "nothing received for idle_cutoff seconds",
+    Code.IDLE_TIMEOUT: "nothing received for idle_cutoff seconds, or nothing but pings and "
+    "pongs at no table for lobby_idle (section 6, [UNO-6-13])",
     Code.RATE_LIMITED: "the client sent frames faster than rate/burst allow",
     Code.SLOW_CONSUMER: "the client did not read; its outgoing queue overflowed",
     Code.SERVER_FULL: "the host accepts no more connections",
@@ -100,23 +101,25 @@ MEANINGS: dict[str, str] = {
     Code.TABLE_FAILED: "the host closed this table after an internal error (its journal is "
     "kept); the host goes on serving its other tables",
     Code.UNKNOWN_TABLE: "no table with this number",
-    Code.TABLE_FULL: "the table has no free seat",
+    Code.TABLE_FULL: "the table has no free seat (`spectate`: no spectator place left)",
     Code.SEAT_TAKEN: "the seat asked for is taken",
     Code.NOT_AT_TABLE: "the request needs a seat (or spectator place) at a table",
     Code.NOT_OWNER: "only the table's owner may do this",
-    Code.NOT_READY: "start needs every seated player ready",
+    Code.NOT_READY: "start needs two seats filled and every seated player ready",
     Code.GAME_IN_PROGRESS: "the request is only possible in the lobby",
     Code.INVALID_NAME: "a name that is empty, has control or format characters, or is "
     "reserved (`host`)",
     Code.TABLE_LIMIT: "the host, or this address, already has as many tables as it allows",
     Code.CHAT_LIMITED: "chat faster than the table allows; the line was not sent",
-    Code.PENALTY_LIMIT: "the round's penalty allowance is spent",
+    Code.PENALTY_LIMIT: "a penalty over the per-request card limit, or the round's penalty "
+    "allowance is spent",
     Code.FAIRNESS_VIOLATION: "a commitment check failed; the host cheated or is broken",
     Code.COMMIT_MISMATCH: "a seed reveal does not match its commitment",
 }
 
 ENGINE_CODES: frozenset[str] = frozenset(code.value for code in EngineCode)
-"""The engine's refusal codes: always non-fatal, always answering an intent (`ref` = its id)."""
+"""The engine's refusal codes: always non-fatal, answering an intent or a request the engine
+judges (`penalize`, `set_rules`, `create_table`), with `ref` = its id."""
 
 ALL_CODES: frozenset[str] = frozenset(code.value for code in Code) | ENGINE_CODES
 

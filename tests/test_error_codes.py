@@ -62,6 +62,14 @@ def spec_codes() -> dict[str, bool]:
     return {code: fatal == "yes" for code, fatal in rows}
 
 
+def spec_meanings() -> dict[str, str]:
+    """Every code of SPEC.md section 12's tables, and its `Meaning` column."""
+    text = SPEC.read_text(encoding="utf-8")
+    section = text.split("\n## 12.", 1)[1].split("\n## 13.", 1)[0]
+    rows = re.findall(r"^\| `([a-z_]+)` \| (?:yes|no) \| (.*) \|$", section, flags=re.MULTILINE)
+    return dict(rows)
+
+
 # -- a raw client ------------------------------------------------------------------------------
 
 
@@ -355,7 +363,7 @@ async def _server_full(nursery: trio.Nursery) -> Outcome:
     raise AssertionError("twelve connections and no refusal")
 
 
-@case("shutting_down", pending="the host sends nothing when it stops (host/server.py): lead")
+@case("shutting_down")
 async def _shutting_down(nursery: trio.Nursery) -> Outcome:
     async with trio.open_nursery() as hosting:
         host = await start_host(hosting)
@@ -473,13 +481,15 @@ async def _invalid_name(nursery: trio.Nursery) -> Outcome:
                                           "name": "host"})
 
 
-@case("table_limit", pending="host/connection.py does not pass the peer's address to "
-      "Registry.request yet (issue 13 glue, lead)")
+@case("table_limit")
 async def _table_limit(nursery: trio.Nursery) -> Outcome:
-    """One address creates tables (each kept by its creator's seat) until refused."""
+    """One address creates tables (each kept by its creator's seat, so every connection is
+    held open) until refused."""
     host = await start_host(nursery, ConnectionLimits(max_connections=64))
+    creators: list[Peer] = []
     for n in range(12):
         peer = await Peer.open(host.listener, name=f"p{n}")
+        creators.append(peer)
         await peer.welcome()
         answer = await peer.seated({"t": "create_table", "id": 1, "name": f"t{n}"})
         if answer["t"] == "error":
@@ -773,3 +783,12 @@ async def test_each_code_happens_with_its_fatal_flag(
             assert await peer.frame() is None, "a fatal error closes the connection"
         else:
             assert await peer.still_answers(), "a refusal leaves the connection working"
+
+
+def test_each_codes_meaning_is_the_one_spec_gives() -> None:
+    """protocol.errors.MEANINGS (what the host's messages and logs say a code means) is SPEC
+    12's wording, word for word: the two cannot drift apart."""
+    from protocol.errors import MEANINGS
+
+    spec = spec_meanings()
+    assert {code: spec.get(code) for code in MEANINGS} == dict(MEANINGS)

@@ -15,6 +15,7 @@ from test_host_authority import Member, serve
 from test_host_robustness import play_bot, start
 
 from client import netbot
+from host.admission import address_key
 from host.outgoing import SendMessage
 from host.registry import Registry
 from host.settings import FAST_TIMINGS, ConnectionLimits
@@ -72,23 +73,24 @@ def test_each_address_and_the_host_have_a_named_number_of_live_tables() -> None:
     registry = host_with_its_own_table()
     create = {"t": "create_table", "id": 1}
     for conn in range(1, TABLES_PER_ADDRESS + 2):
-        registry.request(conn, "eve", create, 0.0, peer=f"203.0.113.7:{4000 + conn}")
+        registry.request(conn, "eve", create, 0.0, address=address_key("203.0.113.7"))
     codes = codes_to(registry, TABLES_PER_ADDRESS + 1)
     assert codes == ["table_limit"] and len(registry.tables) == 1 + TABLES_PER_ADDRESS
     # One IPv6 host is its /64: another address in it counts against the same share.
     for conn in range(100, 100 + TABLES_PER_ADDRESS + 1):
-        registry.request(conn, "six", create, 0.0, peer=f"[2001:db8:1:2::{conn:x}]:5000")
+        registry.request(conn, "six", create, 0.0, address=address_key(f"2001:db8:1:2::{conn:x}"))
     assert codes_to(registry, 100 + TABLES_PER_ADDRESS) == ["table_limit"]
     # A table's creator leaving frees its share at once (the table is gone).
     registry.request(1, "eve", {"t": "leave", "id": 2}, 0.0)
-    registry.request(200, "eve", create, 0.0, peer="203.0.113.7:9999")
+    registry.request(200, "eve", create, 0.0, address=address_key("203.0.113.7"))
     assert codes_to(registry, 200) == []
     # The host as a whole: at most MAX_LIVE_TABLES, whoever asks.
     conn = 1000
     while len(registry.tables) < MAX_LIVE_TABLES:
         conn += 1
-        registry.request(conn, "p", create, 0.0, peer=f"198.51.{conn // 256}.{conn % 256}:1")
-    registry.request(conn + 1, "p", create, 0.0, peer="192.0.2.1:1")
+        address = address_key(f"198.51.{conn // 256}.{conn % 256}")
+        registry.request(conn, "p", create, 0.0, address=address)
+    registry.request(conn + 1, "p", create, 0.0, address=address_key("192.0.2.1"))
     assert codes_to(registry, conn + 1) == ["table_limit"]
     assert len(registry.tables) == MAX_LIVE_TABLES
 

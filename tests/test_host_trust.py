@@ -407,7 +407,8 @@ def test_a_player_back_after_a_round_boundary_gets_the_rest_of_its_round_and_its
     mark = drop_and_return(driver, registry, 2)
     # Round 1 whole (its trust messages, the rest of its events, its audit), then round 2.
     assert labelled(player, mark) == [
-        ("seated", None), ("manifest", None), ("round_prepare", 1), ("seed_commits", 1), ("seed_reveals", 1),
+        ("seated", None), ("manifest", None), ("round_prepare", 1), ("seed_commits", 1),
+        ("seed_reveals", 1),
         ("deck_commits", 1), ("round_history", 1), ("round_audit", 1),
         ("round_prepare", 2), ("seed_commits", 2), ("seed_reveals", 2), ("deck_commits", 2),
         ("round_history", 2), ("snapshot", None)]
