@@ -238,3 +238,13 @@ def test_the_races_section_names_every_window() -> None:
     windows = {r[0] for r in tables(text)[0][1:]}
     assert {"Jump-in (`jump_in`)", "Sequence (`sequences`)", "Buzzer (`buzzers`)"} <= windows
     assert "order in which it **receives**" in text
+
+
+def test_the_announced_limit_keys_are_the_ones_spec_lists() -> None:
+    """[UNO-8-2] names every key of `welcome.limits`: a client written from SPEC alone knows
+    each limit the host announces, and the host announces each one SPEC names."""
+    from protocol.limits import HOST_LIMITS
+
+    line = next(line for line in SPEC.splitlines() if line.startswith("- [UNO-8-2]"))
+    listed = set(re.findall(r"`([a-z_]+)`", line.split("(", 1)[1].split(";", 1)[0]))
+    assert listed == set(HOST_LIMITS)
