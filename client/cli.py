@@ -243,10 +243,11 @@ def run_join(
     err = stderr or sys.stderr
     try:
         host, port = parse_address(args.address)
+        # The name first: a name the host would refuse must not cost a fingerprint prompt.
+        args.name = player_name(args, env)  # the screen shows the name the host hears
         hosts = known_hosts or KnownHosts()
         pin = resolve_pin(args, host, port, hosts, stdin=stdin or sys.stdin,
                           stdout=stdout or sys.stdout)
-        args.name = player_name(args, env)  # the screen shows the name the host hears
     except (JoinError, ValueError) as exc:
         print(f"unonet: {shown(str(exc), keep_newlines=True)}", file=err)
         return 2
