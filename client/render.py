@@ -1032,7 +1032,9 @@ def lobby_body(model: ClientModel, width: int, height: int) -> list[Line]:
     else:
         lines += guest_rule_lines(model, width, height - len(lines) - 3)
     if not model.is_owner and not lobby.started:
-        lines.append([("class:dim", tr("lobby.wait_owner"))])
+        # A dedicated server's table has no owner (SPEC [UNO-8-22]): it starts on its own.
+        waiting = "lobby.wait_owner" if lobby.owner is not None else "lobby.wait_ready"
+        lines.append([("class:dim", tr(waiting))])
     if lobby.started:
         lines.append([("class:prompt", tr("lobby.starting"))])
     room = height - len(lines) - 1
