@@ -131,6 +131,8 @@ EN: dict[str, str] = {
     "err.illegal_card": "that card does not match",
     "err.card_not_in_hand": "you do not hold that card",
     "err.not_catchable": "that player cannot be caught",
+    "err.seat_in_use": "your seat is in use by another connection that is still alive "
+    "(another terminal?); it stays yours: trying again",
     "err.must_play_drawn_card": "only the drawn card may be played",
     "err.round_over": "the round is over",
     # trust
@@ -402,6 +404,8 @@ IT: dict[str, str] = {
     "err.illegal_card": "la carta non corrisponde",
     "err.card_not_in_hand": "non hai quella carta",
     "err.not_catchable": "quel giocatore non si può cogliere",
+    "err.seat_in_use": "il tuo posto è usato da un'altra connessione ancora attiva "
+    "(un altro terminale?); resta tuo: riprovo",
     "err.must_play_drawn_card": "si può giocare solo la carta pescata",
     "err.round_over": "la manche è finita",
     "trust.unchecked": "Mazzo: non ancora verificato",
@@ -670,6 +674,8 @@ PT: dict[str, str] = {
     "err.illegal_card": "essa carta não combina",
     "err.card_not_in_hand": "você não tem essa carta",
     "err.not_catchable": "esse jogador não pode ser pego",
+    "err.seat_in_use": "seu lugar está em uso por outra conexão ainda ativa "
+    "(outro terminal?); continua seu: tentando de novo",
     "err.must_play_drawn_card": "só a carta comprada pode ser jogada",
     "err.round_over": "a rodada acabou",
     "trust.unchecked": "Baralho: ainda não verificado",

@@ -56,9 +56,10 @@ log = logging.getLogger("unonet.client.link")
 
 RETRY_CODES = frozenset({
     Code.IDLE_TIMEOUT, Code.SLOW_CONSUMER, Code.SERVER_FULL, Code.SHUTTING_DOWN,
-    Code.HANDSHAKE_TIMEOUT, Code.RATE_LIMITED,
+    Code.HANDSHAKE_TIMEOUT, Code.RATE_LIMITED, Code.SEAT_IN_USE,
 })
-"""Fatal errors after which connecting again may work (the host was busy, slow or restarting)."""
+"""Fatal errors after which connecting again may work (the host was busy, slow or restarting;
+our seat's old connection had not yet been seen to drop, SPEC [UNO-6-14])."""
 
 RETRY_BYES = frozenset({"shutting_down", "restart"})
 """A host that says it is going away may come back from its journal: the token still works."""

@@ -934,6 +934,10 @@ def compose(model: ClientModel, width: int, height: int, plain: bool,
         keys = ["end.rematch", "key.deck", "end.leave"]
     else:
         body = [[("", model.tr("ui.connecting"))]]
+        # Why we are still connecting (a seat in use elsewhere, a full host): said here, or
+        # the player sees nothing but "Connecting..." while the link tries again.
+        body += [[("class:notice", part)] for part in wrap(model.notice, width)] \
+            if model.notice else []
     if isinstance(model.local_prompt, QuitPrompt) and (small or screen is not Screen.GAME):
         body = [[("class:prompt", quit_words(model))], *body]
     body = (body + [[] for _ in range(body_height)])[:body_height]

@@ -252,3 +252,38 @@ async def test_watching_from_the_table_list_survives_a_refused_seat_and_a_reconn
     assert not [u for u in cy.seen if seated(u)]
     await cy.close()
     await ana.close()
+
+
+async def test_a_copied_token_cannot_take_a_live_seat_and_waits_its_turn(
+    nursery: trio.Nursery, tmp_path: Path
+) -> None:
+    """Issue 13 point 4 as players meet it: a second client with a copy of the seat's token
+    (another terminal, or a thief) is refused `seat_in_use` while the seat's player is
+    connected and answering; it says why on its screen and tries again; the player is told by
+    a host notice and keeps playing. Once that player's connection is gone, the copy's next
+    try takes the seat."""
+    tokens = SeatTokens(tmp_path / "seat_tokens")
+    host = await start_host(nursery, bots=2, rules=RuleSet(target=500))
+    first, kill = await killable_link(nursery, config(host.port, tokens))
+    started = await first.until(match_on)
+    assert isinstance(started, LobbyChanged)
+    seat = started.lobby.you
+    await first.until(lambda u: isinstance(u, ConnectionChanged) or bool(tokens.entries()))
+    (kept,) = tokens.entries()
+    copy = SeatTokens(tmp_path / "copied_tokens")
+    copy.keep(kept)
+
+    second = await start_link(nursery, config(host.port, copy))
+    refused = await second.until(lambda u: isinstance(u, Refused))
+    assert isinstance(refused, Refused) and refused.code == "seat_in_use"
+    told = await first.until(lambda u: isinstance(u, ChatReceived) and u.host)
+    assert isinstance(told, ChatReceived) and "resume your seat" in told.text
+    held = host.table.room.seats[seat]
+    assert held is not None and held.connected and not held.taken_over
+    assert "closed" not in first.states()
+
+    kill.cancel()  # the player's terminal is closed: the copy's next try gets the seat
+    await first.finished.wait()
+    back = await second.until(seated)
+    assert isinstance(back, LobbyChanged) and back.lobby.you == seat and back.lobby.started
+    await second.close()
