@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import trio
-from client_net import LinkHarness, play_until, start_host, start_link
+from client_net import LinkHarness, LocalHost, play_until, start_host, start_link
 
 from client.link import (
     ChatReceived,
@@ -67,18 +67,28 @@ async def killable_link(nursery: trio.Nursery, cfg: LinkConfig) -> tuple[LinkHar
     return harness, scope
 
 
-async def test_a_killed_client_run_again_takes_back_the_same_seat(
-    nursery: trio.Nursery, tmp_path: Path
-) -> None:
-    tokens = SeatTokens(tmp_path / "seat_tokens")
+async def seated_in_a_match(
+    nursery: trio.Nursery, tokens: SeatTokens
+) -> tuple[LocalHost, LinkHarness, trio.CancelScope, KeptSeat]:
+    """A host with two bots and a killable client in its match; the seat it keeps (a token
+    in `tokens`)."""
     host = await start_host(nursery, bots=2, rules=RuleSet(target=500))
     first, kill = await killable_link(nursery, config(host.port, tokens))
     started = await first.until(match_on)
     assert isinstance(started, LobbyChanged)
-    seat = started.lobby.you
     await first.until(lambda u: isinstance(u, ConnectionChanged) or bool(tokens.entries()))
     (kept,) = tokens.entries()
-    assert (kept.place, kept.table, kept.seat) == (f"127.0.0.1:{host.port}", 0, seat)
+    assert kept.seat == started.lobby.you
+    return host, first, kill, kept
+
+
+async def test_a_killed_client_run_again_takes_back_the_same_seat(
+    nursery: trio.Nursery, tmp_path: Path
+) -> None:
+    tokens = SeatTokens(tmp_path / "seat_tokens")
+    host, first, kill, kept = await seated_in_a_match(nursery, tokens)
+    seat = kept.seat
+    assert (kept.place, kept.table) == (f"127.0.0.1:{host.port}", 0)
     assert (tmp_path / "seat_tokens").stat().st_mode & 0o777 == 0o600
 
     kill.cancel()  # the terminal is closed: no bye, the host sees the socket die
@@ -263,13 +273,8 @@ async def test_a_copied_token_cannot_take_a_live_seat_and_waits_its_turn(
     a host notice and keeps playing. Once that player's connection is gone, the copy's next
     try takes the seat."""
     tokens = SeatTokens(tmp_path / "seat_tokens")
-    host = await start_host(nursery, bots=2, rules=RuleSet(target=500))
-    first, kill = await killable_link(nursery, config(host.port, tokens))
-    started = await first.until(match_on)
-    assert isinstance(started, LobbyChanged)
-    seat = started.lobby.you
-    await first.until(lambda u: isinstance(u, ConnectionChanged) or bool(tokens.entries()))
-    (kept,) = tokens.entries()
+    host, first, kill, kept = await seated_in_a_match(nursery, tokens)
+    seat = kept.seat
     copy = SeatTokens(tmp_path / "copied_tokens")
     copy.keep(kept)
 

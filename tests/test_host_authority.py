@@ -121,6 +121,16 @@ async def serve(nursery: trio.Nursery, registry: Registry) -> trio.SocketListene
     return listeners[0]
 
 
+async def in_a_match(listener: trio.SocketListener, name: str = "ana") -> Member:
+    """A member who joins table 0, says ready and is in its match (its first snapshot)."""
+    member = await Member.connect(listener, name)
+    await member.until(Welcomed)
+    assert await member.answer_of("join_table", table=0, name=name) == "accepted"
+    await member.send(member.session.request("ready", ready=True)[1])
+    await member.until(Snapshot)
+    return member
+
+
 def headless(tmp_path: Path, **options: object) -> Registry:
     """What `unonet host --headless --seats 3 --bots 1` serves (run.py builds it)."""
     return build_registry(HostOptions(seats=3, bots=1, headless=True, tls=False,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import trio
-from test_host_authority import Member, serve
+from test_host_authority import in_a_match, serve
 from test_host_robustness import play_bot
 
 from client import netbot
@@ -19,7 +19,6 @@ from host.outgoing import CloseConnection, Outgoing
 from host.registry import Registry
 from host.settings import FAST_TIMINGS
 from host.table import Table, TableSettings
-from protocol.client_session import Snapshot, Welcomed
 from protocol.connection import ConnectionFailed
 from unonet.rules import RuleSet
 
@@ -84,11 +83,7 @@ async def test_a_failed_table_tells_its_players_keeps_its_journal_and_the_others
     failing = add_table(registry, FailingTable, "buggy", tmp_path)
     add_table(registry, Table, "fine")
     listener = await serve(nursery, registry)
-    ana = await Member.connect(listener, "ana")
-    await ana.until(Welcomed)
-    assert await ana.answer_of("join_table", table=0, name="ana") == "accepted"
-    await ana.send(ana.session.request("ready", ready=True)[1])
-    await ana.until(Snapshot)
+    ana = await in_a_match(listener)
     assert failing.game is not None and failing.game.journal is not None
     journal = failing.game.journal.path
     assert isinstance(failing, FailingTable)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import trio
-from test_host_authority import Member, serve
+from test_host_authority import Member, in_a_match, serve
 from test_host_resume import restart, start_journaled, token_of
 
 from host.registry import Registry, ResumeRefused
@@ -31,11 +31,7 @@ async def seated_player(nursery: trio.Nursery) -> tuple[Registry, Table, trio.So
                                                 target_seats=2, timings=FAST_TIMINGS))
     table.add_bot()
     listener = await serve(nursery, registry)
-    ana = await Member.connect(listener, "ana")
-    await ana.until(Welcomed)
-    assert await ana.answer_of("join_table", table=0, name="ana") == "accepted"
-    await ana.send(ana.session.request("ready", ready=True)[1])
-    await ana.until(Snapshot)
+    ana = await in_a_match(listener)
     token = ana.last("seated")["token"]
     assert isinstance(token, bytes)
     return registry, table, listener, ana, token
