@@ -128,6 +128,11 @@ class ClientConnection:
             return str(self.protocol.error.code)
         return "closed"  # bye or a clean EOF (`farewell` says which)
 
+    def ended_as(self) -> str:
+        """`ending()` as the log's last line says it: a clean close with its bye reason."""
+        ending = self.ending()
+        return f"closed ({self.farewell})" if ending == "closed" else ending
+
     def alive(self, now: float) -> bool:
         """Received something within `alive_window` and not closing: the seat's owner is
         there (a resume token is then refused, SPEC.md 6.9)."""

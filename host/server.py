@@ -205,7 +205,9 @@ class HostServer:
         finally:
             self._scopes.pop(conn_id, None)
             self.admission.gone(conn_id)
-            self.connections.pop(conn_id, None)
+            connection = self.connections.pop(conn_id, None)
+            if connection is not None:  # cancelled (the host stops): what it got so far
+                ending = connection.ended_as()
             conn_log.last(logging.INFO, "ended: %s after %.1f s", ending,
                           trio.current_time() - accepted)
             try:
@@ -263,4 +265,4 @@ class HostServer:
                 await stream.aclose()
             except (trio.BrokenResourceError, trio.ClosedResourceError):
                 log.debug("conn %d: already closed", conn_id)
-        return f"closed ({connection.farewell})" if ending == "closed" else ending
+        return connection.ended_as()
