@@ -37,6 +37,7 @@ from protocol.limits import (
     HANDSHAKE_DEADLINE,
     HOST_LIMITS,
     IDLE_CUTOFF,
+    LIST_TABLES_COST,
     MAX_CLIENT_CONTAINERS,
     MAX_CLIENT_FRAME,
     MAX_FRAME,
@@ -330,6 +331,12 @@ class HostConnection(Endpoint):
         if not self._bucket.take(self._now, cost):
             raise ProtocolError(Code.RATE_LIMITED, f"too many frames or bytes ({size} bytes)")
 
+    def _charge_extra(self, cost: int) -> None:
+        """Take `cost` more tokens for a request whose answer costs the host more than its
+        frame (list_tables); too few cut the client off as `_charge` does."""
+        if not self._bucket.take(self._now, min(cost, self._bucket.burst)):
+            raise ProtocolError(Code.RATE_LIMITED, "too many requests for the table list")
+
     def _chat_allowed(self, message: dict[str, Any]) -> list[HostEvent] | None:
         """None if the chat line fits this connection's chat budget; else the refusal
         (chat_limited, non-fatal, queued): the line is dropped, the connection stays."""
@@ -365,6 +372,8 @@ class HostConnection(Endpoint):
             return [self._closed(message["reason"], message.get("msg"))]
         if kind == "error" and message["fatal"] is True:
             return [self._fail(peer_error(message), by_peer=True)]
+        if kind == "list_tables":
+            self._charge_extra(LIST_TABLES_COST - 1)  # its frame paid 1 already
         if kind in REQUESTS:
             return [RequestReceived(request_id(message), message)]
         if kind == "chat":

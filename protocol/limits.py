@@ -154,6 +154,13 @@ CHAT_BURST: Final = 5
 """Chat lines at once on top of the sustained rate: a quick exchange, a pasted line or two.
 A line over the budget is refused with `chat_limited` (non-fatal) and not relayed."""
 
+LIST_TABLES_COST: Final = 10
+"""Tokens a `list_tables` takes from the rate limit, its frame's cost included. Its answer can
+list MAX_TABLES tables (~23 KB, ~0.4 ms of the host's CPU to build and encode) for a request
+of a few bytes; a client lists on connecting and when its player refreshes, so ten tokens
+(five listings a second sustained, about ten at once) never touch an honest client and keep
+a loop of requests from turning the host's CPU and uplink into its own."""
+
 RECEIVE_CHUNK: Final = 65_536
 """Bytes a driver should read per call, so that what a decoder holds stays bounded."""
 

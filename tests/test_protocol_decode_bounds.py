@@ -31,6 +31,7 @@ from protocol.host_connection import HelloReceived, HostConnection, MessageRecei
 from protocol.limits import (
     CHAT_BURST,
     HOST_LIMITS,
+    LIST_TABLES_COST,
     MAX_ARRAY_LEN,
     MAX_CHAT_CHARS,
     MAX_CLIENT_CONTAINERS,
@@ -327,6 +328,27 @@ def test_chat_over_its_budget_is_refused_and_the_connection_stays() -> None:
     assert [f["code"] for f in replies.frames if f["t"] == "error"] == ["chat_limited"] * 2
     [later] = host.receive_data(line, now=2.0)  # one line a second refills
     assert isinstance(later, MessageReceived)
+
+
+def test_listing_the_tables_costs_its_answer_so_a_loop_of_requests_is_cut_off() -> None:
+    """list_tables answers a few bytes with up to 256 table summaries (~23 KB): it takes
+    LIST_TABLES_COST tokens, so an honest client listing now and then is never limited and a
+    client listing in a loop is cut off long before the host spends a core on it."""
+    from protocol.connection import ConnectionFailed
+    from protocol.host_connection import RequestReceived
+
+    listing = encode_frame({"t": "list_tables", "id": 1})
+    honest = ready_host()
+    for second in range(1, 61):  # one listing a second for a minute
+        [event] = honest.receive_data(listing, now=float(second))
+        assert isinstance(event, RequestReceived)
+    looping = ready_host()
+    events = looping.receive_data(listing * (RATE_BURST // LIST_TABLES_COST + 1), now=0.0)
+    served = [e for e in events if isinstance(e, RequestReceived)]
+    assert len(served) < RATE_BURST // LIST_TABLES_COST + 1
+    assert isinstance(events[-1], ConnectionFailed) and events[-1].error.code == "rate_limited"
+    pings = ready_host()  # the same number of cheap frames is no trouble at all
+    assert pings.receive_data(encode_frame({"t": "ping", "n": 1}) * 11, now=0.0) == []
 
 
 def test_welcome_announces_every_bound() -> None:
