@@ -99,3 +99,34 @@ def test_ctrl_c_stops_a_headless_host_with_one_line(tmp_path: Path) -> None:
     assert "Traceback" not in rest
     lines = [line for line in rest.splitlines() if " INFO " not in line and line.strip()]
     assert len(lines) == 1 and "host stopped (Ctrl-C)" in lines[0], (seen, rest)
+
+
+def test_a_failure_while_stopping_for_ctrl_c_is_still_a_ctrl_c(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Seen once under load: Ctrl-C on a headless host exited 1 with "unonet: Bad file
+    descriptor", an OSError raised while the KeyboardInterrupt unwound. The user pressed
+    Ctrl-C: they get its one line and 130, bare or inside trio's exception group."""
+    import unonet.cli as cli
+
+    def stopping_fails(_: object) -> int:
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt:
+            raise OSError(9, "Bad file descriptor") from None  # the context stays the KI
+
+    def stopping_fails_in_a_group(_: object) -> int:
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt:
+            raise ExceptionGroup("stopping", [OSError(9, "Bad file descriptor")])  # noqa: B904
+
+    for failing in (stopping_fails, stopping_fails_in_a_group):
+        monkeypatch.setattr(cli, "cmd_host", failing)
+        parser = cli.build_parser()
+        monkeypatch.setattr(cli, "build_parser", lambda parser=parser: parser)
+        for action in parser._subparsers._group_actions:  # type: ignore[union-attr]
+            action.choices["host"].set_defaults(func=failing)  # type: ignore[index]
+        assert cli.main(["host", "--headless"]) == 130
+        err = capsys.readouterr().err
+        assert "Bad file descriptor" not in err and "host stopped (Ctrl-C)" in err

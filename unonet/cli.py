@@ -479,22 +479,58 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BaseExceptionGroup as group:  # trio wraps a Ctrl-C that stopped a host's tasks
         interrupted, _ = group.split(KeyboardInterrupt)
+        if interrupted is None and _during_ctrl_c(group):
+            interrupted = group  # a failure while stopping for a Ctrl-C: still the Ctrl-C
         if interrupted is None:  # with a Ctrl-C, what else failed is what stopping caused
             failure = _first_failure(group)
             if failure is None:
                 raise
             print(f"unonet: {failure}", file=sys.stderr)
             return 1
-        if args.command == "host":
-            print("unonet: host stopped (Ctrl-C); `unonet host --resume JOURNAL` carries a "
-                  "game on from its journal", file=sys.stderr)
-        return 130
+        if interrupted is group:
+            log_stop_failure(group)
+        return _stopped(args)
     except Exception as exc:  # a port in use, an address not ours, a bad journal, ...
+        if _during_ctrl_c(exc):  # raised while stopping for a Ctrl-C (seen once, under load)
+            log_stop_failure(exc)
+            return _stopped(args)
         failure = _first_failure(exc)
         if failure is None:
             raise  # a bug: its traceback is worth seeing
         print(f"unonet: {failure}", file=sys.stderr)
         return 1
+
+
+def _stopped(args: argparse.Namespace) -> int:
+    """A Ctrl-C: the one line a stopped host says, and the shell's code for SIGINT."""
+    if args.command == "host":
+        print("unonet: host stopped (Ctrl-C); `unonet host --resume JOURNAL` carries a "
+              "game on from its journal", file=sys.stderr)
+    return 130
+
+
+def _during_ctrl_c(exc: BaseException) -> bool:
+    """Whether `exc` was raised while a KeyboardInterrupt was being handled (its context
+    chain, or a member of its group, holds one): stopping failed, but the user pressed Ctrl-C
+    and that is what they get told; the failure goes to the log."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if isinstance(current, KeyboardInterrupt):
+            return True
+        if isinstance(current, BaseExceptionGroup) and any(
+                _during_ctrl_c(inner) for inner in current.exceptions):
+            return True
+        current = current.__context__
+    return False
+
+
+def log_stop_failure(exc: BaseException) -> None:
+    """One log line (the host's log, when it has one): what else failed while stopping."""
+    import logging
+
+    logging.getLogger("unonet.cli").info("stopping for Ctrl-C also raised %r", exc)
 
 
 class CommandError(Exception):
