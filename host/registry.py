@@ -96,7 +96,7 @@ class Registry:
                 continue
             holder = table.room.seats[seat]
             if holder is not None and holder.conn is not None and self.alive(holder.conn):
-                self._run(table, partial(table.resume_refused, seat))
+                self._run(table, partial(table.resume_refused, seat, now))
                 return ResumeRefused(Code.SEAT_IN_USE,
                                      "this seat's player is connected and answering; a token "
                                      "takes a seat back only once its connection is gone")

@@ -34,6 +34,7 @@ from host.table_limits import (
     PENALTIES_PER_ROUND,
     PENALTIES_PER_TARGET,
     PENALTY_MAX_CARDS,
+    RESUME_NOTICE_EVERY,
 )
 from protocol.errors import Code
 from protocol.ratelimit import TokenBucket
@@ -98,6 +99,7 @@ class Table:
         self.game: Game | None = None
         self.restart_at: float | None = None
         self.finished: list[Match] = []
+        self._resume_noticed: dict[int, float] = {}  # seat -> when its player was last told
         """The last FINISHED_KEPT matches played to their end here, oldest first (the
         journal keeps them all); `matches_played` counts every one."""
         self.matches_played = 0
@@ -295,10 +297,16 @@ class Table:
             self.game.seat_changed(now)
         self._lobby_changed(now)
 
-    def resume_refused(self, index: int) -> None:
+    def resume_refused(self, index: int, now: float) -> None:
         """Someone came with this seat's token while its player is connected and answering:
-        the player hears of it (the token has leaked, or another of its clients tried)."""
+        the player hears of it (the token has leaked, or another of its clients tried), once
+        per RESUME_NOTICE_EVERY seconds: a client retrying, or a thief connecting in a loop,
+        must not flood the player's chat and the host's log."""
         seat = self.room.seats[index]
+        last = self._resume_noticed.get(index)
+        if last is not None and now - last < RESUME_NOTICE_EVERY:
+            return
+        self._resume_noticed[index] = now
         if seat is not None and seat.conn is not None:
             log.warning("%s: a resume of seat %d (%s) refused: its connection is alive",
                         self.label, index, seat.name)

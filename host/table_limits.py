@@ -47,3 +47,8 @@ PENALTIES_PER_ROUND: Final = 3
 FINISHED_KEPT: Final = 1
 """Matches played to their end that a table keeps (`Table.finished`): the last one, for the
 score screen, the tests and the operator; the journal keeps every match for good."""
+
+RESUME_NOTICE_EVERY: Final = 30.0
+"""Seconds between two "someone tried to resume your seat" notices to one seat's player (and
+log lines): a client that retries its resume, or a thief connecting in a loop, is told once
+in a while, never a line per attempt."""

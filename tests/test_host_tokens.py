@@ -58,6 +58,14 @@ async def test_a_copied_token_cannot_take_the_seat_of_a_player_who_is_answering(
     assert notice["name"] == "host" and "resume your seat" in str(notice["text"])
     assert seat.conn == held_by and not ana.closed  # ana still plays: "the token wins" no more
     assert fatal(ana) is None
+    # A thief trying in a loop: every try is refused, and ana hears of it once, not per try.
+    for _ in range(10):
+        again = await Member.connect(listener, "mallory", resume=token)
+        await again.until_true(lambda again=again: fatal(again) is not None)
+        assert fatal(again) == "seat_in_use"
+    await ana.send(ana.session.request("list_tables")[1])  # a round trip: all notices are in
+    await ana.until_true(lambda: bool(ana.messages("tables")))
+    assert sum(1 for m in ana.messages("chat_message") if m.get("host")) == 1
 
 
 async def test_a_resume_renews_the_token_so_the_old_one_is_worthless(
