@@ -69,6 +69,10 @@ WILD_KINDS = frozenset(
     }
 )
 
+CHALLENGEABLE_KINDS = frozenset({Kind.WILD_DRAW_FOUR, Kind.WILD_DRAW_TWO, Kind.WILD_DRAW_COLOR})
+"""Wild draw cards legal only without a card of the colour in play, and so open to a challenge
+(RULEBOOK.md 1.6 and 3); `wd4_policy` rules them all."""
+
 DRAW_AMOUNTS: dict[Kind, int] = {
     Kind.DRAW_ONE: 1,
     Kind.DRAW_TWO: 2,

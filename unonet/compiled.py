@@ -18,6 +18,8 @@ ENGINE_MODULES = (
     "unonet.encoding",
     "unonet.errors",
     "unonet.events",
+    "unonet.flip",
+    "unonet.flip_deck",
     "unonet.hmac_sha256",
     "unonet.legality",
     "unonet.match",

@@ -35,7 +35,7 @@ from unonet.actions import (
     Pass,
     Play,
 )
-from unonet.cards import Face, Kind
+from unonet.cards import CHALLENGEABLE_KINDS, Face, Kind
 from unonet.errors import EngineError, ErrorCode
 from unonet.matching import holds_color
 from unonet.phase import Phase
@@ -45,8 +45,9 @@ if TYPE_CHECKING:
 
 __all__ = ["legal_plays", "play_refusal", "refusal"]
 
-_NOT_IDENTICAL = frozenset({Kind.BUZZER, Kind.WILD_DRAW_FOUR})
-"""Seed 003: every card may be intercepted but a Buzzer and a Wild Draw Four (`identical`)."""
+_NOT_IDENTICAL = frozenset({Kind.BUZZER, *CHALLENGEABLE_KINDS})
+"""Seed 003: every card may be intercepted but a Buzzer and a Wild Draw Four (`identical`);
+UNO Flip's challengeable wild draw cards are kept out likewise (choice)."""
 _DEFLECTORS = frozenset({Kind.SKIP, Kind.REVERSE, Kind.BUZZER})
 _JUMP_IN_PHASES = (Phase.TURN, Phase.STACK, Phase.CHALLENGE)
 """RULEBOOK.md 6.5: while the current player is to play or faces a pending draw."""
@@ -106,11 +107,12 @@ def plays_in_turn(rnd: Round, hand: Sequence[int], card: int) -> bool:
 
 def rule_refusal(rnd: Round, hand: Sequence[int], card: int) -> EngineError | None:
     """A card that matches but that a rule forbids: an action card as the last card (unless
-    action_finish), a Wild Draw Four while holding the colour in play (wd4_policy=enforce)."""
+    action_finish), a Wild Draw Four (or Flip's Wild Draw Two, Wild Draw Color) while holding
+    the colour in play (wd4_policy=enforce)."""
     face = rnd.face(card)
     if len(hand) == 1 and face.is_action and not rnd.rules.action_finish:
         return EngineError(ErrorCode.LAST_CARD_NOT_ALLOWED, "no action card as the last card")
-    if face.kind is Kind.WILD_DRAW_FOUR and rnd.rules.wd4_policy == "enforce":
+    if face.kind in CHALLENGEABLE_KINDS and rnd.rules.wd4_policy == "enforce":
         others = (rnd.face(c) for c in hand if c != card)
         if holds_color(others, rnd.active_color):
             return EngineError(ErrorCode.ILLEGAL_WILD_DRAW_FOUR, "you hold the colour in play")
@@ -142,6 +144,8 @@ def stacks_on(rnd: Round, face: Face) -> bool:
     if stacking == "off" or not face.draw_amount:
         return False
     top = rnd.chain[-1] if rnd.chain else rnd.face(rnd.top)  # a deflection is not a draw card
+    if top.kind is Kind.WILD_DRAW_COLOR:  # "until a colour" has no count to add to (choice)
+        return False
     if not rnd.rules.stack_mix_wild and face.is_wild != top.is_wild:
         return False
     if stacking == "same_kind":

@@ -14,7 +14,7 @@ from typing import Any
 
 from unonet import events as ev
 from unonet.actions import HOST, Action, Expire, Penalize, StartRound
-from unonet.cards import ALL_COLORS
+from unonet.cards import ALL_COLORS, DeckManifest
 from unonet.errors import EngineError, ErrorCode
 from unonet.matching import dealer_value
 from unonet.phase import Phase
@@ -41,18 +41,24 @@ class Match:
         *,
         stacked_decks: Sequence[Sequence[int]] = (),
         first_dealer: int | None = None,
+        deck: DeckManifest | None = None,
+        unreleased_variants: bool = False,
     ) -> None:
         """`stacked_decks[k]` replaces the shuffled deck of round k+1 (a full deal order; the
-        tests' stacker builds one) and `first_dealer` the dealer draw: tests build situations
-        with them."""
-        rules.check_table(seats)
-        self.stacked_decks = [list(deck) for deck in stacked_decks]
-        for deck in self.stacked_decks:
-            if sorted(deck) != list(range(len(rules.manifest()))):
+        tests' stacker builds one), `first_dealer` the dealer draw and `deck` the rules' deck
+        (a Flip deck paired as a scenario needs): tests build situations with them.
+        `unreleased_variants` accepts UNO Flip: only unonet.flip_preview passes it, until the
+        protocol, trust and client carry Flip (issue 14)."""
+        rules.check_table(seats, unreleased_variants=unreleased_variants)
+        self.manifest = deck if deck is not None else rules.manifest(seed)
+        if len(self.manifest) != len(rules.manifest()):
+            raise ValueError("a deck given to a match must be the size of the rules' deck")
+        self.stacked_decks = [list(d) for d in stacked_decks]
+        for order in self.stacked_decks:
+            if sorted(order) != list(range(len(self.manifest))):
                 raise ValueError("a stacked deck must list every card id exactly once")
         self.first_dealer = first_dealer
         self.rules = rules
-        self.manifest = rules.manifest()
         self.table = play_table(self.manifest, 0, ALL_COLORS[: rules.colors])
         self.seats = seats
         self.seed = seed
@@ -158,7 +164,7 @@ class Match:
                     "wd4_player", "wd4_hand", "color_before", "uno_called", "catchable", "winner",
                     "out", "side", "pending_draw", "finished", "top_seat", "run", "buzz_waiting",
                     "buzz_order", "buzz_then", "knocked_out", "penalty_points", "chain",
-                    "cannot_draw_streak",
+                    "cannot_draw_streak", "color_then",
                 )
             }
         return out
@@ -227,7 +233,7 @@ class Match:
         assert rnd is not None
         points = round_points(
             self.rules, self.manifest, rnd.winner, rnd.hands, rnd.knocked_out,
-            rnd.penalty_points, self.scores,
+            rnd.penalty_points, self.scores, rnd.side,
         )
         self.scores = [s + p for s, p in zip(self.scores, points, strict=True)]
         events: list[ev.Event] = [

@@ -32,9 +32,11 @@ from unonet.actions import (
     Pass,
     Play,
 )
-from unonet.cards import ALL_COLORS, Color, DeckManifest, Face, Kind
+from unonet.cards import ALL_COLORS, CHALLENGEABLE_KINDS, Color, DeckManifest, Face, Kind
 from unonet.errors import EngineError, ErrorCode
 from unonet.events import Position
+from unonet.flip import Flipped, other_side
+from unonet.flip_deck import side_colors
 from unonet.legality import legal_plays, play_refusal, plays_in_turn, refusal
 from unonet.matching import holds_color
 from unonet.phase import Phase
@@ -115,13 +117,17 @@ class Round:
         self.draws_this_turn = 0
         self.top_seat: int | None = None  # who played the top card (no jump-in on one's own)
         self.run: Run | None = None  # the sequence window
+        # Who plays once the pending colour is named: None for the chooser itself (a first-card
+        # Wild), the next player after a Flip that turned up a wild face.
+        self.color_then: int | None = None
 
         # A pending draw (stacking, a Wild Draw Four): its total, and who emptied their hand
         # while it waits (the round ends once it is taken).
         self.pending_draw = 0
         self.chain: list[Face] = []  # the draw cards of the pending draw, in order
         self.finished: int | None = None
-        # A Wild Draw Four waiting for the challenge decision of `current`.
+        # A challengeable wild draw card (CHALLENGEABLE_KINDS) waiting for the challenge
+        # decision of `current`.
         self.wd4_player: int | None = None
         self.wd4_hand: tuple[int, ...] = ()
         self.color_before: Color | None = None
@@ -164,6 +170,13 @@ class Round:
             Kind.DRAW_TWO: self._effect_draw,
             Kind.WILD_DRAW_FOUR: self._effect_draw,
             Kind.BUZZER: self._effect_buzzer,
+            # UNO Flip (RULEBOOK.md 3); a wild draw card here is one not challengeable.
+            Kind.DRAW_ONE: self._effect_draw,
+            Kind.DRAW_FIVE: self._effect_draw,
+            Kind.WILD_DRAW_TWO: self._effect_draw,
+            Kind.WILD_DRAW_COLOR: self._effect_draw_color,
+            Kind.SKIP_EVERYONE: self._effect_skip_everyone,
+            Kind.FLIP: self._effect_flip,
         }
         self._deal(stacked)
 
@@ -384,16 +397,16 @@ class Round:
         face = self.face(card)
         self.active_color = face.color
         first = self._step(self.dealer, 1)
-        if face.kind is Kind.WILD_DRAW_FOUR:
+        if face.kind in CHALLENGEABLE_KINDS:  # a Wild Draw Four or (Flip) Wild Draw Two
             self._return_first_card(card)
             return
         if face.kind is Kind.WILD or face.kind is Kind.BUZZER:  # a Buzzer: RULEBOOK.md 6.9
             self.current = first
             self._set_decision(Phase.CHOOSE_COLOR, first)
             return
-        if face.kind is Kind.DRAW_TWO:
-            self._draw_cards(first, 2, "draw_two")
-            self._events.append(ev.Skipped(first, "first_card_draw_two"))
+        if face.kind is Kind.DRAW_TWO or face.kind is Kind.DRAW_ONE:  # Draw One: UNO Flip
+            self._draw_cards(first, face.draw_amount, face.kind.value)
+            self._events.append(ev.Skipped(first, f"first_card_{face.kind.value}"))
             self._next_turn(self._step(first, 1))
         elif face.kind is Kind.SKIP:
             self._events.append(ev.Skipped(first, "first_card_skip"))
@@ -405,14 +418,16 @@ class Round:
                 self.direction = -self.direction
                 self._events.append(ev.DirectionChanged(self.direction))
             self._next_turn(self.dealer if self.dealer not in self.out else self._step(first, 1))
-        else:
+        else:  # a number, or a Flip: inert as the first card (RULEBOOK.md 3, choice)
             self._next_turn(first)
 
     def _return_first_card(self, card: int) -> None:
-        """A first Wild Draw Four goes back into the deck, which is reshuffled; turn another."""
+        """A first Wild Draw Four (Flip: Wild Draw Two) goes back into the deck, which is
+        reshuffled; turn another."""
+        kind = self.face(card).kind
         self.discard.pop()
         sources = [self.origin[c] for c in self.draw_pile] + [self.origin[card]]
-        self._new_epoch(sources, "first_card_wild_draw_four", public=False)
+        self._new_epoch(sources, f"first_card_{kind.value}", public=False)
         self._turn_first_card()
 
     # -- playing cards (RULEBOOK.md 1.4-1.6, 2) ---------------------------------------------------
@@ -437,7 +452,9 @@ class Round:
         self.top_seat = seat
         self._after_hand_shrank(seat, called=action.uno)
 
-        if face.draw_amount and (answering or self._draw_pends(face)):
+        if (face.draw_amount or face.kind is Kind.WILD_DRAW_COLOR) and (
+            answering or self._draw_pends(face)
+        ):
             self._pend_draw(seat, face, color_before, answering)
         elif answering:
             self._deflect(seat, face)
@@ -477,10 +494,11 @@ class Round:
 
     def _draw_pends(self, face: Face) -> bool:
         """Does a draw card leave its draw pending (a decision for the next player) rather than
-        taken at once? Under stacking, and for a challengeable Wild Draw Four."""
-        return self.rules.stacking != "off" or (
-            face.kind is Kind.WILD_DRAW_FOUR and self.rules.wd4_policy == "challenge"
-        )
+        taken at once? Under stacking (a Wild Draw Color never stacks), and for a challengeable
+        wild draw card."""
+        if face.kind in CHALLENGEABLE_KINDS and self.rules.wd4_policy == "challenge":
+            return True
+        return self.rules.stacking != "off" and face.draw_amount > 0
 
     def _pend_draw(self, seat: int, face: Face, color_before: Color | None, stacked: bool) -> None:
         """A draw card starts or grows the pending draw; the next player must answer it."""
@@ -491,7 +509,7 @@ class Round:
         if not self.hands[seat]:
             self.finished = seat
         victim = self._step(seat, 1)
-        if face.kind is Kind.WILD_DRAW_FOUR and self.rules.wd4_policy == "challenge":
+        if face.kind in CHALLENGEABLE_KINDS and self.rules.wd4_policy == "challenge":
             self.wd4_player = seat
             self.wd4_hand = tuple(self.hands[seat])
             self.color_before = color_before
@@ -539,6 +557,54 @@ class Round:
         self._draw_cards(nxt, face.draw_amount, face.kind.value)
         self._events.append(ev.Skipped(nxt, face.kind.value))
         self._next_turn(self._step(nxt, 1))
+
+    def _effect_draw_color(self, seat: int, face: Face) -> None:
+        """UNO Flip's Wild Draw Color, not challengeable: the next player draws until a card of
+        the named colour and is skipped."""
+        nxt = self._step(seat, 1)
+        assert self.active_color is not None
+        self._draw_until_color(nxt, self.active_color, face.kind.value)
+        self._events.append(ev.Skipped(nxt, face.kind.value))
+        self._next_turn(self._step(nxt, 1))
+
+    def _draw_until_color(self, seat: int, color: Color, reason: str) -> None:
+        """Draw one card at a time until one shows `color` (a wild does not count, RULEBOOK.md
+        3), the piles run out, or the draw knocks `seat` out (max_hand)."""
+        while seat not in self.out and self.phase is not Phase.ROUND_OVER:
+            got = self._draw_cards(seat, 1, reason)
+            if not got or self.face(got[0]).color == color:
+                return
+
+    def _effect_skip_everyone(self, seat: int, face: Face) -> None:
+        """UNO Flip's Skip Everyone: every other player is skipped; its player plays again."""
+        for other in self._turn_order(seat)[1:]:
+            self._events.append(ev.Skipped(other, face.kind.value))
+        self._next_turn(seat)
+
+    def _effect_flip(self, seat: int, face: Face) -> None:
+        """UNO Flip: the discard pile, then the draw pile, then every hand turn over (each pile
+        reversed, its bottom card now on top); the new top's face sets what to match and its
+        effect is not applied. A wild face lets the Flip's player name the colour; then (or at
+        once) the next player plays. `flip_passes_hands` then passes every hand on."""
+        self.discard.reverse()
+        self.draw_pile.reverse()
+        self.side = other_side(self.side)
+        self.colors = side_colors(self.side)
+        self.table = play_table(self.manifest, self.side, self.colors)
+        self._faces = self.table.faces
+        top = self.face(self.top)
+        self.active_color = top.color
+        self.top_seat = None  # nobody played the new top card: anyone may jump in on it
+        self._events.append(Flipped(seat, self.side, self.top))
+        if self.rules.flip_passes_hands:
+            self._pass_hands("flip")
+            if self.phase is Phase.ROUND_OVER:
+                return
+        if top.is_wild:
+            self.color_then = self._step(seat, 1)
+            self._set_decision(Phase.CHOOSE_COLOR, seat)
+        else:
+            self._next_turn(self._step(seat, 1))
 
     def _effect_number(self, seat: int, face: Face) -> None:
         """A number; under `seven_zero` a 7 swaps with a chosen player, a 0 passes every hand."""
@@ -600,7 +666,8 @@ class Round:
     def _do_choose_color(self, seat: int, action: ChooseColor) -> None:
         self.active_color = action.color
         self._events.append(ev.ColorChosen(seat, action.color))
-        self._next_turn(seat)  # the first-card Wild: the chooser then plays
+        then, self.color_then = self.color_then, None
+        self._next_turn(seat if then is None else then)  # a first-card Wild: the chooser plays
 
     def _do_accept(self, seat: int, action: Action) -> None:
         """Take the pending draw (a stack's total or a Wild Draw Four) and lose the turn."""
@@ -608,9 +675,22 @@ class Round:
 
     def _take_pending(self, seat: int) -> None:
         reason = self._pending_reason()
-        self._draw_cards(seat, self._clear_pending(), reason)
+        self._pay_pending(seat, 0, reason)
         self._events.append(ev.Skipped(seat, reason))
         self._after_pending_paid(self._step(seat, 1))
+
+    def _pay_pending(self, seat: int, extra: int, reason: str) -> None:
+        """`seat` draws the pending draw and `extra` cards more, and the pending draw ends. A
+        pending Wild Draw Color (UNO Flip) is drawn until a card of the named colour."""
+        until = self.active_color if self.chain and self.chain[-1].kind is Kind.WILD_DRAW_COLOR \
+            else None
+        amount = self._clear_pending()
+        if until is None:
+            self._draw_cards(seat, amount + extra, reason)
+            return
+        self._draw_until_color(seat, until, reason)
+        if extra and seat not in self.out and self.phase is not Phase.ROUND_OVER:
+            self._draw_cards(seat, extra, reason)
 
     def _pending_reason(self) -> str:
         """"stack" under stacking (the chain's total), else the one draw card's own kind (a
@@ -640,9 +720,11 @@ class Round:
     def _do_challenge(self, seat: int, action: Action) -> None:
         """RULEBOOK.md 1.6 and 6: guilty, the player of the +4 draws the pending total (+ the
         extra) and the challenger plays; innocent, the challenger draws the total + 2 and loses
-        the turn. The named colour stands either way."""
+        the turn. The named colour stands either way. UNO Flip's Wild Draw Two is the same with
+        2; its Wild Draw Color's total is "until the named colour" (RULEBOOK.md 3)."""
         target = self.wd4_player
         assert target is not None and self.color_before is not None
+        challenged = self.chain[-1].kind.value if self.chain else Kind.WILD_DRAW_FOUR.value
         hand = self.wd4_hand
         guilty = holds_color((self.face(c) for c in hand), self.color_before)
         self._events.append(ev.Challenged(seat, target, guilty))
@@ -651,14 +733,12 @@ class Round:
                 seat, target, hand, tuple(self.origin[c] for c in hand), self.color_before
             )
         )
-        amount = self._clear_pending()
         if guilty:
-            self._draw_cards(target, amount + self.rules.challenge_guilty_extra,
-                             "penalty_challenge")
+            self._pay_pending(target, self.rules.challenge_guilty_extra, "penalty_challenge")
             self._after_pending_paid(seat)
         else:
-            self._draw_cards(seat, amount + 2, "penalty_challenge")
-            self._events.append(ev.Skipped(seat, "wild_draw_four"))
+            self._pay_pending(seat, 2, "penalty_challenge")
+            self._events.append(ev.Skipped(seat, challenged))
             self._after_pending_paid(self._step(seat, 1))
 
     def _do_choose_target(self, seat: int, action: ChooseTarget) -> None:
@@ -671,10 +751,11 @@ class Round:
         others = [s for s in self._turn_order(seat) if s != seat]
         return min(others, key=lambda s: len(self.hands[s]))
 
-    def _pass_hands(self) -> None:
-        """`seven_zero`: a 0 passes every hand to the next player in the direction of play."""
+    def _pass_hands(self, reason: str = "zero") -> None:
+        """`seven_zero`: a 0 passes every hand to the next player in the direction of play
+        (and so does a Flip under `flip_passes_hands`)."""
         order = self._turn_order(self.current)
-        self._move_hands([(s, self._step(s, 1)) for s in order], "zero")
+        self._move_hands([(s, self._step(s, 1)) for s in order], reason)
 
     def _move_hands(self, moves: list[tuple[int, int]], reason: str) -> None:
         hands = {giver: self.hands[giver] for giver, _ in moves}
@@ -953,6 +1034,9 @@ class Round:
         if last is not None and last.draw_amount:
             victim = self._step(seat, 1)
             self._draw_cards(victim, last.draw_amount, last.kind.value)
+        elif last is not None and last.kind is Kind.WILD_DRAW_COLOR:
+            assert self.active_color is not None
+            self._draw_until_color(self._step(seat, 1), self.active_color, last.kind.value)
         self.winner = seat
         self.finished = None
         self.phase = Phase.ROUND_OVER

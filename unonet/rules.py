@@ -13,6 +13,7 @@ from typing import Any, Literal, get_args
 
 from unonet.cards import DeckManifest, classic_manifest
 from unonet.errors import ErrorCode, RulesError
+from unonet.flip_deck import flip_manifest
 
 __all__ = [
     "OPTIONS",
@@ -113,12 +114,17 @@ class RuleSet:
             if info.maximum is not None and value > info.maximum:
                 raise RulesError(info.name, f"must be at most {info.maximum}, not {value}")
 
-    def check_playable(self) -> None:
-        """Refuse options and variants that the engine does not implement yet, by name."""
+    def check_playable(self, *, unreleased_variants: bool = False) -> None:
+        """Refuse options and variants that the engine does not implement yet, by name.
+
+        `unreleased_variants` is for the engine's own tests only (unonet.flip_preview): it
+        accepts UNO Flip, which the engine plays but the protocol, trust and client do not
+        carry yet. Everything a user or the host reaches calls this without it (issue 14)."""
         defaults = RuleSet.__new__(RuleSet)
         for f in dataclasses.fields(RuleSet):
             object.__setattr__(defaults, f.name, f.default)
-        for name, implemented in _IMPLEMENTED.items():
+        plays = _ENGINE_PLAYS if unreleased_variants else _IMPLEMENTED
+        for name, implemented in plays.items():
             value = getattr(self, name)
             if value != getattr(defaults, name) and value not in implemented:
                 raise RulesError(
@@ -128,9 +134,11 @@ class RuleSet:
                     code=ErrorCode.NOT_IMPLEMENTED,
                 )
 
-    def check_table(self, seats: int) -> None:
-        """Refuse a table these rules cannot deal: seat count, deck too small."""
-        self.check_playable()
+    def check_table(self, seats: int, *, unreleased_variants: bool = False) -> None:
+        """Refuse a table these rules cannot deal: seat count, deck too small, an option its
+        variant excludes (`unreleased_variants`: see check_playable)."""
+        self.check_playable(unreleased_variants=unreleased_variants)
+        self.check_variant_options()
         if not 2 <= seats <= self.max_players:
             raise RulesError(
                 "max_players", f"a table needs 2 to {self.max_players} seats, not {seats}"
@@ -151,9 +159,28 @@ class RuleSet:
                 f"{deck}; lower hand_size or raise decks",
             )
 
+    def check_variant_options(self) -> None:
+        """Refuse, by name, an option the variant excludes. UNO Flip has its own deck: one
+        deck of 112 double-sided cards in its own eight colours, no Buzzer cards; every other
+        option combines with it (RULEBOOK.md section 3). `flip_passes_hands` needs Flip."""
+        if self.variant != "flip":
+            if self.flip_passes_hands:
+                raise RulesError("flip_passes_hands", "plays only with variant=flip")
+            return
+        if self.decks != 1:
+            raise RulesError("decks", "UNO Flip plays one double-sided deck of 112 cards")
+        if self.colors != 4:
+            raise RulesError("colors", "UNO Flip has its own colours: four on each side")
+        if self.buzzers:
+            raise RulesError("buzzers", "the UNO Flip deck has no Buzzer cards")
+
     # -- derived ----------------------------------------------------------------------------
 
-    def manifest(self) -> DeckManifest:
+    def manifest(self, seed: bytes | None = None) -> DeckManifest:
+        """The deck. A Flip deck's pairing of faces comes from the match `seed`
+        (unonet.flip_deck); the classic decks ignore it."""
+        if self.variant == "flip":
+            return flip_manifest(seed)
         return classic_manifest(self.decks, self.colors, self.buzzers)
 
     def replace(self, **changes: Any) -> RuleSet:
@@ -233,6 +260,13 @@ OPTIONS: dict[str, OptionInfo] = {
 _IMPLEMENTED: dict[str, frozenset[Any]] = {
     "variant": frozenset({"classic"}),  # UNO Flip and No Mercy: issues 14 and 15
     "flip_passes_hands": frozenset(),
+}
+
+# What the engine plays, UNO Flip included, for its own tests (check_playable's
+# `unreleased_variants`) until the protocol, trust and client carry Flip (issue 14).
+_ENGINE_PLAYS: dict[str, frozenset[Any]] = {
+    "variant": frozenset({"classic", "flip"}),  # No Mercy: issue 15
+    "flip_passes_hands": frozenset({True, False}),
 }
 
 PRESETS: dict[str, dict[str, Any]] = {

@@ -10,7 +10,8 @@ from unonet.rules import RuleSet
 
 
 def hand_points(manifest: DeckManifest, hand: Sequence[int], side: int = 0) -> int:
-    """Numbers at face value; Skip, Reverse, Draw Two 20; Wild, Wild Draw Four 50 (manifest)."""
+    """Numbers at face value; Skip, Reverse, Draw Two 20; Wild, Wild Draw Four 50 (manifest);
+    each card by its face on `side` (UNO Flip scores by the side the round ends on)."""
     return sum(manifest.face(card, side).points for card in hand)
 
 
@@ -32,6 +33,7 @@ def round_points(
     knocked_out: Mapping[int, int] | None = None,
     penalties: Sequence[int] | None = None,
     scores: Sequence[int] | None = None,
+    side: int = 0,
 ) -> list[int]:
     """Points each seat adds to its total for this round.
 
@@ -39,10 +41,11 @@ def round_points(
     out (max_hand) in place of its hand; with teams the opponents' hands only, for both
     partners. lowest_wins and elimination: everyone scores its own hand, a knocked-out seat its
     penalty. Refused jump-ins (`penalties`) count against their player: added, or under
-    winner_collects subtracted, never below a total of 0 (`scores`, the totals before)."""
+    winner_collects subtracted, never below a total of 0 (`scores`, the totals before). Cards
+    count by their face on `side`, the side the round ended on (UNO Flip)."""
     seats = len(hands)
     knocked = knocked_out or {}
-    own = [knocked.get(s, hand_points(manifest, hands[s])) for s in range(seats)]
+    own = [knocked.get(s, hand_points(manifest, hands[s], side)) for s in range(seats)]
     extra = list(penalties) if penalties is not None else [0] * seats
     if rules.scoring != "winner_collects":
         return [own[s] + extra[s] for s in range(seats)]
