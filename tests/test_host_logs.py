@@ -15,6 +15,7 @@ from test_host_admission_net import LIMITS, RawClient, connect_from, port_of
 from test_host_robustness import start
 
 from host.logs import LINES_BURST, LOG_FILE_BACKUPS, LOG_FILE_BYTES, LineBudget, setup_logging
+from host.server import HostServer
 from protocol.examples import EXAMPLES
 from protocol.frames import encode_frame
 
@@ -60,14 +61,22 @@ def lines_of(caplog: pytest.LogCaptureFixture, conn: int) -> list[str]:
             if re.match(rf"conn {conn}\b", r.getMessage())]
 
 
-async def test_a_connection_that_says_hello_and_bye_is_two_lines(
-    nursery: trio.Nursery, autojump_clock: trio.testing.MockClock,
-    caplog: pytest.LogCaptureFixture
-) -> None:
+async def welcomed_stranger(
+    nursery: trio.Nursery, caplog: pytest.LogCaptureFixture
+) -> tuple[HostServer, RawClient]:
+    """A host logging at INFO, and a client from 127.0.0.2 past its hello (conn 1)."""
     caplog.set_level(logging.INFO, logger="unonet")
     server, _, listener = await start(nursery, LIMITS)
     client = RawClient(await connect_from("127.0.0.2", port_of(listener)))
     assert await client.hello() == "welcome"
+    return server, client
+
+
+async def test_a_connection_that_says_hello_and_bye_is_two_lines(
+    nursery: trio.Nursery, autojump_clock: trio.testing.MockClock,
+    caplog: pytest.LogCaptureFixture
+) -> None:
+    server, client = await welcomed_stranger(nursery, caplog)
     await client.stream.send_all(encode_frame({"t": "bye", "reason": "quit"}))
     await client.next_frame()
     while server.closes["closed"] < 1:
@@ -81,10 +90,7 @@ async def test_a_client_flooding_refused_frames_writes_a_few_lines_and_the_count
     nursery: trio.Nursery, autojump_clock: trio.testing.MockClock,
     caplog: pytest.LogCaptureFixture
 ) -> None:
-    caplog.set_level(logging.INFO, logger="unonet")
-    server, _, listener = await start(nursery, LIMITS)
-    client = RawClient(await connect_from("127.0.0.2", port_of(listener)))
-    assert await client.hello() == "welcome"
+    server, client = await welcomed_stranger(nursery, caplog)
     for _ in range(20):  # within the rate limit: every frame is refused, none is fatal
         await client.stream.send_all(encode_frame({"t": "teleport", "id": 1}) * 10)
         await trio.sleep(1.0)
