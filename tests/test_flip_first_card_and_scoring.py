@@ -9,6 +9,7 @@ from scenario import of_type, one
 from unonet import events as ev
 from unonet.actions import Accept, ChooseColor, Draw, Play
 from unonet.cards import Color, Kind
+from unonet.flip import Flipped
 from unonet.flip_deck import DARK, LIGHT
 from unonet.match import Match
 
@@ -104,3 +105,14 @@ def test_a_last_wild_draw_color_is_still_drawn_and_the_cards_count() -> None:
     ended = one(events, ev.RoundEnded)
     assert ended.winner == 1
     assert ended.points[1] == 2 + 3 + 1 + 5 + 5
+
+
+def test_a_flip_as_the_last_card_ends_the_round_on_the_side_it_was_played_on() -> None:
+    hands = [["green 2/purple Skip Everyone", "yellow 4/purple 3"], ["red Flip", "red 8"]]
+    match = flip_deal(hands, top="red 3", draws=["green 9/pink 9"])
+    match.apply(1, Play(card(match, 1, "red 8"), uno=True))
+    match.apply(0, Draw())  # green 9 does not play on red 8: the turn passes
+    events = match.apply(1, Play(card(match, 1, "red Flip")))
+    assert not of_type(events, Flipped)  # the round is over first (choice)
+    assert side(match) == LIGHT
+    assert one(events, ev.RoundEnded).points[1] == 2 + 4 + 9
