@@ -83,15 +83,19 @@ def test_ctrl_c_stops_a_headless_host_with_one_line(tmp_path: Path) -> None:
     host = subprocess.Popen(
         [sys.executable, "-m", "unonet.cli", "host", "--headless", "--no-tls", "--bind",
          "127.0.0.1", "--port", "0"],
-        cwd=REPO, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+        cwd=REPO, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
         stderr=subprocess.PIPE, text=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
-    assert host.stderr is not None
+    assert host.stderr is not None and host.stdout is not None
     seen = []
     for line in host.stderr:  # wait until it listens: no sleeping on luck
         seen.append(line)
         if "listening on" in line:
+            break
+    # ... and until it is up: the join line is the last thing it prints before it waits.
+    for line in host.stdout:
+        if line.startswith("Friends join with"):
             break
     host.send_signal(signal.SIGINT)
     rest = host.stderr.read()
