@@ -31,7 +31,7 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -157,27 +157,39 @@ async def paced(client: Client, frame: bytes, interval: float) -> None:
         await trio.sleep_until(next_at)
 
 
+async def send_paced(client: Client, frame: bytes, interval: float, started: list[int]) -> None:
+    """Read whatever the host sends (so it never cuts us off as slow), and send `frame` every
+    `interval` seconds; count this client in `started` once it is sending."""
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(drain, client)
+        started.append(1)
+        await paced(client, frame, interval)
+
+
+async def start_all(one: Callable[[int], Awaitable[None]], numbers: range,
+                    started: list[int], ready: Any) -> None:
+    """Run `one(n)` for every n, and set `ready` once each of them is sending."""
+    async with trio.open_nursery() as nursery:
+        for number in numbers:
+            nursery.start_soon(one, number)
+        while len(started) < len(numbers):
+            await trio.sleep(0.05)
+        ready.set()
+
+
 async def abuse(port: int, clients: int, ready: Any) -> None:
     frames: dict[str, bytes] = {}
 
-    async def one() -> None:
+    async def one(_: int) -> None:
         client = await connect(port)
         if "worst" not in frames:  # built once: building it is work this process needs
             frames["worst"] = worst_frame(client.limits)
         frame = frames["worst"]
         interval = frame_cost(client.limits, len(frame) - 4) / (RATE_SHARE * client.limits["rate"])
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(drain, client)
-            started.append(1)
-            await paced(client, frame, interval)
+        await send_paced(client, frame, interval, started)
 
     started: list[int] = []
-    async with trio.open_nursery() as nursery:
-        for _ in range(clients):
-            nursery.start_soon(one)
-        while len(started) < clients:
-            await trio.sleep(0.05)
-        ready.set()
+    await start_all(one, range(clients), started, ready)
 
 
 async def chat(port: int, members: int, ready: Any) -> None:
@@ -191,18 +203,10 @@ async def chat(port: int, members: int, ready: Any) -> None:
         line = encode_frame({"t": "chat", "text": "x" * 512})
         cost = frame_cost(client.limits, len(line) - 4)
         interval = max(1.0 / rate, cost / (0.95 * client.limits["rate"]))
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(drain, client)
-            started.append(1)
-            await paced(client, line, interval)
+        await send_paced(client, line, interval, started)
 
     started: list[int] = []
-    async with trio.open_nursery() as nursery:
-        for number in range(members):
-            nursery.start_soon(one, number)
-        while len(started) < members:
-            await trio.sleep(0.05)
-        ready.set()
+    await start_all(one, range(members), started, ready)
 
 
 def run_load(kind: str, port: int, count: int, ready: Any) -> None:
