@@ -102,11 +102,19 @@ class LinkHarness:
     streams: list[CuttableStream] = field(default_factory=list)
     session: LinkSession | None = None
     finished: trio.Event = field(default_factory=trio.Event)
+    pending: list[Update] = field(default_factory=list)
+    """Updates read (and in `seen`) but given back, unhandled: `next` returns them first."""
 
     async def next(self) -> Update:
+        if self.pending:
+            return self.pending.pop(0)
         update = await self.updates.receive()
         self.seen.append(update)
         return update
+
+    def give_back(self, updates: list[Update]) -> None:
+        """Updates read but not handled (the rest of a batch): the next reader gets them."""
+        self.pending[:0] = updates
 
     async def until(self, wanted: Callable[[Update], bool], timeout: float = WAIT) -> Update:
         """The next update (after those already read) for which `wanted` is true."""
@@ -188,8 +196,11 @@ async def play_until(harness: LinkHarness, done: Callable[[Update], bool],
                 batch, current = [current], None
             else:
                 batch = [await harness.next(), *_drain(harness)]
-            for update in batch:
+            for index, update in enumerate(batch):
                 if done(update):
+                    # The rest of the batch is still to be answered (the legal actions of our
+                    # turn may come right after what we waited for): the next caller gets it.
+                    harness.give_back(batch[index + 1:])
                     return update
             if any(isinstance(u, Refused | ConnectionChanged) for u in batch):
                 acted = ()  # refused, or sent on a connection that broke: decide again
@@ -210,8 +221,8 @@ def _decisions(legal: tuple[Action, ...]) -> tuple[Action, ...]:
 
 
 def _drain(harness: LinkHarness) -> list[Update]:
-    """What already arrived, without waiting."""
-    out: list[Update] = []
+    """What already arrived, without waiting (what was given back first)."""
+    out, harness.pending = harness.pending, []
     while True:
         try:
             update = harness.updates.receive_nowait()
