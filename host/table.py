@@ -27,14 +27,14 @@ from host.round_log import RoundLog
 from host.seating import BOT, HUMAN, Member, Room, Seat, new_token
 from host.settings import TableTimings
 from host.table_limits import (
-    CHAT_BURST,
-    CHAT_LINES_PER_SECOND,
     FINISHED_KEPT,
     MAX_SPECTATORS,
     PENALTIES_PER_ROUND,
     PENALTIES_PER_TARGET,
     PENALTY_MAX_CARDS,
     RESUME_NOTICE_EVERY,
+    TABLE_CHAT_BURST,
+    TABLE_CHAT_PER_SECOND,
 )
 from protocol.errors import Code
 from protocol.ratelimit import TokenBucket
@@ -380,11 +380,11 @@ class Table:
                 self.room.outbox.append(refused(conn, None, exc.code, exc.msg))
                 return
             if self._chat is None:
-                self._chat = TokenBucket(now, rate=CHAT_LINES_PER_SECOND, burst=CHAT_BURST)
+                self._chat = TokenBucket(now, rate=TABLE_CHAT_PER_SECOND, burst=TABLE_CHAT_BURST)
             if not self._chat.take(now):
                 self.room.outbox.append(refused(
                     conn, None, Code.CHAT_LIMITED,
-                    f"this table relays at most {CHAT_LINES_PER_SECOND:g} chat lines a second; "
+                    f"this table relays at most {TABLE_CHAT_PER_SECOND:g} chat lines a second; "
                     "the line was not sent"))
                 return
             line: dict[str, Any] = {"t": "chat_message", "name": member.name, "text": text}

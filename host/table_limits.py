@@ -26,12 +26,12 @@ MAX_SPECTATORS: Final = 32
 """Connections watching one table: every event goes to each of them, so the cap bounds what
 one table costs the host per event; more than enough for friends watching a match."""
 
-CHAT_LINES_PER_SECOND: Final = 10.0
+TABLE_CHAT_PER_SECOND: Final = 10.0
 """Chat lines one table relays per second, all members together: more than any group of
 people types and reads; each line goes to every member, so this bounds the broadcast work a
 chatty table makes (members x lines)."""
 
-CHAT_BURST: Final = 20
+TABLE_CHAT_BURST: Final = 20
 """Lines at once on top of that rate: a burst of greetings when a match starts."""
 
 PENALTY_MAX_CARDS: Final = 4

@@ -21,10 +21,10 @@ from host.registry import Registry
 from host.settings import FAST_TIMINGS, ConnectionLimits
 from host.table import TableSettings
 from host.table_limits import (
-    CHAT_BURST,
-    CHAT_LINES_PER_SECOND,
     MAX_LIVE_TABLES,
     MAX_SPECTATORS,
+    TABLE_CHAT_BURST,
+    TABLE_CHAT_PER_SECOND,
     TABLES_PER_ADDRESS,
 )
 from protocol.client_session import Welcomed
@@ -118,7 +118,7 @@ async def test_a_table_relays_a_bounded_number_of_chat_lines_a_second(
         assert await member.answer_of("spectate", table=0) == "accepted"
         members.append(member)
     lines = 5 * len(members)
-    assert lines > CHAT_BURST
+    assert lines > TABLE_CHAT_BURST
     for member in members:
         for line in range(5):
             await member.send(member.session.chat(f"line {line}"))
@@ -132,14 +132,14 @@ async def test_a_table_relays_a_bounded_number_of_chat_lines_a_second(
     refused = sum(m.errors().count("chat_limited") for m in members)
     watcher = members[0]
     await watcher.until_true(lambda: len(watcher.messages("chat_message")) == lines - refused)
-    assert refused == lines - CHAT_BURST  # the table relayed its burst, no more
-    assert len(watcher.messages("chat_message")) == CHAT_BURST
+    assert refused == lines - TABLE_CHAT_BURST  # the table relayed its burst, no more
+    assert len(watcher.messages("chat_message")) == TABLE_CHAT_BURST
     mock_clock.jump(1.0)  # a second later the table relays again, at its rate
     sender = members[1]
     await sender.send(sender.session.chat("later"))
-    await watcher.until_true(lambda: len(watcher.messages("chat_message")) == CHAT_BURST + 1)
+    await watcher.until_true(lambda: len(watcher.messages("chat_message")) == TABLE_CHAT_BURST + 1)
     assert watcher.messages("chat_message")[-1]["text"] == "later"
-    assert CHAT_LINES_PER_SECOND >= 1
+    assert TABLE_CHAT_PER_SECOND >= 1
 
 
 def test_a_table_takes_a_named_number_of_spectators() -> None:
