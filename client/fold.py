@@ -2,10 +2,12 @@
 
 The host sends one snapshot, then events only (SPEC.md 9), so the client folds each event into
 the view itself: card counts, its own hand, the top card and colour, whose turn, the pending
-decision, UNO flags, the piles, who is out. What it folds must equal the engine's
-`Match.view(seat)` after every event batch; the client tests hold it to that against a real
-match, under random house rules. The fold judges no rule: whether a drawn card may be played
-comes from the engine (MayPlayDrawn), as does every decision (DecisionPending, BuzzerOpened).
+decision, UNO flags, the piles, who is out; in UNO Flip the side in play and the other side
+everybody sees of each hand and of the draw pile's top (a card's face is read on the side in
+play). What it folds must equal the engine's `Match.view(seat)` after every event batch; the
+client tests hold it to that against a real match, under random house rules and in Flip. The
+fold judges no rule: whether a drawn card may be played comes from the engine (MayPlayDrawn),
+as does every decision (DecisionPending, BuzzerOpened).
 """
 
 from __future__ import annotations
@@ -13,9 +15,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from unonet import events as ev
-from unonet.cards import Color, DeckManifest
+from unonet.cards import Color, DeckManifest, Face
 from unonet.phase import Phase
-from unonet.view import Pending, SeatView, View
+from unonet.view import Pending, SeatView, View, face_order
 
 
 class ViewTracker:
@@ -33,9 +35,14 @@ class ViewTracker:
         seats[seat] = replace(seats[seat], **changes)  # type: ignore[arg-type]
         self.view = replace(self.view, seats=tuple(seats))
 
+    def face(self, card: int) -> Face:
+        """The face of `card` on the side in play (always side 0 but in UNO Flip)."""
+        return self.manifest.face(card, self.view.side)
+
     def apply(self, event: ev.Event) -> View:
         """Fold `event` into the view and return the new view."""
-        if not self._cards(event) and not self._flow(event) and not self._house(event):
+        if not (self._cards(event) or self._flow(event) or self._house(event)
+                or self._flip(event)):
             self._match(event)
         return self.view
 
@@ -59,7 +66,7 @@ class ViewTracker:
                     self.view = replace(v, drawn_card=card)
             case ev.TopCardTurned(card=card):
                 self.view = replace(
-                    v, top_card=card, active_color=self.manifest.face(card).color,
+                    v, top_card=card, active_color=self.face(card).color,
                     discard_pile=v.discard_pile + 1, draw_pile=max(0, v.draw_pile - 1),
                 )
             case ev.Reshuffled(sources=sources, reason=reason):
@@ -84,7 +91,7 @@ class ViewTracker:
 
     def _play(self, seat: int, card: int, color: Color | None, uno: bool) -> None:
         v = self.view
-        face = self.manifest.face(card)
+        face = self.face(card)
         self._last_player = seat
         self._color_before = v.active_color
         hand = tuple(c for c in v.hand if c != card) if seat == v.seat else v.hand
@@ -132,11 +139,11 @@ class ViewTracker:
                 self.view = replace(v, active_color=color)
             case ev.Passed():
                 self.view = replace(v, drawn_card=None)
-            case ev.DecisionPending(seat=s, kind=kind, amount=amount):
+            case ev.DecisionPending(seat=s, kind=kind, amount=amount, until_color=until):
                 phase = Phase(kind)
                 self.view = replace(
                     v, phase=phase, current=s, drawn_card=None,
-                    pending=self._pending(phase, s, amount),
+                    pending=self._pending(phase, s, amount, until),
                 )
             case ev.UnoCalled(seat=s):
                 self._seat(s, uno_called=True, catchable=False)
@@ -149,12 +156,12 @@ class ViewTracker:
                 return False
         return True
 
-    def _pending(self, kind: Phase, seat: int, amount: int) -> Pending:
+    def _pending(self, kind: Phase, seat: int, amount: int, until: Color | None) -> Pending:
         if kind is not Phase.CHALLENGE or self._last_player is None:
-            return Pending(kind, seat, amount=amount)
+            return Pending(kind, seat, amount=amount, until_color=until)
         target = self._last_player
         held = self.view.seats[target].cards + 1
-        return Pending(kind, seat, target, self._color_before, held, amount)
+        return Pending(kind, seat, target, self._color_before, held, amount, until_color=until)
 
     # -- house rules -------------------------------------------------------------------------
 
@@ -188,6 +195,26 @@ class ViewTracker:
                 return False
         return True
 
+    # -- UNO Flip --------------------------------------------------------------------------------
+
+    def _flip(self, event: ev.Event) -> bool:
+        """The table turned over, and the other sides everybody sees (each row replaces the
+        last one sent for that hand or for the pile)."""
+        match event:
+            case ev.Flipped(side=side, top=top):
+                # The new top's face on the new side sets what to match; a wild face waits
+                # for its colour (ColorChosen).
+                self.view = replace(self.view, side=side, top_card=top)
+                self.view = replace(self.view, active_color=self.face(top).color)
+            case ev.OtherSidesShown(seat=s, faces=faces):
+                if 0 <= s < len(self.view.seats):
+                    self._seat(s, other_sides=tuple(sorted(faces, key=face_order)))
+            case ev.PileOtherSideShown(face=face):
+                self.view = replace(self.view, pile_other_side=face)
+            case _:
+                return False
+        return True
+
     # -- the match ---------------------------------------------------------------------------
 
     def _match(self, event: ev.Event) -> None:
@@ -205,6 +232,7 @@ class ViewTracker:
                     v, round_no=n, phase=Phase.TURN, dealer=dealer, current=None, direction=1,
                     hand=(), seats=seats, top_card=None, active_color=None, draw_pile=size,
                     discard_pile=0, drawn_card=None, pending=None, round_winner=None,
+                    side=0, pile_other_side=None,  # every round starts on the light side
                 )
             case ev.RoundEnded(winner=winner, scores=scores):
                 seats = tuple(

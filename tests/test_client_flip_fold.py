@@ -1,0 +1,91 @@
+"""UNO Flip: the client's fold of events equals the engine's view, for every seat and a spectator.
+
+A client follows a Flip match from the events alone (client.fold.ViewTracker): the side in play
+(Flipped), the card to match read on that side, the other sides everybody sees of each hand
+(OtherSidesShown) and of the draw pile's top (PileOtherSideShown), a Wild Draw Color's pending
+draw (until_color). Random Flip matches under the options that combine with Flip check that
+after every batch each folded view is exactly `observe` of that seat (or of a spectator); one
+fixed match checks it over a whole match that flips both ways.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_flip_properties import FLIP_OPTIONS, GREEDY_AFTER, choose, flip_rules
+
+from client.fold import ViewTracker
+from unonet import events as ev
+from unonet.flip_deck import DARK
+from unonet.flip_preview import FLIP_RULES, flip_match
+from unonet.match import IN_ROUND, MATCH_OVER, Match
+from unonet.rules import RuleSet
+from unonet.view import observe
+
+MAX_ACTIONS = 1500
+
+
+def follow(match: Match, rng_seed: int, max_actions: int = MAX_ACTIONS) -> list[ev.Event]:
+    """Play `match` at random, folding every batch for each seat and a spectator and holding
+    each fold to the engine's view; the events seen, for the caller to check what happened."""
+    rng = random.Random(rng_seed)
+    observers: list[int | None] = [*range(match.seats), None]
+    trackers = {who: ViewTracker(observe(match, who), match.manifest) for who in observers}
+    seen: list[ev.Event] = []
+    in_round = 0
+    for step in range(max_actions):
+        if match.phase == MATCH_OVER:
+            break
+        seat, action = choose(match, rng, greedy=in_round > GREEDY_AFTER)
+        events = match.apply(seat, action)
+        in_round = 0 if match.phase != IN_ROUND else in_round + 1
+        seen += events
+        for who, tracker in trackers.items():
+            for event in events:
+                audience = event.audience
+                if audience is None or (who is not None and who in audience):
+                    tracker.apply(event)
+            assert tracker.view == observe(match, who), (
+                f"seat {who} after {action!r} by {seat} (step {step}): {events}"
+            )
+    return seen
+
+
+def test_a_whole_flip_match_folds_to_the_engine_view_on_both_sides() -> None:
+    match = flip_match(4, b"fold-a-whole-flip-match", FLIP_RULES.replace(target=150))
+    seen = follow(match, 7, max_actions=20_000)
+    assert match.phase == MATCH_OVER, "the match should end"
+    sides = [e.side for e in seen if isinstance(e, ev.Flipped)]
+    assert DARK in sides and 0 in sides, "the match should flip to dark and back"
+    assert any(isinstance(e, ev.OtherSidesShown) for e in seen)
+    assert any(isinstance(e, ev.PileOtherSideShown) for e in seen)
+
+
+def test_a_wild_draw_color_decision_folds_with_its_colour() -> None:
+    """Seeds are tried until a Wild Draw Color waits for its challenge: the fold's pending
+    decision carries the colour drawn until (and equals the engine's, as everywhere)."""
+    for seed in range(200):
+        match = flip_match(3, f"wdc-{seed}".encode(), FLIP_RULES)
+        seen = follow(match, seed, max_actions=600)
+        if any(isinstance(e, ev.DecisionPending) and e.until_color is not None for e in seen):
+            return
+    raise AssertionError("no Wild Draw Color decision in 200 matches")
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    options=st.fixed_dictionaries(FLIP_OPTIONS),
+    seats=st.integers(2, 6),
+    seed=st.binary(min_size=1, max_size=8),
+    rng_seed=st.integers(0, 2**32 - 1),
+)
+def test_random_flip_matches_fold_to_the_engine_view_after_every_batch(
+    options: dict[str, Any], seats: int, seed: bytes, rng_seed: int
+) -> None:
+    rules: RuleSet | None = flip_rules(options, seats)
+    if rules is None:
+        return
+    follow(flip_match(seats, seed, rules), rng_seed, max_actions=800)
