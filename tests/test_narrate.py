@@ -97,6 +97,11 @@ def samples() -> list[ev.Event]:
         ev.KnockedOut(3, 25, 250),
         ev.Stalemate(2),
         ev.SeatEliminated(1, 500),
+        ev.Flipped(2, 1, card("g7")),
+        ev.DecisionPending(1, Phase.CHALLENGE, 0, Color.PINK),
+        ev.DecisionPending(1, Phase.STACK, 0, Color.CYAN),
+        ev.OtherSidesShown(1, P, (Face(Kind.NUMBER, Color.PINK, 5, 5), Face(Kind.WILD))),
+        ev.PileOtherSideShown(P[0], Face(Kind.SKIP_EVERYONE, Color.CYAN, None, 30)),
     ]
 
 

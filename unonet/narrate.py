@@ -1,9 +1,13 @@
 """The one narrator: engine events as sentences of English, Italian or Portuguese.
 
-`narrate(event, names, manifest, viewer, lang)` returns a sentence, or None for bookkeeping
-nobody needs to read (BOOKKEEPING: a turn starting, a catch window closing, the deal's draws)
-and for a private event whose audience is not `viewer`. Every log uses it: the terminal
-client's log, `unonet play --log`. Pure, no I/O; the words come from unonet/words.py.
+`narrate(event, names, manifest, viewer, lang, side)` returns a sentence, or None for
+bookkeeping nobody needs to read (BOOKKEEPING: a turn starting, a catch window closing, the
+deal's draws, UNO Flip's other sides shown) and for a private event whose audience is not
+`viewer`. Every log uses it: the terminal client's log, `unonet play --log`. Pure, no I/O; the
+words come from unonet/words.py.
+
+In UNO Flip a card is named by its face on the side in play, `side`: the caller knows it (the
+client's view), or lets a `Narrator` follow it from the events (a log of a whole match).
 
 Names are used as given: the caller passes them ready for display (the client passes the seat
 names it shows everywhere else), and they are substituted as values, never read as templates.
@@ -14,17 +18,20 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from unonet import events as ev
-from unonet.cards import DeckManifest, Face, Kind
+from unonet.cards import CHALLENGEABLE_KINDS, Color, DeckManifest, Face, Kind
 from unonet.phase import Phase
 from unonet.words import DEFAULT_LANGUAGE, Words, game_words
 
-__all__ = ["BOOKKEEPING", "SAID_BY_THE_CATCH", "narrate"]
+__all__ = ["BOOKKEEPING", "SAID_BY_THE_CATCH", "Narrator", "narrate"]
 
-BOOKKEEPING: frozenset[type[ev.Event]] = frozenset({ev.TurnStarted, ev.CatchWindowClosed})
-"""Event classes that are never worded: the screen shows whose turn it is, and a closed catch
-window only means that nothing happened. (CardsDrawn of the deal is also silent: the round's
-start says it; so is the draw of an UNO or false-catch penalty, whose count the catch's own
-sentence gives, so that a catch is told once.)"""
+BOOKKEEPING: frozenset[type[ev.Event]] = frozenset({
+    ev.TurnStarted, ev.CatchWindowClosed, ev.OtherSidesShown, ev.PileOtherSideShown,
+})
+"""Event classes that are never worded: the screen shows whose turn it is, a closed catch
+window only means that nothing happened, and UNO Flip's other sides are on the screen (a line
+for each hand after every step would drown the log). (CardsDrawn of the deal is also silent:
+the round's start says it; so is the draw of an UNO or false-catch penalty, whose count the
+catch's own sentence gives, so that a catch is told once.)"""
 
 SAID_BY_THE_CATCH = frozenset({"penalty_uno", "penalty_false_catch"})
 """CardsDrawn reasons worded by the event just before them (UnoCaught, FalseCatch)."""
@@ -36,24 +43,50 @@ def narrate(
     manifest: DeckManifest,
     viewer: int | None = None,
     lang: str = DEFAULT_LANGUAGE,
+    side: int = 0,
 ) -> str | None:
     """The sentence for `event` as `viewer` (a seat, or None for a spectator or a public log)
-    reads it, in `lang` (English if unknown)."""
+    reads it, in `lang` (English if unknown), cards named by their face on `side` (UNO Flip:
+    the side in play once `event` happened; 0 for every other deck)."""
     audience = event.audience
     if audience is not None and viewer not in audience:
         return None
     if type(event) in BOOKKEEPING:
         return None
-    return _Teller(game_words(lang), names, manifest).tell(event)
+    return _Teller(game_words(lang), names, manifest, side).tell(event)
+
+
+class Narrator:
+    """`narrate` for a whole match told in order, following the side in play from the events
+    themselves (a Flipped turns it, a new round starts on the light side): for a log that has
+    no view at hand, such as `unonet play --log`."""
+
+    def __init__(self, names: Sequence[str], manifest: DeckManifest,
+                 viewer: int | None = None, lang: str = DEFAULT_LANGUAGE) -> None:
+        self.names = names
+        self.manifest = manifest
+        self.viewer = viewer
+        self.lang = lang
+        self.side = 0
+
+    def __call__(self, event: ev.Event) -> str | None:
+        match event:
+            case ev.Flipped(side=side):
+                self.side = side
+            case ev.RoundStarted():
+                self.side = 0
+        return narrate(event, self.names, self.manifest, self.viewer, self.lang, self.side)
 
 
 class _Teller:
     """One event's wording: the language's words, and how seats and cards are named."""
 
-    def __init__(self, words: Words, names: Sequence[str], manifest: DeckManifest) -> None:
+    def __init__(self, words: Words, names: Sequence[str], manifest: DeckManifest,
+                 side: int = 0) -> None:
         self.tr = words
         self.names = names
         self.manifest = manifest
+        self.side = side
 
     def name(self, seat: int | None) -> str:
         if seat is None or not 0 <= seat < len(self.names):
@@ -66,7 +99,19 @@ class _Teller:
     def card(self, card_id: int) -> str:
         if not 0 <= card_id < len(self.manifest):
             return "?"
-        return self.tr.card(self.manifest.face(card_id))
+        faces = self.manifest.cards[card_id].faces
+        return self.tr.card(faces[self.side] if 0 <= self.side < len(faces) else faces[0])
+
+    def challenged(self) -> str:
+        """The name of the card a challenge is about: the one challengeable kind the deck has
+        on the side in play (UNO Flip: Wild Draw Two on light, Wild Draw Color on dark), else
+        the Wild Draw Four."""
+        kinds = {
+            card.faces[self.side].kind for card in self.manifest
+            if self.side < len(card.faces) and card.faces[self.side].kind in CHALLENGEABLE_KINDS
+        }
+        kind = kinds.pop() if len(kinds) == 1 else Kind.WILD_DRAW_FOUR
+        return self.tr.card(Face(kind))
 
     def cards(self, ids: Iterable[int]) -> str:
         return ", ".join(self.card(c) for c in ids)
@@ -78,7 +123,19 @@ class _Teller:
             or self.turn_flow(event)
             or self.uno_and_challenge(event)
             or self.house_rules(event)
+            or self.flip(event)
         )
+
+    # -- UNO Flip ----------------------------------------------------------------------------
+
+    def flip(self, event: ev.Event) -> str | None:
+        """The table turning over: the side now in play and the new top card, read on it."""
+        match event:
+            case ev.Flipped(seat=s, side=side, top=top):
+                which = self.tr("side.dark" if side else "side.light")
+                on_top = _Teller(self.tr, self.names, self.manifest, side).card(top)
+                return self.tr("ev.flipped", name=self.name(s), side=which, card=on_top)
+        return None
 
     # -- match level -------------------------------------------------------------------------
 
@@ -136,7 +193,7 @@ class _Teller:
             case ev.CardsReturned(seat=s, positions=positions):
                 return tr("ev.cards_returned", name=name(s), count=len(positions))
             case ev.HandsMoved(moves=moves, reason=reason):
-                if reason == "zero":
+                if reason in ("zero", "flip"):  # a 0, or a Flip under flip_passes_hands
                     return tr("ev.hands_passed")
                 if reason == "seven" and moves:
                     giver, taker, _ = moves[0]
@@ -169,21 +226,28 @@ class _Teller:
                 return tr("ev.passed", name=name(s))
             case ev.CannotDraw(seat=s):
                 return tr("ev.cannot_draw", name=name(s))
-            case ev.DecisionPending(seat=s, kind=kind, amount=amount):
-                return self.decision(name(s), kind, amount)
+            case ev.DecisionPending(seat=s, kind=kind, amount=amount, until_color=until):
+                return self.decision(name(s), kind, amount, until)
             case ev.Expired(seat=s):
                 return tr("ev.expired", name=name(s))
             case ev.Stalemate(winner=w):
                 return tr("ev.stalemate", name=name(w))
         return None
 
-    def decision(self, who: str, kind: str, amount: int) -> str | None:
-        """What the game now waits for (DecisionPending); None for a kind it does not know."""
+    def decision(self, who: str, kind: str, amount: int, until: Color | None = None
+                 ) -> str | None:
+        """What the game now waits for (DecisionPending); None for a kind it does not know.
+        `until`: the pending draw is a Wild Draw Color's, drawn until a card of that colour."""
         tr = self.tr
-        wd4 = tr.card(Face(Kind.WILD_DRAW_FOUR))
+        wd4 = self.challenged()
         match kind:
             case Phase.CHOOSE_COLOR:
                 return tr("ev.names_color", name=who)
+            case Phase.CHALLENGE if until is not None:
+                return tr("ev.may_challenge_until", name=who, card=wd4, color=tr.color(until))
+            case Phase.STACK if until is not None:
+                card = tr.card(Face(Kind.WILD_DRAW_COLOR))
+                return tr("ev.must_answer_until", name=who, card=card, color=tr.color(until))
             case Phase.CHALLENGE if amount > 0:
                 return tr("ev.may_challenge_amount", name=who, card=wd4, count=amount)
             case Phase.CHALLENGE:
@@ -211,8 +275,7 @@ class _Teller:
                 return tr("ev.false_catch", catcher=name(c), target=name(t), count=n)
             case ev.Challenged(challenger=c, target=t, guilty=guilty):
                 key = "ev.challenged_guilty" if guilty else "ev.challenged_innocent"
-                wd4 = tr.card(Face(Kind.WILD_DRAW_FOUR))
-                return tr(key, challenger=name(c), target=name(t), card=wd4)
+                return tr(key, challenger=name(c), target=name(t), card=self.challenged())
             case ev.ChallengeReveal(target=t, cards=()):
                 return tr("ev.reveal_empty", target=name(t))
             case ev.ChallengeReveal(target=t, cards=shown):

@@ -39,6 +39,8 @@ CARD_WORDS: dict[str, dict[str, str]] = {
         "color.purple": "purple",
         "color.pink": "pink",
         "color.cyan": "cyan",
+        "side.light": "light",
+        "side.dark": "dark",
         "card.number": "{color} {number}",
         "card.action": "{color} {kind}",
         "kind.skip": "Skip",
@@ -69,6 +71,8 @@ CARD_WORDS: dict[str, dict[str, str]] = {
         "color.purple": "viola",
         "color.pink": "rosa",
         "color.cyan": "ciano",
+        "side.light": "chiaro",
+        "side.dark": "scuro",
         "card.number": "{number} {color}",
         "card.action": "{kind} {color}",
         "kind.skip": "Salta",
@@ -99,6 +103,8 @@ CARD_WORDS: dict[str, dict[str, str]] = {
         "color.purple": "roxo",
         "color.pink": "rosa",
         "color.cyan": "ciano",
+        "side.light": "claro",
+        "side.dark": "escuro",
         "card.number": "{number} {color}",
         "card.action": "{kind} {color}",
         "kind.skip": "Pular",
@@ -191,6 +197,9 @@ SENTENCES: dict[str, dict[str, str]] = {
         "ev.stalemate": "Stalemate: nobody can play or draw. {name} holds the fewest points "
                         "and wins the round.",
         "ev.eliminated": "{name} reaches {points} points and is out of the match.",
+        "ev.flipped": "{name} flips the table: the {side} side is in play, {card} on top.",
+        "ev.may_challenge_until": "{name} may challenge the {card} or draw until a {color} card.",
+        "ev.must_answer_until": "{card} on {name}: answer it or draw until a {color} card.",
     },
     "it": {
         "ev.dealer_draw": "Sorteggio del mazziere: {draws}.",
@@ -255,6 +264,11 @@ SENTENCES: dict[str, dict[str, str]] = {
         "ev.stalemate": "Stallo: nessuno può giocare né pescare. {name} ha meno punti in mano "
                         "e vince la manche.",
         "ev.eliminated": "{name} raggiunge {points} punti ed è eliminato dalla partita.",
+        "ev.flipped": "{name} gira il tavolo: si gioca sul lato {side}, in cima {card}.",
+        "ev.may_challenge_until": "{name} può contestare il {card} o pescare finché non esce "
+                                  "una carta {color}.",
+        "ev.must_answer_until": "{card} su {name}: risponde o pesca finché non esce una carta "
+                                "{color}.",
     },
     "pt": {
         "ev.dealer_draw": "Sorteio de quem dá as cartas: {draws}.",
@@ -320,6 +334,10 @@ SENTENCES: dict[str, dict[str, str]] = {
         "ev.stalemate": "Jogo travado: ninguém pode jogar nem comprar. {name} tem menos pontos "
                         "na mão e vence a rodada.",
         "ev.eliminated": "{name} chega a {points} pontos e está fora da partida.",
+        "ev.flipped": "{name} vira a mesa: agora vale o lado {side}, {card} na mesa.",
+        "ev.may_challenge_until": "{name} pode desafiar o {card} ou comprar até sair a cor "
+                                  "{color}.",
+        "ev.must_answer_until": "{card} em {name}: responde ou compra até sair a cor {color}.",
     },
 }
 """The narrator's sentences (ev.*) and the reasons a player draws (why.*); a draw caused by a
