@@ -1,123 +1,136 @@
-"""Load benchmark of the host: many tables of four network bots on loopback, plaintext.
+"""Host benchmark: CPU per action, round trips beside a framed echo, many paced clients.
 
-    .venv/bin/python benchmarks/host.py [--tables 50] [--seconds 10] [--workers 2]
+    .venv/bin/python benchmarks/host.py                  # 5 repeats, both phases
+    .venv/bin/python benchmarks/host.py --repeats 7 --clients 1000 --tables 20
 
-The host runs in its own process (so the bots' CPU is not counted against it), started from
-this file with `serve`; a raw trio echo server runs in another (`echo`). The bots run in
-`--workers` processes (`bots`), each with a share of the tables, so that the load generator
-can use every core the host does not. They are client/netbot.py's network bots, no think time
-(the host's rate limit is raised through BENCHMARK_LIMITS, a setting), as load generators:
+Each repeat starts a fresh host (`serve`) and a framed msgpack echo server (`echo`), both pinned
+to core 0, and load workers (`worker`, benchmarks/host_load.py) pinned to the other cores where
+the machine has at least two (each process prints the cores it had). Two phases per repeat:
 
-- they DO speak the whole protocol as any client does (every frame decoded and checked
-  against the catalogue and the encoding profile, sequence numbers, request ids), fold every
-  event into their view and decide from it, and contribute their seed to every round;
-- they do NOT verify the host (`verify=False`, an option of the bot: no card opened against
-  its commitment, no deck commitment or round audit checked), so no trust violation can be
-  reported; the tests run the verifying bots.
+- saturate: `--tables` tables of four light players with no think time, and a few echo clients
+  back to back. Host CPU per action = the host process's CPU time over the window / the intents
+  it accepted in it; the echo's CPU per request the same for the echo process. The host is
+  as busy as the load can make it, so this is its cost per action with batching at its best.
+- paced: `--clients` light players (four a table) at a human pace (a decision after 0.25-0.5 s,
+  so each sends an action every 1-2 s) and `--echo-clients` echo clients at one frame every
+  1-2 s, in the same worker processes. Round trips are measured by the same code for both:
+  from the write of the frame to the arrival of its answer (`accepted`, or the echoed frame).
 
-This process measures, over a window after a warm-up:
-
-- actions/s: intents the host accepted, per second of wall time, and per second of host CPU;
-- p50/p99 latency from an intent leaving a bot to its `accepted` (or refusal) arriving;
-- the framed echo round trip of a similarly sized frame, idle and during the load;
-- host memory per table: (RSS while every table plays - RSS with no table) / tables.
+Figures are printed per repeat, then the median and the range (min-max) over the repeats.
+Which engine runs is said: the mypyc build if it is installed (unonet.compiled), else the
+pure-Python one; nothing here chooses. The machine's load average is printed before and
+after: other processes on the box inflate every figure here, the echo's too.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import statistics
 import subprocess
 import sys
 import time
 from collections.abc import Sequence
-from functools import partial
+from dataclasses import asdict
 from pathlib import Path
+from typing import Any
 
 import trio
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from client import netbot  # noqa: E402
+from benchmarks import host_load  # noqa: E402
 from host.registry import Registry  # noqa: E402
 from host.server import HostServer, ServerConfig  # noqa: E402
-from host.settings import BENCHMARK_LIMITS, FAST_TIMINGS  # noqa: E402
+from host.settings import FAST_TIMINGS, ConnectionLimits  # noqa: E402
 from host.table import TableSettings  # noqa: E402
-from protocol.client_session import RequestAccepted, SessionEvent  # noqa: E402
-from protocol.frames import encode_frame  # noqa: E402
-from protocol.game_codec import encode_action  # noqa: E402
-from unonet.actions import Play  # noqa: E402
-from unonet.cards import Color  # noqa: E402
+from unonet.compiled import engine_is_compiled  # noqa: E402
 
 SEATS = 4
-ECHO_FRAME = encode_frame({"t": "intent", "id": 1234, "action": encode_action(Play(57, Color.RED))})
-"""The same size as an intent a bot sends (a play with a colour), length prefix included."""
+SERVER_CORE = 0
+"""The core the host and the echo server share: the anchor runs where the host runs."""
+
+LIMITS = ConnectionLimits(rate=1_000_000.0, burst=1_000_000, max_connections=8192,
+                          per_address=8192, pending_pool=8192, resume_reserve=8)
+"""Every client comes from 127.0.0.1 at once: the per-address share, the handshake pool and
+the rate limit would refuse the load generator (SPEC 13's defaults are for strangers)."""
+
+PACED_THINK = (0.25, 0.5)
+"""A light player's think time before each decision in the paced phase: four seats take turns,
+so each player sends an action every 1-2 s, a person's pace."""
+
+ECHO_THINK = (1.0, 2.0)
+"""An echo client's pause between frames in the paced phase: the players' pace."""
 
 
 # -- the child processes ---------------------------------------------------------------------
 
 
-async def serve_for(tables: int, seconds: float | None) -> None:
-    with trio.move_on_after(seconds if seconds is not None else float("inf")):
-        await serve(tables)
+def pin(cores: set[int]) -> list[int]:
+    """Run on `cores` (those of them the machine has); the cores this process then has."""
+    available = os.sched_getaffinity(0)
+    wanted = cores & available
+    if wanted:
+        os.sched_setaffinity(0, wanted)
+    return sorted(os.sched_getaffinity(0))
 
 
-async def serve(tables: int) -> None:
+def server_core() -> set[int]:
+    return {min(os.sched_getaffinity(0))}
+
+
+def load_cores() -> set[int]:
+    """Every core but the server's where there are two or more, else the one there is."""
+    cores = os.sched_getaffinity(0)
+    rest = cores - server_core()
+    return rest or cores
+
+
+PROFILE = os.environ.get("UNONET_BENCH_PROFILE")
+"""A file name: the host of the first phase then runs under cProfile for its warm-up and window
+(the figures of that phase are the profiled host's) and writes its stats there."""
+
+
+async def serve(tables: int, seconds: float | None = None) -> None:
+    """Serve `tables` headless tables; for `seconds` if given (a profiled run), else until
+    killed."""
+    with trio.move_on_after(math.inf if seconds is None else seconds):
+        await _serve(tables)
+
+
+async def _serve(tables: int) -> None:
     registry = Registry(FAST_TIMINGS)
     for number in range(tables):
         registry.create_table(TableSettings(f"bench{number}", capacity=SEATS, headless=True,
                                             target_seats=SEATS, timings=FAST_TIMINGS))
-    server = HostServer(registry, ServerConfig(bind="127.0.0.1", port=0,
-                                               limits=BENCHMARK_LIMITS))
+    server = HostServer(registry, ServerConfig(bind="127.0.0.1", port=0, limits=LIMITS))
     async with trio.open_nursery() as nursery:
         listeners = await nursery.start(server.serve)
-        print(f"port {listeners[0].socket.getsockname()[1]}", flush=True)
+        print(json.dumps({"port": listeners[0].socket.getsockname()[1],
+                          "compiled": engine_is_compiled(),
+                          "affinity": sorted(os.sched_getaffinity(0))}), flush=True)
 
 
-async def echo_server() -> None:
-    async def handle(stream: trio.SocketStream) -> None:
-        buffer = bytearray()
-        try:
-            async for data in stream:
-                buffer += data
-                while len(buffer) >= 4:
-                    end = 4 + int.from_bytes(buffer[:4], "big")
-                    if len(buffer) < end:
-                        break
-                    await stream.send_all(bytes(buffer[:end]))
-                    del buffer[:end]
-        except trio.BrokenResourceError:
-            pass
-
+async def echo() -> None:
     async with trio.open_nursery() as nursery:
-        listeners = await nursery.start(partial(trio.serve_tcp, handle, 0, host="127.0.0.1"))
-        print(f"port {listeners[0].socket.getsockname()[1]}", flush=True)
+        port = await nursery.start(host_load.echo_server)
+        print(json.dumps({"port": port, "affinity": sorted(os.sched_getaffinity(0))}),
+              flush=True)
 
 
-PROFILE = os.environ.get("UNONET_BENCH_PROFILE")
-"""A file name: the host is then profiled (cProfile) for the run and writes its stats there."""
-
-
-def spawn(*args: str) -> tuple[subprocess.Popen[bytes], int]:
+def spawn(*args: str) -> tuple[subprocess.Popen[bytes], dict[str, Any]]:
     process = subprocess.Popen([sys.executable, __file__, *args], stdout=subprocess.PIPE,
                                cwd=ROOT)
     assert process.stdout is not None
     line = process.stdout.readline().decode()
-    if not line.startswith("port "):
+    try:
+        return process, json.loads(line)
+    except ValueError:
         process.kill()
-        raise RuntimeError(f"{args[0]} did not start: {line!r}")
-    return process, int(line.split()[1])
-
-
-def rss(pid: int) -> int:
-    """Resident memory of a process, in bytes (Linux /proc)."""
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) * 1024
-    raise RuntimeError("no VmRSS")
+        raise RuntimeError(f"{args[0]} did not start: {line!r}") from None
 
 
 def cpu_seconds(pid: int) -> float:
@@ -126,133 +139,159 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-# -- measuring ---------------------------------------------------------------------------------
-
-
-async def echo_rtts(port: int, count: int) -> list[float]:
-    stream = await trio.open_tcp_stream("127.0.0.1", port)
-    times = []
-    for _ in range(count):
-        started = trio.current_time()
-        await stream.send_all(ECHO_FRAME)
-        got = 0
-        while got < len(ECHO_FRAME):
-            got += len(await stream.receive_some(65_536))
-        times.append(trio.current_time() - started)
-    await stream.aclose()
-    return times
-
-
 def percentile(values: Sequence[float], share: float) -> float:
+    if not values:
+        return float("nan")
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-class Counter:
-    def __init__(self) -> None:
-        self.accepted = 0
-
-    def __call__(self, received: Sequence[SessionEvent]) -> None:
-        for item in received:
-            if isinstance(item, RequestAccepted) and item.request["t"] == "intent":
-                self.accepted += 1
+# -- one phase -----------------------------------------------------------------------------------
 
 
-async def run_bots(port: int, first: int, count: int, start: float, seconds: float) -> None:
-    """A worker: the bots of tables first..first+count-1 play from now on; the window is
-    [start, start + seconds] in wall-clock time (time.time(), shared with the other
-    processes). Prints what it saw in the window as one JSON line."""
-    counter = Counter()
-    results: list[netbot.BotResult] = []
-
-    async def bot(table: int, seat: int) -> None:
-        stream = await trio.open_tcp_stream("127.0.0.1", port)
-        result = netbot.BotResult()
-        results.append(result)
-        await netbot.play(stream, name=f"b{table}-{seat}", table=table, think=0,
-                          reaction=(0.0, 0.0),  # no human reaction time: load, not play
-                          matches=10**6, observe=counter, result=result, verify=False)
-
-    async with trio.open_nursery() as nursery:
-        for table in range(first, first + count):
-            for seat in range(SEATS):
-                nursery.start_soon(bot, table, seat)
-        await trio.sleep(max(0.0, start - time.time()))
-        accepted0, cpu0 = counter.accepted, cpu_seconds(os.getpid())
-        marks = [len(r.latencies) for r in results]
-        await trio.sleep(max(0.0, start + seconds - time.time()))
-        accepted1, cpu1 = counter.accepted, cpu_seconds(os.getpid())
-        latencies = [x for r, m in zip(results, marks, strict=True) for x in r.latencies[m:]]
-        nursery.cancel_scope.cancel()
-    print(json.dumps({"accepted": accepted1 - accepted0, "cpu": cpu1 - cpu0,
-                      "latencies": latencies}), flush=True)
-
-
-async def bench(tables: int, seconds: float, warmup: float, workers: int) -> dict[str, float]:
-    echo, echo_port = spawn("echo")
-    extra = ("--profile", PROFILE, "--seconds", str(warmup + seconds + 1)) if PROFILE else ()
-    host, port = spawn("serve", "--tables", str(tables), *extra)
-    bots: list[subprocess.Popen[bytes]] = []
+def phase(tables: int, echo_clients: int, think: tuple[float, float],
+          echo_think: tuple[float, float], workers: int, warmup: float,
+          seconds: float) -> dict[str, Any]:
+    """Start a host and an echo server, load them, measure the window; everything stopped."""
+    profile = ("--profile", PROFILE, "--seconds", str(warmup + seconds + 1.0)) \
+        if PROFILE and not os.path.exists(PROFILE) else ()
+    host, started = spawn("serve", "--tables", str(tables), *profile)
+    echo_server, echo_started = spawn("echo")
+    children: list[subprocess.Popen[bytes]] = []
     try:
-        idle_echo = await echo_rtts(echo_port, 2000)
-        baseline = rss(host.pid)
         start = time.time() + warmup
         workers = max(1, min(workers, tables))
         for index in range(workers):
             first, last = tables * index // workers, tables * (index + 1) // workers
-            bots.append(subprocess.Popen(
-                [sys.executable, __file__, "bots", "--port", str(port), "--first", str(first),
-                 "--tables", str(last - first), "--start", repr(start),
-                 "--seconds", str(seconds)], stdout=subprocess.PIPE, cwd=ROOT))
-        await trio.sleep(max(0.0, start - time.time()))
-        cpu0, t0 = cpu_seconds(host.pid), time.time()
-        loaded_echo = await echo_rtts(echo_port, 200)
-        await trio.sleep(max(0.0, start + seconds - time.time()))
-        cpu1, t1 = cpu_seconds(host.pid), time.time()
-        playing = rss(host.pid)
+            plan = host_load.LoadPlan(
+                port=started["port"], echo_port=echo_started["port"], first=first,
+                tables=last - first, seats=SEATS,
+                echo_clients=echo_clients * (index + 1) // workers - echo_clients * index //
+                workers, think=think, echo_think=echo_think, start=start, seconds=seconds)
+            children.append(subprocess.Popen(
+                [sys.executable, __file__, "worker", "--plan", json.dumps(asdict(plan))],
+                stdout=subprocess.PIPE, cwd=ROOT))
+        time.sleep(max(0.0, start - time.time()))
+        host0, echo0, t0 = cpu_seconds(host.pid), cpu_seconds(echo_server.pid), time.time()
+        time.sleep(max(0.0, start + seconds - time.time()))
+        host1, echo1, t1 = cpu_seconds(host.pid), cpu_seconds(echo_server.pid), time.time()
         found = []
-        for process in bots:
-            out, _ = await trio.to_thread.run_sync(process.communicate)
+        for child in children:
+            out, _ = child.communicate(timeout=120)
             found.append(json.loads(out.decode().strip().splitlines()[-1]))
     finally:
-        if PROFILE:
-            host.wait(30)
-        for process in (*bots, host, echo):
+        if profile:
+            host.wait(60)
+        for process in (*children, host, echo_server):
             if process.poll() is None:
                 process.kill()
-    window = start + seconds - start
+                process.wait()
     actions = sum(f["accepted"] for f in found)
+    echoes = sum(len(f["echo_latencies"]) for f in found)
     latencies = [x for f in found for x in f["latencies"]]
+    echo_latencies = [x for f in found for x in f["echo_latencies"]]
     return {
-        "tables": tables, "workers": workers, "actions": actions, "seconds": window,
-        "actions_per_s": actions / window,
-        "host_cpu_share": (cpu1 - cpu0) / (t1 - t0),
-        "bots_cpu_share": sum(f["cpu"] for f in found) / window,
-        "actions_per_host_cpu_s": actions / max(1e-9, cpu1 - cpu0),
-        "latency_p50": percentile(latencies, 0.5), "latency_p99": percentile(latencies, 0.99),
-        "echo_idle_p50": statistics.median(idle_echo),
-        "echo_loaded_p50": statistics.median(loaded_echo),
-        "rss_baseline": baseline, "rss_playing": playing,
-        "per_table": (playing - baseline) / tables,
+        "compiled": started["compiled"], "host_cores": started["affinity"],
+        "echo_cores": echo_started["affinity"], "load_cores": found[0]["affinity"],
+        "workers": workers, "clients": tables * SEATS, "actions": actions,
+        "refused": sum(f["refused"] for f in found), "window": t1 - t0,
+        "actions_per_s": actions / (t1 - t0),
+        "host_cpu_share": (host1 - host0) / (t1 - t0),
+        "load_cpu_share": sum(f["cpu"] for f in found) / seconds,
+        "host_us_per_action": 1e6 * (host1 - host0) / max(1, actions),
+        "echo_us_per_request": 1e6 * (echo1 - echo0) / max(1, echoes),
+        "p50": percentile(latencies, 0.5), "p99": percentile(latencies, 0.99),
+        "echo_p50": percentile(echo_latencies, 0.5), "echo_p99": percentile(echo_latencies, 0.99),
     }
+
+
+# -- reporting -------------------------------------------------------------------------------------
+
+
+def spread(values: Sequence[float], scale: float = 1.0, form: str = "{:.0f}") -> str:
+    """`median (min-max)` of the repeats."""
+    scaled = [v * scale for v in values]
+    return (f"{form.format(statistics.median(scaled))} "
+            f"({form.format(min(scaled))}-{form.format(max(scaled))})")
+
+
+def report(saturated: list[dict[str, Any]], paced: list[dict[str, Any]]) -> None:
+    ms = 1000.0
+    if saturated:
+        s = saturated[0]
+        print(f"\n-- saturate: {s['clients']} light players ({s['clients'] // SEATS} tables), "
+              "no think time, echo clients back to back --")
+        print("  per repeat: " + "; ".join(
+            f"{r['host_us_per_action']:.0f} us/action, host {r['host_cpu_share'] * 100:.0f} %, "
+            f"load {r['load_cpu_share'] * 100:.0f} %" for r in saturated))
+        cpu = [r["host_us_per_action"] for r in saturated]
+        echo = [r["echo_us_per_request"] for r in saturated]
+        print(f"host CPU per action          {spread(cpu)} us   (target <= 120)")
+        print(f"actions/s per host core      {spread([1e6 / c for c in cpu])}   "
+              "(1 s of CPU / the CPU per action: what one core could serve)")
+        print(f"actions/s reached            {spread([r['actions_per_s'] for r in saturated])}"
+              f"   (host CPU in use {spread([r['host_cpu_share'] for r in saturated], 100)} %)")
+        print(f"echo CPU per request         {spread(echo)} us")
+        print(f"host / echo CPU              "
+              f"{spread([c / e for c, e in zip(cpu, echo, strict=True)], 1, '{:.1f}')} x   "
+              "(what an action costs the host beyond reading a frame and writing one back)")
+        print(f"round trip p50 / p99         {spread([r['p50'] for r in saturated], ms, '{:.2f}')}"
+              f" / {spread([r['p99'] for r in saturated], ms, '{:.2f}')} ms   "
+              "(saturated: mostly waiting behind other tables' actions)")
+    if paced:
+        s = paced[0]
+        print(f"\n-- paced: {s['clients']} light players ({s['clients'] // SEATS} tables), one "
+              f"action each every 1-2 s, echo clients at the same pace --")
+        print("  per repeat: " + "; ".join(
+            f"p99 {r['p99'] * ms:.2f} ms, echo p99 {r['echo_p99'] * ms:.2f} ms, "
+            f"host {r['host_cpu_share'] * 100:.0f} %, load {r['load_cpu_share'] * 100:.0f} %"
+            for r in paced))
+        print(f"actions/s                    {spread([r['actions_per_s'] for r in paced])}   "
+              f"(refused intents {sum(r['refused'] for r in paced)} in all)")
+        print(f"host CPU per action          {spread([r['host_us_per_action'] for r in paced])}"
+              " us   (at this pace: includes the wake-ups a busy host shares between actions)")
+        p50 = [r["p50"] for r in paced]
+        p99 = [r["p99"] for r in paced]
+        e50 = [r["echo_p50"] for r in paced]
+        e99 = [r["echo_p99"] for r in paced]
+        print(f"action round trip p50 / p99  {spread(p50, ms, '{:.2f}')} / "
+              f"{spread(p99, ms, '{:.2f}')} ms   (p99 target < 50 ms at 1,000 clients)")
+        print(f"echo round trip p50 / p99    {spread(e50, ms, '{:.2f}')} / "
+              f"{spread(e99, ms, '{:.2f}')} ms")
+        print(f"p50 action / echo            "
+              f"{spread([a / b for a, b in zip(p50, e50, strict=True)], 1, '{:.1f}')} x   "
+              "(target <= 1.5: a typical action's answer takes this many echo round trips)")
+        print(f"p99 action / echo            "
+              f"{spread([a / b for a, b in zip(p99, e99, strict=True)], 1, '{:.1f}')} x   "
+              "(target <= 3: the slowest 1 % of answers beside the slowest 1 % of echoes)")
+
+
+def load_average() -> str:
+    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("mode", nargs="?", default="run",
-                        choices=("run", "serve", "echo", "bots"))
-    parser.add_argument("--workers", type=int, default=2,
-                        help="processes the bots are spread over (default 2)")
-    parser.add_argument("--port", type=int, help="bots: the host's port")
-    parser.add_argument("--first", type=int, default=0, help="bots: the first table")
-    parser.add_argument("--start", type=float, help="bots: the window's start (time.time())")
-    parser.add_argument("--tables", type=int, default=50)
-    parser.add_argument("--seconds", type=float, default=10.0)
-    parser.add_argument("--warmup", type=float, default=3.0)
-    parser.add_argument("--profile", metavar="FILE",
-                        help="serve: run under cProfile for --seconds, then write the stats")
+                        choices=("run", "serve", "echo", "worker"))
+    parser.add_argument("--repeats", type=int, default=5, help="repeats (default 5)")
+    parser.add_argument("--tables", type=int, default=20,
+                        help="saturate: tables of four players (default 20)")
+    parser.add_argument("--clients", type=int, default=1000,
+                        help="paced: players, four a table (default 1000)")
+    parser.add_argument("--echo-clients", type=int, default=100,
+                        help="paced: echo clients at the players' pace (default 100)")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="load generator processes, on the cores the host has not")
+    parser.add_argument("--seconds", type=float, default=8.0, help="each window (default 8)")
+    parser.add_argument("--warmup", type=float, default=4.0,
+                        help="before each window (default 4; paced adds 1 s per 250 clients)")
+    parser.add_argument("--phase", choices=("both", "saturate", "paced"), default="both")
+    parser.add_argument("--plan", help="worker: its LoadPlan as JSON")
+    parser.add_argument("--profile", metavar="FILE", help="serve: under cProfile, stats here")
     args = parser.parse_args(argv)
     if args.mode == "serve":
+        pin(server_core())
         if args.profile is None:
             trio.run(serve, args.tables)
             return 0
@@ -260,47 +299,41 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         profiler = cProfile.Profile()
         profiler.enable()
-        trio.run(serve_for, args.tables, args.seconds)
+        trio.run(serve, args.tables, args.seconds)
         profiler.disable()
         profiler.dump_stats(args.profile)
         return 0
     if args.mode == "echo":
-        trio.run(echo_server)
+        pin(server_core())
+        trio.run(echo)
         return 0
-    if args.mode == "bots":
-        trio.run(run_bots, args.port, args.first, args.tables, args.start, args.seconds)
+    if args.mode == "worker":
+        pin(load_cores())
+        host_load.worker_main(args.plan)
         return 0
-    print(f"unonet host benchmark: {args.tables} tables x {SEATS} network bots, loopback, "
-          f"plaintext, {args.seconds:.0f} s after {args.warmup:.0f} s warm-up; "
-          f"{os.cpu_count()} CPUs shared by the host and the bots", flush=True)
-    print(f"bots: client/netbot.py in {args.workers} worker processes, no think time; they "
-          "decode, check and fold every frame and contribute their seeds, but do NOT verify "
-          "the host's cards, commitments or audits (verify=False)", flush=True)
-    for tables in (args.tables, 1):
-        found = trio.run(bench, tables, args.seconds, args.warmup, args.workers)
-        report(found)
+    engine = "compiled (mypyc)" if engine_is_compiled() else "pure Python"
+    print(f"unonet host benchmark: engine {engine}, {os.cpu_count()} CPUs, host and echo on "
+          f"core {min(server_core())}, load on "
+          f"{sorted(load_cores())}; load average before: {load_average()}", flush=True)
+    saturated: list[dict[str, Any]] = []
+    paced: list[dict[str, Any]] = []
+    for repeat in range(args.repeats):
+        if args.phase in ("both", "saturate"):
+            saturated.append(phase(args.tables, 4, (0.0, 0.0), (0.0, 0.0), args.workers,
+                                   args.warmup, args.seconds))
+        if args.phase in ("both", "paced"):
+            paced.append(phase(args.clients // SEATS, args.echo_clients, PACED_THINK,
+                               ECHO_THINK, args.workers,
+                               args.warmup + args.clients / 250, args.seconds))
+        print(f"repeat {repeat + 1} of {args.repeats} done", flush=True)
+    first = (saturated or paced)[0]
+    print(f"engine in the host: {'compiled (mypyc)' if first['compiled'] else 'pure Python'}; "
+          f"host on cores {first['host_cores']}, echo on {first['echo_cores']}, load "
+          f"generator ({first['workers']} process(es)) on {first['load_cores']}")
+    report(saturated, paced)
+    print(f"\nload average after: {load_average()} (other processes on these cores inflate "
+          "every figure, the echo's too)")
     return 0
-
-
-def report(found: dict[str, float]) -> None:
-    ms = 1000.0
-    echo = found["echo_idle_p50"]
-    print(f"\n-- {found['tables']:.0f} table(s) --")
-    print(f"actions/s through the host     {found['actions_per_s']:8.0f}   "
-          f"(target >= 2000 with 50 tables)")
-    print(f"host CPU in use                 {found['host_cpu_share'] * 100:7.0f} %   "
-          f"bots' CPU {found['bots_cpu_share'] * 100:.0f} % ({found['workers']:.0f} "
-          f"process(es))")
-    print(f"actions per host CPU-second    {found['actions_per_host_cpu_s']:8.0f}   "
-          f"(the host's capacity on one core)")
-    print(f"intent -> answer  p50 / p99    {found['latency_p50'] * ms:8.3f} / "
-          f"{found['latency_p99'] * ms:.3f} ms")
-    print(f"framed echo RTT   p50 idle     {echo * ms:8.3f} ms   "
-          f"(during the load {found['echo_loaded_p50'] * ms:.3f} ms)")
-    print(f"p50 latency / echo RTT         {found['latency_p50'] / echo:8.1f} x   (target <= 2)")
-    print(f"host memory per table          {found['per_table'] / 1024:8.0f} KiB   "
-          f"(RSS {found['rss_baseline'] / 2**20:.1f} -> {found['rss_playing'] / 2**20:.1f} MiB;"
-          f" target < 1024 KiB)")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,304 @@
+"""The load generator of benchmarks/host.py: light players and echo clients, one trio loop.
+
+A light player speaks the protocol as far as playing needs and no further, so that the
+generator's own CPU stays small beside the host's (client/netbot.py decodes, checks, folds and
+verifies every frame: as a load generator it saturated its core long before the host did). It
+joins a headless table, marks itself ready, contributes its seed to every round (so no round
+waits out the seed phase) and answers each decision with the first action of the newest legal
+list the host sent it, preferring a play. It never calls UNO or catches: races would make the
+measured work depend on timing. Its frames are read with one msgpack Unpacker and written with
+protocol.frames.encode_frame, the framing code the echo client uses too.
+
+Latency is measured from the intent's write to the arrival of its answer (`accepted` or a
+refusal); `think` paces a player (a human pace: a decision after a random think time), zero
+plays as fast as the host answers.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgpack
+import trio
+
+from protocol.frames import FrameDecoder, encode_frame
+from protocol.trust.primitives import seed_commitment
+
+PREFERRED = ("play", "choose_color", "draw", "pass", "accept", "challenge", "swap")
+"""Action types a light player answers its decision with, in this order of preference."""
+
+SKIPPED = frozenset({"call_uno", "catch", "buzz"})
+"""Out-of-turn actions a light player never sends (races depend on timing, not on the host)."""
+
+RECEIVE = 65_536
+
+
+def _frame(message: Mapping[str, Any]) -> bytes:
+    return encode_frame(message, check=False)
+
+
+@dataclass
+class Stats:
+    """What one process saw: answered intents, their round trips (s) and refusals."""
+
+    accepted: int = 0
+    refused: int = 0
+    latencies: list[float] = field(default_factory=list)
+    echo_latencies: list[float] = field(default_factory=list)
+    counting: bool = False  # inside the measured window
+
+
+def choose(legal: Sequence[Mapping[str, Any]]) -> Mapping[str, Any] | None:
+    """The action a light player sends for this legal list, or None (nothing to decide)."""
+    offered = [a for a in legal if a.get("type") not in SKIPPED]
+    for kind in PREFERRED:
+        for action in offered:
+            if action.get("type") == kind:
+                return action
+    return offered[0] if offered else None
+
+
+class LightPlayer:
+    """One seat's protocol, sans-IO: `receive` takes bytes and returns the bytes to send."""
+
+    def __init__(self, table: int, name: str, stats: Stats, rng: random.Random) -> None:
+        self.table = table
+        self.name = name
+        self.stats = stats
+        self.rng = rng
+        self.buffer = bytearray()
+        self.seat: int | None = None
+        self.legal: Sequence[Mapping[str, Any]] = ()
+        self.fresh = False  # a legal list arrived since our last intent was answered
+        self.waiting: tuple[int, float] | None = None  # (request id, sent at)
+        self.next_id = 100
+        self.seeds: dict[int, bytes] = {}
+
+    def hello(self) -> bytes:
+        return _frame({"t": "hello", "v": [1], "client": {"name": "bench", "version": "1"},
+                       "features": [], "name": self.name})
+
+    def receive(self, data: bytes) -> bytes:
+        self.buffer += data
+        out: list[bytes] = []
+        now = time.perf_counter()
+        for message in _messages(self.buffer):
+            out.extend(self._handle(message, now))
+        return b"".join(out)
+
+    def _handle(self, message: dict[str, Any], now: float) -> list[bytes]:
+        kind = message.get("t")
+        if kind in ("event", "snapshot"):
+            self.legal = message.get("legal") or ()
+            self.fresh = True
+        elif kind == "accepted" or (kind == "error" and "ref" in message):
+            if self.waiting is not None and message.get("id", message.get("ref")) == \
+                    self.waiting[0]:
+                if self.stats.counting:
+                    self.stats.latencies.append(now - self.waiting[1])
+                    if kind == "accepted":
+                        self.stats.accepted += 1
+                    else:
+                        self.stats.refused += 1
+                self.waiting = None
+                if kind == "error":  # our legal list was stale: ask for a fresh one
+                    self.fresh = False
+                    return [_frame({"t": "resync"})]
+        elif kind == "welcome":
+            return [_frame({"t": "join_table", "id": 1, "table": self.table,
+                            "name": self.name})]
+        elif kind == "seated":
+            self.seat = message["seat"]
+            return [_frame({"t": "ready", "id": 2, "ready": True})]
+        elif kind == "round_prepare":
+            seed = self.rng.randbytes(32)
+            self.seeds = {message["round"]: seed}
+            return [_frame({"t": "seed_commit", "round": message["round"], "commit":
+                            seed_commitment(message["game_id"], message["round"],
+                                            self.seat or 0, seed)})]
+        elif kind == "seed_commits":
+            seed = self.seeds.get(message["round"])
+            if seed is not None and any(s == self.seat for s, _ in message["commits"]):
+                return [_frame({"t": "seed_reveal", "round": message["round"], "seed": seed})]
+        elif kind == "ping":
+            return [_frame({"t": "pong", "n": message["n"]})]
+        return []
+
+    def decision(self) -> Mapping[str, Any] | None:
+        """The action to send now, if there is a new decision and no intent unanswered."""
+        if self.waiting is not None or not self.fresh:
+            return None
+        return choose(self.legal)
+
+    def intent(self, action: Mapping[str, Any]) -> bytes:
+        self.next_id += 1
+        self.waiting = (self.next_id, time.perf_counter())
+        self.fresh = False
+        return _frame({"t": "intent", "id": self.next_id, "action": dict(action)})
+
+
+def _messages(buffer: bytearray) -> list[dict[str, Any]]:
+    """The complete frames at the start of `buffer`, decoded and removed from it."""
+    found = []
+    start = 0
+    while len(buffer) - start >= 4:
+        end = start + 4 + int.from_bytes(buffer[start:start + 4], "big")
+        if len(buffer) < end:
+            break
+        found.append(msgpack.unpackb(buffer[start + 4:end], raw=False, strict_map_key=False))
+        start = end
+    del buffer[:start]
+    return found
+
+
+async def run_player(port: int, player: LightPlayer, think: tuple[float, float]) -> None:
+    stream = await trio.open_tcp_stream("127.0.0.1", port)
+    await stream.send_all(player.hello())
+    pending = trio.Event()
+
+    async def pace() -> None:
+        nonlocal pending
+        while True:
+            await pending.wait()
+            pending = trio.Event()
+            if think[1] > 0:
+                await trio.sleep(player.rng.uniform(*think))
+            action = player.decision()
+            if action is not None:
+                await stream.send_all(player.intent(action))
+
+    async with trio.open_nursery() as nursery:
+        if think[1] > 0:
+            nursery.start_soon(pace)
+        while True:
+            data = await stream.receive_some(RECEIVE)
+            if not data:
+                nursery.cancel_scope.cancel()
+                return
+            out = player.receive(data)
+            if think[1] > 0:
+                if player.decision() is not None:
+                    pending.set()
+            else:
+                action = player.decision()
+                if action is not None:
+                    out += player.intent(action)
+            if out:
+                await stream.send_all(out)
+
+
+ECHO_MESSAGE: dict[str, Any] = {"t": "intent", "id": 1234,
+                                "action": {"type": "play", "card": 57, "color": "red"}}
+"""What an echo client sends: an intent as a light player's (the same keys and size)."""
+
+
+async def run_echo_client(port: int, stats: Stats, think: tuple[float, float],
+                          rng: random.Random) -> None:
+    """Send ECHO_MESSAGE, wait for it to come back (decoded by protocol.frames.FrameDecoder,
+    the framing code a client uses), every `think` seconds (or back to back)."""
+    stream = await trio.open_tcp_stream("127.0.0.1", port)
+    decoder = FrameDecoder()
+    frame = _frame(ECHO_MESSAGE)
+    while True:
+        if think[1] > 0:
+            await trio.sleep(rng.uniform(*think))
+        started = time.perf_counter()
+        await stream.send_all(frame)
+        while True:
+            got = decoder.next_frame()
+            if isinstance(got, dict):
+                break
+            data = await stream.receive_some(RECEIVE)
+            if not data:
+                return
+            decoder.receive_data(data)
+        if stats.counting:
+            stats.echo_latencies.append(time.perf_counter() - started)
+
+
+async def echo_server(task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
+    """The anchor: each frame decoded with protocol.frames.FrameDecoder (msgpack and the
+    profile) and answered with encode_frame of what it held: a framed msgpack request and
+    reply, one write, nothing else."""
+
+    async def handle(stream: trio.SocketStream) -> None:
+        decoder = FrameDecoder()
+        try:
+            async for data in stream:
+                decoder.receive_data(data)
+                out = []
+                while True:
+                    got = decoder.next_frame()
+                    if not isinstance(got, dict):
+                        break
+                    out.append(encode_frame(got))
+                if out:
+                    await stream.send_all(b"".join(out))
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            pass
+
+    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    task_status.started(listeners[0].socket.getsockname()[1])
+    await trio.serve_listeners(handle, listeners)
+
+
+@dataclass(frozen=True)
+class LoadPlan:
+    """One worker's share: tables first..first+tables-1, each with `seats` light players, and
+    `echo_clients` echo clients, all paced by `think`; the window is [start, start+seconds] of
+    time.time() (shared with the other processes)."""
+
+    port: int
+    echo_port: int
+    first: int
+    tables: int
+    seats: int
+    echo_clients: int
+    think: tuple[float, float]
+    echo_think: tuple[float, float]
+    start: float
+    seconds: float
+
+
+def cpu_seconds() -> float:
+    times = os.times()
+    return times.user + times.system
+
+
+async def run_worker(plan: LoadPlan) -> dict[str, Any]:
+    """Play the plan; what the worker saw in the window, as a dict for JSON."""
+    stats = Stats()
+    rng = random.Random(plan.first)
+    async with trio.open_nursery() as nursery:
+        for table in range(plan.first, plan.first + plan.tables):
+            for seat in range(plan.seats):
+                player = LightPlayer(table, f"p{table}-{seat}", stats,
+                                     random.Random(rng.getrandbits(64)))
+                nursery.start_soon(run_player, plan.port, player, plan.think)
+            await trio.sleep(0)
+        for _ in range(plan.echo_clients):
+            nursery.start_soon(run_echo_client, plan.echo_port, stats, plan.echo_think,
+                               random.Random(rng.getrandbits(64)))
+        await trio.sleep(max(0.0, plan.start - time.time()))
+        stats.counting = True
+        cpu0 = cpu_seconds()
+        await trio.sleep(max(0.0, plan.start + plan.seconds - time.time()))
+        stats.counting = False
+        cpu1 = cpu_seconds()
+        nursery.cancel_scope.cancel()
+    return {"accepted": stats.accepted, "refused": stats.refused, "cpu": cpu1 - cpu0,
+            "latencies": stats.latencies, "echo_latencies": stats.echo_latencies,
+            "affinity": sorted(os.sched_getaffinity(0))}
+
+
+def worker_main(plan_json: str) -> None:
+    fields = json.loads(plan_json)
+    plan = LoadPlan(**{**fields, "think": tuple(fields["think"]),
+                       "echo_think": tuple(fields["echo_think"])})
+    print(json.dumps(trio.run(run_worker, plan)), flush=True)
