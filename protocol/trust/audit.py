@@ -2,8 +2,9 @@
 
 Once K is known nothing about the round is secret, so every client can check not only its own
 cards but every face-up card, every hand shown at the end, every public verdict, the dealer draw,
-and where every card went: hands drawn, passed, swapped or returned under the pile all move by
-position, so the public record puts each card of the deck in exactly one place.
+every face shown of a Flip card's side not in play, and where every card went: hands drawn,
+passed, swapped or returned under the pile all move by position, so the public record puts each
+card of the deck in exactly one place.
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ def audit_round(
     found += _check_hands(rnd, card_at)
     found += _check_whereabouts(rnd, card_at, manifest)
     found += _check_verdicts(rnd, card_at, manifest)
+    found += _check_other_sides(rnd, card_at, manifest)
     found += _check_dealer(rnd, key, manifest)
     found += _leftovers(rnd)
     return found, key
@@ -302,8 +304,6 @@ def _check_verdicts(rnd: CheckedRound, card_at: _CardAt, manifest: DeckManifest)
         snap = record.snapshot
         if record.checked_by_me or snap is None or snap.color_before is None:
             continue
-        if not rnd.ledger.tracks_color:
-            continue
         cards = [card_at(p) for p in snap.positions]
         known = [c for c in cards if c is not None]
         problem = verdict_violation(
@@ -313,6 +313,7 @@ def _check_verdicts(rnd: CheckedRound, card_at: _CardAt, manifest: DeckManifest)
             known,
             snap.color_before,
             "the audited deck shows it",
+            snap.side,
         )
         if problem is not None:
             found.append(problem)
@@ -321,6 +322,40 @@ def _check_verdicts(rnd: CheckedRound, card_at: _CardAt, manifest: DeckManifest)
             Violation(
                 ViolationKind.MISSING_REVEAL,
                 f"you challenged seat {verdict.target} but its hand was never revealed to you",
+            )
+        )
+    return found
+
+
+def _check_other_sides(
+    rnd: CheckedRound, card_at: _CardAt, manifest: DeckManifest
+) -> list[Violation]:
+    """UNO Flip: every face shown of the side not in play (each hand, the draw pile's top) must
+    be that side of the card the seeds put at its position."""
+    found: list[Violation] = []
+    for claim in rnd.ledger.side_claims:
+        card = card_at(claim.position)
+        if card is None or not 0 <= card < len(manifest):
+            found.append(
+                Violation(
+                    ViolationKind.OTHER_SIDE,
+                    f"{claim.whose} was shown with {claim.face.name} at position "
+                    f"{fmt(claim.position)}, which no pile the seeds produce has",
+                )
+            )
+            continue
+        faces = manifest.cards[card].faces
+        actual = faces[claim.side] if claim.side < len(faces) else None
+        if actual == claim.face:
+            continue
+        in_play = faces[1 - claim.side].name if len(faces) == 2 else faces[0].name
+        said = actual.name if actual is not None else "no such side"
+        found.append(
+            Violation(
+                ViolationKind.OTHER_SIDE,
+                f"{claim.whose} was shown with {claim.face.name} as the other side of position "
+                f"{fmt(claim.position)}, but the deck the seeds produce has {in_play} there, "
+                f"whose other side is {said}",
             )
         )
     return found

@@ -2,8 +2,9 @@
 
 `CardChecks` is the part of the client's verifier that looks at cards: it opens each card this
 client is shown against its position's commitment (or keeps it until the commitment arrives),
-follows the public ledger, checks a reshuffle's sources, the hand digest at a Wild Draw Four and
-the hand revealed at a challenge. The round's lifecycle (numbering, seeds, audit) is the
+follows the public ledger, checks a reshuffle's sources, the hand digest at a challengeable card (a
+Wild Draw Four; UNO Flip's Wild Draw Two and Wild Draw Color, read on the side in play) and the
+hand revealed at a challenge. The round's lifecycle (numbering, seeds, audit) is the
 verifier's; the audit's re-derivation is `audit.py`'s.
 """
 
@@ -148,14 +149,13 @@ class CardChecks:
         return found
 
     def _check_sources(self, rnd: CheckedRound) -> list[Violation]:
-        """A reshuffle mixes exactly the untaken pile and the discards it takes (sizes needed)."""
+        """A reshuffle mixes exactly the rest of the draw pile and the discards it takes."""
         found: list[Violation] = []
         for epoch, record in rnd.ledger.reshuffles.items():
-            previous = rnd.decks.get(record.previous_epoch)
-            if epoch in rnd.sources_checked or previous is None:
+            if epoch in rnd.sources_checked:
                 continue
             rnd.sources_checked.add(epoch)
-            expected = rnd.ledger.expected_sources(record, len(previous.commits))
+            expected = rnd.ledger.expected_sources(record)
             if sorted(record.event.sources) != expected:
                 found.append(
                     Violation(
@@ -279,11 +279,12 @@ class CardChecks:
         )
         if not mine:
             return []
-        for index, (target, cards, color) in enumerate(rnd.reveals_done):
+        for index, (target, cards, color, side) in enumerate(rnd.reveals_done):
             if target == event.target:
                 del rnd.reveals_done[index]
                 problem = verdict_violation(
-                    self.manifest, target, event.guilty, cards, color, "the hand revealed to you"
+                    self.manifest, target, event.guilty, cards, color, "the hand revealed to you",
+                    side,
                 )
                 return [] if problem is None else [problem]
         rnd.reveals_due.append(event)
@@ -311,6 +312,7 @@ class CardChecks:
             found += self._open(rnd, position, card, nonce, how)
         snapshot = rnd.ledger.snapshots.get(event.target)
         color = event.color_before
+        side = rnd.ledger.side if snapshot is None else snapshot.side
         if snapshot is None:
             found.append(
                 Violation(
@@ -321,13 +323,13 @@ class CardChecks:
             )
         elif snapshot is not None:
             found += hand_set_violations(event.target, snapshot.positions, event.positions)
-            if rnd.ledger.tracks_color and snapshot.color_before is not None:
+            if snapshot.color_before is not None:
                 if snapshot.color_before != event.color_before:
                     found.append(
                         Violation(
                             ViolationKind.CHALLENGE_COLOR,
                             f"the reveal says {event.color_before.value} was in play before the "
-                            f"Wild Draw Four, but the public record says "
+                            f"challenged card, but the public record says "
                             f"{snapshot.color_before.value}",
                         )
                     )
@@ -342,10 +344,11 @@ class CardChecks:
                     event.cards,
                     color,
                     "the hand revealed to you",
+                    side,
                 )
                 if problem is not None:
                     found.append(problem)
                 break
         else:
-            rnd.reveals_done.append((event.target, event.cards, color))
+            rnd.reveals_done.append((event.target, event.cards, color, side))
         return found

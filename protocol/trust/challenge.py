@@ -1,7 +1,9 @@
 """The Wild Draw Four challenge, checked: the verdict rule and the comparison of hands.
 
 RULEBOOK.md 1.6: the play was illegal (guilty) iff the hand held a card of the colour in play; wilds
-and same-number cards of other colours do not count. Faces come from the public manifest.
+and same-number cards of other colours do not count. Faces come from the public manifest, read on
+the side in play when the card was played (UNO Flip's Wild Draw Two on the light side, Wild Draw
+Color on the dark side; a classic deck has only side 0).
 """
 
 from __future__ import annotations
@@ -10,14 +12,30 @@ from collections.abc import Collection, Iterable
 
 from protocol.trust.ledger import fmt
 from protocol.trust.results import Violation, ViolationKind
-from unonet.cards import Color, DeckManifest
+from unonet.cards import Color, DeckManifest, Face
 from unonet.events import Position
 
 
-def is_guilty(manifest: DeckManifest, cards: Iterable[int], color_before: Color | None) -> bool:
-    """The verdict the hand `cards` implies when `color_before` was the colour in play."""
+def _face(manifest: DeckManifest, card: int, side: int) -> Face | None:
+    """The card's face on `side`, or None for an id or side the deck does not have."""
+    if not 0 <= card < len(manifest):
+        return None
+    faces = manifest.cards[card].faces
+    return faces[side] if 0 <= side < len(faces) else None
+
+
+def _colour_of(manifest: DeckManifest, card: int, side: int) -> Color | None:
+    face = _face(manifest, card, side)
+    return None if face is None else face.color
+
+
+def is_guilty(
+    manifest: DeckManifest, cards: Iterable[int], color_before: Color | None, side: int = 0
+) -> bool:
+    """The verdict the hand `cards` implies when `color_before` was the colour in play on
+    `side`."""
     return color_before is not None and any(
-        manifest.face(card).color == color_before for card in cards if 0 <= card < len(manifest)
+        _colour_of(manifest, card, side) == color_before for card in cards
     )
 
 
@@ -32,17 +50,18 @@ def verdict_violation(
     cards: Collection[int],
     color_before: Color | None,
     whose: str,
+    side: int = 0,
 ) -> Violation | None:
     """A Violation if the declared verdict is not the one the cards imply, else None."""
-    expected = is_guilty(manifest, cards, color_before)
+    expected = is_guilty(manifest, cards, color_before, side)
     if expected == declared:
         return None
     colour = color_before.value if color_before is not None else "no colour"
     if expected:
-        matching = next(
-            c for c in cards if 0 <= c < len(manifest) and manifest.face(c).color == color_before
-        )
-        why = f"holds {manifest.face(matching).name}, a {colour} card, and {colour} was in play"
+        matching = next(c for c in cards if _colour_of(manifest, c, side) == color_before)
+        face = _face(manifest, matching, side)
+        name = face.name if face is not None else f"card {matching}"
+        why = f"holds {name}, a {colour} card, and {colour} was in play"
     else:
         why = f"holds no {colour} card, and {colour} was in play"
     return Violation(
@@ -73,7 +92,7 @@ def hand_set_violations(
             Violation(
                 ViolationKind.CHALLENGE_HAND,
                 f"the hand revealed at the challenge leaves out position {fmt(position)}, which "
-                f"seat {target} held when it played the Wild Draw Four",
+                f"seat {target} held when it played the challenged card",
             )
         )
     for position in sorted(seen - set(held)):
@@ -81,7 +100,7 @@ def hand_set_violations(
             Violation(
                 ViolationKind.CHALLENGE_HAND,
                 f"the hand revealed at the challenge includes position {fmt(position)}, which "
-                f"seat {target} did not hold when it played the Wild Draw Four",
+                f"seat {target} did not hold when it played the challenged card",
             )
         )
     return found

@@ -92,7 +92,9 @@ class CheckedRound:
     private_mine: set[Position] = field(default_factory=set)
     challenges: list[ChallengeRecord] = field(default_factory=list)
     reveals_due: list[ev.Challenged] = field(default_factory=list)
-    reveals_done: list[tuple[int, tuple[int, ...], Color | None]] = field(default_factory=list)
+    reveals_done: list[tuple[int, tuple[int, ...], Color | None, int]] = field(
+        default_factory=list
+    )  # (target, cards, colour before, side in play) of reveals awaiting their verdict
     dealer_draws: list[ev.DealerDraw] = field(default_factory=list)
     sources_checked: set[int] = field(default_factory=set)
     received: list[Received] = field(default_factory=list)

@@ -1,4 +1,4 @@
-"""What the public events alone say: who holds which positions, the discard pile, the colour.
+"""What the public events alone say: who holds which positions, the piles, the side, the colour.
 
 Every seat and spectator can keep this ledger, so whatever it finds wrong is wrong for everyone.
 It fixes the hand behind a Wild Draw Four (the positions its player held, less the card played)
@@ -6,6 +6,12 @@ before the host could know whether anyone will challenge. Cards move only by pos
 (`cards_drawn`), played (`card_played`), whole hands passed on (`hands_moved`, 7-0) and hands put
 back face down under the draw pile (`cards_returned`, a knock-out), where they keep their
 positions and wait, in order, until the rest of the pile has been drawn.
+
+UNO Flip: a `flipped` turns the discard pile and the draw pile over (each reversed: what was
+under the draw pile comes first) and the side in play, by which every face is read. The faces
+shown of the side not in play (`other_sides_shown`, `pile_other_side_shown`) are checked here
+against the positions the record gives (the seat's whole hand, the draw pile's top) and kept as
+claims that the audit checks against the deck the seeds produce.
 """
 
 from __future__ import annotations
@@ -14,11 +20,12 @@ from dataclasses import dataclass, field
 
 from protocol.trust.results import Violation, ViolationKind
 from unonet import events as ev
-from unonet.cards import Color, DeckManifest, Face, Kind
+from unonet.cards import CHALLENGEABLE_KINDS, Color, DeckManifest, Face
 from unonet.events import Position
 
-CHALLENGEABLE = frozenset({Kind.WILD_DRAW_FOUR, Kind.WILD_DRAW_TWO, Kind.WILD_DRAW_COLOR})
-"""Cards whose play may be challenged (RULEBOOK.md 1.6, and Flip's Wild Draw Two and Draw Color)."""
+CHALLENGEABLE = CHALLENGEABLE_KINDS
+"""Cards whose play may be challenged (RULEBOOK.md 1.6, and Flip's Wild Draw Two and Draw Color),
+read on the side in play."""
 
 
 def fmt(position: Position) -> str:
@@ -34,6 +41,7 @@ class HandSnapshot:
     positions: frozenset[Position]
     color_before: Color | None
     played: Position
+    side: int = 0  # the side in play: the verdict reads the hand's faces on it
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,35 +50,61 @@ class ReshuffleRecord:
 
     event: ev.Reshuffled
     previous_epoch: int
-    taken: frozenset[int]  # indices of the previous epoch already drawn or turned
+    rest: tuple[Position, ...]  # the previous epoch's positions still in the draw pile
     discard: tuple[tuple[Position, int], ...]  # the discard pile just before, top last
+
+
+@dataclass(frozen=True, slots=True)
+class SideClaim:
+    """A face the host showed as the side not in play of the card at `position` (UNO Flip),
+    with the side it must be read on; the audit opens the position and compares."""
+
+    whose: str  # "seat 2's hand", "the draw pile's top"
+    position: Position
+    face: Face
+    side: int
 
 
 @dataclass
 class PublicLedger:
-    """The positions and face-up cards that public events establish, for one round."""
+    """The positions and face-up cards that public events establish, for one round.
+
+    `pile` is the draw pile by the record, top first: the untaken positions of the latest epoch
+    and the returned positions (`under`) below them, the whole turned over by each Flip."""
 
     manifest: DeckManifest
     holdings: dict[int, set[Position]] = field(default_factory=dict)
     face_up: dict[Position, int] = field(default_factory=dict)
-    taken: dict[int, set[int]] = field(default_factory=dict)
+    taken: dict[int, set[int]] = field(default_factory=dict)  # indices that left their pile
     epoch: int = 0
+    pile: list[Position] = field(default_factory=list)
     discard: list[tuple[Position, int]] = field(default_factory=list)
     color: Color | None = None
+    side: int = 0  # UNO Flip: the side in play (0 light, 1 dark); faces are read on it
     snapshots: dict[int, HandSnapshot] = field(default_factory=dict)
     reshuffles: dict[int, ReshuffleRecord] = field(default_factory=dict)
-    under: list[Position] = field(default_factory=list)  # returned, in the order drawn later
+    under: list[Position] = field(default_factory=list)  # returned, still in the pile
+    side_claims: list[SideClaim] = field(default_factory=list)
     final_hands: tuple[tuple[int, ...], ...] | None = None
     _dealing: bool = True
+    _pile_turned: bool = False  # a Flip turned the pile over since it was made
+
+    def __post_init__(self) -> None:
+        if not self.pile:
+            self.pile = [(0, index) for index in range(len(self.manifest))]
 
     @property
-    def tracks_color(self) -> bool:
-        """Colours are followed for one-sided decks; a Flip deck's side is not in the events."""
-        return all(len(card.faces) == 1 for card in self.manifest)
+    def two_sided(self) -> bool:
+        """A Flip deck: every card has a face on each side."""
+        return len(self.manifest) > 0 and all(len(card.faces) == 2 for card in self.manifest)
 
     def face(self, card: int) -> Face | None:
-        """The card's face, or None for an id the deck does not have (a malformed event)."""
-        return self.manifest.face(card) if 0 <= card < len(self.manifest) else None
+        """The card's face on the side in play, or None for an id the deck does not have (a
+        malformed event)."""
+        if not 0 <= card < len(self.manifest):
+            return None
+        faces = self.manifest.cards[card].faces
+        return faces[self.side] if self.side < len(faces) else None
 
     def _unknown_card(self, card: int, what: str) -> list[Violation]:
         return [Violation(ViolationKind.MALFORMED, f"{what} names card {card}, not in the deck")]
@@ -94,6 +128,12 @@ class PublicLedger:
             self.color = event.color
         elif isinstance(event, ev.Reshuffled):
             return self._reshuffled(event)
+        elif isinstance(event, ev.Flipped):
+            return self._flipped(event)
+        elif isinstance(event, ev.OtherSidesShown):
+            return self._other_sides(event)
+        elif isinstance(event, ev.PileOtherSideShown):
+            return self._pile_other_side(event)
         elif isinstance(event, ev.RoundEnded):
             return self._ended(event)
         return []
@@ -105,12 +145,21 @@ class PublicLedger:
         record = self.reshuffles.get(epoch)
         return None if record is None else len(record.event.sources)
 
+    # -- taking cards from the draw pile -----------------------------------------------------------
+
     def _take(self, position: Position, what: str) -> list[Violation]:
-        if position in self.under:
-            return self._take_returned(position, what)
+        """A card leaves the draw pile: it must be the top one (during the deal, any of the
+        top ones: the deal's pattern is judged once it is over)."""
+        if position in self.pile:
+            found = [] if self._dealing else self._out_of_order(position, what)
+            self.pile.remove(position)
+            if position in self.under:
+                self.under.remove(position)
+            else:
+                self.taken.setdefault(position[0], set()).add(position[1])
+            return found
         epoch, index = position
-        taken = self.taken.setdefault(epoch, set())
-        if index in taken:
+        if index in self.taken.get(epoch, set()):
             return [
                 Violation(
                     ViolationKind.POSITION_REUSED,
@@ -125,37 +174,47 @@ class PublicLedger:
                     f"{self.epoch} now",
                 )
             ]
-        taken.add(index)
-        return []
-
-    def _take_returned(self, position: Position, what: str) -> list[Violation]:
-        """A returned card lies under the pile: it comes only once the pile above it is gone,
-        and returned cards come in the order they went under (SPEC.md 11.5 step 6)."""
-        found: list[Violation] = []
-        size = self.pile_size(self.epoch)
-        taken = self.taken.get(self.epoch, set())
-        left = None if size is None else next((i for i in range(size) if i not in taken), None)
-        if left is not None:
-            found.append(
-                Violation(
-                    ViolationKind.DRAW_ORDER,
-                    f"{what} took returned position {fmt(position)} from under the draw pile "
-                    f"while position {fmt((self.epoch, left))} was still on top of it",
-                )
+        return [
+            Violation(
+                ViolationKind.DRAW_ORDER,
+                f"{what} came from position {fmt(position)}, which is in no pile of the round",
             )
-        elif position != self.under[0]:
-            found.append(
-                Violation(
-                    ViolationKind.DRAW_ORDER,
-                    f"{what} took returned position {fmt(position)} before "
-                    f"{fmt(self.under[0])}, which went under the draw pile first",
-                )
-            )
-        self.under.remove(position)
-        return found
+        ]
 
-    def _check_prefix(self, what: str) -> list[Violation]:
-        """Cards leave a pile from the top: the indices taken must be 0..m-1 with no gap."""
+    def _out_of_order(self, position: Position, what: str) -> list[Violation]:
+        """Cards leave the pile from the top: the host may not pick which card comes next.
+        Returned cards lie under the rest, in the order they went under (SPEC.md 11.5 step 6),
+        until a Flip turns the whole pile over."""
+        top = self.pile[0]
+        if position == top:
+            return []
+        if position not in self.under:
+            detail = (
+                f"{what}: position {fmt(top)} is still in the pile while {fmt(position)}, "
+                f"below it, was taken; the host may not pick which card comes next"
+            )
+        elif top not in self.under:
+            detail = (
+                f"{what} took returned position {fmt(position)} from under the draw pile while "
+                f"position {fmt(top)} was still on top of it"
+            )
+        elif not self._pile_turned:
+            detail = (
+                f"{what} took returned position {fmt(position)} before {fmt(top)}, which went "
+                f"under the draw pile first"
+            )
+        else:
+            detail = (
+                f"{what} took returned position {fmt(position)} before {fmt(top)}, which the "
+                f"turned-over draw pile puts above it"
+            )
+        return [Violation(ViolationKind.DRAW_ORDER, detail)]
+
+    def _end_deal(self, what: str) -> list[Violation]:
+        """The deal is over: it must have taken the top of the deck, 0..m-1 with no gap."""
+        if not self._dealing:
+            return []
+        self._dealing = False
         taken = self.taken.get(self.epoch, set())
         gaps = sorted(set(range(len(taken))) - taken)
         if not gaps:
@@ -169,20 +228,16 @@ class PublicLedger:
         ]
 
     def _drawn(self, event: ev.CardsDrawn) -> list[Violation]:
-        found: list[Violation] = []
+        what = f"seat {event.seat}'s draw"
+        found = [] if event.reason == "deal" else self._end_deal(what)
         for position in event.positions:
-            found += self._take(position, f"seat {event.seat}'s draw")
+            found += self._take(position, what)
             self.hand(event.seat).add(position)
-        if event.reason != "deal":
-            self._dealing = False
-        if not self._dealing:
-            found += self._check_prefix(f"seat {event.seat}'s draw")
         return found
 
     def _turned(self, event: ev.TopCardTurned) -> list[Violation]:
-        self._dealing = False
-        found = self._take(event.position, "the turned top card")
-        found += self._check_prefix("the turned top card")
+        found = self._end_deal("the turned top card")
+        found += self._take(event.position, "the turned top card")
         self.face_up[event.position] = event.card
         self.discard.append((event.position, event.card))
         face = self.face(event.card)
@@ -191,6 +246,8 @@ class PublicLedger:
             return found + self._unknown_card(event.card, "the turned top card")
         self.color = face.color
         return found
+
+    # -- playing and moving cards ------------------------------------------------------------------
 
     def _played(self, event: ev.CardPlayed) -> list[Violation]:
         found: list[Violation] = []
@@ -204,6 +261,7 @@ class PublicLedger:
                 positions=frozenset(hand - {event.position}),
                 color_before=self.color,
                 played=event.position,
+                side=self.side,
             )
         if event.position in hand:
             hand.remove(event.position)
@@ -260,12 +318,12 @@ class PublicLedger:
         found: list[Violation] = []
         hand = self.hand(event.seat)
         for position in event.positions:
-            if position in self.under:
+            if position in self.pile:
                 found.append(
                     Violation(
                         ViolationKind.POSITION_REUSED,
                         f"seat {event.seat} returned position {fmt(position)}, which is "
-                        f"already under the draw pile",
+                        f"already in the draw pile",
                     )
                 )
                 continue
@@ -280,19 +338,18 @@ class PublicLedger:
                     )
                 )
             self.under.append(position)
+            self.pile.append(position)
         return found
 
     def resting_places(self) -> list[Position]:
         """Every position where a card of this round lies now, by the public record: in a
-        hand, on the discard pile, under the draw pile or still in it. Each card should be at
-        exactly one (the audit reads them through the derived order)."""
+        hand, on the discard pile, or in the draw pile (under it, if returned). Each card should
+        be at exactly one (the audit reads them through the derived order)."""
         places = [p for hand in self.holdings.values() for p in hand]
         places += [position for position, _ in self.discard]
-        places += self.under
-        size = self.pile_size(self.epoch) or 0
-        taken = self.taken.get(self.epoch, set())
-        places += [(self.epoch, i) for i in range(size) if i not in taken]
-        return places
+        return places + self.pile
+
+    # -- reshuffles --------------------------------------------------------------------------------
 
     def _reshuffled(self, event: ev.Reshuffled) -> list[Violation]:
         found: list[Violation] = []
@@ -306,7 +363,7 @@ class PublicLedger:
         record = ReshuffleRecord(
             event=event,
             previous_epoch=self.epoch,
-            taken=frozenset(self.taken.get(self.epoch, set())),
+            rest=tuple(p for p in self.pile if p not in self.under),
             discard=tuple(self.discard),
         )
         self.reshuffles[event.epoch] = record
@@ -324,6 +381,8 @@ class PublicLedger:
         else:
             self.discard = []
         self.epoch = event.epoch
+        self.pile = [(event.epoch, index) for index in range(len(event.sources))] + self.under
+        self._pile_turned = False
         return found
 
     def _public_sources(self, record: ReshuffleRecord) -> list[Violation]:
@@ -343,11 +402,133 @@ class PublicLedger:
             ]
         return []
 
-    def expected_sources(self, record: ReshuffleRecord, size: int) -> list[Position]:
-        """What a reshuffle must mix: the untaken rest of the pile and the discards it takes."""
-        untaken = [(record.previous_epoch, i) for i in range(size) if i not in record.taken]
+    @staticmethod
+    def expected_sources(record: ReshuffleRecord) -> list[Position]:
+        """What a reshuffle must mix: the rest of the draw pile and the discards it takes."""
         discards = record.discard[:-1] if record.event.reason == "empty_pile" else record.discard
-        return sorted(untaken + [position for position, _ in discards])
+        return sorted([*record.rest, *(position for position, _ in discards)])
+
+    # -- UNO Flip ----------------------------------------------------------------------------------
+
+    def _one_sided(self, what: str) -> list[Violation]:
+        return [
+            Violation(
+                ViolationKind.MALFORMED, f"{what}, but this match's deck has only one side"
+            )
+        ]
+
+    def _flipped(self, event: ev.Flipped) -> list[Violation]:
+        """The discard pile and the draw pile turn over (each reversed) and so does the side
+        in play; the new top's face on the new side sets the colour. The ledger follows what a
+        Flip does, whatever the event claims."""
+        if not self.two_sided:
+            return self._one_sided(f"seat {event.seat} flipped the table")
+        found: list[Violation] = []
+        side = 1 - self.side
+        if event.side != side:
+            found.append(
+                Violation(
+                    ViolationKind.FLIP,
+                    f"seat {event.seat}'s Flip turned the table to side {event.side}, but side "
+                    f"{self.side} was in play, so it turns to side {side}",
+                )
+            )
+        self.side = side
+        self.discard.reverse()
+        self.pile.reverse()
+        self._pile_turned = not self._pile_turned
+        if not self.discard:
+            self.color = None
+            return found
+        position, card = self.discard[-1]
+        face = self.face(card)
+        if event.top != card:
+            shown = self.face(event.top)
+            named = shown.name if shown is not None else f"card {event.top}"
+            actual = face.name if face is not None else f"card {card}"
+            found.append(
+                Violation(
+                    ViolationKind.FLIP,
+                    f"seat {event.seat}'s Flip names {named} the discard pile's new top, but "
+                    f"the pile turned over puts position {fmt(position)}, {actual}, on top",
+                )
+            )
+        self.color = face.color if face is not None else None
+        return found
+
+    def _other_sides(self, event: ev.OtherSidesShown) -> list[Violation]:
+        """A seat's whole hand as everyone sees it: exactly the positions the record gives it,
+        ascending, each with the face of the side not in play (checked at the audit)."""
+        whose = f"seat {event.seat}'s hand"
+        if not self.two_sided:
+            return self._one_sided(f"{whose} was shown from its other side")
+        found: list[Violation] = []
+        if len(event.positions) != len(event.faces):
+            found.append(
+                Violation(
+                    ViolationKind.MALFORMED,
+                    f"{whose} was shown as {len(event.positions)} positions with "
+                    f"{len(event.faces)} faces",
+                )
+            )
+        listed = list(event.positions)
+        if listed != sorted(set(listed)):
+            found.append(
+                Violation(
+                    ViolationKind.OTHER_SIDE,
+                    f"{whose} was shown with its positions out of order or listed twice",
+                )
+            )
+        held = self.hand(event.seat)
+        for position in sorted(set(listed) - held):
+            found.append(
+                Violation(
+                    ViolationKind.OTHER_SIDE,
+                    f"{whose} was shown with position {fmt(position)}, which the public record "
+                    f"does not put in its hand",
+                )
+            )
+        for position in sorted(held - set(listed)):
+            found.append(
+                Violation(
+                    ViolationKind.OTHER_SIDE,
+                    f"{whose} was shown without position {fmt(position)}, which the public "
+                    f"record puts in its hand",
+                )
+            )
+        hidden = 1 - self.side
+        for position, face in zip(event.positions, event.faces, strict=False):
+            self.side_claims.append(SideClaim(whose, position, face, hidden))
+        return found
+
+    def _pile_other_side(self, event: ev.PileOtherSideShown) -> list[Violation]:
+        """The face not in play of the draw pile's top card: that card's, at the audit."""
+        whose = "the draw pile's top"
+        if not self.two_sided:
+            return self._one_sided(f"{whose} was shown from its other side")
+        if (event.position is None) != (event.face is None):
+            return [
+                Violation(
+                    ViolationKind.MALFORMED,
+                    f"{whose} was shown with a position and no face, or a face and no position",
+                )
+            ]
+        top = self.pile[0] if self.pile else None
+        found: list[Violation] = []
+        if event.position != top:
+            said = "an empty pile" if event.position is None else f"position {fmt(event.position)}"
+            actual = "an empty pile" if top is None else f"position {fmt(top)} on top"
+            found.append(
+                Violation(
+                    ViolationKind.OTHER_SIDE,
+                    f"{whose} was shown as {said}, but the public record has {actual}",
+                )
+            )
+        if event.position is not None and event.face is not None:
+            self.side_claims.append(SideClaim(whose, event.position, event.face, 1 - self.side))
+        return found
+
+    # -- the end -----------------------------------------------------------------------------------
 
     def _ended(self, event: ev.RoundEnded) -> list[Violation]:
         self.final_hands = event.hands

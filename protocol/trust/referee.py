@@ -63,12 +63,22 @@ class Referee:
     """Re-plays each audited round of one match and reports where the public record breaks the
     rules. Feed it every public event of the current round (`event`), then `audited(K)`."""
 
-    def __init__(self, rules: RuleSet, seats: int, *, from_start: bool = True) -> None:
+    def __init__(
+        self,
+        rules: RuleSet,
+        seats: int,
+        *,
+        from_start: bool = True,
+        deck: DeckManifest | None = None,
+    ) -> None:
         """`rules` and `seats` are the manifest's, fixed for the match. `from_start` False: this
         client came in after the match began (a late spectator), so the first round it referees
-        starts from the state the host announces, as after a divergence."""
+        starts from the state the host announces, as after a divergence. `deck`: the manifest's
+        own deck, where the rules let the host choose it (UNO Flip's pairing of faces); None:
+        the deck the rules name."""
         self.rules = rules
         self.seats = seats
+        self.deck = deck
         self._record: list[ev.Event] = []
         self._synced = from_start
         self._announced: tuple[int, ...] | None = None  # the host's last round_ended totals
@@ -76,7 +86,7 @@ class Referee:
         self._said_unplayable = False
         self._shadow: Match | None = None
         try:
-            self._shadow = Match(rules, seats, SHADOW_SEED)
+            self._shadow = Match(rules, seats, SHADOW_SEED, deck=deck)
         except (EngineError, ValueError) as err:
             self._unplayable = str(err)
 
@@ -152,7 +162,7 @@ class Referee:
         totals less its points) and, under elimination, the seats not dealt as eliminated."""
         first = record[0]
         if isinstance(first, ev.DealerDraw):
-            self._shadow = Match(self.rules, self.seats, SHADOW_SEED)
+            self._shadow = Match(self.rules, self.seats, SHADOW_SEED, deck=self.deck)
             self._synced = True
             return None
         if not isinstance(first, ev.RoundStarted):
@@ -163,7 +173,9 @@ class Referee:
             eliminated = {seat for seat in range(self.seats) if seat not in dealt}
         if not 0 <= first.dealer < self.seats or first.dealer in eliminated:
             return f"event 0: round_started names seat {first.dealer} the dealer, who cannot deal"
-        shadow = Match(self.rules, self.seats, SHADOW_SEED, first_dealer=first.dealer)
+        shadow = Match(
+            self.rules, self.seats, SHADOW_SEED, first_dealer=first.dealer, deck=self.deck
+        )
         shadow.round_no = first.round_no - 1
         shadow.scores = self._scores_before(record)
         shadow.eliminated = eliminated
@@ -342,8 +354,9 @@ def _round_ended(expected: ev.RoundEnded, got: ev.RoundEnded, shadow: Match) -> 
             return f"the host lists {name} for {len(getattr(got, name))} seats, not {shadow.seats}"
     for seat, (shown, held) in enumerate(zip(got.hands, expected.hands, strict=True)):
         if tuple(shown) != tuple(held):
-            return (f"the host shows seat {seat} holding {_cards(manifest, shown)}, the rules "
-                    f"leave it {_cards(manifest, held)}")
+            side = _side(shadow)
+            return (f"the host shows seat {seat} holding {_cards(manifest, shown, side)}, the "
+                    f"rules leave it {_cards(manifest, held, side)}")
     for seat, (given, made) in enumerate(zip(got.points, expected.points, strict=True)):
         if given != made:
             return f"the host gives seat {seat} {given} points, the hands shown make {made}"
@@ -367,13 +380,14 @@ def _describe(shadow: Match, manifest: DeckManifest, seat: int, action: Action) 
     rnd = shadow.round
     who = f"seat {seat}"
     if isinstance(action, Play):
-        said = f"{who} played {_cards(manifest, (action.card, *action.also))}"
+        side = _side(shadow)
+        said = f"{who} played {_cards(manifest, (action.card, *action.also), side)}"
         if action.color is not None:
             said += f" naming {_word(action.color)}"
         if rnd is not None and seat != rnd.current:
             said += " out of turn"
         if rnd is not None and rnd.discard:
-            said += f" on {_cards(manifest, rnd.discard[-1:])}"
+            said += f" on {_cards(manifest, rnd.discard[-1:], side)}"
             if rnd.active_color is not None:
                 said += f" with {_word(rnd.active_color)} in play"
         return said
@@ -399,12 +413,19 @@ _DONE: dict[type, str] = {
 }
 
 
-def _cards(manifest: DeckManifest, cards: Sequence[int]) -> str:
-    names = [
-        manifest.face(card).name if isinstance(card, int) and 0 <= card < len(manifest)
-        else f"card {card!r}"
-        for card in cards
-    ]
+def _side(shadow: Match) -> int:
+    """The side in play on the shadow (UNO Flip), by which cards are named; 0 otherwise."""
+    return shadow.round.side if shadow.round is not None else 0
+
+
+def _cards(manifest: DeckManifest, cards: Sequence[int], side: int = 0) -> str:
+    names = []
+    for card in cards:
+        faces = (
+            manifest.cards[card].faces if isinstance(card, int) and 0 <= card < len(manifest)
+            else ()
+        )
+        names.append(faces[side].name if side < len(faces) else f"card {card!r}")
     return ", ".join(names) if names else "nothing"
 
 

@@ -43,6 +43,10 @@ class ViolationKind(StrEnum):
     EVENTS_DIGEST = "events_digest"  # the audit's digest is not that of the events received
     HISTORY = "history"  # a round_history rewrites an event this client already received
     ILLEGAL = "illegal"  # the public record has a play, penalty or score the rules do not give
+    DECK = "deck"  # the manifest's deck is not the one its rules name (UNO Flip: not its faces)
+    FLIP = "flip"  # a flipped event that does not turn the table as the public record does
+    OTHER_SIDE = "other_side"  # a face shown of the side not in play is not that card's, or a
+    # hand shown with other positions than the public record gives the seat
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,6 +25,7 @@ from protocol.trust.card_checks import CardChecks
 from protocol.trust.checked_round import CheckedRound, Received
 from protocol.trust.constants import ALGO, SEED_SIZE
 from protocol.trust.deal import DealCheck
+from protocol.trust.manifest_check import deck_violations
 from protocol.trust.messages import (
     ABANDONED,
     ENDED,
@@ -78,6 +79,7 @@ class TrustVerifier:
         what comes is the host's record of the past (SPEC.md 7.1), in which a round this client
         was away for may be audited without its deal (a missed round)."""
         self._eliminations_known = True  # False once a round was missed: who is out is unknown
+        self._report(deck_violations(match.rules, match.manifest), "")
 
     # -- results -----------------------------------------------------------------------------------
 
@@ -327,7 +329,10 @@ class TrustVerifier:
         if self._from_start is None:
             self._from_start = msg.round_no == 1
             self._referee = Referee(
-                self.match.rules, self.match.seats, from_start=self._from_start
+                self.match.rules,
+                self.match.seats,
+                from_start=self._from_start,
+                deck=self.manifest if self.match.rules.variant == "flip" else None,
             )
         rnd = CheckedRound.start(msg, self.manifest, self._deal_check())
         self._rounds.append(rnd)
