@@ -286,6 +286,25 @@ EN: dict[str, str] = {
     "ui.quit_host": "Leave? You host this table: leaving ends it for everyone. y yes, n no",
     "ui.unread": "({count} new, Tab reads)",
     "ui.watching": "You are watching (public information only)",
+    # UNO Flip
+    "ui.side": "{side} side",
+    "ui.flipped": "{name} flipped the table: {side} side up, {card} on top.",
+    "ui.flipped_you": "You flipped the table: {side} side up, {card} on top.",
+    "ui.pile_back": "back",
+    "ui.row_more": "+{count}",
+    "ui.challenge_until": "{target} played {card} on you: F challenges, Space draws until a "
+                          "{color} card.",
+    "ui.challenge_until_stack": "{target} played {card} on you: F challenges, Space draws "
+                                "until a {color} card, or {answers}.",
+    "ui.stack_until_you": "{card} on you: {answers}, or Space draws until a {color} card.",
+    "ui.stack_until_take": "{card} on you: Space draws until a {color} card.",
+    "ui.stack_until_other": "{card} on {name}: they answer it or draw until a {color} card.",
+    "help.challenge_flip": "F: challenge a Wild Draw Two (light side) or a Wild Draw Color "
+                           "(dark side) played on you",
+    "help.flip": "Flip: beside each player, the other side of their cards; beside the draw "
+                 "pile, its top card's other side",
+    "help.codes_dark": "Dark side: O orange, P purple, K pink, C cyan; F Flip, SE Skip "
+                       "Everyone, W+C Wild Draw Color",
     "ui.watching_turn": "You are watching: {name}'s turn.",
     "ui.watch_open": "Seats you can take (their player is gone): {seats}. "
                      "Press the seat's number to play it.",
@@ -554,6 +573,27 @@ IT: dict[str, str] = {
     "ui.quit_host": "Uscire? Ospiti tu il tavolo: se esci finisce per tutti. s sì, n no",
     "ui.unread": "({count} nuovi, Tab per leggere)",
     "ui.watching": "Stai guardando (solo informazioni pubbliche)",
+    # UNO Flip
+    "ui.side": "lato {side}",
+    "ui.flipped": "{name} ha girato il tavolo: lato {side}, in cima {card}.",
+    "ui.flipped_you": "Hai girato il tavolo: lato {side}, in cima {card}.",
+    "ui.pile_back": "retro",
+    "ui.row_more": "+{count}",
+    "ui.challenge_until": "{target} ti ha giocato {card}: F contesta, Spazio pesca finché non "
+                          "esce una carta {color}.",
+    "ui.challenge_until_stack": "{target} ti ha giocato {card}: F contesta, Spazio pesca "
+                                "finché non esce una carta {color}, oppure {answers}.",
+    "ui.stack_until_you": "{card} su di te: {answers}, o Spazio pesca finché non esce una "
+                          "carta {color}.",
+    "ui.stack_until_take": "{card} su di te: Spazio pesca finché non esce una carta {color}.",
+    "ui.stack_until_other": "{card} su {name}: risponde o pesca finché non esce una carta "
+                            "{color}.",
+    "help.challenge_flip": "F: contesta un Jolly +2 (lato chiaro) o un Jolly pesca colore "
+                           "(lato scuro) giocato su di te",
+    "help.flip": "Flip: accanto a ogni giocatore il retro delle sue carte; accanto al mazzo "
+                 "il retro della prima carta",
+    "help.codes_dark": "Lato scuro: O arancione, P viola, K rosa, C ciano; F Flip, SE Salta "
+                       "tutti, W+C Jolly pesca colore",
     "ui.watching_turn": "Stai guardando: tocca a {name}.",
     "ui.watch_open": "Posti che puoi prendere (il giocatore se n'è andato): {seats}. "
                      "Premi il numero del posto per giocarlo.",
@@ -825,6 +865,25 @@ PT: dict[str, str] = {
                     "n não",
     "ui.unread": "({count} novas, Tab lê)",
     "ui.watching": "Você está assistindo (só informação pública)",
+    # UNO Flip
+    "ui.side": "lado {side}",
+    "ui.flipped": "{name} virou a mesa: lado {side}, {card} na mesa.",
+    "ui.flipped_you": "Você virou a mesa: lado {side}, {card} na mesa.",
+    "ui.pile_back": "verso",
+    "ui.row_more": "+{count}",
+    "ui.challenge_until": "{target} jogou {card} em você: F desafia, Espaço compra até sair "
+                          "a cor {color}.",
+    "ui.challenge_until_stack": "{target} jogou {card} em você: F desafia, Espaço compra até "
+                                "sair a cor {color}, ou {answers}.",
+    "ui.stack_until_you": "{card} em você: {answers}, ou Espaço compra até sair a cor {color}.",
+    "ui.stack_until_take": "{card} em você: Espaço compra até sair a cor {color}.",
+    "ui.stack_until_other": "{card} em {name}: responde ou compra até sair a cor {color}.",
+    "help.challenge_flip": "F: desafia um Coringa +2 (lado claro) ou um Coringa Comprar Cor "
+                           "(lado escuro) jogado em você",
+    "help.flip": "Flip: ao lado de cada jogador, o verso das cartas dele; ao lado do monte, "
+                 "o verso da carta de cima",
+    "help.codes_dark": "Lado escuro: O laranja, P roxo, K rosa, C ciano; F Flip, SE Pular "
+                       "Todos, W+C Coringa Comprar Cor",
     "ui.watching_turn": "Você está assistindo: vez de {name}.",
     "ui.watch_open": "Lugares que você pode pegar (o jogador saiu): {seats}. "
                      "Aperte o número do lugar para jogá-lo.",

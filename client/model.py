@@ -16,6 +16,7 @@ from enum import StrEnum
 from typing import Any
 
 from client import link
+from client.draw_log import DrawRuns
 from client.fold import ViewTracker
 from client.i18n import Translator
 from client.lobby import (
@@ -48,7 +49,15 @@ from unonet.actions import (
     Pass,
     Play,
 )
-from unonet.cards import ALL_COLORS, DRAW_AMOUNTS, Color, DeckManifest, Face, Kind
+from unonet.cards import (
+    ALL_COLORS,
+    CHALLENGEABLE_KINDS,
+    DRAW_AMOUNTS,
+    Color,
+    DeckManifest,
+    Face,
+    Kind,
+)
 from unonet.narrate import narrate
 from unonet.phase import Phase
 from unonet.rules import OPTIONS, RuleSet, playable_presets
@@ -62,6 +71,14 @@ MAX_NAME_CHARS = 32
 """A player's name on the wire is str(1..32) (SPEC.md 8.2 join_table); longer names are cut."""
 
 COLOR_ORDER = {color: i for i, color in enumerate(ALL_COLORS)}
+
+def shown_order(face: Face) -> tuple[int, int, int, str]:
+    """How cards are shown in a row: by colour (red, yellow, green, blue, then the dark side's
+    orange, purple, pink, cyan; wilds last), numbers first, then by face."""
+    color = COLOR_ORDER[face.color] if face.color is not None else len(COLOR_ORDER)
+    number = face.number if face.number is not None else 99
+    return (color, 0 if face.number is not None else 1, number, face.kind.value)
+
 
 DEFLECTING = frozenset({Kind.SKIP, Kind.REVERSE, Kind.BUZZER})
 """Cards that, when the legal list offers them against a pending draw, pass it on (`deflect`):
@@ -91,23 +108,29 @@ class ColorPrompt:
 
 @dataclass(frozen=True, slots=True)
 class ChallengePrompt:
-    """A Wild Draw Four on us: challenge (F), take `amount` (Space), or, when the legal list
-    offers it, stack on it (`stack`) or pass it on (`deflect`)."""
+    """A Wild Draw Four (UNO Flip: a Wild Draw Two or Wild Draw Color, `card`) on us:
+    challenge (F), take `amount` (Space; a Wild Draw Color's: draw until a card of colour
+    `until`), or, when the legal list offers it, stack on it (`stack`) or pass it on
+    (`deflect`)."""
 
     target: int | None
     amount: int = 4
     stack: bool = False
     deflect: bool = False
+    until: Color | None = None
+    card: Kind = Kind.WILD_DRAW_FOUR
 
 
 @dataclass(frozen=True, slots=True)
 class StackPrompt:
-    """A pending draw of `amount` on us: answer it with a draw card (`stack`), pass it on with
-    a Skip, Reverse or Buzzer (`deflect`), or take it with Space."""
+    """A pending draw of `amount` on us (UNO Flip's Wild Draw Color: until a card of colour
+    `until`): answer it with a draw card (`stack`), pass it on with a Skip, Reverse or Buzzer
+    (`deflect`), or take it with Space."""
 
     amount: int
     stack: bool
     deflect: bool
+    until: Color | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +169,7 @@ class RoundResult:
     hands: tuple[tuple[int, ...], ...]
     points: tuple[int, ...]
     scores: tuple[int, ...]
+    side: int = 0  # UNO Flip: the side the round ended on, which its hands are scored by
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,7 +180,8 @@ class Notice:
 
     `about` is "state" (an answer to a key or a refusal: the legal actions, lobby and table list
     at the time), "name" (the name we gave ourselves: gone once the lobby seats us under
-    another) or "race" (a buzzer race's result: gone with the next card played)."""
+    another) or "race" (a buzzer race's result, UNO Flip's table turning over: gone with the
+    next card played)."""
 
     text: str
     about: str
@@ -221,6 +246,7 @@ class ClientModel:
         self.chat_focused = False  # the input line has the keys (the app says, on Tab)
         self.chat_unread = 0  # chat lines that came while the table had the keys
         self.host_key_warning = ""  # the host showed another fingerprint: shown whole
+        self.draw_runs = DrawRuns()  # a run of single-card draws is one log line
 
     # -- what the screen reads -----------------------------------------------------------------
 
@@ -298,9 +324,24 @@ class ClientModel:
         info = self.lobby.seats[seat]
         return info.connected or info.kind == "bot"
 
-    def face(self, card: int) -> Face:
+    @property
+    def side(self) -> int:
+        """The side in play: 0 but in UNO Flip, where a Flip turns the table over."""
+        view = self.view
+        return view.side if view is not None else 0
+
+    @property
+    def flip(self) -> bool:
+        """The deck has two sides (UNO Flip: every card has both)."""
+        manifest = self.manifest
+        return manifest is not None and len(manifest) > 0 and len(manifest.cards[0].faces) > 1
+
+    def face(self, card: int, side: int | None = None) -> Face:
+        """`card`'s face on `side`, by default the side in play."""
         assert self.manifest is not None
-        return self.manifest.face(card)
+        faces = self.manifest.cards[card].faces
+        which = self.side if side is None else side
+        return faces[which] if 0 <= which < len(faces) else faces[0]
 
     @property
     def hand(self) -> list[int]:
@@ -308,14 +349,7 @@ class ClientModel:
         view = self.view
         if view is None or self.manifest is None:
             return []
-
-        def key(card: int) -> tuple[int, int, int, str, int]:
-            face = self.face(card)
-            color = COLOR_ORDER[face.color] if face.color is not None else len(COLOR_ORDER)
-            number = face.number if face.number is not None else 99
-            return (color, 0 if face.number is not None else 1, number, face.kind.value, card)
-
-        return sorted(view.hand, key=key)
+        return sorted(view.hand, key=lambda card: (*shown_order(self.face(card)), card))
 
     @property
     def playable(self) -> frozenset[int]:
@@ -348,13 +382,15 @@ class ClientModel:
         legal = self.legal
         view = self.view
         pending = view.pending if view is not None else None
+        until = pending.until_color if pending is not None else None
         if any(isinstance(a, Challenge) for a in legal):
             target = pending.target if pending is not None else None
             amount = pending.amount if pending is not None and pending.amount else 4
-            return ChallengePrompt(target, amount, *self._answers())
+            return ChallengePrompt(target, 0 if until else amount, *self._answers(),
+                                   until=until, card=self._challenged())
         if any(isinstance(a, Accept) for a in legal):
             amount = pending.amount if pending is not None else 0
-            return StackPrompt(amount, *self._answers())
+            return StackPrompt(amount, *self._answers(), until=until)
         colors = tuple(a.color for a in legal if isinstance(a, ChooseColor))
         if colors:
             return ColorPrompt(None, colors)
@@ -373,7 +409,17 @@ class ClientModel:
         """What the legal plays against a pending draw are, to word the prompt: draw cards
         (a stack), and Skips, Reverses or Buzzers (a deflect)."""
         kinds = {self.face(c).kind for c in self.playable}
-        return any(k in DRAW_AMOUNTS for k in kinds), bool(kinds & DEFLECTING)
+        draws = any(k in DRAW_AMOUNTS or k is Kind.WILD_DRAW_COLOR for k in kinds)
+        return draws, bool(kinds & DEFLECTING)
+
+    def _challenged(self) -> Kind:
+        """The card a challenge is about: the top card, read on the side in play, when it is
+        one that can be challenged (a Wild Draw Four; in UNO Flip a Wild Draw Two or Color)."""
+        view = self.view
+        if view is None or view.top_card is None or self.manifest is None:
+            return Kind.WILD_DRAW_FOUR
+        kind = self.face(view.top_card).kind
+        return kind if kind in CHALLENGEABLE_KINDS else Kind.WILD_DRAW_FOUR
 
     @property
     def my_turn(self) -> bool:
@@ -523,16 +569,25 @@ class ClientModel:
         self._follow_race(event)
         if isinstance(event, ev.RoundEnded):
             view = self.tracker.view
-            self.results.append(
-                RoundResult(view.round_no, event.winner, event.hands, event.points, event.scores)
-            )
+            self.results.append(RoundResult(view.round_no, event.winner, event.hands,
+                                            event.points, event.scores, view.side))
             # Hold the next deal while we read the scores (SPEC.md [UNO-8-13]); Enter lets go.
             self.reading_scores = True
             self.outbox.append(SetReady(False))
-        text = narrate(event, self.names(), self.manifest, self.me, self.tr.lang)
-        if text:
-            self.log.append(text)
+        if isinstance(event, ev.Flipped):
+            self.say(self.flipped_words(event), "race")  # until the next card is played
+        manifest, names, side = self.manifest, self.names(), self.side
+        self.draw_runs.tell(self.log, event, lambda told: narrate(
+            told, names, manifest, self.me, self.tr.lang, side))
         self._set_legal(tuple(legal))
+
+    def flipped_words(self, event: ev.Flipped) -> str:
+        """The notice line when the table turns over: who, the side now up, what to match."""
+        side = self.tr("side.dark" if event.side else "side.light")
+        top = self.tr.card(self.face(event.top, event.side))
+        if event.seat == self.me:
+            return self.tr("ui.flipped_you", side=side, card=top)
+        return self.tr("ui.flipped", name=self.name(event.seat), side=side, card=top)
 
     def _follow_race(self, event: ev.Event) -> None:
         """Who pressed B, in order, and the race's result as a notice; who was eliminated."""

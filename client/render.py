@@ -8,12 +8,17 @@ is awaited, your hand, the log beside the chat, and the keys that work there (`?
 all). `plain` (NO_COLOR, or a terminal without colour) draws cards as codes, `[R5]`, with `*`
 for playable and `>` for selected (`>*` both), and no colour at all. Below MIN_WIDTH x
 MIN_HEIGHT the screen asks for a larger terminal instead of hiding parts of the table.
+
+UNO Flip adds: the side in play in the title bar (the dark side in its own colours), every card
+read on that side (the dark side's orange, purple, pink and cyan: letters O P K C in plain
+codes), beside each player the row of their cards' other side that everybody sees, beside the
+draw pile its top card's other side, and a notice when the table turns over.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import cast
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
@@ -33,6 +38,7 @@ from client.model import (
     Screen,
     StackPrompt,
     TargetPrompt,
+    shown_order,
 )
 from client.rule_editor import editor_options
 from client.safe_text import shown
@@ -75,6 +81,8 @@ TEAM_NAMES = "AB"
 STYLE = Style.from_dict({
     "title": "bg:#303030 #ffffff bold",
     "title.alert": "bg:#b00020 #ffffff bold",
+    "title.light": "bg:#fff8e1 #000000 bold",
+    "title.dark": "bg:#4a148c #ffffff bold",
     "card.red": "bg:#d32f2f #ffffff bold",
     "card.yellow": "bg:#fbc02d #000000 bold",
     "card.green": "bg:#388e3c #ffffff bold",
@@ -245,6 +253,11 @@ class Look:
     plain: bool
     on_card: CardClick | None = None
     letters: Mapping[Color, str] = field(default_factory=lambda: COLOR_KEYS)
+    side: int = 0  # UNO Flip's dark side draws its wilds in its own colours
+
+
+LIGHT_RAINBOW = ("fg.red", "fg.yellow", "fg.green", "fg.blue")
+DARK_RAINBOW = ("fg.orange", "fg.purple", "fg.pink", "fg.cyan")
 
 
 def card_chip(face: Face, look: Look, *, playable: bool = True, selected: bool = False,
@@ -262,7 +275,7 @@ def card_chip(face: Face, look: Look, *, playable: bool = True, selected: bool =
         fg = f" class:fg.{face.color.value}" if face.color is not None else ""
         return [_frag("class:card.off" + fg + extra, label, handler)]
     if face.color is None:
-        rainbow = ("fg.red", "fg.yellow", "fg.green", "fg.blue")
+        rainbow = DARK_RAINBOW if look.side else LIGHT_RAINBOW
         return [
             _frag(f"bg:#000000 bold class:{rainbow[i % 4]}" + extra, ch, handler)
             for i, ch in enumerate(label)
@@ -311,14 +324,27 @@ def header(model: ClientModel, width: int) -> Line:
     trust, alert = trust_title(model)
     right = f"{trust} · {tr(f'conn.{model.connection}')} "
     style = "class:title.alert" if alert else "class:title"
-    while len(parts) > 1 and get_cwidth(" " + " · ".join(parts)) + get_cwidth(right) >= width:
+    side = side_label(model)  # UNO Flip: never given up for room
+    while len(parts) > 1 and (get_cwidth(" " + " · ".join(parts)) + width_of(side)
+                              + get_cwidth(right)) >= width:
         parts.pop(1 if alert else -1)  # alert: what the host did comes before the table's name
     left = " " + " · ".join(parts)
-    room = max(0, width - get_cwidth(left) - get_cwidth(right))
+    room = max(0, width - get_cwidth(left) - width_of(side) - get_cwidth(right))
     if room == 0:
-        right = right[: max(0, width - get_cwidth(left) - 1)]
-        room = max(0, width - get_cwidth(left) - get_cwidth(right))
-    return [(style, left + " " * room + right)]
+        right = right[: max(0, width - get_cwidth(left) - width_of(side) - 1)]
+        room = max(0, width - get_cwidth(left) - width_of(side) - get_cwidth(right))
+    return [(style, left), *side, (style, " " * room + right)]
+
+
+def side_label(model: ClientModel) -> Line:
+    """UNO Flip: the side in play, for the title bar, in that side's style ("Dark side" on
+    deep purple, "Light side" on cream); nothing for a one-sided deck."""
+    if not model.flip or model.view is None:
+        return []
+    word = model.tr("side.dark" if model.side else "side.light")
+    text = model.tr("ui.side", side=word)
+    return [("class:title", " "), ("class:title.dark" if model.side else "class:title.light",
+                                   f" {text[:1].upper()}{text[1:]} ")]
 
 
 def trust_title(model: ClientModel) -> tuple[str, bool]:
@@ -401,16 +427,11 @@ def entry_lines(model: ClientModel, entries: Sequence[Entry], width: int) -> lis
     def widest(parts: Iterable[str]) -> int:
         return max((get_cwidth(p) for p in parts), default=0)
 
-    team = widest(e.team for e in entries)
-    name = widest(e.name for e in entries)
-    count = widest(e.count for e in entries)
-    uno = widest(e.uno for e in entries)
+    team, name, count, uno, points, tag = _columns(entries)
     bare = False
-    points = widest(e.points for e in entries)
-    tag = widest(e.tag for e in entries)
 
     def total() -> int:
-        return 2 + team + name + 1 + count + (uno + 1 if uno else 0) + 1 + points + 1 + tag
+        return _line_width(team, name, count, uno, points, tag)
 
     if total() > width:
         bare, points = True, widest(e.bare_points for e in entries)
@@ -434,19 +455,97 @@ def entry_lines(model: ClientModel, entries: Sequence[Entry], width: int) -> lis
     return lines
 
 
-def players(model: ClientModel, width: int) -> list[Line]:
-    """Every player, in two columns when there are more than four; then the teams' totals."""
+def _widest(parts: Iterable[str]) -> int:
+    return max((get_cwidth(p) for p in parts), default=0)
+
+
+def _columns(entries: Sequence[Entry]) -> tuple[int, int, int, int, int, int]:
+    """The natural widths of the team, name, count, UNO, points and tag columns."""
+    return (_widest(e.team for e in entries), _widest(e.name for e in entries),
+            _widest(e.count for e in entries), _widest(e.uno for e in entries),
+            _widest(e.points for e in entries), _widest(e.tag for e in entries))
+
+
+def _line_width(team: int, name: int, count: int, uno: int, points: int, tag: int) -> int:
+    return 2 + team + name + 1 + count + (uno + 1 if uno else 0) + 1 + points + 1 + tag
+
+
+ROW_ROOM = 14
+"""UNO Flip: the columns a player's other-side row keeps when the names must give way (a few
+faces and the "+N" of the rest)."""
+
+
+def player_cells(model: ClientModel, entries: Sequence[Entry], width: int,
+                 look: Look) -> list[Line]:
+    """The entries within `width`; in UNO Flip each followed by the row of the other side of
+    that player's cards, which everybody sees."""
+    if not model.flip:
+        return entry_lines(model, entries, width)
+    team, name, count, uno, _, tag = _columns(entries)
+    least = _line_width(team, min(4, name), count, uno, _widest(e.bare_points for e in entries),
+                        tag)  # what entry_lines never cuts
+    own = max(least, min(_line_width(*_columns(entries)), width - ROW_ROOM - 1))
+    return [clip([*line, ("", " "), *other_side_row(model, entry.seat, width - own - 1, look)],
+                 width)
+            for entry, line in zip(entries, entry_lines(model, entries, own), strict=True)]
+
+
+def players(model: ClientModel, width: int, look: Look | None = None,
+            room: int = 0) -> list[Line]:
+    """Every player, in two columns when there are more than four (in UNO Flip one a line
+    while `room` lines allow it: the other sides need the columns); then the teams' totals."""
+    look = look if look is not None else Look(plain=False)
     count = model.seat_count
     entries = [entry_of(model, s) for s in range(count)]
-    if count <= 4:
-        return entry_lines(model, entries, width) + team_line(model)
+    teams = team_line(model)
+    if count <= 4 or (model.flip and count + len(teams) <= room):
+        return player_cells(model, entries, width, look) + teams
     half = (width - 1) // 2
     rows = (count + 1) // 2
-    both = entry_lines(model, entries, half)  # one set of column widths for both halves
+    both = player_cells(model, entries, half, look)  # one set of column widths for both halves
     lines: list[Line] = []
     for r in range(rows):
         lines.append([*both[r], ("", " "), *(both[r + rows] if r + rows < count else [])])
-    return lines + team_line(model)
+    return lines + teams
+
+
+def other_side_row(model: ClientModel, seat: int, width: int, look: Look) -> Line:
+    """UNO Flip: the other side of `seat`'s cards, as everybody sees them, by colour; what
+    does not fit in `width` columns is counted ("+3"), never left out unsaid. Colour: each
+    colour's faces on one chip of that colour; plain: codes, `O3 K+5 W`."""
+    view = model.view
+    if view is None or not 0 <= seat < len(view.seats):
+        return []
+    faces = sorted(view.seats[seat].other_sides, key=shown_order)
+    whole = face_row(faces, look)
+    if width_of(whole) <= width:
+        return whole
+    for count in range(len(faces) - 1, -1, -1):
+        hidden = len(faces) - count
+        row = [*face_row(faces[:count], look),
+               ("class:dim", ("" if not count or not look.plain else " ")
+                + model.tr("ui.row_more", count=hidden))]
+        if width_of(row) <= width:
+            return row
+    return []
+
+
+def face_row(faces: Sequence[Face], look: Look) -> Line:
+    """Faces in a compact row: plain codes with a space between; in colour, each run of one
+    colour on a chip of that colour (the wilds on black), a space between the faces."""
+    if look.plain:
+        return [("", " ".join(card_code(face, look.letters) for face in faces))] if faces else []
+    row: Line = []
+    run: list[Face] = []
+    for face in [*faces, None]:
+        if run and (face is None or face.color != run[0].color):
+            color = run[0].color
+            style = f"class:card.{color.value}" if color is not None else "class:card.wild"
+            row.append((style, " " + " ".join(card_label(f) for f in run) + " "))
+            run = []
+        if face is not None:
+            run.append(face)
+    return row
 
 
 def team_line(model: ClientModel) -> list[Line]:
@@ -463,7 +562,17 @@ def team_line(model: ClientModel) -> list[Line]:
 
 
 def centre(model: ClientModel, look: Look, width: int) -> Line:
-    """Top card, colour in play, draw pile, direction and who plays next."""
+    """Top card, colour in play, draw pile (UNO Flip: and its top card's other side),
+    direction and who plays next; the words "Colour" and "back" give way first when the
+    line is too long, then the direction's name: who comes next is never cut."""
+    for labels in (True, False):
+        line = centre_line(model, look, width, labels)
+        if width_of(line) <= width:
+            break
+    return line
+
+
+def centre_line(model: ClientModel, look: Look, width: int, labels: bool) -> Line:
     tr = model.tr
     view = model.view
     assert view is not None
@@ -472,7 +581,7 @@ def centre(model: ClientModel, look: Look, width: int) -> Line:
         line += card_chip(model.face(view.top_card), look, in_hand=False)
     else:
         line.append(("", "-"))
-    line.append(("", f"  {tr('ui.color')}: "))
+    line.append(("", f"  {tr('ui.color')}: " if labels else "  "))
     top = model.face(view.top_card) if view.top_card is not None else None
     if view.active_color is None and top is not None and top.kind is Kind.BUZZER:
         line.append(("", tr("ui.any_color")))  # a first-card Buzzer: no colour yet
@@ -480,7 +589,12 @@ def centre(model: ClientModel, look: Look, width: int) -> Line:
         line += color_word(model, view.active_color, look)
     arrow = "↻" if view.direction > 0 else "↺"
     direction = tr("ui.cw") if view.direction > 0 else tr("ui.ccw")
-    line.append(("", f"  {tr('ui.pile', count=view.draw_pile)}  "))
+    line.append(("", f"  {tr('ui.pile', count=view.draw_pile)}"))
+    if model.flip and view.pile_other_side is not None:  # its other side, which all can see
+        line += [("class:dim", f" {tr('ui.pile_back')} " if labels else " "),
+                 *card_chip(view.pile_other_side, replace(look, side=1 - model.side),
+                            in_hand=False)]
+    line.append(("", "  "))
     after = next_seat(model)
     upcoming = tr("ui.next", name=model.name(after)) if after is not None else ""
     text = f"{arrow} {direction}, {upcoming}" if upcoming else f"{arrow} {direction}"
@@ -536,6 +650,9 @@ def status(model: ClientModel, look: Look) -> Line:
         return [("class:dim", tr("ui.watching_turn", name=name))]
     if view.phase == Phase.CHALLENGE and pending is not None:
         return [("", tr("ui.challenge_other", name=name, target=model.name(pending.target)))]
+    if view.phase == Phase.STACK and pending is not None and pending.until_color is not None:
+        return [("", tr("ui.stack_until_other", name=name, color=tr.color(pending.until_color),
+                        card=tr.card(Face(Kind.WILD_DRAW_COLOR))))]
     if view.phase == Phase.STACK and pending is not None:
         return [("", tr("ui.stack_other", name=name, amount=pending.amount))]
     if view.phase == Phase.CHOOSE_TARGET:
@@ -572,15 +689,26 @@ def prompt_status(model: ClientModel, look: Look) -> Line | None:
         before, _, after = text.partition("\0")
         return [(p, before), *color_choices(model, prompt.colors, look), (p, after.strip())]
     if isinstance(prompt, ChallengePrompt):
-        card = tr("kind.wild_draw_four")
+        card = tr.card(Face(prompt.card))
         target = model.name(prompt.target)
         answers = answer_words(model, prompt.stack, prompt.deflect)
+        if prompt.until is not None:  # a Wild Draw Color: drawn until a card of that colour
+            color = tr.color(prompt.until)
+            if not answers:
+                return [(p, tr("ui.challenge_until", target=target, card=card, color=color))]
+            return [(p, tr("ui.challenge_until_stack", target=target, card=card, color=color,
+                           answers=answers))]
         if not answers:
             return [(p, tr("ui.challenge_you", target=target, card=card, count=prompt.amount))]
         return [(p, tr("ui.challenge_stack", target=target, card=card, count=prompt.amount,
                        answers=answers))]
     if isinstance(prompt, StackPrompt):
         answers = answer_words(model, prompt.stack, prompt.deflect)
+        if prompt.until is not None:
+            card, color = tr.card(Face(Kind.WILD_DRAW_COLOR)), tr.color(prompt.until)
+            if not answers:
+                return [(p, tr("ui.stack_until_take", card=card, color=color))]
+            return [(p, tr("ui.stack_until_you", card=card, color=color, answers=answers))]
         if not answers:
             return [(p, tr("ui.stack_take", amount=prompt.amount))]
         return [(p, tr("ui.stack_you", amount=prompt.amount, answers=answers))]
@@ -867,7 +995,7 @@ def help_keys(model: ClientModel, plain: bool) -> list[str]:
     keys = ["help.pick", "help.play", "help.draw", "help.uno"]
     rules = model.rules()
     if rules is None or rules.wd4_policy == "challenge":
-        keys.append("help.challenge")
+        keys.append("help.challenge_flip" if model.flip else "help.challenge")
     if rules is None or rules.buzzers:
         keys.append("help.buzz")
     if rules is None or rules.sequences or rules.multiples:
@@ -876,12 +1004,14 @@ def help_keys(model: ClientModel, plain: bool) -> list[str]:
         keys.append("help.jump")
     if rules is None or rules.seven_zero:
         keys.append("help.target")
-    keys += ["help.colors", "help.chat", "help.trust"]
+    keys += ["help.colors", *(["help.flip"] if model.flip else []), "help.chat", "help.trust"]
     if screen is Screen.ROUND_END:
         keys.insert(0, "help.ready_round")
     keys += ["help.help", "help.quit"]
     if plain:
         keys.append("help.codes")
+        if model.flip:
+            keys.append("help.codes_dark")
     return keys
 
 
@@ -898,7 +1028,7 @@ def help_lines(model: ClientModel, plain: bool) -> list[Line]:
 def compose(model: ClientModel, width: int, height: int, plain: bool,
             on_card: CardClick | None = None) -> StyleAndTextTuples:
     """The whole screen above the chat input: exactly `height` lines of `width` columns."""
-    look = Look(plain, on_card, color_keys(model.tr.lang))
+    look = Look(plain, on_card, color_keys(model.tr.lang), model.side)
     screen = model.screen
     body_height = height - 2  # the title bar and the key bar
     keys: list[str] = ["key.help", "key.quit"]
@@ -965,7 +1095,7 @@ def too_small(model: ClientModel, width: int, height: int) -> list[Line]:
 
 
 def game_body(model: ClientModel, width: int, height: int, look: Look) -> list[Line]:
-    table = players(model, width)
+    table = players(model, width, look, height - 8 - 3)  # leave the log a heading and 2 lines
     waiting = status(model, look)
     notice = notice_line(model)
     if not notice and width_of(waiting) > width:  # a long question takes the notice's line
@@ -1140,10 +1270,11 @@ def result_lines(model: ClientModel, result: RoundResult, width: int, room: int,
         for index, card in enumerate(shown):
             if index and index % per_line == 0:
                 rows.append([("", " " * indent)])
-            rows[-1] += [*card_chip(model.face(card), look, in_hand=False), ("", " ")]
+            rows[-1] += [*card_chip(model.face(card, result.side), replace(look, side=result.side),
+                                    in_hand=False), ("", " ")]
         hidden = hand[len(shown):]
-        if hidden:
-            points = hand_points(model.manifest, hidden) if model.manifest else 0
+        if hidden:  # scored by the side the round ended on (UNO Flip)
+            points = hand_points(model.manifest, hidden, result.side) if model.manifest else 0
             rows[-1].append(("class:dim", tr("end.more", count=len(hidden), points=points)))
         lines += rows
     return lines
