@@ -1,0 +1,236 @@
+"""The terminal client shows UNO Flip: the side in play, every card read on it, the other side of
+every hand and of the draw pile's top as everybody sees them, the table turning over, the Wild
+Draw Color's decision; at 80x24, 60x20 and with ten players, in colour and without (NO_COLOR)."""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import replace
+
+import pytest
+from client_table import LocalTable
+from prompt_toolkit.output.vt100 import _256ColorCache
+from prompt_toolkit.utils import get_cwidth
+
+from client.draw_log import DrawRuns
+from client.i18n import Translator
+from client.model import ChallengePrompt, ClientModel, shown_order
+from client.render import COLOR_KEYS, STYLE, Look, card_code, color_keys, compose, help_keys
+from unonet import events as ev
+from unonet.actions import Accept, Challenge
+from unonet.bots import NormalBot
+from unonet.cards import ALL_COLORS, EXTRA_COLORS, Color, Face, Kind
+from unonet.flip_deck import DARK, LIGHT
+from unonet.flip_preview import FLIP_RULES, flip_match
+from unonet.narrate import narrate
+
+NAMES = ["Me", "Bruno", "Chiara", "Davi", "Eva", "Fabio", "Gina", "Hugo", "Ines", "Joao"]
+
+
+def flip_table(seats: int = 4, side: int = DARK, lang: str = "en") -> ClientModel:
+    """A Flip match at a LocalTable (its fold checked against the engine after every batch),
+    played by bots for us too until it is our turn on `side`."""
+    match = flip_match(seats, b"client-flip-render", FLIP_RULES)
+    model = ClientModel(Translator(lang), name="Me")
+    bots = {s: NormalBot(s, match.rules, match.manifest, seed=s) for s in range(1, seats)}
+    table = LocalTable(match, 0, bots, NAMES[:seats], model=model)
+    table.start(model.apply)
+    me = NormalBot(0, match.rules, match.manifest, seed=99)
+    for _ in range(2000):
+        view = model.view
+        assert view is not None
+        if view.side == side and model.my_turn and view.round_no >= 1 and model.prompt is None:
+            assert not table.mismatches, table.mismatches
+            return model
+        if model.legal:
+            table.send_intent(me.act(view, model.legal))
+            continue
+        command = model.ready_next_round()
+        assert command is not None, "stuck"
+        table.send_lobby(command)
+    raise AssertionError(f"never our turn on side {side}")
+
+
+def screen(model: ClientModel, width: int, height: int, plain: bool) -> list[str]:
+    text = "".join(fragment[1] for fragment in compose(model, width, height - 1, plain))
+    lines = text.split("\n")
+    assert len(lines) == height - 1
+    assert all(get_cwidth(line) <= width for line in lines), lines
+    return lines
+
+
+def styles(model: ClientModel, width: int = 80, height: int = 24) -> set[str]:
+    return {fragment[0] for fragment in compose(model, width, height - 1, False)}
+
+
+def row_codes(model: ClientModel, seat: int) -> str:
+    """A seat's other-side row as the plain screen writes it whole."""
+    view = model.view
+    assert view is not None
+    faces = sorted(view.seats[seat].other_sides, key=shown_order)
+    return " ".join(card_code(face) for face in faces)
+
+
+@pytest.mark.parametrize("side", [LIGHT, DARK])
+@pytest.mark.parametrize(("width", "height"), [(80, 24), (60, 20)])
+def test_each_players_other_side_and_the_piles_are_on_the_screen(
+    side: int, width: int, height: int
+) -> None:
+    model = flip_table(side=side)
+    view = model.view
+    assert view is not None and view.side == side
+    lines = screen(model, width, height, plain=True)
+    title = lines[0]
+    assert ("Dark side" if side == DARK else "Light side") in title
+    table = "\n".join(lines[1:5])
+    for seat in range(4):
+        row = row_codes(model, seat)
+        assert view.seats[seat].other_sides, "every hand has an other side"
+        # whole, or cut with the count of the rest
+        assert row in lines[1 + seat] or "+" in lines[1 + seat].split()[-1], (row, table)
+    centre = lines[5]
+    assert view.top_card is not None and view.pile_other_side is not None
+    assert f"[{card_code(model.face(view.top_card))}]" in centre
+    assert f"[{card_code(view.pile_other_side)}]" in centre
+    assert "next:" in centre  # who plays next is never cut
+    # our hand is read on the side in play
+    hand = [card_code(model.face(card)) for card in model.hand]
+    assert all(model.face(card).color in (ALL_COLORS[4:] if side else ALL_COLORS[:4])
+               or model.face(card).is_wild for card in model.hand)
+    assert all(f"[{code}]" in "\n".join(lines) for code in hand[:8])
+
+
+def test_at_80x24_every_row_is_whole_and_in_colour_the_dark_side_has_its_styles() -> None:
+    model = flip_table(side=DARK)
+    lines = screen(model, 80, 24, plain=True)
+    for seat in range(4):
+        assert row_codes(model, seat) in lines[1 + seat]
+    used = styles(model)
+    assert "class:title.dark" in used
+    dark = {f"class:card.{color.value}" for color in EXTRA_COLORS}
+    assert used & dark, "dark cards on their own chips"
+    light = flip_table(side=LIGHT)
+    assert "class:title.light" in styles(light)
+
+
+def test_ten_players_at_80x24_each_have_a_line_with_their_other_side() -> None:
+    model = flip_table(seats=10, side=DARK)
+    lines = screen(model, 80, 24, plain=True)
+    for seat in range(10):
+        assert NAMES[seat] in lines[1 + seat]
+        assert row_codes(model, seat) in lines[1 + seat]
+    assert "Log" in "\n".join(lines)
+
+
+def test_ten_players_at_60x20_fit_and_a_row_that_does_not_is_counted() -> None:
+    model = flip_table(seats=10, side=DARK)
+    lines = screen(model, 60, 20, plain=True)
+    view = model.view
+    assert view is not None
+    for seat in range(10):
+        cell = next(line for line in lines[1:6] if NAMES[seat][:4] in line)
+        assert NAMES[seat][:4] in cell
+    assert "Your hand" in "\n".join(lines)
+
+
+def test_a_long_row_ends_in_the_count_of_the_faces_left_out() -> None:
+    model = flip_table(side=DARK)
+    tracker = model.tracker
+    assert tracker is not None
+    many = tuple(Face(Kind.NUMBER, Color.RED, n % 9 + 1, n % 9 + 1) for n in range(30))
+    seats = list(tracker.view.seats)
+    seats[2] = replace(seats[2], cards=30, other_sides=many)
+    tracker.view = replace(tracker.view, seats=tuple(seats))
+    for width, height, plain in ((80, 24, True), (60, 20, True), (80, 24, False)):
+        line = screen(model, width, height, plain)[3]
+        shown = sum(1 for word in line.split() if word.startswith("R") and word[1:].isdigit())
+        if not plain:  # in colour the codes lose their letter: count the digits after the name
+            shown = sum(1 for word in line.split()[4:] if word.isdigit())
+        more = int(line.split()[-1].lstrip("+"))
+        assert shown >= 1 and shown + more == 30, (line, shown, more)
+
+
+def test_a_flip_is_a_notice_and_a_log_line() -> None:
+    model = flip_table(side=LIGHT)
+    view = model.view
+    assert view is not None and view.top_card is not None
+    model.apply_event(ev.Flipped(1, DARK, view.top_card), model.legal)
+    face = model.face(view.top_card, DARK)
+    said = f"Bruno flipped the table: dark side up, {Translator('en').card(face)} on top."
+    assert model.notice == said
+    assert model.log[-1].startswith("Bruno flips the table: the dark side is in play")
+    lines = screen(model, 80, 24, plain=True)
+    assert said in "\n".join(lines)
+    assert "Dark side" in lines[0]
+
+
+def test_the_wild_draw_color_decision_says_until_which_colour() -> None:
+    model = flip_table(side=DARK)
+    model.apply_event(ev.DecisionPending(0, "challenge", 0, Color.PINK), [Challenge(), Accept()])
+    prompt = model.prompt
+    assert isinstance(prompt, ChallengePrompt) and prompt.until is Color.PINK
+    text = "\n".join(screen(model, 80, 24, plain=True))
+    assert "Space draws until a pink card" in text.replace("\n", " ")
+    it = flip_table(side=DARK, lang="it")
+    it.apply_event(ev.DecisionPending(0, "challenge", 0, Color.PINK), [Challenge(), Accept()])
+    assert "finché non esce una carta rosa" in " ".join(screen(it, 80, 24, plain=True))
+
+
+def test_without_colour_the_eight_colours_have_eight_letters_and_help_names_them() -> None:
+    for lang in ("en", "it", "pt"):
+        letters = {card_code(Face(Kind.NUMBER, color, 5, 5), color_keys(lang))[0]
+                   for color in ALL_COLORS}
+        assert len(letters) == 8, lang
+    model = flip_table(side=DARK)
+    keys = help_keys(model, plain=True)
+    assert {"help.codes_dark", "help.flip", "help.challenge_flip"} <= set(keys)
+    assert "help.challenge" not in keys
+    assert all(letter.upper() in model.tr("help.codes_dark")
+               for letter in (COLOR_KEYS[color] for color in EXTRA_COLORS))
+
+
+def test_the_eight_card_colours_stay_apart_in_256_colours() -> None:
+    """A 256-colour terminal maps each style colour to its nearest palette entry: the four
+    dark colours must not land on a light one, nor on each other (chips and words both)."""
+    cache = _256ColorCache()
+    for prefix, attr in (("card.", "bgcolor"), ("fg.", "color")):
+        indexes = set()
+        for color in ALL_COLORS:
+            value = getattr(STYLE.get_attrs_for_style_str(f"class:{prefix}{color.value}"), attr)
+            rgb = int(value[:2], 16), int(value[2:4], 16), int(value[4:], 16)
+            indexes.add(cache[rgb])
+        assert len(indexes) == 8, (prefix, indexes)
+
+
+def test_a_run_of_single_draws_is_one_line() -> None:
+    manifest = flip_match(2, b"draw-run").manifest
+    names = ("Ana", "Bruno")
+    log: deque[str] = deque(maxlen=50)
+    runs = DrawRuns()
+
+    def say(event: ev.Event) -> str | None:
+        return narrate(event, names, manifest, 1, "en", DARK)
+
+    cards = [next(c.id for c in manifest if c.faces[DARK].name == name)
+             for name in ("orange 3", "purple 5", "pink 7")]
+    for n, card in enumerate(cards):
+        runs.tell(log, ev.CardsDrawn(1, ((0, n),), "wild_draw_color"), say)
+        runs.tell(log, ev.TurnStarted(0, 1), say)  # silent: the run goes on
+        runs.tell(log, ev.CardsReceived(1, ((0, n),), (card,)), say)
+    assert list(log) == ["Bruno draws 3 (Wild Draw Color).",
+                         "You got: orange 3, purple 5, pink 7."]
+    runs.tell(log, ev.Passed(0), say)
+    runs.tell(log, ev.CardsDrawn(1, ((0, 9),), "wild_draw_color"), say)
+    assert list(log)[-2:] == ["Ana passes.", "Bruno draws 1 (Wild Draw Color)."]
+    runs.tell(log, ev.CardsDrawn(0, ((0, 10),), "wild_draw_color"), say)  # another seat
+    assert list(log)[-1] == "Ana draws 1 (Wild Draw Color)."
+
+
+def test_the_look_draws_dark_wilds_in_the_dark_colours() -> None:
+    from client.render import card_chip
+
+    wild = Face(Kind.WILD_DRAW_COLOR, None, None, 60)
+    dark = {f[0] for f in card_chip(wild, Look(plain=False, side=DARK), in_hand=False)}
+    light = {f[0] for f in card_chip(wild, Look(plain=False, side=LIGHT), in_hand=False)}
+    assert any("fg.pink" in style for style in dark)
+    assert not any("fg.pink" in style for style in light)
