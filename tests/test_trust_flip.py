@@ -1,0 +1,320 @@
+"""UNO Flip stays verifiable: honest rounds pass every check, and each forgery is caught.
+
+Rounds come from an honest in-process host (tests/trust_flip_sim.py: the engine, the host's
+commitments and the match's own pairing of faces in the manifest); a dishonest host is the same
+transcript with one event changed (`set_event` re-digests what is sent, as a liar would). Every
+seat's verifier and a spectator's are fed what each received.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+from collections.abc import Callable
+from dataclasses import replace
+
+import pytest
+
+from protocol.trust.ledger import fmt
+from protocol.trust.results import Violation, ViolationKind
+from trust_flip_sim import (
+    FLIP,
+    features,
+    flip_round_with,
+    play_flip_match,
+    verifiers,
+)
+from trust_sim import Transcript, audit_of, deliver, received
+from protocol.trust.verifier import TrustVerifier
+from unonet import events as ev
+from unonet.cards import Face, Kind
+from unonet.flip_deck import dark_faces, light_faces
+
+EVERYONE = (0, 1, 2, None)
+
+
+def kinds(found: list[Violation]) -> set[ViolationKind]:
+    return {v.kind for v in found}
+
+
+def found_before_audit(t: Transcript, seat: int | None) -> list[Violation]:
+    """What `seat`'s verifier finds from the round's messages before its audit arrives."""
+    verifier = TrustVerifier(t.match, seat)
+    audit_at, _ = audit_of(t)
+    for index in received(t, seat):
+        if index < audit_at:
+            deliver(t, index, verifier, seat)
+    return verifier.violations()
+
+
+def first(t: Transcript, kind: type[ev.Event], test: Callable[[ev.Event], bool] = bool) -> int:
+    """The index of the first event of `kind` that passes `test`."""
+    return next(i for i, event, _ in t.events() if isinstance(event, kind) and test(event))
+
+
+def another(face: Face, side: int) -> Face:
+    """A face of the same side of the Flip deck that is not `face`."""
+    pool = light_faces() if side == 0 else dark_faces()
+    return next(f for f in pool if f != face)
+
+
+def side_at(t: Transcript, index: int) -> int:
+    """The side in play when delivery `index` went out, by the public record."""
+    side = 0
+    for i, event, _ in t.events():
+        if i >= index:
+            break
+        if isinstance(event, ev.Flipped):
+            side = event.side
+    return side
+
+
+@functools.cache
+def _complete() -> Transcript:
+    return flip_round_with("complete")
+
+
+@pytest.fixture
+def complete() -> Transcript:
+    """An honest round with flips, draws, a challenged Wild Draw Two and a Wild Draw Color
+    (a copy each test may forge)."""
+    return copy.deepcopy(_complete())
+
+
+@pytest.fixture
+def t(complete: Transcript) -> Transcript:
+    return complete
+
+
+# -- honest ------------------------------------------------------------------------------------
+
+
+def test_an_honest_flip_round_with_flips_draws_and_challenges_passes_every_check(
+    complete: Transcript,
+) -> None:
+    shape = features(complete)
+    assert shape.flips and shape.draws and shape.wild_draw_colors and shape.pile_shown
+    assert Kind.WILD_DRAW_TWO in shape.challenged
+    for seat, verifier in verifiers(complete).items():
+        assert verifier.violations() == [], seat
+        [rnd] = verifier.rounds
+        assert rnd.status == "audited", seat
+        assert rnd.ledger.side_claims, seat  # the other sides were checked, not skipped
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"flip_passes_hands": True},
+        {"max_hand": 14},
+        {"stacking": "same_kind"},
+        {"seven_zero": True, "jump_in": "identical"},
+    ],
+    ids=lambda o: ",".join(o) or "official",
+)
+def test_honest_flip_matches_under_the_options_that_combine_with_it_are_never_flagged(
+    options: dict[str, object],
+) -> None:
+    """Whole matches (the referee carries totals over), hands passed, knock-outs returning
+    cards under a pile that then turns over, reshuffles on either side."""
+    rules = FLIP.replace(**options)
+    for seed in range(2):
+        rounds = play_flip_match(seed, 4, rules, rounds=3)
+        assert sum(features(t).flips for t in rounds) > 0
+        for seat, verifier in verifiers(*rounds).items():
+            assert verifier.violations() == [], (options, seed, seat)
+            assert {r.status for r in verifier.rounds} == {"audited"}
+
+
+# -- the other sides everyone sees ---------------------------------------------------------------
+
+
+def test_a_wrong_other_side_face_in_a_hand_is_caught_by_everyone_at_the_audit(
+    complete: Transcript,
+) -> None:
+    index = first(complete, ev.OtherSidesShown, lambda e: bool(e.faces))
+    shown = complete.deliveries[index].item[0]
+    assert isinstance(shown, ev.OtherSidesShown)
+    hidden = 1 - side_at(complete, index)
+    lie = another(shown.faces[0], hidden)
+    complete.set_event(index, replace(shown, faces=(lie, *shown.faces[1:])))
+    truth = shown.faces[0]
+    for seat in EVERYONE:
+        assert ViolationKind.OTHER_SIDE not in kinds(found_before_audit(complete, seat))
+        found = [v for v in verifiers(complete)[seat].violations()
+                 if v.kind is ViolationKind.OTHER_SIDE]
+        assert len(found) == 1, seat
+        detail = found[0].detail
+        assert f"seat {shown.seat}'s hand" in detail
+        assert fmt(shown.positions[0]) in detail
+        assert lie.name in detail and truth.name in detail
+
+
+def test_a_wrong_face_for_the_draw_pile_s_top_is_caught_at_the_audit(
+    complete: Transcript,
+) -> None:
+    index = first(complete, ev.PileOtherSideShown, lambda e: e.face is not None)
+    shown = complete.deliveries[index].item[0]
+    assert isinstance(shown, ev.PileOtherSideShown) and shown.face is not None
+    lie = another(shown.face, 1 - side_at(complete, index))
+    complete.set_event(index, replace(shown, face=lie))
+    for seat in EVERYONE:
+        found = [v for v in verifiers(complete)[seat].violations()
+                 if v.kind is ViolationKind.OTHER_SIDE]
+        assert len(found) == 1, seat
+        assert "the draw pile's top" in found[0].detail
+        assert shown.position is not None and fmt(shown.position) in found[0].detail
+        assert lie.name in found[0].detail
+
+
+def test_the_pile_s_top_shown_at_another_position_is_caught_at_once(t: Transcript) -> None:
+    index = first(t, ev.PileOtherSideShown, lambda e: e.position is not None)
+    shown = t.deliveries[index].item[0]
+    assert isinstance(shown, ev.PileOtherSideShown) and shown.position is not None
+    epoch, position = shown.position
+    elsewhere = (epoch, position + 1)
+    t.set_event(index, replace(shown, position=elsewhere))
+    for seat in EVERYONE:
+        found = [v for v in found_before_audit(t, seat) if v.kind is ViolationKind.OTHER_SIDE]
+        assert found and fmt(elsewhere) in found[0].detail and fmt(shown.position) in found[0].detail
+
+
+def test_a_hand_shown_with_a_position_its_seat_does_not_hold_is_caught_at_once(t: Transcript) -> None:
+    top = t.find(ev.TopCardTurned)[-1][1]
+    assert isinstance(top, ev.TopCardTurned)  # on the discard pile: nobody holds it
+    index = first(t, ev.OtherSidesShown, lambda e: len(e.faces) > 1)
+    shown = t.deliveries[index].item[0]
+    assert isinstance(shown, ev.OtherSidesShown)
+    left_out = shown.positions[0]
+    positions = sorted([*shown.positions[1:], top.position])
+    t.set_event(index, replace(shown, positions=tuple(positions)))
+    for seat in EVERYONE:
+        found = [v for v in found_before_audit(t, seat) if v.kind is ViolationKind.OTHER_SIDE]
+        details = " | ".join(v.detail for v in found)
+        assert f"seat {shown.seat}'s hand was shown with position {fmt(top.position)}" in details
+        assert f"without position {fmt(left_out)}" in details
+
+
+def test_a_hand_s_other_sides_left_unsent_are_flagged_by_the_referee(t: Transcript) -> None:
+    """The referee's shadow plays the manifest's own pairing, so it emits the same rows the
+    host must send: a row left out is a divergence, one for one."""
+    index = first(t, ev.OtherSidesShown, lambda e: bool(e.faces))
+    del t.deliveries[index]
+    t.redigest()
+    for seat in EVERYONE:
+        found = [v for v in verifiers(t)[seat].violations() if v.kind is ViolationKind.ILLEGAL]
+        assert len(found) == 1 and "other_sides_shown" in found[0].detail, seat
+
+
+# -- the Flip itself ----------------------------------------------------------------------------
+
+
+def test_a_flipped_to_the_wrong_side_is_caught_by_everyone_at_once(t: Transcript) -> None:
+    index = first(t, ev.Flipped)
+    flipped = t.deliveries[index].item[0]
+    assert isinstance(flipped, ev.Flipped)
+    t.set_event(index, replace(flipped, side=1 - flipped.side))
+    for seat in EVERYONE:
+        found = [v for v in found_before_audit(t, seat) if v.kind is ViolationKind.FLIP]
+        assert len(found) == 1, seat
+        assert f"seat {flipped.seat}'s Flip turned the table to side {1 - flipped.side}" in (
+            found[0].detail
+        )
+
+
+def test_a_flipped_naming_another_new_top_is_caught_by_everyone_at_once(t: Transcript) -> None:
+    index = first(t, ev.Flipped)
+    flipped = t.deliveries[index].item[0]
+    assert isinstance(flipped, ev.Flipped)
+    before = [e for i, e, _ in t.events() if i < index and isinstance(e, ev.CardPlayed)][-1]
+    assert before.card != flipped.top  # the Flip card itself: the old top, now the bottom
+    t.set_event(index, replace(flipped, top=before.card))
+    for seat in EVERYONE:
+        found = [v for v in found_before_audit(t, seat) if v.kind is ViolationKind.FLIP]
+        assert len(found) == 1, seat
+        assert "the discard pile's new top" in found[0].detail
+
+
+# -- challenges read on the side in play -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", [Kind.WILD_DRAW_TWO, Kind.WILD_DRAW_COLOR])
+def test_a_forged_verdict_is_caught_by_the_challenger_at_once_and_by_everyone_at_the_audit(
+    kind: Kind,
+) -> None:
+    t = _round_challenging(kind)
+    index, verdict = _challenge_of(t, kind)
+    t.set_event(index, replace(verdict, guilty=not verdict.guilty))
+    challenger_sees = found_before_audit(t, verdict.challenger)
+    assert ViolationKind.CHALLENGE_VERDICT in kinds(challenger_sees)
+    for seat in EVERYONE:
+        found = [v for v in verifiers(t)[seat].violations()
+                 if v.kind is ViolationKind.CHALLENGE_VERDICT]
+        assert len(found) == 1, seat
+        assert f"declared seat {verdict.target}" in found[0].detail
+
+
+@pytest.mark.parametrize("kind", [Kind.WILD_DRAW_TWO, Kind.WILD_DRAW_COLOR])
+def test_a_wrong_hand_digest_at_a_challengeable_card_of_either_side_is_caught(kind: Kind) -> None:
+    t = _round_challenging(kind)
+    index, verdict = _challenge_of(t, kind)
+    played = max(
+        i for i, e, p in t.events()
+        if i < index and isinstance(e, ev.CardPlayed) and e.seat == verdict.target
+    )
+    event, proof = t.deliveries[played].item  # type: ignore[misc]
+    assert proof.hand_digest is not None  # the honest host sends it
+    t.set_event(played, event, replace(proof, hand_digest=bytes(32)))
+    for seat in EVERYONE:
+        assert ViolationKind.HAND_DIGEST in kinds(found_before_audit(t, seat)), seat
+
+
+def _round_challenging(kind: Kind) -> Transcript:
+    for seed in range(60):
+        t = play_flip_match(seed, 3, FLIP, rounds=1)[0]
+        if kind in features(t).challenged:
+            return t
+    raise AssertionError(f"no round with a challenged {kind.value}")
+
+
+def _challenge_of(t: Transcript, kind: Kind) -> tuple[int, ev.Challenged]:
+    side = 0
+    last: dict[int, Kind] = {}
+    for index, event, _ in t.events():
+        if isinstance(event, ev.Flipped):
+            side = event.side
+        elif isinstance(event, ev.CardPlayed):
+            last[event.seat] = t.manifest.face(event.card, side).kind
+        elif isinstance(event, ev.Challenged) and last.get(event.target) is kind:
+            return index, event
+    raise AssertionError(f"no challenged {kind.value}")
+
+
+# -- the manifest -----------------------------------------------------------------------------
+
+
+def test_a_flip_manifest_with_a_doctored_side_is_a_violation_at_once(complete: Transcript) -> None:
+    deck = complete.match.manifest
+    card = next(c for c in deck if c.faces[1].kind is Kind.WILD_DRAW_COLOR)
+    wild = next(f for f in dark_faces() if f.kind is Kind.WILD)
+    cards = list(deck.cards)
+    cards[card.id] = replace(card, faces=(card.faces[0], wild))  # a fifth dark Wild
+    doctored = replace(complete.match, manifest=replace(deck, cards=tuple(cards)))
+    for seat in EVERYONE:
+        found = TrustVerifier(doctored, seat).violations()
+        assert [v.kind for v in found] == [ViolationKind.DECK]
+        assert "not the UNO Flip deck" in found[0].detail
+        assert "dark side" in found[0].detail and "Wild Draw Color" in found[0].detail
+
+
+def test_another_pairing_of_the_right_faces_is_the_host_s_choice_not_a_violation(
+    complete: Transcript,
+) -> None:
+    deck = complete.match.manifest
+    cards = list(deck.cards)
+    a, b = cards[0], cards[1]
+    cards[0] = replace(a, faces=(a.faces[0], b.faces[1]))
+    cards[1] = replace(b, faces=(b.faces[0], a.faces[1]))
+    repaired = replace(complete.match, manifest=replace(deck, cards=tuple(cards)))
+    assert TrustVerifier(repaired, 0).violations() == []
