@@ -1,7 +1,8 @@
 """In-process bots: a policy per seat that decides from that seat's view and events only.
 
 Every seat of a match gets a policy, so a dropped player's seat can be played by a bot that has
-watched the round from that seat (what it saw, never more). Bot seats always use theirs; a
+watched the round from that seat (what it saw, never more): the round's events are kept, and a
+policy is fed them only when its seat is asked to act. Bot seats always use theirs; a
 human seat uses it only while taken over. Timing is the table's business (host/game.py), with
 one exception kept here: the races. A chance to press B, to play out of turn (a jump-in, the
 next card of one's run) or to catch a player who forgot UNO is taken after a reaction time drawn
@@ -17,7 +18,7 @@ from collections.abc import Hashable, Iterable, Sequence
 from unonet.actions import Action, Buzz, CallUno, Catch, Play
 from unonet.bots import POLICIES, Bot
 from unonet.bots.base import is_deciding, out_of_turn
-from unonet.events import Event
+from unonet.events import Event, RoundStarted
 from unonet.match import Match
 
 DEFAULT_LEVEL = "normal"
@@ -57,16 +58,38 @@ class SeatBots:
         """Whether these rules have races besides catches: without, `schedule` looks only while
         someone may be caught (a table of bots under the official rules pays little for it)."""
         self.rng = random.Random(seed)
+        self.round_events: list[Event] = []
+        """The current round's events from its RoundStarted on (before the first round: the
+        events so far), for `_policy` to feed; cleared at each RoundStarted."""
+        self.fed = [0] * len(self.policies)
+        """Per seat, how many of `round_events` its policy has been fed."""
         self.chances: dict[int, tuple[tuple[Hashable, tuple[Action, ...]], float]] = {}
         """seat -> (the chance it has, when it takes it): a chance is the seat's race actions
         with the table's state they belong to, so a new chance draws a new reaction time."""
 
     def observe(self, events: Iterable[Event]) -> None:
+        """Keep the round's events; a policy is fed them when its seat is asked to act
+        (`_policy`): most seats are players', whose policies may never be asked, and feeding
+        every policy every event was work the host did on each action for nothing."""
         for event in events:
-            audience = event.audience
-            for policy in self.policies:
-                if audience is None or policy.seat in audience:
+            if isinstance(event, RoundStarted):
+                self.round_events.clear()
+                self.fed = [0] * len(self.policies)
+            self.round_events.append(event)
+
+    def _policy(self, seat: int) -> Bot:
+        """`seat`'s policy, fed first the events of the round its seat may see that it has
+        not seen yet (a stand-in taking over in mid-round learns the round so far)."""
+        policy = self.policies[seat]
+        events = self.round_events
+        start = self.fed[seat]
+        if start < len(events):
+            for event in events[start:]:
+                audience = event.audience
+                if audience is None or seat in audience:
                     policy.observe(event)
+            self.fed[seat] = len(events)
+        return policy
 
     # -- decisions and UNO calls, at the table's bot pace ------------------------------------
 
@@ -85,13 +108,13 @@ class SeatBots:
         for seat in seats:
             calls = self._calls(seat)
             if calls:
-                action = self.policies[seat].react(match.view(seat), calls)
+                action = self._policy(seat).react(match.view(seat), calls)
                 if action is not None:
                     return seat, action
         for seat in seats:
             legal = self._decision(seat)
             if legal:
-                return seat, self.policies[seat].act(match.view(seat), legal)
+                return seat, self._policy(seat).act(match.view(seat), legal)
         return None
 
     def _decision(self, seat: int) -> list[Action]:
@@ -150,7 +173,8 @@ class SeatBots:
             chance, _ = self.chances[seat]
             self.chances[seat] = (chance, DECLINED)
             legal = self._races(seat)
-            action = self.policies[seat].react(self.match.view(seat), legal) if legal else None
+            action = self._policy(seat).react(self.match.view(seat), legal) if legal \
+                else None
             if action is not None:
                 return seat, action
         return None

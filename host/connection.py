@@ -34,6 +34,7 @@ from protocol.host_connection import (
     IntentReceived,
     MessageReceived,
     RequestReceived,
+    checked_event,
     packed_event,
     packed_legal,
 )
@@ -111,6 +112,9 @@ class ClientConnection:
         self._writing = False
         self._final = b""  # the error frame for a client cut off with a full queue
         self._out: list[bytes] = []  # frames pushed since the last flush
+        self._holding = False
+        """The reader is routing what its own read caused: flushes wait for its end, so the
+        answer to a request and the events it made leave in one write (not one per call)."""
         self._queued = 0  # items handed to the writer and not yet written
         self._fd: int | None = stream.socket.fileno() if isinstance(stream, trio.SocketStream) \
             else None  # plain TCP: `flush` may write straight to the socket (not TLS)
@@ -207,7 +211,11 @@ class ClientConnection:
             self._push(self.protocol.data_to_send())
             for event in events:
                 self._dispatch(event)
-            self.changed()
+            self._holding = True  # what this read causes for us goes out in one write
+            try:
+                self.changed()
+            finally:
+                self._holding = False
             self.flush()
             if not data:
                 return
@@ -333,12 +341,20 @@ class ClientConnection:
                 frame = self.protocol.snapshot(item.view, item.legal)
             elif isinstance(item, SendEvent):
                 check = self.limits.check_outgoing
-                if item.event_packed.data is None:
-                    item.event_packed.data = packed_event(item.event, item.proof, check=check)
-                if item.legal_packed.data is None:
-                    item.legal_packed.data = packed_legal(item.legal, check=check)
-                frame = self.protocol.event_packed(item.event_packed.data,
-                                                   item.legal_packed.data)
+                shared = item.event_packed
+                event = shared.data
+                if event is None:
+                    if shared.wire is None:
+                        event = packed_event(item.event, item.proof, check=check)
+                    elif check or shared.raw is None:
+                        event = checked_event(shared.wire, check=check)
+                    else:
+                        event = shared.raw
+                    shared.data = event
+                legal = item.legal_packed.data
+                if legal is None:
+                    legal = item.legal_packed.data = packed_legal(item.legal, check=check)
+                frame = self.protocol.event_packed(event, legal)
             elif isinstance(item, CloseConnection):
                 self.log.line(trio.current_time(), logging.INFO, "closed by the host: %s",
                               item.code)
@@ -367,12 +383,13 @@ class ClientConnection:
             self._out.append(frame)
 
     def flush(self) -> None:
-        """Send what was pushed since the last flush, without waiting: on plain TCP with
+        """Send what was pushed since the last flush, without waiting (unless the reader is
+        routing what its own read caused: then once that is done): on plain TCP with
         nothing queued for the writer, straight to the socket (one write, no task switch);
         what the socket does not take now, and everything over TLS or behind queued frames,
         goes to the writer's queue in order."""
         out = self._out
-        if not out:
+        if not out or self._holding:
             return
         self._out = []
         if self._fd is not None and self._queued == 0 and self.cut is None:

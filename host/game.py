@@ -19,6 +19,8 @@ from host.outgoing import ConnId, Packed, SendEvent, SendSnapshot, accepted, ref
 from host.round_log import PastRounds, RoundLog, proof_fields
 from host.seating import HUMAN, Room
 from host.settings import TableTimings
+from protocol.frames import pack
+from protocol.game_codec import encode_event
 from protocol.trust.host import HostCommitments
 from protocol.trust.messages import MatchIdentity
 from protocol.trust.seed_exchange import SeedExchange, SeedPhase, signed
@@ -378,9 +380,11 @@ class Game:
         for event in events:
             proof = self._proof(event)
             audience = event.audience
+            wire = encode_event(event, proof)  # once, for the round's log and every receiver
+            raw = pack(wire)
             if self.round_log is not None and self.round_log.audit is None:
-                self.round_log.add(event, proof)
-            shared = Packed()  # the event is encoded once for all its receivers
+                self.round_log.add_encoded(event, wire, len(raw))
+            shared = Packed(wire=wire, raw=raw)
             for member in self.room.members.values():
                 seat = member.seat
                 if audience is not None and (seat is None or seat not in audience):

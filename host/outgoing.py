@@ -40,6 +40,11 @@ class Packed:
     member."""
 
     data: bytes | None = None
+    wire: Mapping[str, Any] | None = None
+    """An event's map as encode_event made it, when the table encoded it (host/game.py): a
+    receiver packs (and checks, if it checks what it sends) this instead of encoding again."""
+    raw: bytes | None = None
+    """`wire` packed, unchecked: `data` for a connection that does not check what it sends."""
 
 
 @dataclass(frozen=True)

@@ -71,7 +71,12 @@ def packed_event(event: Event, proof: Mapping[str, Any] | None = None, *,
     the host sends each event to every member of a table, and only `seq` and `legal` differ
     between them (`HostConnection.event_packed`). `check` false skips the checks of what we
     send (HostConnection.check_outgoing)."""
-    value = encode_event(event, proof)
+    return checked_event(encode_event(event, proof), check=check)
+
+
+def checked_event(value: Mapping[str, Any], *, check: bool = True) -> bytes:
+    """`packed_event` of an event map already encoded (`encode_event`): checked unless
+    `check` is false, then packed."""
     if not check:
         return _pack(value)
     message = {"t": "event", "seq": 0, "event": value, "legal": []}
