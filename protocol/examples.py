@@ -24,7 +24,7 @@ from unonet.actions import (
     Pass,
     Play,
 )
-from unonet.cards import Color, classic_manifest
+from unonet.cards import Color, Face, Kind, classic_manifest
 from unonet.phase import Phase
 from unonet.view import Pending, SeatView, View
 
@@ -181,6 +181,11 @@ _EVENTS: tuple[tuple[ev.Event, dict[str, Any]], ...] = (
     (ev.KnockedOut(1, 25, 250), {}),
     (ev.Stalemate(2), {}),
     (ev.SeatEliminated(1, 512), {}),
+    (ev.Flipped(1, 1, 63), {}),
+    (ev.OtherSidesShown(2, ((0, 4), (0, 9)), (
+        Face(Kind.NUMBER, Color.PINK, 7, 7), Face(Kind.WILD_DRAW_COLOR, None, None, 60),
+    )), {}),
+    (ev.PileOtherSideShown((0, 30), Face(Kind.DRAW_ONE, Color.BLUE, None, 10)), {}),
 )
 
 EVENT_EXAMPLES: dict[str, dict[str, Any]] = {

@@ -52,7 +52,7 @@ from unonet.actions import (
     Pass,
     Play,
 )
-from unonet.cards import Color
+from unonet.cards import Color, Face, Kind
 from unonet.events import Event
 from unonet.phase import Phase
 from unonet.view import Pending, SeatView, View
@@ -60,11 +60,16 @@ from unonet.view import Pending, SeatView, View
 # -- the catalogue ----------------------------------------------------------------------------
 
 
+_SENT = object()
+"""`WireField.omit` of a field always sent."""
+
+
 @dataclass(frozen=True)
 class WireField:
     name: str
     codec: Codec
     required: bool  # False: an intent may leave it out and the class gives its default
+    omit: Any = _SENT  # a value not sent (the receiver's default): UNO Flip's fields elsewhere
 
     @property
     def describe(self) -> str:
@@ -83,17 +88,21 @@ class WireType:
 @dataclass(frozen=True)
 class _Optional:
     codec: Codec
+    omit: Any = _SENT
 
 
-def _optional(codec: Codec) -> _Optional:
-    """A field that may be left out (marked `?` in SPEC.md)."""
-    return _Optional(codec)
+def _optional(codec: Codec, omit: Any = _SENT) -> _Optional:
+    """A field that may be left out (marked `?` in SPEC.md); `omit`: the value (its default)
+    with which the sender leaves it out, so that a field only some matches use (UNO Flip's)
+    costs the others nothing."""
+    return _Optional(codec, omit)
 
 
 def _wire(cls: type, /, **fields: Codec | _Optional) -> WireType:
     """The wire form of `cls`: its fields, in order, each with its codec."""
     return WireType(wire_name(cls), cls, tuple(
-        WireField(name, f.codec, False) if isinstance(f, _Optional) else WireField(name, f, True)
+        WireField(name, f.codec, False, f.omit) if isinstance(f, _Optional)
+        else WireField(name, f, True)
         for name, f in fields.items()
     ))
 
@@ -103,10 +112,38 @@ def _by_name(*types: WireType) -> dict[str, WireType]:
 
 
 COLOR = enum_codec(Color)
+KIND = enum_codec(Kind)
 INTS = array(INT)
 POSITION = fixed(INT, INT)
 """(epoch, index) of a card in the shuffled order of its pile."""
 POSITIONS = array(POSITION)
+
+
+def _encode_face(face: Face) -> dict[str, Any]:
+    return face.to_dict()
+
+
+def _decode_face(value: Any, path: str) -> Face:
+    if not isinstance(value, Mapping):
+        raise bad(path, "face", value)
+    for key in ("kind", "points"):
+        if key not in value:
+            raise ProtocolError(Code.BAD_MESSAGE, f"{path}.{key}: required field missing")
+    color = value.get("color")
+    number = value.get("number")
+    return Face(
+        KIND.decode(value["kind"], f"{path}.kind"),
+        None if color is None else COLOR.decode(color, f"{path}.color"),
+        None if number is None else INT.decode(number, f"{path}.number"),
+        INT.decode(value["points"], f"{path}.points"),
+    )
+
+
+FACE = Codec("face", _encode_face, _decode_face)
+"""What one side of a card shows, as in the manifest (SPEC 10): {kind, color?, number?,
+points}. UNO Flip's views and events show faces, never ids, of cards whose side in play is
+hidden (an id would name both sides)."""
+FACES = array(FACE)
 
 ACTION_TYPES: dict[str, WireType] = _by_name(
     _wire(Play, card=INT, color=_optional(nullable(COLOR)), uno=_optional(BOOL),
@@ -143,7 +180,8 @@ EVENT_TYPES: dict[str, WireType] = _by_name(
     _wire(ev.ColorChosen, seat=INT, color=COLOR),
     _wire(ev.Passed, seat=INT),
     _wire(ev.CannotDraw, seat=INT),
-    _wire(ev.DecisionPending, seat=INT, kind=STR, amount=_optional(INT)),  # amount: new in 1.x
+    _wire(ev.DecisionPending, seat=INT, kind=STR, amount=_optional(INT),  # new in 1.x:
+          until_color=_optional(nullable(COLOR), omit=None)),  # amount, until_color
     _wire(ev.UnoCalled, seat=INT),
     _wire(ev.UnoCaught, catcher=nullable(INT), target=INT, penalty=INT),
     _wire(ev.FalseCatch, catcher=INT, target=INT, penalty=INT),
@@ -166,6 +204,10 @@ EVENT_TYPES: dict[str, WireType] = _by_name(
     _wire(ev.KnockedOut, seat=INT, cards=INT, penalty=INT),
     _wire(ev.Stalemate, winner=INT),
     _wire(ev.SeatEliminated, seat=INT, score=INT),
+    # UNO Flip (SPEC 9.2, RULEBOOK.md section 3)
+    _wire(ev.Flipped, seat=INT, side=INT, top=INT),
+    _wire(ev.OtherSidesShown, seat=INT, positions=POSITIONS, faces=FACES),
+    _wire(ev.PileOtherSideShown, position=nullable(POSITION), face=nullable(FACE)),
 )
 """Every engine event, by wire name (SPEC 9.2)."""
 
@@ -303,7 +345,9 @@ def check_event(data: Any, path: str) -> None:
 def _encode_fields(spec: WireType, value: Any) -> dict[str, Any]:
     out: dict[str, Any] = {"type": spec.name}
     for f in spec.fields:
-        out[f.name] = f.codec.encode(getattr(value, f.name))
+        item = getattr(value, f.name)
+        if f.omit is _SENT or item != f.omit:
+            out[f.name] = f.codec.encode(item)
     return out
 
 
@@ -325,7 +369,12 @@ def record(spec: WireType) -> Codec:
     """A nested record of a view (`seat_view`, `pending`): a map of its fields, no `type`."""
 
     def encode(value: Any) -> dict[str, Any]:
-        return {f.name: f.codec.encode(getattr(value, f.name)) for f in spec.fields}
+        out = {}
+        for f in spec.fields:
+            item = getattr(value, f.name)
+            if f.omit is _SENT or item != f.omit:
+                out[f.name] = f.codec.encode(item)
+        return out
 
     def decode(value: Any, path: str) -> Any:
         if not isinstance(value, Mapping):
@@ -338,19 +387,23 @@ def record(spec: WireType) -> Codec:
 PHASE = enum_codec(Phase)
 
 SEAT_VIEW = _wire(SeatView, seat=INT, cards=INT, score=INT, uno_called=BOOL, catchable=BOOL,
-                  out=_optional(BOOL), team=_optional(nullable(INT)))
+                  out=_optional(BOOL), team=_optional(nullable(INT)),
+                  other_sides=_optional(FACES, omit=()))
 PENDING = _wire(Pending, kind=PHASE, seat=INT, target=_optional(nullable(INT)),
                 color_before=_optional(nullable(COLOR)), target_cards=_optional(nullable(INT)),
-                amount=_optional(INT), waiting=_optional(INTS))
+                amount=_optional(INT), waiting=_optional(INTS),
+                until_color=_optional(nullable(COLOR), omit=None))
 VIEW = _wire(View, seat=nullable(INT), round_no=INT, phase=PHASE, dealer=nullable(INT),
              current=nullable(INT), direction=INT, hand=INTS,
              seats=array(record(SEAT_VIEW), MAX_SEATS), top_card=nullable(INT),
              active_color=nullable(COLOR), draw_pile=INT, discard_pile=INT,
              drawn_card=nullable(INT), pending=nullable(record(PENDING)),
-             round_winner=nullable(INT), match_winner=nullable(INT))
+             round_winner=nullable(INT), match_winner=nullable(INT),
+             side=_optional(INT, omit=0), pile_other_side=_optional(nullable(FACE), omit=None))
 VIEW_TYPES: dict[str, WireType] = _by_name(VIEW, SEAT_VIEW, PENDING)
 """The view of `snapshot.view` and its records (SPEC 9.1). Fields added within version 1
-(`out`, `team`, `amount`, `waiting`) are optional: a view from an older host decodes with their
+(`out`, `team`, `amount`, `waiting`, `until_color`, and UNO Flip's `side`, `other_sides`,
+`pile_other_side`) are optional: a view from an older host decodes with their
 defaults."""
 
 

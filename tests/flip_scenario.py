@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from unonet.cards import Face
+from unonet.events import Event, OtherSidesShown, PileOtherSideShown
 from unonet.flip_deck import dark_faces, light_faces, pair_faces
 from unonet.flip_preview import FLIP_RULES, flip_match
 from unonet.match import Match
@@ -100,3 +101,9 @@ def top(match: Match) -> str:
 def side(match: Match) -> int:
     assert match.round is not None
     return match.round.side
+
+
+def play_events(events: Sequence[Event]) -> list[Event]:
+    """`events` without what everyone sees of the other sides (shown again at the end of every
+    step that changed a hand or the pile's top): what the play itself did."""
+    return [e for e in events if not isinstance(e, OtherSidesShown | PileOtherSideShown)]

@@ -9,7 +9,7 @@ from scenario import of_type, one
 from unonet import events as ev
 from unonet.actions import Accept, ChooseColor, Draw, Play
 from unonet.cards import Color, Kind
-from unonet.flip import Flipped
+from unonet.events import Flipped
 from unonet.flip_deck import DARK, LIGHT
 from unonet.match import Match
 

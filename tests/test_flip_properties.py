@@ -24,12 +24,22 @@ from hypothesis import event as note
 from hypothesis import strategies as st
 
 from unonet.actions import HOST, Action, CallUno, Catch, Expire, Play, StartRound
-from unonet.flip import Flipped, observe_flip, other_side
+from unonet.cards import Face
+from unonet.events import (
+    Event,
+    Flipped,
+    OtherSidesShown,
+    PileOtherSideShown,
+    Position,
+    RoundStarted,
+)
+from unonet.flip import other_side
 from unonet.flip_deck import DARK, FLIP_DECK_SIZE
 from unonet.flip_preview import FLIP_RULES, flip_match, replay_flip_match
 from unonet.match import BETWEEN_ROUNDS, IN_ROUND, MATCH_OVER, Match
 from unonet.phase import Phase
 from unonet.rules import RulesError, RuleSet
+from unonet.view import observe
 
 MAX_ACTIONS_PER_ROUND = 3000
 GREEDY_AFTER = 400  # actions in a round after which the bot plays whenever it can
@@ -104,24 +114,58 @@ def check_views(match: Match) -> None:
     expected = [Counter(face(c, hidden) for c in hand) for hand in rnd.hands]
     pile_top = face(rnd.draw_pile[-1], hidden) if rnd.draw_pile else None
     for viewer in (None, *range(match.seats)):
-        seen = observe_flip(match, viewer)
+        seen = observe(match, viewer)
         assert seen.side == rnd.side
-        assert [Counter(backs) for backs in seen.other_sides] == expected
-        assert seen.draw_pile_other_side == pile_top
+        assert [Counter(s.other_sides) for s in seen.seats] == expected
+        assert seen.pile_other_side == pile_top
         own = tuple(rnd.hands[viewer]) if viewer is not None else ()
-        assert seen.view.hand == own  # no other seat's card id: not their active side
-        assert seen.view.seat == viewer
+        assert seen.hand == own  # no other seat's card id: not their active side
+        assert seen.seat == viewer
+
+
+class ShownSides:
+    """What a client learns of the other sides from the events alone (a row per seat, the
+    pile's top), to hold against the engine's state after every step."""
+
+    def __init__(self, seats: int) -> None:
+        self.rows: list[dict[Position, Face]] = [{} for _ in range(seats)]
+        self.pile: tuple[Position | None, Face | None] = (None, None)
+
+    def follow(self, events: list[Event]) -> None:
+        for event in events:
+            if isinstance(event, RoundStarted):
+                self.rows = [{} for _ in self.rows]
+            elif isinstance(event, OtherSidesShown):
+                assert list(event.positions) == sorted(event.positions)
+                self.rows[event.seat] = dict(zip(event.positions, event.faces, strict=True))
+            elif isinstance(event, PileOtherSideShown):
+                self.pile = (event.position, event.face)
+
+    def check(self, match: Match) -> None:
+        rnd = match.round
+        assert rnd is not None
+        hidden = other_side(rnd.side)
+        for seat, hand in enumerate(rnd.hands):
+            assert self.rows[seat] == {
+                rnd.origin[c]: match.manifest.face(c, hidden) for c in hand
+            }, f"seat {seat}'s shown row is not its hand's other side"
+        top = rnd.draw_pile[-1] if rnd.draw_pile else None
+        assert self.pile == (
+            (None, None) if top is None else (rnd.origin[top], match.manifest.face(top, hidden))
+        )
 
 
 def play_match(rules: RuleSet, seats: int, seed: bytes, rng_seed: int) -> Match:
     match = flip_match(seats, seed, rules)
     rng = random.Random(rng_seed)
+    shown = ShownSides(match.seats)
     in_round = 0
     while match.phase != MATCH_OVER and match.round_no <= ROUNDS:
         if match.phase == BETWEEN_ROUNDS and match.round_no == ROUNDS:
             break
         seat, action = choose(match, rng, greedy=in_round > GREEDY_AFTER)
         events = match.apply(seat, action)
+        shown.follow(events)
         in_round = 0 if match.phase != IN_ROUND else in_round + 1
         assert in_round < MAX_ACTIONS_PER_ROUND, "the round does not end"
         if any(isinstance(e, Flipped) for e in events):
@@ -129,6 +173,7 @@ def play_match(rules: RuleSet, seats: int, seed: bytes, rng_seed: int) -> Match:
         if match.round is not None:
             check_cards(match)
             check_views(match)
+            shown.check(match)
             if match.round.phase is Phase.ROUND_OVER and match.round.side == DARK:
                 note("a round ended on the dark side")
     return match
@@ -178,11 +223,11 @@ def test_a_view_of_a_fresh_deal_shows_the_dark_faces_of_every_hand_and_of_the_pi
     match = flip_deal([["red 1/orange 1", "red 2/pink 2"], ["blue 1/cyan 5", "Wild/Wild"]],
                       top="yellow 3", draws=["green 4/purple Flip"])
     for viewer in (None, 0, 1):
-        seen = observe_flip(match, viewer)
-        assert [[f.name for f in backs] for backs in seen.other_sides] == [
+        seen = observe(match, viewer)
+        assert [[f.name for f in s.other_sides] for s in seen.seats] == [
             ["orange 1", "pink 2"], ["cyan 5", "Wild"]
         ]
-        assert seen.draw_pile_other_side is not None
-        assert seen.draw_pile_other_side.name == "purple Flip"
+        assert seen.pile_other_side is not None
+        assert seen.pile_other_side.name == "purple Flip"
         assert seen.side == 0
-    assert observe_flip(match, None).view.hand == ()
+    assert observe(match, None).hand == ()

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from unonet.cards import Color
+from unonet.cards import Color, Face
 
 Position = tuple[int, int]
 """(epoch, index) of a card in the shuffled order it was dealt or drawn from."""
@@ -273,16 +273,21 @@ class CannotDraw(Event):
 class DecisionPending(Event):
     """`seat` must decide `kind` (a Phase value: choose_color, challenge, stack, choose_target)
     before play goes on; `amount` is the pending draw it takes if it accepts (stack, challenge),
-    else 0. The view's `pending` carries the same decision in full."""
+    else 0. A Wild Draw Color's draw has no count: `until_color` is the colour it draws until
+    (and `amount` is 0). The view's `pending` carries the same decision in full."""
 
     seat: int
     kind: str
     amount: int = 0
+    until_color: Color | None = None
 
-    def __init__(self, seat: int, kind: str, amount: int = 0) -> None:
+    def __init__(
+        self, seat: int, kind: str, amount: int = 0, until_color: Color | None = None
+    ) -> None:
         self.seat = seat
         self.kind = kind
         self.amount = amount
+        self.until_color = until_color
 
 
 
@@ -564,3 +569,55 @@ class SeatEliminated(Event):
     def __init__(self, seat: int, score: int) -> None:
         self.seat = seat
         self.score = score
+
+
+# -- UNO Flip (RULEBOOK.md section 3) ------------------------------------------------------------
+
+
+@dataclass(slots=True, init=False)
+class Flipped(Event):
+    """`seat` played a Flip: the discard pile was reversed and turned over (its old bottom card
+    is the new top, `top`, whose face on `side` sets what to match), then the draw pile (its old
+    bottom card is the next drawn), then every hand. No card changed place otherwise, so every
+    card keeps its position; `side` is 0 (light) or 1 (dark)."""
+
+    seat: int
+    side: int
+    top: int
+
+    def __init__(self, seat: int, side: int, top: int) -> None:
+        self.seat = seat
+        self.side = side
+        self.top = top
+
+
+@dataclass(slots=True, init=False)
+class OtherSidesShown(Event):
+    """UNO Flip: `seat`'s whole hand as everybody sees it, the side not in play. `positions` are
+    its cards' positions, ascending, and `faces[i]` the face not in play of the card at
+    `positions[i]`. Sent whenever that hand or the side in play changed; it replaces the last
+    one. Faces, never ids: with the public manifest an id would name the side in play too."""
+
+    seat: int
+    positions: tuple[Position, ...]
+    faces: tuple[Face, ...]
+
+    def __init__(
+        self, seat: int, positions: tuple[Position, ...], faces: tuple[Face, ...]
+    ) -> None:
+        self.seat = seat
+        self.positions = positions
+        self.faces = faces
+
+
+@dataclass(slots=True, init=False)
+class PileOtherSideShown(Event):
+    """UNO Flip: the face not in play of the draw pile's top card, at `position`, which everybody
+    sees (both None: the pile is empty). Sent whenever that card or the side in play changed."""
+
+    position: Position | None
+    face: Face | None
+
+    def __init__(self, position: Position | None, face: Face | None) -> None:
+        self.position = position
+        self.face = face

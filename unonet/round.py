@@ -35,7 +35,7 @@ from unonet.actions import (
 from unonet.cards import ALL_COLORS, CHALLENGEABLE_KINDS, Color, DeckManifest, Face, Kind
 from unonet.errors import EngineError, ErrorCode
 from unonet.events import Position
-from unonet.flip import Flipped, other_side
+from unonet.flip import other_side
 from unonet.flip_deck import side_colors
 from unonet.legality import legal_plays, play_refusal, plays_in_turn, refusal
 from unonet.matching import holds_color
@@ -145,6 +145,12 @@ class Round:
         self.winner: int | None = None
 
         self._events: list[ev.Event] = []
+        # UNO Flip: what was last shown of each hand's and of the draw pile's other side, so
+        # each step shows again only what changed (OtherSidesShown, PileOtherSideShown).
+        self._flip = rules.variant == "flip"
+        self._shown_side = self.side
+        self._shown_hands: list[frozenset[int]] = [frozenset() for _ in range(seats)]
+        self._shown_pile: tuple[int, Position] | None = None
         # The last list of legal actions and whose it was: `apply` accepts an action taken from
         # it by identity without judging it again (bots and the host list, then apply). Every
         # change of state clears it: apply, expire, penalize.
@@ -595,7 +601,7 @@ class Round:
         top = self.face(self.top)
         self.active_color = top.color
         self.top_seat = None  # nobody played the new top card: anyone may jump in on it
-        self._events.append(Flipped(seat, self.side, self.top))
+        self._events.append(ev.Flipped(seat, self.side, self.top))
         if self.rules.flip_passes_hands:
             self._pass_hands("flip")
             if self.phase is Phase.ROUND_OVER:
@@ -682,8 +688,7 @@ class Round:
     def _pay_pending(self, seat: int, extra: int, reason: str) -> None:
         """`seat` draws the pending draw and `extra` cards more, and the pending draw ends. A
         pending Wild Draw Color (UNO Flip) is drawn until a card of the named colour."""
-        until = self.active_color if self.chain and self.chain[-1].kind is Kind.WILD_DRAW_COLOR \
-            else None
+        until = self._chain_until_color()
         amount = self._clear_pending()
         if until is None:
             self._draw_cards(seat, amount + extra, reason)
@@ -1015,7 +1020,19 @@ class Round:
         self.drawn_card = None
         self.draws_this_turn = 0
         amount = self.pending_draw if phase in (Phase.STACK, Phase.CHALLENGE) else 0
-        self._events.append(ev.DecisionPending(seat, phase.value, amount))
+        self._events.append(ev.DecisionPending(seat, phase.value, amount, self.until_color()))
+
+    def until_color(self) -> Color | None:
+        """The colour a pending Wild Draw Color (UNO Flip) is drawn until; None for any other
+        decision (its draw, if any, has a count)."""
+        if self.phase in (Phase.STACK, Phase.CHALLENGE):
+            return self._chain_until_color()
+        return None
+
+    def _chain_until_color(self) -> Color | None:
+        if self.chain and self.chain[-1].kind is Kind.WILD_DRAW_COLOR:
+            return self.active_color
+        return None
 
     def _stalemate_reached(self) -> bool:
         """RULEBOOK.md 6: every player still in passed in a row with no card to draw."""
@@ -1052,5 +1069,35 @@ class Round:
         return max(self.colors, key=lambda color: counts[color])
 
     def _take_events(self) -> list[ev.Event]:
+        if self._flip:
+            self._show_other_sides()
         out, self._events = self._events, []
         return out
+
+    def _show_other_sides(self) -> None:
+        """UNO Flip: everybody sees the side not in play of every card in every hand and of the
+        draw pile's top card. At the end of a step, show again each of those that changed
+        (a hand's cards, the pile's top card, or the side in play)."""
+        hidden = other_side(self.side)
+        turned = self._shown_side != self.side
+        self._shown_side = self.side
+        for seat, hand in enumerate(self.hands):
+            held = frozenset(hand)
+            if held == self._shown_hands[seat] and not turned:
+                continue
+            self._shown_hands[seat] = held
+            cards = sorted(held, key=self.origin.__getitem__)
+            self._events.append(ev.OtherSidesShown(
+                seat,
+                tuple(self.origin[card] for card in cards),
+                tuple(self.manifest.face(card, hidden) for card in cards),
+            ))
+        top = (self.draw_pile[-1], self.origin[self.draw_pile[-1]]) if self.draw_pile else None
+        if top != self._shown_pile or turned:
+            self._shown_pile = top
+            if top is None:
+                self._events.append(ev.PileOtherSideShown(None, None))
+            else:
+                self._events.append(
+                    ev.PileOtherSideShown(top[1], self.manifest.face(top[0], hidden))
+                )

@@ -2,6 +2,9 @@
 
 A seat sees its own hand, everyone's card count, the face-up cards and the public state; a
 spectator (seat None) sees the same minus any hand. Nothing here names another seat's card.
+In UNO Flip everybody also sees the side not in play of every card in every hand and of the
+draw pile's top card: those are faces, never ids (with the public manifest an id would name
+the side in play as well).
 """
 
 from __future__ import annotations
@@ -9,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from unonet.cards import Color
+from unonet.cards import Color, Face
+from unonet.flip import other_side
 from unonet.phase import DECISIONS, Phase
 from unonet.scoring import team_of
 
@@ -27,6 +31,7 @@ class SeatView:
     catchable: bool
     out: bool = False  # knocked out for this round (max_hand) or eliminated from the match
     team: int | None = None  # teams=pairs: 0 or 1 (partners sit opposite)
+    other_sides: tuple[Face, ...] = ()  # UNO Flip: the hand's side not in play (face_order)
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +46,7 @@ class Pending:
     target_cards: int | None = None  # how many cards the target held when it played
     amount: int = 0  # stack and challenge: the cards `seat` takes if it accepts
     waiting: tuple[int, ...] = ()  # buzzer: the seats that have not pressed B yet
+    until_color: Color | None = None  # a Wild Draw Color's draw: until this colour shows
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +67,14 @@ class View:
     pending: Pending | None
     round_winner: int | None
     match_winner: int | None
+    side: int = 0  # UNO Flip: the side in play (0 light, 1 dark); always 0 otherwise
+    pile_other_side: Face | None = None  # UNO Flip: the draw pile's top card, other side
+
+
+def face_order(face: Face) -> tuple[str, str, int]:
+    """The canonical order of a row of other sides: by kind, colour, number. How a player
+    holds its cards is not shown."""
+    return (face.kind.value, face.color.value if face.color is not None else "", face.number or 0)
 
 
 def observe(match: Match, seat: int | None) -> View:
@@ -75,9 +89,12 @@ def observe(match: Match, seat: int | None) -> View:
         )
         return View(seat, match.round_no, match.phase, match.dealer, None, 1, (), seats, None,
                     None, 0, 0, None, None, None, match.winner)
+    flip = match.rules.variant == "flip"
+    hidden = other_side(rnd.side)
     seats = tuple(
         SeatView(s, len(rnd.hands[s]), scores[s], s in rnd.uno_called, s in rnd.catchable,
-                 s in rnd.out or s in match.eliminated, teams[s])
+                 s in rnd.out or s in match.eliminated, teams[s],
+                 _other_sides(match, rnd.hands[s], hidden) if flip else ())
         for s in range(match.seats)
     )
     own = seat is not None and 0 <= seat < match.seats
@@ -99,7 +116,15 @@ def observe(match: Match, seat: int | None) -> View:
         pending=pending_decision(rnd),
         round_winner=rnd.winner,
         match_winner=match.winner,
+        side=rnd.side,
+        pile_other_side=(
+            match.manifest.face(rnd.draw_pile[-1], hidden) if flip and rnd.draw_pile else None
+        ),
     )
+
+
+def _other_sides(match: Match, hand: list[int], side: int) -> tuple[Face, ...]:
+    return tuple(sorted((match.manifest.face(card, side) for card in hand), key=face_order))
 
 
 def pending_decision(rnd: Round) -> Pending | None:
@@ -115,4 +140,5 @@ def pending_decision(rnd: Round) -> Pending | None:
         target_cards=len(rnd.wd4_hand) + 1 if target is not None else None,
         amount=rnd.pending_draw if rnd.phase in (Phase.STACK, Phase.CHALLENGE) else 0,
         waiting=tuple(rnd.buzz_waiting) if rnd.phase is Phase.BUZZER else (),
+        until_color=rnd.until_color(),
     )
