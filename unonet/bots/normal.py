@@ -4,7 +4,10 @@ It keeps its wilds for when nothing else plays, sheds high cards when an opponen
 going out, plays the longest run or the most cards of a number it can, calls UNO with its
 next-to-last card (but forgets now and then: FORGET_RATE), catches those who forget, names the
 colour it holds most of, and challenges a Wild Draw Four when what it has seen makes a bluff
-likely. Under the house rules it answers a
+likely. In UNO Flip it reads every face on the side in play and uses the other sides everybody
+sees (unonet.bots.flip_sense): it plays a Flip when that helps it, names a colour the next
+player is not known to hold, and challenges knowing what the card's player held since the last
+Flip. Under the house rules it answers a
 pending draw with a draw card (the biggest it may, escalating), else passes it on (deflect),
 and takes it only when it must; swaps hands with the opponent nearest to going out; jumps in
 whenever it may and presses B in a buzzer race. What is allowed it reads from the legal list
@@ -30,7 +33,8 @@ from unonet.actions import (
     Play,
 )
 from unonet.bots.base import Bot
-from unonet.cards import Color, Kind
+from unonet.bots.flip_sense import FlipMemory, flip_gain, flip_preference, hit
+from unonet.cards import Color, Face, Kind
 from unonet.events import CardPlayed, Event, RoundStarted, TopCardTurned
 from unonet.view import SeatView, View
 
@@ -51,12 +55,18 @@ class NormalBot(Bot):
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self.seen: set[int] = set()  # face-up cards seen this round
+        self.flips = FlipMemory()
 
     def observe(self, event: Event) -> None:
         if isinstance(event, CardPlayed | TopCardTurned):
             self.seen.add(event.card)
         if isinstance(event, RoundStarted):
             self.seen.clear()
+        self.flips.observe(event)
+
+    def face(self, view: View, card: int) -> Face:
+        """What `card` shows on the side in play (UNO Flip turns it; other decks have one)."""
+        return self.manifest.face(card, view.side)
 
     def react(self, view: View, legal: Sequence[Action]) -> Action | None:
         """Every chance is taken: call UNO (unless it forgot), catch, press B, then jump in (or
@@ -80,9 +90,9 @@ class NormalBot(Bot):
             return Challenge()
         if Accept() in legal:  # a pending draw: a stack total, or a Wild Draw Four
             return self._answer_draw(view, plays) if plays else Accept()
-        colors = [a for a in legal if isinstance(a, ChooseColor)]
+        colors = [a.color for a in legal if isinstance(a, ChooseColor)]
         if colors:
-            return ChooseColor(self._best_color(view.hand, colors[0].color))
+            return ChooseColor(self._best_color(view, view.hand, colors))
         if plays:
             return self._choose_play(view, plays)
         for kind in (Draw, Pass):
@@ -96,48 +106,94 @@ class NormalBot(Bot):
     def _choose_play(self, view: View, plays: list[Play]) -> Play:
         danger = any(s.cards <= 2 for s in view.seats if s.seat != self.seat and not s.out)
         held = view.hand
+        flip = self._flip_preference(view, plays, danger)
+        nxt = self._next_seat(view)
+        after = self.flips.known_in_play(nxt, view.side) if nxt is not None else []
 
         def score(play: Play) -> tuple[int, ...]:
-            face = self.manifest.face(play.card)
+            face = self.face(view, play.card)
             wild = 1 if face.is_wild else 0
             cards = 1 + len(play.also)  # a run or a multiple sheds several at once
+            flipping = flip if face.kind is Kind.FLIP else 0
+            feeds = self._feeds(view, play, after)
             if danger:
                 # Hit hard and shed points while someone is about to go out.
-                return (face.draw_amount, cards, face.points, -wild)
-            same_color = sum(1 for c in held if self.manifest.face(c).color == face.color)
-            return (cards, -wild, -(face.kind is Kind.WILD_DRAW_FOUR), same_color, face.points)
+                return (flipping, hit(face), -feeds, cards, face.points, -wild)
+            same_color = sum(1 for c in held if self.face(view, c).color == face.color)
+            return (flipping, cards, -wild, -(face.kind is Kind.WILD_DRAW_FOUR), -feeds,
+                    same_color, face.points)
 
-        return self._colored(view, max(plays, key=score))
+        return self._colored(view, max(plays, key=score), plays)
+
+    def _feeds(self, view: View, play: Play, theirs: Sequence[Face]) -> int:
+        """How many of `theirs` (the next player's faces known to be in play) could be played
+        on the top `play` leaves: the fewer, the likelier the next player must draw."""
+        if not theirs:
+            return 0
+        face = self.face(view, (play.card, *play.also)[-1])
+        color = play.color if face.is_wild else face.color
+        return sum(1 for f in theirs if f.is_wild or f.color == color or (
+            f.kind is face.kind and (f.kind is not Kind.NUMBER or f.number == face.number)))
+
+    def _flip_preference(self, view: View, plays: list[Play], danger: bool) -> int:
+        """Whether a Flip among `plays` should go first (1), last (-1) or as any card (0)."""
+        flips = [p.card for p in plays if self.face(view, p.card).kind is Kind.FLIP]
+        if not flips:
+            return 0
+        return flip_preference(flip_gain(view, self.manifest, self.flips, self.seat, flips[0],
+                                          danger))
 
     def _answer_draw(self, view: View, plays: list[Play]) -> Play:
         """A pending draw offers plays only to answer it: stack the biggest draw card allowed
         (escalate), else pass it on with a Skip, Reverse or Buzzer; a wild last."""
 
         def score(play: Play) -> tuple[int, ...]:
-            face = self.manifest.face(play.card)
-            return (face.draw_amount, -face.is_wild, -face.points)
+            face = self.face(view, play.card)
+            return (hit(face), -face.is_wild, -face.points)
 
-        return self._colored(view, max(plays, key=score))
+        return self._colored(view, max(plays, key=score), plays)
 
-    def _colored(self, view: View, play: Play) -> Play:
-        """`play` naming the colour held most among the cards left, if it is a wild, with the
-        UNO call if it leaves one card (unless the bot forgets: `Bot.calls_uno`)."""
+    def _colored(self, view: View, play: Play, plays: Sequence[Play]) -> Play:
+        """`play` naming the best colour (`_best_color`) among those `plays` offer for its card,
+        if it is a wild, with the UNO call if it leaves one card (unless the bot forgets:
+        `Bot.calls_uno`)."""
         played = {play.card, *play.also}
         rest = [c for c in view.hand if c not in played]
         call = self.calls_uno(view, rest)
-        if not self.manifest.face(play.card).is_wild:
+        if not self.face(view, play.card).is_wild:
             return replace(play, uno=call)
-        return Play(play.card, self._best_color(rest, play.color or Color.RED), call, play.also)
+        offered = [p.color for p in plays if p.card == play.card and p.also == play.also
+                   and p.color is not None]
+        color = self._best_color(view, rest, offered or [play.color or Color.RED])
+        return Play(play.card, color, call, play.also)
 
-    def _best_color(self, hand: Sequence[int], fallback: Color) -> Color:
+    def _best_color(self, view: View, hand: Sequence[int], offered: Sequence[Color]) -> Color:
+        """The colour held most in `hand`, less the cards of it the next player is known to
+        hold on the side in play (UNO Flip, since the last Flip: `FlipMemory`); on a tie the
+        first offered."""
         counts: dict[Color, int] = {}
         for card in hand:
-            color = self.manifest.face(card).color
+            color = self.face(view, card).color
             if color is not None:
                 counts[color] = counts.get(color, 0) + 1
-        if not counts:
-            return fallback
-        return max(counts, key=lambda c: (counts[c], c == fallback))
+        theirs: dict[Color, int] = {}
+        after = self._next_seat(view)
+        for face in self.flips.known_in_play(after, view.side) if after is not None else ():
+            if face.color is not None:
+                theirs[face.color] = theirs.get(face.color, 0) + 1
+        ordered = [c for c in counts if c in offered] + [c for c in offered if c not in counts]
+        first = offered[0]
+        return max(ordered, key=lambda c: (counts.get(c, 0) - theirs.get(c, 0),
+                                           counts.get(c, 0), c == first))
+
+    def _next_seat(self, view: View) -> int | None:
+        """The next seat in play after this one (the one a colour is named for)."""
+        count = len(view.seats)
+        for step in range(1, count):
+            seat = view.seats[(self.seat + step * view.direction) % count]
+            if not seat.out:
+                return seat.seat
+        return None
 
     # -- a 7's swap -------------------------------------------------------------------------
 
@@ -159,14 +215,24 @@ class NormalBot(Bot):
     # -- challenging ------------------------------------------------------------------------
 
     def _bluff_likely(self, view: View) -> bool:
+        """Whether the wild draw card's player likely held the colour it covered. In UNO Flip
+        what it is known to hold since the last Flip settles it when it shows that colour, or
+        when it is the whole hand; otherwise the odds come from the cards not seen yet."""
         pending = view.pending
         if pending is None or pending.color_before is None or pending.target_cards is None:
             return False
-        known = set(view.hand) | self.seen
-        unseen = [card for card in self.manifest if card.id not in known]
+        if pending.target is not None:
+            known = self.flips.known_in_play(pending.target, view.side)
+            if any(face.color == pending.color_before for face in known):
+                return True
+            if known and len(known) == pending.target_cards - 1:
+                return False
+        known_ids = set(view.hand) | self.seen
+        unseen = [card for card in self.manifest if card.id not in known_ids]
         if not unseen:
             return False
-        of_color = sum(1 for card in unseen if card.faces[0].color == pending.color_before)
+        of_color = sum(1 for card in unseen
+                       if self.manifest.face(card.id, view.side).color == pending.color_before)
         p = of_color / len(unseen)
         others = max(pending.target_cards - 1, 0)
         had_color = 1 - (1 - p) ** others
