@@ -14,9 +14,6 @@ from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
-
-from protocol.trust.ledger import fmt
-from protocol.trust.results import Violation, ViolationKind
 from trust_flip_sim import (
     FLIP,
     features,
@@ -25,6 +22,9 @@ from trust_flip_sim import (
     verifiers,
 )
 from trust_sim import Transcript, audit_of, deliver, received
+
+from protocol.trust.ledger import fmt
+from protocol.trust.results import Violation, ViolationKind
 from protocol.trust.verifier import TrustVerifier
 from unonet import events as ev
 from unonet.cards import Face, Kind
@@ -177,10 +177,13 @@ def test_the_pile_s_top_shown_at_another_position_is_caught_at_once(t: Transcrip
     t.set_event(index, replace(shown, position=elsewhere))
     for seat in EVERYONE:
         found = [v for v in found_before_audit(t, seat) if v.kind is ViolationKind.OTHER_SIDE]
-        assert found and fmt(elsewhere) in found[0].detail and fmt(shown.position) in found[0].detail
+        assert found, seat
+        assert fmt(elsewhere) in found[0].detail and fmt(shown.position) in found[0].detail
 
 
-def test_a_hand_shown_with_a_position_its_seat_does_not_hold_is_caught_at_once(t: Transcript) -> None:
+def test_a_hand_shown_with_a_position_its_seat_does_not_hold_is_caught_at_once(
+    t: Transcript,
+) -> None:
     top = t.find(ev.TopCardTurned)[-1][1]
     assert isinstance(top, ev.TopCardTurned)  # on the discard pile: nobody holds it
     index = first(t, ev.OtherSidesShown, lambda e: len(e.faces) > 1)

@@ -13,9 +13,6 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from protocol.trust import hand_digest
-from protocol.trust.messages import MatchIdentity
-from protocol.trust.verifier import TrustVerifier
 from trust_sim import (
     ROUND_CAP,
     SIGNER,
@@ -25,6 +22,10 @@ from trust_sim import (
     proof_for,
     replay,
 )
+
+from protocol.trust import hand_digest
+from protocol.trust.messages import MatchIdentity
+from protocol.trust.verifier import TrustVerifier
 from unonet import events as ev
 from unonet.actions import Action, Challenge, Play
 from unonet.cards import CHALLENGEABLE_KINDS, Kind
