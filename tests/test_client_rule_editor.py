@@ -12,8 +12,7 @@ from client.i18n import Translator
 from client.lobby import LobbyState, SeatInfo, SetRules
 from client.model import ClientModel
 from client.render import compose
-from client.rule_editor import editor_options, plays
-from unonet.errors import RulesError
+from client.rule_editor import editor_options, plays, step_option
 from unonet.rules import RuleSet, preset
 
 
@@ -44,22 +43,19 @@ def test_p_cycles_only_presets_the_engine_plays() -> None:
         model.apply_lobby(LobbyState(0, "t", 0, preset(command.preset).to_dict(),
                                      model.lobby.seats if model.lobby else (), False,
                                      command.preset, 0, 0))
-    assert "flip" not in seen and "no_mercy" not in seen
-    assert {"official", "seed000", "seed003", "seed004", "party"} <= set(seen)  # issue 10
+    assert "no_mercy" not in seen
+    assert {"official", "seed000", "seed003", "seed004", "party", "flip"} <= set(seen)
 
 
-def test_the_editor_lists_the_house_rules_and_no_variant() -> None:
+def test_the_editor_lists_the_house_rules_and_the_variants_played() -> None:
     names = [info.name for info in editor_options()]
     for house in ("stacking", "deflect", "jump_in", "sequences", "multiples", "seven_zero",
-                  "buzzers", "max_hand", "scoring", "teams"):
+                  "buzzers", "max_hand", "scoring", "teams", "variant"):
         assert house in names, house
-    assert "variant" not in names and "flip_passes_hands" not in names
-    try:
-        RuleSet(variant="flip").check_playable()
-    except RulesError:
-        pass
-    else:  # the day the engine plays Flip, the editor offers it by itself
-        assert "variant" in names
+    variant = next(info for info in editor_options() if info.name == "variant")
+    assert step_option(variant, {}, 1, 4) == "flip"  # UNO Flip is played; No Mercy is not
+    assert step_option(variant, {"variant": "flip"}, 1, 4) == "classic"
+    assert step_option(variant, {"colors": 6}, 1, 4) == "classic"  # Flip has its own colours
 
 
 def test_arrows_skip_values_the_host_would_refuse_at_this_table() -> None:

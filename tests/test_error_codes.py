@@ -578,7 +578,7 @@ async def _not_implemented(nursery: trio.Nursery) -> Outcome:
     host = await start_host(nursery)
     peer = await Peer.open(host.listener)
     await peer.welcome()
-    return await peer.seated({"t": "create_table", "id": 1, "preset": "flip"}), peer
+    return await peer.seated({"t": "create_table", "id": 1, "preset": "no_mercy"}), peer
 
 
 # -- engine codes on stacked decks -----------------------------------------------------------------

@@ -68,19 +68,16 @@ def test_the_manifest_lists_both_faces_of_every_card() -> None:
     assert data["cards"][0][0] == {"kind": "number", "color": "red", "number": 1, "points": 1}
 
 
-# -- Flip is not offered yet ---------------------------------------------------------------------
+# -- Flip is offered ---------------------------------------------------------------------------
 
 
-def test_variant_flip_is_still_refused_to_users_and_the_host() -> None:
-    with pytest.raises(RulesError) as info:
-        Match(FLIP_RULES, 4, b"x")
-    assert (info.value.option, info.value.code) == ("variant", ErrorCode.NOT_IMPLEMENTED)
-    with pytest.raises(RulesError):
-        preset("flip").check_playable()
-    assert "flip" not in playable_presets()
+def test_variant_flip_is_offered_to_users_and_the_host() -> None:
+    Match(FLIP_RULES, 4, b"x").start_round()
+    preset("flip").check_playable()
+    assert "flip" in playable_presets()
 
 
-def test_the_engine_builds_a_flip_match_for_its_own_tests() -> None:
+def test_the_tests_build_flip_matches_with_their_own_pairing() -> None:
     match = flip_match(4, b"x")
     match.start_round()
     assert match.round is not None and match.round.side == LIGHT
@@ -129,8 +126,5 @@ def test_options_flip_excludes_are_refused_by_name(option: str, value: object) -
 def test_flip_passes_hands_without_flip_is_refused_by_name() -> None:
     rules = RuleSet(flip_passes_hands=True)
     with pytest.raises(RulesError) as info:
-        Match(rules, 4, b"x")  # what users reach: not implemented
-    assert info.value.code is ErrorCode.NOT_IMPLEMENTED
-    with pytest.raises(RulesError) as info:
-        Match(rules, 4, b"x", unreleased_variants=True)
+        Match(rules, 4, b"x")
     assert (info.value.option, info.value.code) == ("flip_passes_hands", ErrorCode.INVALID_RULES)

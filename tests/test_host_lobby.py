@@ -38,8 +38,8 @@ def test_bad_rules_are_refused_with_the_option_named() -> None:
     registry.request(1, "ana", {"t": "set_rules", "id": 2, "options": {"hand_size": 99}}, 0.0)
     error = messages(registry.take_outgoing(), 1, "error")[0]
     assert error["code"] == "invalid_rules" and error["ref"] == 2 and "hand_size" in error["msg"]
-    registry.request(1, "ana", {"t": "set_rules", "id": 3, "options": {"variant": "flip"}},
-                     0.0)  # UNO Flip is issue 14: refused by name until it is played
+    registry.request(1, "ana", {"t": "set_rules", "id": 3, "options": {"variant": "no_mercy"}},
+                     0.0)  # No Mercy is issue 15: refused by name until it is played
     assert messages(registry.take_outgoing(), 1, "error")[0]["code"] == "not_implemented"
 
 

@@ -43,7 +43,7 @@ from unonet.rules import (
 )
 
 RULEBOOK = Path(__file__).resolve().parent.parent / "RULEBOOK.md"
-HOUSE_PRESETS = ("official", "seed000", "seed003", "seed004", "party")
+HOUSE_PRESETS = ("official", "seed000", "seed003", "seed004", "party", "flip")
 
 
 def sample_values(name: str) -> list[Any]:
@@ -124,7 +124,7 @@ def test_an_unknown_language_or_option_is_refused_by_name() -> None:
 
 def test_the_played_presets_are_the_classic_ones() -> None:
     assert set(playable_presets()) == set(HOUSE_PRESETS)
-    assert set(PRESETS) - set(playable_presets()) == {"flip", "no_mercy"}
+    assert set(PRESETS) - set(playable_presets()) == {"no_mercy"}
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -133,7 +133,7 @@ def test_every_preset_renders_with_every_option_and_its_choices(name: str, lang:
     rules = preset(name)
     text = " ".join(describe_rules(rules, lang, name=name).split())
     for option in OPTIONS:
-        if option in VARIANT_OPTIONS:
+        if option in VARIANT_OPTIONS or option in rules.excluded_options():
             continue
         said = value_words(option, getattr(rules, option), lang)
         assert f"{option_title(option, lang)}: {said}" in text
@@ -170,7 +170,7 @@ def test_an_option_another_leaves_without_effect_says_so() -> None:
 
 
 def test_a_variant_not_played_is_never_presented() -> None:
-    for name in ("flip", "no_mercy"):
+    for name in ("no_mercy",):
         with pytest.raises(RulesError, match="not played yet"):
             describe_rules(preset(name), "en")
 
@@ -223,7 +223,6 @@ def test_rules_takes_the_language_from_the_environment(
     ("args", "message"),
     [
         (["rules", "nosuch"], "unknown preset 'nosuch'"),
-        (["rules", "flip"], "not played yet"),
         (["rules", "no_mercy"], "not played yet"),
         (["rules", "--set", "nonsense=1"], "nonsense"),
         (["rules", "--set", "uno_penalty"], "OPTION=VALUE"),

@@ -156,7 +156,7 @@ def test_out_of_range_options_are_refused_by_name(option: str, value: object) ->
 
 @pytest.mark.parametrize(
     ("option", "value"),
-    [("variant", "flip"), ("variant", "no_mercy"), ("flip_passes_hands", True)],
+    [("variant", "no_mercy")],
 )
 def test_unimplemented_options_are_refused_with_not_implemented(option: str, value: object) -> None:
     rules = RuleSet().replace(**{option: value})

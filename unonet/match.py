@@ -47,8 +47,8 @@ class Match:
         """`stacked_decks[k]` replaces the shuffled deck of round k+1 (a full deal order; the
         tests' stacker builds one), `first_dealer` the dealer draw and `deck` the rules' deck
         (a Flip deck paired as a scenario needs): tests build situations with them.
-        `unreleased_variants` accepts UNO Flip: only unonet.flip_preview passes it, until the
-        protocol, trust and client carry Flip (issue 14)."""
+        `unreleased_variants` accepts a variant the engine plays before the protocol, trust and
+        client carry it (RuleSet.check_playable): the engine's own tests only."""
         rules.check_table(seats, unreleased_variants=unreleased_variants)
         self.manifest = deck if deck is not None else rules.manifest(seed)
         if len(self.manifest) != len(rules.manifest()):

@@ -149,9 +149,11 @@ def choice_text(choice: Choice, lang: str, rules: RuleSet | None = None) -> str:
 def _described(rules: RuleSet) -> list[str]:
     """Every option of the rule set, except a variant's options left at their default."""
     base = RuleSet()
+    fixed = rules.excluded_options()
     return [
         name for name in OPTIONS
-        if name not in VARIANT_OPTIONS or getattr(rules, name) != getattr(base, name)
+        if (name not in VARIANT_OPTIONS or getattr(rules, name) != getattr(base, name))
+        and name not in fixed
     ]
 
 
@@ -167,7 +169,7 @@ def describe_rules(
     if lang not in LANGUAGES:
         raise UnknownLanguage(lang)
     if rules.variant not in PLAYED_VARIANTS:
-        raise RulesError("variant", f"{rules.variant} is not played yet (issues 14 and 15)")
+        raise RulesError("variant", f"{rules.variant} is not played yet (issue 15)")
     base = RuleSet()
     label = name or ("official" if not rules.differences() else _say(HEADINGS["custom"], lang))
     lines = [_say(HEADINGS["title"], lang).format(name=label), ""]

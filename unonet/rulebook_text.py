@@ -79,8 +79,7 @@ VALUE_WORDS: dict[Any, Text] = {
     None: Text("off", "no", "não"),
     "off": Text("off", "no", "não"),
     "classic": Text("classic", "classico", "clássico"),
-    "flip": Text("UNO Flip (not played yet)", "UNO Flip (non si gioca ancora)",
-                  "UNO Flip (ainda não jogado)"),
+    "flip": Text("UNO Flip", "UNO Flip", "UNO Flip"),
     "no_mercy": Text("No Mercy (not played yet)", "Senza pietà (non si gioca ancora)",
                       "Sem Piedade (ainda não jogado)"),
     "allowed": Text("allowed", "permesso", "permitido"),
@@ -108,15 +107,23 @@ N = ANY_NUMBER
 OPTION_WORDS: dict[str, OptionWords] = {
     "variant": OptionWords(
         Text("Game", "Gioco", "Jogo"),
-        Text("Which game is played: classic UNO (UNO Flip and No Mercy are not played yet).",
-              "Il gioco: UNO classico (UNO Flip e Senza pietà non si giocano ancora).",
-              "O jogo: UNO clássico (UNO Flip e Sem Piedade ainda não são jogados)."),
+        Text("Which game is played: classic UNO or UNO Flip (No Mercy is not played yet).",
+              "Il gioco: UNO classico o UNO Flip (Senza pietà non si gioca ancora).",
+              "O jogo: UNO clássico ou UNO Flip (Sem Piedade ainda não é jogado)."),
         {
             "classic": Text("Classic UNO with its 108-card deck.",
                              "UNO classico con il suo mazzo di 108 carte.",
                              "UNO clássico com o seu baralho de 108 cartas."),
-            "flip": Text("UNO Flip is not played yet.", "UNO Flip non si gioca ancora.",
-                          "UNO Flip ainda não é jogado."),
+            "flip": Text(
+                "UNO Flip: 112 double-sided cards. A Flip card turns the discard pile, the draw "
+                "pile and every hand over, from the light side to the dark one and back; "
+                "everybody sees the other side of every hand. RULEBOOK.md section 3.",
+                "UNO Flip: 112 carte a due facce. Una carta Flip gira la pila degli scarti, il "
+                "mazzo e tutte le mani, dal lato chiaro a quello scuro e viceversa; tutti vedono "
+                "l'altro lato delle mani altrui. RULEBOOK.md sezione 3.",
+                "UNO Flip: 112 cartas de dois lados. Uma carta Flip vira a pilha de descarte, o "
+                "monte e todas as mãos, do lado claro para o escuro e de volta; todos veem o "
+                "outro lado das mãos. RULEBOOK.md seção 3."),
             "no_mercy": Text("No Mercy is not played yet.", "Senza pietà non si gioca ancora.",
                               "Sem Piedade ainda não é jogado."),
         },
@@ -730,19 +737,19 @@ OPTION_WORDS: dict[str, OptionWords] = {
     ),
     "flip_passes_hands": OptionWords(
         Text("Flip passes hands", "Flip passa le mani", "Flip passa as mãos"),
-        Text("UNO Flip only (not played yet): a Flip also passes every hand on.",
-              "Solo UNO Flip (non si gioca ancora): un Flip fa anche passare tutte le mani.",
-              "Só UNO Flip (ainda não jogado): um Flip também passa todas as mãos."),
+        Text("UNO Flip only: a Flip also passes every hand on (seed 003).",
+              "Solo UNO Flip: un Flip fa anche passare tutte le mani (seed 003).",
+              "Só UNO Flip: um Flip também passa todas as mãos (seed 003)."),
         {
-            True: Text("UNO Flip only, which is not played yet: a Flip would also pass every "
-                        "hand on.",
-                        "Solo per UNO Flip, che non si gioca ancora: un Flip farebbe anche "
-                        "passare tutte le mani.",
-                        "Só para UNO Flip, que ainda não é jogado: um Flip também passaria "
-                        "todas as mãos."),
-            False: Text("UNO Flip only, which is not played yet.",
-                         "Solo per UNO Flip, che non si gioca ancora.",
-                         "Só para UNO Flip, que ainda não é jogado."),
+            True: Text("After a Flip every player passes their hand to the next player in "
+                        "the direction of play.",
+                        "Dopo un Flip ogni giocatore passa la sua mano al successivo nel verso "
+                        "di gioco.",
+                        "Depois de um Flip cada jogador passa a sua mão ao seguinte no sentido "
+                        "do jogo."),
+            False: Text("A Flip turns the cards over; every hand stays with its player.",
+                         "Un Flip gira le carte; ogni mano resta al suo giocatore.",
+                         "Um Flip vira as cartas; cada mão fica com o seu jogador."),
         },
     ),
 }

@@ -117,9 +117,9 @@ class RuleSet:
     def check_playable(self, *, unreleased_variants: bool = False) -> None:
         """Refuse options and variants that the engine does not implement yet, by name.
 
-        `unreleased_variants` is for the engine's own tests only (unonet.flip_preview): it
-        accepts UNO Flip, which the engine plays but the protocol, trust and client do not
-        carry yet. Everything a user or the host reaches calls this without it (issue 14)."""
+        `unreleased_variants` is for the engine's own tests only: it accepts a variant the
+        engine plays before the protocol, trust and client carry it (_ENGINE_PLAYS; none
+        today). Everything a user or the host reaches calls this without it."""
         defaults = RuleSet.__new__(RuleSet)
         for f in dataclasses.fields(RuleSet):
             object.__setattr__(defaults, f.name, f.default)
@@ -158,6 +158,11 @@ class RuleSet:
                 f"{seats} seats x {self.hand_size} cards need {needed} cards but the deck has "
                 f"{deck}; lower hand_size or raise decks",
             )
+
+    def excluded_options(self) -> tuple[str, ...]:
+        """The options this rule set's variant sets itself (check_variant_options refuses any
+        other value): UNO Flip's deck is its own."""
+        return FLIP_OWN_OPTIONS if self.variant == "flip" else ()
 
     def check_variant_options(self) -> None:
         """Refuse, by name, an option the variant excludes. UNO Flip has its own deck: one
@@ -256,18 +261,18 @@ OPTIONS: dict[str, OptionInfo] = {
     )
 }
 
+FLIP_OWN_OPTIONS = ("decks", "colors", "buzzers")
+"""Options UNO Flip fixes: one deck of 112 double-sided cards, four colours a side, no Buzzer."""
+
 # What the engine plays today, per option; any other non-default value is refused by name.
 _IMPLEMENTED: dict[str, frozenset[Any]] = {
-    "variant": frozenset({"classic"}),  # UNO Flip and No Mercy: issues 14 and 15
-    "flip_passes_hands": frozenset(),
-}
-
-# What the engine plays, UNO Flip included, for its own tests (check_playable's
-# `unreleased_variants`) until the protocol, trust and client carry Flip (issue 14).
-_ENGINE_PLAYS: dict[str, frozenset[Any]] = {
     "variant": frozenset({"classic", "flip"}),  # No Mercy: issue 15
     "flip_passes_hands": frozenset({True, False}),
 }
+
+# What the engine plays for its own tests (check_playable's `unreleased_variants`): a variant
+# whose engine is built before the protocol, trust and client carry it (No Mercy, issue 15).
+_ENGINE_PLAYS: dict[str, frozenset[Any]] = dict(_IMPLEMENTED)
 
 PRESETS: dict[str, dict[str, Any]] = {
     "official": {},
