@@ -1,8 +1,11 @@
-"""`unonet host`: one table on a trio server, with TLS and a journal, until interrupted."""
+"""`unonet host`: a trio server with TLS and journals, until interrupted: the host player's
+table, or a dedicated server's (--headless) tables, `--tables N` of them for a club."""
 
 from __future__ import annotations
 
+import errno
 import logging
+import resource
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -15,8 +18,9 @@ from host.config import config_dir
 from host.journal import Journal, load
 from host.logs import setup_logging
 from host.registry import Registry
+from host.seating import BOT
 from host.server import HostServer, ServerConfig
-from host.settings import TableTimings
+from host.settings import ConnectionLimits, TableTimings
 from host.table import Table, TableSettings
 from host.tls import identity_signer, load_or_create_identity, server_context
 from protocol.trust.signing import Signer
@@ -38,6 +42,11 @@ class HostOptions:
     resume: Path | None = None
     home: Path | None = None
     share_notice: bool = False  # tell whoever sits down how friends join (the host's own UI)
+    tables: int = 1
+    """--tables: how many tables a dedicated server opens at start, each with these rules,
+    seats and bots (clients may open more from the lobby, up to MAX_LIVE_TABLES)."""
+    limits: ConnectionLimits = field(default_factory=ConnectionLimits)
+    """The connection caps (--max-connections, --per-address) and every other limit."""
     player_owner: bool = False
     """--player-owner: on a headless host, the first player to sit owns the table (changes
     its rules, kicks, penalizes) as at a table a client creates; by default the operator's
@@ -49,10 +58,16 @@ class HostOptions:
         return self.headless and not self.player_owner
 
 
+def table_names(count: int) -> list[str]:
+    """The names of the tables a host opens at start: "unonet" alone, "unonet 1".. for a club
+    (numbered from 1 as people count; the wire's table numbers start at 0)."""
+    return ["unonet"] if count == 1 else [f"unonet {n}" for n in range(1, count + 1)]
+
+
 def build_registry(options: HostOptions, journal_dir: Path, now: float,
                    signer: Signer | None = None) -> Registry:
-    """The registry with its one table: new, or rebuilt from a journal; `signer` signs its
-    trust messages (the host's identity key)."""
+    """The registry with its tables: `options.tables` new ones, or the one rebuilt from a
+    journal; `signer` signs their trust messages (the host's identity key)."""
     timings = TableTimings()
     registry = Registry(timings, signer)
     if options.resume is not None:
@@ -73,15 +88,35 @@ def build_registry(options: HostOptions, journal_dir: Path, now: float,
         registry.add_table(table)
         return registry
     options.rules.check_table(options.seats)
-    settings = TableSettings(
-        "unonet", options.rules, options.preset, capacity=options.seats,
-        headless=options.headless, target_seats=options.seats, timings=timings,
-        journal_dir=journal_dir, operator=options.operator,
-    )
-    table = registry.create_table(settings)
-    for _ in range(options.bots):
-        table.add_bot()
+    for name in table_names(options.tables):
+        settings = TableSettings(
+            name, options.rules, options.preset, capacity=options.seats,
+            headless=options.headless, target_seats=options.seats, timings=timings,
+            journal_dir=journal_dir, operator=options.operator,
+        )
+        table = registry.create_table(settings)
+        for _ in range(options.bots):
+            table.add_bot()
     return registry
+
+
+DESCRIPTORS_SPARE = 64
+"""File descriptors a host needs besides its connections: listeners, the log, the TLS key,
+the journals being opened and closed, the interpreter's own."""
+
+
+def ensure_descriptors(limits: ConnectionLimits, tables: int) -> None:
+    """Raise this process's soft limit of open files to what the caps need (every admitted
+    and pending connection, a journal per table, some spare), or raise OSError with the line
+    the operator reads: a host that runs out of descriptors refuses players at random."""
+    needed = limits.max_connections + limits.pending_pool + tables + DESCRIPTORS_SPARE
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY or needed <= soft:
+        return
+    if hard != resource.RLIM_INFINITY and needed > hard:
+        raise OSError(errno.EMFILE, f"--max-connections {limits.max_connections} needs about "
+                      f"{needed} open files; this system allows {hard} (ulimit -Hn)")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (needed, hard))
 
 
 @dataclass(frozen=True)
@@ -118,7 +153,7 @@ async def serving(options: HostOptions) -> AsyncIterator[ServedHost]:
         context = server_context(identity)
         fingerprint = identity.display
     server = HostServer(registry, ServerConfig(bind=options.bind, port=options.port,
-                                                tls=context))
+                                                tls=context, limits=options.limits))
     async with trio.open_nursery() as nursery:
         listeners = await nursery.start(server.serve)
         served = ServedHost(listeners[0].socket.getsockname()[1], fingerprint, home,
@@ -169,8 +204,21 @@ def describe(options: HostOptions, served: ServedHost) -> list[str]:
     else:
         lines.append("TLS is off (--no-tls): traffic is readable on the network")
     lines.append(join_line(served))
+    lines.append(tables_line(served))
     lines.append(f"logs: {served.home / 'host.log'}; journals: {served.home / 'journals'}")
     return lines
+
+
+def tables_line(served: ServedHost) -> str:
+    """What is open, as the operator reads it at start: each table's number (the one
+    `unonet join --table` takes), name, seats and bots."""
+    tables = served.registry.tables.values() if served.registry is not None else ()
+    shown = []
+    for table in tables:
+        bots = sum(1 for _, seat in table.room.occupied() if seat.kind == BOT)
+        shown.append(f"{table.number} {table.settings.name!r} ({len(table.room.seats)} seats"
+                     + (f", {bots} bots)" if bots else ")"))
+    return f"tables open: {', '.join(shown) or 'none'}"
 
 
 def farewell(served: ServedHost) -> list[str]:

@@ -4,8 +4,8 @@ benchmark pass other values."""
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, Final
 
 from protocol.limits import (
     HANDSHAKE_DEADLINE,
@@ -17,6 +17,28 @@ from protocol.limits import (
     SEND_DEADLINE,
 )
 from unonet.bots.base import HUMAN_REACTION
+
+MAX_CONNECTIONS: Final = 64
+"""Connections past `hello` by default (players of a few tables plus spectators, with room to
+spare); each costs a queue of `queue_frames` frames and a 64 KiB receive buffer at most, so the
+cap bounds memory. Connections still in their handshake are counted apart (`pending_pool`), so
+half-open sockets never take a player's slot. A club's server raises it (--max-connections)."""
+
+MAX_CONNECTIONS_CEILING: Final = 16_384
+"""The most --max-connections accepts: at a 64 KiB receive buffer and a full outgoing queue
+each, past this one process's worst case is gigabytes, and one trio process serves far fewer
+players than this at a human pace before its one core is the limit."""
+
+PER_ADDRESS: Final = 8
+"""Connections past `hello` one address may hold by default (IPv4: the address, IPv6: its
+/64), not counting resumes: a household or a LAN party behind one NAT fits, one stranger cannot
+take more than an eighth of MAX_CONNECTIONS. A club whose members share one NAT raises it
+(--per-address)."""
+
+RESUME_RESERVE: Final = 8
+"""The last slots of `max_connections`, kept for `hello.resume`: a dropped player can take its
+seat back however full the host is with newcomers (a resume needs a token that names a seat,
+so these slots are bounded by the seats in play). --max-connections must leave room above it."""
 
 
 @dataclass(frozen=True)
@@ -87,11 +109,8 @@ class ConnectionLimits:
     values, so the check only finds host bugs, at about half the cost of sending an event.
     Off in production; the tests turn it on (UNONET_CHECK_OUTGOING=1, tests/conftest.py)."""
 
-    max_connections: int = 64
-    """Connections past `hello` (players of a few tables plus spectators, with room to spare);
-    each costs a queue of `queue_frames` frames and a 64 KiB receive buffer at most, so the cap
-    bounds memory. Connections still in their handshake are counted apart (`pending_pool`), so
-    half-open sockets never take a player's slot."""
+    max_connections: int = MAX_CONNECTIONS
+    """Connections past `hello` (`unonet host --max-connections`; why 64: MAX_CONNECTIONS)."""
 
     pending_pool: int = 32
     """Connections between TCP accept and a valid `hello` (TLS included). When the pool is
@@ -100,15 +119,12 @@ class ConnectionLimits:
     and a silent socket costs nothing once pushed out. 32 handshakes at once is far more than
     a game host sees from honest players, who finish theirs in milliseconds."""
 
-    per_address: int = 8
-    """Connections past `hello` one address may hold (IPv4: the address, IPv6: its /64), not
-    counting resumes: a household or a LAN party behind one NAT fits, one stranger cannot take
-    more than an eighth of `max_connections`."""
+    per_address: int = PER_ADDRESS
+    """Connections past `hello` one address may hold, not counting resumes (`unonet host
+    --per-address`; why 8: PER_ADDRESS)."""
 
-    resume_reserve: int = 8
-    """The last slots of `max_connections`, kept for `hello.resume`: a dropped player can take
-    its seat back however full the host is with newcomers (a resume needs a token that names a
-    seat, so these slots are bounded by the seats in play)."""
+    resume_reserve: int = RESUME_RESERVE
+    """The last slots of `max_connections`, kept for `hello.resume` (why: RESUME_RESERVE)."""
 
     squat_after: float = 60.0
     """A connection past `hello`, at no table, that has made no request (but `list_tables`),
@@ -128,6 +144,18 @@ class ConnectionLimits:
     """A connection is alive while it has received a frame (a pong included) within this long
     and is not closing: one ping interval plus the time to answer it. A resume token is
     refused (`seat_in_use`) for a seat whose connection is alive (host/registry.py)."""
+
+    def with_caps(self, max_connections: int, per_address: int) -> ConnectionLimits:
+        """These limits with an operator's connection caps (`unonet host --max-connections
+        --per-address`), checked: ValueError with the one line the operator reads."""
+        if not self.resume_reserve < max_connections <= MAX_CONNECTIONS_CEILING:
+            raise ValueError(f"--max-connections {max_connections}: from "
+                             f"{self.resume_reserve + 1} (the last {self.resume_reserve} are "
+                             f"kept for players resuming) to {MAX_CONNECTIONS_CEILING}")
+        if not 1 <= per_address <= max_connections:
+            raise ValueError(f"--per-address {per_address}: from 1 to --max-connections "
+                             f"({max_connections})")
+        return replace(self, max_connections=max_connections, per_address=per_address)
 
     def protocol_options(self) -> dict[str, Any]:
         """The keyword arguments of HostConnection that these limits set."""

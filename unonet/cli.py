@@ -11,6 +11,8 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import TYPE_CHECKING
 
 from client.cli import HostAddress, add_join_arguments, add_play_arguments
+from host.settings import MAX_CONNECTIONS, MAX_CONNECTIONS_CEILING, PER_ADDRESS, RESUME_RESERVE
+from host.table_limits import MAX_LIVE_TABLES
 from unonet import __version__
 from unonet.actions import Action
 from unonet.bots import POLICIES
@@ -49,6 +51,18 @@ def port_number(text: str) -> int:
     if not 0 <= port <= 65535:
         raise argparse.ArgumentTypeError(f"{port} is not a port (0 to 65535)")
     return port
+
+
+def whole_number(flag: str, text: str | int, low: int, high: int) -> int:
+    """`text` given to `flag` as a whole number from `low` to `high`, else CommandError: one
+    line, not argparse's usage block (--tables, --max-connections, --per-address)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise CommandError(f"{flag} {text!r}: not a whole number") from None
+    if not low <= value <= high:
+        raise CommandError(f"{flag} {value}: from {low} to {high}")
+    return value
 
 
 def hex_seed(text: str) -> bytes:
@@ -170,7 +184,8 @@ def cmd_host(args: argparse.Namespace) -> int:
 
     import trio
 
-    from host.run import HostOptions, run_host
+    from host.run import HostOptions, ensure_descriptors, run_host
+    from host.settings import ConnectionLimits
 
     resume = Path(args.resume) if args.resume else None
     if resume is not None:
@@ -201,11 +216,23 @@ def cmd_host(args: argparse.Namespace) -> int:
         seats = max(2, min(10, args.bots + 1))  # starts by itself once these are filled
     else:
         seats = rules.max_players  # room for friends; the owner starts when all are in
+    tables = whole_number("--tables", args.tables, 1, MAX_LIVE_TABLES)
+    max_connections = whole_number("--max-connections", args.max_connections, 1,
+                                   MAX_CONNECTIONS_CEILING)
+    per_address = whole_number("--per-address", args.per_address, 1, MAX_CONNECTIONS_CEILING)
+    if tables > 1 and not headless:
+        raise CommandError(f"--tables {tables}: a dedicated server's option (--headless); "
+                           "the host who plays has one table, and friends open more from "
+                           "the lobby")
+    if tables > 1 and resume is not None:
+        raise CommandError(f"--tables {tables}: --resume carries on one table's match")
     options = HostOptions(
         rules=rules, preset=args.rules, bind=args.bind, port=args.port, bots=args.bots,
         seats=seats, headless=headless, tls=not args.no_tls, resume=resume,
-        player_owner=args.player_owner,
+        player_owner=args.player_owner, tables=tables,
+        limits=ConnectionLimits().with_caps(max_connections, per_address),
     )
+    ensure_descriptors(options.limits, options.tables)
     if headless:
         trio.run(run_host, options)
         return 0
@@ -402,6 +429,18 @@ def build_parser() -> argparse.ArgumentParser:
                       help="with --headless: the first player to sit owns the table (may "
                       "change its rules, kick, add bots and penalize), as at a table a "
                       "player creates")
+    host.add_argument("--tables", default=1,
+                      metavar="N",
+                      help="with --headless: tables to open at start, each with these rules, "
+                      f"seats and bots (default 1; at most {MAX_LIVE_TABLES}); players may "
+                      "open more from the lobby")
+    host.add_argument("--max-connections", default=MAX_CONNECTIONS, metavar="N",
+                      help=f"connections served at once, spectators included (default "
+                      f"{MAX_CONNECTIONS}); the last {RESUME_RESERVE} are kept for players "
+                      "taking their seat back")
+    host.add_argument("--per-address", default=PER_ADDRESS, metavar="N",
+                      help=f"connections one address (an IPv6 /64) may hold (default "
+                      f"{PER_ADDRESS}); raise it when a club's players share one NAT")
     host.add_argument("--no-tls", action="store_true", help="plain TCP (readable on the wire)")
     host.add_argument("--resume", metavar="JOURNAL", help="resume the match of a journal file")
     add_play_arguments(host)
