@@ -130,6 +130,9 @@ class BotResult:
     token: bytes | None = None
     matches: list[MatchEnded] = field(default_factory=list)
     audited: list[int] = field(default_factory=list)  # rounds whose audit the verifier passed
+    other_sides_checked: int = 0
+    """UNO Flip: faces shown of the side not in play (hands, the draw pile's top) that the
+    passed audits checked against the deck the seeds produce."""
     violations: list[Violation] = field(default_factory=list)
     refusals: list[str] = field(default_factory=list)
     intents: int = 0
@@ -260,9 +263,17 @@ class NetworkBot:
                   and isinstance(event.outcome, TrustReport) and event.outcome.ok
                   and event.outcome.round_no is not None):
                 self.result.audited.append(event.outcome.round_no)  # the gate's report
+                self.result.other_sides_checked += self._side_claims(event.outcome.round_no)
 
         if self.observe is not None:
             self.observe(events)
+
+    def _side_claims(self, round_no: int) -> int:
+        """How many other-side faces the verifier holds for round `round_no` (UNO Flip)."""
+        verifier = self.link.gate.verifier
+        rounds = verifier.rounds if verifier is not None else []
+        rnd = next((r for r in reversed(rounds) if r.round_no == round_no), None)
+        return len(rnd.ledger.side_claims) if rnd is not None else 0
 
     def _refused(self, event: RequestRefused) -> None:
         log.info("%s: %s refused: %s", self.name, event.request["t"], event.error)

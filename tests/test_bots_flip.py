@@ -25,9 +25,11 @@ from unonet.bots.flip_sense import FlipMemory
 from unonet.cards import Color
 from unonet.events import Event, Flipped
 from unonet.flip_deck import DARK
-from unonet.flip_preview import FLIP_RULES, flip_match
 from unonet.match import BETWEEN_ROUNDS, MATCH_OVER, Match
 from unonet.phase import Phase
+from unonet.rules import RuleSet
+
+FLIP_RULES = RuleSet(variant="flip")
 
 # -- helpers -------------------------------------------------------------------------------------
 
@@ -37,8 +39,8 @@ def dealt(hands: Sequence[Sequence[str]], top: str, dealer: int = 0,
     """flip_deal's match, dealt again so that the deal's events (every hand's other side) can
     be given to the bots."""
     shown = flip_deal(hands, top=top, dealer=dealer, draws=draws)
-    match = flip_match(len(hands), SEED, shown.rules, deck=shown.manifest,
-                       stacked_decks=[list(range(len(shown.manifest)))], first_dealer=dealer)
+    match = Match(shown.rules, len(hands), SEED, deck=shown.manifest,
+                  stacked_decks=[list(range(len(shown.manifest)))], first_dealer=dealer)
     return match, match.start_round()
 
 
@@ -191,7 +193,7 @@ def test_right_after_every_flip_the_memory_knows_every_hand_in_play(passes: bool
     rules = FLIP_RULES.replace(flip_passes_hands=passes, seven_zero=True, target=100)
     flips = 0
     for seed in range(4):
-        match = flip_match(3, bytes([seed, 14]), rules)
+        match = Match(rules, 3, bytes([seed, 14]))
         follower = _Follower(match)
         play_match(match, [RandomBot(s, rules, match.manifest, seed=s) for s in range(3)],
                    follower)
@@ -232,7 +234,7 @@ def test_normal_bots_clearly_beat_random_bots_at_flip() -> None:
     wins = Counter[str]()
     flips = 0
     for seed in range(40):
-        match = flip_match(2, bytes([seed, 41]), FLIP_RULES.replace(target=200))
+        match = Match(FLIP_RULES.replace(target=200), 2, bytes([seed, 41]))
         kinds: list[type[Bot]] = [NormalBot, RandomBot] if seed % 2 else [RandomBot, NormalBot]
         bots = [kind(s, match.rules, match.manifest, seed=s) for s, kind in enumerate(kinds)]
 
@@ -255,7 +257,7 @@ def test_bots_finish_flip_matches_under_the_options_that_combine_with_it() -> No
             jump_in=rng.choice(["off", "identical"]), seven_zero=rng.random() < 0.5,
             flip_passes_hands=rng.random() < 0.5, sequences=rng.random() < 0.5,
             wd4_policy=rng.choice(["challenge", "enforce", "free"]))
-        match = flip_match(4, bytes([seed, 99]), rules)
+        match = Match(rules, 4, bytes([seed, 99]))
         kinds: list[type[Bot]] = [NormalBot, RandomBot, NormalBot, RandomBot]
         play_match(match, [k(s, rules, match.manifest, seed=s) for s, k in enumerate(kinds)])
         assert match.winner is not None and match.phase == MATCH_OVER
