@@ -20,10 +20,11 @@ from test_flip_properties import FLIP_OPTIONS, GREEDY_AFTER, choose, flip_rules
 from client.fold import ViewTracker
 from unonet import events as ev
 from unonet.flip_deck import DARK
-from unonet.flip_preview import FLIP_RULES, flip_match
 from unonet.match import IN_ROUND, MATCH_OVER, Match
 from unonet.rules import RuleSet
 from unonet.view import observe
+
+FLIP_RULES = RuleSet(variant="flip")
 
 MAX_ACTIONS = 1500
 
@@ -55,7 +56,7 @@ def follow(match: Match, rng_seed: int, max_actions: int = MAX_ACTIONS) -> list[
 
 
 def test_a_whole_flip_match_folds_to_the_engine_view_on_both_sides() -> None:
-    match = flip_match(4, b"fold-a-whole-flip-match", FLIP_RULES.replace(target=150))
+    match = Match(FLIP_RULES.replace(target=150), 4, b"fold-a-whole-flip-match")
     seen = follow(match, 7, max_actions=20_000)
     assert match.phase == MATCH_OVER, "the match should end"
     sides = [e.side for e in seen if isinstance(e, ev.Flipped)]
@@ -68,7 +69,7 @@ def test_a_wild_draw_color_decision_folds_with_its_colour() -> None:
     """Seeds are tried until a Wild Draw Color waits for its challenge: the fold's pending
     decision carries the colour drawn until (and equals the engine's, as everywhere)."""
     for seed in range(200):
-        match = flip_match(3, f"wdc-{seed}".encode(), FLIP_RULES)
+        match = Match(FLIP_RULES, 3, f"wdc-{seed}".encode())
         seen = follow(match, seed, max_actions=600)
         if any(isinstance(e, ev.DecisionPending) and e.until_color is not None for e in seen):
             return
@@ -88,4 +89,4 @@ def test_random_flip_matches_fold_to_the_engine_view_after_every_batch(
     rules: RuleSet | None = flip_rules(options, seats)
     if rules is None:
         return
-    follow(flip_match(seats, seed, rules), rng_seed, max_actions=800)
+    follow(Match(rules, seats, seed), rng_seed, max_actions=800)

@@ -21,8 +21,11 @@ from unonet.actions import Accept, Challenge
 from unonet.bots import NormalBot
 from unonet.cards import ALL_COLORS, EXTRA_COLORS, Color, Face, Kind
 from unonet.flip_deck import DARK, LIGHT
-from unonet.flip_preview import FLIP_RULES, flip_match
+from unonet.match import Match
 from unonet.narrate import narrate
+from unonet.rules import RuleSet
+
+FLIP_RULES = RuleSet(variant="flip")
 
 NAMES = ["Me", "Bruno", "Chiara", "Davi", "Eva", "Fabio", "Gina", "Hugo", "Ines", "Joao"]
 
@@ -30,7 +33,7 @@ NAMES = ["Me", "Bruno", "Chiara", "Davi", "Eva", "Fabio", "Gina", "Hugo", "Ines"
 def flip_table(seats: int = 4, side: int = DARK, lang: str = "en") -> ClientModel:
     """A Flip match at a LocalTable (its fold checked against the engine after every batch),
     played by bots for us too until it is our turn on `side`."""
-    match = flip_match(seats, b"client-flip-render", FLIP_RULES)
+    match = Match(FLIP_RULES, seats, b"client-flip-render")
     model = ClientModel(Translator(lang), name="Me")
     bots = {s: NormalBot(s, match.rules, match.manifest, seed=s) for s in range(1, seats)}
     table = LocalTable(match, 0, bots, NAMES[:seats], model=model)
@@ -203,7 +206,7 @@ def test_the_eight_card_colours_stay_apart_in_256_colours() -> None:
 
 
 def test_a_run_of_single_draws_is_one_line() -> None:
-    manifest = flip_match(2, b"draw-run").manifest
+    manifest = Match(FLIP_RULES, 2, b"draw-run").manifest
     names = ("Ana", "Bruno")
     log: deque[str] = deque(maxlen=50)
     runs = DrawRuns()

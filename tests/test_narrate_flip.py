@@ -13,10 +13,13 @@ from unonet.bots import NormalBot
 from unonet.bots.driver import play_match
 from unonet.cards import Color, Face, Kind
 from unonet.flip_deck import DARK, LIGHT, flip_manifest
-from unonet.flip_preview import FLIP_RULES, flip_match
+from unonet.match import Match
 from unonet.narrate import Narrator, narrate
 from unonet.phase import Phase
+from unonet.rules import RuleSet
 from unonet.words import LANGUAGES
+
+FLIP_RULES = RuleSet(variant="flip")
 
 NAMES = ("Ana", "Bruno", "Chiara", "Davi")
 MANIFEST = flip_manifest(b"narrate-flip")
@@ -120,7 +123,7 @@ def test_the_narrator_follows_the_side_through_a_real_flip() -> None:
 def test_a_whole_flip_match_is_told_in_every_language() -> None:
     """Bots play a Flip match: every event is worded or silent as declared, in every language,
     and the table does flip."""
-    match = flip_match(4, b"narrate-a-flip-match", FLIP_RULES.replace(target=200))
+    match = Match(FLIP_RULES.replace(target=200), 4, b"narrate-a-flip-match")
     bots = [NormalBot(s, match.rules, match.manifest, seed=s) for s in range(4)]
     tellers = {lang: Narrator(NAMES, match.manifest, None, lang) for lang in LANGUAGES}
     flips = 0
