@@ -1,54 +1,67 @@
-"""Engine throughput: full random-bot rounds, rounds/s and actions/s; RLCard's UNO beside it.
+"""Engine throughput, paired with RLCard's UNO: rounds per CPU second, median and range.
 
-Run from the repository root (about a minute with the defaults):
+One command, from the repository root (about a minute and a half with the defaults):
 
-    .venv/bin/python benchmarks/engine.py                 # 4 s per configuration
-    .venv/bin/python benchmarks/engine.py --seconds 10    # steadier figures
-    .venv/bin/python benchmarks/engine.py --profile       # cProfile of the 2-seat run too
-    .venv/bin/python benchmarks/engine.py --no-compiled   # the pure-Python engine only
+    .venv/bin/python benchmarks/engine.py                  # 7 repeats, 1 s per side each
+    .venv/bin/python benchmarks/engine.py --repeats 11 --seconds 2 --seats 2 4
+    .venv/bin/python benchmarks/engine.py --compiled       # also a mypyc build, as pip builds it
+    .venv/bin/python benchmarks/engine.py --profile        # cProfile of one side after the rest
 
-The bot picks, at every step, a uniformly random legal action of the seat the game waits for
-(`Match.pending_seat`) and nothing out of turn, which is what RLCard's random agent does. Each
-match is played round after round (`start_round`) to its end, then a new one begins; a round
-counts from the deal to its last card, actions are the seats' actions (the host's StartRound is
-not one). RLCard (`pip install rlcard`, never a dependency of unonet) is measured the same way
-when it can be imported, and skipped with a message when not.
+How it is measured. Every side (an engine and rules, or one of RLCard's two measures) runs in
+this one process, in turn, for `--seconds` each, and the turn repeats `--repeats` times with
+the order of the sides rotated each time, so that a slow spell of a shared machine falls on
+every side alike. A side's figure in one repeat is rounds per CPU second of this process
+(time.process_time: other processes on the core do not count against it); its wall time is
+kept too, and "CPU share" says how much of the wall clock the process got (1.00: a core to
+itself). Each ratio to RLCard is taken within one repeat (the two sides ran seconds apart) and
+then summarised: median and range over the repeats, never a ratio of two medians.
 
-What is compared. unonet plays the full rules: drawing while holding a playable card (allowed
-by the official rules), the drawn-card decision, UNO calls and catches, the Wild Draw Four
-challenge, every event of the protocol and every check of the input. RLCard's UNO draws only
-when nothing is playable, plays a playable drawn card by itself, has no UNO call, no challenge
-and no events. A uniform bot under the official rules therefore draws often, and its rounds
-last about twenty times as many actions as RLCard's: rounds/s of the official rules and of
-RLCard are not the same work. The line "unonet, RLCard-like rules" plays draw_when_playable=
-forbidden, the nearest rule set (rounds about 75 actions), so rounds/s compare; actions/s is
-the per-step cost whatever the rules. The lines "RLCard's policy" play the official rules
-with RLCard's agent: a random play while one is legal, else draw, a playable drawn card played;
-rounds are then the same game as RLCard's, a draw and its play counting as two actions.
+The bot picks, at every step, a random legal action of the seat the game waits for
+(`Match.pending_seat`) and nothing out of turn, as RLCard's random agent does. A round counts
+from the deal to its last card; actions are the seats' actions.
 
-Which engine. `pip install .` ships the engine compiled by mypyc (setup.py; the modules of
-unonet.compiled.ENGINE_MODULES), while this script imports the source tree, which runs as pure
-Python (as an editable install does). So it measures both: the source tree in this process, then
-the same modules compiled as setup.py compiles them (mypyc, -O3, from the test extra's mypy;
-needs a C compiler) into a temporary folder, measured in a child process. `--no-compiled` skips
-the second. Figures are printed, never asserted (DESIGN.md).
+What is compared.
+- "RLCard step()" is RLCard's UnoGame as its environments drive it: `step()` applies the
+  action and builds the next player's observation (a dict of hand, target, legal actions,
+  played cards, card counts) every step.
+- "RLCard rules only" is the same game without that observation: `Round.proceed_round` and
+  `Round.get_legal_actions`, the rule logic alone. unonet produces events and checks its input
+  at every step but builds no observation (a view is asked for, not pushed), so this is the
+  like-for-like measure of the rules, and the one that flatters RLCard least.
+- unonet "official, RLCard's policy" plays the same game as RLCard: a random play while one is
+  legal, else draw, a playable drawn card played (so a draw and its play count as two
+  actions); a Wild Draw Four accepted. unonet still runs the full rules: the drawn-card
+  decision, UNO calls, the challenge window, every event and check.
+- unonet "RLCard-like rules, uniform" plays draw_when_playable=forbidden with a uniformly
+  random legal action: the nearest rule set, rounds of about the same length.
+- unonet "official, uniform" draws while holding a playable card (the official rules allow it),
+  so its rounds last many times as long: its rounds/s is not RLCard's work; actions/s is.
+- Flip plays UNO Flip with RLCard's policy (RLCard has no Flip: its ratio says how a Flip round
+  costs against RLCard's classic round). No Mercy has its place here and prints "not in the
+  engine yet" until issue 15's engine lands (`RuleSet(variant="no_mercy")`).
+
+Which engine. This script imports the engine that `import unonet` finds and says which it is
+(unonet.compiled.engine_is_compiled: the mypyc build of `pip install .`, or pure Python, as
+an editable install and this source tree run). `--compiled` also compiles a copy of the source
+as setup.py does (mypyc, -O3; needs a C compiler) and runs the same paired measurement with it
+in a child process. Figures are printed, never asserted (DESIGN.md).
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
-import json
 import os
 import pstats
 import random
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 # The child measuring the compiled engine finds it in UNONET_ENGINE_ROOT.
@@ -63,34 +76,8 @@ ROOT = Path(__file__).resolve().parent.parent
 ENGINE_ROOT = "UNONET_ENGINE_ROOT"
 RLCARD_LIKE = RuleSet(draw_when_playable="forbidden")
 
-
-@dataclass
-class Result:
-    name: str
-    seats: int
-    rounds: int
-    actions: int
-    seconds: float
-
-    @property
-    def rounds_per_s(self) -> float:
-        return self.rounds / self.seconds
-
-    @property
-    def actions_per_s(self) -> float:
-        return self.actions / self.seconds
-
-    def line(self) -> str:
-        return (
-            f"{self.name:<46} {self.seats:>5} {self.rounds_per_s:>10,.0f} "
-            f"{self.actions_per_s:>11,.0f} {self.actions / self.rounds:>12.1f} {self.rounds:>8,}"
-        )
-
-
-# -- unonet ----------------------------------------------------------------------------------------
-
-
 Policy = Callable[[list[Action], Callable[[Sequence[Action]], Action]], Action]
+PlayRound = Callable[[], int]
 
 
 def uniform(actions: list[Action], choice: Callable[[Sequence[Action]], Action]) -> Action:
@@ -99,9 +86,9 @@ def uniform(actions: list[Action], choice: Callable[[Sequence[Action]], Action])
 
 
 def rlcard_policy(actions: list[Action], choice: Callable[[Sequence[Action]], Action]) -> Action:
-    """RLCard's random agent on the official rules: a uniformly random play while one is legal
-    (a playable drawn card is played, as RLCard plays it by itself), else draw; a Wild Draw Four
-    is accepted (RLCard has no challenge). The engine still checks and reports everything.
+    """RLCard's random agent on our rules: a uniformly random play while one is legal (a
+    playable drawn card is played, as RLCard plays it by itself), else draw; a Wild Draw Four
+    (or Flip's Wild Draw Color) is accepted, RLCard having no challenge.
 
     `legal_actions` lists a seat's plays first, so the plays are the list up to its last Play.
     """
@@ -116,20 +103,41 @@ def rlcard_policy(actions: list[Action], choice: Callable[[Sequence[Action]], Ac
     return choice(actions)
 
 
-class UnonetRunner:
-    """Random-bot rounds of unonet: matches played round after round."""
+# -- unonet ----------------------------------------------------------------------------------------
 
-    def __init__(self, rules: RuleSet, seats: int, seed: int, policy: Policy = uniform) -> None:
-        self.rules = rules
-        self.seats = seats
-        self.policy = policy
+
+def variant_rules(variant: str) -> RuleSet | str:
+    """The rules of `variant` if this engine plays it (offered, or built as the engine's own
+    tests build an unreleased one), else the reason it does not."""
+    try:
+        rules = RuleSet(variant=variant)  # type: ignore[arg-type]  # a variant yet to come
+        Match(rules, 2, b"probe", unreleased_variants=True)
+    except Exception as exc:  # any refusal: the variant is not in this engine
+        return f"not in the engine yet ({type(exc).__name__}: {exc})"
+    return rules
+
+
+def new_match(rules: RuleSet, seats: int, seed: bytes) -> Match:
+    """A match of `rules`: as users get it, or, for a variant not offered yet (Flip before
+    the lead lifts its refusal), as the engine's tests build it."""
+    try:
+        return Match(rules, seats, seed)
+    except Exception:
+        return Match(rules, seats, seed, unreleased_variants=True)
+
+
+class UnonetRunner:
+    """Random-bot rounds of unonet: matches played round after round, a new one at the end."""
+
+    def __init__(self, rules: RuleSet, seats: int, seed: int, policy: Policy) -> None:
+        self.rules, self.seats, self.policy = rules, seats, policy
         self.rng = random.Random(seed)
         self.games = 0
         self.match = self._new_match()
 
     def _new_match(self) -> Match:
         self.games += 1
-        return Match(self.rules, self.seats, self.games.to_bytes(8, "big"))
+        return new_match(self.rules, self.seats, self.games.to_bytes(8, "big"))
 
     def round(self) -> int:
         """Play one round; return the number of seat actions."""
@@ -150,8 +158,9 @@ class UnonetRunner:
 # -- RLCard ----------------------------------------------------------------------------------------
 
 
-class RLCardRunner:
-    """Random-agent games of RLCard's UNO (a game is one round there)."""
+class RLCardStep:
+    """RLCard's UnoGame as its environments drive it: init_game(), then step() (the rules
+    and the next observation) until is_over()."""
 
     def __init__(self, seats: int, seed: int) -> None:
         import numpy as np
@@ -163,8 +172,7 @@ class RLCardRunner:
         self.rng = random.Random(seed)
 
     def round(self) -> int:
-        game = self.game
-        choice = self.rng.choice
+        game, choice = self.game, self.rng.choice
         game.init_game()
         actions = 0
         while not game.is_over():
@@ -173,7 +181,36 @@ class RLCardRunner:
         return actions
 
 
-def rlcard_available() -> str | None:
+class RLCardRules:
+    """RLCard's rule logic alone: the deal, first card, proceed_round and get_legal_actions
+    that init_game and step call, without the observation (get_state) they build."""
+
+    def __init__(self, seats: int, seed: int) -> None:
+        import numpy as np
+
+        self.seats = seats
+        self.np_random = np.random.RandomState(seed)
+        self.rng = random.Random(seed)
+
+    def round(self) -> int:
+        from rlcard.games.uno import Dealer, Player, Round
+
+        dealer = Dealer(self.np_random)
+        players = [Player(i, self.np_random) for i in range(self.seats)]
+        for player in players:
+            dealer.deal_cards(player, 7)
+        game_round = Round(dealer, self.seats, self.np_random)
+        game_round.perform_top_card(players, game_round.flip_top_card())
+        choice = self.rng.choice
+        actions = 0
+        while not game_round.is_over:
+            legal = game_round.get_legal_actions(players, game_round.current_player)
+            game_round.proceed_round(players, choice(legal))
+            actions += 1
+        return actions
+
+
+def rlcard_missing() -> str | None:
     """None if RLCard's UNO imports, else the reason it does not."""
     try:
         import rlcard.games.uno.game  # noqa: F401
@@ -182,28 +219,196 @@ def rlcard_available() -> str | None:
     return None
 
 
-# -- measuring -------------------------------------------------------------------------------------
+# -- the sides and their pairing -------------------------------------------------------------------
 
 
-def measure(
-    name: str, seats: int, play_round: Callable[[], int], seconds: float, warmup: float
-) -> Result:
-    """Play rounds for `warmup` seconds untimed, then for `seconds` timed."""
-    deadline = time.perf_counter() + warmup
-    while time.perf_counter() < deadline:
-        play_round()
-    rounds = actions = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    now = start
-    while now < deadline:
-        actions += play_round()
-        rounds += 1
-        now = time.perf_counter()
-    return Result(name, seats, rounds, actions, now - start)
+@dataclass
+class Side:
+    """One thing measured: its name, and per repeat its rounds, actions, CPU and wall time."""
+
+    key: str
+    name: str
+    seats: int
+    play_round: PlayRound
+    rounds: list[int] = field(default_factory=list)
+    actions: list[int] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
+    wall: list[float] = field(default_factory=list)
+
+    def rounds_per_s(self) -> list[float]:
+        return [r / c for r, c in zip(self.rounds, self.cpu, strict=True)]
+
+    def actions_per_s(self) -> list[float]:
+        return [a / c for a, c in zip(self.actions, self.cpu, strict=True)]
+
+    def share(self) -> list[float]:
+        return [c / w for c, w in zip(self.cpu, self.wall, strict=True)]
+
+    def run(self, seconds: float) -> None:
+        """Play whole rounds until `seconds` of this process's CPU time have passed."""
+        play = self.play_round
+        rounds = actions = 0
+        wall0, cpu0 = time.perf_counter(), time.process_time()
+        deadline = cpu0 + seconds
+        cpu = cpu0
+        while cpu < deadline:
+            actions += play()
+            rounds += 1
+            cpu = time.process_time()
+        self.wall.append(time.perf_counter() - wall0)
+        self.cpu.append(cpu - cpu0)
+        self.rounds.append(rounds)
+        self.actions.append(actions)
 
 
-def profile(play_round: Callable[[], int], rounds: int) -> None:
+def build_sides(seats: int, seed: int, with_rlcard: bool) -> tuple[list[Side], list[str]]:
+    """Every side at `seats`, and a line for each that could not be built (and why)."""
+    sides: list[Side] = []
+    missing: list[str] = []
+
+    def ours(key: str, name: str, rules: RuleSet, policy: Policy) -> None:
+        runner = UnonetRunner(rules, seats, seed, policy)
+        sides.append(Side(f"{key}{seats}", name, seats, runner.round))
+
+    ours("pol", "unonet classic, official, RLCard's policy", RuleSet(), rlcard_policy)
+    ours("like", "unonet classic, RLCard-like rules, uniform", RLCARD_LIKE, uniform)
+    ours("off", "unonet classic, official, uniform", RuleSet(), uniform)
+    ours("party", "unonet classic, party preset, RLCard's policy", preset("party"),
+         rlcard_policy)
+    for key, variant, label in (("flip", "flip", "Flip"), ("nomercy", "no_mercy", "No Mercy")):
+        rules = variant_rules(variant)
+        if isinstance(rules, str):
+            missing.append(f"unonet {label}: {rules}")
+        else:
+            ours(key, f"unonet {label}, official, RLCard's policy", rules, rlcard_policy)
+    if with_rlcard:
+        sides.append(Side(f"rlstep{seats}", "RLCard step()", seats,
+                          RLCardStep(seats, seed).round))
+        sides.append(Side(f"rlrules{seats}", "RLCard rules only (no observation)", seats,
+                          RLCardRules(seats, seed).round))
+    return sides, missing
+
+
+def measure(sides: list[Side], repeats: int, seconds: float, warmup: float) -> None:
+    """Warm every side up, then `repeats` turns over all sides, the order rotated each turn."""
+    for side in sides:
+        deadline = time.process_time() + warmup
+        while time.process_time() < deadline:
+            side.play_round()
+    for repeat in range(repeats):
+        shift = repeat % len(sides)
+        order = sides[shift:] + sides[:shift]
+        if repeat % 2:
+            order.reverse()
+        for side in order:
+            side.run(seconds)
+        print(f"  repeat {repeat + 1}/{repeats} done", file=sys.stderr, flush=True)
+
+
+# -- the report ------------------------------------------------------------------------------------
+
+
+def spread(values: Sequence[float], fmt: str = ",.0f") -> str:
+    """Median and range, e.g. `12,345 (11,900-12,800)`."""
+    return (f"{statistics.median(values):{fmt}} ({min(values):{fmt}}-{max(values):{fmt}})")
+
+
+def paired(ours: Side, theirs: Side) -> list[float]:
+    """Ours over theirs in rounds per CPU second, repeat by repeat."""
+    return [a / b for a, b in zip(ours.rounds_per_s(), theirs.rounds_per_s(), strict=True)]
+
+
+def table(sides: list[Side]) -> list[str]:
+    lines = [f"{'side':<48} {'seats':>5} {'rounds/CPU s, median (range)':>30} "
+             f"{'actions/CPU s, median':>22} {'actions/round':>13} {'CPU share':>10}"]
+    for side in sides:
+        lines.append(
+            f"{side.name:<48} {side.seats:>5} {spread(side.rounds_per_s()):>30} "
+            f"{statistics.median(side.actions_per_s()):>22,.0f} "
+            f"{sum(side.actions) / sum(side.rounds):>13.1f} "
+            f"{statistics.median(side.share()):>10.2f}")
+    return lines
+
+
+MEANING = {
+    "pol": "the same game as RLCard's (its policy on the official rules), with unonet's full "
+           "rules, events and checks at every step",
+    "like": "the nearest rule set to RLCard's, a uniform bot: rounds about as long as RLCard's",
+    "off": "the official rules with a uniform bot: much longer rounds, so not RLCard's work "
+           "per round (compare actions/s instead)",
+    "party": "a house-rule preset (stacking, jump-in, 7-0 ...) with RLCard's policy",
+    "flip": "an UNO Flip round (RLCard has no Flip) against RLCard's classic round",
+    "nomercy": "an UNO No Mercy round (RLCard has none) against RLCard's classic round",
+}
+
+
+def ratio_lines(sides: list[Side]) -> list[str]:
+    """Each of our sides against both RLCard measures at the same seats, said in words."""
+    by_key = {side.key: side for side in sides}
+    lines = []
+    for side in sides:
+        if side.key.startswith("rl"):
+            continue
+        kind = side.key.rstrip("0123456789")
+        step, rules = by_key.get(f"rlstep{side.seats}"), by_key.get(f"rlrules{side.seats}")
+        if step is None or rules is None:
+            continue
+        to_step, to_rules = paired(side, step), paired(side, rules)
+        lines.append(
+            f"{side.name}, {side.seats} seats: x{spread(to_step, '.2f')} RLCard's step() and "
+            f"x{spread(to_rules, '.2f')} its rules alone, in rounds/s: "
+            f"{MEANING.get(kind, '')}; "
+            f"{words(statistics.median(to_step), 'RLCard as its environments run it')}; "
+            f"{words(statistics.median(to_rules), 'its rule logic alone')}.")
+    return lines
+
+
+def words(ratio: float, what: str) -> str:
+    if ratio >= 1:
+        return f"unonet plays {ratio:.2f}x as many rounds a second as {what}"
+    return f"{what} plays {1 / ratio:.2f}x as many rounds a second as unonet"
+
+
+def report(sides: list[Side], missing: list[str], engine: str, args: argparse.Namespace) -> None:
+    print()
+    print(f"engine: {engine}; Python {sys.version.split()[0]}; {args.repeats} paired repeats "
+          f"of {args.seconds:g} CPU s per side, the order rotated each repeat; seed {args.seed}")
+    print("\n".join(table(sides)))
+    for line in missing:
+        print(line)
+    ratios = ratio_lines(sides)
+    if ratios:
+        print("\nRatios, each taken within one repeat, then median (range):")
+        print("\n".join(f"- {line}" for line in ratios))
+    shares = [s for side in sides for s in side.share()]
+    print(f"\nCPU share over all runs: median {statistics.median(shares):.2f}, lowest "
+          f"{min(shares):.2f} (below 0.9: other processes took the core; the figures are "
+          "per CPU second, the pairing spreads the rest)")
+
+
+# -- the compiled engine ---------------------------------------------------------------------------
+
+
+def run_compiled(argv: list[str]) -> str | None:
+    """Compile a copy of the engine as setup.py does and run this benchmark with it in a child
+    process (it prints its own report); None, or why it could not be done."""
+    with tempfile.TemporaryDirectory(prefix="unonet-mypyc-") as folder:
+        shutil.copytree(ROOT / "unonet", Path(folder) / "unonet")
+        sources = [name.replace(".", "/") + ".py" for name in ENGINE_MODULES]
+        print("compiling the engine with mypyc (as pip install . does) ...", flush=True)
+        build = subprocess.run(
+            [sys.executable, "-m", "mypyc", *sources], cwd=folder, capture_output=True,
+            text=True, env={**os.environ, "MYPYC_OPT_LEVEL": "3"},
+        )
+        if build.returncode != 0:
+            return "mypyc failed: " + (build.stderr or build.stdout).strip().splitlines()[-1]
+        child = [sys.executable, __file__, *argv, "--compiled-child"]
+        if subprocess.run(child, env={**os.environ, ENGINE_ROOT: folder}).returncode != 0:
+            return "its measuring process failed (see above)"
+    return None
+
+
+def profile(play_round: PlayRound, rounds: int) -> None:
     profiler = cProfile.Profile()
     profiler.enable()
     for _ in range(rounds):
@@ -212,155 +417,58 @@ def profile(play_round: Callable[[], int], rounds: int) -> None:
     pstats.Stats(profiler).sort_stats("tottime").print_stats(15)
 
 
-CONFIGS: list[tuple[str, str, RuleSet, int, Policy]] = [
-    ("ours2", "unonet, official rules", RuleSet(), 2, uniform),
-    ("ours4", "unonet, official rules", RuleSet(), 4, uniform),
-    ("like2", "unonet, RLCard-like rules", RLCARD_LIKE, 2, uniform),
-    ("like4", "unonet, RLCard-like rules", RLCARD_LIKE, 4, uniform),
-    ("pol2", "unonet, official, RLCard's policy", RuleSet(), 2, rlcard_policy),
-    ("pol4", "unonet, official, RLCard's policy", RuleSet(), 4, rlcard_policy),
-    # The house-rule presets (RULEBOOK.md 5), with the same policy: a play while one is legal,
-    # else draw or take the pending draw. Only the pending seat acts, so nobody jumps in.
-    ("party2", "unonet, party preset, RLCard's policy", preset("party"), 2, rlcard_policy),
-    ("party4", "unonet, party preset, RLCard's policy", preset("party"), 4, rlcard_policy),
-    ("s0042", "unonet, seed004 preset, RLCard's policy", preset("seed004"), 2, rlcard_policy),
-    ("s0044", "unonet, seed004 preset, RLCard's policy", preset("seed004"), 4, rlcard_policy),
-]
-def run_unonet(args: argparse.Namespace, suffix: str) -> dict[str, Result]:
-    results: dict[str, Result] = {}
-    for key, name, rules, seats, policy in CONFIGS:
-        runner = UnonetRunner(rules, seats, args.seed, policy)
-        results[key] = measure(name + suffix, seats, runner.round, args.seconds, args.warmup)
-        print(results[key].line(), flush=True)
-    return results
-
-
-def run_compiled(args: argparse.Namespace) -> dict[str, Result] | str:
-    """Compile a copy of the engine as setup.py does and measure it in a child process; the
-    results, or why they could not be had."""
-    with tempfile.TemporaryDirectory(prefix="unonet-mypyc-") as folder:
-        shutil.copytree(ROOT / "unonet", Path(folder) / "unonet")
-        sources = [name.replace(".", "/") + ".py" for name in ENGINE_MODULES]
-        build = subprocess.run(
-            [sys.executable, "-m", "mypyc", *sources],
-            cwd=folder,
-            capture_output=True,
-            text=True,
-            env={**os.environ, "MYPYC_OPT_LEVEL": "3"},  # as setup.py builds it
-        )
-        if build.returncode != 0:
-            return "mypyc failed: " + (build.stderr or build.stdout).strip().splitlines()[-1]
-        out = Path(folder) / "results.json"
-        child = [
-            sys.executable, __file__, "--unonet-only", "--results-to", str(out),
-            "--seconds", str(args.seconds), "--warmup", str(args.warmup), "--seed", str(args.seed),
-        ]
-        if subprocess.run(child, env={**os.environ, ENGINE_ROOT: folder}).returncode != 0:
-            return "its measuring process failed (see above)"
-        return {key: Result(**value) for key, value in json.loads(out.read_text()).items()}
-
-
-def summary(engine: str, results: dict[str, Result]) -> str:
-    ours2, like2, pol2 = results["ours2"], results["like2"], results["pol2"]
-    party2, s0042 = results["party2"], results["s0042"]
-    return (
-        f"{engine} at 2 seats: {ours2.rounds_per_s:,.0f} rounds/s ({ours2.actions_per_s:,.0f} "
-        f"actions/s) official rules, {like2.rounds_per_s:,.0f} rounds/s RLCard-like rules, "
-        f"{pol2.rounds_per_s:,.0f} rounds/s with RLCard's policy; with that policy "
-        f"{party2.rounds_per_s:,.0f} rounds/s under party and {s0042.rounds_per_s:,.0f} under "
-        f"seed004 ({party2.actions_per_s / pol2.actions_per_s:.2f}x and "
-        f"{s0042.actions_per_s / pol2.actions_per_s:.2f}x the official rules' actions/s: "
-        f"what a step of those rules costs, relative to an official step)."
-    )
-
-
-def ratios(results: dict[str, Result], keys: list[str]) -> str:
-    rl2 = results["rl2"]
-    parts = [
-        f"{results[key].name.strip()}: {results[key].rounds_per_s / rl2.rounds_per_s:.2f}x"
-        for key in keys
-        if key in results
-    ]
-    return "Ratio of rounds/s to RLCard at 2 seats (target 2x): " + "; ".join(parts) + "."
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--seconds", type=float, default=4.0, help="timed seconds per configuration (default 4)"
-    )
-    parser.add_argument(
-        "--warmup", type=float, default=0.5, help="untimed seconds first (default 0.5)"
-    )
+    parser.add_argument("--repeats", type=int, default=7,
+                        help="paired repeats over every side (default 7)")
+    parser.add_argument("--seconds", type=float, default=1.0,
+                        help="CPU seconds per side in each repeat (default 1)")
+    parser.add_argument("--warmup", type=float, default=0.3,
+                        help="untimed CPU seconds per side first (default 0.3)")
+    parser.add_argument("--seats", type=int, nargs="+", default=[2],
+                        help="seat counts to measure (default 2; RLCard plays 2 to 10)")
     parser.add_argument("--seed", type=int, default=1, help="the bots' random seed")
     parser.add_argument("--no-rlcard", action="store_true", help="skip RLCard")
-    parser.add_argument(
-        "--no-compiled",
-        action="store_true",
-        help="measure only the pure-Python engine, not the compiled one that pip install builds",
-    )
-    parser.add_argument(
-        "--profile",
-        action="store_true",
-        help="also print a cProfile of unonet's 2-seat official rounds",
-    )
-    parser.add_argument("--unonet-only", action="store_true", help=argparse.SUPPRESS)
-    parser.add_argument("--results-to", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--compiled", action="store_true",
+                        help="also compile the engine with mypyc and measure that build")
+    parser.add_argument("--profile", metavar="SIDE", default=None,
+                        help="then print a cProfile of 200 rounds of a side (e.g. pol2, flip2)")
+    parser.add_argument("--compiled-child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.repeats < 1 or args.seconds <= 0:
+        parser.error("--repeats 1 or more, --seconds above 0")
 
-    if args.unonet_only:  # the child measuring the compiled engine
-        if not engine_is_compiled():
-            print("the engine in UNONET_ENGINE_ROOT is not compiled", file=sys.stderr)
-            return 1
-        results = run_unonet(args, " (compiled)")
-        if args.results_to:
-            args.results_to.write_text(json.dumps({k: vars(r) for k, r in results.items()}))
-        return 0
-
-    print(
-        f"Python {sys.version.split()[0]}, {args.seconds:g} s per configuration, "
-        f"random bot on the pending seat only"
-    )
-    print(
-        f"{'engine, rules':<46} {'seats':>5} {'rounds/s':>10} {'actions/s':>11} "
-        f"{'actions/round':>12} {'rounds':>8}"
-    )
-    results = run_unonet(args, "")
-    missing = "skipped (--no-rlcard)" if args.no_rlcard else rlcard_available()
-    if missing is None:
-        for seats in (2, 4):
-            rl = RLCardRunner(seats, args.seed)
-            results[f"rl{seats}"] = measure(
-                "RLCard UnoGame", seats, rl.round, args.seconds, args.warmup
-            )
-            print(results[f"rl{seats}"].line(), flush=True)
-    else:
-        print(f"RLCard not measured: {missing} (`.venv/bin/pip install rlcard` to compare)")
-    compiled: dict[str, Result] = {}
-    if not args.no_compiled:
-        built = run_compiled(args)
-        if isinstance(built, str):
-            print(f"compiled engine not measured: {built}")
-        else:
-            compiled = built
-
-    print()
-    print(summary("unonet, pure Python", results))
-    if compiled:
-        print(summary("unonet, compiled (as pip install builds it)", compiled))
-    if "rl2" in results:
-        rl2 = results["rl2"]
-        print(
-            f"RLCard at 2 seats: {rl2.rounds_per_s:,.0f} rounds/s "
-            f"({rl2.actions_per_s:,.0f} actions/s)."
-        )
-        merged = {**results, **{f"c{key}": value for key, value in compiled.items()}}
-        keys = ["ours2", "like2", "pol2", "cours2", "clike2", "cpol2"]
-        print(ratios(merged, keys))
-
+    compiled = engine_is_compiled()
+    if args.compiled_child and not compiled:
+        print("the engine in UNONET_ENGINE_ROOT is not compiled", file=sys.stderr)
+        return 1
+    engine = ("compiled (mypyc, as pip install . builds it)" if compiled
+              else "pure Python (an editable install or the source tree)")
+    missing_rl = "skipped (--no-rlcard)" if args.no_rlcard else rlcard_missing()
+    sides: list[Side] = []
+    missing: list[str] = []
+    for seats in args.seats:
+        built, gaps = build_sides(seats, args.seed, missing_rl is None)
+        sides += built
+        missing += [f"{gap} ({seats} seats)" for gap in gaps]
+    if missing_rl is not None:
+        missing.append(f"RLCard not measured: {missing_rl}")
+    print(f"measuring {len(sides)} sides, engine {engine} ...", file=sys.stderr, flush=True)
+    measure(sides, args.repeats, args.seconds, args.warmup)
+    report(sides, missing, engine, args)
     if args.profile:
-        print("\ncProfile, unonet official rules, 2 seats, 200 rounds:")
-        profile(UnonetRunner(RuleSet(), 2, args.seed).round, 200)
+        chosen = {side.key: side for side in sides}.get(args.profile)
+        if chosen is None:
+            print(f"no side {args.profile!r}: {', '.join(s.key for s in sides)}")
+        else:
+            print(f"\ncProfile, {chosen.name}, {chosen.seats} seats, 200 rounds:")
+            profile(chosen.play_round, 200)
+    if args.compiled and not args.compiled_child and not compiled:
+        child_argv = [a for a in (argv if argv is not None else sys.argv[1:])
+                      if a != "--compiled"]
+        failed = run_compiled(child_argv)
+        if failed is not None:
+            print(f"compiled engine not measured: {failed}")
     return 0
 
 
