@@ -19,11 +19,13 @@ from client.link import Caught, RoundTrust, TablesListed, TrustReport, TrustStat
 from client.lobby import LobbyState, SeatInfo, TableInfo
 from client.model import ChatLine, ClientModel, RoundResult, Screen
 from client.render import Look, card_code, color_keys, compose, result_lines
+from client.rule_editor import editor_options
 from unonet.actions import Catch, Challenge, Draw
 from unonet.bots import NormalBot
 from unonet.bots.base import Bot
 from unonet.cards import Color
 from unonet.match import Match
+from unonet.rulebook import option_title
 from unonet.rules import RuleSet
 from unonet.scoring import hand_points
 
@@ -326,7 +328,8 @@ def test_the_lobby_shows_seats_ready_flags_and_the_rules_in_words() -> None:
     # The owner sees the option list instead, with a cursor.
     model.apply_lobby(LobbyState(0, "casa", 0, rules, seats, False, "party", 0, 0))
     text = "\n".join(screen_lines(model, plain=True))
-    assert "> Cartas distribuídas" in text and "s começa" in text
+    first = option_title(editor_options()[0].name, "pt")  # the cursor starts on the first
+    assert f"> {first}" in text and "s começa" in text
     assert "Variante" not in text  # the engine plays only classic: not offered
 
 
