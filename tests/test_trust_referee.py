@@ -22,6 +22,7 @@ from protocol.trust.referee import Referee
 from protocol.trust.results import Violation, ViolationKind
 from unonet import events as ev
 from unonet.actions import HOST, Action, Expire, Penalize, Play, StartRound
+from unonet.cards import DeckManifest
 from unonet.legality import play_refusal
 from unonet.match import IN_ROUND, MATCH_OVER, Match
 from unonet.rules import RuleSet, playable_presets, preset
@@ -77,10 +78,16 @@ def record_match(
 
 
 def referee(
-    rules: RuleSet, seats: int, rounds: list[Recorded], *, from_start: bool = True
+    rules: RuleSet,
+    seats: int,
+    rounds: list[Recorded],
+    *,
+    from_start: bool = True,
+    deck: DeckManifest | None = None,
 ) -> list[list[Violation]]:
-    """What a client's referee finds, round by round."""
-    ref = Referee(rules, seats, from_start=from_start)
+    """What a client's referee finds, round by round (`deck`: the manifest's, as the verifier
+    passes it under UNO Flip, whose pairing of faces is the host's)."""
+    ref = Referee(rules, seats, from_start=from_start, deck=deck)
     found = []
     for played in rounds:
         for event in played.events:
@@ -161,7 +168,7 @@ def test_honest_whole_matches_under_every_preset_are_never_flagged(
     rules = preset(name, max_rounds=2)
     match = Match(rules, seats, b"host")
     rounds = record_match(match, drawn_actions(data), keys(data))
-    assert referee(rules, seats, rounds) == [[] for _ in rounds]
+    assert referee(rules, seats, rounds, deck=match.manifest) == [[] for _ in rounds]
 
 
 def test_a_late_spectator_referees_from_the_state_the_host_announces() -> None:

@@ -621,3 +621,24 @@ class PileOtherSideShown(Event):
     def __init__(self, position: Position | None, face: Face | None) -> None:
         self.position = position
         self.face = face
+
+
+@dataclass(slots=True, init=False)
+class DarkFacesShown(Event):
+    """UNO Flip: the dark face of each card in `cards` is `faces[i]`, for `seat` alone (the
+    cards it receives) or, `seat` None, for everybody (a card face up on the dark side, every
+    hand at the end of a round on the dark side). A card id names its light face only: which
+    dark face backs it is dealt afresh each round, secret until the round's audit."""
+
+    seat: int | None
+    cards: tuple[int, ...]
+    faces: tuple[Face, ...]
+
+    def __init__(self, seat: int | None, cards: tuple[int, ...], faces: tuple[Face, ...]) -> None:
+        self.seat = seat
+        self.cards = cards
+        self.faces = faces
+
+    @property
+    def audience(self) -> frozenset[int] | None:
+        return None if self.seat is None else frozenset({self.seat})

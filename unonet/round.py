@@ -35,7 +35,7 @@ from unonet.actions import (
 from unonet.cards import ALL_COLORS, CHALLENGEABLE_KINDS, Color, DeckManifest, Face, Kind
 from unonet.errors import EngineError, ErrorCode
 from unonet.events import Position
-from unonet.flip import other_side
+from unonet.flip import FlipSight, other_side
 from unonet.flip_deck import side_colors
 from unonet.legality import legal_plays, play_refusal, plays_in_turn, refusal
 from unonet.matching import holds_color
@@ -145,12 +145,8 @@ class Round:
         self.winner: int | None = None
 
         self._events: list[ev.Event] = []
-        # UNO Flip: what was last shown of each hand's and of the draw pile's other side, so
-        # each step shows again only what changed (OtherSidesShown, PileOtherSideShown).
-        self._flip = rules.variant == "flip"
-        self._shown_side = self.side
-        self._shown_hands: list[frozenset[int]] = [frozenset() for _ in range(seats)]
-        self._shown_pile: tuple[int, Position] | None = None
+        # UNO Flip: what each player was shown of the cards so far (unonet.flip.FlipSight).
+        self.sight = FlipSight(seats) if rules.variant == "flip" else None
         # The last list of legal actions and whose it was: `apply` accepts an action taken from
         # it by identity without judging it again (bots and the host list, then apply). Every
         # change of state clears it: apply, expire, penalize.
@@ -1069,35 +1065,7 @@ class Round:
         return max(self.colors, key=lambda color: counts[color])
 
     def _take_events(self) -> list[ev.Event]:
-        if self._flip:
-            self._show_other_sides()
         out, self._events = self._events, []
+        if self.sight is not None:
+            out = self.sight.after_step(self, out)
         return out
-
-    def _show_other_sides(self) -> None:
-        """UNO Flip: everybody sees the side not in play of every card in every hand and of the
-        draw pile's top card. At the end of a step, show again each of those that changed
-        (a hand's cards, the pile's top card, or the side in play)."""
-        hidden = other_side(self.side)
-        turned = self._shown_side != self.side
-        self._shown_side = self.side
-        for seat, hand in enumerate(self.hands):
-            held = frozenset(hand)
-            if held == self._shown_hands[seat] and not turned:
-                continue
-            self._shown_hands[seat] = held
-            cards = sorted(held, key=self.origin.__getitem__)
-            self._events.append(ev.OtherSidesShown(
-                seat,
-                tuple(self.origin[card] for card in cards),
-                tuple(self.manifest.face(card, hidden) for card in cards),
-            ))
-        top = (self.draw_pile[-1], self.origin[self.draw_pile[-1]]) if self.draw_pile else None
-        if top != self._shown_pile or turned:
-            self._shown_pile = top
-            if top is None:
-                self._events.append(ev.PileOtherSideShown(None, None))
-            else:
-                self._events.append(
-                    ev.PileOtherSideShown(top[1], self.manifest.face(top[0], hidden))
-                )
