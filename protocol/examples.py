@@ -186,6 +186,7 @@ _EVENTS: tuple[tuple[ev.Event, dict[str, Any]], ...] = (
         Face(Kind.NUMBER, Color.PINK, 7, 7), Face(Kind.WILD_DRAW_COLOR, None, None, 60),
     )), {}),
     (ev.PileOtherSideShown((0, 30), Face(Kind.DRAW_ONE, Color.BLUE, None, 10)), {}),
+    (ev.DarkFacesShown(None, (63,), (Face(Kind.SKIP_EVERYONE, Color.ORANGE, None, 30),)), {}),
 )
 
 EVENT_EXAMPLES: dict[str, dict[str, Any]] = {

@@ -208,6 +208,7 @@ EVENT_TYPES: dict[str, WireType] = _by_name(
     _wire(ev.Flipped, seat=INT, side=INT, top=INT),
     _wire(ev.OtherSidesShown, seat=INT, positions=POSITIONS, faces=FACES),
     _wire(ev.PileOtherSideShown, position=nullable(POSITION), face=nullable(FACE)),
+    _wire(ev.DarkFacesShown, seat=nullable(INT), cards=INTS, faces=FACES),
 )
 """Every engine event, by wire name (SPEC 9.2)."""
 
@@ -399,11 +400,12 @@ VIEW = _wire(View, seat=nullable(INT), round_no=INT, phase=PHASE, dealer=nullabl
              active_color=nullable(COLOR), draw_pile=INT, discard_pile=INT,
              drawn_card=nullable(INT), pending=nullable(record(PENDING)),
              round_winner=nullable(INT), match_winner=nullable(INT),
-             side=_optional(INT, omit=0), pile_other_side=_optional(nullable(FACE), omit=None))
+             side=_optional(INT, omit=0), pile_other_side=_optional(nullable(FACE), omit=None),
+             dark_faces=_optional(array(fixed(INT, FACE)), omit=()))
 VIEW_TYPES: dict[str, WireType] = _by_name(VIEW, SEAT_VIEW, PENDING)
 """The view of `snapshot.view` and its records (SPEC 9.1). Fields added within version 1
 (`out`, `team`, `amount`, `waiting`, `until_color`, and UNO Flip's `side`, `other_sides`,
-`pile_other_side`) are optional: a view from an older host decodes with their
+`pile_other_side`, `dark_faces`) are optional: a view from an older host decodes with their
 defaults."""
 
 

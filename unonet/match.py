@@ -16,6 +16,7 @@ from unonet import events as ev
 from unonet.actions import HOST, Action, Expire, Penalize, StartRound
 from unonet.cards import ALL_COLORS, DeckManifest
 from unonet.errors import EngineError, ErrorCode
+from unonet.flip_deck import light_side, round_manifest
 from unonet.matching import dealer_value
 from unonet.phase import Phase
 from unonet.plays import play_table
@@ -50,7 +51,14 @@ class Match:
         `unreleased_variants` accepts a variant the engine plays before the protocol, trust and
         client carry it (RuleSet.check_playable): the engine's own tests only."""
         rules.check_table(seats, unreleased_variants=unreleased_variants)
-        self.manifest = deck if deck is not None else rules.manifest(seed)
+        # UNO Flip: the public deck names light faces; each round pairs the dark faces afresh
+        # from its key (unonet.flip_deck), unless a test gives its own pairing (`deck`).
+        self.flip = rules.variant == "flip"
+        self.deck = deck
+        if deck is None:
+            self.manifest = rules.manifest(seed)
+        else:
+            self.manifest = light_side(deck) if self.flip else deck
         if len(self.manifest) != len(rules.manifest()):
             raise ValueError("a deck given to a match must be the size of the rules' deck")
         self.stacked_decks = [list(d) for d in stacked_decks]
@@ -202,10 +210,15 @@ class Match:
         self.round_no = round_no
         self.dealer = dealer
         stacked = self.stacked_decks[round_no - 1] if round_no <= len(self.stacked_decks) else None
-        self.round = Round(
-            self.rules, self.manifest, self.seats, dealer, key, round_no, stacked, self.table,
-            frozenset(self.eliminated),
-        )
+        if self.flip:  # the round's own pairing, and its own play tables
+            deck = self.deck if self.deck is not None else round_manifest(key)
+            self.round = Round(self.rules, deck, self.seats, dealer, key, round_no, stacked, None,
+                               frozenset(self.eliminated))
+        else:
+            self.round = Round(
+                self.rules, self.manifest, self.seats, dealer, key, round_no, stacked, self.table,
+                frozenset(self.eliminated),
+            )
         self.phase = IN_ROUND
         return events + self.round.take_setup_events()
 
@@ -232,7 +245,7 @@ class Match:
         rnd = self.round
         assert rnd is not None
         points = round_points(
-            self.rules, self.manifest, rnd.winner, rnd.hands, rnd.knocked_out,
+            self.rules, rnd.manifest, rnd.winner, rnd.hands, rnd.knocked_out,
             rnd.penalty_points, self.scores, rnd.side,
         )
         self.scores = [s + p for s, p in zip(self.scores, points, strict=True)]

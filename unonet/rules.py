@@ -13,7 +13,7 @@ from typing import Any, Literal, get_args
 
 from unonet.cards import DeckManifest, classic_manifest
 from unonet.errors import ErrorCode, RulesError
-from unonet.flip_deck import flip_manifest
+from unonet.flip_deck import light_manifest
 
 __all__ = [
     "OPTIONS",
@@ -182,10 +182,10 @@ class RuleSet:
     # -- derived ----------------------------------------------------------------------------
 
     def manifest(self, seed: bytes | None = None) -> DeckManifest:
-        """The deck. A Flip deck's pairing of faces comes from the match `seed`
-        (unonet.flip_deck); the classic decks ignore it."""
+        """The deck. A Flip deck lists each card's light face: its dark faces are paired
+        afresh each round (unonet.flip_deck.round_manifest). No deck depends on `seed` today."""
         if self.variant == "flip":
-            return flip_manifest(seed)
+            return light_manifest()
         return classic_manifest(self.decks, self.colors, self.buzzers)
 
     def replace(self, **changes: Any) -> RuleSet:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from unonet.cards import Color, Face
 from unonet.flip import other_side
+from unonet.flip_deck import DARK
 from unonet.phase import DECISIONS, Phase
 from unonet.scoring import team_of
 
@@ -69,6 +70,9 @@ class View:
     match_winner: int | None
     side: int = 0  # UNO Flip: the side in play (0 light, 1 dark); always 0 otherwise
     pile_other_side: Face | None = None  # UNO Flip: the draw pile's top card, other side
+    # UNO Flip: the dark face of each card this observer was told of this round, by card id
+    # (an id names its light face only: unonet.flip).
+    dark_faces: tuple[tuple[int, Face], ...] = ()
 
 
 def face_order(face: Face) -> tuple[str, str, int]:
@@ -94,7 +98,7 @@ def observe(match: Match, seat: int | None) -> View:
     seats = tuple(
         SeatView(s, len(rnd.hands[s]), scores[s], s in rnd.uno_called, s in rnd.catchable,
                  s in rnd.out or s in match.eliminated, teams[s],
-                 _other_sides(match, rnd.hands[s], hidden) if flip else ())
+                 _other_sides(rnd, rnd.hands[s], hidden) if flip else ())
         for s in range(match.seats)
     )
     own = seat is not None and 0 <= seat < match.seats
@@ -118,13 +122,22 @@ def observe(match: Match, seat: int | None) -> View:
         match_winner=match.winner,
         side=rnd.side,
         pile_other_side=(
-            match.manifest.face(rnd.draw_pile[-1], hidden) if flip and rnd.draw_pile else None
+            rnd.manifest.face(rnd.draw_pile[-1], hidden) if flip and rnd.draw_pile else None
         ),
+        dark_faces=_dark_faces(rnd, seat if own else None),
     )
 
 
-def _other_sides(match: Match, hand: list[int], side: int) -> tuple[Face, ...]:
-    return tuple(sorted((match.manifest.face(card, side) for card in hand), key=face_order))
+def _other_sides(rnd: Round, hand: list[int], side: int) -> tuple[Face, ...]:
+    return tuple(sorted((rnd.manifest.face(card, side) for card in hand), key=face_order))
+
+
+def _dark_faces(rnd: Round, seat: int | None) -> tuple[tuple[int, Face], ...]:
+    if rnd.sight is None:
+        return ()
+    return tuple(
+        (card, rnd.manifest.face(card, DARK)) for card in sorted(rnd.sight.dark_faces_known(seat))
+    )
 
 
 def pending_decision(rnd: Round) -> Pending | None:
