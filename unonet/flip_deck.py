@@ -1,10 +1,13 @@
 """UNO Flip's 112 double-sided cards (RULEBOOK.md section 3): both faces and their pairing.
 
-Each card has a light face (index 0, the side play starts on) and a dark face (index 1). The
-printed deck does not publish which dark face backs which light face (research/variant-rules.md
-2.1), so the pairing is a portable shuffle of the dark faces over the light ones, keyed from the
-match seed: fixed for a whole match, the same on every replay, and re-derivable by an audit.
-Points are those of the side a round ends on (Mattel's sheet GDR44).
+Each card has a light face (index 0, the side play starts on) and a dark face (index 1). Card id
+i names light face i (`light_manifest`, the public deck). Nobody at a physical table knows which
+dark face backs which light face (research/variant-rules.md 2.1), and here nobody but the host
+may: were the pairing public, the dark face everybody sees on an opponent's card would name its
+light face. So each round pairs them afresh, by a portable shuffle of the dark faces keyed from
+the round key (`round_manifest`): secret while the round is played, the same on every replay,
+and re-derived by the round's audit, which reveals the key. Points are those of the side a
+round ends on (Mattel's sheet GDR44).
 """
 
 from __future__ import annotations
@@ -29,6 +32,9 @@ __all__ = [
     "LIGHT",
     "dark_faces",
     "flip_manifest",
+    "light_manifest",
+    "light_side",
+    "round_manifest",
     "light_faces",
     "pair_faces",
     "side_colors",
@@ -105,13 +111,29 @@ def _order(face: Face) -> tuple[str, str, int]:
     return (face.kind.value, face.color.value if face.color else "", face.number or 0)
 
 
-@functools.lru_cache(maxsize=64)
-def flip_manifest(seed: bytes | None = None) -> DeckManifest:
-    """The Flip deck of a match: light faces in the order of `light_faces` (card id i has light
+@functools.lru_cache(maxsize=8)
+def round_manifest(key: bytes) -> DeckManifest:
+    """The Flip deck of one round: light faces in the order of `light_faces` (card id i has light
     face i), each backed by the dark face the portable shuffle of `dark_faces` with the key
-    derived from `seed` (label "flip_pairing") puts at i. With no seed, dark face i backs light
-    face i: the right faces and size for checks that need no game (RuleSet.check_table)."""
-    darks = list(dark_faces())
-    if seed is not None:
-        darks = shuffled(darks, derive_key(seed, "flip_pairing"), ("flip_pairing",))
+    derived from the round `key` (label "flip_pairing") puts at i."""
+    darks = shuffled(dark_faces(), derive_key(key, "flip_pairing"), ("flip_pairing",))
     return pair_faces(list(zip(light_faces(), darks, strict=True)))
+
+
+def flip_manifest(key: bytes | None = None) -> DeckManifest:
+    """A paired Flip deck: the round's of `key`, or with no key dark face i behind light face i
+    (the tests' fixed pairing)."""
+    if key is not None:
+        return round_manifest(key)
+    return pair_faces(list(zip(light_faces(), dark_faces(), strict=True)))
+
+
+@functools.cache
+def light_manifest() -> DeckManifest:
+    """The public Flip deck: card id i and its light face i. Its dark faces are the round's."""
+    return build_manifest("flip", [(face,) for face in light_faces()])
+
+
+def light_side(deck: DeckManifest) -> DeckManifest:
+    """The public part of a paired Flip deck (a test's own pairing): each card's light face."""
+    return build_manifest(deck.name, [(card.faces[0],) for card in deck.cards])
