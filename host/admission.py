@@ -151,7 +151,7 @@ class Admission:
         return self._admitted
 
     def sizes(self) -> dict[str, int]:
-        """The size of every structure, for tests and the churn benchmark."""
+        """The size of every structure, for tests and the soak benchmark."""
         return {"entries": len(self._entries), "pending": len(self._pending),
                 "addresses": len(self._by_address)}
 

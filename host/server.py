@@ -87,7 +87,7 @@ class HostServer:
 
     def sizes(self) -> dict[str, int]:
         """The size of every structure the server and its registry keep per connection or per
-        table (benchmarks/churn.py watches them stay bounded)."""
+        table (benchmarks/soak.py watches them stay bounded)."""
         return {"connections": len(self.connections), "closes": len(self.closes),
                 "handlers": len(self._scopes),
                 **{f"admission.{k}": v for k, v in self.admission.sizes().items()},
