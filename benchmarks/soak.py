@@ -225,12 +225,12 @@ def structure_sizes(club: Club) -> list[str]:
         lines.append(f"{owner}: " + " ".join(f"{k}={v}" for k, v in containers(obj).items()))
     per: dict[str, list[int]] = {}
     for table in registry.tables.values():
-        parts = [("table", table), ("room", table.room)]
+        parts: list[tuple[str, object]] = [("table", table), ("room", table.room)]
         if table.game is not None:
             parts.append(("game", table.game))
-        for owner, obj in parts:
-            for key, value in containers(obj).items():
-                per.setdefault(f"{owner}.{key}", []).append(value)
+        for part, held in parts:
+            for key, value in containers(held).items():
+                per.setdefault(f"{part}.{key}", []).append(value)
     lines.append(f"per table (sum/largest over {len(registry.tables)} tables): " + " ".join(
         f"{k}={sum(v)}/{max(v)}" for k, v in sorted(per.items())))
     journals = list((club.home / "journals").glob("*"))
