@@ -36,17 +36,21 @@ def deck_violations(rules: RuleSet, manifest: DeckManifest) -> list[Violation]:
 def _flip_problem(manifest: DeckManifest) -> str | None:
     if len(manifest) != FLIP_DECK_SIZE:
         return f"it has {len(manifest)} cards, not {FLIP_DECK_SIZE}"
+    if all(len(card.faces) == 1 for card in manifest):
+        # The public deck of unonet.flip_deck.light_manifest: card id i names light face i; the
+        # dark faces are paired per round from its key (issue 14, commit 1616842).
+        return _difference((card.faces[0] for card in manifest), light_faces(), "light side")
     one_sided = [card.id for card in manifest if len(card.faces) != 2]
     if one_sided:
         return f"card {one_sided[0]} has {len(manifest.cards[one_sided[0]].faces)} faces, not 2"
     for side, name, expected in ((LIGHT, "light", light_faces()), (DARK, "dark", dark_faces())):
-        difference = _difference((card.faces[side] for card in manifest), expected)
+        difference = _difference((card.faces[side] for card in manifest), expected, f"{name} side")
         if difference is not None:
-            return f"its {name} side {difference}"
+            return difference
     return None
 
 
-def _difference(faces: Iterable[Face], expected: Iterable[Face]) -> str | None:
+def _difference(faces: Iterable[Face], expected: Iterable[Face], what: str) -> str | None:
     """How a side's faces differ from the expected multiset, in words, or None."""
     have, want = Counter(faces), Counter(expected)
     extra, missing = have - want, want - have
@@ -55,8 +59,8 @@ def _difference(faces: Iterable[Face], expected: Iterable[Face]) -> str | None:
     parts = []
     if extra:
         face, count = sorted(extra.items(), key=lambda item: item[0].name)[0]
-        parts.append(f"has {count} {face.name} ({face.points} points) too many")
+        parts.append(f"its {what} has {count} {face.name} ({face.points} points) too many")
     if missing:
         face, count = sorted(missing.items(), key=lambda item: item[0].name)[0]
-        parts.append(f"lacks {count} {face.name} ({face.points} points)")
+        parts.append(f"its {what} lacks {count} {face.name} ({face.points} points)")
     return " and ".join(parts)
