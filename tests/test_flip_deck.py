@@ -9,7 +9,15 @@ import pytest
 
 from unonet.cards import CLASSIC_COLORS, EXTRA_COLORS, Kind
 from unonet.errors import ErrorCode, RulesError
-from unonet.flip_deck import DARK, LIGHT, dark_faces, flip_manifest, light_faces
+from unonet.flip_deck import (
+    DARK,
+    LIGHT,
+    dark_faces,
+    flip_manifest,
+    light_faces,
+    light_manifest,
+    round_manifest,
+)
 from unonet.flip_preview import FLIP_RULES, flip_match
 from unonet.match import Match
 from unonet.rules import RuleSet, playable_presets, preset
@@ -49,23 +57,26 @@ def test_each_side_has_1_to_9_twice_and_two_of_each_action_per_colour_and_eight_
     assert len(faces) == 112
 
 
-def test_which_dark_face_backs_which_light_face_is_fixed_per_game_from_the_seed() -> None:
-    first = flip_manifest(b"one")
-    assert flip_manifest(b"one") == first  # reproducible
-    assert flip_manifest(b"two").cards != first.cards  # another game, another pairing
-    match = flip_match(3, b"one")
-    assert match.manifest == first
-    again = flip_match(3, b"one")
-    again.start_round()
+def test_which_dark_face_backs_which_light_face_is_dealt_afresh_each_round_from_its_key() -> None:
+    first = round_manifest(b"k" * 32)
+    assert round_manifest(b"k" * 32) == first  # reproducible: the audit re-derives it
+    assert round_manifest(b"j" * 32).cards != first.cards  # another round, another pairing
+    match = Match(FLIP_RULES, 3, b"one")
     match.start_round()
-    assert match.state() == again.state()
+    assert match.round is not None
+    key = match.round.key
+    assert match.round.manifest == round_manifest(key)
+    match2 = Match(FLIP_RULES, 3, b"one")
+    match2.start_round()
+    assert match2.state() == match.state()
 
 
-def test_the_manifest_lists_both_faces_of_every_card() -> None:
-    data = flip_manifest(b"seed").to_dict()
+def test_the_public_manifest_names_light_faces_only() -> None:
+    data = Match(FLIP_RULES, 3, b"x").manifest.to_dict()
     assert data["name"] == "flip"
-    assert all(len(card) == 2 for card in data["cards"])
-    assert data["cards"][0][0] == {"kind": "number", "color": "red", "number": 1, "points": 1}
+    assert all(len(card) == 1 for card in data["cards"])
+    assert [card[0] for card in data["cards"]] == [face.to_dict() for face in light_faces()]
+    assert light_manifest().to_dict() == data
 
 
 # -- Flip is offered ---------------------------------------------------------------------------

@@ -26,12 +26,17 @@ from hypothesis import strategies as st
 from unonet.actions import HOST, Action, CallUno, Catch, Expire, Play, StartRound
 from unonet.cards import Face
 from unonet.events import (
+    CardPlayed,
+    CardsReceived,
+    ChallengeReveal,
+    DarkFacesShown,
     Event,
     Flipped,
     OtherSidesShown,
     PileOtherSideShown,
     Position,
     RoundStarted,
+    TopCardTurned,
 )
 from unonet.flip import other_side
 from unonet.flip_deck import DARK, FLIP_DECK_SIZE
@@ -110,7 +115,7 @@ def check_views(match: Match) -> None:
     rnd = match.round
     assert rnd is not None
     hidden = other_side(rnd.side)
-    face = match.manifest.face
+    face = rnd.manifest.face
     expected = [Counter(face(c, hidden) for c in hand) for hand in rnd.hands]
     pile_top = face(rnd.draw_pile[-1], hidden) if rnd.draw_pile else None
     for viewer in (None, *range(match.seats)):
@@ -130,16 +135,36 @@ class ShownSides:
     def __init__(self, seats: int) -> None:
         self.rows: list[dict[Position, Face]] = [{} for _ in range(seats)]
         self.pile: tuple[Position | None, Face | None] = (None, None)
+        self.dark: dict[int | None, dict[int, Face]] = {s: {} for s in (None, *range(seats))}
+        self.played: set[int] = set()  # cards put face up this round
+        self.received: dict[int, set[int]] = {s: set() for s in range(seats)}  # or revealed
 
     def follow(self, events: list[Event]) -> None:
         for event in events:
             if isinstance(event, RoundStarted):
                 self.rows = [{} for _ in self.rows]
+                self.dark = {s: {} for s in self.dark}
+                self.played = set()
+                self.received = {s: set() for s in self.received}
+            elif isinstance(event, CardsReceived):
+                self.received[event.seat].update(event.cards)
+            elif isinstance(event, ChallengeReveal):
+                self.received[event.challenger].update(event.cards)
+            elif isinstance(event, CardPlayed | TopCardTurned):
+                self.played.add(event.card)
+            elif isinstance(event, Flipped):
+                self.played.add(event.top)
+            elif isinstance(event, DarkFacesShown):
+                for seat in self.dark if event.seat is None else (event.seat,):
+                    self.dark[seat].update(zip(event.cards, event.faces, strict=True))
             elif isinstance(event, OtherSidesShown):
                 assert list(event.positions) == sorted(event.positions)
                 self.rows[event.seat] = dict(zip(event.positions, event.faces, strict=True))
             elif isinstance(event, PileOtherSideShown):
                 self.pile = (event.position, event.face)
+
+    def ever_held(self, viewer: int | None) -> set[int]:
+        return set() if viewer is None else self.received[viewer]
 
     def check(self, match: Match) -> None:
         rnd = match.round
@@ -147,11 +172,21 @@ class ShownSides:
         hidden = other_side(rnd.side)
         for seat, hand in enumerate(rnd.hands):
             assert self.rows[seat] == {
-                rnd.origin[c]: match.manifest.face(c, hidden) for c in hand
+                rnd.origin[c]: rnd.manifest.face(c, hidden) for c in hand
             }, f"seat {seat}'s shown row is not its hand's other side"
+        for viewer, told in self.dark.items():
+            seen = observe(match, viewer)
+            assert dict(seen.dark_faces) == told, "the view's dark faces are not what was told"
+            for card, face in told.items():
+                assert rnd.manifest.face(card, DARK) == face
+            held = set(rnd.hands[viewer]) if viewer is not None else set()
+            # Nothing but what the observer holds, and cards face up: never another hand's
+            # dark face while the round is on.
+            if rnd.phase is not Phase.ROUND_OVER:
+                assert set(told) <= held | self.played | set(rnd.discard) | self.ever_held(viewer)
         top = rnd.draw_pile[-1] if rnd.draw_pile else None
         assert self.pile == (
-            (None, None) if top is None else (rnd.origin[top], match.manifest.face(top, hidden))
+            (None, None) if top is None else (rnd.origin[top], rnd.manifest.face(top, hidden))
         )
 
 
