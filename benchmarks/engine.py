@@ -280,7 +280,8 @@ def build_sides(seats: int, seed: int, with_rlcard: bool) -> tuple[list[Side], l
         if isinstance(rules, str):
             missing.append(f"unonet {label}: {rules}")
         else:
-            ours(key, f"unonet {label}, official, RLCard's policy", rules, rlcard_policy)
+            ours(key, f"unonet {label}, its default rules, RLCard's policy", rules,
+                 rlcard_policy)
     if with_rlcard:
         sides.append(Side(f"rlstep{seats}", "RLCard step()", seats,
                           RLCardStep(seats, seed).round))
