@@ -187,6 +187,12 @@ _EVENTS: tuple[tuple[ev.Event, dict[str, Any]], ...] = (
     )), {}),
     (ev.PileOtherSideShown((0, 30), Face(Kind.DRAW_ONE, Color.BLUE, None, 10)), {}),
     (ev.DarkFacesShown(None, (63,), (Face(Kind.SKIP_EVERYONE, Color.ORANGE, None, 30),)), {}),
+    # No Mercy, ids of its deck (SPEC 10): a red Discard All took red 0 (0) and red 9 (19)
+    # with it; a roulette for green turned red 2 (5), then green 3 (78).
+    (ev.CardsDiscarded(1, ((0, 2), (0, 9)), (0, 19)), {"nonces": [_B32, _B32_2]}),
+    (ev.RouletteTurned(2, Color.GREEN, ((0, 60), (0, 61)), (5, 78)),
+     {"nonces": [_B32, _B32_2]}),
+    (ev.DrawCancelled(0, 14), {}),
 )
 
 EVENT_EXAMPLES: dict[str, dict[str, Any]] = {

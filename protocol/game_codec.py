@@ -209,6 +209,10 @@ EVENT_TYPES: dict[str, WireType] = _by_name(
     _wire(ev.OtherSidesShown, seat=INT, positions=POSITIONS, faces=FACES),
     _wire(ev.PileOtherSideShown, position=nullable(POSITION), face=nullable(FACE)),
     _wire(ev.DarkFacesShown, seat=nullable(INT), cards=INTS, faces=FACES),
+    # UNO Show 'Em No Mercy (SPEC 9.2, RULEBOOK.md section 4)
+    _wire(ev.CardsDiscarded, seat=INT, positions=POSITIONS, cards=INTS),
+    _wire(ev.RouletteTurned, seat=INT, color=COLOR, positions=POSITIONS, cards=INTS),
+    _wire(ev.DrawCancelled, seat=INT, total=INT),
 )
 """Every engine event, by wire name (SPEC 9.2)."""
 
@@ -217,10 +221,13 @@ PROOF_FIELDS: dict[str, dict[str, Codec]] = {
     "card_played": {"nonce": BIN32, "hand_digest": BIN32},
     "top_card_turned": {"nonce": BIN32},
     "challenge_reveal": {"nonces": array(BIN32)},
+    "cards_discarded": {"nonces": array(BIN32)},
+    "roulette_turned": {"nonces": array(BIN32)},
 }
 """Optional fields the host adds to some events so the trust layer can check card commitments:
 the nonce of each position, in the order of the event's positions (only where the receiver also
-learns the card: a nonce opens its commitment to anyone who has it); the hand digest at a
+learns the card: a nonce opens its commitment to anyone who has it; No Mercy's discarded and
+roulette-turned cards are face up, so everyone); the hand digest at a
 challengeable card (SPEC.md section 9.2, checked in 11). `cards_returned` and `hands_moved`
 carry none: they move face-down cards by position, and the cards' receivers check them when
 they get them (cards_received)."""

@@ -69,6 +69,10 @@ WILD_KINDS = frozenset(
     }
 )
 
+NEXT_PLAYER_NAMES_COLOR = frozenset({Kind.WILD_COLOR_ROULETTE})
+"""Wilds whose player names no colour: No Mercy's Color Roulette, whose colour the next player
+names (RULEBOOK.md section 4)."""
+
 CHALLENGEABLE_KINDS = frozenset({Kind.WILD_DRAW_FOUR, Kind.WILD_DRAW_TWO, Kind.WILD_DRAW_COLOR})
 """Wild draw cards legal only without a card of the colour in play, and so open to a challenge
 (RULEBOOK.md 1.6 and 3); `wd4_policy` rules them all."""
@@ -140,6 +144,11 @@ class Face:
     @property
     def is_wild(self) -> bool:
         return self.kind in WILD_KINDS
+
+    @property
+    def names_color(self) -> bool:
+        """Does its player name a colour with it? Every wild but the Color Roulette."""
+        return self.kind in WILD_KINDS and self.kind not in NEXT_PLAYER_NAMES_COLOR
 
     @property
     def draw_amount(self) -> int:

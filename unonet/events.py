@@ -642,3 +642,57 @@ class DarkFacesShown(Event):
     @property
     def audience(self) -> frozenset[int] | None:
         return None if self.seat is None else frozenset({self.seat})
+
+
+# -- UNO Show 'Em No Mercy (RULEBOOK.md section 4) -------------------------------------------------
+
+
+@dataclass(slots=True, init=False)
+class CardsDiscarded(Event):
+    """A Discard All: `seat` also laid every other card of its colour, face up, under it (their
+    effects do not apply). `cards[i]` is the card at `positions[i]`, in the order they went
+    down; the Discard All itself, played first (CardPlayed), stays on top."""
+
+    seat: int
+    positions: tuple[Position, ...]
+    cards: tuple[int, ...]
+
+    def __init__(self, seat: int, positions: tuple[Position, ...], cards: tuple[int, ...]) -> None:
+        self.seat = seat
+        self.positions = positions
+        self.cards = cards
+
+
+@dataclass(slots=True, init=False)
+class RouletteTurned(Event):
+    """A Wild Color Roulette: `seat` named `color` and turned over, face up for everyone, the
+    cards at `positions` (`cards[i]` at `positions[i]`), in the order turned, until one of that
+    colour showed (wilds do not count), the piles ran out, or the Mercy rule put it out. It
+    keeps them all (each turned card came as CardsDrawn, reason wild_color_roulette)."""
+
+    seat: int
+    color: Color
+    positions: tuple[Position, ...]
+    cards: tuple[int, ...]
+
+    def __init__(
+        self, seat: int, color: Color, positions: tuple[Position, ...], cards: tuple[int, ...]
+    ) -> None:
+        self.seat = seat
+        self.color = color
+        self.positions = positions
+        self.cards = cards
+
+
+@dataclass(slots=True, init=False)
+class DrawCancelled(Event):
+    """`deflect` in No Mercy (seed 003): `seat` answered the pending draw of `total` cards with
+    a Discard All or a Skip Everyone, and nobody draws it. The card then acts as if played in
+    `seat`'s own turn."""
+
+    seat: int
+    total: int
+
+    def __init__(self, seat: int, total: int) -> None:
+        self.seat = seat
+        self.total = total

@@ -8,7 +8,8 @@ decides whether a card may be played. Three situations ask different questions:
 - in one's turn (phase turn): the card matches the top card (unonet.matching) and no rule
   forbids it (action_finish, wd4_policy=enforce, the drawn-card lock);
 - answering a pending draw (phases stack and challenge): a draw card that stacks on the chain
-  (`stacking`, `stack_mix_wild`) or a card that deflects it (`deflect`);
+  (`stacking`, `stack_mix_wild`) or a card that deflects it (`deflect`), or in No Mercy cancels
+  it (`deflect`: a Discard All or a Skip Everyone, seed 003);
 - out of turn: a jump-in (`jump_in`) or the next card of one's own run (`sequences`).
 
 A play of several cards (`Play.also`) is a run or a set of one number, judged by its first card
@@ -49,6 +50,9 @@ _NOT_IDENTICAL = frozenset({Kind.BUZZER, *CHALLENGEABLE_KINDS})
 """Seed 003: every card may be intercepted but a Buzzer and a Wild Draw Four (`identical`);
 UNO Flip's challengeable wild draw cards are kept out likewise (choice)."""
 _DEFLECTORS = frozenset({Kind.SKIP, Kind.REVERSE, Kind.BUZZER})
+_CANCELLERS = frozenset({Kind.DISCARD_ALL, Kind.SKIP_EVERYONE})
+"""Seed 003, No Mercy with `deflect` ("risposte avanzate"): Discard All and Skip Everyone
+cancel the pending draw chain altogether."""
 _JUMP_IN_PHASES = (Phase.TURN, Phase.STACK, Phase.CHALLENGE)
 """RULEBOOK.md 6.5: while the current player is to play or faces a pending draw."""
 
@@ -65,17 +69,40 @@ def play_refusal(rnd: Round, seat: int, play: Play) -> EngineError | None:
     if refusal is not None:
         return refusal
     face = rnd.face(play.card)
-    if face.is_wild and play.color not in rnd.colors:
+    if face.names_color and play.color not in rnd.colors:
         return EngineError(ErrorCode.COLOR_REQUIRED, "a wild needs a colour of this deck")
-    if not face.is_wild and play.color is not None:
+    if not face.names_color and play.color is not None:
+        if face.is_wild:
+            return EngineError(
+                ErrorCode.COLOR_NOT_ALLOWED, "the next player names a Color Roulette's colour"
+            )
         return EngineError(ErrorCode.COLOR_NOT_ALLOWED, "only a wild names a colour")
     if play.also:
         refusal = _combination_refusal(rnd, seat, play)
         if refusal is not None:
             return refusal
-    if play.uno and len(hand) - 1 - len(play.also) != 1:
+    if play.uno and cards_left(rnd, hand, play.card, len(play.also)) != 1:
         return EngineError(ErrorCode.UNO_NOT_ALLOWED, "UNO goes with a play that leaves one card")
     return None
+
+
+def cards_left(rnd: Round, hand: Sequence[int], card: int, also: int = 0) -> int:
+    """How many cards `hand` keeps after playing `card` and `also` more: a Discard All takes
+    every other card of its colour with it (No Mercy)."""
+    left = len(hand) - 1 - also
+    face = rnd.face(card)
+    if face.kind is Kind.DISCARD_ALL:
+        left -= sum(1 for c in hand if c != card and rnd.face(c).color == face.color)
+    return left
+
+
+def _card_plays(rnd: Round, hand: Sequence[int], card: int) -> tuple[Play, ...]:
+    """The listed plays of one card: with and without UNO when it leaves one card."""
+    if rnd.face(card).kind is Kind.DISCARD_ALL:
+        one_left = cards_left(rnd, hand, card) == 1
+    else:
+        one_left = len(hand) == 2
+    return rnd.table.plays_with_uno[card] if one_left else rnd.table.plays[card]
 
 
 def _first_card_refusal(rnd: Round, seat: int, card: int) -> EngineError | None:
@@ -126,7 +153,7 @@ def answer_refusal(rnd: Round, seat: int, card: int) -> EngineError | None:
         return EngineError(ErrorCode.WRONG_PHASE, f"now: {rnd.phase.value}")
     if rnd.finished is not None and not rnd.rules.deflect:
         return _pending_error(rnd)  # the round ends once this draw is taken: no answer
-    if stacks_on(rnd, face) or deflects(rnd, seat, face):
+    if stacks_on(rnd, face) or deflects(rnd, seat, face) or cancels(rnd, face):
         return rule_refusal(rnd, rnd.hands[seat], card)
     return _pending_error(rnd)
 
@@ -159,6 +186,12 @@ def deflects(rnd: Round, seat: int, face: Face) -> bool:
     if not rnd.rules.deflect or face.kind not in _DEFLECTORS:
         return False
     return rnd.deflect_target(seat, face.kind) != seat
+
+
+def cancels(rnd: Round, face: Face) -> bool:
+    """`deflect` in No Mercy: a Discard All or a Skip Everyone of any colour cancels the
+    pending draw (seed 003); the card then acts as in its player's turn."""
+    return rnd.rules.deflect and rnd.rules.variant == "no_mercy" and face.kind in _CANCELLERS
 
 
 def out_of_turn_refusal(rnd: Round, seat: int, card: int) -> EngineError | None:
@@ -300,12 +333,14 @@ def refusal(rnd: Round, seat: int, action: Action) -> EngineError:
         if rnd.phase is Phase.CHOOSE_TARGET:
             return EngineError(ErrorCode.INVALID_TARGET, f"seat {action.target} cannot swap")
         return EngineError(ErrorCode.WRONG_PHASE, f"now: {rnd.phase.value}")
-    if rnd.phase is Phase.CHOOSE_COLOR and isinstance(action, ChooseColor):
+    if rnd.phase in (Phase.CHOOSE_COLOR, Phase.ROULETTE) and isinstance(action, ChooseColor):
         return EngineError(ErrorCode.COLOR_REQUIRED, "name a colour of this deck")
     if rnd.phase is not Phase.TURN or isinstance(action, ChooseColor):
         return EngineError(ErrorCode.WRONG_PHASE, f"now: {rnd.phase.value}")
     if isinstance(action, Draw):
         return EngineError(ErrorCode.CANNOT_DRAW, "no draw is allowed now")
+    if rnd.drawn_card is not None:
+        return EngineError(ErrorCode.CANNOT_PASS, "the card drawn must be played (No Mercy)")
     return EngineError(ErrorCode.CANNOT_PASS, "draw before passing")
 
 
@@ -325,11 +360,8 @@ def legal_plays(rnd: Round, seat: int) -> list[Play]:
         if rnd.rules.jump_in != "off" or rnd.rules.sequences:
             for card in hand:
                 if out_of_turn_refusal(rnd, seat, card) is None:
-                    plays += rnd.table.plays_with_uno[card] if len(hand) == 2 else rnd.table.plays[
-                        card
-                    ]
+                    plays += _card_plays(rnd, hand, card)
         return plays
-    table_plays = rnd.table.plays_with_uno if len(hand) == 2 else rnd.table.plays
     if rnd.phase is Phase.TURN:
         if rnd.drawn_card is not None:
             candidates: Sequence[int] = (rnd.drawn_card,)
@@ -341,7 +373,7 @@ def legal_plays(rnd: Round, seat: int) -> list[Play]:
         restricted = rnd.restricted_plays
         for card in candidates:  # plays_in_turn, with the top card's set looked up once
             if card in matching and not (restricted and rule_refusal(rnd, hand, card)):
-                plays += table_plays[card]
+                plays += _card_plays(rnd, hand, card)
         if (rnd.rules.sequences or rnd.rules.multiples) and candidates is hand:
             plays += _combinations(rnd, seat, [p.card for p in plays if p.color is None])
     elif (rnd.phase is Phase.STACK or rnd.phase is Phase.CHALLENGE) and (
@@ -349,7 +381,7 @@ def legal_plays(rnd: Round, seat: int) -> list[Play]:
     ):
         for card in hand:
             if answer_refusal(rnd, seat, card) is None:
-                plays += table_plays[card]
+                plays += _card_plays(rnd, hand, card)
     return plays
 
 

@@ -24,10 +24,18 @@ class Phase(StrEnum):
     STACK = "stack"  # `current` answers a pending draw: stack, deflect, or take it
     CHOOSE_TARGET = "choose_target"  # `current` picks whom to swap hands with (a 7)
     BUZZER = "buzzer"  # every seat still waiting must press B
+    ROULETTE = "roulette"  # `current` names the colour a Color Roulette turns cards until
     ROUND_OVER = "round_over"
 
 
 DECISIONS = frozenset(
-    {Phase.CHOOSE_COLOR, Phase.CHALLENGE, Phase.STACK, Phase.CHOOSE_TARGET, Phase.BUZZER}
+    {
+        Phase.CHOOSE_COLOR,
+        Phase.CHALLENGE,
+        Phase.STACK,
+        Phase.CHOOSE_TARGET,
+        Phase.BUZZER,
+        Phase.ROULETTE,
+    }
 )
 """The round phases that are a pending decision (View.pending is set) rather than a turn."""

@@ -52,7 +52,7 @@ class PlayTable:
     def _plays_of(
         card: int, face: Face, colors: Sequence[Color], unos: tuple[bool, ...]
     ) -> tuple[Play, ...]:
-        named: Sequence[Color | None] = colors if face.is_wild else (None,)
+        named: Sequence[Color | None] = colors if face.names_color else (None,)
         return tuple(Play(card, color, uno) for color in named for uno in unos)
 
     def matching(self, top: int, active_color: Color | None) -> frozenset[int]:

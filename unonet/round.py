@@ -37,7 +37,7 @@ from unonet.errors import EngineError, ErrorCode
 from unonet.events import Position
 from unonet.flip import FlipSight, other_side
 from unonet.flip_deck import side_colors
-from unonet.legality import legal_plays, play_refusal, plays_in_turn, refusal
+from unonet.legality import cancels, legal_plays, play_refusal, plays_in_turn, refusal
 from unonet.matching import holds_color
 from unonet.phase import Phase
 from unonet.plays import PlayTable, play_table
@@ -147,6 +147,7 @@ class Round:
         self._events: list[ev.Event] = []
         # UNO Flip: what each player was shown of the cards so far (unonet.flip.FlipSight).
         self.sight = FlipSight(seats) if rules.variant == "flip" else None
+        self._no_mercy = rules.variant == "no_mercy"
         # The last list of legal actions and whose it was: `apply` accepts an action taken from
         # it by identity without judging it again (bots and the host list, then apply). Every
         # change of state clears it: apply, expire, penalize.
@@ -179,6 +180,9 @@ class Round:
             Kind.WILD_DRAW_COLOR: self._effect_draw_color,
             Kind.SKIP_EVERYONE: self._effect_skip_everyone,
             Kind.FLIP: self._effect_flip,
+            # UNO Show 'Em No Mercy (RULEBOOK.md 4); its draw cards always pend (stacking).
+            Kind.DISCARD_ALL: self._effect_none,  # its colour went down with it (_discard_all)
+            Kind.WILD_COLOR_ROULETTE: self._effect_roulette,
         }
         self._deal(stacked)
 
@@ -260,7 +264,9 @@ class Round:
         if self.catchable:
             self._close_catch_windows()
         self.run = None
-        if self.phase is Phase.TURN:
+        if self.phase is Phase.TURN and self._no_mercy:
+            self._expire_turn_no_mercy(seat)
+        elif self.phase is Phase.TURN:
             if self.draws_this_turn == 0:  # draw_when_playable limits a choice, not this
                 got = self._draw_cards(seat, 1, "draw")
                 if not got:
@@ -270,7 +276,7 @@ class Round:
                 self._events.append(ev.Passed(seat))
                 if not self._stalemate_reached():
                     self._next_turn(self._step(seat, 1))
-        elif self.phase is Phase.CHOOSE_COLOR:
+        elif self.phase is Phase.CHOOSE_COLOR or self.phase is Phase.ROULETTE:
             self._do_choose_color(seat, ChooseColor(self._favourite_color(seat)))
         elif self.phase in (Phase.CHALLENGE, Phase.STACK):
             self._do_accept(seat, _ACCEPT)
@@ -344,7 +350,7 @@ class Round:
 
     def _decision_actions(self, seat: int) -> list[Action]:
         phase = self.phase
-        if phase is Phase.CHOOSE_COLOR:
+        if phase is Phase.CHOOSE_COLOR or phase is Phase.ROULETTE:
             return [ChooseColor(color) for color in self.colors]
         if phase is Phase.CHOOSE_TARGET:
             return [ChooseTarget(t) for t in self._turn_order(seat) if t != seat]
@@ -356,8 +362,8 @@ class Round:
             return actions
         if self._can_draw(seat, has_play=bool(actions)):
             actions.append(_DRAW)
-        if self.draws_this_turn > 0:
-            actions.append(_PASS)
+        if self.draws_this_turn > 0 and not (self._no_mercy and self.drawn_card is not None):
+            actions.append(_PASS)  # No Mercy: a card drawn until playable must be played
         return actions
 
     def _can_draw(self, seat: int, has_play: bool | None = None) -> bool:
@@ -385,7 +391,10 @@ class Round:
             dealt[seating[k % len(seating)]].append(self.draw_pile.pop())
         for seat in seating:
             self._give(seat, dealt[seat], "deal")
-        self._turn_first_card()
+        if self._no_mercy:
+            self._turn_first_number()
+        else:
+            self._turn_first_card()
 
     def _turn_order(self, start: int) -> list[int]:
         """The seats in the round, from `start` (if in) in the direction of play."""
@@ -423,6 +432,20 @@ class Round:
         else:  # a number, or a Flip: inert as the first card (RULEBOOK.md 3, choice)
             self._next_turn(first)
 
+    def _turn_first_number(self) -> None:
+        """No Mercy (HWV18): "If this card is an Action Card, ignore it and flip over the next
+        card", until a number shows; the ignored cards stay under it. A 7 or 0 turned does
+        nothing (nobody played it). The player left of the dealer plays first."""
+        while True:
+            card = self.draw_pile.pop()  # 80 numbers in 168 cards: one shows before the end
+            self.discard.append(card)
+            self._events.append(ev.TopCardTurned(card, self.origin[card]))
+            face = self.face(card)
+            if face.kind is Kind.NUMBER:
+                break
+        self.active_color = face.color
+        self._next_turn(self._step(self.dealer, 1))
+
     def _return_first_card(self, card: int) -> None:
         """A first Wild Draw Four (Flip: Wild Draw Two) goes back into the deck, which is
         reshuffled; turn another."""
@@ -449,6 +472,8 @@ class Round:
         self.cannot_draw_streak = 0
         color_before = self.active_color
         face = self._lay_cards(seat, action)
+        if face.kind is Kind.DISCARD_ALL:
+            self._discard_all(seat, face)
         self.active_color = action.color if face.is_wild else (face.color or color_before)
         self.drawn_card = None
         self.top_seat = seat
@@ -458,6 +483,8 @@ class Round:
             answering or self._draw_pends(face)
         ):
             self._pend_draw(seat, face, color_before, answering)
+        elif answering and self._no_mercy and cancels(self, face):
+            self._cancel_draw(seat, face)
         elif answering:
             self._deflect(seat, face)
         elif not self.hands[seat]:
@@ -511,6 +538,8 @@ class Round:
         if not self.hands[seat]:
             self.finished = seat
         victim = self._step(seat, 1)
+        if face.kind is Kind.WILD_REVERSE_DRAW_FOUR:
+            victim = self._reverse_for_draw(seat)
         if face.kind in CHALLENGEABLE_KINDS and self.rules.wd4_policy == "challenge":
             self.wd4_player = seat
             self.wd4_hand = tuple(self.hands[seat])
@@ -521,6 +550,72 @@ class Round:
             self._take_pending(victim)  # a last draw card: no answer, the round ends (1.9)
         else:
             self._set_decision(Phase.STACK, victim)
+
+    def _reverse_for_draw(self, seat: int) -> int:
+        """No Mercy's Wild Reverse Draw Four: reverse, then the next player in the new direction
+        faces the draw. With two players that is its own player (HWV18: "makes YOU draw 4
+        cards! You may use the stacking rule to send the penalty back"), unless the card was
+        its last: then the other player."""
+        self.direction = -self.direction
+        self._events.append(ev.DirectionChanged(self.direction))
+        if self.players() == 2 and self.hands[seat]:
+            return seat
+        return self._step(seat, 1)
+
+    def _cancel_draw(self, seat: int, face: Face) -> None:
+        """No Mercy with `deflect` (seed 003): a Discard All or a Skip Everyone cancels the
+        pending draw; nobody draws it, and the card then acts as in its player's turn. A player
+        who emptied their hand while the draw waited wins at once."""
+        total = self._clear_pending()
+        self._events.append(ev.DrawCancelled(seat, total))
+        if self.finished is not None:
+            self._finish_round(self.finished, None)
+        elif not self.hands[seat]:
+            self._finish_round(seat, face)
+        else:
+            self._effects[face.kind](seat, face)
+
+    def _discard_all(self, seat: int, face: Face) -> None:
+        """No Mercy's Discard All: every other card of its colour goes from the hand, face up,
+        under it (their effects do not apply); the Discard All stays on top."""
+        hand = self.hands[seat]
+        mates = [card for card in hand if self.face(card).color == face.color]
+        if not mates:
+            return
+        for card in mates:
+            hand.remove(card)
+        self.discard[-1:-1] = mates
+        self._events.append(
+            ev.CardsDiscarded(seat, tuple(self.origin[c] for c in mates), tuple(mates))
+        )
+
+    def _effect_roulette(self, seat: int, face: Face) -> None:
+        """No Mercy's Wild Color Roulette: the next player names a colour (phase roulette)."""
+        self._set_decision(Phase.ROULETTE, self._step(seat, 1))
+
+    def _do_roulette(self, seat: int, color: Color) -> None:
+        """The roulette's player named `color`: it turns cards from the draw pile, face up,
+        until one of that colour shows (wilds do not count), keeps them all and loses its
+        turn; `color` is then in play. The Mercy rule may put it out on the way."""
+        self.active_color = color
+        self._events.append(ev.ColorChosen(seat, color))
+        self.phase = Phase.TURN  # what a knock-out on the way releases (the next player plays)
+        cards: list[int] = []
+        positions: list[Position] = []
+        reason = Kind.WILD_COLOR_ROULETTE.value
+        while seat not in self.out and self.phase is not Phase.ROUND_OVER:
+            got = self._draw_cards(seat, 1, reason)
+            if not got:
+                break
+            cards.append(got[0])
+            positions.append(self.origin[got[0]])
+            if self.face(got[0]).color == color:
+                break
+        self._events.append(ev.RouletteTurned(seat, color, tuple(positions), tuple(cards)))
+        if seat in self.out or self.phase is Phase.ROUND_OVER:
+            return
+        self._events.append(ev.Skipped(seat, reason))
+        self._next_turn(self._step(seat, 1))
 
     def _deflect(self, seat: int, face: Face) -> None:
         """`deflect`: the pending draw goes on (Skip, Buzzer) or back (Reverse)."""
@@ -661,11 +756,25 @@ class Round:
         """Would `card`, just drawn, play now (RULEBOOK.md 1.4)?"""
         return plays_in_turn(self, self.hands[seat], card)
 
+    def _expire_turn_no_mercy(self, seat: int) -> None:
+        """No Mercy's time-out on a turn: draw until a card plays and play it (a wild naming
+        the colour held most), as the player would have had to."""
+        if self.drawn_card is None and self.draws_this_turn == 0:
+            self._do_draw_action(seat, _DRAW)
+        card = self.drawn_card
+        if card is None or self.phase is not Phase.TURN or self.current != seat:
+            return
+        color = self._favourite_color(seat) if self.face(card).names_color else None
+        self._do_play(seat, Play(card, color))
+
     def _do_pass(self, seat: int, action: Action) -> None:
         self._events.append(ev.Passed(seat))
         self._next_turn(self._step(seat, 1))
 
     def _do_choose_color(self, seat: int, action: ChooseColor) -> None:
+        if self.phase is Phase.ROULETTE:
+            self._do_roulette(seat, action.color)
+            return
         self.active_color = action.color
         self._events.append(ev.ColorChosen(seat, action.color))
         then, self.color_then = self.color_then, None
@@ -873,6 +982,10 @@ class Round:
         (RULEBOOK.md 1.8). Fewer come when every other card is in a hand."""
         got: list[int] = []
         batch: list[int] = []
+        if self._no_mercy and reason != "deal" and self.rules.max_hand is not None:
+            # The Mercy rule is checked card by card: the 25th card puts the player out, and
+            # the rest of the draw is not taken (RULEBOOK.md 4).
+            count = min(count, max(self.rules.max_hand - len(self.hands[seat]), 1))
         for _ in range(count):
             if not self.draw_pile:
                 if batch:
@@ -948,8 +1061,8 @@ class Round:
         if phase in (Phase.STACK, Phase.CHALLENGE):
             self.wd4_player, self.wd4_hand, self.color_before = None, (), None
             self._set_decision(Phase.STACK, self._step(seat, 1))
-        elif phase is Phase.CHOOSE_COLOR:
-            self._set_decision(Phase.CHOOSE_COLOR, self._step(seat, 1))
+        elif phase is Phase.CHOOSE_COLOR or phase is Phase.ROULETTE:
+            self._set_decision(phase, self._step(seat, 1))
         else:  # its turn, or the target of its 7
             self._next_turn(self._step(seat, 1))
 

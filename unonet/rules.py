@@ -14,6 +14,12 @@ from typing import Any, Literal, get_args
 from unonet.cards import DeckManifest, classic_manifest
 from unonet.errors import ErrorCode, RulesError
 from unonet.flip_deck import light_manifest
+from unonet.no_mercy_deck import (
+    NO_MERCY_KEEPS,
+    NO_MERCY_MAX_PLAYERS,
+    NO_MERCY_SETS,
+    no_mercy_manifest,
+)
 
 __all__ = [
     "OPTIONS",
@@ -87,7 +93,17 @@ class RuleSet:
     flip_passes_hands: bool = False
 
     def __post_init__(self) -> None:
+        if self.variant == "no_mercy":
+            self._take_no_mercy_rules()
         self.validate()
+
+    def _take_no_mercy_rules(self) -> None:
+        """No Mercy's rules are always on (RULEBOOK.md section 4): an option it fixes that has
+        the classic default takes the variant's value, so the rule set says what is played;
+        any other value stays, for check_variant_options to refuse by name."""
+        for name, value in NO_MERCY_SETS.items():
+            if getattr(self, name) == _CLASSIC_DEFAULTS[name]:
+                object.__setattr__(self, name, value)
 
     # -- validation -------------------------------------------------------------------------
 
@@ -118,8 +134,8 @@ class RuleSet:
         """Refuse options and variants that the engine does not implement yet, by name.
 
         `unreleased_variants` is for the engine's own tests only: it accepts a variant the
-        engine plays before the protocol, trust and client carry it (_ENGINE_PLAYS; none
-        today). Everything a user or the host reaches calls this without it."""
+        engine plays before the protocol, trust and client carry it (_ENGINE_PLAYS: No
+        Mercy). Everything a user or the host reaches calls this without it."""
         defaults = RuleSet.__new__(RuleSet)
         for f in dataclasses.fields(RuleSet):
             object.__setattr__(defaults, f.name, f.default)
@@ -162,12 +178,20 @@ class RuleSet:
     def excluded_options(self) -> tuple[str, ...]:
         """The options this rule set's variant sets itself (check_variant_options refuses any
         other value): UNO Flip's deck is its own."""
-        return FLIP_OWN_OPTIONS if self.variant == "flip" else ()
+        if self.variant == "flip":
+            return FLIP_OWN_OPTIONS
+        if self.variant == "no_mercy":
+            return NO_MERCY_OWN_OPTIONS
+        return ()
 
     def check_variant_options(self) -> None:
         """Refuse, by name, an option the variant excludes. UNO Flip has its own deck: one
         deck of 112 double-sided cards in its own eight colours, no Buzzer cards; every other
-        option combines with it (RULEBOOK.md section 3). `flip_passes_hands` needs Flip."""
+        option combines with it (RULEBOOK.md section 3). `flip_passes_hands` needs Flip.
+        No Mercy plays its own deck and always its own rules (`NO_MERCY_SETS`, RULEBOOK.md
+        section 4), for 2 to 6 players."""
+        if self.variant == "no_mercy":
+            self._check_no_mercy_options()
         if self.variant != "flip":
             if self.flip_passes_hands:
                 raise RulesError("flip_passes_hands", "plays only with variant=flip")
@@ -179,6 +203,19 @@ class RuleSet:
         if self.buzzers:
             raise RulesError("buzzers", "the UNO Flip deck has no Buzzer cards")
 
+    def _check_no_mercy_options(self) -> None:
+        for name, value in NO_MERCY_SETS.items():
+            if name == "max_players":
+                if self.max_players > NO_MERCY_MAX_PLAYERS:
+                    raise RulesError(name, f"No Mercy is for 2 to {NO_MERCY_MAX_PLAYERS} players")
+            elif getattr(self, name) != value:
+                raise RulesError(name, f"No Mercy always plays {name}={_word(value)}")
+        for name in NO_MERCY_KEEPS:
+            if getattr(self, name) != _CLASSIC_DEFAULTS[name]:
+                raise RulesError(
+                    name, f"No Mercy plays {name}={_word(_CLASSIC_DEFAULTS[name])} only"
+                )
+
     # -- derived ----------------------------------------------------------------------------
 
     def manifest(self, seed: bytes | None = None) -> DeckManifest:
@@ -186,6 +223,8 @@ class RuleSet:
         afresh each round (unonet.flip_deck.round_manifest). No deck depends on `seed` today."""
         if self.variant == "flip":
             return light_manifest()
+        if self.variant == "no_mercy":
+            return no_mercy_manifest()
         return classic_manifest(self.decks, self.colors, self.buzzers)
 
     def replace(self, **changes: Any) -> RuleSet:
@@ -210,6 +249,11 @@ class RuleSet:
         """The options that differ from the official rules."""
         base = RuleSet()
         return {k: v for k, v in self.to_dict().items() if getattr(base, k) != v}
+
+
+def _word(value: Any) -> str:
+    """An option's value as `--set` writes it."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def _show(values: tuple[Any, ...] | frozenset[Any]) -> str:
@@ -264,6 +308,13 @@ OPTIONS: dict[str, OptionInfo] = {
 FLIP_OWN_OPTIONS = ("decks", "colors", "buzzers")
 """Options UNO Flip fixes: one deck of 112 double-sided cards, four colours a side, no Buzzer."""
 
+NO_MERCY_OWN_OPTIONS = (*NO_MERCY_SETS, *NO_MERCY_KEEPS)
+"""Options No Mercy sets itself: its rules always on, its deck, its seat limit."""
+
+_CLASSIC_DEFAULTS: dict[str, Any] = {
+    f.name: f.default for f in dataclasses.fields(RuleSet)
+}
+
 # What the engine plays today, per option; any other non-default value is refused by name.
 _IMPLEMENTED: dict[str, frozenset[Any]] = {
     "variant": frozenset({"classic", "flip"}),  # No Mercy: issue 15
@@ -272,7 +323,10 @@ _IMPLEMENTED: dict[str, frozenset[Any]] = {
 
 # What the engine plays for its own tests (check_playable's `unreleased_variants`): a variant
 # whose engine is built before the protocol, trust and client carry it (No Mercy, issue 15).
-_ENGINE_PLAYS: dict[str, frozenset[Any]] = dict(_IMPLEMENTED)
+_ENGINE_PLAYS: dict[str, frozenset[Any]] = {
+    **_IMPLEMENTED,
+    "variant": _IMPLEMENTED["variant"] | {"no_mercy"},
+}
 
 PRESETS: dict[str, dict[str, Any]] = {
     "official": {},
