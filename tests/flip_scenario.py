@@ -14,16 +14,37 @@ deal order is the named cards, then the rest by id, then `after_flip` (the pile'
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
+from unonet.actions import Action
 from unonet.cards import Face
 from unonet.events import Event, OtherSidesShown, PileOtherSideShown
 from unonet.flip_deck import dark_faces, light_faces, pair_faces
-from unonet.flip_preview import FLIP_RULES, flip_match
 from unonet.match import Match
 from unonet.rules import RuleSet
 
 SEED = b"flip-scenario"
+
+
+
+FLIP_RULES = RuleSet(variant="flip")
+"""Preset `flip`: UNO Flip with the official options."""
+
+
+def flip_match(seats: int, seed: bytes, rules: RuleSet = FLIP_RULES, **setup: Any) -> Match:
+    """A Flip match (`rules.variant` must be flip); `setup` is Match's: stacked_decks,
+    first_dealer, deck (a pairing a scenario needs, for every round)."""
+    if rules.variant != "flip":
+        raise ValueError("flip_match builds UNO Flip matches only")
+    return Match(rules, seats, seed, **setup)
+
+
+def replay_flip_match(
+    rules: RuleSet, seats: int, seed: bytes, log: Iterable[tuple[int, Action]], **setup: Any
+) -> Match:
+    """`Match.replay` for a Flip match."""
+    return Match.replay(rules, seats, seed, log, **setup)
 
 
 def _take(pool: list[Face], name: str, side: str) -> Face:

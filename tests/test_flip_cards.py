@@ -3,7 +3,7 @@ and the Flip itself. Dealer 0 and three seats unless said: seat 1 plays first.""
 
 from __future__ import annotations
 
-from flip_scenario import card, flip_deal, name, names, play_events, side, top
+from flip_scenario import FLIP_RULES, card, flip_deal, name, names, play_events, side, top
 from scenario import of_type, one, refused
 
 from unonet import events as ev
@@ -12,7 +12,6 @@ from unonet.cards import Color
 from unonet.errors import ErrorCode
 from unonet.events import Flipped
 from unonet.flip_deck import DARK, LIGHT
-from unonet.flip_preview import FLIP_RULES
 from unonet.match import Match
 
 R, G, B = Color.RED, Color.GREEN, Color.BLUE

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from flip_scenario import FLIP_RULES, flip_match
 
 from unonet.cards import CLASSIC_COLORS, EXTRA_COLORS, Kind
 from unonet.errors import ErrorCode, RulesError
@@ -18,7 +19,6 @@ from unonet.flip_deck import (
     light_manifest,
     round_manifest,
 )
-from unonet.flip_preview import FLIP_RULES, flip_match
 from unonet.match import Match
 from unonet.rules import RuleSet, playable_presets, preset
 

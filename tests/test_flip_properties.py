@@ -18,7 +18,7 @@ import random
 from collections import Counter
 from typing import Any
 
-from flip_scenario import flip_deal
+from flip_scenario import FLIP_RULES, flip_deal, flip_match, replay_flip_match
 from hypothesis import HealthCheck, given, settings
 from hypothesis import event as note
 from hypothesis import strategies as st
@@ -40,7 +40,6 @@ from unonet.events import (
 )
 from unonet.flip import other_side
 from unonet.flip_deck import DARK, FLIP_DECK_SIZE
-from unonet.flip_preview import FLIP_RULES, flip_match, replay_flip_match
 from unonet.match import BETWEEN_ROUNDS, IN_ROUND, MATCH_OVER, Match
 from unonet.phase import Phase
 from unonet.rules import RulesError, RuleSet
