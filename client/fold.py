@@ -1,13 +1,13 @@
 """Keeps a seat's View current from the events it receives.
 
-The host sends one snapshot, then events only (SPEC.md 9), so the client folds each event into
-the view itself: card counts, its own hand, the top card and colour, whose turn, the pending
-decision, UNO flags, the piles, who is out; in UNO Flip the side in play and the other side
-everybody sees of each hand and of the draw pile's top (a card's face is read on the side in
-play). What it folds must equal the engine's `Match.view(seat)` after every event batch; the
-client tests hold it to that against a real match, under random house rules and in Flip. The
-fold judges no rule: whether a drawn card may be played comes from the engine (MayPlayDrawn),
-as does every decision (DecisionPending, BuzzerOpened).
+The host sends one snapshot, then events only (SPEC.md 9), so the client folds each event into the
+view itself: card counts, its own hand, the top card and colour, whose turn, the pending decision,
+UNO flags, the piles, who is out; in UNO Flip the side in play and the other side everybody sees of
+each hand and of the draw pile's top, and the dark faces this seat was told this round (a card's
+face is read on the side in play: unonet.in_play). What it folds must equal the engine's
+`Match.view(seat)` after every event batch; the client tests hold it to that against a real match,
+under random house rules and in Flip. The fold judges no rule: whether a drawn card may be played
+comes from the engine (MayPlayDrawn), as does every decision (DecisionPending, BuzzerOpened).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from dataclasses import replace
 
 from unonet import events as ev
 from unonet.cards import Color, DeckManifest, Face
+from unonet.in_play import DarkFaces, face_in_play
 from unonet.phase import Phase
 from unonet.view import Pending, SeatView, View, face_order
 
@@ -29,15 +30,23 @@ class ViewTracker:
         self._last_player: int | None = None
         self._color_before: Color | None = None
         self._eliminated: set[int] = set()  # out of the match from the next deal on
+        self._dark = DarkFaces()
 
     def _seat(self, seat: int, **changes: object) -> None:
         seats = list(self.view.seats)
         seats[seat] = replace(seats[seat], **changes)  # type: ignore[arg-type]
         self.view = replace(self.view, seats=tuple(seats))
 
-    def face(self, card: int) -> Face:
-        """The face of `card` on the side in play (always side 0 but in UNO Flip)."""
-        return self.manifest.face(card, self.view.side)
+    def face(self, card: int) -> Face | None:
+        """The face of `card` on the side in play (always side 0 but in UNO Flip, whose dark
+        faces are those told this round); None for one never told."""
+        view = self.view
+        return face_in_play(self.manifest, card, view.side, self._dark.of(view.dark_faces))
+
+    def color_of(self, card: int) -> Color | None:
+        """The colour `card` sets on the side in play (None: a wild, or a face not told)."""
+        face = self.face(card)
+        return face.color if face is not None else None
 
     def apply(self, event: ev.Event) -> View:
         """Fold `event` into the view and return the new view."""
@@ -66,7 +75,7 @@ class ViewTracker:
                     self.view = replace(v, drawn_card=card)
             case ev.TopCardTurned(card=card):
                 self.view = replace(
-                    v, top_card=card, active_color=self.face(card).color,
+                    v, top_card=card, active_color=self.color_of(card),
                     discard_pile=v.discard_pile + 1, draw_pile=max(0, v.draw_pile - 1),
                 )
             case ev.Reshuffled(sources=sources, reason=reason):
@@ -92,12 +101,14 @@ class ViewTracker:
     def _play(self, seat: int, card: int, color: Color | None, uno: bool) -> None:
         v = self.view
         face = self.face(card)
+        wild = face is not None and face.is_wild
+        own = face.color if face is not None else None
         self._last_player = seat
         self._color_before = v.active_color
         hand = tuple(c for c in v.hand if c != card) if seat == v.seat else v.hand
         self.view = replace(
             v, hand=hand, top_card=card, discard_pile=v.discard_pile + 1, drawn_card=None,
-            active_color=color if face.is_wild else (face.color or v.active_color),
+            active_color=color if wild else (own or v.active_color),
         )
         left = max(0, v.seats[seat].cards - 1)
         if left == 1:
@@ -205,12 +216,17 @@ class ViewTracker:
                 # The new top's face on the new side sets what to match; a wild face waits
                 # for its colour (ColorChosen).
                 self.view = replace(self.view, side=side, top_card=top)
-                self.view = replace(self.view, active_color=self.face(top).color)
+                self.view = replace(self.view, active_color=self.color_of(top))
             case ev.OtherSidesShown(seat=s, faces=faces):
                 if 0 <= s < len(self.view.seats):
                     self._seat(s, other_sides=tuple(sorted(faces, key=face_order)))
             case ev.PileOtherSideShown(face=face):
                 self.view = replace(self.view, pile_other_side=face)
+            case ev.DarkFacesShown(cards=cards, faces=faces):
+                # Told of this round's pairing (a card id names its light face only): kept
+                # until the next round deals a new one.
+                merged = DarkFaces.merged(self.view.dark_faces, cards, faces)
+                self.view = replace(self.view, dark_faces=merged)
             case _:
                 return False
         return True
@@ -233,6 +249,7 @@ class ViewTracker:
                     hand=(), seats=seats, top_card=None, active_color=None, draw_pile=size,
                     discard_pile=0, drawn_card=None, pending=None, round_winner=None,
                     side=0, pile_other_side=None,  # every round starts on the light side
+                    dark_faces=(),  # and pairs the dark faces afresh (unonet.flip)
                 )
             case ev.RoundEnded(winner=winner, scores=scores):
                 seats = tuple(

@@ -2,10 +2,12 @@
 
 A client follows a Flip match from the events alone (client.fold.ViewTracker): the side in play
 (Flipped), the card to match read on that side, the other sides everybody sees of each hand
-(OtherSidesShown) and of the draw pile's top (PileOtherSideShown), a Wild Draw Color's pending
-draw (until_color). Random Flip matches under the options that combine with Flip check that
-after every batch each folded view is exactly `observe` of that seat (or of a spectator); one
-fixed match checks it over a whole match that flips both ways.
+(OtherSidesShown) and of the draw pile's top (PileOtherSideShown), a Wild Draw Color's pending draw
+(until_color), the dark faces it was told this round (DarkFacesShown: the pairing is the round's,
+secret), and by them the face in play of its own cards and of the top card. Random Flip matches
+under the options that combine with Flip check that after every batch each folded view is exactly
+`observe` of that seat (or of a spectator); one fixed match checks it over a whole match that flips
+both ways.
 """
 
 from __future__ import annotations
@@ -52,7 +54,18 @@ def follow(match: Match, rng_seed: int, max_actions: int = MAX_ACTIONS) -> list[
             assert tracker.view == observe(match, who), (
                 f"seat {who} after {action!r} by {seat} (step {step}): {events}"
             )
+            in_play(match, tracker)
     return seen
+
+
+def in_play(match: Match, tracker: ViewTracker) -> None:
+    """The fold names the top card and every card of its own hand by the face the engine
+    plays it as: light from the manifest, dark from the dark faces it was told this round."""
+    rnd, view = match.round, tracker.view
+    if rnd is None or view.round_no != match.round_no:
+        return
+    for card in (*view.hand, *([view.top_card] if view.top_card is not None else [])):
+        assert tracker.face(card) == rnd.face(card), (card, view.side, view.dark_faces)
 
 
 def test_a_whole_flip_match_folds_to_the_engine_view_on_both_sides() -> None:
@@ -63,6 +76,8 @@ def test_a_whole_flip_match_folds_to_the_engine_view_on_both_sides() -> None:
     assert DARK in sides and 0 in sides, "the match should flip to dark and back"
     assert any(isinstance(e, ev.OtherSidesShown) for e in seen)
     assert any(isinstance(e, ev.PileOtherSideShown) for e in seen)
+    public = [e for e in seen if isinstance(e, ev.DarkFacesShown) and e.seat is None]
+    assert public and any(isinstance(e, ev.DarkFacesShown) and e.seat == 0 for e in seen)
 
 
 def test_a_wild_draw_color_decision_folds_with_its_colour() -> None:
