@@ -39,7 +39,7 @@ def dealt(hands: Sequence[Sequence[str]], top: str, dealer: int = 0,
     """flip_deal's match, dealt again so that the deal's events (every hand's other side) can
     be given to the bots."""
     shown = flip_deal(hands, top=top, dealer=dealer, draws=draws)
-    match = Match(shown.rules, len(hands), SEED, deck=shown.manifest,
+    match = Match(shown.rules, len(hands), SEED, deck=shown.deck,
                   stacked_decks=[list(range(len(shown.manifest)))], first_dealer=dealer)
     return match, match.start_round()
 

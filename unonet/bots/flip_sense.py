@@ -11,7 +11,9 @@ Two uses, kept simple:
   (known or not).
 
 A bot reads only events and views, so this works the same in the host and over the network.
-It does not try to recover a card's side in play from the manifest's pairing of faces.
+A card id names its light face only (the public manifest); which dark face backs it is dealt
+afresh each round and told only as the rules show it (unonet.flip, `View.dark_faces`): `Faces`
+reads a card's face on either side from those two and nothing else.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from collections.abc import Sequence
 from unonet.cards import DeckManifest, Face, Kind
 from unonet.events import Event, Flipped, OtherSidesShown, Position, RoundStarted
 from unonet.flip import other_side
+from unonet.flip_deck import LIGHT
 from unonet.view import View
 
 STRONG_KINDS = frozenset({Kind.DRAW_FIVE, Kind.SKIP_EVERYONE, Kind.WILD_DRAW_TWO,
@@ -39,6 +42,40 @@ coloured dark faces are of the named colour, and it names one they are short of.
 THREAT_WILD = 1.0  # it holds a wild on the side in play: it surely can
 THREAT_UNKNOWN = 0.5  # we do not know all of it (before the first Flip: nothing)
 THREAT_COLORED = 0.25  # all known, no wild: it needs the colour or the number
+
+
+UNTOLD = Face(Kind.NUMBER)
+"""What `Faces` gives for a dark face the bot was not told (only a host that breaks SPEC 9.2
+leaves one out): no colour, no number, no points, so it matches nothing and weighs nothing, and
+the bot still answers from the legal list rather than failing."""
+
+
+class Faces:
+    """The faces of card ids as one observer knows them: the light face from the public
+    manifest, the dark face from those its view says it was told this round (its own cards,
+    and cards put face up on the dark side)."""
+
+    def __init__(self, manifest: DeckManifest) -> None:
+        self.manifest = manifest
+        self._told: tuple[tuple[int, Face], ...] | None = None
+        self._dark: dict[int, Face] = {}
+
+    def on(self, view: View, card: int, side: int) -> Face:
+        """The face `card` shows on `side`."""
+        if side == LIGHT:
+            return self.manifest.face(card)
+        if view.dark_faces is not self._told:  # a new view: read what it was told once
+            self._told = view.dark_faces
+            self._dark = dict(view.dark_faces)
+        return self._dark.get(card, UNTOLD)
+
+    def in_play(self, view: View, card: int) -> Face:
+        """The face `card` shows on the side in play."""
+        return self.on(view, card, view.side)
+
+    def dark(self, view: View) -> list[Face]:
+        """Every dark face `view` says this observer was told this round."""
+        return [face for _, face in view.dark_faces]
 
 
 def strength(face: Face) -> int:
@@ -92,7 +129,7 @@ class FlipMemory:
         return [self.fronts[p] for p in self.backs.get(seat, {}) if p in self.fronts]
 
 
-def flip_gain(view: View, manifest: DeckManifest, memory: FlipMemory, me: int, flip: int,
+def flip_gain(view: View, faces: Faces, memory: FlipMemory, me: int, flip: int,
               danger: bool) -> float:
     """How much better off `me` is if it plays the Flip `flip` now (positive: play it).
 
@@ -104,8 +141,8 @@ def flip_gain(view: View, manifest: DeckManifest, memory: FlipMemory, me: int, f
     rest = [c for c in view.hand if c != flip]
     gain = 0.0
     if rest:
-        now = [manifest.face(c, side) for c in rest]
-        then = [manifest.face(c, back) for c in rest]
+        now = [faces.on(view, c, side) for c in rest]
+        then = [faces.on(view, c, back) for c in rest]
         if danger:
             gain = (sum(f.points for f in now) - sum(f.points for f in then)) / (20 * len(rest))
         else:

@@ -16,6 +16,7 @@ and the view's pending decision; it never re-derives a rule.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -33,9 +34,10 @@ from unonet.actions import (
     Play,
 )
 from unonet.bots.base import Bot
-from unonet.bots.flip_sense import FlipMemory, flip_gain, flip_preference, hit
+from unonet.bots.flip_sense import Faces, FlipMemory, flip_gain, flip_preference, hit
 from unonet.cards import Color, Face, Kind
 from unonet.events import CardPlayed, Event, RoundStarted, TopCardTurned
+from unonet.flip_deck import LIGHT, dark_faces
 from unonet.view import SeatView, View
 
 CHALLENGE_THRESHOLD = 0.6
@@ -56,6 +58,7 @@ class NormalBot(Bot):
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self.seen: set[int] = set()  # face-up cards seen this round
         self.flips = FlipMemory()
+        self.faces = Faces(self.manifest)
 
     def observe(self, event: Event) -> None:
         if isinstance(event, CardPlayed | TopCardTurned):
@@ -66,7 +69,7 @@ class NormalBot(Bot):
 
     def face(self, view: View, card: int) -> Face:
         """What `card` shows on the side in play (UNO Flip turns it; other decks have one)."""
-        return self.manifest.face(card, view.side)
+        return self.faces.in_play(view, card)
 
     def react(self, view: View, legal: Sequence[Action]) -> Action | None:
         """Every chance is taken: call UNO (unless it forgot), catch, press B, then jump in (or
@@ -140,7 +143,7 @@ class NormalBot(Bot):
         flips = [p.card for p in plays if self.face(view, p.card).kind is Kind.FLIP]
         if not flips:
             return 0
-        return flip_preference(flip_gain(view, self.manifest, self.flips, self.seat, flips[0],
+        return flip_preference(flip_gain(view, self.faces, self.flips, self.seat, flips[0],
                                           danger))
 
     def _answer_draw(self, view: View, plays: list[Play]) -> Play:
@@ -227,13 +230,21 @@ class NormalBot(Bot):
                 return True
             if known and len(known) == pending.target_cards - 1:
                 return False
-        known_ids = set(view.hand) | self.seen
-        unseen = [card for card in self.manifest if card.id not in known_ids]
+        unseen = self._unseen(view)
         if not unseen:
             return False
-        of_color = sum(1 for card in unseen
-                       if self.manifest.face(card.id, view.side).color == pending.color_before)
-        p = of_color / len(unseen)
+        of_color = sum(n for face, n in unseen.items() if face.color == pending.color_before)
+        p = of_color / unseen.total()
         others = max(pending.target_cards - 1, 0)
         had_color = 1 - (1 - p) ** others
         return had_color > CHALLENGE_THRESHOLD
+
+    def _unseen(self, view: View) -> Counter[Face]:
+        """The faces on the side in play of the cards this bot has not seen: on the light side
+        the deck's less its hand and the cards seen face up; on the dark side (UNO Flip, whose
+        dark faces are paired afresh each round and told, never named by an id) the dark side's
+        faces less every dark face it was told this round."""
+        if view.side == LIGHT:
+            known = set(view.hand) | self.seen
+            return Counter(self.manifest.face(c.id) for c in self.manifest if c.id not in known)
+        return Counter(dark_faces()) - Counter(self.faces.dark(view))
