@@ -787,7 +787,8 @@ class Round:
     def _take_pending(self, seat: int) -> None:
         reason = self._pending_reason()
         self._pay_pending(seat, 0, reason)
-        self._events.append(ev.Skipped(seat, reason))
+        if seat not in self.out:  # knocked out by the draw: out, not skipped
+            self._events.append(ev.Skipped(seat, reason))
         self._after_pending_paid(self._step(seat, 1))
 
     def _pay_pending(self, seat: int, extra: int, reason: str) -> None:
@@ -1058,6 +1059,8 @@ class Round:
             return
         if seat != self.current:
             return
+        if phase in (Phase.STACK, Phase.CHALLENGE) and not self.chain:
+            return  # knocked out paying the draw: whoever pays it moves play on
         if phase in (Phase.STACK, Phase.CHALLENGE):
             self.wd4_player, self.wd4_hand, self.color_before = None, (), None
             self._set_decision(Phase.STACK, self._step(seat, 1))
