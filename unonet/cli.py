@@ -21,7 +21,7 @@ from unonet.compiled import engine_is_compiled
 from unonet.errors import EngineError
 from unonet.events import Event, RoundEnded, TurnStarted
 from unonet.match import Match
-from unonet.narrate import narrate
+from unonet.narrate import Narrator
 from unonet.rulebook import LANGUAGES, UnknownLanguage, describe_rules
 from unonet.rules import PRESETS, RulesError, RuleSet, parse_option, playable_presets, preset
 
@@ -155,15 +155,18 @@ def cmd_log(args: argparse.Namespace) -> int:
     print(f"unonet {__version__}: a match of {seats} bots ({args.policy}), rules {args.rules}")
     print(f"seed {seed.hex()} (replay with --seed)")
     print("Seats: " + ", ".join(f"{i}: {n}" for i, n in enumerate(names)))
+    # A public log: the Narrator follows the side in play and, in UNO Flip, the dark faces told
+    # to everybody (a card id names its light face only), so it must hear every event.
+    tell = Narrator(names, match.manifest, None, args.lang or "en")
 
     def show(seat: int, action: Action, events: list[Event]) -> None:
         said = False
         for event in events:
+            text = tell(event)
             if isinstance(event, TurnStarted) and not args.verbose:
                 continue
             if args.quiet and not isinstance(event, RoundEnded):
                 continue
-            text = narrate(event, names, match.manifest, None, args.lang or "en")
             if text:
                 print("  " + text if not isinstance(event, RoundEnded) else text,
                       flush=bool(args.speed))

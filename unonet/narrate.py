@@ -6,8 +6,11 @@ deal's draws, UNO Flip's other sides shown) and for a private event whose audien
 `viewer`. Every log uses it: the terminal client's log, `unonet play --log`. Pure, no I/O; the
 words come from unonet/words.py.
 
-In UNO Flip a card is named by its face on the side in play, `side`: the caller knows it (the
-client's view), or lets a `Narrator` follow it from the events (a log of a whole match).
+In UNO Flip a card is named by its face on the side in play, `side`. A card id names its light
+face only; which dark face backs it is dealt each round and told card by card (`DarkFacesShown`,
+unonet.flip), so on the dark side a card is named by the dark face the reader was told, `dark`
+(unonet.in_play), and a face never told is "?". The caller knows both (the client's view), or lets
+a `Narrator` follow them from the events (a log of a whole match).
 
 Names are used as given: the caller passes them ready for display (the client passes the seat
 names it shows everywhere else), and they are substituted as values, never read as templates.
@@ -15,10 +18,11 @@ names it shows everywhere else), and they are substituted as values, never read 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from unonet import events as ev
 from unonet.cards import CHALLENGEABLE_KINDS, Color, DeckManifest, Face, Kind
+from unonet.in_play import face_in_play
 from unonet.phase import Phase
 from unonet.words import DEFAULT_LANGUAGE, Words, game_words
 
@@ -26,10 +30,12 @@ __all__ = ["BOOKKEEPING", "SAID_BY_THE_CATCH", "Narrator", "narrate"]
 
 BOOKKEEPING: frozenset[type[ev.Event]] = frozenset({
     ev.TurnStarted, ev.CatchWindowClosed, ev.OtherSidesShown, ev.PileOtherSideShown,
+    ev.DarkFacesShown,
 })
 """Event classes that are never worded: the screen shows whose turn it is, a closed catch
 window only means that nothing happened, and UNO Flip's other sides are on the screen (a line
-for each hand after every step would drown the log). (CardsDrawn of the deal is also silent:
+for each hand after every step would drown the log; the dark faces told are what names the
+cards of the sentences that follow). (CardsDrawn of the deal is also silent:
 the round's start says it; so is the draw of an UNO or false-catch penalty, whose count the
 catch's own sentence gives, so that a catch is told once.)"""
 
@@ -44,22 +50,26 @@ def narrate(
     viewer: int | None = None,
     lang: str = DEFAULT_LANGUAGE,
     side: int = 0,
+    dark: Mapping[int, Face] | None = None,
 ) -> str | None:
     """The sentence for `event` as `viewer` (a seat, or None for a spectator or a public log)
     reads it, in `lang` (English if unknown), cards named by their face on `side` (UNO Flip:
-    the side in play once `event` happened; 0 for every other deck)."""
+    the side in play once `event` happened; 0 for every other deck), a dark face as `dark`
+    (card id -> dark face told to `viewer` this round) says."""
     audience = event.audience
     if audience is not None and viewer not in audience:
         return None
     if type(event) in BOOKKEEPING:
         return None
-    return _Teller(game_words(lang), names, manifest, side).tell(event)
+    return _Teller(game_words(lang), names, manifest, side, dark or {}).tell(event)
 
 
 class Narrator:
-    """`narrate` for a whole match told in order, following the side in play from the events
-    themselves (a Flipped turns it, a new round starts on the light side): for a log that has
-    no view at hand, such as `unonet play --log`."""
+    """`narrate` for a whole match told in order, following the side in play and the dark faces
+    told to `viewer` from the events themselves (a Flipped turns the side, a DarkFacesShown for
+    `viewer` or everybody names dark faces, a new round starts on the light side with none): for
+    a log that has no view at hand, such as `unonet play --log`. Events for other seats may be
+    passed too: their dark faces are not taken."""
 
     def __init__(self, names: Sequence[str], manifest: DeckManifest,
                  viewer: int | None = None, lang: str = DEFAULT_LANGUAGE) -> None:
@@ -68,6 +78,7 @@ class Narrator:
         self.viewer = viewer
         self.lang = lang
         self.side = 0
+        self.dark: dict[int, Face] = {}
 
     def __call__(self, event: ev.Event) -> str | None:
         match event:
@@ -75,18 +86,24 @@ class Narrator:
                 self.side = side
             case ev.RoundStarted():
                 self.side = 0
-        return narrate(event, self.names, self.manifest, self.viewer, self.lang, self.side)
+                self.dark = {}  # each round pairs the dark faces afresh
+            case ev.DarkFacesShown(cards=cards, faces=faces):
+                if event.audience is None or self.viewer in event.audience:
+                    self.dark.update(zip(cards, faces, strict=False))
+        return narrate(event, self.names, self.manifest, self.viewer, self.lang, self.side,
+                       self.dark)
 
 
 class _Teller:
     """One event's wording: the language's words, and how seats and cards are named."""
 
     def __init__(self, words: Words, names: Sequence[str], manifest: DeckManifest,
-                 side: int = 0) -> None:
+                 side: int = 0, dark: Mapping[int, Face] | None = None) -> None:
         self.tr = words
         self.names = names
         self.manifest = manifest
         self.side = side
+        self.dark: Mapping[int, Face] = dark or {}
 
     def name(self, seat: int | None) -> str:
         if seat is None or not 0 <= seat < len(self.names):
@@ -97,19 +114,17 @@ class _Teller:
         return ", ".join(self.name(s) for s in seats)
 
     def card(self, card_id: int) -> str:
-        if not 0 <= card_id < len(self.manifest):
-            return "?"
-        faces = self.manifest.cards[card_id].faces
-        return self.tr.card(faces[self.side] if 0 <= self.side < len(faces) else faces[0])
+        face = face_in_play(self.manifest, card_id, self.side, self.dark)
+        return "?" if face is None else self.tr.card(face)
 
     def challenged(self) -> str:
         """The name of the card a challenge is about: the one challengeable kind the deck has
-        on the side in play (UNO Flip: Wild Draw Two on light, Wild Draw Color on dark), else
-        the Wild Draw Four."""
-        kinds = {
-            card.faces[self.side].kind for card in self.manifest
-            if self.side < len(card.faces) and card.faces[self.side].kind in CHALLENGEABLE_KINDS
-        }
+        on the side in play (UNO Flip: Wild Draw Two on light, Wild Draw Color on dark: only
+        Flip has a dark side, which the public manifest does not list), else the Wild Draw
+        Four."""
+        if self.side != 0:
+            return self.tr.card(Face(Kind.WILD_DRAW_COLOR))
+        kinds = {card.faces[0].kind for card in self.manifest} & CHALLENGEABLE_KINDS
         kind = kinds.pop() if len(kinds) == 1 else Kind.WILD_DRAW_FOUR
         return self.tr.card(Face(kind))
 
@@ -133,7 +148,7 @@ class _Teller:
         match event:
             case ev.Flipped(seat=s, side=side, top=top):
                 which = self.tr("side.dark" if side else "side.light")
-                on_top = _Teller(self.tr, self.names, self.manifest, side).card(top)
+                on_top = _Teller(self.tr, self.names, self.manifest, side, self.dark).card(top)
                 return self.tr("ev.flipped", name=self.name(s), side=which, card=on_top)
         return None
 
