@@ -1,6 +1,7 @@
 """Engine throughput, paired with RLCard's UNO: rounds per CPU second, median and range.
 
-One command, from the repository root (about a minute and a half with the defaults):
+One command, from the repository root (about a minute of CPU with the defaults; --compiled
+adds a mypyc build, about a minute, and as long again to measure it):
 
     .venv/bin/python benchmarks/engine.py                  # 7 repeats, 1 s per side each
     .venv/bin/python benchmarks/engine.py --repeats 11 --seconds 2 --seats 2 4
@@ -320,11 +321,11 @@ def paired(ours: Side, theirs: Side) -> list[float]:
 
 
 def table(sides: list[Side]) -> list[str]:
-    lines = [f"{'side':<48} {'seats':>5} {'rounds/CPU s, median (range)':>30} "
+    lines = [f"{'side':<52} {'seats':>5} {'rounds/CPU s, median (range)':>30} "
              f"{'actions/CPU s, median':>22} {'actions/round':>13} {'CPU share':>10}"]
     for side in sides:
         lines.append(
-            f"{side.name:<48} {side.seats:>5} {spread(side.rounds_per_s()):>30} "
+            f"{side.name:<52} {side.seats:>5} {spread(side.rounds_per_s()):>30} "
             f"{statistics.median(side.actions_per_s()):>22,.0f} "
             f"{sum(side.actions) / sum(side.rounds):>13.1f} "
             f"{statistics.median(side.share()):>10.2f}")
