@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace as dataclass_replace
 
 import pytest
 from flip_scenario import SEED, card, flip_deal, name
@@ -76,6 +77,19 @@ def test_on_the_dark_side_the_normal_bot_reads_dark_faces_and_names_a_dark_colou
     action = decide(bot, match)
     assert isinstance(action, Play) and action.card == card(match, 1, "Wild")
     assert action.color == Color.PURPLE  # what it holds most, on the side in play
+
+
+def test_a_dark_face_never_told_leaves_the_normal_bot_answering_from_the_legal_list() -> None:
+    # Only a host breaking SPEC 9.2 leaves one out: the bot still answers, legally.
+    match, events = dealt([["red Flip/cyan 1", "yellow 2", "yellow 4"],
+                           ["blue 1/Wild", "blue 2/purple 7", "blue 3/purple 8"]],
+                          top="red 8/orange 1", dealer=1)
+    bot = normal(match, 1, events)
+    step(match, [bot], 0, "red Flip")
+    view = match.view(1)
+    assert view.side == DARK and view.dark_faces
+    legal = match.legal_actions(1)
+    assert bot.act(dataclass_replace(view, dark_faces=()), legal) in legal
 
 
 # -- playing a Flip ------------------------------------------------------------------------------

@@ -13,7 +13,8 @@ Two uses, kept simple:
 A bot reads only events and views, so this works the same in the host and over the network.
 A card id names its light face only (the public manifest); which dark face backs it is dealt
 afresh each round and told only as the rules show it (unonet.flip, `View.dark_faces`): `Faces`
-reads a card's face on either side from those two and nothing else.
+reads a card's face on either side from those two and nothing else (unonet.in_play, as the
+client and the narration do).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from collections.abc import Sequence
 from unonet.cards import DeckManifest, Face, Kind
 from unonet.events import Event, Flipped, OtherSidesShown, Position, RoundStarted
 from unonet.flip import other_side
-from unonet.flip_deck import LIGHT
+from unonet.in_play import DarkFaces, face_in_play
 from unonet.view import View
 
 STRONG_KINDS = frozenset({Kind.DRAW_FIVE, Kind.SKIP_EVERYONE, Kind.WILD_DRAW_TWO,
@@ -57,17 +58,12 @@ class Faces:
 
     def __init__(self, manifest: DeckManifest) -> None:
         self.manifest = manifest
-        self._told: tuple[tuple[int, Face], ...] | None = None
-        self._dark: dict[int, Face] = {}
+        self._dark = DarkFaces()  # rebuilt only when a view's dark_faces change
 
     def on(self, view: View, card: int, side: int) -> Face:
         """The face `card` shows on `side`."""
-        if side == LIGHT:
-            return self.manifest.face(card)
-        if view.dark_faces is not self._told:  # a new view: read what it was told once
-            self._told = view.dark_faces
-            self._dark = dict(view.dark_faces)
-        return self._dark.get(card, UNTOLD)
+        face = face_in_play(self.manifest, card, side, self._dark.of(view.dark_faces))
+        return UNTOLD if face is None else face
 
     def in_play(self, view: View, card: int) -> Face:
         """The face `card` shows on the side in play."""
