@@ -6,7 +6,11 @@ its trust verifier, play a whole `flip` match at a headless host, and a spectato
 - no verifier (the bots' and the spectator's) found a violation, every round's audit passed
   for every bot, and the audits did check the other sides shown (they are not vacuous);
 - the spectator's view, folded from what it received (client/fold.py), is the host's public
-  view (`observe(match, None)`, replayed from the host's own log) after every step of the match.
+  view (`observe(match, None)`, replayed from the host's own log) after every step of the match;
+- the dark faces each client was told (`dark_faces_shown`, and a snapshot's `dark_faces`) are
+  those of the round's secret pairing, and only of cards that client held, was shown by a
+  challenge, or saw face up on the dark side (for the spectator: only the last); a seat knows
+  the dark face of every card it held.
 
 On trio's autojump clock: the host's timers and the bots' reaction times are real, the waiting
 is not.
@@ -14,7 +18,7 @@ is not.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import trio
@@ -29,9 +33,14 @@ from host.registry import Registry
 from host.server import HostServer, ServerConfig
 from host.settings import TableTimings
 from host.table import TableSettings
+from protocol.client_session import GameEvent as WireGameEvent
+from protocol.client_session import SessionEvent
+from protocol.client_session import Snapshot as WireSnapshot
+from protocol.game_codec import decode_view
 from protocol.limits import RECEIVE_CHUNK
 from unonet import events as ev
-from unonet.cards import DeckManifest
+from unonet.cards import DeckManifest, Face
+from unonet.flip_deck import DARK, LIGHT
 from unonet.match import Match
 from unonet.rules import preset
 from unonet.view import View, observe
@@ -47,6 +56,34 @@ match of several rounds without one practically never."""
 BOTS = (("alpha", "normal"), ("beta", "random"), ("gamma", "normal"), ("delta", "random"))
 
 
+Told = tuple[int, int | None, int, Face]
+"""A dark face a client was told: (round, the audience: a seat or None for everybody, card,
+face)."""
+
+
+class DarkFaces:
+    """The dark faces one client received, by round: from `dark_faces_shown` events and from a
+    snapshot's view (`netbot.play`'s observer, or the spectator's session events)."""
+
+    def __init__(self) -> None:
+        self.round_no = 0
+        self.told: list[Told] = []
+
+    def __call__(self, events: Sequence[SessionEvent]) -> None:
+        for item in events:
+            if isinstance(item, WireSnapshot):
+                view = decode_view(item.view)
+                self.round_no = view.round_no
+                self.told += [(view.round_no, view.seat, c, f) for c, f in view.dark_faces]
+            elif isinstance(item, WireGameEvent):
+                event = item.event
+                if isinstance(event, ev.RoundStarted):
+                    self.round_no = event.round_no
+                elif isinstance(event, ev.DarkFacesShown):
+                    self.told += [(self.round_no, event.seat, c, f)
+                                  for c, f in zip(event.cards, event.faces, strict=True)]
+
+
 @dataclass
 class Spectator:
     """What a verifying spectator folded: its view after each public event, and the events."""
@@ -58,6 +95,7 @@ class Spectator:
     events: list[ev.Event] = field(default_factory=list)
     views: list[View] = field(default_factory=list)  # [0]: the snapshot's; then one per event
     ended: bool = False
+    dark: DarkFaces = field(default_factory=DarkFaces)
 
     def take(self, updates: Sequence[Update]) -> None:
         for update in updates:
@@ -86,6 +124,7 @@ class Spectator:
 
 async def watch(listener: trio.SocketListener, spectator: Spectator) -> None:
     stream = await trio.testing.open_stream_to_socket_listener(listener)
+    spectator.link.observe = spectator.dark
     await stream.send_all(spectator.link.connect())
     while not spectator.done:
         data = bytes(await stream.receive_some(RECEIVE_CHUNK))
@@ -108,12 +147,14 @@ async def test_bots_play_a_whole_flip_match_over_loopback_every_check_passing(
     server = HostServer(registry, ServerConfig(bind="127.0.0.1", port=0))
     listener = (await nursery.start(server.serve))[0]
     results: dict[str, netbot.BotResult] = {}
+    told = {name: DarkFaces() for name, _ in BOTS}
     spectator = Spectator()
 
     async def one(name: str, level: str) -> None:
         stream = await trio.testing.open_stream_to_socket_listener(listener)
+        observer: Callable[[Sequence[SessionEvent]], None] = told[name]
         results[name] = await netbot.play(stream, name=name, level=level, table=0, think=0.3,
-                                          verify=True)
+                                          verify=True, observe=observer)
 
     with trio.fail_after(1_000_000):  # virtual seconds: only a deadlock can reach it
         async with trio.open_nursery() as clients:
@@ -145,6 +186,13 @@ async def test_bots_play_a_whole_flip_match_over_loopback_every_check_passing(
     # The spectator's view is the host's public view after every step of the match.
     _same_as_the_host(match, spectator)
 
+    # Each client was told the dark faces it may know, and truly; a seat those of all it held.
+    sight = _what_each_may_know(match)
+    for name, result in results.items():
+        assert result.seat is not None
+        _told_only_what_it_may_know(sight, result.seat, told[name].told)
+    _told_only_what_it_may_know(sight, None, spectator.dark.told)
+
 
 def _same_as_the_host(played: Match, spectator: Spectator) -> None:
     """Replay the host's log; after each step, the spectator's view folded through that step's
@@ -158,3 +206,76 @@ def _same_as_the_host(played: Match, spectator: Spectator) -> None:
         seen += len(public)
         assert spectator.views[seen] == observe(replay, None), (seat, action)
     assert seen == len(spectator.events)
+
+
+@dataclass
+class Sight:
+    """What the host's replayed match let each observer know of the dark faces, by round."""
+
+    pairing: dict[int, DeckManifest] = field(default_factory=dict)  # the round's both faces
+    held: dict[tuple[int, int], set[int]] = field(default_factory=dict)  # (round, seat)
+    revealed: dict[tuple[int, int], set[int]] = field(default_factory=dict)  # to a challenger
+    face_up: dict[int, set[int]] = field(default_factory=dict)  # on the dark side, to all
+
+    def of(self, table: dict[tuple[int, int], set[int]], round_no: int, seat: int) -> set[int]:
+        return table.setdefault((round_no, seat), set())
+
+
+def _what_each_may_know(played: Match) -> Sight:
+    """Replay the host's log: every card each seat held, each hand a challenge showed its
+    challenger, and every card face up on the dark side (played on it, turned up by a Flip,
+    or in a hand when a round ends on it), round by round."""
+    replay = Match(played.rules, played.seats, played.seed)
+    sight = Sight()
+    side = LIGHT
+    for seat, action in played.log:
+        events = replay.apply(seat, action)
+        rnd = replay.round
+        if rnd is None:
+            continue
+        r = replay.round_no
+        sight.pairing[r] = rnd.manifest
+        up = sight.face_up.setdefault(r, set())
+        for event in events:
+            if isinstance(event, ev.RoundStarted):
+                side = LIGHT
+            elif isinstance(event, ev.Flipped):
+                side = event.side
+                if side == DARK:
+                    up.add(event.top)
+            elif isinstance(event, ev.CardPlayed) and side == DARK:
+                up.add(event.card)
+            elif isinstance(event, ev.ChallengeReveal):
+                sight.of(sight.revealed, r, event.challenger).update(event.cards)
+            elif isinstance(event, ev.CardsReceived):
+                sight.of(sight.held, r, event.seat).update(event.cards)
+            elif isinstance(event, ev.RoundEnded) and side == DARK:
+                up.update(card for hand in event.hands for card in hand)
+        for s, hand in enumerate(rnd.hands):
+            sight.of(sight.held, r, s).update(hand)
+    return sight
+
+
+def _told_only_what_it_may_know(sight: Sight, seat: int | None, told: Sequence[Told]) -> None:
+    """`told` (what the client at `seat` received; None: the spectator) names only dark faces
+    it may know, each the round's true one, each once per audience and round; a seat was told
+    the dark face of every card it held (it is told on receipt)."""
+    assert told, "no dark face was told at all"
+    once: set[tuple[int, int | None, int]] = set()
+    for round_no, audience, card, face in told:
+        where = (round_no, seat, card)
+        assert audience is None or audience == seat, ("another seat's dark face", where)
+        assert (round_no, audience, card) not in once, ("told twice", where)
+        once.add((round_no, audience, card))
+        assert face == sight.pairing[round_no].face(card, DARK), ("not the pairing's", where)
+        public = sight.face_up.get(round_no, set())
+        if audience is None:
+            assert card in public, ("told everybody a card not face up on the dark side", where)
+        elif seat is not None:
+            mine = sight.of(sight.held, round_no, seat) | sight.of(sight.revealed, round_no, seat)
+            assert card in mine | public, ("a card it never held nor saw", where)
+    if seat is not None:
+        for (round_no, s), held in sight.held.items():
+            if s == seat:
+                known = {c for r, _, c, _ in told if r == round_no}
+                assert held <= known, ("held but not told", round_no, sorted(held - known))
