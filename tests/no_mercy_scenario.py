@@ -18,6 +18,7 @@ from scenario import _padded
 from stacking import stacked_order
 
 from unonet.match import Match
+from unonet.round import Round
 from unonet.rules import RuleSet
 
 SEED = b"no-mercy-scenario"
@@ -57,3 +58,9 @@ def pile_codes(match: Match, count: int) -> list[str]:
     assert match.round is not None
     pile = match.round.draw_pile
     return [match.manifest.face(c).code for c in reversed(pile[-count:])]
+
+
+def rnd(match: Match) -> Round:
+    """The round being played."""
+    assert match.round is not None
+    return match.round

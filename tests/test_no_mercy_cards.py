@@ -3,7 +3,7 @@ seat 1 plays first, then 2, then 0."""
 
 from __future__ import annotations
 
-from no_mercy_scenario import NO_MERCY, nm_deal
+from no_mercy_scenario import NO_MERCY, nm_deal, rnd
 from scenario import (
     active_color,
     card,
@@ -47,11 +47,11 @@ def test_discard_all_lays_every_other_card_of_its_colour_under_it() -> None:
     events = play(match, 1, "rDA")
     discarded = one(events, ev.CardsDiscarded)
     assert [match.manifest.face(c).code for c in discarded.cards] == ["r3", "r9"]
-    assert discarded.positions == tuple(match.round.origin[c] for c in discarded.cards)
+    assert discarded.positions == tuple(rnd(match).origin[c] for c in discarded.cards)
     assert discarded.audience is None  # face up: everybody sees them
     assert codes(match, 1) == ["b2", "g7"]
     assert top(match) == "rDA" and active_color(match) == R
-    assert [match.manifest.face(c).code for c in match.round.discard] == ["r5", "r3", "r9", "rDA"]
+    assert [match.manifest.face(c).code for c in rnd(match).discard] == ["r5", "r3", "r9", "rDA"]
     assert current(match) == 2  # their effects do not apply; the next player plays
 
 
@@ -152,7 +152,8 @@ def test_color_roulette_the_next_player_names_a_colour_and_turns_cards_until_it_
     refused(match, 1, Play(card(match, 1, "WCR"), G), ErrorCode.COLOR_NOT_ALLOWED)
     events = play(match, 1, "WCR")
     assert one(events, ev.DecisionPending) == ev.DecisionPending(2, "roulette")
-    assert match.view(2).pending is not None and match.view(2).pending.kind == "roulette"
+    pending = match.view(2).pending
+    assert pending is not None and pending.kind == "roulette"
     assert decisions(match, 2) == [ChooseColor(c) for c in (R, Y, G, B)]
     refused(match, 1, ChooseColor(G), ErrorCode.NOT_YOUR_DECISION)
     events = match.apply(2, ChooseColor(G))
@@ -193,7 +194,7 @@ def test_with_deflect_a_discard_all_of_any_colour_cancels_the_pending_draw() -> 
     assert one(events, ev.DrawCancelled) == ev.DrawCancelled(2, 2)
     assert of_type(events, ev.CardsDrawn) == []
     assert codes(match, 2) == ["y9"]  # its colour went down with it
-    assert (current(match), phase(match), match.round.pending_draw) == (0, "turn", 0)
+    assert (current(match), phase(match), rnd(match).pending_draw) == (0, "turn", 0)
 
 
 def test_with_deflect_a_skip_everyone_cancels_the_draw_and_its_player_plays_again() -> None:

@@ -4,7 +4,7 @@ and dealer 0 unless said: seat 1 plays first, then 2, then 0."""
 
 from __future__ import annotations
 
-from no_mercy_scenario import NO_MERCY, nm_deal, no_mercy_match, pile_codes
+from no_mercy_scenario import NO_MERCY, nm_deal, no_mercy_match, pile_codes, rnd
 from scenario import (
     active_color,
     card,
@@ -133,7 +133,7 @@ def _big_deal(seats: int, seat1_first: list[str]) -> list[list[str]]:
 def test_25_cards_knock_a_player_out_the_draw_stops_there_and_the_cards_go_under_the_pile() -> None:
     rules = NO_MERCY.replace(hand_size=BIG)
     match = nm_deal(_big_deal(3, ["W+10"]), top="r5", rules=rules, fill=True)
-    pile_before = len(match.round.draw_pile)
+    pile_before = len(rnd(match).draw_pile)
     held = hand(match, 2)
     play(match, 1, "W+10", G)
     events = match.apply(2, Accept())
@@ -141,9 +141,9 @@ def test_25_cards_knock_a_player_out_the_draw_stops_there_and_the_cards_go_under
     assert one(events, ev.KnockedOut) == ev.KnockedOut(2, 25, 250)
     returned = one(events, ev.CardsReturned)
     assert returned.seat == 2 and len(returned.positions) == 25
-    rnd = match.round
-    assert set(held) <= set(rnd.draw_pile[:25]) and hand(match, 2) == []
-    assert len(rnd.draw_pile) == pile_before - 5 + 25
+    pile = rnd(match).draw_pile
+    assert set(held) <= set(pile[:25]) and hand(match, 2) == []
+    assert len(pile) == pile_before - 5 + 25
     assert match.view(0).seats[2].out and current(match) == 0
     assert of_type(events, ev.Skipped) == []  # its turn is simply gone
 
@@ -171,7 +171,7 @@ def test_action_cards_turned_first_are_ignored_until_a_number_shows() -> None:
     events = match.start_round()
     shown = [match.manifest.face(e.card).code for e in of_type(events, ev.TopCardTurned)]
     assert shown == turned
-    assert [match.manifest.face(c).code for c in match.round.discard] == turned  # left there
+    assert [match.manifest.face(c).code for c in rnd(match).discard] == turned  # left there
     assert (top(match), active_color(match), current(match), phase(match)) == ("g4", G, 1, "turn")
     assert pile_codes(match, 1) == ["r9"]
 
