@@ -58,6 +58,7 @@ from unonet.cards import (
     Face,
     Kind,
 )
+from unonet.in_play import DarkFaces, face_in_play
 from unonet.narrate import narrate
 from unonet.phase import Phase
 from unonet.rules import OPTIONS, RuleSet, playable_presets
@@ -72,9 +73,12 @@ MAX_NAME_CHARS = 32
 
 COLOR_ORDER = {color: i for i, color in enumerate(ALL_COLORS)}
 
-def shown_order(face: Face) -> tuple[int, int, int, str]:
+def shown_order(face: Face | None) -> tuple[int, int, int, str]:
     """How cards are shown in a row: by colour (red, yellow, green, blue, then the dark side's
-    orange, purple, pink, cyan; wilds last), numbers first, then by face."""
+    orange, purple, pink, cyan; wilds last), numbers first, then by face; a face never told
+    (UNO Flip) after every other."""
+    if face is None:
+        return (len(COLOR_ORDER) + 1, 2, 99, "")
     color = COLOR_ORDER[face.color] if face.color is not None else len(COLOR_ORDER)
     number = face.number if face.number is not None else 99
     return (color, 0 if face.number is not None else 1, number, face.kind.value)
@@ -170,6 +174,9 @@ class RoundResult:
     points: tuple[int, ...]
     scores: tuple[int, ...]
     side: int = 0  # UNO Flip: the side the round ended on, which its hands are scored by
+    # Each hand's cards read on that side when the round ended (UNO Flip's dark faces are the
+    # round's own, forgotten at the next deal); None for a face never told.
+    faces: tuple[tuple[Face | None, ...], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,6 +234,7 @@ class ClientModel:
         self.table_cursor = 0
         self.option_cursor = 0
         self.results: list[RoundResult] = []
+        self._dark = DarkFaces()  # the view's dark_faces as a mapping (UNO Flip)
         self.selected = 0
         self.marked: list[int] = []  # cards marked to play together (a run or a multiple)
         self.target_cursor = 0
@@ -332,16 +340,22 @@ class ClientModel:
 
     @property
     def flip(self) -> bool:
-        """The deck has two sides (UNO Flip: every card has both)."""
-        manifest = self.manifest
-        return manifest is not None and len(manifest) > 0 and len(manifest.cards[0].faces) > 1
+        """The table plays UNO Flip: the lobby says so, or the view shows a Flip table (a side,
+        other sides). The manifest cannot say: it names each card's light face only."""
+        if self.lobby is not None and self.lobby.rules.get("variant") == "flip":
+            return True
+        view = self.view
+        return view is not None and (view.side != 0 or view.pile_other_side is not None
+                                     or any(seat.other_sides for seat in view.seats))
 
-    def face(self, card: int, side: int | None = None) -> Face:
-        """`card`'s face on `side`, by default the side in play."""
-        assert self.manifest is not None
-        faces = self.manifest.cards[card].faces
+    def face(self, card: int, side: int | None = None) -> Face | None:
+        """`card`'s face on `side`, by default the side in play: light from the manifest, dark
+        as we were told this round (UNO Flip); None for one never told (unonet.in_play)."""
+        view = self.view
+        if self.manifest is None or view is None:
+            return None
         which = self.side if side is None else side
-        return faces[which] if 0 <= which < len(faces) else faces[0]
+        return face_in_play(self.manifest, card, which, self._dark.of(view.dark_faces))
 
     @property
     def hand(self) -> list[int]:
@@ -408,7 +422,7 @@ class ClientModel:
     def _answers(self) -> tuple[bool, bool]:
         """What the legal plays against a pending draw are, to word the prompt: draw cards
         (a stack), and Skips, Reverses or Buzzers (a deflect)."""
-        kinds = {self.face(c).kind for c in self.playable}
+        kinds = {face.kind for face in map(self.face, self.playable) if face is not None}
         draws = any(k in DRAW_AMOUNTS or k is Kind.WILD_DRAW_COLOR for k in kinds)
         return draws, bool(kinds & DEFLECTING)
 
@@ -418,8 +432,10 @@ class ClientModel:
         view = self.view
         if view is None or view.top_card is None or self.manifest is None:
             return Kind.WILD_DRAW_FOUR
-        kind = self.face(view.top_card).kind
-        return kind if kind in CHALLENGEABLE_KINDS else Kind.WILD_DRAW_FOUR
+        face = self.face(view.top_card)
+        if face is not None and face.kind in CHALLENGEABLE_KINDS:
+            return face.kind
+        return Kind.WILD_DRAW_COLOR if self.side else Kind.WILD_DRAW_FOUR
 
     @property
     def my_turn(self) -> bool:
@@ -569,16 +585,18 @@ class ClientModel:
         self._follow_race(event)
         if isinstance(event, ev.RoundEnded):
             view = self.tracker.view
+            faces = tuple(tuple(self.face(card) for card in hand) for hand in event.hands)
             self.results.append(RoundResult(view.round_no, event.winner, event.hands,
-                                            event.points, event.scores, view.side))
+                                            event.points, event.scores, view.side, faces))
             # Hold the next deal while we read the scores (SPEC.md [UNO-8-13]); Enter lets go.
             self.reading_scores = True
             self.outbox.append(SetReady(False))
         if isinstance(event, ev.Flipped):
             self.say(self.flipped_words(event), "race")  # until the next card is played
         manifest, names, side = self.manifest, self.names(), self.side
+        dark = self._dark.of(self.tracker.view.dark_faces)
         self.draw_runs.tell(self.log, event, lambda told: narrate(
-            told, names, manifest, self.me, self.tr.lang, side))
+            told, names, manifest, self.me, self.tr.lang, side, dark))
         self._set_legal(tuple(legal))
 
     def flipped_words(self, event: ev.Flipped) -> str:
@@ -734,7 +752,8 @@ class ClientModel:
                 self.notice = self.tr("n.not_your_turn")
             return None
         uno = self.uno_armed and any(a.uno for a in plays)
-        if self.face(card).is_wild:
+        face = self.face(card)
+        if face is not None and face.is_wild:
             colors = tuple(dict.fromkeys(a.color for a in plays if a.color is not None))
             self.local_prompt = ColorPrompt(card, colors, uno)
             self.notice = ""

@@ -47,7 +47,6 @@ from unonet.cards import Color, Face, Kind
 from unonet.phase import Phase
 from unonet.rulebook import option_meaning, option_title, value_words
 from unonet.rules import OPTIONS, RuleSet
-from unonet.scoring import hand_points
 
 Fragment = tuple[str, str] | tuple[str, str, Callable[[MouseEvent], object]]
 Line = list[Fragment]
@@ -260,17 +259,21 @@ LIGHT_RAINBOW = ("fg.red", "fg.yellow", "fg.green", "fg.blue")
 DARK_RAINBOW = ("fg.orange", "fg.purple", "fg.pink", "fg.cyan")
 
 
-def card_chip(face: Face, look: Look, *, playable: bool = True, selected: bool = False,
+def card_chip(face: Face | None, look: Look, *, playable: bool = True, selected: bool = False,
               card: int | None = None, in_hand: bool = True, dim: bool = False) -> Line:
     """One card. Colour: a chip in the card's colour (wilds black with multicolour letters);
     `dim` (our turn, and it cannot be played): its colour on grey. Plain: ` *[R5]` playable,
-    `> [R5]` selected, `>*[R5]` both."""
+    `> [R5]` selected, `>*[R5]` both. A face never told (an UNO Flip dark face the host did
+    not send: the trust panel says so) is `[?]`, on grey."""
     handler = _click(look, card)
+    code = card_code(face, look.letters) if face is not None else "?"
     if look.plain:
         mark = ((">" if selected else " ") + ("*" if playable else " ")) if in_hand else ""
-        return [_frag("", f"{mark}[{card_code(face, look.letters)}]", handler)]
-    label = f" {card_label(face):^3} "
+        return [_frag("", f"{mark}[{code}]", handler)]
     extra = " class:card.selected" if selected else ""
+    if face is None:
+        return [_frag("class:card.off" + extra, f" {code:^3} ", handler)]
+    label = f" {card_label(face):^3} "
     if dim:
         fg = f" class:fg.{face.color.value}" if face.color is not None else ""
         return [_frag("class:card.off" + fg + extra, label, handler)]
@@ -1257,27 +1260,37 @@ def result_lines(model: ClientModel, result: RoundResult, width: int, room: int,
                                         f"{tr('end.col_points')[:7]:>7} "
                                         f"{tr('end.col_total')[:7]:>7}  {tr('end.col_left')}")]]
     spare = max(0, room - len(result.hands))
-    for seat, hand in enumerate(result.hands):
-        needed = (len(hand) + per_line - 1) // per_line
+    for seat in range(len(result.hands)):
+        faces = result_faces(model, result, seat)
+        needed = (len(faces) + per_line - 1) // per_line
         given = max(1, min(needed, 1 + spare))
         spare -= given - 1
-        shown = list(hand)
+        shown = faces
         if given < needed:  # the last line gives a card's room to the count
-            shown = list(hand[:given * per_line - 2])
+            shown = faces[:given * per_line - 2]
         rows: list[Line] = [[("class:me" if seat == model.me else "",
                               f" {model.name(seat)[:14]:<14} {result.points[seat]:>7} "
                               f"{result.scores[seat]:>7}  ")]]
-        for index, card in enumerate(shown):
+        for index, face in enumerate(shown):
             if index and index % per_line == 0:
                 rows.append([("", " " * indent)])
-            rows[-1] += [*card_chip(model.face(card, result.side), replace(look, side=result.side),
+            rows[-1] += [*card_chip(face, replace(look, side=result.side),
                                     in_hand=False), ("", " ")]
-        hidden = hand[len(shown):]
+        hidden = faces[len(shown):]
         if hidden:  # scored by the side the round ended on (UNO Flip)
-            points = hand_points(model.manifest, hidden, result.side) if model.manifest else 0
+            points = sum(face.points for face in hidden if face is not None)
             rows[-1].append(("class:dim", tr("end.more", count=len(hidden), points=points)))
         lines += rows
     return lines
+
+
+def result_faces(model: ClientModel, result: RoundResult, seat: int) -> list[Face | None]:
+    """A hand's cards at a round's end, read on the side it ended on: as read then (UNO Flip's
+    dark faces are the round's), else now."""
+    hand = result.hands[seat]
+    if seat < len(result.faces) and len(result.faces[seat]) == len(hand):
+        return list(result.faces[seat])
+    return [model.face(card, result.side) for card in hand]
 
 
 def round_end_body(model: ClientModel, width: int, height: int, look: Look) -> list[Line]:

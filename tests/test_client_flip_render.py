@@ -5,6 +5,7 @@ Draw Color's decision; at 80x24, 60x20 and with ten players, in colour and witho
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
@@ -20,7 +21,7 @@ from unonet import events as ev
 from unonet.actions import Accept, Challenge
 from unonet.bots import NormalBot
 from unonet.cards import ALL_COLORS, EXTRA_COLORS, Color, Face, Kind
-from unonet.flip_deck import DARK, LIGHT
+from unonet.flip_deck import DARK, LIGHT, round_manifest
 from unonet.match import Match
 from unonet.narrate import narrate
 from unonet.rules import RuleSet
@@ -33,25 +34,37 @@ NAMES = ["Me", "Bruno", "Chiara", "Davi", "Eva", "Fabio", "Gina", "Hugo", "Ines"
 def flip_table(seats: int = 4, side: int = DARK, lang: str = "en") -> ClientModel:
     """A Flip match at a LocalTable (its fold checked against the engine after every batch),
     played by bots for us too until it is our turn on `side`."""
-    match = Match(FLIP_RULES, seats, b"client-flip-render")
+    def ours(model: ClientModel) -> bool:
+        view = model.view
+        assert view is not None
+        return (view.side == side and model.my_turn and view.round_no >= 1
+                and model.prompt is None)
+
+    return play_until(ours, seats, lang)[0]
+
+
+def play_until(done: Callable[[ClientModel], bool], seats: int = 4, lang: str = "en",
+               seed: bytes = b"client-flip-render") -> tuple[ClientModel, LocalTable]:
+    """A Flip match at a LocalTable, bots playing for us too, until `done(model)`."""
+    match = Match(FLIP_RULES, seats, seed)
     model = ClientModel(Translator(lang), name="Me")
     bots = {s: NormalBot(s, match.rules, match.manifest, seed=s) for s in range(1, seats)}
     table = LocalTable(match, 0, bots, NAMES[:seats], model=model)
     table.start(model.apply)
     me = NormalBot(0, match.rules, match.manifest, seed=99)
-    for _ in range(2000):
+    for _ in range(20_000):
         view = model.view
         assert view is not None
-        if view.side == side and model.my_turn and view.round_no >= 1 and model.prompt is None:
+        if done(model):
             assert not table.mismatches, table.mismatches
-            return model
+            return model, table
         if model.legal:
             table.send_intent(me.act(view, model.legal))
             continue
         command = model.ready_next_round()
         assert command is not None, "stuck"
         table.send_lobby(command)
-    raise AssertionError(f"never our turn on side {side}")
+    raise AssertionError("never came to pass")
 
 
 def screen(model: ClientModel, width: int, height: int, plain: bool) -> list[str]:
@@ -172,11 +185,11 @@ def test_the_wild_draw_color_decision_says_until_which_colour() -> None:
     model.apply_event(ev.DecisionPending(0, "challenge", 0, Color.PINK), [Challenge(), Accept()])
     prompt = model.prompt
     assert isinstance(prompt, ChallengePrompt) and prompt.until is Color.PINK
-    text = "\n".join(screen(model, 80, 24, plain=True))
-    assert "Space draws until a pink card" in text.replace("\n", " ")
+    text = " ".join(" ".join(screen(model, 80, 24, plain=True)).split())  # wrapped lines
+    assert "Space draws until a pink card" in text
     it = flip_table(side=DARK, lang="it")
     it.apply_event(ev.DecisionPending(0, "challenge", 0, Color.PINK), [Challenge(), Accept()])
-    assert "finché non esce una carta rosa" in " ".join(screen(it, 80, 24, plain=True))
+    assert "finché non esce una carta rosa" in " ".join(" ".join(screen(it, 80, 24, True)).split())
 
 
 def test_without_colour_the_eight_colours_have_eight_letters_and_help_names_them() -> None:
@@ -206,19 +219,23 @@ def test_the_eight_card_colours_stay_apart_in_256_colours() -> None:
 
 
 def test_a_run_of_single_draws_is_one_line() -> None:
-    manifest = Match(FLIP_RULES, 2, b"draw-run").manifest
+    manifest = Match(FLIP_RULES, 2, b"draw-run").manifest  # light faces only
+    paired = round_manifest(b"draw-run")  # a round's secret pairing
     names = ("Ana", "Bruno")
     log: deque[str] = deque(maxlen=50)
     runs = DrawRuns()
+    told: dict[int, Face] = {}
 
     def say(event: ev.Event) -> str | None:
-        return narrate(event, names, manifest, 1, "en", DARK)
+        return narrate(event, names, manifest, 1, "en", DARK, told)
 
-    cards = [next(c.id for c in manifest if c.faces[DARK].name == name)
+    cards = [next(c.id for c in paired if c.faces[DARK].name == name)
              for name in ("orange 3", "purple 5", "pink 7")]
     for n, card in enumerate(cards):
         runs.tell(log, ev.CardsDrawn(1, ((0, n),), "wild_draw_color"), say)
         runs.tell(log, ev.TurnStarted(0, 1), say)  # silent: the run goes on
+        told[card] = paired.face(card, DARK)  # DarkFacesShown to Bruno, just before
+        runs.tell(log, ev.DarkFacesShown(1, (card,), (told[card],)), say)  # silent too
         runs.tell(log, ev.CardsReceived(1, ((0, n),), (card,)), say)
     assert list(log) == ["Bruno draws 3 (Wild Draw Color).",
                          "You got: orange 3, purple 5, pink 7."]
@@ -237,3 +254,64 @@ def test_the_look_draws_dark_wilds_in_the_dark_colours() -> None:
     light = {f[0] for f in card_chip(wild, Look(plain=False, side=LIGHT), in_hand=False)}
     assert any("fg.pink" in style for style in dark)
     assert not any("fg.pink" in style for style in light)
+
+
+def test_our_dark_cards_are_those_we_were_told_and_the_manifest_names_light_faces_only() -> None:
+    """The manifest names each card's light face only; on the dark side our hand and the top
+    card are read from the dark faces told to us this round, and they are the round's own."""
+    model = flip_table(side=DARK)
+    view = model.view
+    assert view is not None and model.manifest is not None and model.flip
+    assert all(len(card.faces) == 1 for card in model.manifest)
+    told = dict(view.dark_faces)
+    assert view.top_card is not None and view.top_card in told
+    assert set(view.hand) <= set(told)
+    for card in (*view.hand, view.top_card):
+        assert model.face(card) == told[card]
+        assert model.face(card, LIGHT) == model.manifest.face(card)
+    lines = screen(model, 80, 24, plain=True)
+    assert all(f"[{card_code(told[card])}]" in "\n".join(lines) for card in model.hand[:8])
+
+
+def test_a_round_ended_on_the_dark_side_shows_every_hand_by_its_dark_faces() -> None:
+    """A round ends on the dark side: every hand left is told (DarkFacesShown to everybody) and
+    the scores screen shows each by those faces, which are the round's pairing; the next deal
+    pairs afresh, and the screen of that round's end does not change."""
+    def ended_dark(model: ClientModel) -> bool:
+        return bool(model.results) and model.results[-1].side == DARK and model.reading_scores
+
+    model, table = play_until(ended_dark)
+    result = model.results[-1]
+    rnd = table.match.round
+    assert rnd is not None
+    hands = [hand for hand in result.hands if hand]
+    assert hands, "somebody held cards"
+    for hand, faces in zip(result.hands, result.faces, strict=True):
+        assert list(faces) == [rnd.manifest.face(card, DARK) for card in hand]
+    text = "\n".join(screen(model, 80, 24, plain=True))
+    codes = [card_code(face) for faces in result.faces for face in faces if face is not None]
+    assert codes and all(f"[{code}]" in text for code in codes[:6]), text
+    command = model.ready_next_round()
+    assert command is not None
+    table.send_lobby(command)  # the next round deals: its dark faces are new, not yet told
+    view = model.view
+    assert view is not None and view.round_no == result.round_no + 1
+    assert not set(dict(view.dark_faces)) & {c for hand in result.hands for c in hand
+                                               if c not in view.hand}
+    assert model.results[-1].faces == result.faces  # read at the round's end, kept
+
+
+def test_a_dark_card_nobody_told_us_is_a_question_mark_not_a_crash() -> None:
+    """A host that plays a card on the dark side without telling its dark face (SPEC 9.2 broken;
+    the trust gate names it): the top card is drawn as [?] and the log says "?"."""
+    model = flip_table(side=DARK)
+    view = model.view
+    assert view is not None
+    untold = next(card for card in range(len(model.manifest or ()))
+                  if card not in dict(view.dark_faces))
+    model.apply_event(ev.CardPlayed(1, untold, (0, 3), None, False), model.legal)
+    assert model.face(untold) is None
+    lines = screen(model, 80, 24, plain=True)
+    assert "Top: [?]" in lines[5]
+    assert model.log[-1] == "Bruno plays ?."
+    assert any(fragment[1].strip() == "?" for fragment in compose(model, 80, 23, False))

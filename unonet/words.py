@@ -372,8 +372,11 @@ class Words:
     def color(self, color: Color | None) -> str:
         return self(f"color.{color.value}") if color is not None else "?"
 
-    def card(self, face: Face) -> str:
-        """The card's name in words: 'red 5', '5 rosso', 'Coringa +4'."""
+    def card(self, face: Face | None) -> str:
+        """The card's name in words: 'red 5', '5 rosso', 'Coringa +4'; "?" for a face the
+        reader was never told (an UNO Flip dark face: unonet.in_play)."""
+        if face is None:
+            return "?"
         if face.kind is Kind.NUMBER:
             return self("card.number", color=self.color(face.color), number=face.number)
         kind = self(f"kind.{face.kind.value}")
