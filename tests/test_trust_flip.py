@@ -16,6 +16,7 @@ from dataclasses import replace
 import pytest
 from trust_flip_sim import (
     FLIP,
+    face_in_play,
     features,
     flip_round_with,
     play_flip_match,
@@ -28,7 +29,7 @@ from protocol.trust.results import Violation, ViolationKind
 from protocol.trust.verifier import TrustVerifier
 from unonet import events as ev
 from unonet.cards import Face, Kind
-from unonet.flip_deck import dark_faces, light_faces
+from unonet.flip_deck import dark_faces, flip_manifest, light_faces, light_manifest
 
 EVERYONE = (0, 1, 2, None)
 
@@ -284,11 +285,14 @@ def _round_challenging(kind: Kind) -> Transcript:
 def _challenge_of(t: Transcript, kind: Kind) -> tuple[int, ev.Challenged]:
     side = 0
     last: dict[int, Kind] = {}
+    dark: dict[int, Face] = {}
     for index, event, _ in t.events():
-        if isinstance(event, ev.Flipped):
+        if isinstance(event, ev.DarkFacesShown) and event.seat is None:
+            dark.update(zip(event.cards, event.faces, strict=True))
+        elif isinstance(event, ev.Flipped):
             side = event.side
         elif isinstance(event, ev.CardPlayed):
-            last[event.seat] = t.manifest.face(event.card, side).kind
+            last[event.seat] = face_in_play(t, event.card, side, dark).kind
         elif isinstance(event, ev.Challenged) and last.get(event.target) is kind:
             return index, event
     raise AssertionError(f"no challenged {kind.value}")
@@ -297,27 +301,47 @@ def _challenge_of(t: Transcript, kind: Kind) -> tuple[int, ev.Challenged]:
 # -- the manifest -----------------------------------------------------------------------------
 
 
-def test_a_flip_manifest_with_a_doctored_side_is_a_violation_at_once(complete: Transcript) -> None:
+def test_a_flip_manifest_with_a_doctored_face_is_a_violation_at_once(complete: Transcript) -> None:
     deck = complete.match.manifest
-    card = next(c for c in deck if c.faces[1].kind is Kind.WILD_DRAW_COLOR)
-    wild = next(f for f in dark_faces() if f.kind is Kind.WILD)
+    card = next(c for c in deck if c.faces[0].kind is Kind.WILD_DRAW_TWO)
+    wild = next(f for f in light_faces() if f.kind is Kind.WILD)
     cards = list(deck.cards)
-    cards[card.id] = replace(card, faces=(card.faces[0], wild))  # a fifth dark Wild
+    cards[card.id] = replace(card, faces=(wild,))  # a fifth Wild
     doctored = replace(complete.match, manifest=replace(deck, cards=tuple(cards)))
     for seat in EVERYONE:
         found = TrustVerifier(doctored, seat).violations()
         assert [v.kind for v in found] == [ViolationKind.DECK]
         assert "not the UNO Flip deck" in found[0].detail
-        assert "dark side" in found[0].detail and "Wild Draw Color" in found[0].detail
+        assert f"card {card.id} is Wild" in found[0].detail and "Wild Draw Two" in found[0].detail
 
 
-def test_another_pairing_of_the_right_faces_is_the_host_s_choice_not_a_violation(
+def test_a_flip_manifest_that_names_dark_faces_is_a_violation_at_once(
+    complete: Transcript,
+) -> None:
+    """A public pairing is what the per-round secret one replaced: even the right faces, paired
+    in the manifest, give every hand's light faces away."""
+    paired = flip_manifest(bytes(32))
+    named = replace(complete.match, manifest=paired)
+    for seat in EVERYONE:
+        found = TrustVerifier(named, seat).violations()
+        assert [v.kind for v in found] == [ViolationKind.DECK]
+        assert "card 0 has 2 faces" in found[0].detail
+
+
+def test_the_light_manifest_in_another_order_is_a_violation_at_once(
     complete: Transcript,
 ) -> None:
     deck = complete.match.manifest
     cards = list(deck.cards)
-    a, b = cards[0], cards[1]
-    cards[0] = replace(a, faces=(a.faces[0], b.faces[1]))
-    cards[1] = replace(b, faces=(b.faces[0], a.faces[1]))
-    repaired = replace(complete.match, manifest=replace(deck, cards=tuple(cards)))
-    assert TrustVerifier(repaired, 0).violations() == []
+    cards[0], cards[-1] = replace(cards[0], faces=cards[-1].faces), replace(
+        cards[-1], faces=cards[0].faces
+    )
+    swapped = replace(complete.match, manifest=replace(deck, cards=tuple(cards)))
+    found = TrustVerifier(swapped, 0).violations()
+    assert [v.kind for v in found] == [ViolationKind.DECK]
+    assert "card 0 is Wild Draw Two" in found[0].detail
+
+
+def test_the_honest_manifest_is_the_light_manifest(complete: Transcript) -> None:
+    assert complete.match.manifest == light_manifest()
+    assert TrustVerifier(complete.match, 0).violations() == []

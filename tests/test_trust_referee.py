@@ -22,7 +22,6 @@ from protocol.trust.referee import Referee
 from protocol.trust.results import Violation, ViolationKind
 from unonet import events as ev
 from unonet.actions import HOST, Action, Expire, Penalize, Play, StartRound
-from unonet.cards import DeckManifest
 from unonet.legality import play_refusal
 from unonet.match import IN_ROUND, MATCH_OVER, Match
 from unonet.rules import RuleSet, playable_presets, preset
@@ -83,11 +82,10 @@ def referee(
     rounds: list[Recorded],
     *,
     from_start: bool = True,
-    deck: DeckManifest | None = None,
 ) -> list[list[Violation]]:
-    """What a client's referee finds, round by round (`deck`: the manifest's, as the verifier
-    passes it under UNO Flip, whose pairing of faces is the host's)."""
-    ref = Referee(rules, seats, from_start=from_start, deck=deck)
+    """What a client's referee finds, round by round (under UNO Flip its shadow pairs each
+    round's dark faces from the round's key, as the host does)."""
+    ref = Referee(rules, seats, from_start=from_start)
     found = []
     for played in rounds:
         for event in played.events:
@@ -168,7 +166,7 @@ def test_honest_whole_matches_under_every_preset_are_never_flagged(
     rules = preset(name, max_rounds=2)
     match = Match(rules, seats, b"host")
     rounds = record_match(match, drawn_actions(data), keys(data))
-    assert referee(rules, seats, rounds, deck=match.manifest) == [[] for _ in rounds]
+    assert referee(rules, seats, rounds) == [[] for _ in rounds]
 
 
 def test_a_late_spectator_referees_from_the_state_the_host_announces() -> None:

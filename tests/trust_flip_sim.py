@@ -1,8 +1,9 @@
 """UNO Flip rounds under the trust scheme: an honest in-process host, recorded as transcripts.
 
-As tests/trust_sim.py does for the classic deck, with what Flip adds: the manifest is the match's
-own pairing of faces (the host's, fixed before any seed), every challengeable card played (a Wild
-Draw Two on the light side, a Wild Draw Color on the dark side) carries the hand digest of its
+As tests/trust_sim.py does for the classic deck, with what Flip adds: the manifest names each card
+id's light face only and each round pairs the dark faces from its key (the engine's
+`round_manifest(K)`, told by `dark_faces_shown`), every challengeable card played (a Wild Draw
+Two on the light side, a Wild Draw Color on the dark side) carries the hand digest of its
 player's hand, and the chooser plays Flips and challengeable cards and challenges them often, so
 that a few seeds give rounds with flips, draws, reshuffles and challenges on both sides.
 """
@@ -28,7 +29,7 @@ from protocol.trust.messages import MatchIdentity
 from protocol.trust.verifier import TrustVerifier
 from unonet import events as ev
 from unonet.actions import Action, Challenge, Play
-from unonet.cards import CHALLENGEABLE_KINDS, Kind
+from unonet.cards import CHALLENGEABLE_KINDS, Face, Kind
 from unonet.match import IN_ROUND, MATCH_OVER, Match
 from unonet.rules import RuleSet
 
@@ -74,8 +75,9 @@ def _choose(rng: random.Random, match: Match, actions: Sequence[Action]) -> Acti
 
 
 def play_flip_round(seed: int, seats: int = 3, rules: RuleSet = FLIP) -> Transcript:
-    """One honest Flip round to its end: the match's pairing announced in the manifest, every
-    card keyed by the round's seeds, every event with an honest host's proofs."""
+    """One honest Flip round to its end: the light-only manifest, every card and the round's
+    pairing of dark faces keyed by the round's seeds, every event with an honest host's
+    proofs."""
     return play_flip_match(seed, seats, rules, rounds=1)[0]
 
 
@@ -116,7 +118,7 @@ def _deliver(t: Transcript, match: Match, events: Sequence[ev.Event]) -> None:
             isinstance(event, ev.CardPlayed)
             and rnd is not None
             and rnd.wd4_player == event.seat
-            and match.manifest.face(event.card, rnd.side).kind in CHALLENGEABLE_KINDS
+            and rnd.manifest.face(event.card, rnd.side).kind in CHALLENGEABLE_KINDS
         ):
             commits = [
                 t.host.decks[p[0]].commitments[p[1]]
@@ -129,19 +131,28 @@ def _deliver(t: Transcript, match: Match, events: Sequence[ev.Event]) -> None:
             t.deliveries.append(Delivery(None, t.host.reshuffle(event.epoch, event.sources)))
 
 
+def face_in_play(t: Transcript, card: int, side: int, dark: dict[int, Face]) -> Face:
+    """A card's face on `side` as everybody knows it: the manifest's light face, or the dark
+    face told to everybody."""
+    return t.manifest.face(card) if side == 0 else dark[card]
+
+
 def features(t: Transcript) -> Features:
     """What the round's public record shows happened."""
     side = 0
     flips = draws = colors = reshuffles = shown = 0
     played: dict[int, Kind] = {}
     challenged: set[Kind] = set()
+    dark: dict[int, Face] = {}
     for _, event, _ in t.events():
-        if isinstance(event, ev.Flipped):
+        if isinstance(event, ev.DarkFacesShown) and event.seat is None:
+            dark.update(zip(event.cards, event.faces, strict=True))
+        elif isinstance(event, ev.Flipped):
             flips, side = flips + 1, event.side
         elif isinstance(event, ev.CardsDrawn) and event.reason != "deal":
             draws += 1
         elif isinstance(event, ev.CardPlayed):
-            kind = t.manifest.face(event.card, side).kind
+            kind = face_in_play(t, event.card, side, dark).kind
             played[event.seat] = kind
             colors += kind is Kind.WILD_DRAW_COLOR
         elif isinstance(event, ev.Challenged):

@@ -2,9 +2,10 @@
 
 Once K is known nothing about the round is secret, so every client can check not only its own
 cards but every face-up card, every hand shown at the end, every public verdict, the dealer draw,
-every face shown of a Flip card's side not in play, and where every card went: hands drawn,
-passed, swapped or returned under the pile all move by position, so the public record puts each
-card of the deck in exactly one place.
+every face shown of a Flip card's side not in play, every dark face told, and where every card
+went: hands drawn, passed, swapped or returned under the pile all move by position, so the public
+record puts each card of the deck in exactly one place. UNO Flip: K also pairs the round's dark
+faces with the card ids (unonet.flip_deck.round_manifest), so every face is read on that deck.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Callable, Iterable
 from protocol.trust.challenge import verdict_violation
 from protocol.trust.checked_round import CheckedRound
 from protocol.trust.constants import ABSENT_SEED
+from protocol.trust.dark_faces import audit_dark_faces
 from protocol.trust.deck import CommittedDeck, deal_deck, reshuffle_deck
 from protocol.trust.ledger import fmt
 from protocol.trust.messages import RoundAudit
@@ -22,6 +24,7 @@ from protocol.trust.primitives import round_key, same_digest, seed_commitment
 from protocol.trust.results import Violation, ViolationKind
 from unonet.cards import DeckManifest
 from unonet.events import Position
+from unonet.flip_deck import round_manifest
 from unonet.shuffle import dealer_order
 
 _CardAt = Callable[[Position], int | None]
@@ -47,11 +50,13 @@ def audit_round(
             return None
         return deck.order[position[1]]
 
+    paired = round_manifest(key) if rnd.ledger.flip else manifest
     found += _check_sightings(rnd, card_at, manifest)
     found += _check_hands(rnd, card_at)
     found += _check_whereabouts(rnd, card_at, manifest)
-    found += _check_verdicts(rnd, card_at, manifest)
-    found += _check_other_sides(rnd, card_at, manifest)
+    found += _check_verdicts(rnd, card_at, paired)
+    found += _check_other_sides(rnd, card_at, paired)
+    found += _check_dark_faces(rnd, paired)
     found += _check_dealer(rnd, key, manifest)
     found += _leftovers(rnd)
     return found, key
@@ -359,6 +364,16 @@ def _check_other_sides(
             )
         )
     return found
+
+
+def _check_dark_faces(rnd: CheckedRound, paired: DeckManifest) -> list[Violation]:
+    """UNO Flip: every dark face told this round, to everybody or to this client, is the one
+    the round key pairs with its card."""
+    if not rnd.ledger.flip:
+        return []
+    told = [(card, face, "everybody") for card, face in sorted(rnd.ledger.dark.items())]
+    told += [(card, face, "you") for card, face in sorted(rnd.told.items())]
+    return audit_dark_faces(told, paired)
 
 
 def _check_dealer(rnd: CheckedRound, key: bytes, manifest: DeckManifest) -> list[Violation]:

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from protocol.trust.challenge import hand_set_violations, verdict_violation
 from protocol.trust.checked_round import ChallengeRecord, CheckedRound, Opening, Sighting
 from protocol.trust.constants import DIGEST_SIZE, SEED_SIZE
+from protocol.trust.dark_faces import told_violations, untold
 from protocol.trust.ledger import CHALLENGEABLE, fmt
 from protocol.trust.messages import DeckCommits, EventProof
 from protocol.trust.primitives import card_commitment, deck_commitment, hand_digest, same_digest
@@ -212,7 +213,48 @@ class CardChecks:
             return self._reveal(rnd, event, proof)
         if isinstance(event, ev.DealerDraw):
             rnd.dealer_draws.append(event)
+        if isinstance(event, ev.DarkFacesShown):
+            return self._dark_told(rnd, event)
         return []
+
+    def _dark_told(self, rnd: CheckedRound, event: ev.DarkFacesShown) -> list[Violation]:
+        """UNO Flip: dark faces told to us alone are kept beside the public ones (the ledger
+        keeps those); none may contradict another. The audit checks them against the pairing."""
+        if event.seat is None:
+            contradicted = [
+                (card, face) for card, face in zip(event.cards, event.faces, strict=False)
+                if card in rnd.told and rnd.told[card] != face
+            ]
+            return [
+                Violation(
+                    ViolationKind.DARK_FACE,
+                    f"card {card}'s dark face was told to you as {rnd.told[card].name} and then "
+                    f"to everybody as {face.name}: a card has one dark face a round",
+                )
+                for card, face in contradicted
+            ]
+        if event.seat != self.seat:
+            return []
+        if not rnd.ledger.flip:
+            return [Violation(ViolationKind.MALFORMED, "dark faces told in a one-sided match")]
+        found, added = told_violations(event, rnd.dark_faces, len(self.manifest), "you")
+        rnd.told.update(added)
+        return found
+
+    def _untold(self, rnd: CheckedRound, cards: Sequence[int], what: str) -> list[Violation]:
+        """UNO Flip: a card this client is given, or shown on the dark side, comes with its dark
+        face told first."""
+        missing = untold((c for c in cards if 0 <= c < len(self.manifest)), rnd.dark_faces)
+        if not rnd.ledger.flip or not missing:
+            return []
+        return [
+            Violation(
+                ViolationKind.DARK_FACE,
+                f"{what} without the dark face of card {missing[0]}"
+                + (f" and {len(missing) - 1} more" if len(missing) > 1 else "")
+                + ": the host tells a card's dark face to whoever sees it",
+            )
+        ]
 
     def _received(
         self, rnd: CheckedRound, event: ev.CardsReceived, proof: EventProof
@@ -237,7 +279,7 @@ class CardChecks:
             nonces = [None] * len(event.cards)
         for position, card, nonce in zip(event.positions, event.cards, nonces, strict=False):
             found += self._open(rnd, position, card, nonce, "given to you")
-        return found
+        return found + self._untold(rnd, event.cards, "you were given cards")
 
     def _played(
         self, rnd: CheckedRound, event: ev.CardPlayed, proof: EventProof
@@ -284,7 +326,7 @@ class CardChecks:
                 del rnd.reveals_done[index]
                 problem = verdict_violation(
                     self.manifest, target, event.guilty, cards, color, "the hand revealed to you",
-                    side,
+                    side, rnd.dark_faces,
                 )
                 return [] if problem is None else [problem]
         rnd.reveals_due.append(event)
@@ -313,6 +355,9 @@ class CardChecks:
         snapshot = rnd.ledger.snapshots.get(event.target)
         color = event.color_before
         side = rnd.ledger.side if snapshot is None else snapshot.side
+        if side == 1:
+            what = "the hand revealed to you on the dark side came"
+            found += self._untold(rnd, event.cards, what)
         if snapshot is None:
             found.append(
                 Violation(
@@ -345,6 +390,7 @@ class CardChecks:
                     color,
                     "the hand revealed to you",
                     side,
+                    rnd.dark_faces,
                 )
                 if problem is not None:
                     found.append(problem)

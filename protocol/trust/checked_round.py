@@ -25,7 +25,7 @@ from protocol.trust.messages import (
 from protocol.trust.results import Violation
 from protocol.trust.signing import EventsDigest
 from unonet import events as ev
-from unonet.cards import Color, DeckManifest
+from unonet.cards import Color, DeckManifest, Face
 from unonet.events import Position
 
 RoundStatus = Literal["checking", "audited", "violated", "missed"]
@@ -90,6 +90,7 @@ class CheckedRound:
     pending: list[Opening] = field(default_factory=list)
     public_mine: set[Position] = field(default_factory=set)  # drawn by, or moved to, this seat
     private_mine: set[Position] = field(default_factory=set)
+    told: dict[int, Face] = field(default_factory=dict)  # UNO Flip: dark faces told to us alone
     challenges: list[ChallengeRecord] = field(default_factory=list)
     reveals_due: list[ev.Challenged] = field(default_factory=list)
     reveals_done: list[tuple[int, tuple[int, ...], Color | None, int]] = field(
@@ -106,10 +107,13 @@ class CheckedRound:
     violations: list[Violation] = field(default_factory=list)
 
     @classmethod
-    def start(cls, prepare: RoundPrepare, manifest: DeckManifest, deal: DealCheck) -> CheckedRound:
+    def start(
+        cls, prepare: RoundPrepare, manifest: DeckManifest, deal: DealCheck, flip: bool = False
+    ) -> CheckedRound:
+        """A round prepared; `flip`: an UNO Flip match (each round pairs its own dark faces)."""
         return cls(
             prepare=prepare,
-            ledger=PublicLedger(manifest),
+            ledger=PublicLedger(manifest, flip=flip),
             deal=deal,
             digest=EventsDigest(prepare.game_id, prepare.round_no),
         )
@@ -150,6 +154,11 @@ class CheckedRound:
         if self.missed:
             return "missed"
         return "audited" if self.audit is not None else "checking"
+
+    @property
+    def dark_faces(self) -> dict[int, Face]:
+        """UNO Flip: every dark face this client was told this round (to everybody or to it)."""
+        return {**self.ledger.dark, **self.told}
 
     def commitment(self, position: Position) -> bytes | None:
         """The published commitment of a position, or None if it is not (yet) known."""

@@ -8,16 +8,20 @@ back face down under the draw pile (`cards_returned`, a knock-out), where they k
 positions and wait, in order, until the rest of the pile has been drawn.
 
 UNO Flip: a `flipped` turns the discard pile and the draw pile over (each reversed: what was
-under the draw pile comes first) and the side in play, by which every face is read. The faces
-shown of the side not in play (`other_sides_shown`, `pile_other_side_shown`) are checked here
-against the positions the record gives (the seat's whole hand, the draw pile's top) and kept as
-claims that the audit checks against the deck the seeds produce.
+under the draw pile comes first) and the side in play, by which every face is read. A card id
+names its light face (the manifest); its dark face is the round's secret pairing, known here only
+as told to everybody (`dark_faces_shown` with no seat), which must come before any public event
+that needs it (a card played or turned up on the dark side, the hands of a round that ends on
+it). The faces shown of the side not in play (`other_sides_shown`, `pile_other_side_shown`) are
+checked here against the positions the record gives (the seat's whole hand, the draw pile's top)
+and kept as claims that the audit checks against the deck the seeds and the pairing produce.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from protocol.trust.dark_faces import told_violations, untold
 from protocol.trust.results import Violation, ViolationKind
 from unonet import events as ev
 from unonet.cards import CHALLENGEABLE_KINDS, Color, DeckManifest, Face
@@ -70,9 +74,12 @@ class PublicLedger:
     """The positions and face-up cards that public events establish, for one round.
 
     `pile` is the draw pile by the record, top first: the untaken positions of the latest epoch
-    and the returned positions (`under`) below them, the whole turned over by each Flip."""
+    and the returned positions (`under`) below them, the whole turned over by each Flip. `flip`:
+    an UNO Flip round, whose `dark` faces are those told to everybody this round."""
 
     manifest: DeckManifest
+    flip: bool = False
+    dark: dict[int, Face] = field(default_factory=dict)
     holdings: dict[int, set[Position]] = field(default_factory=dict)
     face_up: dict[Position, int] = field(default_factory=dict)
     taken: dict[int, set[int]] = field(default_factory=dict)  # indices that left their pile
@@ -95,18 +102,27 @@ class PublicLedger:
 
     @property
     def two_sided(self) -> bool:
-        """A Flip deck: every card has a face on each side."""
-        return len(self.manifest) > 0 and all(len(card.faces) == 2 for card in self.manifest)
+        """A Flip round: every card has a face on each side."""
+        return self.flip
 
     def face(self, card: int) -> Face | None:
         """The card's face on the side in play, or None for an id the deck does not have (a
-        malformed event)."""
+        malformed event) or, on the dark side, a card whose dark face nobody was told."""
         if not 0 <= card < len(self.manifest):
             return None
-        faces = self.manifest.cards[card].faces
-        return faces[self.side] if self.side < len(faces) else None
+        if self.flip and self.side == 1:
+            return self.dark.get(card)
+        return self.manifest.cards[card].faces[0]
 
     def _unknown_card(self, card: int, what: str) -> list[Violation]:
+        if 0 <= card < len(self.manifest):  # a dark side in play, and the face not told
+            return [
+                Violation(
+                    ViolationKind.DARK_FACE,
+                    f"{what} shows card {card} face up on the dark side, but nobody was told "
+                    f"its dark face (a card's dark face is told before it shows)",
+                )
+            ]
         return [Violation(ViolationKind.MALFORMED, f"{what} names card {card}, not in the deck")]
 
     def hand(self, seat: int) -> set[Position]:
@@ -134,6 +150,8 @@ class PublicLedger:
             return self._other_sides(event)
         elif isinstance(event, ev.PileOtherSideShown):
             return self._pile_other_side(event)
+        elif isinstance(event, ev.DarkFacesShown):
+            return self._dark_told(event)
         elif isinstance(event, ev.RoundEnded):
             return self._ended(event)
         return []
@@ -442,6 +460,8 @@ class PublicLedger:
             return found
         position, card = self.discard[-1]
         face = self.face(card)
+        if face is None and event.top == card:
+            found += self._unknown_card(card, f"seat {event.seat}'s Flip")
         if event.top != card:
             shown = self.face(event.top)
             named = shown.name if shown is not None else f"card {event.top}"
@@ -528,11 +548,31 @@ class PublicLedger:
             self.side_claims.append(SideClaim(whose, event.position, event.face, 1 - self.side))
         return found
 
+    def _dark_told(self, event: ev.DarkFacesShown) -> list[Violation]:
+        """Dark faces told to everybody: kept (the faces of cards face up on the dark side),
+        once each and consistent with the Flip deck; true to the pairing at the audit."""
+        if not self.two_sided:
+            return self._one_sided("dark faces were told")
+        found, added = told_violations(event, self.dark, len(self.manifest), "everybody")
+        self.dark.update(added)
+        return found
+
     # -- the end -----------------------------------------------------------------------------------
 
     def _ended(self, event: ev.RoundEnded) -> list[Violation]:
         self.final_hands = event.hands
         found: list[Violation] = []
+        shown = [card for hand in event.hands for card in hand if 0 <= card < len(self.manifest)]
+        missing = untold(shown, self.dark) if self.flip and self.side == 1 else []
+        if missing:
+            found.append(
+                Violation(
+                    ViolationKind.DARK_FACE,
+                    f"the round ends on the dark side, but nobody was told the dark face of "
+                    f"{len(missing)} cards of the hands shown (first: card {missing[0]}): their "
+                    f"points cannot be read",
+                )
+            )
         for seat, hand in enumerate(event.hands):
             held = len(self.hand(seat))
             if held != len(hand):

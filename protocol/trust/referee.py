@@ -69,16 +69,14 @@ class Referee:
         seats: int,
         *,
         from_start: bool = True,
-        deck: DeckManifest | None = None,
     ) -> None:
         """`rules` and `seats` are the manifest's, fixed for the match. `from_start` False: this
         client came in after the match began (a late spectator), so the first round it referees
-        starts from the state the host announces, as after a divergence. `deck`: the manifest's
-        own deck, where the rules let the host choose it (UNO Flip's pairing of faces); None:
-        the deck the rules name."""
+        starts from the state the host announces, as after a divergence. The deck is the one the
+        rules name; under UNO Flip the shadow pairs each round's dark faces from its audited K
+        by itself (unonet.flip_deck.round_manifest), as the host must."""
         self.rules = rules
         self.seats = seats
-        self.deck = deck
         self._record: list[ev.Event] = []
         self._synced = from_start
         self._announced: tuple[int, ...] | None = None  # the host's last round_ended totals
@@ -86,7 +84,7 @@ class Referee:
         self._said_unplayable = False
         self._shadow: Match | None = None
         try:
-            self._shadow = Match(rules, seats, SHADOW_SEED, deck=deck)
+            self._shadow = Match(rules, seats, SHADOW_SEED)
         except (EngineError, ValueError) as err:
             self._unplayable = str(err)
 
@@ -162,7 +160,7 @@ class Referee:
         totals less its points) and, under elimination, the seats not dealt as eliminated."""
         first = record[0]
         if isinstance(first, ev.DealerDraw):
-            self._shadow = Match(self.rules, self.seats, SHADOW_SEED, deck=self.deck)
+            self._shadow = Match(self.rules, self.seats, SHADOW_SEED)
             self._synced = True
             return None
         if not isinstance(first, ev.RoundStarted):
@@ -173,9 +171,7 @@ class Referee:
             eliminated = {seat for seat in range(self.seats) if seat not in dealt}
         if not 0 <= first.dealer < self.seats or first.dealer in eliminated:
             return f"event 0: round_started names seat {first.dealer} the dealer, who cannot deal"
-        shadow = Match(
-            self.rules, self.seats, SHADOW_SEED, first_dealer=first.dealer, deck=self.deck
-        )
+        shadow = Match(self.rules, self.seats, SHADOW_SEED, first_dealer=first.dealer)
         shadow.round_no = first.round_no - 1
         shadow.scores = self._scores_before(record)
         shadow.eliminated = eliminated
@@ -200,7 +196,6 @@ class _Replay:
     def __init__(self, shadow: Match, record: list[ev.Event]) -> None:
         self.shadow = shadow
         self.record = record
-        self.manifest = shadow.manifest
         self.cursor = 0  # the record up to here is what the rules give
         self.unfinished = False
 
@@ -242,7 +237,7 @@ class _Replay:
         try:
             produced = _public(self.shadow.apply(seat, action))
         except EngineError as err:  # refused: the shadow is as it was, to say what was refused on
-            said = _describe(self.shadow, self.manifest, seat, action)
+            said = _describe(self.shadow, _deck(self.shadow), seat, action)
             return f"event {at}: the host says {said}, which the rules refuse: {err.message}"
         if not produced:
             return f"event {at}: {_show(self.record[at])} follows from no action of the rules"
@@ -345,7 +340,7 @@ def _divergence(index: int, expected: ev.Event, got: ev.Event | None, shadow: Ma
 
 
 def _round_ended(expected: ev.RoundEnded, got: ev.RoundEnded, shadow: Match) -> str:
-    manifest = shadow.manifest
+    manifest = _deck(shadow)
     if got.winner != expected.winner:
         return (f"the host names seat {got.winner} the round's winner, the rules give seat "
                 f"{expected.winner}")
@@ -411,6 +406,12 @@ _DONE: dict[type, str] = {
     Draw: "drew", Pass: "passed", CallUno: "called UNO", Challenge: "challenged",
     Accept: "took the pending draw", Buzz: "pressed the buzzer",
 }
+
+
+def _deck(shadow: Match) -> DeckManifest:
+    """The deck cards are named by: the round's own (UNO Flip: both faces, paired from K, no
+    secret once audited), else the match's."""
+    return shadow.round.manifest if shadow.round is not None else shadow.manifest
 
 
 def _side(shadow: Match) -> int:

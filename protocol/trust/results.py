@@ -47,6 +47,9 @@ class ViolationKind(StrEnum):
     FLIP = "flip"  # a flipped event that does not turn the table as the public record does
     OTHER_SIDE = "other_side"  # a face shown of the side not in play is not that card's, or a
     # hand shown with other positions than the public record gives the seat
+    DARK_FACE = "dark_face"  # UNO Flip: a dark face told that is not the round's pairing's,
+    # told twice differently, or not told where the record needs it (a card face up on the
+    # dark side, a card received, a hand revealed on the dark side)
 
 
 @dataclass(frozen=True, slots=True)

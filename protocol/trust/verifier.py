@@ -329,12 +329,10 @@ class TrustVerifier:
         if self._from_start is None:
             self._from_start = msg.round_no == 1
             self._referee = Referee(
-                self.match.rules,
-                self.match.seats,
-                from_start=self._from_start,
-                deck=self.manifest if self.match.rules.variant == "flip" else None,
+                self.match.rules, self.match.seats, from_start=self._from_start
             )
-        rnd = CheckedRound.start(msg, self.manifest, self._deal_check())
+        flip = self.match.rules.variant == "flip"
+        rnd = CheckedRound.start(msg, self.manifest, self._deal_check(), flip)
         self._rounds.append(rnd)
         rnd.violations.extend(self._unplaced.pop(msg.round_no, []))
         outcome = self._report(found, f"round {msg.round_no} prepared", rnd)
