@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import functools
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -29,7 +30,13 @@ from protocol.trust.results import Violation, ViolationKind
 from protocol.trust.verifier import TrustVerifier
 from unonet import events as ev
 from unonet.cards import Face, Kind
-from unonet.flip_deck import dark_faces, flip_manifest, light_faces, light_manifest
+from unonet.flip_deck import (
+    dark_faces,
+    flip_manifest,
+    light_faces,
+    light_manifest,
+    round_manifest,
+)
 
 EVERYONE = (0, 1, 2, None)
 
@@ -345,3 +352,147 @@ def test_the_light_manifest_in_another_order_is_a_violation_at_once(
 def test_the_honest_manifest_is_the_light_manifest(complete: Transcript) -> None:
     assert complete.match.manifest == light_manifest()
     assert TrustVerifier(complete.match, 0).violations() == []
+
+
+# -- dark faces, told round by round -------------------------------------------------------------
+
+
+def _told(t: Transcript) -> dict[int, Face]:
+    """Every (card, dark face) the round's honest host told anyone."""
+    told: dict[int, Face] = {}
+    for _, event, _ in t.events():
+        if isinstance(event, ev.DarkFacesShown):
+            told.update(zip(event.cards, event.faces, strict=True))
+    return told
+
+
+def _lie_for(t: Transcript, truth: Face) -> Face:
+    """A dark face other than `truth` that telling once more keeps within the deck's count (so
+    that only the pairing, at the audit, can show it false)."""
+    told = Counter(_told(t).values())
+    deck = Counter(dark_faces())
+    return next(f for f in deck if f != truth and told[f] < deck[f])
+
+
+def test_every_observer_is_told_the_dark_faces_it_needs_and_the_audit_checks_them(
+    complete: Transcript,
+) -> None:
+    held: dict[int | None, set[int]] = {seat: set() for seat in EVERYONE}
+    for _, event, _ in complete.events():
+        if isinstance(event, ev.CardsReceived):
+            held[event.seat].update(event.cards)
+    for seat, verifier in verifiers(complete).items():
+        [rnd] = verifier.rounds
+        assert rnd.ledger.dark, seat  # the round went to the dark side: cards shown there
+        assert held[seat] <= set(rnd.dark_faces), seat  # its own cards, each told
+        if seat is None:
+            assert rnd.told == {}  # a spectator is told only what everybody is
+
+
+def test_an_honest_round_ending_on_the_dark_side_passes_every_check() -> None:
+    t = flip_round_with("ends_dark")
+    last = t.find(ev.DarkFacesShown)[-1][1]
+    ended = t.find(ev.RoundEnded)[-1][1]
+    assert isinstance(last, ev.DarkFacesShown) and isinstance(ended, ev.RoundEnded)
+    assert last.seat is None  # every hand told to everybody before the round's end
+    assert {c for hand in ended.hands for c in hand} <= set(_told(t))
+    for seat, verifier in verifiers(t).items():
+        assert verifier.violations() == [], seat
+        assert verifier.rounds[0].status == "audited"
+
+
+def test_a_wrong_dark_face_told_to_everybody_is_caught_by_everyone_at_the_audit(
+    complete: Transcript,
+) -> None:
+    index = first(complete, ev.DarkFacesShown, lambda e: e.seat is None)
+    told = complete.deliveries[index].item[0]
+    assert isinstance(told, ev.DarkFacesShown)
+    card, truth = told.cards[0], told.faces[0]
+    lie = _lie_for(complete, truth)
+    complete.set_event(index, replace(told, faces=(lie, *told.faces[1:])))
+    holders = {
+        e.seat for i, e, _ in complete.events()
+        if i < index and isinstance(e, ev.CardsReceived) and card in e.cards
+    }
+    for seat in EVERYONE:
+        early = [v for v in found_before_audit(complete, seat) if v.kind is ViolationKind.DARK_FACE]
+        if seat in holders:  # it was told the true face with the card: a contradiction at once
+            assert early and f"told to you as {truth.name}" in early[0].detail, seat
+        else:
+            assert early == [], seat
+        found = [v for v in verifiers(complete)[seat].violations()
+                 if v.kind is ViolationKind.DARK_FACE]
+        assert found, seat
+        assert any(
+            f"card {card} ({complete.manifest.face(card).name}) was told to everybody to have "
+            f"{lie.name} on its dark side, but the round key pairs it with {truth.name}"
+            in v.detail for v in found
+        ), seat
+
+
+def test_a_wrong_dark_face_told_to_a_seat_alone_is_caught_by_that_seat_at_the_audit(
+    complete: Transcript,
+) -> None:
+    public = {c for _, e, _ in complete.events()
+              if isinstance(e, ev.DarkFacesShown) and e.seat is None for c in e.cards}
+    index = first(complete, ev.DarkFacesShown,
+                  lambda e: e.seat is not None and not set(e.cards) & public)
+    told = complete.deliveries[index].item[0]
+    assert isinstance(told, ev.DarkFacesShown) and told.seat is not None
+    lie = _lie_for(complete, told.faces[0])
+    complete.set_event(index, replace(told, faces=(lie, *told.faces[1:])))
+    for seat in EVERYONE:
+        found = [v for v in verifiers(complete)[seat].violations()
+                 if v.kind is ViolationKind.DARK_FACE]
+        if seat == told.seat:
+            assert len(found) == 1 and "was told to you to have" in found[0].detail
+            assert ViolationKind.DARK_FACE not in kinds(found_before_audit(complete, seat))
+        else:
+            assert found == [], seat
+
+
+def test_a_card_played_on_the_dark_side_with_no_dark_face_told_is_caught_by_everyone_at_once(
+    complete: Transcript,
+) -> None:
+    index = first(complete, ev.DarkFacesShown,
+                  lambda e: e.seat is None and len(e.cards) == 1)
+    nxt = complete.deliveries[index + 1].item[0]
+    assert isinstance(nxt, ev.CardPlayed | ev.Flipped)
+    del complete.deliveries[index]
+    complete.redigest()
+    for seat in EVERYONE:
+        found = [v for v in found_before_audit(complete, seat)
+                 if v.kind is ViolationKind.DARK_FACE]
+        assert found, seat
+        assert "face up on the dark side, but nobody was told its dark face" in found[0].detail
+        assert ViolationKind.ILLEGAL in kinds(verifiers(complete)[seat].violations())
+
+
+def test_cards_given_without_their_dark_faces_are_caught_by_their_receiver_at_once(
+    complete: Transcript,
+) -> None:
+    index = first(complete, ev.DarkFacesShown, lambda e: e.seat is not None)
+    told = complete.deliveries[index].item[0]
+    assert isinstance(told, ev.DarkFacesShown) and told.seat is not None
+    del complete.deliveries[index]
+    complete.redigest()
+    for seat in EVERYONE:
+        found = [v for v in found_before_audit(complete, seat)
+                 if v.kind is ViolationKind.DARK_FACE]
+        if seat == told.seat:
+            assert found and "you were given cards without the dark face of card" in (
+                found[0].detail
+            )
+        else:
+            assert found == [], seat
+
+
+def test_the_referee_pairs_each_round_from_its_key_not_from_a_deck_it_is_given() -> None:
+    """Rounds of one match pair their dark faces differently; the shadow follows each."""
+    rounds = play_flip_match(3, 3, FLIP, rounds=3)
+    pairings = [round_manifest(t.host.key) for t in rounds]
+    assert len(rounds) > 1 and len(set(pairings)) == len(pairings)
+    for t, paired in zip(rounds, pairings, strict=True):
+        assert all(paired.face(card, 1) == face for card, face in _told(t).items())
+    for seat, verifier in verifiers(*rounds).items():
+        assert verifier.violations() == [], seat

@@ -46,6 +46,7 @@ class Features:
     wild_draw_colors: int
     reshuffles: int
     pile_shown: int
+    ends_dark: bool  # the round ended on the dark side (every hand's dark faces told)
 
     @property
     def complete(self) -> bool:
@@ -161,7 +162,8 @@ def features(t: Transcript) -> Features:
             reshuffles += 1
         elif isinstance(event, ev.PileOtherSideShown):
             shown += 1
-    return Features(flips, draws, frozenset(challenged), colors, reshuffles, shown)
+    ends_dark = side == 1 and any(isinstance(e, ev.RoundEnded) for _, e, _ in t.events())
+    return Features(flips, draws, frozenset(challenged), colors, reshuffles, shown, ends_dark)
 
 
 def flip_round_with(wanted: str, seats: int = 3, tries: int = 60) -> Transcript:
