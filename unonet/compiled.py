@@ -24,6 +24,7 @@ ENGINE_MODULES = (
     "unonet.legality",
     "unonet.match",
     "unonet.matching",
+    "unonet.no_mercy_deck",
     "unonet.phase",
     "unonet.plays",
     "unonet.round",
