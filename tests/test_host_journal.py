@@ -16,9 +16,9 @@ from unonet.match import BETWEEN_ROUNDS, MATCH_OVER, Match
 from unonet.rules import RuleSet
 
 
-def _play_some(path: Path, actions: int) -> Match:
+def _play_some(path: Path, actions: int, rules: RuleSet | None = None) -> Match:
     """A journaled match between bots; rounds keyed by the trust scheme with one player seed."""
-    rules = RuleSet(target=50)
+    rules = rules or RuleSet(target=50)
     seats = (SeatRecord("human", "ana", hashlib.sha256(b"t").hexdigest()),
              SeatRecord("bot", "bo", level="normal"), SeatRecord("bot", "cy", level="normal"))
     header = Header(rules, seats, b"seed", new_game_id(), {"number": 0, "name": "t"})
@@ -46,9 +46,12 @@ def _play_some(path: Path, actions: int) -> Match:
     return match
 
 
-def test_a_resumed_journal_continues_the_same_match(tmp_path: Path) -> None:
+@pytest.mark.parametrize("rules", [RuleSet(target=50), RuleSet(variant="flip", target=50)],
+                         ids=["classic", "flip"])
+def test_a_resumed_journal_continues_the_same_match(tmp_path: Path, rules: RuleSet) -> None:
+    """UNO Flip too: each round's pairing comes from its key, which the journal keeps."""
     path = tmp_path / "game.jsonl"
-    played = _play_some(path, 150)
+    played = _play_some(path, 150, rules)
     resumed = load(path)
     assert resumed.match.state() == played.state()
     assert resumed.match.log == played.log
@@ -57,6 +60,8 @@ def test_a_resumed_journal_continues_the_same_match(tmp_path: Path) -> None:
         for card, position in enumerate(played.round.origin):
             assert resumed.commitments.card_at(position) == card
         assert resumed.commitments.key == played.round.key
+        assert resumed.match.round is not None
+        assert resumed.match.round.manifest == played.round.manifest
 
 
 def test_a_torn_last_line_is_ignored_and_cut_before_appending(tmp_path: Path) -> None:
