@@ -29,6 +29,7 @@ from client.link import ChatReceived
 from client.lobby import AddBot, JoinTable, SetReady, SetRules, Spectate, StartMatch
 from client.model import ChallengePrompt, ClientModel, ColorPrompt, QuitPrompt, Screen
 from client.render import compose
+from client.rule_editor import editor_options, step_option
 from unonet.actions import Accept, CallUno, Catch, Challenge, Draw, Play
 from unonet.cards import Color
 
@@ -222,9 +223,11 @@ def test_a_late_uno_and_the_lobby_keys_of_the_owner() -> None:
         assert m.screen is Screen.LOBBY and m.is_owner
         await d.press("r")
         assert d.table.lobby_commands[-1] == SetReady(True)
-        await d.press("\x1b[C")  # the first option offered, hand_size; Right: one more card
+        await d.press("\x1b[C")  # Right: the first option offered takes its next value
         command = d.table.lobby_commands[-1]
-        assert isinstance(command, SetRules) and command.options == {"hand_size": 5}
+        first = editor_options()[0]
+        expected = step_option(first, {}, 1, len(m.lobby.seats) if m.lobby else 2)
+        assert isinstance(command, SetRules) and command.options == {first.name: expected}
         await d.press("p")
         assert d.table.lobby_commands[-1] == SetRules({}, "seed000")
         await d.press("a")
