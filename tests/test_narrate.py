@@ -104,6 +104,10 @@ def samples() -> list[ev.Event]:
         ev.PileOtherSideShown(P[0], Face(Kind.SKIP_EVERYONE, Color.CYAN, None, 30)),
         ev.DarkFacesShown(1, (3,), (Face(Kind.NUMBER, Color.PINK, 5, 5),)),
         ev.DarkFacesShown(None, (4,), (Face(Kind.WILD),)),
+        ev.Reshuffled(0, (), (), "first_card_wild_draw_two"),  # UNO Flip's first card
+        ev.CardsDiscarded(1, P, (card("r5"), card("r3"))),  # the No Mercy cards
+        ev.RouletteTurned(2, Color.RED, P, (card("g7"), card("r5"))),
+        ev.DrawCancelled(3, 10),
     ]
 
 
@@ -359,3 +363,18 @@ def test_a_catch_is_told_once_with_its_count() -> None:
             assert len(said) == 1, said
     assert say(ev.UnoCaught(0, 1, 2)) == "Ana catches Bruno without UNO: Bruno draws 2."
     assert say(ev.UnoCaught(None, 1, 2)) == "Bruno did not call UNO and draws 2."
+
+
+def test_the_first_card_sent_back_and_the_no_mercy_cards_are_named() -> None:
+    assert say(ev.Reshuffled(0, (), (), "first_card_wild_draw_two")) == (
+        "The Wild Draw Two goes back into the deck, which is shuffled.")
+    assert say(ev.Reshuffled(0, (), (), "first_card_wild_draw_four")) == (
+        "The Wild Draw Four goes back into the deck, which is shuffled.")
+    assert say(ev.CardsDiscarded(1, P, (card("r5"), card("r3")))) == (
+        "Bruno also discards red 5, red 3.")
+    assert say(ev.RouletteTurned(2, Color.RED, P, (card("g7"), card("r5")))) == (
+        "Chiara names red and keeps the 2 cards turned up: green 7, red 5.")
+    assert say(ev.DrawCancelled(3, 10)) == (
+        "Davi cancels the 10 cards pending: nobody draws them.")
+    assert say(ev.DecisionPending(1, Phase.ROULETTE, 0)) == (
+        "Bruno names the colour for the Wild Color Roulette.")

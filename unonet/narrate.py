@@ -39,6 +39,8 @@ cards of the sentences that follow). (CardsDrawn of the deal is also silent:
 the round's start says it; so is the draw of an UNO or false-catch penalty, whose count the
 catch's own sentence gives, so that a catch is told once.)"""
 
+_KINDS = frozenset(kind.value for kind in Kind)
+
 SAID_BY_THE_CATCH = frozenset({"penalty_uno", "penalty_false_catch"})
 """CardsDrawn reasons worded by the event just before them (UnoCaught, FalseCatch)."""
 
@@ -203,8 +205,15 @@ class _Teller:
                 return tr("ev.you_got", cards=self.cards(got))
             case ev.Reshuffled(reason="empty_pile"):
                 return tr("ev.reshuffled")
-            case ev.Reshuffled():
-                return tr("ev.reshuffled_first", card=tr.card(Face(Kind.WILD_DRAW_FOUR)))
+            case ev.Reshuffled(reason=reason):  # a first card sent back: its kind is named
+                kind = reason.removeprefix("first_card_")
+                first = Kind(kind) if kind in _KINDS else Kind.WILD_DRAW_FOUR
+                return tr("ev.reshuffled_first", card=tr.card(Face(first)))
+            case ev.CardsDiscarded(seat=s, cards=cards):
+                return tr("ev.cards_discarded", name=name(s), cards=self.cards(cards))
+            case ev.RouletteTurned(seat=s, color=color, cards=cards):
+                return tr("ev.roulette_turned", name=name(s), color=tr.color(color),
+                          count=len(cards), cards=self.cards(cards))
             case ev.CardsReturned(seat=s, positions=positions):
                 return tr("ev.cards_returned", name=name(s), count=len(positions))
             case ev.HandsMoved(moves=moves, reason=reason):
@@ -273,6 +282,8 @@ class _Teller:
                 return tr("ev.picks_target", name=who)
             case Phase.BUZZER:
                 return tr("ev.buzzer_race", name=who)
+            case Phase.ROULETTE:
+                return tr("ev.roulette", name=who, card=tr.card(Face(Kind.WILD_COLOR_ROULETTE)))
         return None
 
     # -- UNO, challenge, moderation ----------------------------------------------------------
@@ -310,6 +321,8 @@ class _Teller:
                 return tr("ev.stacked", name=name(s), count=total)
             case ev.DrawDeflected(seat=s, to=to, total=total):
                 return tr("ev.deflected", name=name(s), target=name(to), count=total)
+            case ev.DrawCancelled(seat=s, total=total):
+                return tr("ev.draw_cancelled", name=name(s), count=total)
             case ev.JumpedIn(seat=s, reason="sequence"):
                 return tr("ev.run_goes_on", name=name(s))
             case ev.JumpedIn(seat=s):
