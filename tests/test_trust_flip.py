@@ -1,9 +1,10 @@
 """UNO Flip stays verifiable: honest rounds pass every check, and each forgery is caught.
 
 Rounds come from an honest in-process host (tests/trust_flip_sim.py: the engine, the host's
-commitments and the match's own pairing of faces in the manifest); a dishonest host is the same
-transcript with one event changed (`set_event` re-digests what is sent, as a liar would). Every
-seat's verifier and a spectator's are fed what each received.
+commitments, the light-only manifest and each round's secret pairing of dark faces, told as the
+game shows them); a dishonest host is the same transcript with one event changed or left out
+(`set_event` and `redigest` re-digest what is sent, as a liar would). Every seat's verifier and a
+spectator's are fed what each received.
 """
 
 from __future__ import annotations
