@@ -20,7 +20,7 @@ from scenario import (
 )
 
 from unonet import events as ev
-from unonet.actions import Accept, CallUno, Catch, ChooseColor, Play
+from unonet.actions import Accept, CallUno, Catch, Challenge, ChooseColor, Play
 from unonet.cards import Color
 from unonet.errors import ErrorCode
 from unonet.match import Match
@@ -101,6 +101,14 @@ def test_the_player_of_a_wild_draw_card_names_the_colour() -> None:
     events = play(match, 1, "W+6", B)
     assert active_color(match) == B
     assert one(events, ev.DecisionPending) == ev.DecisionPending(2, "stack", 6)
+
+
+def test_no_wild_draw_card_may_be_challenged() -> None:
+    for wild in ("WR+4", "W+6", "W+10"):
+        match = three([wild, "r3", "g7", "r9", "b2"])
+        play(match, 1, wild, B)
+        assert phase(match) == "stack" and Challenge() not in match.legal_actions(current(match))
+        refused(match, current(match), Challenge(), ErrorCode.NOTHING_TO_CHALLENGE)
 
 
 def test_wild_draw_ten_is_taken_whole_by_whoever_cannot_answer_it() -> None:
