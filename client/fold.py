@@ -222,9 +222,11 @@ class ViewTracker:
                     self._seat(s, other_sides=tuple(sorted(faces, key=face_order)))
             case ev.PileOtherSideShown(face=face):
                 self.view = replace(self.view, pile_other_side=face)
-            case ev.DarkFacesShown(cards=cards, faces=faces):
+            case ev.DarkFacesShown(seat=s, cards=cards, faces=faces):
                 # Told of this round's pairing (a card id names its light face only): kept
-                # until the next round deals a new one.
+                # until the next round deals a new one. Only what was told to us counts.
+                if s is not None and s != self.view.seat:
+                    return True
                 merged = DarkFaces.merged(self.view.dark_faces, cards, faces)
                 self.view = replace(self.view, dark_faces=merged)
             case _:

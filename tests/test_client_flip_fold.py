@@ -21,6 +21,7 @@ from test_flip_properties import FLIP_OPTIONS, GREEDY_AFTER, choose, flip_rules
 
 from client.fold import ViewTracker
 from unonet import events as ev
+from unonet.cards import Color, Face, Kind
 from unonet.flip_deck import DARK
 from unonet.match import IN_ROUND, MATCH_OVER, Match
 from unonet.rules import RuleSet
@@ -105,3 +106,17 @@ def test_random_flip_matches_fold_to_the_engine_view_after_every_batch(
     if rules is None:
         return
     follow(Match(rules, seats, seed), rng_seed, max_actions=800)
+
+
+def test_dark_faces_told_to_another_seat_are_not_ours() -> None:
+    """A DarkFacesShown for another seat (which an honest host never sends us) tells us
+    nothing; one for us or for everybody adds to what we were told, ids ascending."""
+    match = Match(FLIP_RULES, 3, b"fold-dark-faces")
+    tracker = ViewTracker(observe(match, 0), match.manifest)
+    pink = ev.DarkFacesShown(1, (9,), (Face(Kind.NUMBER, Color.PINK, 5, 5),))
+    assert tracker.apply(pink).dark_faces == ()
+    wild = Face(Kind.WILD, None, None, 40)
+    tracker.apply(ev.DarkFacesShown(0, (30,), (wild,)))
+    told = tracker.apply(ev.DarkFacesShown(None, (2,), (Face(Kind.SKIP_EVERYONE, Color.CYAN),)))
+    assert [card for card, _ in told.dark_faces] == [2, 30]
+    assert tracker.apply(ev.RoundStarted(2, 1, 112)).dark_faces == ()
