@@ -19,8 +19,9 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from unonet import events as ev
-from unonet.flip_deck import DARK, LIGHT
+from unonet.flip_deck import DARK, LIGHT, side_colors
 from unonet.phase import Phase
+from unonet.plays import play_table
 
 if TYPE_CHECKING:
     from unonet.events import Position
@@ -56,11 +57,18 @@ class FlipSight:
         revealed to a challenger), then the other sides that changed."""
         out: list[ev.Event] = []
         side = self.side
+        touched: set[int] = set()  # seats whose hand may have changed
         for event in events:
             if isinstance(event, ev.CardsReceived):
                 self._tell(out, rnd, event.seat, event.cards)
-            elif isinstance(event, ev.CardPlayed) and side == DARK:
-                self._tell(out, rnd, None, (event.card,))
+            elif isinstance(event, ev.CardPlayed):
+                touched.add(event.seat)
+                if side == DARK:
+                    self._tell(out, rnd, None, (event.card,))
+            elif isinstance(event, ev.CardsDrawn | ev.CardsReturned):
+                touched.add(event.seat)
+            elif isinstance(event, ev.HandsMoved):
+                touched.update(range(len(self.hands)))
             elif isinstance(event, ev.ChallengeReveal) and side == DARK:
                 self._tell(out, rnd, event.challenger, event.cards)
             elif isinstance(event, ev.Flipped):
@@ -68,39 +76,41 @@ class FlipSight:
                 if side == DARK:
                     self._tell(out, rnd, None, (event.top,))
             out.append(event)
-        for seat, hand in enumerate(rnd.hands):
-            self._tell(out, rnd, seat, hand)  # nothing new unless a card came another way
         if rnd.phase is Phase.ROUND_OVER and rnd.side == DARK:
             self._tell(out, rnd, None, [card for hand in rnd.hands for card in hand])
-        self._show_other_sides(out, rnd)
+        self._show_other_sides(out, rnd, touched)
         return out
 
-    def _tell(self, out: list[ev.Event], rnd: Round, seat: int | None, cards: Iterable[int]) -> None:
-        known = self.public if seat is None else self.public | self.told[seat]
-        new = sorted({card for card in cards if card not in known})
+    def _tell(
+        self, out: list[ev.Event], rnd: Round, seat: int | None, cards: Iterable[int]
+    ) -> None:
+        public = self.public
+        own = public if seat is None else self.told[seat]
+        new = sorted({card for card in cards if card not in public and card not in own})
         if not new:
             return
-        (self.public if seat is None else self.told[seat]).update(new)
+        own.update(new)
         faces = tuple(rnd.manifest.face(card, DARK) for card in new)
         out.append(ev.DarkFacesShown(seat, tuple(new), faces))
 
-    def _show_other_sides(self, out: list[ev.Event], rnd: Round) -> None:
+    def _show_other_sides(self, out: list[ev.Event], rnd: Round, touched: set[int]) -> None:
         """Everybody sees the side not in play of every card in every hand and of the draw
         pile's top card: show again each of those that changed (a hand's cards, the pile's top
-        card, or the side in play)."""
+        card, or the side in play). `touched`: the seats whose hands this step's events moved."""
         hidden = other_side(rnd.side)
         turned = self.side != rnd.side
         self.side = rnd.side
-        for seat, hand in enumerate(rnd.hands):
-            held = frozenset(hand)
+        # The faces of the side not in play, by card id: the other side's play table's.
+        backs = play_table(rnd.manifest, hidden, side_colors(hidden)).faces
+        position_of = rnd.origin.__getitem__
+        for seat in range(len(rnd.hands)) if turned else sorted(touched):
+            held = frozenset(rnd.hands[seat])
             if held == self.hands[seat] and not turned:
                 continue
             self.hands[seat] = held
-            cards = sorted(held, key=rnd.origin.__getitem__)
+            cards = sorted(held, key=position_of)
             out.append(ev.OtherSidesShown(
-                seat,
-                tuple(rnd.origin[card] for card in cards),
-                tuple(rnd.manifest.face(card, hidden) for card in cards),
+                seat, tuple(map(position_of, cards)), tuple(map(backs.__getitem__, cards))
             ))
         pile = rnd.draw_pile
         top = (pile[-1], rnd.origin[pile[-1]]) if pile else None

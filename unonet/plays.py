@@ -28,7 +28,9 @@ class PlayTable:
     identity.
     """
 
-    __slots__ = ("_by_top", "_matching", "deal_positions", "faces", "plays", "plays_with_uno")
+    __slots__ = (
+        "_by_face", "_by_top", "_matching", "deal_positions", "faces", "plays", "plays_with_uno",
+    )
 
     def __init__(self, manifest: DeckManifest, side: int, colors: Sequence[Color]) -> None:
         self.faces: tuple[Face, ...] = tuple(card.faces[side] for card in manifest.cards)
@@ -44,6 +46,11 @@ class PlayTable:
         self.deal_positions: tuple[Position, ...] = tuple((0, i) for i in range(len(self.faces)))
         """index -> (0, index): the positions of a fresh deal, shared by every round."""
         self._matching: dict[MatchKey, frozenset[int]] = {}
+        # The ids of each distinct face: a deck has about half as many faces as cards, and a
+        # Flip round's dark side (paired afresh each round) needs its matching sets anew.
+        self._by_face: dict[Face, list[int]] = {}
+        for card, face in enumerate(self.faces):
+            self._by_face.setdefault(face, []).append(card)
         # The same sets again by top card id, then colour: two look-ups with no key to build,
         # on the path every step takes.
         self._by_top: list[dict[Color | None, frozenset[int]]] = [{} for _ in self.faces]
@@ -69,27 +76,36 @@ class PlayTable:
         found = self._matching.get(key)
         if found is None:
             found = frozenset(
-                card for card, face in enumerate(self.faces)
-                if matches(face, top_face, active_color)
+                card for face, cards in self._by_face.items()
+                if matches(face, top_face, active_color) for card in cards
             )
             self._matching[key] = found
         return found
 
 
 _TABLES: dict[tuple[int, int, tuple[Color, ...]], tuple[DeckManifest, PlayTable]] = {}
+_BY_FACES: dict[tuple[tuple[Face, ...], tuple[Color, ...]], PlayTable] = {}
 
 
 def play_table(manifest: DeckManifest, side: int, colors: Sequence[Color]) -> PlayTable:
     """The shared PlayTable of (manifest, side, colours): built once, then reused by every match.
 
     Keyed by the manifest's identity (manifests are immutable, and `classic_manifest` hands out
-    one instance per deck), holding the manifest so that its id stays its own.
+    one instance per deck), holding the manifest so that its id stays its own; then by the
+    faces shown, which a table depends on alone: a Flip round's deck is new each round, but its
+    light side is the same every round.
     """
     key = (id(manifest), side, tuple(colors))
     entry = _TABLES.get(key)
     if entry is None:
         if len(_TABLES) >= 64:  # custom manifests (tests) must not accumulate without bound
             _TABLES.clear()
-        entry = (manifest, PlayTable(manifest, side, colors))
+        faces_key = (tuple(card.faces[side] for card in manifest.cards), tuple(colors))
+        table = _BY_FACES.get(faces_key)
+        if table is None:
+            if len(_BY_FACES) >= 64:
+                _BY_FACES.clear()
+            table = _BY_FACES[faces_key] = PlayTable(manifest, side, colors)
+        entry = (manifest, table)
         _TABLES[key] = entry
     return entry[1]
