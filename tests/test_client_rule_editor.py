@@ -43,8 +43,7 @@ def test_p_cycles_only_presets_the_engine_plays() -> None:
         model.apply_lobby(LobbyState(0, "t", 0, preset(command.preset).to_dict(),
                                      model.lobby.seats if model.lobby else (), False,
                                      command.preset, 0, 0))
-    assert "no_mercy" not in seen
-    assert {"official", "seed000", "seed003", "seed004", "party", "flip"} <= set(seen)
+    assert {"official", "seed000", "seed003", "seed004", "party", "flip", "no_mercy"} <= set(seen)
 
 
 def test_the_editor_lists_the_house_rules_and_the_variants_played() -> None:
@@ -53,8 +52,10 @@ def test_the_editor_lists_the_house_rules_and_the_variants_played() -> None:
                   "buzzers", "max_hand", "scoring", "teams", "variant"):
         assert house in names, house
     variant = next(info for info in editor_options() if info.name == "variant")
-    assert step_option(variant, {}, 1, 4) == "flip"  # UNO Flip is played; No Mercy is not
-    assert step_option(variant, {"variant": "flip"}, 1, 4) == "classic"
+    assert step_option(variant, {}, 1, 4) == "flip"
+    assert step_option(variant, {"variant": "flip"}, 1, 4) == "no_mercy"
+    assert step_option(variant, {"variant": "no_mercy"}, 1, 4) == "classic"
+    assert step_option(variant, {"variant": "flip"}, 1, 8) == "classic"  # No Mercy: 2-6
     assert step_option(variant, {"colors": 6}, 1, 4) == "classic"  # Flip has its own colours
 
 

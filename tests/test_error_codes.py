@@ -10,10 +10,11 @@ autojump clock: nothing here waits on luck.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import socket
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,7 @@ from protocol.errors import ALL_CODES, FATAL, ProtocolError
 from protocol.examples import EXAMPLES
 from protocol.frames import EOF, NEED_DATA, FrameDecoder, encode_frame
 from protocol.limits import RECEIVE_CHUNK
+from unonet import rules as rules_module
 from unonet.actions import (
     Action,
     Buzz,
@@ -575,10 +577,23 @@ async def _invalid_rules(nursery: trio.Nursery) -> Outcome:
 
 @case("not_implemented")
 async def _not_implemented(nursery: trio.Nursery) -> Outcome:
-    host = await start_host(nursery)
-    peer = await Peer.open(host.listener)
-    await peer.welcome()
-    return await peer.seated({"t": "create_table", "id": 1, "preset": "no_mercy"}), peer
+    """Every variant is played today: a host whose engine did not play No Mercy refuses it."""
+    unplayed = frozenset({"classic", "flip"})
+    with _patched(rules_module._IMPLEMENTED, "variant", unplayed):
+        host = await start_host(nursery)
+        peer = await Peer.open(host.listener)
+        await peer.welcome()
+        return await peer.seated({"t": "create_table", "id": 1, "preset": "no_mercy"}), peer
+
+
+@contextlib.contextmanager
+def _patched(table: dict[str, Any], key: str, value: Any) -> Iterator[None]:
+    before = table[key]
+    table[key] = value
+    try:
+        yield
+    finally:
+        table[key] = before
 
 
 # -- engine codes on stacked decks -----------------------------------------------------------------

@@ -97,8 +97,7 @@ def test_two_to_six_players_and_seven_are_refused_by_name() -> None:
         assert info.value.option == "max_players"
 
 
-def test_no_mercy_is_refused_to_users_until_it_is_offered() -> None:
-    with pytest.raises(RulesError) as info:
-        Match(RuleSet(variant="no_mercy"), 4, b"x")
-    assert (info.value.option, info.value.code) == ("variant", ErrorCode.NOT_IMPLEMENTED)
-    assert "no_mercy" not in playable_presets()
+def test_no_mercy_is_offered_to_users() -> None:
+    Match(RuleSet(variant="no_mercy"), 4, b"x").start_round()
+    preset("no_mercy").check_playable()
+    assert "no_mercy" in playable_presets()

@@ -60,10 +60,11 @@ not have a matching card, you MUST draw" (RULEBOOK.md section 4)."""
 
 NO_MERCY_KEEPS: tuple[str, ...] = (
     "decks", "colors", "buzzers", "play_after_draw", "action_finish", "max_hand_penalty",
+    "wd4_policy", "challenge_guilty_extra",
 )
 """Options No Mercy leaves at their default and refuses otherwise: its own deck (one deck,
 four colours, no Buzzer), the drawn card always played, any card may be the last, 250 points
-per player knocked out."""
+per player knocked out, and the challenge's options (no card of its deck may be challenged)."""
 
 
 @functools.cache

@@ -80,8 +80,7 @@ VALUE_WORDS: dict[Any, Text] = {
     "off": Text("off", "no", "não"),
     "classic": Text("classic", "classico", "clássico"),
     "flip": Text("UNO Flip", "UNO Flip", "UNO Flip"),
-    "no_mercy": Text("No Mercy (not played yet)", "Senza pietà (non si gioca ancora)",
-                      "Sem Piedade (ainda não jogado)"),
+    "no_mercy": Text("UNO Show 'Em No Mercy", "UNO Senza pietà", "UNO Sem Piedade"),
     "allowed": Text("allowed", "permesso", "permitido"),
     "forbidden": Text("forbidden", "vietato", "proibido"),
     "same_kind": Text("same kind", "stesso tipo", "mesmo tipo"),
@@ -107,9 +106,9 @@ N = ANY_NUMBER
 OPTION_WORDS: dict[str, OptionWords] = {
     "variant": OptionWords(
         Text("Game", "Gioco", "Jogo"),
-        Text("Which game is played: classic UNO or UNO Flip (No Mercy is not played yet).",
-              "Il gioco: UNO classico o UNO Flip (Senza pietà non si gioca ancora).",
-              "O jogo: UNO clássico ou UNO Flip (Sem Piedade ainda não é jogado)."),
+        Text("Which game is played: classic UNO, UNO Flip or UNO Show 'Em No Mercy.",
+              "Il gioco: UNO classico, UNO Flip o UNO Senza pietà.",
+              "O jogo: UNO clássico, UNO Flip ou UNO Sem Piedade."),
         {
             "classic": Text("Classic UNO with its 108-card deck.",
                              "UNO classico con il suo mazzo di 108 carte.",
@@ -124,8 +123,16 @@ OPTION_WORDS: dict[str, OptionWords] = {
                 "UNO Flip: 112 cartas de dois lados. Uma carta Flip vira a pilha de descarte, o "
                 "monte e todas as mãos, do lado claro para o escuro e de volta; todos veem o "
                 "outro lado das mãos. RULEBOOK.md seção 3."),
-            "no_mercy": Text("No Mercy is not played yet.", "Senza pietà non si gioca ancora.",
-                              "Sem Piedade ainda não é jogado."),
+            "no_mercy": Text(
+                "UNO Show 'Em No Mercy: 168 cards, escalating draw stacks up to +10, Discard "
+                "All, Color Roulette, 7-0, and the Mercy rule: 25 cards put a player out. "
+                "RULEBOOK.md section 4.",
+                "UNO Senza pietà: 168 carte, pesca a catena crescente fino a +10, Scarta tutto, "
+                "Roulette dei colori, 7-0, e la regola della pietà: con 25 carte si è fuori. "
+                "RULEBOOK.md sezione 4.",
+                "UNO Sem Piedade: 168 cartas, compras em cadeia crescentes até +10, Descartar "
+                "tudo, Roleta de cores, 7-0, e a regra da piedade: com 25 cartas se está fora. "
+                "RULEBOOK.md seção 4."),
         },
     ),
     "hand_size": OptionWords(

@@ -317,7 +317,7 @@ _CLASSIC_DEFAULTS: dict[str, Any] = {
 
 # What the engine plays today, per option; any other non-default value is refused by name.
 _IMPLEMENTED: dict[str, frozenset[Any]] = {
-    "variant": frozenset({"classic", "flip"}),  # No Mercy: issue 15
+    "variant": frozenset({"classic", "flip", "no_mercy"}),
     "flip_passes_hands": frozenset({True, False}),
 }
 
