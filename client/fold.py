@@ -4,9 +4,10 @@ The host sends one snapshot, then events only (SPEC.md 9), so the client folds e
 view itself: card counts, its own hand, the top card and colour, whose turn, the pending decision,
 UNO flags, the piles, who is out; in UNO Flip the side in play and the other side everybody sees of
 each hand and of the draw pile's top, and the dark faces this seat was told this round (a card's
-face is read on the side in play: unonet.in_play). What it folds must equal the engine's
+face is read on the side in play: unonet.in_play); in No Mercy a Discard All's other cards going
+down with it (the UNO call counts what is left after them). What it folds must equal the engine's
 `Match.view(seat)` after every event batch; the client tests hold it to that against a real match,
-under random house rules and in Flip. The fold judges no rule: whether a drawn card may be played
+under random house rules, in Flip and in No Mercy. The fold judges no rule: whether a drawn card may be played
 comes from the engine (MayPlayDrawn), as does every decision (DecisionPending, BuzzerOpened).
 """
 
@@ -28,6 +29,7 @@ class ViewTracker:
         self.view = view
         self.manifest = manifest
         self._last_player: int | None = None
+        self._last_uno = False  # the UNO call of the last play (a Discard All's counts after it)
         self._color_before: Color | None = None
         self._eliminated: set[int] = set()  # out of the match from the next deal on
         self._dark = DarkFaces()
@@ -94,9 +96,23 @@ class ViewTracker:
                 self._seat(s, cards=left, uno_called=False, catchable=False)
             case ev.HandsMoved(moves=moves):
                 self._move_hands(moves)
+            case ev.CardsDiscarded(seat=s, cards=cards):
+                self._discarded(s, cards)
             case _:
                 return False
         return True
+
+    def _discarded(self, seat: int, cards: tuple[int, ...]) -> None:
+        """No Mercy's Discard All: the rest of its colour goes face up under it; the UNO call of
+        its play counts the cards left after them (the Discard All stays on top)."""
+        v = self.view
+        gone = set(cards)
+        hand = tuple(c for c in v.hand if c not in gone) if seat == v.seat else v.hand
+        self.view = replace(v, hand=hand, discard_pile=v.discard_pile + len(cards))
+        left = max(0, v.seats[seat].cards - len(cards))
+        one = left == 1
+        self._seat(seat, cards=left, uno_called=one and self._last_uno,
+                   catchable=one and not self._last_uno)
 
     def _play(self, seat: int, card: int, color: Color | None, uno: bool) -> None:
         v = self.view
@@ -104,6 +120,7 @@ class ViewTracker:
         wild = face is not None and face.is_wild
         own = face.color if face is not None else None
         self._last_player = seat
+        self._last_uno = uno
         self._color_before = v.active_color
         hand = tuple(c for c in v.hand if c != card) if seat == v.seat else v.hand
         self.view = replace(
