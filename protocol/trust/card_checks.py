@@ -215,7 +215,39 @@ class CardChecks:
             rnd.dealer_draws.append(event)
         if isinstance(event, ev.DarkFacesShown):
             return self._dark_told(rnd, event)
+        if isinstance(event, ev.CardsDiscarded):
+            how = f"discarded face up by seat {event.seat}'s Discard All"
+            return self._face_up(rnd, event.positions, event.cards, proof, how)
+        if isinstance(event, ev.RouletteTurned):
+            how = f"turned face up by seat {event.seat}'s Color Roulette"
+            return self._face_up(rnd, event.positions, event.cards, proof, how)
         return []
+
+    def _face_up(
+        self,
+        rnd: CheckedRound,
+        positions: Sequence[Position],
+        cards: Sequence[int],
+        proof: EventProof,
+        how: str,
+    ) -> list[Violation]:
+        """No Mercy: cards shown face up to everybody, several at once (a Discard All's other
+        cards, a Color Roulette's turned cards), each opened against its position's commitment
+        with its nonce; the host attaches one per position (SPEC.md 11.13)."""
+        found: list[Violation] = []
+        nonces: Sequence[bytes | None] = proof.nonces
+        if len(proof.nonces) != len(cards):
+            found.append(
+                Violation(
+                    ViolationKind.MISSING_PROOF,
+                    f"{len(cards)} cards were {how} with {len(proof.nonces)} nonces; each needs "
+                    f"one to be checked",
+                )
+            )
+            nonces = [None] * len(cards)
+        for position, card, nonce in zip(positions, cards, nonces, strict=False):
+            found += self._open(rnd, position, card, nonce, how)
+        return found
 
     def _dark_told(self, rnd: CheckedRound, event: ev.DarkFacesShown) -> list[Violation]:
         """UNO Flip: dark faces told to us alone are kept beside the public ones (the ledger

@@ -108,12 +108,18 @@ class CheckedRound:
 
     @classmethod
     def start(
-        cls, prepare: RoundPrepare, manifest: DeckManifest, deal: DealCheck, flip: bool = False
+        cls,
+        prepare: RoundPrepare,
+        manifest: DeckManifest,
+        deal: DealCheck,
+        flip: bool = False,
+        max_hand: int | None = None,
     ) -> CheckedRound:
-        """A round prepared; `flip`: an UNO Flip match (each round pairs its own dark faces)."""
+        """A round prepared; `flip`: an UNO Flip match (each round pairs its own dark faces);
+        `max_hand`: the rules' Mercy limit, at which a knock-out is due and below which none is."""
         return cls(
             prepare=prepare,
-            ledger=PublicLedger(manifest, flip=flip),
+            ledger=PublicLedger(manifest, flip=flip, max_hand=max_hand),
             deal=deal,
             digest=EventsDigest(prepare.game_id, prepare.round_no),
         )

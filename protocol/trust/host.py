@@ -119,8 +119,11 @@ class HostCommitments:
         """The proof fields an honest host attaches to `event` (SPEC.md 11.4): a nonce for
         every position whose card the receivers learn. A card drawn, swapped, passed or handed
         back from under the pile reaches its owner as cards_received, so that is the one place
-        a face-down card is opened; hands_moved and cards_returned carry none."""
-        if isinstance(event, ev.CardsReceived | ev.ChallengeReveal):
+        a face-down card is opened; hands_moved and cards_returned carry none. No Mercy's
+        cards_discarded and roulette_turned show cards face up to everybody: a nonce each."""
+        if isinstance(
+            event, ev.CardsReceived | ev.ChallengeReveal | ev.CardsDiscarded | ev.RouletteTurned
+        ):
             return EventProof(nonces=self.nonces(event.positions))
         if isinstance(event, ev.CardPlayed | ev.TopCardTurned):
             return EventProof(nonce=self.nonce(event.position))

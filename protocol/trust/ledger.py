@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from protocol.trust import no_mercy
 from protocol.trust.dark_faces import told_violations, untold
 from protocol.trust.results import Violation, ViolationKind
 from unonet import events as ev
@@ -93,6 +94,10 @@ class PublicLedger:
     under: list[Position] = field(default_factory=list)  # returned, still in the pile
     side_claims: list[SideClaim] = field(default_factory=list)
     final_hands: tuple[tuple[int, ...], ...] | None = None
+    max_hand: int | None = None  # the Mercy limit (max_hand) of the match's rules
+    knocked: set[int] = field(default_factory=set)  # seats knocked out this round
+    roulette: dict[int, list[Position]] = field(default_factory=dict)  # turned, not yet shown
+    top_player: int | None = None  # who played the discard pile's top card (None: turned)
     _dealing: bool = True
     _pile_turned: bool = False  # a Flip turned the pile over since it was made
 
@@ -114,7 +119,7 @@ class PublicLedger:
             return self.dark.get(card)
         return self.manifest.cards[card].faces[0]
 
-    def _unknown_card(self, card: int, what: str) -> list[Violation]:
+    def unknown_card(self, card: int, what: str) -> list[Violation]:
         if 0 <= card < len(self.manifest):  # a dark side in play, and the face not told
             return [
                 Violation(
@@ -139,7 +144,13 @@ class PublicLedger:
         if isinstance(event, ev.HandsMoved):
             return self._moved(event)
         if isinstance(event, ev.CardsReturned):
-            return self._returned(event)
+            return self._returned(event) + no_mercy.returned_whole(self, event)
+        if isinstance(event, ev.CardsDiscarded):
+            return no_mercy.discarded(self, event)
+        if isinstance(event, ev.RouletteTurned):
+            return no_mercy.roulette_turned(self, event)
+        if isinstance(event, ev.KnockedOut):
+            return no_mercy.knocked_out(self, event)
         if isinstance(event, ev.ColorChosen):
             self.color = event.color
         elif isinstance(event, ev.Reshuffled):
@@ -251,6 +262,7 @@ class PublicLedger:
         for position in event.positions:
             found += self._take(position, what)
             self.hand(event.seat).add(position)
+        no_mercy.drawn(self, event)
         return found
 
     def _turned(self, event: ev.TopCardTurned) -> list[Violation]:
@@ -258,10 +270,11 @@ class PublicLedger:
         found += self._take(event.position, "the turned top card")
         self.face_up[event.position] = event.card
         self.discard.append((event.position, event.card))
+        self.top_player = None
         face = self.face(event.card)
         if face is None:
             self.color = None
-            return found + self._unknown_card(event.card, "the turned top card")
+            return found + self.unknown_card(event.card, "the turned top card")
         self.color = face.color
         return found
 
@@ -272,7 +285,7 @@ class PublicLedger:
         hand = self.hand(event.seat)
         face = self.face(event.card)
         if face is None:
-            found += self._unknown_card(event.card, f"seat {event.seat}'s play")
+            found += self.unknown_card(event.card, f"seat {event.seat}'s play")
         elif face.kind in CHALLENGEABLE:
             self.snapshots[event.seat] = HandSnapshot(
                 seat=event.seat,
@@ -293,6 +306,7 @@ class PublicLedger:
             )
         self.face_up[event.position] = event.card
         self.discard.append((event.position, event.card))
+        self.top_player = event.seat
         if face is None:
             self.color = None
         elif face.is_wild:
@@ -452,6 +466,7 @@ class PublicLedger:
                 )
             )
         self.side = side
+        self.top_player = None
         self.discard.reverse()
         self.pile.reverse()
         self._pile_turned = not self._pile_turned
@@ -461,7 +476,7 @@ class PublicLedger:
         position, card = self.discard[-1]
         face = self.face(card)
         if face is None and event.top == card:
-            found += self._unknown_card(card, f"seat {event.seat}'s Flip")
+            found += self.unknown_card(card, f"seat {event.seat}'s Flip")
         if event.top != card:
             shown = self.face(event.top)
             named = shown.name if shown is not None else f"card {event.top}"

@@ -50,6 +50,12 @@ class ViolationKind(StrEnum):
     DARK_FACE = "dark_face"  # UNO Flip: a dark face told that is not the round's pairing's,
     # told twice differently, or not told where the record needs it (a card face up on the
     # dark side, a card received, a hand revealed on the dark side)
+    DISCARD_ALL = "discard_all"  # No Mercy: cards discarded with no Discard All of the seat's on
+    # top, or not of its colour
+    ROULETTE = "roulette"  # No Mercy: a Color Roulette's turned cards are not the ones its
+    # chooser drew, not under the colour named, or go on past a card of that colour
+    KNOCK_OUT = "knock_out"  # the Mercy rule (max_hand): a seat put out below the limit, or
+    # knocked out and keeping cards
 
 
 @dataclass(frozen=True, slots=True)

@@ -332,7 +332,9 @@ class TrustVerifier:
                 self.match.rules, self.match.seats, from_start=self._from_start
             )
         flip = self.match.rules.variant == "flip"
-        rnd = CheckedRound.start(msg, self.manifest, self._deal_check(), flip)
+        rnd = CheckedRound.start(
+            msg, self.manifest, self._deal_check(), flip, self.match.rules.max_hand
+        )
         self._rounds.append(rnd)
         rnd.violations.extend(self._unplaced.pop(msg.round_no, []))
         outcome = self._report(found, f"round {msg.round_no} prepared", rnd)
