@@ -7,6 +7,10 @@ backs which id is dealt afresh each round from its key and stays secret until th
 light face). So a client checks that a Flip manifest is exactly that deck: 112 cards, one face
 each, card i the i-th light face. A doctored face would change what every play means, and a
 manifest that names a dark face gives a pairing away (or one a host fixed to suit itself).
+
+UNO Show 'Em No Mercy's 168 cards are public and fixed (`unonet.no_mercy_deck`, section 10's
+order): its manifest must be exactly that deck, every face and its points, or the ledger would
+read the host's faces while the referee and the audit play the rules' deck.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from __future__ import annotations
 from protocol.trust.results import Violation, ViolationKind
 from unonet.cards import DeckManifest
 from unonet.flip_deck import FLIP_DECK_SIZE, light_faces
+from unonet.no_mercy_deck import no_mercy_manifest
 from unonet.rules import RuleSet
 
 __all__ = ["deck_violations"]
@@ -21,14 +26,33 @@ __all__ = ["deck_violations"]
 
 def deck_violations(rules: RuleSet, manifest: DeckManifest) -> list[Violation]:
     """What is wrong with the manifest's deck for `rules` ([] for a variant not checked here)."""
-    if rules.variant != "flip":
+    if rules.variant == "flip":
+        problem, deck = _flip_problem(manifest), "the UNO Flip deck"
+    elif rules.variant == "no_mercy":
+        problem, deck = _no_mercy_problem(manifest), "the No Mercy deck"
+    else:
         return []
-    problem = _flip_problem(manifest)
     if problem is None:
         return []
-    return [
-        Violation(ViolationKind.DECK, f"the manifest's deck is not the UNO Flip deck: {problem}")
-    ]
+    return [Violation(ViolationKind.DECK, f"the manifest's deck is not {deck}: {problem}")]
+
+
+def _no_mercy_problem(manifest: DeckManifest) -> str | None:
+    """How the manifest differs from No Mercy's public deck (card i: its i-th face)."""
+    expected = no_mercy_manifest()
+    if len(manifest) != len(expected):
+        return f"it has {len(manifest)} cards, not {len(expected)}"
+    for index, (card, want) in enumerate(zip(manifest.cards, expected.cards, strict=True)):
+        if card.faces != want.faces:
+            face, right = card.faces[0] if card.faces else None, want.faces[0]
+            shown = "no face" if face is None else f"{face.name} ({face.points} points)"
+            if len(card.faces) > 1:
+                shown = f"{len(card.faces)} faces"
+            return (
+                f"card {index} is {shown}, where the deck has {right.name} "
+                f"({right.points} points)"
+            )
+    return None
 
 
 def _flip_problem(manifest: DeckManifest) -> str | None:
