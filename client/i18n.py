@@ -305,6 +305,21 @@ EN: dict[str, str] = {
                  "pile, its top card's other side",
     "help.codes_dark": "Dark side: O orange, P purple, K pink, C cyan; F Flip, SE Skip "
                        "Everyone, W+C Wild Draw Color",
+    # UNO Show 'Em No Mercy
+    "ui.roulette_you": "{card}: name a colour; you turn cards until it shows and keep them: "
+                       "{choices}",
+    "ui.roulette_other": "{name} names the colour for the {card}.",
+    "ui.roulette_turned": "{name} named {color} and keeps the {count} cards turned: {cards}.",
+    "ui.roulette_turned_you": "You named {color} and keep the {count} cards turned: {cards}.",
+    "ui.answer_cancel": "cancel it with a Discard All or Skip Everyone",
+    "ui.mercy_take": "Taking them reaches {limit}: you would be out!",
+    "ui.mercy_near": "Mercy rule at {limit}: {left} more and you are out",
+    "ui.out_points": "out +{points}",
+    "help.no_mercy": "No Mercy: a count in red with ! is near the Mercy rule (25 cards: out of "
+                     "the round, 250 points); a Color Roulette's colour is named by the next "
+                     "player",
+    "help.codes_no_mercy": "No Mercy: DA Discard All, SE Skip Everyone, +4 Draw Four, WR+4 "
+                           "Wild Reverse Draw Four, W+6, W+10, WCR Color Roulette",
     "ui.watching_turn": "You are watching: {name}'s turn.",
     "ui.watch_open": "Seats you can take (their player is gone): {seats}. "
                      "Press the seat's number to play it.",
@@ -594,6 +609,21 @@ IT: dict[str, str] = {
                  "il retro della prima carta",
     "help.codes_dark": "Lato scuro: O arancione, P viola, K rosa, C ciano; F Flip, SE Salta "
                        "tutti, W+C Jolly pesca colore",
+    # UNO Show 'Em No Mercy
+    "ui.roulette_you": "{card}: scegli un colore; scopri carte finché non esce e le tieni: "
+                       "{choices}",
+    "ui.roulette_other": "{name} sceglie il colore per la {card}.",
+    "ui.roulette_turned": "{name} ha scelto {color} e tiene le {count} carte scoperte: {cards}.",
+    "ui.roulette_turned_you": "Hai scelto {color} e tieni le {count} carte scoperte: {cards}.",
+    "ui.answer_cancel": "annullala con un Getta tutto o un Salta tutti",
+    "ui.mercy_take": "Prenderle ti porta a {limit}: saresti fuori!",
+    "ui.mercy_near": "Regola della pietà a {limit}: ancora {left} e sei fuori",
+    "ui.out_points": "fuori +{points}",
+    "help.no_mercy": "Senza pietà: un numero in rosso con ! è vicino alla regola della pietà "
+                     "(25 carte: fuori dalla manche, 250 punti); il colore della Roulette lo "
+                     "sceglie il giocatore seguente",
+    "help.codes_no_mercy": "Senza pietà: DA Getta tutto, SE Salta tutti, +4 Pesca quattro, "
+                           "WR+4 Jolly Inverti +4, W+6, W+10, WCR Roulette dei colori",
     "ui.watching_turn": "Stai guardando: tocca a {name}.",
     "ui.watch_open": "Posti che puoi prendere (il giocatore se n'è andato): {seats}. "
                      "Premi il numero del posto per giocarlo.",
@@ -884,6 +914,23 @@ PT: dict[str, str] = {
                  "o verso da carta de cima",
     "help.codes_dark": "Lado escuro: O laranja, P roxo, K rosa, C ciano; F Flip, SE Pular "
                        "Todos, W+C Coringa Comprar Cor",
+    # UNO Show 'Em No Mercy
+    "ui.roulette_you": "{card}: escolha uma cor; você vira cartas até ela sair e fica com "
+                       "elas: {choices}",
+    "ui.roulette_other": "{name} escolhe a cor da {card}.",
+    "ui.roulette_turned": "{name} escolheu {color} e fica com as {count} cartas viradas: "
+                          "{cards}.",
+    "ui.roulette_turned_you": "Você escolheu {color} e fica com as {count} cartas viradas: "
+                              "{cards}.",
+    "ui.answer_cancel": "anule com um Descartar Tudo ou Pular Todos",
+    "ui.mercy_take": "Comprá-las chega a {limit}: você estaria fora!",
+    "ui.mercy_near": "Regra da misericórdia em {limit}: mais {left} e você está fora",
+    "ui.out_points": "fora +{points}",
+    "help.no_mercy": "No Mercy: uma contagem em vermelho com ! está perto da regra da "
+                     "misericórdia (25 cartas: fora da rodada, 250 pontos); a cor da Roleta "
+                     "é escolhida pelo próximo jogador",
+    "help.codes_no_mercy": "No Mercy: DA Descartar Tudo, SE Pular Todos, +4 Comprar Quatro, "
+                           "WR+4 Coringa Inverter +4, W+6, W+10, WCR Roleta de Cores",
     "ui.watching_turn": "Você está assistindo: vez de {name}.",
     "ui.watch_open": "Lugares que você pode pegar (o jogador saiu): {seats}. "
                      "Aperte o número do lugar para jogá-lo.",

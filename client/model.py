@@ -88,6 +88,14 @@ DEFLECTING = frozenset({Kind.SKIP, Kind.REVERSE, Kind.BUZZER})
 """Cards that, when the legal list offers them against a pending draw, pass it on (`deflect`):
 only used to word the prompt; what may be played comes from the legal list."""
 
+CANCELLING = frozenset({Kind.DISCARD_ALL, Kind.SKIP_EVERYONE})
+"""No Mercy's cards that, offered against a pending draw (`deflect`), cancel it: nobody draws
+it (DrawCancelled). Only used to word the prompt."""
+
+DANGER_MARGIN = 5
+"""With a hand limit (No Mercy's Mercy rule at 25), a hand this close to it is shown in
+danger (from 20 cards at 25), before the draw that would put its player out."""
+
 
 class Screen(StrEnum):
     CONNECTING = "connecting"
@@ -108,6 +116,7 @@ class ColorPrompt:
     card: int | None
     colors: tuple[Color, ...]
     uno: bool = False
+    roulette: bool = False  # No Mercy: a Color Roulette's colour, which we then turn cards for
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +144,8 @@ class StackPrompt:
     stack: bool
     deflect: bool
     until: Color | None = None
+    cancel: bool = False  # No Mercy's Discard All or Skip Everyone cancels it (`deflect`)
+    answers: tuple[Face, ...] = ()  # the faces the legal list lets us answer with, in order
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,6 +266,7 @@ class ClientModel:
         self.chat_unread = 0  # chat lines that came while the table had the keys
         self.host_key_warning = ""  # the host showed another fingerprint: shown whole
         self.draw_runs = DrawRuns()  # a run of single-card draws is one log line
+        self.knocked: dict[int, int] = {}  # seats knocked out this round -> their points
 
     # -- what the screen reads -----------------------------------------------------------------
 
@@ -348,6 +360,42 @@ class ClientModel:
         return view is not None and (view.side != 0 or view.pile_other_side is not None
                                      or any(seat.other_sides for seat in view.seats))
 
+    @property
+    def no_mercy(self) -> bool:
+        """The table plays UNO Show 'Em No Mercy: the lobby says so, or the manifest holds its
+        cards (a spectator's or a resumed client's lobby may come later)."""
+        if self.lobby is not None and self.lobby.rules.get("variant") == "no_mercy":
+            return True
+        manifest = self.manifest
+        return manifest is not None and len(manifest) > 0 and \
+            manifest.face(len(manifest) - 1).kind is Kind.WILD_COLOR_ROULETTE
+
+    @property
+    def hand_limit(self) -> int | None:
+        """The hand limit (`max_hand`; No Mercy's Mercy rule: 25), None without one."""
+        rules = self.rules()
+        if rules is not None:
+            return rules.max_hand
+        return 25 if self.no_mercy else None
+
+    def in_danger(self, seat: int) -> bool:
+        """`seat` holds a hand within DANGER_MARGIN cards of the hand limit (and is still in):
+        shown before the draw that would put it out."""
+        view, limit = self.view, self.hand_limit
+        if view is None or limit is None or not 0 <= seat < len(view.seats):
+            return False
+        info = view.seats[seat]
+        return not info.out and info.cards >= limit - DANGER_MARGIN
+
+    def knock_out_points(self, seat: int) -> int | None:
+        """The points a seat knocked out this round is charged: as the KnockedOut said, else
+        (a snapshot taken since) the rules' number; None when neither says."""
+        if seat in self.knocked:
+            return self.knocked[seat]
+        rules = self.rules()
+        penalty = rules.max_hand_penalty if rules is not None else (250 if self.no_mercy else None)
+        return penalty if isinstance(penalty, int) else None
+
     def face(self, card: int, side: int | None = None) -> Face | None:
         """`card`'s face on `side`, by default the side in play: light from the manifest, dark
         as we were told this round (UNO Flip); None for one never told (unonet.in_play)."""
@@ -377,6 +425,12 @@ class ClientModel:
         return not self.my_turn and bool(self.playable)
 
     @property
+    def uno_possible(self) -> bool:
+        """A play of ours may leave one card, so U arms the call: a hand of two, or a listed
+        play that carries the call (No Mercy's Discard All takes the rest of its colour)."""
+        return len(self.hand) == 2 or any(isinstance(a, Play) and a.uno for a in self.legal)
+
+    @property
     def multi_offered(self) -> bool:
         """The legal list holds a play of several cards (a run or a multiple)."""
         return any(isinstance(a, Play) and a.also for a in self.legal)
@@ -404,10 +458,15 @@ class ClientModel:
                                    until=until, card=self._challenged())
         if any(isinstance(a, Accept) for a in legal):
             amount = pending.amount if pending is not None else 0
-            return StackPrompt(amount, *self._answers(), until=until)
+            faces = sorted({face for face in map(self.face, self.playable) if face is not None},
+                           key=shown_order)
+            return StackPrompt(amount, *self._answers(), until=until,
+                               cancel=any(f.kind in CANCELLING for f in faces),
+                               answers=tuple(faces))
         colors = tuple(a.color for a in legal if isinstance(a, ChooseColor))
         if colors:
-            return ColorPrompt(None, colors)
+            return ColorPrompt(None, colors, roulette=view is not None
+                               and view.phase == Phase.ROULETTE)
         targets = tuple(a.target for a in legal if isinstance(a, ChooseTarget))
         if targets:
             return TargetPrompt(targets, min(self.target_cursor, len(targets) - 1))
@@ -578,6 +637,7 @@ class ClientModel:
             return  # events before the first snapshot carry nothing we can place
         self.tracker.apply(event)
         if isinstance(event, ev.RoundStarted):
+            self.knocked = {}
             self.reading_scores = False
             self.selected = 0
             self.uno_armed = False
@@ -598,6 +658,16 @@ class ClientModel:
         self.draw_runs.tell(self.log, event, lambda told: narrate(
             told, names, manifest, self.me, self.tr.lang, side, dark))
         self._set_legal(tuple(legal))
+
+    def roulette_words(self, seat: int, color: Color, cards: tuple[int, ...]) -> str:
+        """The notice line after a Color Roulette: who named which colour and every card it
+        turned, kept by that player (until the next card is played)."""
+        turned = ", ".join(self.tr.card(self.face(card)) for card in cards)
+        if seat == self.me:
+            return self.tr("ui.roulette_turned_you", color=self.tr.color(color),
+                           count=len(cards), cards=turned)
+        return self.tr("ui.roulette_turned", name=self.name(seat), color=self.tr.color(color),
+                       count=len(cards), cards=turned)
 
     def flipped_words(self, event: ev.Flipped) -> str:
         """The notice line when the table turns over: who, the side now up, what to match."""
@@ -624,6 +694,10 @@ class ClientModel:
                     self.say(self.tr("ui.buzz_nobody"), "race")
             case ev.SeatEliminated(seat=seat):
                 self.eliminated.add(seat)
+            case ev.KnockedOut(seat=seat, penalty=penalty):
+                self.knocked[seat] = penalty
+            case ev.RouletteTurned(seat=seat, color=color, cards=cards):
+                self.say(self.roulette_words(seat, color, cards), "race")
             case ev.MatchEnded():
                 self.pressed = []
 
@@ -672,7 +746,7 @@ class ClientModel:
         if isinstance(prompt, ColorPrompt) and prompt.card not in self.playable:
             self.local_prompt = None
         hand = self.hand
-        if len(hand) != 2:
+        if not self.uno_possible:
             self.uno_armed = False
         self.marked = [c for c in self.marked if c in hand]
         if not any(isinstance(a, ChooseTarget) for a in legal):
@@ -753,7 +827,7 @@ class ClientModel:
             return None
         uno = self.uno_armed and any(a.uno for a in plays)
         face = self.face(card)
-        if face is not None and face.is_wild:
+        if face is not None and face.is_wild and face.names_color:  # a Roulette names none
             colors = tuple(dict.fromkeys(a.color for a in plays if a.color is not None))
             self.local_prompt = ColorPrompt(card, colors, uno)
             self.notice = ""
@@ -837,7 +911,7 @@ class ClientModel:
         for action in self.legal:
             if isinstance(action, Catch):
                 return self._offer(action)
-        if len(self.hand) == 2:
+        if self.uno_possible:
             self.uno_armed = not self.uno_armed
             self.notice = self.tr("n.uno_armed" if self.uno_armed else "n.uno_disarmed")
             return None

@@ -13,6 +13,13 @@ UNO Flip adds: the side in play in the title bar (the dark side in its own colou
 read on that side (the dark side's orange, purple, pink and cyan: letters O P K C in plain
 codes), beside each player the row of their cards' other side that everybody sees, beside the
 draw pile its top card's other side, and a notice when the table turns over.
+
+UNO Show 'Em No Mercy adds: its faces as codes that fit a chip (DA Discard All, SE Skip
+Everyone, +4, WR+4, W+6, W+10, WCR Color Roulette: the hand's chips widen by one column when a
+four-letter one is held), what may answer a pending draw (the faces the legal list offers), the
+roulette's colour question and the cards it turned (a notice), knocked-out players with their
+points, and the Mercy rule's danger before it strikes: a count within 5 of the hand limit is red
+with a `!` (plain: the `!` alone) and our hand's title says how many cards are left to the limit.
 """
 
 from __future__ import annotations
@@ -403,10 +410,14 @@ def entry_of(model: ClientModel, seat: int) -> Entry:
     if seat == model.me:
         name = f"{name} ({tr('ui.you')})"
     count = tr("ui.card") if info.cards == 1 else tr("ui.cards", count=info.cards)
+    count_style = "class:dim" if info.out else ""
     if seat in model.eliminated:
         count = tr("ui.eliminated")
     elif info.out:
-        count = tr("ui.out")
+        points = model.knock_out_points(seat) if model.hand_limit is not None else None
+        count = tr("ui.out") if points is None else tr("ui.out_points", points=points)
+    elif model.in_danger(seat):  # the Mercy rule (hand limit) is near: before it strikes
+        count, count_style = count + "!", "class:catchable"
     uno, uno_style = "", ""
     if info.uno_called and info.cards == 1:
         uno, uno_style = tr("ui.uno"), "class:uno"
@@ -419,7 +430,7 @@ def entry_of(model: ClientModel, seat: int) -> Entry:
         tag, tag_style = tr("ui.dealer"), "class:dim"
     return Entry(seat, "▶ " if view.current == seat else "  ",
                  f"{TEAM_NAMES[info.team]} " if info.team is not None else "", name, count,
-                 "class:dim" if info.out else "", uno, uno_style,
+                 count_style, uno, uno_style,
                  tr("ui.points", points=info.score), str(info.score), tag, tag_style)
 
 
@@ -662,6 +673,9 @@ def status(model: ClientModel, look: Look) -> Line:
         return [("", tr("ui.target_other", name=name))]
     if view.phase == Phase.CHOOSE_COLOR:
         return [("", tr("ui.color_other", name=name))]
+    if view.phase == Phase.ROULETTE:
+        return [("", tr("ui.roulette_other", name=name,
+                        card=tr.card(Face(Kind.WILD_COLOR_ROULETTE))))]
     if view.seat in model.eliminated:
         return [("class:dim", tr("n.eliminated"))]
     if view.seats[view.seat].out:
@@ -685,6 +699,10 @@ def prompt_status(model: ClientModel, look: Look) -> Line | None:
     if isinstance(prompt, QuitPrompt):
         return [(p, quit_words(model))]
     if isinstance(prompt, ColorPrompt):
+        if prompt.roulette:
+            card = tr.card(Face(Kind.WILD_COLOR_ROULETTE))
+            return [(p, tr("ui.roulette_you", card=card, choices="")),
+                    *color_choices(model, prompt.colors, look)]
         if prompt.card is None:
             return [(p, tr("ui.color_you", choices="")), *color_choices(model, prompt.colors, look)]
         name = tr.card(model.face(prompt.card))
@@ -706,15 +724,19 @@ def prompt_status(model: ClientModel, look: Look) -> Line | None:
         return [(p, tr("ui.challenge_stack", target=target, card=card, count=prompt.amount,
                        answers=answers))]
     if isinstance(prompt, StackPrompt):
-        answers = answer_words(model, prompt.stack, prompt.deflect)
+        answers = answer_words(model, prompt.stack, prompt.deflect, prompt.cancel)
+        if prompt.answers:
+            codes = " ".join(card_code(face, look.letters) for face in prompt.answers)
+            answers = f"{answers} ({codes})"
         if prompt.until is not None:
             card, color = tr.card(Face(Kind.WILD_DRAW_COLOR)), tr.color(prompt.until)
             if not answers:
                 return [(p, tr("ui.stack_until_take", card=card, color=color))]
             return [(p, tr("ui.stack_until_you", card=card, color=color, answers=answers))]
+        risk = mercy_risk(model, prompt.amount)
         if not answers:
-            return [(p, tr("ui.stack_take", amount=prompt.amount))]
-        return [(p, tr("ui.stack_you", amount=prompt.amount, answers=answers))]
+            return [(p, tr("ui.stack_take", amount=prompt.amount)), *risk]
+        return [(p, tr("ui.stack_you", amount=prompt.amount, answers=answers)), *risk]
     if isinstance(prompt, DrawnCardPrompt):
         return [(p, tr("ui.drawn", card=tr.card(model.face(prompt.card))))]
     if isinstance(prompt, TargetPrompt):
@@ -729,12 +751,25 @@ def quit_words(model: ClientModel) -> str:
     return model.tr("ui.quit_host" if model.hosting else "ui.quit")
 
 
-def answer_words(model: ClientModel, stack: bool, deflect: bool) -> str:
-    """What answers a pending draw, in words: 'play a draw card or pass it on ...'."""
+def answer_words(model: ClientModel, stack: bool, deflect: bool, cancel: bool = False) -> str:
+    """What answers a pending draw, in words: 'play a draw card or pass it on ...' (No Mercy:
+    'or cancel it with a Discard All or Skip Everyone')."""
     tr = model.tr
     answers = [tr(key) for key, offered in (("ui.answer_stack", stack),
-                                            ("ui.answer_deflect", deflect)) if offered]
+                                            ("ui.answer_deflect", deflect),
+                                            ("ui.answer_cancel", cancel)) if offered]
     return tr("ui.answer_join").join(answers)
+
+
+def mercy_risk(model: ClientModel, amount: int) -> Line:
+    """Taking `amount` cards would reach the hand limit (the Mercy rule): said beside the
+    question, so the player knows before pressing Space."""
+    limit, view = model.hand_limit, model.view
+    if limit is None or view is None or view.seat is None:
+        return []
+    if view.seats[view.seat].cards + amount < limit:
+        return []
+    return [("", " "), ("class:catchable", model.tr("ui.mercy_take", limit=limit))]
 
 
 TARGET_ROOM = 150
@@ -774,6 +809,10 @@ def hand_lines(model: ClientModel, width: int, rows: int, look: Look) -> list[Li
     hand = model.hand
     playable = model.playable
     title: Line = [("class:heading", f"{tr('ui.hand')} ({len(hand)})")]
+    limit = model.hand_limit
+    if limit is not None and model.me is not None and model.in_danger(model.me):
+        title += [("", "  "), ("class:catchable",
+                               tr("ui.mercy_near", limit=limit, left=limit - len(hand)))]
     if model.uno_armed:
         title += [("", "  "), ("class:uno", tr("ui.uno_armed"))]
     if model.marked:
@@ -788,6 +827,8 @@ def hand_lines(model: ClientModel, width: int, rows: int, look: Look) -> list[Li
         out.append([("class:dim", tr("ui.hand_empty"))])
         return out
     slot = 8 if look.plain else 6
+    if not look.plain and any(len(card_label(f)) > 3 for f in map(model.face, hand) if f):
+        slot = 7  # No Mercy's W+10 and WR+4 fill a chip: a column between chips still
     deciding = model.my_turn or model.jump_in_open  # the cards that play now stand out
     per_row = max(1, (width - 1) // slot)
     card_rows = max(1, (rows - 1) // 2)
@@ -899,7 +940,7 @@ def game_keys(model: ClientModel) -> list[str]:
         return [*keys, "key.deck", "key.chat", "key.help", "key.quit"]
     rules = model.rules()
     keys = ["key.play", "key.draw", "key.uno"]
-    if rules is None or rules.wd4_policy == "challenge":
+    if (rules is None or rules.wd4_policy == "challenge") and not model.no_mercy:
         keys.append("key.challenge")
     if rules is None or rules.buzzers:
         keys.append("key.buzz")
@@ -997,7 +1038,7 @@ def help_keys(model: ClientModel, plain: bool) -> list[str]:
                 "help.quit"]
     keys = ["help.pick", "help.play", "help.draw", "help.uno"]
     rules = model.rules()
-    if rules is None or rules.wd4_policy == "challenge":
+    if (rules is None or rules.wd4_policy == "challenge") and not model.no_mercy:
         keys.append("help.challenge_flip" if model.flip else "help.challenge")
     if rules is None or rules.buzzers:
         keys.append("help.buzz")
@@ -1007,7 +1048,8 @@ def help_keys(model: ClientModel, plain: bool) -> list[str]:
         keys.append("help.jump")
     if rules is None or rules.seven_zero:
         keys.append("help.target")
-    keys += ["help.colors", *(["help.flip"] if model.flip else []), "help.chat", "help.trust"]
+    keys += ["help.colors", *(["help.flip"] if model.flip else []),
+             *(["help.no_mercy"] if model.no_mercy else []), "help.chat", "help.trust"]
     if screen is Screen.ROUND_END:
         keys.insert(0, "help.ready_round")
     keys += ["help.help", "help.quit"]
@@ -1015,6 +1057,8 @@ def help_keys(model: ClientModel, plain: bool) -> list[str]:
         keys.append("help.codes")
         if model.flip:
             keys.append("help.codes_dark")
+        if model.no_mercy:
+            keys.append("help.codes_no_mercy")
     return keys
 
 

@@ -13,7 +13,7 @@ from client.link import GameEvent
 from client.model import BuzzPrompt, ChallengePrompt, ClientModel, StackPrompt, TargetPrompt
 from client.render import compose
 from unonet.actions import Accept, Buzz, ChooseTarget, Play
-from unonet.cards import Color
+from unonet.cards import Color, Face, Kind
 from unonet.events import MatchEnded, SeatEliminated
 from unonet.rules import RuleSet
 
@@ -60,8 +60,9 @@ def test_a_pending_draw_says_its_total_and_what_answers_it() -> None:
     model = fresh()
     table = stack_table(model)
     prompt = model.prompt
-    assert prompt == StackPrompt(amount=2, stack=True, deflect=False)
-    assert "+2 on you: play a draw card, or Space draws 2." in screen(model)
+    green_two = Face(Kind.DRAW_TWO, Color.GREEN, None, 20)
+    assert prompt == StackPrompt(amount=2, stack=True, deflect=False, answers=(green_two,))
+    assert "+2 on you: play a draw card (G+2), or Space draws 2." in screen(model)
     # Only the +2 answers it: the legal list says so, and Enter on the Skip says why not.
     pick(model, "rS")
     assert model.play_selected() is None and "cannot be played now" in model.notice
@@ -75,7 +76,7 @@ def test_a_pending_draw_says_its_total_and_what_answers_it() -> None:
 def test_space_takes_the_pending_total() -> None:
     model = fresh("pt")
     table = stack_table(model)
-    assert "+2 em você: jogue uma carta de compra, ou Espaço compra 2." in screen(model)
+    assert "+2 em você: jogue uma carta de compra (G+2), ou Espaço compra 2." in screen(model)
     assert model.draw() == Accept()
     table.send_intent(Accept())
     view = model.view
@@ -86,7 +87,8 @@ def test_space_takes_the_pending_total() -> None:
 def test_deflect_is_offered_when_the_legal_list_holds_a_skip() -> None:
     model = fresh()
     table = stack_table(model, deflect=True)
-    assert model.prompt == StackPrompt(amount=2, stack=True, deflect=True)
+    answers = (Face(Kind.SKIP, Color.RED, None, 20), Face(Kind.DRAW_TWO, Color.GREEN, None, 20))
+    assert model.prompt == StackPrompt(amount=2, stack=True, deflect=True, answers=answers)
     text = screen(model)
     assert "play a draw card or pass it on" in text and "Space draws 2." in text  # wrapped
     pick(model, "rS")
