@@ -140,6 +140,10 @@ class SeatBots:
     def schedule(self, controlled: Iterable[int], now: float) -> float | None:
         """Note the race chances the controlled seats have now, drawing a reaction time for
         each new one; the earliest time one of them is due (None: no chance open)."""
+        seats = list(controlled)
+        if not seats:  # nobody to race for (a table of players): no view to build
+            self.chances.clear()
+            return None
         match = self.match
         public = match.view(None)
         if not self.races and not any(s.catchable for s in public.seats):
@@ -147,7 +151,7 @@ class SeatBots:
             return None
         state = (public.round_no, public.phase, public.current, public.top_card)
         seen: set[int] = set()
-        for seat in controlled:
+        for seat in seats:
             races = tuple(a for a in self._races(seat) if isinstance(a, RACE_ACTIONS))
             if not races:
                 continue

@@ -420,10 +420,12 @@ class Game:
         if key != self._decision:
             self._decision = key
             self.decision_deadline = self._decision_time(now)
-        self.race_due = (self.bots.schedule(self._controlled(), now)
-                         if self.match.phase == IN_ROUND else None)
+        in_round = self.match.phase == IN_ROUND
+        controlled = self._controlled() if in_round else []
+        self.race_due = self.bots.schedule(controlled, now) if in_round else None
         # After `schedule`: a bot about to catch someone has no decision to make until then.
-        self.bot_due = now + self.timings.bot_delay if self._bots_have_work() else None
+        self.bot_due = (now + self.timings.bot_delay
+                        if in_round and self.bots.has_work(controlled) else None)
 
     def _decision_key(self) -> tuple[Any, ...] | None:
         """What identifies the pending decision: its timer restarts when this changes. A

@@ -11,6 +11,8 @@ before it, for a client that comes back after a round boundary (SPEC.md 7.1).
 
 from __future__ import annotations
 
+import hashlib
+import struct
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -23,6 +25,9 @@ from protocol.trust.messages import ABANDONED, ENDED
 from protocol.trust.primitives import sha256
 from protocol.trust.signing import TAG_EVENTS
 from unonet import events as ev
+from unonet.encoding import enc
+
+_U32 = struct.Struct(">I")
 
 HISTORY_EVENTS = MAX_ARRAY_LEN
 """Events per round_history chunk at most (SPEC.md 8.4): the catalogue's array limit."""
@@ -61,12 +66,19 @@ class EventsChain:
     """protocol.trust.signing.EventsDigest fed with canonical bytes made once
     (`canonical_event`): the same chain, d_i = H(enc("uno/v1/events", d_{i-1}, cm(e_i)))."""
 
+    _HEAD = enc(TAG_EVENTS, b"", b"")[:-8]
+    """enc's count and tag of a link: each link is this, d_{i-1} and cm(e_i), length-prefixed
+    (spelled out here: the general `enc` checked every field of every event)."""
+
     def __init__(self, game_id: bytes, round_no: int) -> None:
         self._value = sha256(TAG_EVENTS, game_id, round_no)
         self.count = 0
 
     def add_canonical(self, canonical: bytes) -> None:
-        self._value = sha256(TAG_EVENTS, self._value, canonical)
+        length = _U32.pack
+        value = self._value
+        self._value = hashlib.sha256(b"".join((
+            self._HEAD, length(len(value)), value, length(len(canonical)), canonical))).digest()
         self.count += 1
 
     @property

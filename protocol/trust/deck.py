@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from protocol.trust.primitives import card_commitment, card_nonce, deck_commitment
+from protocol.trust.primitives import card_commitments, card_nonces, deck_commitment
 from unonet.events import Position
 from unonet.shuffle import deal_order, reshuffle_order
 
@@ -52,11 +52,8 @@ def commit_order(
     sources: Sequence[Position] = (),
 ) -> CommittedDeck:
     """Derive the nonces, commitments and D of an already shuffled `order`."""
-    nonces = tuple(card_nonce(key, epoch, index) for index in range(len(order)))
-    commitments = tuple(
-        card_commitment(game_id, round_no, epoch, index, card, nonce)
-        for index, (card, nonce) in enumerate(zip(order, nonces, strict=True))
-    )
+    nonces = card_nonces(key, epoch, len(order))
+    commitments = card_commitments(game_id, round_no, epoch, order, nonces)
     return CommittedDeck(
         epoch=epoch,
         order=tuple(order),

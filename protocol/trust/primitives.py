@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import struct
 from collections.abc import Sequence
 
 from protocol.trust.constants import (
@@ -22,6 +23,11 @@ from protocol.trust.constants import (
     TAG_SHUFFLE_KEY,
 )
 from unonet.encoding import Field, enc
+from unonet.hmac_sha256 import HmacSha256
+
+_U64 = struct.Struct(">Q")
+_U32 = struct.Struct(">I")
+_U64_LEN = _U32.pack(8)  # the length prefix of an int field (a u64)
 
 
 def sha256(*fields: Field) -> bytes:
@@ -70,6 +76,35 @@ def card_commitment(
 ) -> bytes:
     """c = H(enc("uno/v1/card-commit", game_id, round, epoch, index, card_id, r))."""
     return sha256(TAG_CARD_COMMIT, game_id, round_no, epoch, index, card_id, nonce)
+
+
+def card_nonces(key: bytes, epoch: int, count: int) -> tuple[bytes, ...]:
+    """`card_nonce(key, epoch, i)` for i in 0..count-1: a deal derives 108 of them, so the key's
+    pads are absorbed once and each message is its fixed head plus the index's u64."""
+    keyed = HmacSha256(key)
+    head = enc(TAG_CARD_NONCE, epoch, 0)[:-8]  # all but the index's eight bytes
+    pack = _U64.pack
+    return tuple(keyed.digest(head + pack(index)) for index in range(count))
+
+
+def card_commitments(
+    game_id: bytes, round_no: int, epoch: int, cards: Sequence[int], nonces: Sequence[bytes]
+) -> tuple[bytes, ...]:
+    """`card_commitment(game_id, round_no, epoch, i, cards[i], nonces[i])` for every i: the
+    fields before the index are the same for every card, hashed once and the state copied."""
+    if len(cards) != len(nonces):
+        raise ValueError(f"{len(cards)} cards but {len(nonces)} nonces")
+    # enc of 7 fields with the last three left out: count, tag, game_id, round, epoch.
+    head = hashlib.sha256(enc(TAG_CARD_COMMIT, game_id, round_no, epoch, 0, 0, b"")[:-28])
+    pack, length = _U64.pack, _U32.pack
+    out = []
+    for index, card in enumerate(cards):
+        nonce = nonces[index]
+        state = head.copy()
+        state.update(b"".join((_U64_LEN, pack(index), _U64_LEN, pack(card),
+                               length(len(nonce)), nonce)))
+        out.append(state.digest())
+    return tuple(out)
 
 
 def deck_commitment(
