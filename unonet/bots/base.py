@@ -19,7 +19,8 @@ from unonet.actions import (
     Pass,
     Play,
 )
-from unonet.cards import DeckManifest
+from unonet.bots.no_mercy_sense import left_after
+from unonet.cards import DeckManifest, Face
 from unonet.events import Event
 from unonet.phase import Phase
 from unonet.rules import RuleSet
@@ -86,6 +87,15 @@ class Bot:
     def react(self, view: View, legal: Sequence[Action]) -> Action | None:
         return None
 
+    def face(self, view: View, card: int) -> Face:
+        """What `card` shows: its face in the manifest (a policy that reads UNO Flip's dark
+        side overrides this)."""
+        return self.manifest.face(card)
+
+    def left_after(self, view: View, play: Play) -> list[int]:
+        """The hand once `play` is made (a No Mercy Discard All takes its colour with it)."""
+        return left_after(view.hand, play, lambda card: self.face(view, card))
+
     # -- calling UNO, or forgetting to ---------------------------------------------------------
 
     def calls_uno(self, view: View, left: Sequence[int]) -> bool:
@@ -107,9 +117,7 @@ class Bot:
         one card; any other action as it is."""
         if not isinstance(action, Play):
             return action
-        played = {action.card, *action.also}
-        left = [card for card in view.hand if card not in played]
-        call = self.calls_uno(view, left)
+        call = self.calls_uno(view, self.left_after(view, action))
         return action if action.uno == call else replace(action, uno=call)
 
     def uno_calls(self, view: View, legal: Sequence[Action]) -> list[Action]:

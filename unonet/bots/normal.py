@@ -7,7 +7,11 @@ colour it holds most of, and challenges a Wild Draw Four when what it has seen m
 likely. In UNO Flip it reads every face on the side in play and uses the other sides everybody
 sees (unonet.bots.flip_sense): it plays a Flip when that helps it, names a colour the next
 player is not known to hold, and challenges knowing what the card's player held since the last
-Flip. Under the house rules it answers a
+Flip. In No Mercy (unonet.bots.no_mercy_sense) it sheds the most cards (a Discard All with its
+colour), knocks out the player a draw card would put past the Mercy limit, keeps its last draw
+card when its own hand nears the limit, never plays a Wild Reverse Draw Four that comes back on
+it, and names for a Color Roulette the colour most unseen cards are of. Under the house rules it
+answers a
 pending draw with a draw card (the biggest it may, escalating), else passes it on (deflect),
 and takes it only when it must; swaps hands with the opponent nearest to going out; jumps in
 whenever it may and presses B in a buzzer race. What is allowed it reads from the legal list
@@ -33,11 +37,21 @@ from unonet.actions import (
     Pass,
     Play,
 )
+from unonet.bots import no_mercy_sense as nm
 from unonet.bots.base import Bot
 from unonet.bots.flip_sense import Faces, FlipMemory, flip_gain, flip_preference, hit
 from unonet.cards import Color, Face, Kind
-from unonet.events import CardPlayed, Event, RoundStarted, TopCardTurned
+from unonet.events import (
+    CardPlayed,
+    CardsDiscarded,
+    Event,
+    Reshuffled,
+    RouletteTurned,
+    RoundStarted,
+    TopCardTurned,
+)
 from unonet.flip_deck import LIGHT, dark_faces
+from unonet.phase import Phase
 from unonet.view import SeatView, View
 
 CHALLENGE_THRESHOLD = 0.6
@@ -59,10 +73,18 @@ class NormalBot(Bot):
         self.seen: set[int] = set()  # face-up cards seen this round
         self.flips = FlipMemory()
         self.faces = Faces(self.manifest)
+        self.no_mercy = any(spec.faces[0].kind is Kind.DISCARD_ALL for spec in self.manifest)
+        """No Mercy's deck (unonet.bots.no_mercy_sense decides its plays), read from the
+        manifest: a network bot may know the deck before the rules."""
+        self.limit = self.rules.max_hand or nm.MERCY_LIMIT
 
     def observe(self, event: Event) -> None:
         if isinstance(event, CardPlayed | TopCardTurned):
             self.seen.add(event.card)
+        elif isinstance(event, CardsDiscarded | RouletteTurned):
+            self.seen.update(event.cards)  # face up for everybody, out of the draw pile
+        elif isinstance(event, Reshuffled):
+            self.seen.difference_update(event.cards)  # back in the draw pile, unseen again
         if isinstance(event, RoundStarted):
             self.seen.clear()
         self.flips.observe(event)
@@ -94,6 +116,9 @@ class NormalBot(Bot):
         if Accept() in legal:  # a pending draw: a stack total, or a Wild Draw Four
             return self._answer_draw(view, plays) if plays else Accept()
         colors = [a.color for a in legal if isinstance(a, ChooseColor)]
+        if colors and view.pending is not None and view.pending.kind is Phase.ROULETTE:
+            return ChooseColor(nm.roulette_color(colors, self._unseen(view), view.hand,
+                                                 lambda c: self.face(view, c)))
         if colors:
             return ChooseColor(self._best_color(view, view.hand, colors))
         if plays:
@@ -107,6 +132,10 @@ class NormalBot(Bot):
     # -- playing ----------------------------------------------------------------------------
 
     def _choose_play(self, view: View, plays: list[Play]) -> Play:
+        if self.no_mercy:
+            best = nm.choose_play(view, self.seat, plays, lambda c: self.face(view, c),
+                                  self.limit, self.rules.seven_zero)
+            return self._colored(view, best, plays)
         danger = any(s.cards <= 2 for s in view.seats if s.seat != self.seat and not s.out)
         held = view.hand
         flip = self._flip_preference(view, plays, danger)
@@ -146,9 +175,14 @@ class NormalBot(Bot):
         return flip_preference(flip_gain(view, self.faces, self.flips, self.seat, flips[0],
                                           danger))
 
-    def _answer_draw(self, view: View, plays: list[Play]) -> Play:
+    def _answer_draw(self, view: View, plays: list[Play]) -> Play | Accept:
         """A pending draw offers plays only to answer it: stack the biggest draw card allowed
-        (escalate), else pass it on with a Skip, Reverse or Buzzer; a wild last."""
+        (escalate), else pass it on with a Skip, Reverse or Buzzer; a wild last. No Mercy has
+        its own answer (`no_mercy_sense.answer_draw`), which may take the draw."""
+        if self.no_mercy:
+            best = nm.answer_draw(view, self.seat, plays, lambda c: self.face(view, c),
+                                  self.limit)
+            return Accept() if best is None else self._colored(view, best, plays)
 
         def score(play: Play) -> tuple[int, ...]:
             face = self.face(view, play.card)
@@ -160,10 +194,9 @@ class NormalBot(Bot):
         """`play` naming the best colour (`_best_color`) among those `plays` offer for its card,
         if it is a wild, with the UNO call if it leaves one card (unless the bot forgets:
         `Bot.calls_uno`)."""
-        played = {play.card, *play.also}
-        rest = [c for c in view.hand if c not in played]
+        rest = self.left_after(view, play)
         call = self.calls_uno(view, rest)
-        if not self.face(view, play.card).is_wild:
+        if not self.face(view, play.card).names_color:
             return replace(play, uno=call)
         offered = [p.color for p in plays if p.card == play.card and p.also == play.also
                    and p.color is not None]
