@@ -112,7 +112,6 @@ class ClientConnection:
         self._writing = False
         self._final = b""  # the error frame for a client cut off with a full queue
         self._out: list[bytes] = []  # frames pushed since the last flush
-        self._holding = False
         """The reader is routing what its own read caused: flushes wait for its end, so the
         answer to a request and the events it made leave in one write (not one per call)."""
         self._queued = 0  # items handed to the writer and not yet written
@@ -211,11 +210,10 @@ class ClientConnection:
             self._push(self.protocol.data_to_send())
             for event in events:
                 self._dispatch(event)
-            self._holding = True  # what this read causes for us goes out in one write
-            try:
-                self.changed()
-            finally:
-                self._holding = False
+            # Routing flushes every connection once, those answered first (ours, for an
+            # intent: its `accepted` and the events it caused in one write); ours again for
+            # what the read caused that routing did not (a pong, a refusal).
+            self.changed()
             self.flush()
             if not data:
                 return
@@ -340,21 +338,8 @@ class ClientConnection:
             elif isinstance(item, SendSnapshot):
                 frame = self.protocol.snapshot(item.view, item.legal)
             elif isinstance(item, SendEvent):
-                check = self.limits.check_outgoing
-                shared = item.event_packed
-                event = shared.data
-                if event is None:
-                    if shared.wire is None:
-                        event = packed_event(item.event, item.proof, check=check)
-                    elif check or shared.raw is None:
-                        event = checked_event(shared.wire, check=check)
-                    else:
-                        event = shared.raw
-                    shared.data = event
-                legal = item.legal_packed.data
-                if legal is None:
-                    legal = item.legal_packed.data = packed_legal(item.legal, check=check)
-                frame = self.protocol.event_packed(event, legal)
+                self.deliver_event(item)
+                return
             elif isinstance(item, CloseConnection):
                 self.log.line(trio.current_time(), logging.INFO, "closed by the host: %s",
                               item.code)
@@ -367,6 +352,33 @@ class ClientConnection:
             log.error("conn %d: not sent, %s: %r", self.id, exc, item)
             return
         self._push(frame)
+
+    def deliver_event(self, item: SendEvent) -> None:
+        """`deliver` for an event, the item a table sends most: its parts are encoded (and
+        checked, if this host checks what it sends) by the first receiver, then shared."""
+        if self.protocol.state is not ConnState.READY:
+            return
+        try:
+            check = self.limits.check_outgoing
+            shared = item.event_packed
+            event = shared.data
+            if event is None:
+                if shared.wire is None:
+                    event = packed_event(item.event, item.proof, check=check)
+                elif check or shared.raw is None:
+                    event = checked_event(shared.wire, check=check)
+                else:
+                    event = shared.raw
+                shared.data = event
+            legal = item.legal_packed.data
+            if legal is None:
+                legal = item.legal_packed.data = packed_legal(item.legal, check=check)
+            frame = self.protocol.event_packed(event, legal)
+        except LocalProtocolError as exc:  # our bug: never send what the catalogue refuses
+            log.error("conn %d: not sent, %s: %r", self.id, exc, item)
+            return
+        if self.cut is None:
+            self._out.append(frame)
 
     def encode_shared(self, message: Mapping[str, Any]) -> bytes | None:
         """The frame of a message several connections get, encoded and checked once (the
@@ -383,13 +395,12 @@ class ClientConnection:
             self._out.append(frame)
 
     def flush(self) -> None:
-        """Send what was pushed since the last flush, without waiting (unless the reader is
-        routing what its own read caused: then once that is done): on plain TCP with
+        """Send what was pushed since the last flush, without waiting: on plain TCP with
         nothing queued for the writer, straight to the socket (one write, no task switch);
         what the socket does not take now, and everything over TLS or behind queued frames,
         goes to the writer's queue in order."""
         out = self._out
-        if not out or self._holding:
+        if not out:
             return
         self._out = []
         if self._fd is not None and self._queued == 0 and self.cut is None:

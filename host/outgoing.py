@@ -18,9 +18,12 @@ ConnId = int
 """The server's number for one connection (never reused while the host runs)."""
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class SendMessage:
-    """A catalogue message as a map (`t` set): lobby, trust, chat, accepted, error."""
+    """A catalogue message as a map (`t` set): lobby, trust, chat, accepted, error.
+
+    Not frozen, like SendEvent: one is made per member for each broadcast, and a frozen
+    dataclass's __init__ costs about four times as much. Nobody changes one once made."""
 
     conn: ConnId
     message: Mapping[str, Any]
@@ -47,8 +50,11 @@ class Packed:
     """`wire` packed, unchecked: `data` for a connection that does not check what it sends."""
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class SendEvent:
+    """One event for one member; made for every member an event reaches (a dozen per action),
+    so not frozen (see SendMessage); the shared Packed parts are what costs."""
+
     conn: ConnId
     event: Event
     legal: Sequence[Action]

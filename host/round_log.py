@@ -40,8 +40,10 @@ it moves) must still fit one frame; 1 KiB is left for the message's own keys."""
 def proof_fields(commitments: HostCommitments, event: ev.Event) -> dict[str, Any]:
     """The nonces that open the commitments of the positions an event names, limited to the
     proof fields the wire format carries for that event type: what an honest host sends."""
+    allowed = PROOF_FIELDS.get(wire_name(type(event)))
+    if not allowed:  # most events carry none: nothing to derive
+        return {}
     proof = commitments.event_proof(event).to_dict()
-    allowed = PROOF_FIELDS.get(wire_name(type(event)), {})
     return {key: value for key, value in proof.items() if key in allowed}
 
 

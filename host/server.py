@@ -24,7 +24,7 @@ import trio
 from host.admission import Admission, Verdict, address_key
 from host.connection import ClientConnection
 from host.logs import ConnectionLog
-from host.outgoing import ConnId, SendMessage
+from host.outgoing import ConnId, SendEvent, SendMessage
 from host.registry import Registry
 from host.settings import ConnectionLimits
 from protocol.errors import ALL_CODES, Code
@@ -104,29 +104,40 @@ class HostServer:
 
     def _route(self) -> None:
         items = self.registry.take_outgoing()
+        if not items:
+            return
         # A message a table sends to many members is one shared map: encode it once per pass.
-        receivers = Counter(id(item.message) for item in items if isinstance(item, SendMessage))
+        receivers = Counter(id(item.message) for item in items if type(item) is SendMessage)
         shared: dict[int, bytes | None] = {}
+        answered: dict[ConnId, ClientConnection] = {}
         touched: dict[ConnId, ClientConnection] = {}
+        connections = self.connections
         for item in items:
-            connection = self.connections.get(item.conn)
-            if connection is not None:
-                if isinstance(item, SendMessage) and receivers[id(item.message)] > 1 \
-                        and item.message.get("t") not in UNSHARED:
-                    key = id(item.message)
-                    if key not in shared:
-                        shared[key] = connection.encode_shared(item.message)
-                    frame = shared[key]
-                    if frame is not None:
-                        connection.deliver(item, frame)
-                else:
-                    connection.deliver(item)
-                if isinstance(item, SendMessage) and item.message.get("t") == "accepted":
-                    # The action is applied and journaled (the tables run before any routing):
-                    # its answer goes out now, not after the events are encoded for everyone.
-                    connection.flush()
-                else:
-                    touched[item.conn] = connection
+            connection = connections.get(item.conn)
+            if connection is None:
+                continue
+            if type(item) is SendEvent:  # most items: a dozen per action
+                connection.deliver_event(item)
+                touched[item.conn] = connection
+                continue
+            if isinstance(item, SendMessage) and receivers[id(item.message)] > 1 \
+                    and item.message.get("t") not in UNSHARED:
+                key = id(item.message)
+                if key not in shared:
+                    shared[key] = connection.encode_shared(item.message)
+                frame = shared[key]
+                if frame is not None:
+                    connection.deliver(item, frame)
+            else:
+                connection.deliver(item)
+            if isinstance(item, SendMessage) and item.message.get("t") == "accepted":
+                answered[item.conn] = connection
+            else:
+                touched[item.conn] = connection
+        # One write per connection: an intent's `accepted` goes with the events it caused, and
+        # the connections that were answered are written first (their sender is waiting).
+        for connection in answered.values():
+            connection.flush()
         for connection in touched.values():
             connection.flush()
 

@@ -113,6 +113,48 @@ async def test_an_intents_answer_and_its_events_leave_in_one_write(
     assert kinds[0] == "accepted" and "event" in kinds, kinds  # not a write of its own
 
 
+async def test_the_sender_of_an_intent_is_written_to_before_the_rest_of_its_table(
+    nursery: trio.Nursery, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    registry = Registry(FAST_TIMINGS)
+    registry.create_table(TableSettings("first", RuleSet(), headless=True, target_seats=2,
+                                        timings=FAST_TIMINGS))
+    server = HostServer(registry, ServerConfig(bind="127.0.0.1", port=0,
+                                               limits=BENCHMARK_LIMITS))
+    listener = (await nursery.start(server.serve))[0]
+    players = [RawPlayer(await trio.testing.open_stream_to_socket_listener(listener))
+               for _ in range(2)]
+    players[1].seed = bytes([1]) * 32
+    decided: list[tuple[RawPlayer, list[dict[str, Any]]]] = []
+
+    async def until_decision(player: RawPlayer) -> None:
+        decided.append((player, await player.until_decision()))
+        await trio.sleep_forever()  # the other keeps reading: its socket never fills
+
+    writes: list[tuple[int, bytes]] = []
+    real_write = connection_module.os.write
+    with trio.fail_after(20):
+        async with trio.open_nursery() as inner:
+            for player in players:
+                inner.start_soon(until_decision, player)
+            while not decided:
+                await trio.sleep(0.01)
+            await trio.testing.wait_all_tasks_blocked()
+            actor, legal = decided[0]
+            by_name = {c.stream.socket.getpeername(): c for c in server.connections.values()}
+            fd = by_name[actor.stream.socket.getsockname()].stream.socket.fileno()
+            monkeypatch.setattr(connection_module, "os", SimpleNamespace(
+                write=lambda fd, data: _count(real_write, writes, fd, data)))
+            await actor.send({"t": "intent", "id": 78, "action": legal[0]})
+            while len({w_fd for w_fd, data in writes
+                       if any(f["t"] == "event" for f in _frames(data))}) < 2:
+                await trio.sleep(0.01)
+            inner.cancel_scope.cancel()
+    first_fd, first = writes[0]
+    assert first_fd == fd, "the other player was written to first"
+    assert _frames(first)[0]["t"] == "accepted"
+
+
 def _count(write: Any, writes: list[tuple[int, bytes]], fd: int, data: bytes) -> int:
     written: int = write(fd, data)
     writes.append((fd, bytes(data[:written])))
