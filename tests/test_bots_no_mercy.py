@@ -81,8 +81,9 @@ def test_a_discard_all_that_leaves_one_card_calls_uno_and_beats_shedding_one_car
     assert action == Play(card(match, 1, "rDA"), None, uno=True)  # r3 and r9 go with it
     random_bot = RandomBot(1, match.rules, match.manifest, seed=1, forget_rate=0.0)
     view = match.view(1)
-    assert random_bot.with_uno(view, Play(card(match, 1, "rDA"))).uno
-    assert not random_bot.with_uno(view, Play(card(match, 1, "r3"))).uno
+    discard_all, three = card(match, 1, "rDA"), card(match, 1, "r3")
+    assert random_bot.with_uno(view, Play(discard_all)) == Play(discard_all, uno=True)
+    assert random_bot.with_uno(view, Play(three)) == Play(three)
 
 
 def test_the_roulettes_victim_names_the_colour_most_unseen_cards_are_of() -> None:
