@@ -15,6 +15,10 @@ that needs it (a card played or turned up on the dark side, the hands of a round
 it). The faces shown of the side not in play (`other_sides_shown`, `pile_other_side_shown`) are
 checked here against the positions the record gives (the seat's whole hand, the draw pile's top)
 and kept as claims that the audit checks against the deck the seeds and the pairing produce.
+
+No Mercy (`no_mercy.py`): a Discard All's other cards (`cards_discarded`) go from the hand face up
+under it; a Color Roulette's turned cards (`roulette_turned`) are the ones its chooser was seen
+drawing; a knock-out (`knocked_out`) counts the hand and its `cards_returned` sends all of it.
 """
 
 from __future__ import annotations
