@@ -27,6 +27,7 @@ from trust_sim import (
     received,
     replay,
     replay_match,
+    replay_resumed,
 )
 
 from protocol.trust.messages import EventProof
@@ -325,3 +326,20 @@ def test_features_of_a_scripted_round_are_read_from_its_events() -> None:
     script.deal()
     script.end(0)
     assert features(script.t) == Features(1, 0, 0, 0, 0, 0, 0, 0, 0)
+
+
+def test_a_connection_entering_after_a_roulette_checks_the_rest_of_the_round() -> None:
+    """A late spectator and a seat that reconnects get the round so far as round_history and
+    check it, knock-outs and roulettes included, to its audit."""
+    t = round_with("roulettes", seats=4)
+    cut = next(
+        n for n, (_, e, _) in enumerate(
+            (i, e, p) for i, e, p in t.events() if e.audience is None
+        )
+        if isinstance(e, ev.RouletteTurned)
+    ) + 1
+    late = replay_resumed(t, None, cut)
+    assert late.violations() == [] and [r.status for r in late.rounds] == ["audited"]
+    kept = TrustVerifier(t.match, 1)
+    back = replay_resumed(t, 1, cut + 5, kept, dropped=cut)
+    assert back.violations() == [] and [r.status for r in back.rounds] == ["audited"]
