@@ -306,8 +306,7 @@ EN: dict[str, str] = {
     "help.codes_dark": "Dark side: O orange, P purple, K pink, C cyan; F Flip, SE Skip "
                        "Everyone, W+C Wild Draw Color",
     # UNO Show 'Em No Mercy
-    "ui.roulette_you": "{card}: name a colour; you turn cards until it shows and keep them: "
-                       "{choices}",
+    "ui.roulette_you": "{card} on you: name a colour {choices} and turn cards until it shows.",
     "ui.roulette_other": "{name} names the colour for the {card}.",
     "ui.roulette_turned": "{name} named {color} and keeps the {count} cards turned: {cards}.",
     "ui.roulette_turned_you": "You named {color} and keep the {count} cards turned: {cards}.",
@@ -610,8 +609,8 @@ IT: dict[str, str] = {
     "help.codes_dark": "Lato scuro: O arancione, P viola, K rosa, C ciano; F Flip, SE Salta "
                        "tutti, W+C Jolly pesca colore",
     # UNO Show 'Em No Mercy
-    "ui.roulette_you": "{card}: scegli un colore; scopri carte finché non esce e le tieni: "
-                       "{choices}",
+    "ui.roulette_you": "{card} su di te: scegli un colore {choices} e scopri carte finché non "
+                       "esce.",
     "ui.roulette_other": "{name} sceglie il colore per la {card}.",
     "ui.roulette_turned": "{name} ha scelto {color} e tiene le {count} carte scoperte: {cards}.",
     "ui.roulette_turned_you": "Hai scelto {color} e tieni le {count} carte scoperte: {cards}.",
@@ -915,8 +914,7 @@ PT: dict[str, str] = {
     "help.codes_dark": "Lado escuro: O laranja, P roxo, K rosa, C ciano; F Flip, SE Pular "
                        "Todos, W+C Coringa Comprar Cor",
     # UNO Show 'Em No Mercy
-    "ui.roulette_you": "{card}: escolha uma cor; você vira cartas até ela sair e fica com "
-                       "elas: {choices}",
+    "ui.roulette_you": "{card} em você: escolha uma cor {choices} e vire cartas até ela sair.",
     "ui.roulette_other": "{name} escolhe a cor da {card}.",
     "ui.roulette_turned": "{name} escolheu {color} e fica com as {count} cartas viradas: "
                           "{cards}.",

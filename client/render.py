@@ -699,10 +699,11 @@ def prompt_status(model: ClientModel, look: Look) -> Line | None:
     if isinstance(prompt, QuitPrompt):
         return [(p, quit_words(model))]
     if isinstance(prompt, ColorPrompt):
-        if prompt.roulette:
+        if prompt.roulette:  # the choices early: a narrow screen folds the rest
             card = tr.card(Face(Kind.WILD_COLOR_ROULETTE))
-            return [(p, tr("ui.roulette_you", card=card, choices="")),
-                    *color_choices(model, prompt.colors, look)]
+            text = tr("ui.roulette_you", card=card, choices="\0")
+            before, _, after = text.partition("\0")
+            return [(p, before), *color_choices(model, prompt.colors, look), (p, after.strip())]
         if prompt.card is None:
             return [(p, tr("ui.color_you", choices="")), *color_choices(model, prompt.colors, look)]
         name = tr.card(model.face(prompt.card))
@@ -1145,7 +1146,9 @@ def game_body(model: ClientModel, width: int, height: int, look: Look) -> list[L
     table = players(model, width, look, height - 8 - 3)  # leave the log a heading and 2 lines
     waiting = status(model, look)
     notice = notice_line(model)
-    if not notice and width_of(waiting) > width:  # a long question takes the notice's line
+    if width_of(waiting) > width and (not notice or model.prompt is not None):
+        # A long question takes the notice's line: a question our keys answer now matters
+        # more than the news of a key pressed before it (its choices must not be cut).
         waiting, notice = fold_line(waiting, width)
     lines: list[Line] = [*table, centre(model, look, width), waiting, notice]
     hand_rows = 5

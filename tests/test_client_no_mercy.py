@@ -123,7 +123,7 @@ def test_a_color_roulette_on_me_asks_the_colour_to_turn_cards_for() -> None:
     prompt = model.prompt
     assert isinstance(prompt, ColorPrompt) and prompt.roulette and prompt.card is None
     text = screen(model)
-    assert "Roulette dei colori: scegli un colore; scopri carte finché non esce" in text
+    assert "Roulette dei colori su di te: scegli un colore r/1 rosso" in text and "esce." in text
     action = model.choose_color(Color.BLUE)
     assert action == ChooseColor(Color.BLUE)
     seen = after(send(model, local, action), ev.RouletteTurned)
