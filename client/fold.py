@@ -7,8 +7,9 @@ each hand and of the draw pile's top, and the dark faces this seat was told this
 face is read on the side in play: unonet.in_play); in No Mercy a Discard All's other cards going
 down with it (the UNO call counts what is left after them). What it folds must equal the engine's
 `Match.view(seat)` after every event batch; the client tests hold it to that against a real match,
-under random house rules, in Flip and in No Mercy. The fold judges no rule: whether a drawn card may be played
-comes from the engine (MayPlayDrawn), as does every decision (DecisionPending, BuzzerOpened).
+under random house rules, in Flip and in No Mercy. The fold judges no rule: whether a drawn card
+may be played comes from the engine (MayPlayDrawn), as does every decision (DecisionPending,
+BuzzerOpened).
 """
 
 from __future__ import annotations
