@@ -293,12 +293,12 @@ EN: dict[str, str] = {
     "ui.pile_back": "back",
     "ui.row_more": "+{count}",
     "ui.challenge_until": "{target} played {card} on you: F challenges, Space draws until a "
-                          "{color} card.",
+                          "card is {color}.",
     "ui.challenge_until_stack": "{target} played {card} on you: F challenges, Space draws "
-                                "until a {color} card, or {answers}.",
-    "ui.stack_until_you": "{card} on you: {answers}, or Space draws until a {color} card.",
-    "ui.stack_until_take": "{card} on you: Space draws until a {color} card.",
-    "ui.stack_until_other": "{card} on {name}: they answer it or draw until a {color} card.",
+                                "until a card is {color}, or {answers}.",
+    "ui.stack_until_you": "{card} on you: {answers}, or Space draws until a card is {color}.",
+    "ui.stack_until_take": "{card} on you: Space draws until a card is {color}.",
+    "ui.stack_until_other": "{card} on {name}: they answer it or draw until a card is {color}.",
     "help.challenge_flip": "F: challenge a Wild Draw Two (light side) or a Wild Draw Color "
                            "(dark side) played on you",
     "help.flip": "Flip: beside each player, the other side of their cards; beside the draw "

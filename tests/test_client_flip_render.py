@@ -186,7 +186,7 @@ def test_the_wild_draw_color_decision_says_until_which_colour() -> None:
     prompt = model.prompt
     assert isinstance(prompt, ChallengePrompt) and prompt.until is Color.PINK
     text = " ".join(" ".join(screen(model, 80, 24, plain=True)).split())  # wrapped lines
-    assert "Space draws until a pink card" in text
+    assert "Space draws until a card is pink" in text
     it = flip_table(side=DARK, lang="it")
     it.apply_event(ev.DecisionPending(0, "challenge", 0, Color.PINK), [Challenge(), Accept()])
     assert "finché non esce una carta rosa" in " ".join(" ".join(screen(it, 80, 24, True)).split())

@@ -106,8 +106,8 @@ def test_the_until_colour_decision_names_the_colour(lang: str) -> None:
                  "pt": {"pink": "rosa", "purple": "roxo"}}[lang]
         assert words[color] in text and "Bruno" in text
     if lang == "en":
-        assert challenge == "Bruno may challenge the Wild Draw Color or draw until a pink card."
-        assert stack == "Wild Draw Color on Bruno: answer it or draw until a purple card."
+        assert challenge == "Bruno may challenge the Wild Draw Color or draw until a card is pink."
+        assert stack == "Wild Draw Color on Bruno: answer it or draw until a card is purple."
 
 
 def test_a_challenge_names_the_sides_own_challengeable_card() -> None:
