@@ -112,8 +112,6 @@ class ClientConnection:
         self._writing = False
         self._final = b""  # the error frame for a client cut off with a full queue
         self._out: list[bytes] = []  # frames pushed since the last flush
-        """The reader is routing what its own read caused: flushes wait for its end, so the
-        answer to a request and the events it made leave in one write (not one per call)."""
         self._queued = 0  # items handed to the writer and not yet written
         self._fd: int | None = stream.socket.fileno() if isinstance(stream, trio.SocketStream) \
             else None  # plain TCP: `flush` may write straight to the socket (not TLS)
@@ -196,7 +194,7 @@ class ClientConnection:
     async def _reader(self) -> None:
         while self.protocol.state not in (ConnState.CLOSED, ConnState.ERROR):
             try:
-                data = bytes(await self.stream.receive_some(RECEIVE_CHUNK))
+                data = await self._read()
             except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
                 log.debug("conn %d (%s): stream broken: %s", self.id, self.peer, exc)
                 data = b""
@@ -217,6 +215,23 @@ class ClientConnection:
             self.flush()
             if not data:
                 return
+
+    async def _read(self) -> bytes:
+        """The next bytes from the client (b"" at EOF). On plain TCP: wait until the socket
+        is readable, then read it, where `receive_some` first tries a read that finds nothing
+        (a client waits for its answer before it sends again) and then waits: a failed
+        system call and an exception less per read. Over TLS, the stream's own read."""
+        fd = self._fd
+        if fd is None:
+            return bytes(await self.stream.receive_some(RECEIVE_CHUNK))
+        while True:
+            await trio.lowlevel.wait_readable(fd)
+            try:
+                return os.read(fd, RECEIVE_CHUNK)
+            except BlockingIOError:
+                continue  # woken with nothing to read after all: wait again
+            except OSError as exc:  # reset by the peer: the stream is broken
+                raise trio.BrokenResourceError(str(exc)) from exc
 
     async def _writer(self) -> None:
         # Whatever is queued goes out in one write (up to WRITE_BATCH bytes): a table's

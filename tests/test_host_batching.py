@@ -3,6 +3,7 @@ stand-in policies fed only when their seat is asked to act."""
 
 from __future__ import annotations
 
+import os
 import random
 from types import SimpleNamespace
 from typing import Any
@@ -100,8 +101,8 @@ async def test_an_intents_answer_and_its_events_leave_in_one_write(
         legal = await player.until_decision()
         (conn,) = server.connections.values()
         fd = conn.stream.socket.fileno()
-        monkeypatch.setattr(connection_module, "os", SimpleNamespace(  # the real write, counted
-            write=lambda fd, data: _count(real_write, writes, fd, data)))
+        monkeypatch.setattr(connection_module, "os", SimpleNamespace(  # writes counted
+            read=os.read, write=lambda fd, data: _count(real_write, writes, fd, data)))
         await player.send({"t": "intent", "id": 77, "action": legal[0]})
         while not any(f["t"] == "accepted" for w_fd, data in writes if w_fd == fd
                       for f in _frames(data)):
@@ -144,7 +145,7 @@ async def test_the_sender_of_an_intent_is_written_to_before_the_rest_of_its_tabl
             by_name = {c.stream.socket.getpeername(): c for c in server.connections.values()}
             fd = by_name[actor.stream.socket.getsockname()].stream.socket.fileno()
             monkeypatch.setattr(connection_module, "os", SimpleNamespace(
-                write=lambda fd, data: _count(real_write, writes, fd, data)))
+                read=os.read, write=lambda fd, data: _count(real_write, writes, fd, data)))
             await actor.send({"t": "intent", "id": 78, "action": legal[0]})
             while len({w_fd for w_fd, data in writes
                        if any(f["t"] == "event" for f in _frames(data))}) < 2:
