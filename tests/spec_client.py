@@ -171,6 +171,11 @@ def norm(face: Face | None) -> Face | None:
     return {k: v for k, v in face.items() if v is not None}
 
 
+def norm_face(face: Face) -> Face:
+    """`norm` of a face that is there."""
+    return {k: v for k, v in face.items() if v is not None}
+
+
 def face_key(face: Face) -> tuple[str, str, int]:
     """An order for comparing rows as multisets (SPEC 9.1 names no exact sort order)."""
     return (str(face.get("kind")), str(face.get("color") or ""), int(face.get("number") or -1))
@@ -272,7 +277,7 @@ class FlipModel:
         self.top_card = card
         face = self.face(card)
         color = ev.get("color")
-        wild = "color" not in norm(face)  # type: ignore[operator]
+        wild = "color" not in norm_face(face)
         if wild and color is None:
             raise Contradiction(f"wild {face} played with no colour")
         if not wild and color is not None:
@@ -321,7 +326,7 @@ class FlipModel:
 
     def _on_other_sides_shown(self, ev: Msg) -> None:
         seat = int(ev["seat"])
-        positions, faces = ev["positions"], [norm(f) for f in ev["faces"]]
+        positions, faces = ev["positions"], [norm_face(f) for f in ev["faces"]]
         if len(positions) != len(faces):
             raise Contradiction("other_sides_shown: positions and faces of unequal length")
         if [tuple(p) for p in positions] != sorted(tuple(p) for p in positions):
@@ -334,7 +339,7 @@ class FlipModel:
         if expected is not None and norm(expected) not in faces:
             raise Contradiction(f"seat {seat} drew the pile's top ({expected}) but its row "
                                 f"{faces} lacks it")
-        self.other_sides[seat] = faces  # type: ignore[assignment]
+        self.other_sides[seat] = faces
 
     def _on_pile_other_side_shown(self, ev: Msg) -> None:
         if (ev.get("position") is None) != (ev.get("face") is None):
@@ -349,14 +354,14 @@ class FlipModel:
     def _on_dark_faces_shown(self, ev: Msg) -> None:
         if ev.get("seat") is not None:
             raise Contradiction("a spectator received a private dark_faces_shown ([UNO-9-3])")
-        cards, faces = ev["cards"], [norm(f) for f in ev["faces"]]
+        cards, faces = ev["cards"], [norm_face(f) for f in ev["faces"]]
         if len(cards) != len(faces) or cards != sorted(cards):
             raise Contradiction("dark_faces_shown: malformed")
-        self._check_side_faces(faces, 1, "a dark face told")  # type: ignore[arg-type]
+        self._check_side_faces(faces, 1, "a dark face told")
         for card, face in zip(cards, faces, strict=True):
             if card in self.dark and self.dark[card] != face:
                 raise Contradiction(f"card {card} told two dark faces")
-            self.dark[int(card)] = face  # type: ignore[assignment]
+            self.dark[int(card)] = face
         told = Counter(tuple(sorted(f.items())) for f in self.dark.values())
         for item, n in told.items():
             if n > DARK_COUNTS[item]:
@@ -369,7 +374,7 @@ class FlipModel:
                 raise Contradiction(f"round_ended: seat {seat} holds {len(hand)}, model "
                                     f"{self.cards[seat]}")
             if self.side == 1:  # the rows are light faces: the manifest checks them
-                shown = sorted((norm(self.light[c]) for c in hand), key=face_key)  # type: ignore[arg-type]
+                shown = sorted((norm_face(self.light[c]) for c in hand), key=face_key)
                 if shown != sorted(self.other_sides[seat], key=face_key):
                     raise Contradiction(f"seat {seat}: its light row is not its hand's")
                 for card in hand:
@@ -398,10 +403,10 @@ class FlipModel:
         self.active_color = view.get("active_color")
         self.cards = [int(s["cards"]) for s in view["seats"]]
         self.draw_pile, self.discard_pile = int(view["draw_pile"]), int(view["discard_pile"])
-        self.other_sides = [[norm(f) for f in s.get("other_sides") or []]  # type: ignore[misc]
+        self.other_sides = [[norm_face(f) for f in s.get("other_sides") or []]
                             for s in view["seats"]]
         self.pile_other_side = norm(view.get("pile_other_side"))
-        self.dark = {int(c): norm(f) for c, f in view.get("dark_faces") or []}  # type: ignore[misc]
+        self.dark = {int(c): norm_face(f) for c, f in view.get("dark_faces") or []}
         self.dealt = int(view["round_no"]) > 0
 
     def differences(self, view: Msg) -> list[str]:
@@ -443,7 +448,7 @@ class FlipModel:
 def check_flip_manifest(manifest: Msg) -> list[Face]:
     """The manifest must be exactly the public Flip deck, light faces only ([UNO-11-49])."""
     cards = manifest["cards"]
-    faces = [norm(c[0]) for c in cards if len(c) == 1]
+    faces = [norm_face(c[0]) for c in cards if len(c) == 1]
     if len(faces) != len(cards) or faces != LIGHT_SIDE:
         raise Contradiction("the manifest is not the public UNO Flip deck of SPEC 10")
     return LIGHT_SIDE
