@@ -219,7 +219,9 @@ class Game:
         return self._holders() and self.hold_until is not None and now < self.hold_until
 
     def next_deadline(self) -> float | None:
-        next_round = None if self._awaiting_players() else self.next_round_at
+        next_round = self.next_round_at  # None in a round: no players to look at then
+        if next_round is not None and self._awaiting_players():
+            next_round = None
         if next_round is not None and self._holders() and self.hold_until is not None:
             next_round = max(next_round, self.hold_until)  # a release wakes the table earlier
         times = [next_round, self.decision_deadline, self.bot_due, self.race_due]
@@ -377,23 +379,24 @@ class Game:
 
     def _publish(self, events: Sequence[ev.Event]) -> None:
         legal_now: dict[int | None, tuple[list[Action], Packed]] = {}
+        members = [(member.conn, member.seat) for member in self.room.members.values()]
+        outbox = self.room.outbox
+        round_log = self.round_log
         for event in events:
             proof = self._proof(event)
             audience = event.audience
             wire = encode_event(event, proof)  # once, for the round's log and every receiver
             raw = pack(wire)
-            if self.round_log is not None and self.round_log.audit is None:
-                self.round_log.add_encoded(event, wire, len(raw))
+            if round_log is not None and round_log.audit is None:
+                round_log.add_encoded(event, wire, len(raw))
             shared = Packed(wire=wire, raw=raw)
-            for member in self.room.members.values():
-                seat = member.seat
+            for conn, seat in members:
                 if audience is not None and (seat is None or seat not in audience):
                     continue
-                if seat not in legal_now:
-                    legal_now[seat] = (self._legal(seat), Packed())
-                legal, packed = legal_now[seat]
-                self.room.outbox.append(SendEvent(member.conn, event, legal, proof, shared,
-                                                  packed))
+                found = legal_now.get(seat)
+                if found is None:
+                    found = legal_now[seat] = (self._legal(seat), Packed())
+                outbox.append(SendEvent(conn, event, found[0], proof, shared, found[1]))
             if isinstance(event, ev.Reshuffled) and self.trust is not None:
                 commits = self.trust.commitments.reshuffle(event.epoch, event.sources)
                 self.room.broadcast(self.trust.publish("deck_commits", commits))

@@ -88,8 +88,14 @@ def checked_event(value: Mapping[str, Any], *, check: bool = True) -> bytes:
     return _pack(value)
 
 
+_EMPTY_ARRAY = b"\x90"
+"""msgpack's empty array (fixarray of 0)."""
+
+
 def packed_legal(legal: Iterable[Action], *, check: bool = True) -> bytes:
     """The `legal` field of an event frame, encoded and checked once for a seat's receivers."""
+    if isinstance(legal, list | tuple) and not legal:
+        return _EMPTY_ARRAY  # most seats, most of the time: nothing to encode or check
     value = encode_legal(legal)
     if not check:
         return _pack(value)
