@@ -9,6 +9,7 @@ argument (`now`, in seconds from any monotonic clock), never read here.
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, cast
@@ -60,6 +61,9 @@ from unonet.events import Event
 _EVENT_HEAD = b"\x84" + msgpack.packb("t") + msgpack.packb("event") + msgpack.packb("seq")
 _EVENT_KEY = msgpack.packb("event")
 _LEGAL_KEY = msgpack.packb("legal")
+_EVENT_FIXED = len(_EVENT_HEAD) + len(_EVENT_KEY) + len(_LEGAL_KEY)
+"""An event frame's payload bytes besides its seq, event and legal."""
+_U32 = struct.Struct(">I")  # the frame's length prefix
 
 
 _pack = pack
@@ -272,10 +276,12 @@ class HostConnection(Endpoint):
         if self.state is not ConnState.READY:
             raise LocalProtocolError(Code.UNEXPECTED_MESSAGE, f"connection is {self.state}")
         self._seq += 1
-        payload = b"".join((_EVENT_HEAD, _pack(self._seq), _EVENT_KEY, event, _LEGAL_KEY, legal))
-        if len(payload) > self.max_frame:
-            raise LocalProtocolError(Code.FRAME_TOO_LARGE, f"event frame of {len(payload)} bytes")
-        return len(payload).to_bytes(4, "big") + payload
+        seq = _pack(self._seq)
+        size = _EVENT_FIXED + len(seq) + len(event) + len(legal)
+        if size > self.max_frame:
+            raise LocalProtocolError(Code.FRAME_TOO_LARGE, f"event frame of {size} bytes")
+        # one join, the length prefix with the parts (a frame is built per receiver)
+        return b"".join((_U32.pack(size), _EVENT_HEAD, seq, _EVENT_KEY, event, _LEGAL_KEY, legal))
 
     @property
     def seq(self) -> int:

@@ -44,3 +44,19 @@ def test_unchecked_frames_are_the_same_bytes() -> None:
                 == unchecked.event_packed(packed_event(event, check=False),
                                           packed_legal(legal, check=False)))
     assert checked.event(events[0], legal) == unchecked.event(events[0], legal)
+
+
+def test_an_event_frame_from_shared_parts_is_the_frame_event_builds() -> None:
+    """event_packed (the host's path: parts encoded once, a frame per receiver) and event
+    (encoded whole) give the same bytes, for legal lists empty or not and sequence numbers
+    past msgpack's one-byte and two-byte forms."""
+    match = Match(RuleSet(), 3, bytes(32))
+    events = match.apply(HOST, StartRound())
+    legal = match.legal_actions(match.pending_seat or 0)
+    assert legal
+    whole, shared = ready(True), ready(True)
+    for _ in range(300):
+        for event in events:
+            for choice in (legal, []):
+                assert shared.event_packed(packed_event(event), packed_legal(choice)) \
+                    == whole.event(event, choice)
