@@ -55,12 +55,19 @@ def canonical_event(wire: Any) -> bytes:
     return pack(_sorted_maps(wire))
 
 
+_NESTED = frozenset({dict, list, tuple})
+
+
 def _sorted_maps(value: Any) -> Any:
-    kind = type(value)
-    if kind is dict:
-        return {key: _sorted_maps(value[key]) for key in sorted(value)}
-    if kind is list or kind is tuple:
-        return [_sorted_maps(item) for item in value]
+    """`value` with every map's keys in order; a scalar is not passed down (most are)."""
+    if type(value) is dict:
+        out = {}
+        for key in sorted(value):
+            item = value[key]
+            out[key] = _sorted_maps(item) if type(item) in _NESTED else item
+        return out
+    if type(value) in _NESTED:
+        return [_sorted_maps(item) if type(item) in _NESTED else item for item in value]
     return value
 
 
