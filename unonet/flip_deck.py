@@ -32,11 +32,11 @@ __all__ = [
     "LIGHT",
     "dark_faces",
     "flip_manifest",
+    "light_faces",
     "light_manifest",
     "light_side",
-    "round_manifest",
-    "light_faces",
     "pair_faces",
+    "round_manifest",
     "side_colors",
 ]
 

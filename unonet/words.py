@@ -203,7 +203,8 @@ SENTENCES: dict[str, dict[str, str]] = {
                         "and wins the round.",
         "ev.eliminated": "{name} reaches {points} points and is out of the match.",
         "ev.flipped": "{name} flips the table: the {side} side is in play, {card} on top.",
-        "ev.may_challenge_until": "{name} may challenge the {card} or draw until a card is {color}.",
+        "ev.may_challenge_until": "{name} may challenge the {card} or draw until a card is "
+                                  "{color}.",
         "ev.must_answer_until": "{card} on {name}: answer it or draw until a card is {color}.",
     },
     "it": {
