@@ -24,11 +24,9 @@ from dataclasses import dataclass, field
 import trio
 import trio.testing
 from client_net import played_match
+from spectator_net import Spectator, watch
 
 from client import netbot
-from client.fold import ViewTracker
-from client.link import GameEvent, ManifestReceived, Snapshot, Update
-from client.link_session import LinkSession
 from host.registry import Registry
 from host.server import HostServer, ServerConfig
 from host.settings import TableTimings
@@ -37,13 +35,12 @@ from protocol.client_session import GameEvent as WireGameEvent
 from protocol.client_session import SessionEvent
 from protocol.client_session import Snapshot as WireSnapshot
 from protocol.game_codec import decode_view
-from protocol.limits import RECEIVE_CHUNK
 from unonet import events as ev
 from unonet.cards import DeckManifest, Face
 from unonet.flip_deck import DARK, LIGHT
 from unonet.match import Match
 from unonet.rules import preset
-from unonet.view import View, observe
+from unonet.view import observe
 
 TIMINGS = TableTimings(grace=30.0, challenge_decision=20.0, seed_phase=10.0, bot_delay=0.8,
                        round_break=1.0, ready_wait=5.0, match_break=10_000.0)
@@ -84,59 +81,6 @@ class DarkFaces:
                                   for c, f in zip(event.cards, event.faces, strict=True)]
 
 
-@dataclass
-class Spectator:
-    """What a verifying spectator folded: its view after each public event, and the events."""
-
-    link: LinkSession = field(default_factory=lambda: LinkSession("eve", table=0,
-                                                                  spectate=True))
-    manifest: DeckManifest | None = None
-    tracker: ViewTracker | None = None
-    events: list[ev.Event] = field(default_factory=list)
-    views: list[View] = field(default_factory=list)  # [0]: the snapshot's; then one per event
-    ended: bool = False
-    dark: DarkFaces = field(default_factory=DarkFaces)
-
-    def take(self, updates: Sequence[Update]) -> None:
-        for update in updates:
-            if isinstance(update, ManifestReceived):
-                self.manifest = update.manifest
-            elif isinstance(update, Snapshot):
-                assert self.manifest is not None and self.tracker is None, "one snapshot"
-                self.tracker = ViewTracker(update.view, self.manifest)
-                self.views.append(update.view)
-            elif isinstance(update, GameEvent) and self.tracker is not None:
-                self.events.append(update.event)
-                self.views.append(self.tracker.apply(update.event))
-                self.ended = self.ended or isinstance(update.event, ev.MatchEnded)
-
-    @property
-    def audited(self) -> list[int]:
-        """The rounds the spectator's verifier audited."""
-        return [r.round_no for r in self.link.gate.status().rounds if r.state == "audited"]
-
-    @property
-    def done(self) -> bool:
-        """The match ended and its last round's audit came."""
-        rounds = sum(1 for e in self.events if isinstance(e, ev.RoundEnded))
-        return self.ended and rounds in self.audited
-
-
-async def watch(listener: trio.SocketListener, spectator: Spectator) -> None:
-    stream = await trio.testing.open_stream_to_socket_listener(listener)
-    spectator.link.observe = spectator.dark
-    await stream.send_all(spectator.link.connect())
-    while not spectator.done:
-        data = bytes(await stream.receive_some(RECEIVE_CHUNK))
-        assert data, "the host closed the spectator"
-        out = spectator.link.receive(data)
-        spectator.take(out.updates)
-        if out.frames:
-            await stream.send_all(bytes(out.frames))
-    spectator.link.gate.leave()
-    await stream.aclose()
-
-
 async def test_bots_play_a_whole_flip_match_over_loopback_every_check_passing(
     nursery: trio.Nursery, autojump_clock: trio.testing.MockClock,
 ) -> None:
@@ -149,6 +93,7 @@ async def test_bots_play_a_whole_flip_match_over_loopback_every_check_passing(
     results: dict[str, netbot.BotResult] = {}
     told = {name: DarkFaces() for name, _ in BOTS}
     spectator = Spectator()
+    dark = DarkFaces()
 
     async def one(name: str, level: str) -> None:
         stream = await trio.testing.open_stream_to_socket_listener(listener)
@@ -158,7 +103,7 @@ async def test_bots_play_a_whole_flip_match_over_loopback_every_check_passing(
 
     with trio.fail_after(1_000_000):  # virtual seconds: only a deadlock can reach it
         async with trio.open_nursery() as clients:
-            clients.start_soon(watch, listener, spectator)
+            clients.start_soon(watch, listener, spectator, dark)
             await trio.sleep(0.05)  # the spectator is in before the table fills
             for name, level in BOTS:
                 clients.start_soon(one, name, level)
@@ -191,7 +136,7 @@ async def test_bots_play_a_whole_flip_match_over_loopback_every_check_passing(
     for name, result in results.items():
         assert result.seat is not None
         _told_only_what_it_may_know(sight, result.seat, told[name].told)
-    _told_only_what_it_may_know(sight, None, spectator.dark.told)
+    _told_only_what_it_may_know(sight, None, dark.told)
 
 
 def _same_as_the_host(played: Match, spectator: Spectator) -> None:

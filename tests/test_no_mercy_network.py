@@ -20,85 +20,27 @@ is not.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
-
 import pytest
 import trio
 import trio.testing
 from client_net import played_match
+from spectator_net import Spectator, watch
 
 from client import netbot
-from client.fold import ViewTracker
-from client.link import GameEvent, ManifestReceived, Snapshot, Update
-from client.link_session import LinkSession
 from host.registry import Registry
 from host.server import HostServer, ServerConfig
 from host.settings import TableTimings
 from host.table import TableSettings
-from protocol.limits import RECEIVE_CHUNK
 from unonet import events as ev
-from unonet.cards import DeckManifest
 from unonet.match import Match
 from unonet.rules import preset
-from unonet.view import View, observe
+from unonet.view import observe
 
 TIMINGS = TableTimings(grace=30.0, challenge_decision=20.0, seed_phase=10.0, bot_delay=0.8,
                        round_break=1.0, ready_wait=5.0, match_break=10_000.0)
 """The reference host's pace, but a match break long enough that the table plays one match."""
 
 NO_MERCY_EVENTS = (ev.CardsDiscarded, ev.RouletteTurned, ev.KnockedOut)
-
-
-@dataclass
-class Spectator:
-    """What a verifying spectator folded: its view after each public event, and the events."""
-
-    link: LinkSession = field(default_factory=lambda: LinkSession("eve", table=0,
-                                                                  spectate=True))
-    manifest: DeckManifest | None = None
-    tracker: ViewTracker | None = None
-    events: list[ev.Event] = field(default_factory=list)
-    views: list[View] = field(default_factory=list)  # [0]: the snapshot's; then one per event
-    ended: bool = False
-
-    def take(self, updates: Sequence[Update]) -> None:
-        for update in updates:
-            if isinstance(update, ManifestReceived):
-                self.manifest = update.manifest
-            elif isinstance(update, Snapshot):
-                assert self.manifest is not None and self.tracker is None, "one snapshot"
-                self.tracker = ViewTracker(update.view, self.manifest)
-                self.views.append(update.view)
-            elif isinstance(update, GameEvent) and self.tracker is not None:
-                self.events.append(update.event)
-                self.views.append(self.tracker.apply(update.event))
-                self.ended = self.ended or isinstance(update.event, ev.MatchEnded)
-
-    @property
-    def audited(self) -> list[int]:
-        """The rounds the spectator's verifier audited."""
-        return [r.round_no for r in self.link.gate.status().rounds if r.state == "audited"]
-
-    @property
-    def done(self) -> bool:
-        """The match ended and its last round's audit came."""
-        rounds = sum(1 for e in self.events if isinstance(e, ev.RoundEnded))
-        return self.ended and rounds in self.audited
-
-
-async def watch(listener: trio.SocketListener, spectator: Spectator) -> None:
-    stream = await trio.testing.open_stream_to_socket_listener(listener)
-    await stream.send_all(spectator.link.connect())
-    while not spectator.done:
-        data = bytes(await stream.receive_some(RECEIVE_CHUNK))
-        assert data, "the host closed the spectator"
-        out = spectator.link.receive(data)
-        spectator.take(out.updates)
-        if out.frames:
-            await stream.send_all(bytes(out.frames))
-    spectator.link.gate.leave()
-    await stream.aclose()
 
 
 @pytest.mark.parametrize(("seats", "target"), [(2, 500), (4, 1000), (6, 2500)])
