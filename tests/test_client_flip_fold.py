@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from fold_check import fold_step, trackers_of
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_flip_properties import FLIP_OPTIONS, GREEDY_AFTER, choose, flip_rules
@@ -36,8 +37,7 @@ def follow(match: Match, rng_seed: int, max_actions: int = MAX_ACTIONS) -> list[
     """Play `match` at random, folding every batch for each seat and a spectator and holding
     each fold to the engine's view; the events seen, for the caller to check what happened."""
     rng = random.Random(rng_seed)
-    observers: list[int | None] = [*range(match.seats), None]
-    trackers = {who: ViewTracker(observe(match, who), match.manifest) for who in observers}
+    trackers = trackers_of(match)
     seen: list[ev.Event] = []
     in_round = 0
     for step in range(max_actions):
@@ -47,14 +47,8 @@ def follow(match: Match, rng_seed: int, max_actions: int = MAX_ACTIONS) -> list[
         events = match.apply(seat, action)
         in_round = 0 if match.phase != IN_ROUND else in_round + 1
         seen += events
-        for who, tracker in trackers.items():
-            for event in events:
-                audience = event.audience
-                if audience is None or (who is not None and who in audience):
-                    tracker.apply(event)
-            assert tracker.view == observe(match, who), (
-                f"seat {who} after {action!r} by {seat} (step {step}): {events}"
-            )
+        fold_step(match, trackers, events, f"after {action!r} by {seat} (step {step})")
+        for tracker in trackers.values():
             in_play(match, tracker)
     return seen
 

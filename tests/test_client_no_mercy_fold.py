@@ -15,16 +15,15 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from fold_check import fold_step, trackers_of
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from no_mercy_scenario import NO_MERCY, no_mercy_match
 from test_no_mercy_properties import NO_MERCY_OPTIONS, choose, no_mercy_rules
 
-from client.fold import ViewTracker
 from unonet import events as ev
 from unonet.match import MATCH_OVER, Match
 from unonet.phase import Phase
-from unonet.view import observe
 
 MAX_ACTIONS = 4000
 
@@ -34,8 +33,7 @@ def follow(match: Match, rng_seed: int, stacker: bool, max_actions: int = MAX_AC
     """Play `match` at random, folding every batch for each seat and a spectator and holding
     each fold to the engine's view; the events seen, for the caller to check what happened."""
     rng = random.Random(rng_seed)
-    observers: list[int | None] = [*range(match.seats), None]
-    trackers = {who: ViewTracker(observe(match, who), match.manifest) for who in observers}
+    trackers = trackers_of(match)
     seen: list[ev.Event] = []
     for step in range(max_actions):
         if match.phase == MATCH_OVER:
@@ -43,14 +41,7 @@ def follow(match: Match, rng_seed: int, stacker: bool, max_actions: int = MAX_AC
         seat, action = choose(match, rng, stacker)
         events = match.apply(seat, action)
         seen += events
-        for who, tracker in trackers.items():
-            for event in events:
-                audience = event.audience
-                if audience is None or (who is not None and who in audience):
-                    tracker.apply(event)
-            assert tracker.view == observe(match, who), (
-                f"seat {who} after {action!r} by {seat} (step {step}): {events}"
-            )
+        fold_step(match, trackers, events, f"after {action!r} by {seat} (step {step})")
     return seen
 
 
