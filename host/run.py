@@ -47,6 +47,9 @@ class HostOptions:
     seats and bots (clients may open more from the lobby, up to MAX_LIVE_TABLES)."""
     limits: ConnectionLimits = field(default_factory=ConnectionLimits)
     """The connection caps (--max-connections, --per-address) and every other limit."""
+    bot_delay: float = TableTimings().bot_delay
+    """--bot-delay: seconds a bot waits before it acts (watchable by default; 0 for a table of
+    bots that nobody needs to follow with their eyes, e.g. a test of a client)."""
     player_owner: bool = False
     """--player-owner: on a headless host, the first player to sit owns the table (changes
     its rules, kicks, penalizes) as at a table a client creates; by default the operator's
@@ -68,7 +71,7 @@ def build_registry(options: HostOptions, journal_dir: Path, now: float,
                    signer: Signer | None = None) -> Registry:
     """The registry with its tables: `options.tables` new ones, or the one rebuilt from a
     journal; `signer` signs their trust messages (the host's identity key)."""
-    timings = TableTimings()
+    timings = TableTimings(bot_delay=options.bot_delay)
     registry = Registry(timings, signer)
     if options.resume is not None:
         resumed = load(options.resume)

@@ -1,8 +1,9 @@
 """SPEC.md is enough to follow UNO Flip: a client written from it alone watches a real host.
 
 The host is started as a user would (`unonet host --headless --no-tls --rules flip --bots 3
---seats 3`), on loopback with a free port. A bots-only headless table deals its match once
-someone is at the table, so the spectator sees the match from its manifest. The client's model
+--seats 3 --bot-delay 0.05`: bots that do not wait to be watched), on loopback with a free
+port. A bots-only headless table deals its match once someone is at the table, so the
+spectator sees the match from its manifest. The client's model
 (tests/spec_client.py) is kept from the public events alone and compared with the view of every
 snapshot it asks for (`resync`, SPEC 8.3), after every Flip, colour choice, reshuffle and round
 end and every few events besides.
@@ -82,6 +83,7 @@ async def flip_host(tmp_path: Path, bots: int) -> AsyncIterator[int]:
 async def _open_host(env: dict[str, str], bots: int, port: int) -> trio.Process:
     return await trio.lowlevel.open_process(
         [str(UNONET), "host", "--headless", "--no-tls", "--rules", "flip", "--bots", str(bots),
+         "--bot-delay", "0.05",
          "--seats", str(bots), "--bind", "127.0.0.1", "--port", str(port)],
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env,
     )

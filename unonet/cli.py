@@ -11,7 +11,13 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import TYPE_CHECKING
 
 from client.cli import HostAddress, add_join_arguments, add_play_arguments
-from host.settings import MAX_CONNECTIONS, MAX_CONNECTIONS_CEILING, PER_ADDRESS, RESUME_RESERVE
+from host.settings import (
+    MAX_CONNECTIONS,
+    MAX_CONNECTIONS_CEILING,
+    PER_ADDRESS,
+    RESUME_RESERVE,
+    TableTimings,
+)
 from host.table_limits import MAX_LIVE_TABLES
 from unonet import __version__
 from unonet.actions import Action
@@ -232,7 +238,7 @@ def cmd_host(args: argparse.Namespace) -> int:
     options = HostOptions(
         rules=rules, preset=args.rules, bind=args.bind, port=args.port, bots=args.bots,
         seats=seats, headless=headless, tls=not args.no_tls, resume=resume,
-        player_owner=args.player_owner, tables=tables,
+        player_owner=args.player_owner, tables=tables, bot_delay=args.bot_delay,
         limits=ConnectionLimits().with_caps(max_connections, per_address),
     )
     ensure_descriptors(options.limits, options.tables)
@@ -432,6 +438,9 @@ def build_parser() -> argparse.ArgumentParser:
                       help="with --headless: the first player to sit owns the table (may "
                       "change its rules, kick, add bots and penalize), as at a table a "
                       "player creates")
+    host.add_argument("--bot-delay", type=seconds, default=TableTimings().bot_delay,
+                      metavar="SECONDS", help="seconds each bot waits before it acts "
+                      f"(default {TableTimings().bot_delay})")
     host.add_argument("--tables", default=1,
                       metavar="N",
                       help="with --headless: tables to open at start, each with these rules, "
