@@ -117,7 +117,8 @@ def round_manifest(key: bytes) -> DeckManifest:
     face i), each backed by the dark face the portable shuffle of `dark_faces` with the key
     derived from the round `key` (label "flip_pairing") puts at i."""
     darks = shuffled(dark_faces(), derive_key(key, "flip_pairing"), ("flip_pairing",))
-    return pair_faces(list(zip(light_faces(), darks, strict=True)))
+    # Each side is its whole list by construction: no need for pair_faces's check (2 ms).
+    return build_manifest("flip", list(zip(light_faces(), darks, strict=True)))
 
 
 def flip_manifest(key: bytes | None = None) -> DeckManifest:

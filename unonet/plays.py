@@ -59,8 +59,17 @@ class PlayTable:
     def _plays_of(
         card: int, face: Face, colors: Sequence[Color], unos: tuple[bool, ...]
     ) -> tuple[Play, ...]:
-        named: Sequence[Color | None] = colors if face.names_color else (None,)
-        return tuple(Play(card, color, uno) for color in named for uno in unos)
+        """A card's Play values depend on its id, whether its face names a colour, the colours
+        and the UNO calls only: shared by every table (a Flip round builds two tables)."""
+        key = (card, face.names_color, tuple(colors), unos)
+        found = _PLAYS.get(key)
+        if found is None:
+            named: Sequence[Color | None] = colors if face.names_color else (None,)
+            found = tuple(Play(card, color, uno) for color in named for uno in unos)
+            if len(_PLAYS) >= 100_000:  # decks of tests must not accumulate without bound
+                _PLAYS.clear()
+            _PLAYS[key] = found
+        return found
 
     def matching(self, top: int, active_color: Color | None) -> frozenset[int]:
         """The ids of every card that may be played on card `top` with `active_color` in play."""
@@ -83,6 +92,7 @@ class PlayTable:
         return found
 
 
+_PLAYS: dict[tuple[int, bool, tuple[Color, ...], tuple[bool, ...]], tuple[Play, ...]] = {}
 _TABLES: dict[tuple[int, int, tuple[Color, ...]], tuple[DeckManifest, PlayTable]] = {}
 _BY_FACES: dict[tuple[tuple[Face, ...], tuple[Color, ...]], PlayTable] = {}
 
