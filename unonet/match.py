@@ -19,7 +19,7 @@ from unonet.errors import EngineError, ErrorCode
 from unonet.flip_deck import light_side, round_manifest
 from unonet.matching import dealer_value
 from unonet.phase import Phase
-from unonet.plays import play_table
+from unonet.plays import PlayTable, play_table
 from unonet.round import Round
 from unonet.rules import RuleSet
 from unonet.scoring import match_winner, round_points
@@ -210,15 +210,13 @@ class Match:
         self.round_no = round_no
         self.dealer = dealer
         stacked = self.stacked_decks[round_no - 1] if round_no <= len(self.stacked_decks) else None
+        deck: DeckManifest = self.manifest
+        table: PlayTable | None = self.table
         if self.flip:  # the round's own pairing, and its own play tables
             deck = self.deck if self.deck is not None else round_manifest(key)
-            self.round = Round(self.rules, deck, self.seats, dealer, key, round_no, stacked, None,
-                               frozenset(self.eliminated))
-        else:
-            self.round = Round(
-                self.rules, self.manifest, self.seats, dealer, key, round_no, stacked, self.table,
-                frozenset(self.eliminated),
-            )
+            table = None
+        self.round = Round(self.rules, deck, self.seats, dealer, key, round_no, stacked, table,
+                           frozenset(self.eliminated))
         self.phase = IN_ROUND
         return events + self.round.take_setup_events()
 

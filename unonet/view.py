@@ -93,7 +93,7 @@ def observe(match: Match, seat: int | None) -> View:
         )
         return View(seat, match.round_no, match.phase, match.dealer, None, 1, (), seats, None,
                     None, 0, 0, None, None, None, match.winner)
-    flip = match.rules.variant == "flip"
+    flip = rnd.sight is not None  # UNO Flip
     hidden = other_side(rnd.side)
     seats = tuple(
         SeatView(s, len(rnd.hands[s]), scores[s], s in rnd.uno_called, s in rnd.catchable,
