@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from prompt_toolkit.utils import get_cwidth
 from stacking import stacked_order
 
+from client.i18n import Translator
 from client.link import (
     ChatReceived,
     ConnectionChanged,
@@ -36,6 +38,7 @@ from client.lobby import (
     TableInfo,
 )
 from client.model import ClientModel
+from client.render import compose
 from unonet.actions import (
     Accept,
     Action,
@@ -380,3 +383,23 @@ def play_out_the_round(model: ClientModel, table: LocalTable) -> None:
     send(play_of(model.play_selected()))
     model.play_selected()
     send(play_of(model.choose_color(Color.RED)))
+
+
+def screen(model: ClientModel, plain: bool = True, width: int = 80, height: int = 23) -> str:
+    """The screen as text, held to the window: exactly `height` lines, none wider than `width`."""
+    text = "".join(fragment[1] for fragment in compose(model, width, height, plain))
+    lines = text.split("\n")
+    assert len(lines) == height
+    assert all(get_cwidth(line) <= width for line in lines)
+    return text
+
+
+def fresh(lang: str = "en") -> ClientModel:
+    return ClientModel(Translator(lang), name="Me")
+
+
+def pick(model: ClientModel, code: str) -> None:
+    """Select the first card in hand with this code (e.g. `r5`, `W+4`)."""
+    model.select_card(next(
+        c for c in model.hand if (face := model.face(c)) is not None and face.code == code
+    ))

@@ -16,7 +16,8 @@ from protocol.client_session import SessionEvent
 from protocol.limits import RECEIVE_CHUNK
 from unonet import events as ev
 from unonet.cards import DeckManifest
-from unonet.view import View
+from unonet.match import Match
+from unonet.view import View, observe
 
 
 @dataclass
@@ -76,3 +77,17 @@ async def watch(
             await stream.send_all(bytes(out.frames))
     spectator.link.gate.leave()
     await stream.aclose()
+
+
+def same_as_the_host(played: Match, spectator: Spectator) -> None:
+    """Replay the host's log; after each step, the spectator's view folded through that step's
+    public events must be the host's public view then."""
+    replay = Match(played.rules, played.seats, played.seed)
+    assert spectator.views[0] == observe(replay, None)
+    seen = 0
+    for seat, action in played.log:
+        public = [e for e in replay.apply(seat, action) if e.audience is None]
+        assert spectator.events[seen:seen + len(public)] == public, (seat, action)
+        seen += len(public)
+        assert spectator.views[seen] == observe(replay, None), (seat, action)
+    assert seen == len(spectator.events)

@@ -5,10 +5,8 @@ a knocked-out seat and teams. Each scenario is a real engine Match on a stacked 
 
 from __future__ import annotations
 
-from client_table import LocalTable, house_table, play_of
-from prompt_toolkit.utils import get_cwidth
+from client_table import LocalTable, fresh, house_table, pick, play_of, screen
 
-from client.i18n import Translator
 from client.link import GameEvent
 from client.model import BuzzPrompt, ChallengePrompt, ClientModel, StackPrompt, TargetPrompt
 from client.render import compose
@@ -18,22 +16,6 @@ from unonet.events import MatchEnded, SeatEliminated
 from unonet.rules import RuleSet
 
 WIDTH, HEIGHT = 80, 23
-
-
-def screen(model: ClientModel, plain: bool = True, width: int = WIDTH) -> str:
-    text = "".join(fragment[1] for fragment in compose(model, width, HEIGHT, plain))
-    lines = text.split("\n")
-    assert len(lines) == HEIGHT
-    assert all(get_cwidth(line) <= width for line in lines)
-    return text
-
-
-def fresh(lang: str = "en") -> ClientModel:
-    return ClientModel(Translator(lang), name="Me")
-
-
-def pick(model: ClientModel, code: str) -> None:
-    model.select_card(next(c for c in model.hand if model.face(c).code == code))
 
 
 def codes(model: ClientModel, cards: tuple[int, ...]) -> list[str]:

@@ -9,10 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from client_table import LocalTable, house_table, play_of
-from prompt_toolkit.utils import get_cwidth
+from client_table import LocalTable, fresh, house_table, pick, play_of, screen
 
-from client.i18n import Translator
 from client.model import ClientModel, ColorPrompt, StackPrompt
 from client.render import compose
 from unonet import events as ev
@@ -23,22 +21,6 @@ from unonet.view import View
 
 NO_MERCY = RuleSet(variant="no_mercy")
 ALL_FACES = ["rDA", "gSE", "b+4", "WR+4", "W+6", "W+10", "WCR"]
-
-
-def screen(model: ClientModel, plain: bool = True, width: int = 80, height: int = 23) -> str:
-    text = "".join(fragment[1] for fragment in compose(model, width, height, plain))
-    lines = text.split("\n")
-    assert len(lines) == height
-    assert all(get_cwidth(line) <= width for line in lines)
-    return text
-
-
-def fresh(lang: str = "en") -> ClientModel:
-    return ClientModel(Translator(lang), name="Me")
-
-
-def pick(model: ClientModel, code: str) -> None:
-    model.select_card(next(c for c in model.hand if model.face(c).code == code))
 
 
 def table(model: ClientModel, hands: list[list[str]], top: str = "r5",

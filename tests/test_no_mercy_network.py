@@ -24,7 +24,7 @@ import pytest
 import trio
 import trio.testing
 from client_net import played_match
-from spectator_net import Spectator, watch
+from spectator_net import Spectator, same_as_the_host, watch
 
 from client import netbot
 from host.registry import Registry
@@ -32,9 +32,7 @@ from host.server import HostServer, ServerConfig
 from host.settings import TableTimings
 from host.table import TableSettings
 from unonet import events as ev
-from unonet.match import Match
 from unonet.rules import preset
-from unonet.view import observe
 
 TIMINGS = TableTimings(grace=30.0, challenge_decision=20.0, seed_phase=10.0, bot_delay=0.8,
                        round_break=1.0, ready_wait=5.0, match_break=10_000.0)
@@ -89,18 +87,6 @@ async def test_bots_play_a_whole_no_mercy_match_over_loopback_every_check_passin
     assert spectator.audited == rounds
 
     # The spectator's view is the host's public view after every step of the match.
-    _same_as_the_host(match, spectator)
+    same_as_the_host(match, spectator)
 
 
-def _same_as_the_host(played: Match, spectator: Spectator) -> None:
-    """Replay the host's log; after each step, the spectator's view folded through that step's
-    public events must be the host's public view then."""
-    replay = Match(played.rules, played.seats, played.seed)
-    assert spectator.views[0] == observe(replay, None)
-    seen = 0
-    for seat, action in played.log:
-        public = [e for e in replay.apply(seat, action) if e.audience is None]
-        assert spectator.events[seen:seen + len(public)] == public, (seat, action)
-        seen += len(public)
-        assert spectator.views[seen] == observe(replay, None), (seat, action)
-    assert seen == len(spectator.events)
