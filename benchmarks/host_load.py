@@ -161,6 +161,11 @@ async def run_player(port: int, player: LightPlayer, think: tuple[float, float])
     stream = await trio.open_tcp_stream("127.0.0.1", port)
     await stream.send_all(player.hello())
     pending = trio.Event()
+    sending = trio.StrictFIFOLock()  # the reader's answers and the pacer's intents share a stream
+
+    async def send(data: bytes) -> None:
+        async with sending:
+            await stream.send_all(data)
 
     async def pace() -> None:
         nonlocal pending
@@ -171,7 +176,7 @@ async def run_player(port: int, player: LightPlayer, think: tuple[float, float])
                 await trio.sleep(player.rng.uniform(*think))
             action = player.decision()
             if action is not None:
-                await stream.send_all(player.intent(action))
+                await send(player.intent(action))
 
     async with trio.open_nursery() as nursery:
         if think[1] > 0:
@@ -190,7 +195,7 @@ async def run_player(port: int, player: LightPlayer, think: tuple[float, float])
                 if action is not None:
                     out += player.intent(action)
             if out:
-                await stream.send_all(out)
+                await send(out)
 
 
 ECHO_MESSAGE: dict[str, Any] = {"t": "intent", "id": 1234,
