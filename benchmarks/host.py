@@ -43,6 +43,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks import host_load  # noqa: E402
+from host.collector import tuned_collector  # noqa: E402
 from host.registry import Registry  # noqa: E402
 from host.server import HostServer, ServerConfig  # noqa: E402
 from host.settings import FAST_TIMINGS, ConnectionLimits  # noqa: E402
@@ -107,11 +108,12 @@ async def _serve(tables: int) -> None:
         registry.create_table(TableSettings(f"bench{number}", capacity=SEATS, headless=True,
                                             target_seats=SEATS, timings=FAST_TIMINGS))
     server = HostServer(registry, ServerConfig(bind="127.0.0.1", port=0, limits=LIMITS))
-    async with trio.open_nursery() as nursery:
-        listeners = await nursery.start(server.serve)
-        print(json.dumps({"port": listeners[0].socket.getsockname()[1],
-                          "compiled": engine_is_compiled(),
-                          "affinity": sorted(os.sched_getaffinity(0))}), flush=True)
+    with tuned_collector():  # as `unonet host` runs it (host/run.py)
+        async with trio.open_nursery() as nursery:
+            listeners = await nursery.start(server.serve)
+            print(json.dumps({"port": listeners[0].socket.getsockname()[1],
+                              "compiled": engine_is_compiled(),
+                              "affinity": sorted(os.sched_getaffinity(0))}), flush=True)
 
 
 async def echo() -> None:

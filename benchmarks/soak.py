@@ -52,6 +52,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from client.netbot import BotResult, play  # noqa: E402
+from host.collector import tuned_collector  # noqa: E402
 from host.logs import setup_logging  # noqa: E402
 from host.registry import Registry  # noqa: E402
 from host.server import HostServer, ServerConfig  # noqa: E402
@@ -276,49 +277,50 @@ async def soak(args: argparse.Namespace, home: Path) -> None:
     registry, tables = open_club(args.tables, args.rounds, home)
     limits = ConnectionLimits().with_caps(4096, 4096)  # one address: every client is 127.0.0.1
     server = HostServer(registry, ServerConfig(bind="127.0.0.1", port=0, limits=limits))
-    async with trio.open_nursery() as nursery:
-        listeners = await nursery.start(server.serve)
-        club = Club(server, listeners[0].socket.getsockname()[1], home, tables)
-        report = Report(club)
-        report.line("host up")
-        stop = trio.Event()
-        for number in range(args.visitors):
-            nursery.start_soon(visitor, club, number, stop)
-        warm = args.warmup
-        await churn_to(club, warm, warm)
-        while club.matches < warm:
-            await trio.sleep(0.2)
-        report.baseline = report.line("baseline (warmed up)")
-        start = club.matches
-        goal = start + args.matches
-        nursery.start_soon(churn, club, start, goal, args.cycles, args.abandoned, stop)
-        next_line = start + args.every
-        while club.matches < goal or club.cycles < warm + args.cycles \
-                or club.abandoned < warm + args.abandoned:
-            await trio.sleep(0.2)
-            if club.matches >= next_line:
-                report.line(f"{club.matches - start} matches in")
-                next_line += args.every
-        stop.set()
-        with trio.move_on_after(120):
-            while server.connections:
-                await trio.sleep(0.1)
-        end = report.line("end")
-        print()
-        assert report.baseline is not None
-        growth = end / report.baseline - 1
-        done = club.matches - start
-        verdict = "within" if growth < GROWTH_TARGET else "OVER"
-        print(f"RSS after the warm-up: {mib(report.baseline)} -> {mib(end)} at the end, "
-              f"{growth * 100:+.1f}% over {done:,} matches, {club.cycles - warm:,} "
-              f"connect/disconnect cycles and {club.abandoned - warm:,} abandoned tables "
-              f"({verdict} the {GROWTH_TARGET:.0%} target)")
-        later = [rss for matches, rss in report.samples if matches >= start + done // 2]
-        if len(later) >= 2:
-            print(f"second half of the run: RSS median {mib(int(statistics.median(later)))}, "
-                  f"range {mib(min(later))}-{mib(max(later))}")
-        print("\n".join(structure_sizes(club)))
-        nursery.cancel_scope.cancel()
+    with tuned_collector():  # as `unonet host` runs it (host/run.py)
+        async with trio.open_nursery() as nursery:
+            listeners = await nursery.start(server.serve)
+            club = Club(server, listeners[0].socket.getsockname()[1], home, tables)
+            report = Report(club)
+            report.line("host up")
+            stop = trio.Event()
+            for number in range(args.visitors):
+                nursery.start_soon(visitor, club, number, stop)
+            warm = args.warmup
+            await churn_to(club, warm, warm)
+            while club.matches < warm:
+                await trio.sleep(0.2)
+            report.baseline = report.line("baseline (warmed up)")
+            start = club.matches
+            goal = start + args.matches
+            nursery.start_soon(churn, club, start, goal, args.cycles, args.abandoned, stop)
+            next_line = start + args.every
+            while club.matches < goal or club.cycles < warm + args.cycles \
+                    or club.abandoned < warm + args.abandoned:
+                await trio.sleep(0.2)
+                if club.matches >= next_line:
+                    report.line(f"{club.matches - start} matches in")
+                    next_line += args.every
+            stop.set()
+            with trio.move_on_after(120):
+                while server.connections:
+                    await trio.sleep(0.1)
+            end = report.line("end")
+            print()
+            assert report.baseline is not None
+            growth = end / report.baseline - 1
+            done = club.matches - start
+            verdict = "within" if growth < GROWTH_TARGET else "OVER"
+            print(f"RSS after the warm-up: {mib(report.baseline)} -> {mib(end)} at the end, "
+                  f"{growth * 100:+.1f}% over {done:,} matches, {club.cycles - warm:,} "
+                  f"connect/disconnect cycles and {club.abandoned - warm:,} abandoned tables "
+                  f"({verdict} the {GROWTH_TARGET:.0%} target)")
+            later = [rss for matches, rss in report.samples if matches >= start + done // 2]
+            if len(later) >= 2:
+                print(f"second half of the run: RSS median {mib(int(statistics.median(later)))}, "
+                      f"range {mib(min(later))}-{mib(max(later))}")
+            print("\n".join(structure_sizes(club)))
+            nursery.cancel_scope.cancel()
 
 
 async def churn_to(club: Club, cycles: int, abandoned: int) -> None:

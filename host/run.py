@@ -14,6 +14,7 @@ from pathlib import Path
 import trio
 
 from host.addresses import lan_addresses, with_port
+from host.collector import tuned_collector
 from host.config import config_dir
 from host.journal import Journal, load
 from host.logs import setup_logging
@@ -157,15 +158,16 @@ async def serving(options: HostOptions) -> AsyncIterator[ServedHost]:
         fingerprint = identity.display
     server = HostServer(registry, ServerConfig(bind=options.bind, port=options.port,
                                                 tls=context, limits=options.limits))
-    async with trio.open_nursery() as nursery:
-        listeners = await nursery.start(server.serve)
-        served = ServedHost(listeners[0].socket.getsockname()[1], fingerprint, home,
-                            tuple(lan_addresses(options.bind)), registry)
-        if options.share_notice:
-            for table in registry.tables.values():
-                table.settings.notice = join_line(served)
-        yield served
-        nursery.cancel_scope.cancel()
+    with tuned_collector():
+        async with trio.open_nursery() as nursery:
+            listeners = await nursery.start(server.serve)
+            served = ServedHost(listeners[0].socket.getsockname()[1], fingerprint, home,
+                                tuple(lan_addresses(options.bind)), registry)
+            if options.share_notice:
+                for table in registry.tables.values():
+                    table.settings.notice = join_line(served)
+            yield served
+            nursery.cancel_scope.cancel()
 
 
 def check_can_listen(bind: str | None, port: int) -> None:
