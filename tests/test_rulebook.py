@@ -137,7 +137,7 @@ def test_every_preset_renders_with_every_option_and_its_choices(name: str, lang:
         if option in VARIANT_OPTIONS or option in rules.excluded_options():
             continue
         said = value_words(option, getattr(rules, option), lang)
-        assert f"{option_title(option, lang)}: {said}" in text
+        assert f"{option_title(option, lang, rules.variant)}: {said}" in text
     for choice in applicable_choices(rules):
         assert " ".join(choice_text(choice, lang, rules).split()) in text
     changed = [line for line in describe_rules(rules, lang).splitlines() if line[:2] == "* "]

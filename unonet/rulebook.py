@@ -4,7 +4,9 @@ editor and the generated parts of RULEBOOK.md all read them from here.
 Pure: strings in, strings out. `option_meaning` and `value_words` are what an editor shows beside
 an option; `describe_rules` says a whole rule set (every option with its value, then each choice
 unonet made that concerns it); `regenerate` rewrites the generated sections of RULEBOOK.md from
-the option table, so that the document cannot drift from `unonet.rules`.
+the option table, so that the document cannot drift from `unonet.rules`. Said of a variant's rule
+set, every sentence speaks of the variant's own cards (unonet/rulebook_variants.py), and a choice
+about cards or actions the variant lacks is left out.
 """
 
 from __future__ import annotations
@@ -21,8 +23,18 @@ from unonet.rulebook_text import (
     OPTION_WORDS,
     VALUE_WORDS,
     Choice,
+    ChoicePart,
     OptionWords,
     Text,
+)
+from unonet.rulebook_variants import (
+    BASIS,
+    CHOICE_LEADS,
+    CHOICE_PARTS,
+    CHOICE_TITLES,
+    INERT_WORDS,
+    OPTION_TITLES,
+    STATEMENTS,
 )
 from unonet.rules import (
     OPTIONS,
@@ -43,6 +55,7 @@ __all__ = [
     "UnknownLanguage",
     "applicable_choices",
     "choice_text",
+    "choice_title",
     "describe_rules",
     "generated_sections",
     "option_meaning",
@@ -79,9 +92,11 @@ def _words(name: str) -> OptionWords:
         raise RulesError(name, f"unknown option; known: {', '.join(OPTIONS)}") from None
 
 
-def option_title(name: str, lang: str) -> str:
-    """The option's short name for an editor's row or a listing: 'Stacking draw cards'."""
-    return _say(_words(name).title, lang)
+def option_title(name: str, lang: str, variant: str = "classic") -> str:
+    """The option's short name for an editor's row or a listing: 'Stacking draw cards'; in a
+    variant's card names when they differ (Flip's 'Wild Draw Two and Wild Draw Color')."""
+    title = OPTION_TITLES.get(variant, {}).get(name, _words(name).title)
+    return _say(title, lang)
 
 
 def option_meaning(name: str, lang: str) -> str:
@@ -113,12 +128,13 @@ def option_statement(rules: RuleSet, name: str, lang: str) -> str:
     value = getattr(rules, name)
     words = _words(name)
     if words.inert is not None and words.inert.when(rules):
-        return _say(words.inert.says, lang)
+        return _say(INERT_WORDS.get(rules.variant, {}).get(name, words.inert.says), lang)
     says = words.says
     key: Any = value
     if isinstance(value, int) and not isinstance(value, bool) and value not in says:
         key = ANY_NUMBER
-    template = _say(says[key], lang)
+    own = STATEMENTS.get(rules.variant, {}).get(name, {})
+    template = _say(own.get(key, says[key]), lang)
     return template.format(
         v=value_words(name, value, lang),
         n=value,
@@ -133,17 +149,40 @@ def _colour_list(count: int, lang: str) -> str:
     return listed[:1].upper() + listed[1:]
 
 
+def _parts_for(choice: Choice, rules: RuleSet) -> list[Text]:
+    """The parts of a choice that concern `rules`, each in its variant's words: a variant's
+    own part replaces the classic one, and None drops it (a card the variant lacks)."""
+    own = CHOICE_PARTS.get(rules.variant, {})
+    said = []
+    for index, classic in enumerate(choice.parts):
+        part: ChoicePart | None = own.get((choice.number, index), classic)
+        if part is not None and part.applies(rules):
+            said.append(part.text)
+    return said
+
+
 def applicable_choices(rules: RuleSet) -> tuple[Choice, ...]:
-    """The choices of RULEBOOK.md section 6 that concern this rule set."""
-    return tuple(c for c in CHOICES if any(part.applies(rules) for part in c.parts))
+    """The choices of RULEBOOK.md section 6 that concern this rule set and its variant."""
+    return tuple(c for c in CHOICES if _parts_for(c, rules))
+
+
+def choice_title(choice: Choice, lang: str, rules: RuleSet | None = None) -> str:
+    """A choice's title, in the variant's card names when `rules` is a variant's."""
+    variant = "classic" if rules is None else rules.variant
+    return _say(CHOICE_TITLES.get(variant, {}).get(choice.number, choice.title), lang)
 
 
 def choice_text(choice: Choice, lang: str, rules: RuleSet | None = None) -> str:
-    """A choice in words: every part, or only the parts that concern `rules` when given."""
-    parts = [p.text for p in choice.parts if rules is None or p.applies(rules)]
-    lead = _say(choice.lead, lang)
+    """A choice in words: every part (RULEBOOK.md's classic words), or only the parts that
+    concern `rules` when given, in its variant's words."""
+    if rules is None:
+        parts, lead = [p.text for p in choice.parts], choice.lead
+    else:
+        parts = _parts_for(choice, rules)
+        lead = CHOICE_LEADS.get(rules.variant, {}).get(choice.number, choice.lead)
+    said_lead = _say(lead, lang)
     body = choice.joiner.join(_say(p, lang) for p in parts) + choice.close
-    return f"{lead} {body}" if lead else body
+    return f"{said_lead} {body}" if said_lead else body
 
 
 def _described(rules: RuleSet) -> list[str]:
@@ -173,7 +212,7 @@ def describe_rules(
     base = RuleSet()
     label = name or ("official" if not rules.differences() else _say(HEADINGS["custom"], lang))
     lines = [_say(HEADINGS["title"], lang).format(name=label), ""]
-    lines += textwrap.wrap(_say(HEADINGS["official"], lang), width)
+    lines += textwrap.wrap(_say(BASIS.get(rules.variant, HEADINGS["official"]), lang), width)
     lines += ["", _say(HEADINGS["options"], lang)]
     for option in _described(rules):
         value = getattr(rules, option)
@@ -182,12 +221,14 @@ def describe_rules(
         if changed:
             official = value_words(option, getattr(base, option), lang)
             shown += " (" + _say(HEADINGS["official_value"], lang).format(v=official) + ")"
-        text = f"{option_title(option, lang)}: {shown}. {option_statement(rules, option, lang)}"
+        title = option_title(option, lang, rules.variant)
+        text = f"{title}: {shown}. {option_statement(rules, option, lang)}"
         lines += textwrap.wrap(text, width, initial_indent="* " if changed else "  ",
                                subsequent_indent="    ")
     lines += ["", _say(HEADINGS["choices"], lang)]
     for choice in applicable_choices(rules):
-        text = f"6.{choice.number} {_say(choice.title, lang)}. {choice_text(choice, lang, rules)}"
+        title = choice_title(choice, lang, rules)
+        text = f"6.{choice.number} {title}. {choice_text(choice, lang, rules)}"
         lines += textwrap.wrap(text, width, subsequent_indent="     ")
     return "\n".join(lines) + "\n"
 

@@ -127,12 +127,12 @@ OPTION_WORDS: dict[str, OptionWords] = {
                 "UNO Show 'Em No Mercy: 168 cards, escalating draw stacks up to +10, Discard "
                 "All, Color Roulette, 7-0, and the Mercy rule: 25 cards put a player out. "
                 "RULEBOOK.md section 4.",
-                "UNO Senza pietà: 168 carte, pesca a catena crescente fino a +10, Scarta tutto, "
+                "UNO Senza pietà: 168 carte, pesca a catena crescente fino a +10, Getta tutto, "
                 "Roulette dei colori, 7-0, e la regola della pietà: con 25 carte si è fuori. "
                 "RULEBOOK.md sezione 4.",
                 "UNO Sem Piedade: 168 cartas, compras em cadeia crescentes até +10, Descartar "
-                "tudo, Roleta de cores, 7-0, e a regra da piedade: com 25 cartas se está fora. "
-                "RULEBOOK.md seção 4."),
+                "Tudo, Roleta de Cores, 7-0, e a regra da misericórdia: com 25 cartas se está "
+                "fora. RULEBOOK.md seção 4."),
         },
     ),
     "hand_size": OptionWords(

@@ -1,0 +1,491 @@
+"""The rulebook's words for UNO Flip and No Mercy, where the classic words would be untrue.
+
+unonet/rulebook_text.py words every option and choice with the classic deck's cards (a Draw Two,
+a Wild Draw Four, a Buzzer, a 0). Printed for a variant, such a sentence must speak of the
+variant's own cards (Flip: Draw One, Draw Five, Wild Draw Two, Wild Draw Color; No Mercy: Draw
+Two to Wild Draw Ten), or not be printed at all when it concerns nothing the variant has (No
+Mercy has no challenge, and its piles never run dry: RULEBOOK.md section 4). Data only:
+unonet/rulebook.py reads it; anything not listed here reads as in rulebook_text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from unonet.rulebook_text import CHOICES, ChoicePart, Text
+from unonet.rules import RuleSet
+
+__all__ = [
+    "BASIS",
+    "CHOICE_LEADS",
+    "CHOICE_PARTS",
+    "CHOICE_TITLES",
+    "INERT_WORDS",
+    "OPTION_TITLES",
+    "STATEMENTS",
+]
+
+N = "n"  # rulebook_text.ANY_NUMBER: the statement of every whole number
+
+BASIS: dict[str, Text] = {
+    "flip": Text(
+        "UNO Flip's rules: the official UNO rules, played with double-sided cards. Match the top "
+        "card by colour, number or symbol on the side in play, or play a Wild; otherwise draw. "
+        "A Flip turns every card over. Call UNO as you play your next-to-last card. The first "
+        "player to empty their hand wins the round. RULEBOOK.md sections 1 and 3 have them in "
+        "full; the options below shape them.",
+        "Le regole di UNO Flip: le regole ufficiali di UNO, giocate con carte a due facce. Si "
+        "gioca una carta dello stesso colore, numero o simbolo di quella in cima agli scarti, "
+        "sul lato in gioco, oppure un Jolly; altrimenti si pesca. Un Flip gira tutte le carte. "
+        "Si dice UNO giocando la penultima carta. Chi resta per primo senza carte vince la "
+        "manche. Il testo completo è nelle sezioni 1 e 3 di RULEBOOK.md; le opzioni qui sotto "
+        "le precisano.",
+        "As regras do UNO Flip: as regras oficiais do UNO, jogadas com cartas de duas faces. "
+        "Joga-se uma carta da mesma cor, número ou símbolo da que está no topo do descarte, no "
+        "lado em jogo, ou um Coringa; senão, compra-se. Um Flip vira todas as cartas. Diz-se "
+        "UNO ao jogar a penúltima carta. Quem fica primeiro sem cartas vence a rodada. O texto "
+        "completo está nas seções 1 e 3 do RULEBOOK.md; as opções abaixo as definem.",
+    ),
+    "no_mercy": Text(
+        "UNO Show 'Em No Mercy's rules: match the top card by colour, number or symbol, or play "
+        "a wild card; without one, draw until a card plays and play it. Draw cards stack, each "
+        "worth at least the last; a player holding 25 cards is out of the round (the Mercy "
+        "rule). Call UNO as you play your next-to-last card. The first player to empty their "
+        "hand, or the last one left, wins the round. RULEBOOK.md section 4 has them in full; "
+        "the options below shape them.",
+        "Le regole di UNO Senza pietà: si gioca una carta dello stesso colore, numero o simbolo "
+        "di quella in cima agli scarti, oppure una carta jolly; senza, si pesca finché non esce "
+        "una carta giocabile e la si gioca. Alle carte Più si risponde con carte che valgano "
+        "almeno quanto l'ultima; chi arriva a 25 carte è fuori dalla manche (la regola della "
+        "pietà). Si dice UNO giocando la penultima carta. Chi resta per primo senza carte, o "
+        "l'ultimo rimasto, vince la manche. Il testo completo è nella sezione 4 di RULEBOOK.md; "
+        "le opzioni qui sotto le precisano.",
+        "As regras do UNO Sem Piedade: joga-se uma carta da mesma cor, número ou símbolo da que "
+        "está no topo do descarte, ou uma carta coringa; sem ela, compra-se até sair uma carta "
+        "jogável, e joga-se. Cartas de compra se acumulam, cada uma valendo pelo menos tanto "
+        "quanto a última; quem chega a 25 cartas sai da rodada (a regra da misericórdia). "
+        "Diz-se UNO ao jogar a penúltima carta. Quem fica primeiro sem cartas, ou o último que "
+        "resta, vence a rodada. O texto completo está na seção 4 do RULEBOOK.md; as opções "
+        "abaixo as definem.",
+    ),
+}
+"""What the rule set builds on, said before its options in place of the classic summary."""
+
+_FLIP_WILD_DRAWS = Text("Wild Draw Two and Wild Draw Color", "Jolly +2 e Jolly pesca colore",
+                        "Coringa +2 e Coringa Comprar Cor")
+_NO_MIXING = Text("Wild and coloured draw cards never answer each other.",
+                  "Carte Più jolly e colorate non si rispondono mai a vicenda.",
+                  "Cartas de compra coringa e coloridas nunca respondem umas às outras.")
+
+OPTION_TITLES: dict[str, dict[str, Text]] = {
+    "flip": {
+        "stacking": Text("Stacking draw cards", "Risposte alle carte Più",
+                         "Acumular cartas de compra"),
+        "wd4_policy": _FLIP_WILD_DRAWS,
+        "seven_zero": Text("Seven swaps", "Regola del 7", "Sete troca"),
+    },
+}
+"""Per variant, an option's title in the variant's card names (Flip has no Wild Draw Four)."""
+
+STATEMENTS: dict[str, dict[str, dict[Any, Text]]] = {
+    "flip": {
+        "stacking": {
+            "off": Text("A Draw One, Draw Five, Wild Draw Two or Wild Draw Color cannot be "
+                        "answered: the next player draws and loses the turn.",
+                        "A un +1, un +5, un Jolly +2 o un Jolly pesca colore non si risponde: "
+                        "il giocatore seguente pesca e salta il turno.",
+                        "Um Comprar Uma, Comprar Cinco, Coringa +2 ou Coringa Comprar Cor não "
+                        "admite resposta: o próximo jogador compra e perde a vez."),
+            "same_kind": Text("A Draw One may answer a Draw One, a Draw Five a Draw Five and a "
+                              "Wild Draw Two a Wild Draw Two (a Wild Draw Color never); whoever "
+                              "does not answer takes the whole sum and loses the turn.",
+                              "Si risponde a un +1 con un +1, a un +5 con un +5 e a un Jolly +2 "
+                              "con un Jolly +2 (mai a un Jolly pesca colore); chi non risponde "
+                              "prende tutta la somma e salta il turno.",
+                              "Responde-se a um Comprar Uma com um Comprar Uma, a um Comprar "
+                              "Cinco com um Comprar Cinco e a um Coringa +2 com um Coringa +2 "
+                              "(nunca a um Coringa Comprar Cor); quem não responde compra a "
+                              "soma toda e perde a vez."),
+            "escalating": Text("Any draw card worth at least as much as the last one may "
+                               "answer it (never a Draw One on a Wild Draw Two; a Wild Draw "
+                               "Color never stacks); whoever does not answer takes the whole "
+                               "sum and loses the turn.",
+                               "Si risponde con una carta Più che valga almeno quanto l'ultima "
+                               "(mai un +1 su un Jolly +2; il Jolly pesca colore non entra mai "
+                               "in una catena); chi non risponde prende tutta la somma e salta "
+                               "il turno.",
+                               "Responde-se com uma carta de compra que valha pelo menos tanto "
+                               "quanto a última (nunca um Comprar Uma sobre um Coringa +2; o "
+                               "Coringa Comprar Cor nunca se acumula); quem não responde compra "
+                               "a soma toda e perde a vez."),
+        },
+        "stack_mix_wild": {
+            True: Text("When stacking allows the values, a Wild Draw Two may answer a Draw "
+                       "One.",
+                       "Se le risposte lo permettono, un Jolly +2 può rispondere a un +1.",
+                       "Se o acúmulo permitir, um Coringa +2 pode responder a um Comprar Uma."),
+            False: _NO_MIXING,
+        },
+        "deflect": {
+            True: Text("A Skip of any colour passes a pending draw on and a Reverse sends it the "
+                       "other way (a Skip Everyone does not); a draw card played as the last "
+                       "card ends the round only once the draw is taken.",
+                       "Un Salta di qualsiasi colore passa avanti l'obbligo di pescare e un "
+                       "Inverti lo rimanda indietro (un Salta tutti no); se l'ultima carta è "
+                       "una carta Più, la manche finisce solo quando le carte sono state "
+                       "pescate.",
+                       "Um Pular de qualquer cor passa adiante a compra pendente e um Inverter "
+                       "a devolve (um Pular Todos não); se a última carta for de compra, a "
+                       "rodada só acaba depois que as cartas forem compradas."),
+        },
+        "jump_in": {
+            "identical": Text("Anyone holding a card identical to the top card (same colour "
+                              "and face; never a Wild Draw Two or Wild Draw Color) may play it "
+                              "out of turn before the current player draws; play goes on from "
+                              "them.",
+                              "Chi ha una carta identica a quella in cima (stesso colore e "
+                              "stesso numero o simbolo; mai un Jolly +2 o un Jolly pesca "
+                              "colore) può giocarla fuori turno prima che il giocatore di turno "
+                              "peschi; il gioco riprende da lui.",
+                              "Quem tiver uma carta idêntica à do topo (mesma cor e mesmo "
+                              "número ou símbolo; nunca um Coringa +2 ou Coringa Comprar Cor) "
+                              "pode jogá-la fora da vez antes que o jogador da vez compre; o "
+                              "jogo segue a partir dele."),
+            "same_face": Text("Anyone holding a card of the same number or symbol as the top "
+                              "card, in any colour (Wild Draw Two and Wild Draw Color "
+                              "included), may play it out of turn before the current player "
+                              "draws; play goes on from them.",
+                              "Super intercettazioni: chi ha una carta con lo stesso numero o "
+                              "simbolo di quella in cima, di qualsiasi colore (Jolly +2 e Jolly "
+                              "pesca colore compresi), può giocarla fuori turno prima che il "
+                              "giocatore di turno peschi; il gioco riprende da lui.",
+                              "Quem tiver uma carta com o mesmo número ou símbolo da do topo, "
+                              "de qualquer cor (Coringa +2 e Coringa Comprar Cor incluídos), "
+                              "pode jogá-la fora da vez antes que o jogador da vez compre; o "
+                              "jogo segue a partir dele."),
+        },
+        "wd4_policy": {
+            "challenge": Text("The next player may challenge a Wild Draw Two or Wild Draw Color "
+                              "played while holding the colour in play: a caught bluffer draws "
+                              "the 2 (or until the colour) plus the extra cards, a wrong "
+                              "challenger draws 4 (or until the colour and 2 more).",
+                              "Il giocatore seguente può contestare un Jolly +2 o un Jolly "
+                              "pesca colore giocato avendo il colore in gioco: chi è scoperto a "
+                              "bluffare pesca le 2 carte (o fino al colore) più quelle extra, "
+                              "chi contesta a torto ne pesca 4 (o fino al colore e altre 2).",
+                              "O próximo jogador pode desafiar um Coringa +2 ou Coringa Comprar "
+                              "Cor jogado por quem tinha a cor em jogo: quem é pego blefando "
+                              "compra as 2 (ou até a cor) mais as extras, quem desafia sem "
+                              "razão compra 4 (ou até a cor e mais 2)."),
+            "enforce": Text("A Wild Draw Two or Wild Draw Color is refused while its player "
+                            "holds a card of the colour in play; there is nothing to challenge.",
+                            "Il Jolly +2 e il Jolly pesca colore sono rifiutati se chi li gioca "
+                            "ha una carta del colore in gioco; non c'è niente da contestare.",
+                            "O Coringa +2 e o Coringa Comprar Cor são recusados se quem os joga "
+                            "tem uma carta da cor em jogo; não há o que desafiar."),
+            "free": Text("A Wild Draw Two or Wild Draw Color may always be played and cannot be "
+                         "challenged.",
+                         "Il Jolly +2 e il Jolly pesca colore si possono sempre giocare e non si "
+                         "possono contestare.",
+                         "O Coringa +2 e o Coringa Comprar Cor podem ser sempre jogados e não "
+                         "podem ser desafiados."),
+        },
+        "challenge_guilty_extra": {
+            0: Text("A caught bluffer draws just the 2, or until the colour.",
+                    "Chi è scoperto a bluffare pesca solo le 2 carte, o fino al colore.",
+                    "Quem é pego blefando compra só as 2, ou até a cor."),
+            N: Text("A caught bluffer draws {v} on top of the 2, or of the cards until the "
+                    "colour.",
+                    "Chi è scoperto a bluffare pesca {v} oltre alle 2, o alle carte fino al "
+                    "colore.",
+                    "Quem é pego blefando compra {v} além das 2, ou das cartas até a cor."),
+        },
+        "seven_zero": {
+            True: Text("A 7 swaps its player's hand with that of another player they pick (the "
+                       "Flip deck has no zeros).",
+                       "Un 7 scambia la mano di chi lo gioca con quella di un giocatore a sua "
+                       "scelta (il mazzo di Flip non ha zeri).",
+                       "Um 7 troca a mão de quem o joga com a de outro jogador à sua escolha "
+                       "(o baralho do Flip não tem zeros)."),
+            False: Text("A 7 is a plain number.", "Il 7 è un numero normale.",
+                        "O 7 é um número comum."),
+        },
+    },
+    "no_mercy": {
+        "stack_mix_wild": {
+            True: Text("A wild draw card may answer a coloured one and a coloured one a wild "
+                       "one, when worth at least as much: a Wild Draw Six on a Draw Four, a "
+                       "Draw Four on a Wild Reverse Draw Four.",
+                       "Una carta Più jolly può rispondere a una colorata e una colorata a una "
+                       "jolly, se vale almeno altrettanto: un Cambio colore più 6 su un +4, un "
+                       "+4 su un Jolly Inverti +4.",
+                       "Uma carta de compra coringa pode responder a uma colorida e uma "
+                       "colorida a uma coringa, se valer pelo menos tanto: um Coringa +6 sobre "
+                       "um Comprar Quatro, um Comprar Quatro sobre um Coringa Inverter +4."),
+            False: _NO_MIXING,
+        },
+        "deflect": {
+            True: Text("A Skip of any colour passes a pending draw on and a Reverse sends it the "
+                       "other way; a Discard All or a Skip Everyone cancels it: nobody draws "
+                       "it. A draw card played as the last card ends the round only once the "
+                       "draw is taken.",
+                       "Un Salta di qualsiasi colore passa avanti l'obbligo di pescare e un "
+                       "Inverti lo rimanda indietro; un Getta tutto o un Salta tutti lo "
+                       "annulla: nessuno pesca. Se l'ultima carta è una carta Più, la manche "
+                       "finisce solo quando le carte sono state pescate.",
+                       "Um Pular de qualquer cor passa adiante a compra pendente e um Inverter "
+                       "a devolve; um Descartar Tudo ou um Pular Todos a cancela: ninguém "
+                       "compra. Se a última carta for de compra, a rodada só acaba depois que "
+                       "as cartas forem compradas."),
+        },
+        "jump_in": {
+            "identical": Text("Anyone holding a card identical to the top card (same colour "
+                              "and face) may play it out of turn before the current player "
+                              "draws; play goes on from them.",
+                              "Chi ha una carta identica a quella in cima (stesso colore e "
+                              "stesso numero o simbolo) può giocarla fuori turno prima che il "
+                              "giocatore di turno peschi; il gioco riprende da lui.",
+                              "Quem tiver uma carta idêntica à do topo (mesma cor e mesmo "
+                              "número ou símbolo) pode jogá-la fora da vez antes que o jogador "
+                              "da vez compre; o jogo segue a partir dele."),
+            "same_face": Text("Anyone holding a card of the same number or symbol as the top "
+                              "card, in any colour (wild cards included), may play it out of "
+                              "turn before the current player draws; play goes on from them.",
+                              "Super intercettazioni: chi ha una carta con lo stesso numero o "
+                              "simbolo di quella in cima, di qualsiasi colore (carte jolly "
+                              "comprese), può giocarla fuori turno prima che il giocatore di "
+                              "turno peschi; il gioco riprende da lui.",
+                              "Quem tiver uma carta com o mesmo número ou símbolo da do topo, "
+                              "de qualquer cor (cartas coringa incluídas), pode jogá-la fora da "
+                              "vez antes que o jogador da vez compre; o jogo segue a partir "
+                              "dele."),
+        },
+        "think_time": {
+            None: Text("No time limit on a turn or on any decision.",
+                       "Nessun limite di tempo, né per il turno né per le decisioni.",
+                       "Sem limite de tempo, nem por vez nem para decisões."),
+        },
+    },
+}
+"""Per variant, option and value: what the value does, in the variant's card names. A value
+not listed reads as in rulebook_text (its words are true of the variant)."""
+
+INERT_WORDS: dict[str, dict[str, Text]] = {
+    "flip": {
+        "stack_mix_wild": Text("No effect without stacking.",
+                               "Non ha effetto senza le risposte alle carte Più.",
+                               "Sem efeito sem acúmulo."),
+        "challenge_guilty_extra": Text(
+            "No effect: a Wild Draw Two or Wild Draw Color cannot be challenged.",
+            "Non ha effetto: il Jolly +2 e il Jolly pesca colore non si possono contestare.",
+            "Sem efeito: o Coringa +2 e o Coringa Comprar Cor não podem ser desafiados."),
+    },
+}
+"""Per variant, what an option left without effect says in place of the classic words."""
+
+CHOICE_TITLES: dict[str, dict[int, Text]] = {
+    "flip": {
+        2: Text("Challenging a stacked Wild Draw Two", "Contestare un Jolly +2 in una catena",
+                "Desafiar um Coringa +2 acumulado"),
+        8: Text("Seven", "Regola del 7", "Regra do 7"),
+    },
+}
+
+CHOICE_LEADS: dict[str, dict[int, Text]] = {
+    "no_mercy": {
+        14: Text("When a player's time to act runs out, the host acts for them:",
+                 "Quando il tempo di riflessione di un giocatore scade, l'host agisce al suo "
+                 "posto:",
+                 "Quando o tempo para agir de um jogador acaba, o host age por ele:"),
+    },
+}
+"""Per variant, a choice's opening words (No Mercy has no decision the host limits itself:
+host/game.py limits only a challenge without think_time)."""
+
+
+def _timed(applies: Callable[[RuleSet], bool]) -> Callable[[RuleSet], bool]:
+    """Only with think_time: without it nothing in No Mercy ever times out."""
+    return lambda r: r.think_time is not None and applies(r)
+
+
+def _timed_part(number: int, index: int) -> ChoicePart:
+    part = next(c for c in CHOICES if c.number == number).parts[index]
+    return ChoicePart(_timed(part.applies), part.text)
+
+
+CHOICE_PARTS: dict[str, dict[tuple[int, int], ChoicePart | None]] = {
+    "flip": {
+        (1, 0): ChoicePart(lambda r: r.stacking != "off", Text(
+            "A stacked card needs no colour match. Under same kind, a Draw One answers a Draw "
+            "One, a Draw Five a Draw Five and a Wild Draw Two a Wild Draw Two; under "
+            "escalating, any draw card worth at least the last one answers it (Draw One 1, Wild "
+            "Draw Two 2, Draw Five 5). A Wild Draw Color never stacks, and nothing stacks on "
+            "it. Unless wild on coloured is allowed, a wild draw card never answers a coloured "
+            "one, nor a coloured one a wild. The player facing the pending total stacks on it, "
+            "deflects it (with deflect) or accepts: accepting takes the whole total and loses "
+            "the turn. Accepting ends the chain, so the next draw card starts a new one.",
+            "La carta di risposta non deve rispettare il colore. Con «stesso tipo» si risponde "
+            "a un +1 con un +1, a un +5 con un +5 e a un Jolly +2 con un Jolly +2; con "
+            "«crescente» si risponde con qualsiasi carta Più che valga almeno quanto l'ultima "
+            "(+1 vale 1, Jolly +2 vale 2, +5 vale 5). Il Jolly pesca colore non entra mai in "
+            "una catena e non gli si risponde. Se il Jolly su carte colorate non è permesso, un "
+            "Jolly +2 non risponde mai a una carta colorata, né una colorata a un Jolly +2. Chi "
+            "ha davanti il totale da pescare risponde, lo devia (con le risposte avanzate) "
+            "oppure accetta: prende tutte le carte e salta il turno. Chi accetta chiude la "
+            "catena: la carta Più seguente ne apre una nuova.",
+            "A carta acumulada não precisa combinar na cor. Com «mesmo tipo», responde-se a um "
+            "Comprar Uma com um Comprar Uma, a um Comprar Cinco com um Comprar Cinco e a um "
+            "Coringa +2 com um Coringa +2; com «crescente», com qualquer carta de compra que "
+            "valha pelo menos tanto quanto a última (Comprar Uma vale 1, Coringa +2 vale 2, "
+            "Comprar Cinco vale 5). O Coringa Comprar Cor nunca se acumula, nem se acumula nada "
+            "sobre ele. Se o coringa sobre carta colorida não for permitido, um Coringa +2 "
+            "nunca responde a uma carta colorida, nem uma colorida a um Coringa +2. Quem tem o "
+            "total pendente acumula, desvia (com desvio) ou aceita: compra o total e perde a "
+            "vez. Aceitar encerra a cadeia: a próxima carta de compra começa outra.",
+        )),
+        (2, 0): ChoicePart(lambda r: r.stacking != "off" and r.wd4_policy == "challenge", Text(
+            "A Wild Draw Two stays open to challenge when stacked. The player it falls on faces "
+            "the whole pending total and may challenge, accept it, or stack on it (giving up "
+            "the challenge). Guilty: the bluffer draws the whole total plus the extra cards for "
+            "a bluff, and the challenger then plays a normal turn. Innocent: the challenger "
+            "draws the total plus 2 and loses the turn.",
+            "Un Jolly +2 giocato in risposta si può ancora contestare. Chi se lo vede arrivare "
+            "ha davanti tutto il totale e può contestare, accettare o rispondere a sua volta "
+            "(rinunciando a contestare). Se il bluff è scoperto, chi ha bluffato pesca tutto il "
+            "totale più le carte extra per il bluff e chi ha contestato gioca normalmente il "
+            "suo turno. Se non c'era bluff, chi ha contestato pesca il totale più 2 e salta il "
+            "turno.",
+            "Um Coringa +2 acumulado ainda pode ser desafiado. Quem o recebe tem diante de si "
+            "todo o total e pode desafiar, aceitar ou acumular por cima (desistindo do "
+            "desafio). Se o blefe for descoberto, quem blefou compra todo o total mais as "
+            "cartas extras pelo blefe, e quem desafiou joga a sua vez normalmente. Se não havia "
+            "blefe, quem desafiou compra o total mais 2 e perde a vez.",
+        )),
+        (3, 0): ChoicePart(lambda r: r.deflect, Text(
+            "While a draw is pending (to stack on or to challenge), a Skip of any colour passes "
+            "it to the player after the deflector, who is not skipped but now faces it; a "
+            "Reverse turns the direction of play and the draw goes to the next player in the "
+            "new direction; a Skip Everyone does not deflect. A deflection is offered only when "
+            "the draw would not come straight back to the deflector.",
+            "Finché c'è un obbligo di pescare (a cui rispondere o da contestare), un Salta di "
+            "qualsiasi colore lo passa al giocatore dopo chi l'ha giocato, che non salta il "
+            "turno ma deve ora rispondere; un Inverti cambia il senso del gioco e l'obbligo va "
+            "al giocatore seguente nel nuovo senso; un Salta tutti non lo devia. La deviazione "
+            "è possibile solo se l'obbligo non tornerebbe subito a chi devia.",
+            "Enquanto há uma compra pendente (para acumular ou desafiar), um Pular de qualquer "
+            "cor a passa ao jogador depois de quem o jogou, que não perde a vez, mas passa a "
+            "enfrentá-la; um Inverter muda o sentido do jogo e a compra vai para o próximo "
+            "jogador no novo sentido; um Pular Todos não a desvia. O desvio só é oferecido se a "
+            "compra não voltasse direto para quem desvia.",
+        )),
+        (4, 0): ChoicePart(lambda r: r.stacking != "off" and not r.deflect, Text(
+            "Without deflect, a Draw One, Draw Five or Wild Draw Two played as the last card "
+            "ends the round at once: the next player still takes the whole pending total, and "
+            "those cards count in the score.",
+            "Senza risposte avanzate, un +1, un +5 o un Jolly +2 giocato come ultima carta "
+            "chiude subito la manche: il giocatore seguente pesca comunque tutto il totale e "
+            "quelle carte contano nel punteggio.",
+            "Sem desvio, um Comprar Uma, Comprar Cinco ou Coringa +2 jogado como última carta "
+            "encerra a rodada na hora: o próximo jogador ainda compra todo o total, e essas "
+            "cartas contam na pontuação.",
+        )),
+        (8, 0): ChoicePart(lambda r: r.seven_zero, Text(
+            "A 7 lets its player pick any other player still in the round and swap hands with "
+            "them; the Flip deck has no zeros. Play then goes on as after any number. A 7 "
+            "played as the last card ends the round without its effect. Whoever ends up with "
+            "one card after a swap must call UNO like anyone else.",
+            "Con un 7 chi lo gioca sceglie un altro giocatore ancora in gioco e scambia con lui "
+            "la mano; il mazzo di Flip non ha zeri. Poi il gioco prosegue come dopo un numero "
+            "qualsiasi. Un 7 giocato come ultima carta chiude la manche senza effetto. Chi si "
+            "ritrova con una carta dopo uno scambio deve dire UNO come tutti.",
+            "Com um 7, quem o joga escolhe outro jogador ainda na rodada e troca de mão com "
+            "ele; o baralho do Flip não tem zeros. Depois o jogo segue como após qualquer "
+            "número. Um 7 jogado como última carta encerra a rodada sem efeito. Quem fica com "
+            "uma carta depois de uma troca deve dizer UNO como qualquer um.",
+        )),
+        (14, 2): ChoicePart(lambda r: r.wd4_policy == "challenge", Text(
+            "facing a Wild Draw Two or Wild Draw Color that may be challenged, accept it",
+            "davanti a un Jolly +2 o un Jolly pesca colore che si può contestare, lo accetta",
+            "diante de um Coringa +2 ou Coringa Comprar Cor que pode ser desafiado, aceita-o")),
+    },
+    "no_mercy": {
+        (1, 0): ChoicePart(lambda r: r.stacking != "off", Text(
+            "A stacked card needs no colour match: any draw card worth at least the last one "
+            "answers it (Draw Two 2; Draw Four and Wild Reverse Draw Four 4; Wild Draw Six 6; "
+            "Wild Draw Ten 10). Unless wild on coloured is allowed, a wild draw card never "
+            "answers a coloured one, nor a coloured one a wild. The player facing the pending "
+            "total stacks on it, deflects or cancels it (with deflect) or accepts: accepting "
+            "takes the whole total, up to the Mercy rule, and loses the turn. Accepting ends "
+            "the chain, so the next draw card starts a new one.",
+            "La carta di risposta non deve rispettare il colore: si risponde con qualsiasi "
+            "carta Più che valga almeno quanto l'ultima (+2 vale 2; +4 e Jolly Inverti +4 "
+            "valgono 4; Cambio colore più 6 vale 6; Cambio colore più 10 vale 10). Se il Jolly "
+            "su carte colorate non è permesso, una carta Più jolly non risponde mai a una "
+            "colorata, né una colorata a una jolly. Chi ha davanti il totale da pescare "
+            "risponde, lo devia o lo annulla (con le risposte avanzate) oppure accetta: prende "
+            "tutte le carte, fino alla regola della pietà, e salta il turno. Chi accetta chiude "
+            "la catena: la carta Più seguente ne apre una nuova.",
+            "A carta acumulada não precisa combinar na cor: responde-se com qualquer carta de "
+            "compra que valha pelo menos tanto quanto a última (Comprar Duas vale 2; Comprar "
+            "Quatro e Coringa Inverter +4 valem 4; Coringa +6 vale 6; Coringa +10 vale 10). Se "
+            "o coringa sobre carta colorida não for permitido, uma carta de compra coringa "
+            "nunca responde a uma colorida, nem uma colorida a uma coringa. Quem tem o total "
+            "pendente acumula, desvia ou cancela (com desvio) ou aceita: compra o total, até a "
+            "regra da misericórdia, e perde a vez. Aceitar encerra a cadeia: a próxima carta de "
+            "compra começa outra.",
+        )),
+        (2, 0): None,  # no card of No Mercy's deck may be challenged
+        (3, 0): ChoicePart(lambda r: r.deflect, Text(
+            "While a draw is pending, a Skip of any colour passes it to the player after the "
+            "deflector, who is not skipped but now faces it; a Reverse turns the direction of "
+            "play and the draw goes to the next player in the new direction. A deflection is "
+            "offered only when the draw would not come straight back to the deflector. A "
+            "Discard All or a Skip Everyone of any colour cancels the pending draw: nobody "
+            "draws it, and the card then acts as if played in its player's turn.",
+            "Finché c'è un obbligo di pescare, un Salta di qualsiasi colore lo passa al "
+            "giocatore dopo chi l'ha giocato, che non salta il turno ma deve ora rispondere; un "
+            "Inverti cambia il senso del gioco e l'obbligo va al giocatore seguente nel nuovo "
+            "senso. La deviazione è possibile solo se l'obbligo non tornerebbe subito a chi "
+            "devia. Un Getta tutto o un Salta tutti di qualsiasi colore annulla l'obbligo: "
+            "nessuno pesca, e la carta ha poi effetto come se fosse giocata nel turno di chi "
+            "l'ha giocata.",
+            "Enquanto há uma compra pendente, um Pular de qualquer cor a passa ao jogador "
+            "depois de quem o jogou, que não perde a vez, mas passa a enfrentá-la; um Inverter "
+            "muda o sentido do jogo e a compra vai para o próximo jogador no novo sentido. O "
+            "desvio só é oferecido se a compra não voltasse direto para quem desvia. Um "
+            "Descartar Tudo ou um Pular Todos de qualquer cor cancela a compra pendente: "
+            "ninguém compra, e a carta age como se jogada na vez de quem a jogou.",
+        )),
+        (4, 0): ChoicePart(lambda r: r.stacking != "off" and not r.deflect, Text(
+            "Without deflect, a draw card played as the last card ends the round at once: the "
+            "next player still takes the whole pending total, up to the Mercy rule, and those "
+            "cards count in the score.",
+            "Senza risposte avanzate, una carta Più giocata come ultima carta chiude subito la "
+            "manche: il giocatore seguente pesca comunque tutto il totale, fino alla regola "
+            "della pietà, e quelle carte contano nel punteggio.",
+            "Sem desvio, uma carta de compra jogada como última carta encerra a rodada na hora: "
+            "o próximo jogador ainda compra todo o total, até a regra da misericórdia, e essas "
+            "cartas contam na pontuação.",
+        )),
+        (11, 0): None,  # its piles never run dry (RULEBOOK.md section 4): no stalemate
+        (14, 0): ChoicePart(_timed(lambda r: True), Text(
+            "on a turn, draw until a card plays and play it (a wild card naming the colour held "
+            "most)",
+            "nel turno, pesca finché non esce una carta giocabile e la gioca (una carta jolly "
+            "sceglie il colore che ha di più in mano)",
+            "na vez, compra até sair uma carta jogável e a joga (uma carta coringa escolhe a "
+            "cor que mais tem na mão)")),
+        (14, 1): ChoicePart(_timed(lambda r: True), Text(
+            "naming a colour (a wild card's or a Color Roulette's), the colour held most",
+            "nella scelta del colore (di una carta jolly o della Roulette dei colori), il "
+            "colore che ha di più in mano",
+            "na escolha da cor (de uma carta coringa ou da Roleta de Cores), a cor que mais "
+            "tem na mão")),
+        (14, 2): None,  # nothing to challenge
+        (14, 3): _timed_part(14, 3),
+        (14, 4): _timed_part(14, 4),
+    },
+}
+"""Per variant, (choice number, part index) to the part said in its place: the variant's card
+names and when it applies, or None where the part concerns nothing the variant has."""
