@@ -313,6 +313,7 @@ EN: dict[str, str] = {
     "ui.answer_cancel": "cancel it with a Discard All or Skip Everyone",
     "ui.mercy_take": "Taking them reaches {limit}: you would be out!",
     "ui.mercy_near": "Mercy rule at {limit}: {left} more and you are out",
+    "ui.mercy_short": "out in {left}",
     "ui.out_points": "out +{points}",
     "help.no_mercy": "No Mercy: a count in red with ! is near the Mercy rule (25 cards: out of "
                      "the round, 250 points); a Color Roulette's colour is named by the next "
@@ -609,14 +610,14 @@ IT: dict[str, str] = {
     "help.codes_dark": "Lato scuro: O arancione, P viola, K rosa, C ciano; F Flip, SE Salta "
                        "tutti, W+C Jolly pesca colore",
     # UNO Show 'Em No Mercy
-    "ui.roulette_you": "{card} su di te: scegli un colore {choices} e scopri carte finché non "
-                       "esce.",
+    "ui.roulette_you": "{card} su di te: scegli un colore {choices} e scopri finché non esce.",
     "ui.roulette_other": "{name} sceglie il colore per la {card}.",
     "ui.roulette_turned": "{name} ha scelto {color} e tiene le {count} carte scoperte: {cards}.",
     "ui.roulette_turned_you": "Hai scelto {color} e tieni le {count} carte scoperte: {cards}.",
     "ui.answer_cancel": "annullala con un Getta tutto o un Salta tutti",
     "ui.mercy_take": "Prenderle ti porta a {limit}: saresti fuori!",
     "ui.mercy_near": "Regola della pietà a {limit}: ancora {left} e sei fuori",
+    "ui.mercy_short": "fuori tra {left}",
     "ui.out_points": "fuori +{points}",
     "help.no_mercy": "Senza pietà: un numero in rosso con ! è vicino alla regola della pietà "
                      "(25 carte: fuori dalla manche, 250 punti); il colore della Roulette lo "
@@ -914,7 +915,7 @@ PT: dict[str, str] = {
     "help.codes_dark": "Lado escuro: O laranja, P roxo, K rosa, C ciano; F Flip, SE Pular "
                        "Todos, W+C Coringa Comprar Cor",
     # UNO Show 'Em No Mercy
-    "ui.roulette_you": "{card} em você: escolha uma cor {choices} e vire cartas até ela sair.",
+    "ui.roulette_you": "{card} em você: escolha {choices} e vire até sair essa cor.",
     "ui.roulette_other": "{name} escolhe a cor da {card}.",
     "ui.roulette_turned": "{name} escolheu {color} e fica com as {count} cartas viradas: "
                           "{cards}.",
@@ -923,6 +924,7 @@ PT: dict[str, str] = {
     "ui.answer_cancel": "anule com um Descartar Tudo ou Pular Todos",
     "ui.mercy_take": "Comprá-las chega a {limit}: você estaria fora!",
     "ui.mercy_near": "Regra da misericórdia em {limit}: mais {left} e você está fora",
+    "ui.mercy_short": "fora em {left}",
     "ui.out_points": "fora +{points}",
     "help.no_mercy": "No Mercy: uma contagem em vermelho com ! está perto da regra da "
                      "misericórdia (25 cartas: fora da rodada, 250 pontos); a cor da Roleta "

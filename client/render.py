@@ -703,7 +703,8 @@ def prompt_status(model: ClientModel, look: Look) -> Line | None:
             card = tr.card(Face(Kind.WILD_COLOR_ROULETTE))
             text = tr("ui.roulette_you", card=card, choices="\0")
             before, _, after = text.partition("\0")
-            return [(p, before), *color_choices(model, prompt.colors, look), (p, after.strip())]
+            choices = color_choices(model, prompt.colors, look)[:-1]  # the sentence goes on
+            return [(p, before), *choices, (p, after)]
         if prompt.card is None:
             return [(p, tr("ui.color_you", choices="")), *color_choices(model, prompt.colors, look)]
         name = tr.card(model.face(prompt.card))
@@ -809,24 +810,8 @@ def hand_lines(model: ClientModel, width: int, rows: int, look: Look) -> list[Li
         return watching_lines(model, width)
     hand = model.hand
     playable = model.playable
-    title: Line = [("class:heading", f"{tr('ui.hand')} ({len(hand)})")]
-    limit = model.hand_limit
-    if limit is not None and model.me is not None and model.in_danger(model.me):
-        title += [("", "  "), ("class:catchable",
-                               tr("ui.mercy_near", limit=limit, left=limit - len(hand)))]
-    if model.uno_armed:
-        title += [("", "  "), ("class:uno", tr("ui.uno_armed"))]
-    if model.marked:
-        cards = ", ".join(tr.card(model.face(c)) for c in model.marked)
-        title += [("", "  "), ("class:prompt", tr("ui.marked", cards=cards))]
-    elif model.multi_offered:
-        title += [("", "  "), ("class:prompt", tr("ui.multi_hint"))]
-    if look.plain:
-        title += [("", "  "), ("class:dim", tr("ui.legend"))]
-    out = [title]
     if not hand:
-        out.append([("class:dim", tr("ui.hand_empty"))])
-        return out
+        return [hand_title(model, width, look, hidden=0), [("class:dim", tr("ui.hand_empty"))]]
     slot = 8 if look.plain else 6
     if not look.plain and any(len(card_label(f)) > 3 for f in map(model.face, hand) if f):
         slot = 7  # No Mercy's W+10 and WR+4 fill a chip: a column between chips still
@@ -837,6 +822,7 @@ def hand_lines(model: ClientModel, width: int, rows: int, look: Look) -> list[Li
     first_row = max(0, selected // per_row - card_rows + 1)
     start = first_row * per_row
     shown = hand[start:start + per_row * card_rows]
+    out = [hand_title(model, width, look, hidden=len(hand) - len(shown))]
     for r in range(0, len(shown), per_row):
         chips: Line = [("", " ")]
         marks: Line = [("", " ")]
@@ -856,10 +842,39 @@ def hand_lines(model: ClientModel, width: int, rows: int, look: Look) -> list[Li
             style = "class:prompt" if is_selected or marked else "class:dim"
             marks.append((style, f"{mark:^{slot - 1}} "))
         out += [chips, marks]
-    hidden = len(hand) - len(shown)
-    if hidden:
-        out[0] = [*out[0], ("", "  "), ("class:dim", tr("ui.more", count=hidden))]
     return out
+
+
+def hand_title(model: ClientModel, width: int, look: Look, hidden: int) -> Line:
+    """The hand's title: its count, then the notes that concern it, the most needed first.
+    A short note (the cards left out, the Mercy rule, the legend) is said whole or not at all:
+    cut, '+6 more' would read '+6', a card, and the legend a lone '*'. Only the marked cards'
+    sentence may run off the edge, as it did before the notes had an order."""
+    tr = model.tr
+    title: Line = [("class:heading", f"{tr('ui.hand')} ({len(model.hand)})")]
+    notes: list[tuple[str, tuple[str, ...], bool]] = []  # style, long to short, whole?
+    if hidden:
+        notes.append(("class:dim", (tr("ui.more", count=hidden),), True))
+    limit = model.hand_limit
+    if limit is not None and model.me is not None and model.in_danger(model.me):
+        left = limit - len(model.hand)
+        said = (tr("ui.mercy_near", limit=limit, left=left), tr("ui.mercy_short", left=left))
+        notes.append(("class:catchable", said, True))
+    if model.uno_armed:
+        notes.append(("class:uno", (tr("ui.uno_armed"),), True))
+    if model.marked:
+        cards = ", ".join(tr.card(model.face(c)) for c in model.marked)
+        notes.append(("class:prompt", (tr("ui.marked", cards=cards),), False))
+    elif model.multi_offered:
+        notes.append(("class:prompt", (tr("ui.multi_hint"),), False))
+    if look.plain:
+        notes.append(("class:dim", (tr("ui.legend"),), True))
+    for style, texts, whole in notes:
+        room = width - width_of(title) - 2
+        fitting = [text for text in texts if not whole or get_cwidth(text) <= room]
+        if fitting:
+            title += [("", "  "), (style, fitting[0])]
+    return title
 
 
 def watching_lines(model: ClientModel, width: int) -> list[Line]:

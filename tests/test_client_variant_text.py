@@ -1,0 +1,79 @@
+"""No Mercy's words on a small screen and a large one, in every language: the Color Roulette's
+question reads as one sentence, whole (its colours then the rest, one space between), and the
+hand's title says the Mercy rule and the cards left out whole, never a fragment of its legend
+or of a count that reads as a card ('*', '+6')."""
+
+from __future__ import annotations
+
+import pytest
+from client_table import LocalTable, fresh, house_table, screen
+
+from client.i18n import LANGUAGES
+from client.model import ClientModel
+from unonet.cards import Face, Kind
+from unonet.rules import RuleSet
+
+SIZES = ((60, 20), (80, 24))
+
+
+def no_mercy_table(model: ClientModel, hands: list[list[str]], plans: dict[int, list[str]],
+                   draws: tuple[str, ...] = ()) -> LocalTable:
+    """Me at seat 0; dealer 1, so seat 2 plays first, then me."""
+    rules = RuleSet(variant="no_mercy", hand_size=len(hands[0]))
+    return house_table(model, rules, hands, "r5", plans, draws=draws, dealer=1)
+
+
+def as_text(model: ClientModel, width: int, height: int) -> list[str]:
+    return [line.rstrip() for line in screen(model, True, width, height).split("\n")]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_the_roulette_question_is_one_whole_sentence(lang: str, width: int, height: int) -> None:
+    model = fresh(lang)
+    no_mercy_table(model, [["g1", "g2", "g3"], ["b1", "b2", "b3"], ["WCR", "y2", "y3"]],
+                   {2: ["WCR"]}, draws=("r9", "b4"))
+    tr = model.tr
+    question = tr("ui.roulette_you", card=tr.card(Face(Kind.WILD_COLOR_ROULETTE)), choices="\0")
+    rest = question.partition("\0")[2].strip()
+    said = " ".join(as_text(model, width, height))  # a fold between two lines is one space
+    last_colour = tr("color.blue")
+    assert f"{last_colour} {rest}" in said, said
+
+
+def _title(model: ClientModel, width: int, height: int) -> str:
+    heading = f"{model.tr('ui.hand')} ("
+    return next(line for line in as_text(model, width, height) if line.startswith(heading))
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_the_hand_title_says_the_mercy_rule_and_its_notes_whole(
+    lang: str, width: int, height: int
+) -> None:
+    """Twenty cards: five from the Mercy rule, and more cards than a small screen shows."""
+    hands = [[f"g{n % 10}" for n in range(20)], [f"b{n % 10}" for n in range(20)],
+             ["W+6", *[f"y{n % 10}" for n in range(19)]]]
+    model = fresh(lang)
+    no_mercy_table(model, hands, {2: ["W+6:red"]})
+    tr = model.tr
+    title = _title(model, width, height)
+    mercy = (tr("ui.mercy_near", limit=25, left=5), tr("ui.mercy_short", left=5))
+    assert any(f"  {said}" in title for said in mercy), title
+    legend = tr("ui.legend")
+    assert title.endswith(legend) or "*" not in title, title
+    lines = as_text(model, width, height)
+    at = lines.index(title)
+    shown = lines[at + 1].count("[") + lines[at + 3].count("[")  # two rows of chips
+    if shown < 20:
+        more = tr("ui.more", count=20 - shown)
+        assert f"  {more}  " in title or title.endswith(more), title
+    if width >= 80:
+        assert tr("ui.mercy_near", limit=25, left=5) in title  # the whole sentence when it fits
+
+
+def test_the_legend_stays_when_the_title_has_room() -> None:
+    model = fresh()
+    no_mercy_table(model, [["g1", "g2", "g3"], ["b1", "b2", "b3"], ["y1", "y2", "y3"]], {})
+    for width, height in SIZES:
+        assert _title(model, width, height).endswith(model.tr("ui.legend"))
