@@ -1187,12 +1187,14 @@ def rules_in_words(model: ClientModel) -> list[str]:
     if lobby is None:
         return []
     base = RuleSet()
+    variant = str(lobby.rules.get("variant", base.variant))  # titles in its card names
     out = []
     for name, info in OPTIONS.items():
         value = lobby.rules.get(name, getattr(base, name))
         if value == getattr(base, name):
             continue
-        out.append(f"{option_title(info.name, tr.lang)}: {value_words(info.name, value, tr.lang)}")
+        title = option_title(info.name, tr.lang, variant)
+        out.append(f"{title}: {value_words(info.name, value, tr.lang)}")
     return out or [tr("lobby.official")]
 
 
@@ -1266,6 +1268,7 @@ def option_lines(model: ClientModel, rows: int) -> list[Line]:
     infos = editor_options()
     base = RuleSet()
     first = max(0, min(model.option_cursor - rows // 2, len(infos) - rows))
+    variant = str(lobby.rules.get("variant", base.variant))  # titles in its card names
     lines: list[Line] = []
     for index in range(first, min(len(infos), first + rows)):
         info = infos[index]
@@ -1273,7 +1276,8 @@ def option_lines(model: ClientModel, rows: int) -> list[Line]:
         mark = ">" if index == model.option_cursor else " "
         changed = value != getattr(base, info.name)
         style = "class:cursor" if index == model.option_cursor else ""
-        lines.append([(style, f" {mark} {option_title(info.name, tr.lang)[:32]:<32} "),
+        title = option_title(info.name, tr.lang, variant)[:32]
+        lines.append([(style, f" {mark} {title:<32} "),
                       ("class:prompt" if changed else "", value_words(info.name, value, tr.lang))])
     return lines
 

@@ -9,9 +9,11 @@ import pytest
 from client_table import LocalTable, fresh, house_table, screen
 
 from client.i18n import LANGUAGES
+from client.lobby import LobbyState, SeatInfo
 from client.model import ClientModel
+from client.rule_editor import editor_options
 from unonet.cards import Face, Kind
-from unonet.rules import RuleSet
+from unonet.rules import RuleSet, preset
 
 SIZES = ((60, 20), (80, 24))
 
@@ -77,3 +79,17 @@ def test_the_legend_stays_when_the_title_has_room() -> None:
     no_mercy_table(model, [["g1", "g2", "g3"], ["b1", "b2", "b3"], ["y1", "y2", "y3"]], {})
     for width, height in SIZES:
         assert _title(model, width, height).endswith(model.tr("ui.legend"))
+
+
+@pytest.mark.parametrize("owner", [1, 0])  # a guest's rule list, the owner's editor
+def test_the_lobby_titles_a_flip_option_with_flips_cards(owner: int) -> None:
+    model = fresh()
+    seats = (SeatInfo(0, "human", "Me", True, True), SeatInfo(1, "bot", "Bruno", True, True))
+    rules = {**preset("flip").to_dict(), "wd4_policy": "free"}
+    model.apply_lobby(LobbyState(0, "casa", owner, rules, seats, False, "flip", 0, 0))
+    titles = [info.name for info in editor_options()]
+    model.option_cursor = titles.index("wd4_policy")  # the editor shows the rows near it
+    meaning = model.tr("ui.meaning", text="").strip()  # the editor's note on the option
+    rows = [line for line in screen(model, True, 80, 24).split("\n") if meaning not in line]
+    said = [row for row in rows if "Wild Draw" in row]
+    assert said and all("Wild Draw Two, Wild Draw Color" in row for row in said), said

@@ -160,7 +160,7 @@ def test_flip_says_its_challenges_with_its_wild_draw_cards() -> None:
     assert {1, 2, 4, 11, 14, 15} <= numbers
     text = " ".join(describe_rules(rules, "en").split())
     assert "6.2 Challenging a stacked Wild Draw Two. A Wild Draw Two stays open" in text
-    assert "Wild Draw Two and Wild Draw Color: may be challenged." in text
+    assert "Wild Draw Two, Wild Draw Color: may be challenged." in text
     assert "facing a Wild Draw Two or Wild Draw Color that may be challenged" in text
 
 

@@ -72,8 +72,8 @@ BASIS: dict[str, Text] = {
 }
 """What the rule set builds on, said before its options in place of the classic summary."""
 
-_FLIP_WILD_DRAWS = Text("Wild Draw Two and Wild Draw Color", "Jolly +2 e Jolly pesca colore",
-                        "Coringa +2 e Coringa Comprar Cor")
+_FLIP_WILD_DRAWS = Text("Wild Draw Two, Wild Draw Color", "Jolly +2 e Jolly pesca colore",
+                        "Coringa +2 e Coringa Comprar Cor")  # 32 columns at most: the editor's
 _NO_MIXING = Text("Wild and coloured draw cards never answer each other.",
                   "Carte Più jolly e colorate non si rispondono mai a vicenda.",
                   "Cartas de compra coringa e coloridas nunca respondem umas às outras.")
