@@ -13,10 +13,11 @@ this process, so that its structures can be read. At the same time:
   (FAST_TIMINGS), matches of `--rounds` round(s) each so that thousands fit in minutes. Each
   match is a whole one: a journal, the seed exchange, commitments, the audit, the scores, the
   table back in its lobby. Half the tables keep a seat for a visitor;
-- `--visitors` network players (the `unonet bot` client, no think time) go from table to
-  table: each joins a free seat, plays, drops its connection after a random moment, comes back
-  with its resume token (taking its seat back, or refused when the match has ended), plays
-  the match out and leaves;
+- `--visitors` network players (the `unonet bot` client, no think time, in a child process:
+  their objects are not the host's memory) go from table to table: each joins a free seat,
+  plays, drops its connection after a random moment, comes back with its resume token
+  (taking its seat back, or refused when the match has ended), plays the match out and
+  leaves;
 - `--cycles` connect/disconnect cycles (TCP connect, hello, welcome, close) and `--abandoned`
   tables created and abandoned (hello, create_table, seated, close) by raw clients, as
   benchmarks/churn.py did, spread over the run.
@@ -34,14 +35,18 @@ from __future__ import annotations
 
 import argparse
 import gc
+import json
 import logging
 import os
 import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
 from collections import Counter, deque
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -151,32 +156,76 @@ def open_club(tables: int, rounds: int, home: Path) -> tuple[Registry, list[Tabl
     return registry, made
 
 
-async def visitor(club: Club, number: int, stop: trio.Event) -> None:
-    """A network player going from table to table: join, drop, resume, play out, leave."""
+async def visitor(port: int, seats: list[int], number: int, visits: Counter[str],
+                  stop: trio.Event) -> None:
+    """A network player going from table to table (`seats`: the tables that keep a seat for
+    one): join, drop, resume, play out, leave."""
     rng = random.Random(number)
-    seats = [t.number for t in club.tables if t.number % 2]
     while not stop.is_set():
         table = rng.choice(seats)
         result = BotResult()
-        stream = await trio.open_tcp_stream("127.0.0.1", club.port)
+        stream = await trio.open_tcp_stream("127.0.0.1", port)
         with trio.move_on_after(rng.uniform(0.05, 1.5)):
             await play(stream, name=f"visitor{number}", table=table, think=0.0, verify=False,
                        result=result)
         await stream.aclose()  # dropped (or done, if the match was that short)
         if result.closed is not None or result.token is None:
-            club.visits["no seat (table full, or dropped before seated)"
-                        if result.token is None else "played out"] += 1
+            visits["no seat (table full, or dropped before seated)"
+                   if result.token is None else "played out"] += 1
             await trio.sleep(rng.uniform(0.0, 0.5))
             continue
-        club.visits["dropped"] += 1
+        visits["dropped"] += 1
         await trio.sleep(rng.uniform(0.0, 2.0))  # within the grace or past it
-        again = await trio.open_tcp_stream("127.0.0.1", club.port)
+        again = await trio.open_tcp_stream("127.0.0.1", port)
         back = BotResult()
         with trio.move_on_after(60):
             await play(again, name=f"visitor{number}", think=0.0, verify=False,
                        resume=result.token, result=back)
         await again.aclose()
-        club.visits["resumed, played out" if back.matches else f"resume: {back.closed}"] += 1
+        visits["resumed, played out" if back.matches else f"resume: {back.closed}"] += 1
+
+
+async def visitors_child(port: int, seats: list[int], count: int) -> None:
+    """The visitors, in a process of their own: their client objects (and the cyclic garbage
+    a client leaves) are not the host's memory. They play until this process's stdin closes,
+    then print what they did as JSON."""
+    visits: Counter[str] = Counter()
+    stop = trio.Event()
+    async with trio.open_nursery() as nursery:
+        for number in range(count):
+            nursery.start_soon(visitor, port, seats, number, visits, stop)
+        await trio.to_thread.run_sync(sys.stdin.buffer.read)  # until the soak closes it
+        stop.set()
+        nursery.cancel_scope.cancel()
+    print(json.dumps(dict(visits)), flush=True)
+
+
+@asynccontextmanager
+async def visitors_process(club: Club, count: int) -> AsyncIterator[None]:
+    """`count` visitors in a child process while the block runs; what they did is added to
+    `club.visits` after it."""
+    seats = [t.number for t in club.tables if t.number % 2]
+    process = await trio.lowlevel.open_process(
+        [sys.executable, __file__, "--visitors-child", json.dumps([club.port, seats, count])],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    assert process.stdin is not None and process.stdout is not None
+    try:
+        yield
+    finally:
+        with trio.CancelScope(shield=True), trio.move_on_after(30):
+            await process.stdin.aclose()
+            out = b""
+            while chunk := await process.stdout.receive_some():
+                out += chunk
+        if process.poll() is None:
+            process.kill()
+        with trio.CancelScope(shield=True):
+            await process.wait()
+        try:
+            club.visits.update(json.loads(out.decode().strip().splitlines()[-1]))
+        except (ValueError, IndexError):
+            club.visits[f"the visitors' process ended without a report "
+                        f"(exit {process.returncode})"] += 1
 
 
 async def churn(club: Club, start: int, goal: int, cycles: int, abandoned: int,
@@ -257,7 +306,8 @@ class Report:
         self.samples: list[tuple[int, int]] = []  # (matches, rss) after the baseline
 
     def line(self, label: str) -> int:
-        gc.collect()
+        """Print RSS and progress. No collection first: the host's collector (host/collector.py)
+        decides when garbage goes, and RSS as it leaves it is what a club's host has."""
         rss = rss_bytes()
         club = self.club
         text = (f"{time.perf_counter() - self.start:7.1f} s {label:>22}: RSS {mib(rss):>10}; "
@@ -284,29 +334,31 @@ async def soak(args: argparse.Namespace, home: Path) -> None:
             report = Report(club)
             report.line("host up")
             stop = trio.Event()
-            for number in range(args.visitors):
-                nursery.start_soon(visitor, club, number, stop)
-            warm = args.warmup
-            await churn_to(club, warm, warm)
-            while club.matches < warm:
-                await trio.sleep(0.2)
-            report.baseline = report.line("baseline (warmed up)")
-            start = club.matches
-            goal = start + args.matches
-            nursery.start_soon(churn, club, start, goal, args.cycles, args.abandoned, stop)
-            next_line = start + args.every
-            while club.matches < goal or club.cycles < warm + args.cycles \
-                    or club.abandoned < warm + args.abandoned:
-                await trio.sleep(0.2)
-                if club.matches >= next_line:
-                    report.line(f"{club.matches - start} matches in")
-                    next_line += args.every
-            stop.set()
+            async with visitors_process(club, args.visitors):
+                warm = args.warmup
+                await churn_to(club, warm, warm)
+                while club.matches < warm:
+                    await trio.sleep(0.2)
+                    report.baseline = report.line("baseline (warmed up)")
+                full_before = gc.get_stats()[2]["collections"]
+                start = club.matches
+                goal = start + args.matches
+                nursery.start_soon(churn, club, start, goal, args.cycles, args.abandoned, stop)
+                next_line = start + args.every
+                while club.matches < goal or club.cycles < warm + args.cycles \
+                        or club.abandoned < warm + args.abandoned:
+                    await trio.sleep(0.2)
+                    if club.matches >= next_line:
+                        report.line(f"{club.matches - start} matches in")
+                        next_line += args.every
+                stop.set()
             with trio.move_on_after(120):
                 while server.connections:
                     await trio.sleep(0.1)
             end = report.line("end")
-            print()
+            full = gc.get_stats()[2]["collections"] - full_before
+            print(f"full collections by the host's collector after the baseline: {full}; a "
+                  f"last one now finds {gc.collect()} unreachable objects")
             assert report.baseline is not None
             growth = end / report.baseline - 1
             done = club.matches - start
@@ -353,7 +405,12 @@ def main(argv: list[str] | None = None) -> int:
                         "(default 200)")
     parser.add_argument("--every", type=int, default=250,
                         help="matches between two RSS lines (default 250)")
+    parser.add_argument("--visitors-child", help=argparse.SUPPRESS)  # [port, seats, count]
     args = parser.parse_args(argv)
+    if args.visitors_child is not None:
+        port, seats, count = json.loads(args.visitors_child)
+        trio.run(visitors_child, port, seats, count)
+        return 0
     with tempfile.TemporaryDirectory(prefix="unonet-soak-") as folder:
         trio.run(soak, args, Path(folder))
     return 0

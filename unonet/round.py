@@ -7,7 +7,7 @@ as it was; an accepted one returns its events. Randomness is the round key alone
 every reshuffle and the dealer draw are portable shuffles of it (unonet.shuffle), so
 (rules, key, actions) replays to the same state.
 
-What a card does is looked up by its kind (`_effects`); an option changes an entry or adds a
+What a card does is looked up by its kind (`_EFFECTS`); an option changes an entry or adds a
 step there. A pending draw (`stacking`), a buzzer race, a swap target and a challenge are
 decisions with their own phase, and `Pending` (unonet.view) carries them to everyone.
 """
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from unonet import events as ev
 from unonet.actions import (
@@ -152,38 +153,6 @@ class Round:
         # it by identity without judging it again (bots and the host list, then apply). Every
         # change of state clears it: apply, expire, penalize.
         self._listed: tuple[int, tuple[Action, ...]] | None = None
-        self._handlers: dict[type, Callable[[int, Action], None]] = {
-            Play: self._do_play,  # type: ignore[dict-item]
-            Draw: self._do_draw_action,
-            Pass: self._do_pass,
-            ChooseColor: self._do_choose_color,  # type: ignore[dict-item]
-            Challenge: self._do_challenge,
-            Accept: self._do_accept,
-            CallUno: self._do_call_uno,
-            Catch: self._do_catch,  # type: ignore[dict-item]
-            Buzz: self._do_buzz,
-            ChooseTarget: self._do_choose_target,  # type: ignore[dict-item]
-        }
-        # What a card does in its player's turn, by kind (a Wild only names its colour). A
-        # pending draw (stacking, a challengeable +4) is decided before this table is read.
-        self._effects: dict[Kind, Callable[[int, Face], None]] = {
-            Kind.NUMBER: self._effect_number,
-            Kind.SKIP: self._effect_skip,
-            Kind.REVERSE: self._effect_reverse,
-            Kind.DRAW_TWO: self._effect_draw,
-            Kind.WILD_DRAW_FOUR: self._effect_draw,
-            Kind.BUZZER: self._effect_buzzer,
-            # UNO Flip (RULEBOOK.md 3); a wild draw card here is one not challengeable.
-            Kind.DRAW_ONE: self._effect_draw,
-            Kind.DRAW_FIVE: self._effect_draw,
-            Kind.WILD_DRAW_TWO: self._effect_draw,
-            Kind.WILD_DRAW_COLOR: self._effect_draw_color,
-            Kind.SKIP_EVERYONE: self._effect_skip_everyone,
-            Kind.FLIP: self._effect_flip,
-            # UNO Show 'Em No Mercy (RULEBOOK.md 4); its draw cards always pend (stacking).
-            Kind.DISCARD_ALL: self._effect_none,  # its colour went down with it (_discard_all)
-            Kind.WILD_COLOR_ROULETTE: self._effect_roulette,
-        }
         self._deal(stacked)
 
     # -- public API ------------------------------------------------------------------------------
@@ -247,7 +216,7 @@ class Round:
                 self._close_catch_windows()
             if not isinstance(action, Play):
                 self.run = None  # the next player acted: the sequence window closes
-        self._handlers[type(action)](seat, action)
+        _HANDLERS[type(action)](self, seat, action)
         return self._take_events()
 
     def expire(self) -> list[ev.Event]:
@@ -490,7 +459,7 @@ class Round:
         elif not self.hands[seat]:
             self._finish_round(seat, face)
         else:
-            self._effects.get(face.kind, self._effect_none)(seat, face)
+            _EFFECTS.get(face.kind, Round._effect_none)(self, seat, face)
         if self.rules.sequences and face.kind is Kind.NUMBER and self.phase is not Phase.ROUND_OVER:
             self._open_run(seat, action, face, run)
 
@@ -573,7 +542,7 @@ class Round:
         elif not self.hands[seat]:
             self._finish_round(seat, face)
         else:
-            self._effects[face.kind](seat, face)
+            _EFFECTS[face.kind](self, seat, face)
 
     def _discard_all(self, seat: int, face: Face) -> None:
         """No Mercy's Discard All: every other card of its colour goes from the hand, face up,
@@ -1185,3 +1154,43 @@ class Round:
         if self.sight is not None:
             out = self.sight.after_step(self, out)
         return out
+
+
+# Module-level tables, not tables of bound methods built per round: those made every Round a
+# reference cycle (the round, its table, each bound method, the round again), which only the
+# cyclic garbage collector frees, and a long-running server runs its full passes rarely.
+
+_HANDLERS: dict[type, Callable[[Round, int, Any], None]] = {
+    Play: Round._do_play,
+    Draw: Round._do_draw_action,
+    Pass: Round._do_pass,
+    ChooseColor: Round._do_choose_color,
+    Challenge: Round._do_challenge,
+    Accept: Round._do_accept,
+    CallUno: Round._do_call_uno,
+    Catch: Round._do_catch,
+    Buzz: Round._do_buzz,
+    ChooseTarget: Round._do_choose_target,
+}
+"""What each action does, by its type (`apply` has judged it first)."""
+
+_EFFECTS: dict[Kind, Callable[[Round, int, Face], None]] = {
+    Kind.NUMBER: Round._effect_number,
+    Kind.SKIP: Round._effect_skip,
+    Kind.REVERSE: Round._effect_reverse,
+    Kind.DRAW_TWO: Round._effect_draw,
+    Kind.WILD_DRAW_FOUR: Round._effect_draw,
+    Kind.BUZZER: Round._effect_buzzer,
+    # UNO Flip (RULEBOOK.md 3); a wild draw card here is one not challengeable.
+    Kind.DRAW_ONE: Round._effect_draw,
+    Kind.DRAW_FIVE: Round._effect_draw,
+    Kind.WILD_DRAW_TWO: Round._effect_draw,
+    Kind.WILD_DRAW_COLOR: Round._effect_draw_color,
+    Kind.SKIP_EVERYONE: Round._effect_skip_everyone,
+    Kind.FLIP: Round._effect_flip,
+    # UNO Show 'Em No Mercy (RULEBOOK.md 4); its draw cards always pend (stacking).
+    Kind.DISCARD_ALL: Round._effect_none,  # its colour went down with it (_discard_all)
+    Kind.WILD_COLOR_ROULETTE: Round._effect_roulette,
+}
+"""What a card does in its player's turn, by kind (a Wild only names its colour). A pending
+draw (stacking, a challengeable +4) is decided before this table is read."""
