@@ -189,6 +189,7 @@ async def visitors_child(port: int, seats: list[int], count: int) -> None:
     """The visitors, in a process of their own: their client objects (and the cyclic garbage
     a client leaves) are not the host's memory. They play until this process's stdin closes,
     then print what they did as JSON."""
+    logging.getLogger().addHandler(logging.NullHandler())  # a refused seat is counted, not logged
     visits: Counter[str] = Counter()
     stop = trio.Event()
     async with trio.open_nursery() as nursery:
@@ -339,7 +340,7 @@ async def soak(args: argparse.Namespace, home: Path) -> None:
                 await churn_to(club, warm, warm)
                 while club.matches < warm:
                     await trio.sleep(0.2)
-                    report.baseline = report.line("baseline (warmed up)")
+                report.baseline = report.line("baseline (warmed up)")
                 full_before = gc.get_stats()[2]["collections"]
                 start = club.matches
                 goal = start + args.matches
