@@ -37,6 +37,12 @@ SIGNED_MESSAGES: Final = frozenset(
 """The messages the host signs (SPEC.md 11): its every commitment and opening, and the match."""
 
 
+# Each message's wire type, `KIND`, is a class variable of a small base class rather than of
+# the dataclass itself: mypyc (setup.py compiles this module) hands the dataclass machinery a
+# `ClassVar` declared in a dataclass body as an ordinary field (mypyc issue 1122), which would
+# put a field with a default ahead of fields without one. Pure Python sees the same classes.
+
+
 class MalformedTrustMessage(ValueError):
     """A trust message or proof field whose keys or types do not match the catalogue."""
 
@@ -68,11 +74,15 @@ def _sig(data: Mapping[str, Any]) -> bytes | None:
     return None if sig is None else bytes(sig)
 
 
+class _RoundPrepareKind:
+    __slots__ = ()
+    KIND: ClassVar[str] = "round_prepare"
+
+
 @dataclass(frozen=True, slots=True)
-class RoundPrepare:
+class RoundPrepare(_RoundPrepareKind):
     """Host -> all: the host's seed commitment for a round, before any player commits."""
 
-    KIND: ClassVar[str] = "round_prepare"
     round_no: int
     game_id: bytes
     host_commit: bytes
@@ -99,11 +109,15 @@ class RoundPrepare:
         return _signed(out, self.sig)
 
 
+class _SeedCommitKind:
+    __slots__ = ()
+    KIND: ClassVar[str] = "seed_commit"
+
+
 @dataclass(frozen=True, slots=True)
-class SeedCommit:
+class SeedCommit(_SeedCommitKind):
     """Player -> host: the player's seed commitment."""
 
-    KIND: ClassVar[str] = "seed_commit"
     round_no: int
     commit: bytes
 
@@ -116,11 +130,15 @@ class SeedCommit:
         return {"round": self.round_no, "commit": self.commit}
 
 
+class _SeedCommitsKind:
+    __slots__ = ()
+    KIND: ClassVar[str] = "seed_commits"
+
+
 @dataclass(frozen=True, slots=True)
-class SeedCommits:
+class SeedCommits(_SeedCommitsKind):
     """Host -> all: every player commitment received, ascending by seat; the set is now frozen."""
 
-    KIND: ClassVar[str] = "seed_commits"
     round_no: int
     commits: tuple[tuple[int, bytes], ...]
     sig: bytes | None = None
@@ -135,11 +153,15 @@ class SeedCommits:
         return _signed(out, self.sig)
 
 
+class _SeedRevealKind:
+    __slots__ = ()
+    KIND: ClassVar[str] = "seed_reveal"
+
+
 @dataclass(frozen=True, slots=True)
-class SeedReveal:
+class SeedReveal(_SeedRevealKind):
     """Player -> host only: the player's seed, after the commitments are frozen."""
 
-    KIND: ClassVar[str] = "seed_reveal"
     round_no: int
     seed: bytes
 
@@ -152,14 +174,18 @@ class SeedReveal:
         return {"round": self.round_no, "seed": self.seed}
 
 
+class _SeedRevealsKind:
+    __slots__ = ()
+    KIND: ClassVar[str] = "seed_reveals"
+
+
 @dataclass(frozen=True, slots=True)
-class SeedReveals:
+class SeedReveals(_SeedRevealsKind):
     """Host -> all when the reveal phase closes: the seats' seeds that opened their
     commitments, and the committed seats that count as zeros. Public: the host seed stays
     secret until the audit, so these say nothing about the deck; they let every player see
     that every seed went in, not only its owner."""
 
-    KIND: ClassVar[str] = "seed_reveals"
     round_no: int
     seeds: tuple[tuple[int, bytes], ...]
     absent: tuple[int, ...] = ()
@@ -176,11 +202,15 @@ class SeedReveals:
         return _signed(out, self.sig)
 
 
+class _DeckCommitsKind:
+    __slots__ = ()
+    KIND: ClassVar[str] = "deck_commits"
+
+
 @dataclass(frozen=True, slots=True)
-class DeckCommits:
+class DeckCommits(_DeckCommitsKind):
     """Host -> all: the position commitments of one epoch's pile and their deck commitment D."""
 
-    KIND: ClassVar[str] = "deck_commits"
     round_no: int
     epoch: int
     commits: tuple[bytes, ...]
@@ -203,12 +233,16 @@ class DeckCommits:
         return _signed(out, self.sig)
 
 
+class _RoundAuditKind:
+    __slots__ = ()
+    KIND: ClassVar[str] = "round_audit"
+
+
 @dataclass(frozen=True, slots=True)
-class RoundAudit:
+class RoundAudit(_RoundAuditKind):
     """Host -> all once a prepared round is over (ended, or abandoned by a restarted host):
     every seed, so anyone can re-derive the deck, and the digest of the public events."""
 
-    KIND: ClassVar[str] = "round_audit"
     round_no: int
     host_seed: bytes
     seeds: tuple[tuple[int, bytes], ...]
@@ -236,13 +270,17 @@ class RoundAudit:
         return _signed(out, self.sig)
 
 
+class _RoundHistoryKind:
+    __slots__ = ()
+    KIND: ClassVar[str] = "round_history"
+
+
 @dataclass(frozen=True, slots=True)
-class RoundHistory:
+class RoundHistory(_RoundHistoryKind):
     """Host -> one client entering a match in mid-round: a chunk of the round's events so far,
     as that client's audience got them (the maps of `event.event`, proof fields included).
     Unsigned: public events are bound by the audit's digest, private cards by commitments."""
 
-    KIND: ClassVar[str] = "round_history"
     round_no: int
     first: int
     events: tuple[Mapping[str, Any], ...]
@@ -269,14 +307,18 @@ class RoundHistory:
         return out
 
 
+class _MatchIdentityKind:
+    __slots__ = ()
+    KIND: ClassVar[str] = "manifest"
+
+
 @dataclass(frozen=True)
-class MatchIdentity:
+class MatchIdentity(_MatchIdentityKind):
     """The trust part of a `manifest`: what a whole match is bound to and may not change while
     it lasts (the id every commitment binds, the seats, the rules, the deck and the key that
     signs). `sig` is the manifest's own signature; it does not take part in equality, since a
     signature is not unique."""
 
-    KIND: ClassVar[str] = "manifest"
     game_id: bytes
     seats: int
     rules: RuleSet
