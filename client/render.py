@@ -1194,7 +1194,7 @@ def rules_in_words(model: ClientModel) -> list[str]:
         if value == getattr(base, name):
             continue
         title = option_title(info.name, tr.lang, variant)
-        out.append(f"{title}: {value_words(info.name, value, tr.lang)}")
+        out.append(f"{title}: {value_words(info.name, value, tr.lang, variant)}")
     return out or [tr("lobby.official")]
 
 
@@ -1278,16 +1278,19 @@ def option_lines(model: ClientModel, rows: int) -> list[Line]:
         style = "class:cursor" if index == model.option_cursor else ""
         title = option_title(info.name, tr.lang, variant)[:32]
         lines.append([(style, f" {mark} {title:<32} "),
-                      ("class:prompt" if changed else "", value_words(info.name, value, tr.lang))])
+                      ("class:prompt" if changed else "",
+                       value_words(info.name, value, tr.lang, variant))])
     return lines
 
 
 def meaning_lines(model: ClientModel, width: int) -> list[Line]:
     """What the option under the editor's cursor is about, in a line or two (RULEBOOK.md's
-    words, from unonet.rulebook)."""
+    words, from unonet.rulebook), in the card names of the table's variant."""
     infos = editor_options()
     info = infos[min(model.option_cursor, len(infos) - 1)]
-    text = model.tr("ui.meaning", text=option_meaning(info.name, model.tr.lang))
+    rules = model.lobby.rules if model.lobby is not None else {}
+    variant = str(rules.get("variant", RuleSet().variant))
+    text = model.tr("ui.meaning", text=option_meaning(info.name, model.tr.lang, variant))
     return [[("class:dim", "   " + part)] for part in wrap(text, width - 4)[:2]]
 
 

@@ -12,16 +12,25 @@ import pytest
 
 from unonet.cards import CHALLENGEABLE_KINDS, DRAW_AMOUNTS, DeckManifest, Kind
 from unonet.flip_deck import flip_manifest
+from unonet.no_mercy_deck import MERCY_LIMIT, NO_MERCY_MAX_PLAYERS
 from unonet.rulebook import (
     LANGUAGES,
     applicable_choices,
     choice_text,
     describe_rules,
+    option_meaning,
     option_statement,
     option_title,
 )
 from unonet.rulebook_text import CHOICES, OPTION_WORDS
-from unonet.rulebook_variants import CHOICE_PARTS, CHOICE_TITLES, STATEMENTS
+from unonet.rulebook_variants import (
+    CHOICE_PARTS,
+    CHOICE_TITLES,
+    MEANINGS,
+    OPTION_TITLES,
+    STATEMENTS,
+    VALUES,
+)
 from unonet.rules import OPTIONS, RulesError, RuleSet, preset
 from unonet.words import CARD_WORDS
 
@@ -193,3 +202,23 @@ def test_every_variant_word_replaces_something_that_exists() -> None:
     for variant, options in STATEMENTS.items():
         for name, values in options.items():
             assert set(values) <= set(OPTION_WORDS[name].says), (variant, name)
+    for table in (MEANINGS, OPTION_TITLES):
+        for variant, words in table.items():
+            assert set(words) <= set(OPTIONS), variant
+    for variant, options in VALUES.items():
+        for name, values in options.items():
+            assert set(values) <= set(OPTIONS[name].choices), (variant, name)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_variants_option_meanings_state_its_own_numbers(lang: str) -> None:
+    """Where a variant fixes an option, its meaning says the variant's value: the deck's size,
+    the Mercy rule's limit and penalty, the seats."""
+    flip_decks = option_meaning("decks", lang, "flip")
+    assert str(len(flip_manifest().cards)) in flip_decks
+    no_mercy = preset("no_mercy")
+    said = {name: option_meaning(name, lang, "no_mercy") for name in OPTIONS}
+    assert str(len(no_mercy.manifest().cards)) in said["decks"]
+    assert str(MERCY_LIMIT) in said["max_hand"] and no_mercy.max_hand == MERCY_LIMIT
+    assert str(no_mercy.max_hand_penalty) in said["max_hand_penalty"]
+    assert str(NO_MERCY_MAX_PLAYERS) in said["max_players"]

@@ -33,8 +33,10 @@ from unonet.rulebook_variants import (
     CHOICE_PARTS,
     CHOICE_TITLES,
     INERT_WORDS,
+    MEANINGS,
     OPTION_TITLES,
     STATEMENTS,
+    VALUES,
 )
 from unonet.rules import (
     OPTIONS,
@@ -99,14 +101,21 @@ def option_title(name: str, lang: str, variant: str = "classic") -> str:
     return _say(title, lang)
 
 
-def option_meaning(name: str, lang: str) -> str:
-    """One line saying what the option is about, whatever its value."""
-    return _say(_words(name).meaning, lang)
+def option_meaning(name: str, lang: str, variant: str = "classic") -> str:
+    """One line saying what the option is about, whatever its value; on a variant's table, in
+    its card names, or what the variant does where it fixes the option (Flip's own colours)."""
+    meaning = MEANINGS.get(variant, {}).get(name, _words(name).meaning)
+    return _say(meaning, lang)
 
 
-def value_words(name: str, value: Any, lang: str) -> str:
-    """A value of the option in words: 'yes', 'same kind', '7 cards', 'no limit'."""
+def value_words(name: str, value: Any, lang: str, variant: str = "classic") -> str:
+    """A value of the option in words: 'yes', 'same kind', '7 cards', 'no limit'; agreeing
+    with the variant's title where it differs (Flip's two wild draw cards 'si possono
+    contestare')."""
     words = _words(name)
+    own = None if isinstance(value, bool) else VALUES.get(variant, {}).get(name, {}).get(value)
+    if own is not None:
+        return _say(own, lang)
     special = None if isinstance(value, bool) else words.values.get(value)
     if special is not None:
         return _say(special, lang)

@@ -4,8 +4,11 @@ unonet/rulebook_text.py words every option and choice with the classic deck's ca
 a Wild Draw Four, a Buzzer, a 0). Printed for a variant, such a sentence must speak of the
 variant's own cards (Flip: Draw One, Draw Five, Wild Draw Two, Wild Draw Color; No Mercy: Draw
 Two to Wild Draw Ten), or not be printed at all when it concerns nothing the variant has (No
-Mercy has no challenge, and its piles never run dry: RULEBOOK.md section 4). Data only:
-unonet/rulebook.py reads it; anything not listed here reads as in rulebook_text.
+Mercy has no challenge, and its piles never run dry: RULEBOOK.md section 4). The lobby's rule
+editor reads the same words: an option's title, its value and the explanation under the cursor,
+which on a variant's table also says what the variant fixes (Flip's own colours, the Mercy
+rule). Data only: unonet/rulebook.py reads it; anything not listed here reads as in
+rulebook_text.
 """
 
 from __future__ import annotations
@@ -22,8 +25,10 @@ __all__ = [
     "CHOICE_PARTS",
     "CHOICE_TITLES",
     "INERT_WORDS",
+    "MEANINGS",
     "OPTION_TITLES",
     "STATEMENTS",
+    "VALUES",
 ]
 
 N = "n"  # rulebook_text.ANY_NUMBER: the statement of every whole number
@@ -85,8 +90,183 @@ OPTION_TITLES: dict[str, dict[str, Text]] = {
         "wd4_policy": _FLIP_WILD_DRAWS,
         "seven_zero": Text("Seven swaps", "Regola del 7", "Sete troca"),
     },
+    "no_mercy": {
+        "stacking": Text("Stacking draw cards", "Risposte alle carte Più",
+                         "Acumular cartas de compra"),
+        "wd4_policy": Text("Wild cards", "Carte jolly", "Cartas coringa"),
+    },
 }
-"""Per variant, an option's title in the variant's card names (Flip has no Wild Draw Four)."""
+"""Per variant, an option's title in the variant's card names (Flip has no Wild Draw Four; No
+Mercy has +6 and +10 too, and no card to challenge)."""
+
+_OWN_DECK = Text("This game's deck is its own: no cards can be added to it.",
+                 "Il mazzo di questo gioco è il suo: non gli si aggiungono carte.",
+                 "O baralho deste jogo é só o seu: não se acrescentam cartas a ele.")
+
+MEANINGS: dict[str, dict[str, Text]] = {
+    "flip": {
+        "decks": Text("UNO Flip plays its one deck of 112 double-sided cards, never more.",
+                      "UNO Flip si gioca con il suo unico mazzo di 112 carte a due facce.",
+                      "O UNO Flip usa só o seu baralho de 112 cartas de dois lados."),
+        "colors": Text("UNO Flip has its own colours, four a side: red, yellow, green and blue on "
+                       "the light side; orange, purple, pink and cyan on the dark one.",
+                       "UNO Flip ha i suoi colori, quattro per lato: rosso, giallo, verde e blu "
+                       "sul lato chiaro; arancione, viola, rosa e ciano su quello scuro.",
+                       "O UNO Flip tem as suas cores, quatro por lado: vermelho, amarelo, verde "
+                       "e azul no lado claro; laranja, roxo, rosa e ciano no escuro."),
+        "stacking": Text("A player facing a Draw One, Draw Five or Wild Draw Two may answer with "
+                         "another draw card; the next player takes the sum.",
+                         "Chi deve pescare per un +1, un +5 o un Jolly +2 può rispondere con "
+                         "un'altra carta Più; il giocatore seguente prende la somma.",
+                         "Quem deve comprar por um Comprar Uma, Comprar Cinco ou Coringa +2 "
+                         "pode responder com outra carta de compra; o próximo compra a soma."),
+        "stack_mix_wild": Text("Whether a Wild Draw Two may answer a Draw One in a stack (a "
+                               "Draw One is never worth a Wild Draw Two).",
+                               "Se un Jolly +2 può rispondere a un +1 in una catena (un +1 non "
+                               "vale mai un Jolly +2).",
+                               "Se um Coringa +2 pode responder a um Comprar Uma ao acumular "
+                               "(um Comprar Uma nunca vale um Coringa +2)."),
+        "deflect": Text("A Skip or Reverse passes a pending draw on to another player instead "
+                        "of taking it (a Skip Everyone does not).",
+                        "Un Salta o un Inverti passa l'obbligo di pescare a un altro giocatore "
+                        "(un Salta tutti no).",
+                        "Um Pular ou Inverter passa a compra pendente para outro jogador (um "
+                        "Pular Todos não)."),
+        "wd4_policy": Text("How a Wild Draw Two or Wild Draw Color played holding the colour in "
+                           "play is treated: a bluff open to challenge, refused, or allowed.",
+                           "Come si trattano il Jolly +2 e il Jolly pesca colore giocati avendo "
+                           "il colore in gioco: bluff contestabile, vietati o liberi.",
+                           "Como se tratam o Coringa +2 e o Coringa Comprar Cor jogados por "
+                           "quem tem a cor em jogo: blefe desafiável, proibidos ou livres."),
+        "challenge_guilty_extra": Text("Extra cards a bluffer caught by a challenge draws on "
+                                       "top of the 2, or of the cards drawn until the colour.",
+                                       "Carte in più, oltre alle 2 o a quelle pescate fino al "
+                                       "colore, per chi è scoperto a bluffare.",
+                                       "Cartas a mais, além das 2 ou das compradas até a cor, "
+                                       "para quem é pego blefando."),
+        "seven_zero": Text("A 7 swaps hands with a player of one's choice; the Flip deck has no "
+                           "zeros.",
+                           "Il 7 scambia la mano con un giocatore a scelta; il mazzo di Flip non "
+                           "ha zeri.",
+                           "O 7 troca a mão com um jogador à escolha; o baralho do Flip não tem "
+                           "zeros."),
+        "buzzers": _OWN_DECK,
+    },
+    "no_mercy": {
+        "decks": Text("No Mercy plays its one deck of 168 cards, never more.",
+                      "UNO Senza pietà si gioca con il suo unico mazzo di 168 carte.",
+                      "O UNO Sem Piedade usa só o seu baralho de 168 cartas."),
+        "colors": Text("No Mercy's deck has its four colours: red, yellow, green and blue.",
+                       "Il mazzo di UNO Senza pietà ha i suoi quattro colori: rosso, giallo, "
+                       "verde e blu.",
+                       "O baralho do UNO Sem Piedade tem as suas quatro cores: vermelho, "
+                       "amarelo, verde e azul."),
+        "max_players": Text("The most seats a table may have: 6 at most in No Mercy.",
+                            "Il numero massimo di posti al tavolo: al più 6 in UNO Senza pietà.",
+                            "O número máximo de lugares na mesa: no máximo 6 no UNO Sem "
+                            "Piedade."),
+        "draw_when_playable": Text("Whether a player may draw while holding a playable card: "
+                                   "never in No Mercy.",
+                                   "Se si può pescare avendo una carta giocabile: mai in UNO "
+                                   "Senza pietà.",
+                                   "Se o jogador pode comprar tendo uma carta jogável: nunca no "
+                                   "UNO Sem Piedade."),
+        "play_after_draw": Text("Whether the card just drawn may be played in the same turn: in "
+                                "No Mercy it always is.",
+                                "Se la carta appena pescata si può giocare nello stesso turno: "
+                                "in UNO Senza pietà si gioca sempre.",
+                                "Se a carta recém-comprada pode ser jogada na mesma vez: no UNO "
+                                "Sem Piedade, sempre é."),
+        "draw_until_playable": Text("Drawing goes on until a playable card comes, which is then "
+                                    "played: always so in No Mercy.",
+                                    "Si pesca finché non arriva una carta giocabile, che poi si "
+                                    "gioca: sempre così in UNO Senza pietà.",
+                                    "Compra-se até sair uma carta jogável, que então é jogada: "
+                                    "sempre assim no UNO Sem Piedade."),
+        "max_draws_per_turn": Text("How many cards a player may draw in one turn; no effect in "
+                                   "No Mercy, where one draws until a card plays.",
+                                   "Quante carte si possono pescare in un turno; nessun effetto "
+                                   "in UNO Senza pietà, dove si pesca finché si può giocare.",
+                                   "Quantas cartas se pode comprar numa vez; sem efeito no UNO "
+                                   "Sem Piedade, onde se compra até poder jogar."),
+        "stacking": Text("A player facing a draw card answers with one worth at least as much "
+                         "(+2, +4, +6, +10) or takes the sum: always so in No Mercy.",
+                         "Chi deve pescare risponde con una carta Più che valga almeno "
+                         "altrettanto (+2, +4, +6, +10) o prende la somma: sempre in UNO Senza "
+                         "pietà.",
+                         "Quem deve comprar responde com uma carta de compra de valor igual ou "
+                         "maior (+2, +4, +6, +10) ou compra a soma: sempre no UNO Sem Piedade."),
+        "stack_mix_wild": Text("Whether a wild draw card may answer a coloured one, and the "
+                               "other way round.",
+                               "Se una carta Più jolly può rispondere a una colorata e "
+                               "viceversa.",
+                               "Se uma carta de compra coringa pode responder a uma colorida e "
+                               "vice-versa."),
+        "deflect": Text("A Skip or Reverse passes a pending draw on to another player; a Discard "
+                        "All or Skip Everyone cancels it.",
+                        "Un Salta o un Inverti passa l'obbligo di pescare a un altro giocatore; "
+                        "un Getta tutto o un Salta tutti lo annulla.",
+                        "Um Pular ou Inverter passa a compra pendente para outro jogador; um "
+                        "Descartar Tudo ou Pular Todos a cancela."),
+        "wd4_policy": Text("No Mercy has no bluff to catch: a wild card may always be played.",
+                           "In UNO Senza pietà non c'è bluff da scoprire: una carta jolly si può "
+                           "sempre giocare.",
+                           "No UNO Sem Piedade não há blefe a descobrir: uma carta coringa "
+                           "sempre pode ser jogada."),
+        "challenge_guilty_extra": Text("No effect in No Mercy: there is no bluff to catch.",
+                                       "Nessun effetto in UNO Senza pietà: non c'è bluff da "
+                                       "scoprire.",
+                                       "Sem efeito no UNO Sem Piedade: não há blefe a "
+                                       "descobrir."),
+        "action_finish": Text("Whether the last card may be an action card or a wild: in No "
+                              "Mercy any card may.",
+                              "Se l'ultima carta può essere una carta Azione o jolly: in UNO "
+                              "Senza pietà può esserlo qualsiasi carta.",
+                              "Se a última carta pode ser uma carta especial ou coringa: no UNO "
+                              "Sem Piedade, qualquer carta pode."),
+        "seven_zero": Text("A 0 passes every hand on in the direction of play; a 7 swaps hands "
+                           "with a player of one's choice: always so in No Mercy.",
+                           "Lo 0 fa passare tutte le mani nel senso del gioco; il 7 scambia la "
+                           "mano con un giocatore a scelta: sempre in UNO Senza pietà.",
+                           "O 0 passa todas as mãos no sentido do jogo; o 7 troca a mão com um "
+                           "jogador à escolha: sempre no UNO Sem Piedade."),
+        "buzzers": _OWN_DECK,
+        "max_hand": Text("The Mercy rule: a player holding 25 cards is out for the round.",
+                         "La regola della pietà: chi arriva a 25 carte è eliminato per la "
+                         "manche.",
+                         "A regra da misericórdia: quem chega a 25 cartas sai da rodada."),
+        "max_hand_penalty": Text("Points a player knocked out by the Mercy rule counts in "
+                                 "place of their hand: always 250 in No Mercy.",
+                                 "Punti che conta chi è eliminato dalla regola della pietà, al "
+                                 "posto della sua mano: sempre 250 in UNO Senza pietà.",
+                                 "Pontos que conta quem sai pela regra da misericórdia, no "
+                                 "lugar da sua mão: sempre 250 no UNO Sem Piedade."),
+        "flip_passes_hands": Text("Only in UNO Flip, where turning the cards over also passes "
+                                  "every hand on (seed 003).",
+                                  "Solo in UNO Flip, dove girare le carte fa anche passare "
+                                  "tutte le mani (seed 003).",
+                                  "Só no UNO Flip, onde virar as cartas também passa todas as "
+                                  "mãos (seed 003)."),
+    },
+}
+"""Per variant, an option's one-line meaning (the lobby editor's note under its cursor) where
+the classic words name cards the variant lacks or the variant fixes the option itself."""
+
+VALUES: dict[str, dict[str, dict[Any, Text]]] = {
+    "flip": {
+        "wd4_policy": {
+            "challenge": Text("may be challenged", "si possono contestare", "podem ser desafiados"),
+            "free": Text("free", "liberi", "livres"),
+        },
+    },
+    "no_mercy": {
+        "wd4_policy": {
+            "challenge": Text("always playable", "sempre giocabili", "sempre jogáveis"),
+        },
+    },
+}
+"""Per variant, option and value: the value in words where the variant's title needs other
+words (Flip's two wild draw cards take a plural; No Mercy has nothing to challenge)."""
 
 STATEMENTS: dict[str, dict[str, dict[Any, Text]]] = {
     "flip": {
