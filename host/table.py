@@ -488,7 +488,9 @@ class Table:
                          member.seat)
                 self._free(member.seat)  # nothing is left to play: no stand-in, no token
                 self._after_the_match(now)
-                if self.game is None:
+                # `started`, not `self.game is None`: mypy still holds self.game narrowed to a
+                # Game here, and mypyc's build (setup.py) would raise reading None as one.
+                if not self.started:
                     return  # back in the lobby: everyone got its table_state
             elif seat is not None and self.game is not None:
                 seat.conn = None
