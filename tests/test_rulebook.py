@@ -136,7 +136,7 @@ def test_every_preset_renders_with_every_option_and_its_choices(name: str, lang:
     for option in OPTIONS:
         if option in VARIANT_OPTIONS or option in rules.excluded_options():
             continue
-        said = value_words(option, getattr(rules, option), lang)
+        said = value_words(option, getattr(rules, option), lang, rules.variant)
         assert f"{option_title(option, lang, rules.variant)}: {said}" in text
     for choice in applicable_choices(rules):
         assert " ".join(choice_text(choice, lang, rules).split()) in text

@@ -222,3 +222,12 @@ def test_a_variants_option_meanings_state_its_own_numbers(lang: str) -> None:
     assert str(MERCY_LIMIT) in said["max_hand"] and no_mercy.max_hand == MERCY_LIMIT
     assert str(no_mercy.max_hand_penalty) in said["max_hand_penalty"]
     assert str(NO_MERCY_MAX_PLAYERS) in said["max_players"]
+
+
+@pytest.mark.parametrize(("lang", "plural"), [("it", "si possono contestare"),
+                                              ("pt", "podem ser desafiados")])
+def test_flips_challenge_value_agrees_with_its_plural_title(lang: str, plural: str) -> None:
+    title = option_title("wd4_policy", lang, "flip")
+    flip = describe_rules(preset("flip"), lang)
+    assert f"{title}: {plural}." in " ".join(flip.split())
+    assert plural not in describe_rules(preset("official"), lang)

@@ -145,7 +145,7 @@ def option_statement(rules: RuleSet, name: str, lang: str) -> str:
     own = STATEMENTS.get(rules.variant, {}).get(name, {})
     template = _say(own.get(key, says[key]), lang)
     return template.format(
-        v=value_words(name, value, lang),
+        v=value_words(name, value, lang, rules.variant),
         n=value,
         size=len(rules.manifest()),
         colours=_colour_list(rules.colors, lang),
@@ -225,10 +225,10 @@ def describe_rules(
     lines += ["", _say(HEADINGS["options"], lang)]
     for option in _described(rules):
         value = getattr(rules, option)
-        shown = value_words(option, value, lang)
+        shown = value_words(option, value, lang, rules.variant)
         changed = value != getattr(base, option)
         if changed:
-            official = value_words(option, getattr(base, option), lang)
+            official = value_words(option, getattr(base, option), lang, rules.variant)
             shown += " (" + _say(HEADINGS["official_value"], lang).format(v=official) + ")"
         title = option_title(option, lang, rules.variant)
         text = f"{title}: {shown}. {option_statement(rules, option, lang)}"
