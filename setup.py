@@ -1,10 +1,11 @@
-"""Build unonet with its engine compiled by mypyc; pure Python whenever that cannot be.
+"""Build unonet with its engine and the host's action path compiled by mypyc; pure Python
+whenever that cannot be.
 
 pyproject.toml holds everything about the project; this file only adds `ext_modules`: the
-engine modules listed in unonet/compiled.py (`ENGINE_MODULES`), compiled by mypyc into one
-shared library and a small extension per module that loads it. Every extension is optional, and
-the build is all or nothing: if any of them fails (no C compiler, say), none is installed and
-the engine runs from its .py files, with a warning. The engine stays pure Python, not compiled:
+modules listed in unonet/compiled.py (`ENGINE_MODULES` and `HOST_MODULES`), compiled by mypyc
+into one shared library and a small extension per module that loads it. Every extension is
+optional, and the build is all or nothing: if any of them fails (no C compiler, say), none is
+installed and everything runs from its .py files, with a warning. Nothing is compiled:
 
 - in an editable install (`pip install -e .`): setuptools' PEP 660 hook runs
   `setup.py editable_wheel`, and its build_ext copies what it builds into the source tree,
@@ -12,7 +13,7 @@ the engine runs from its .py files, with a warning. The engine stays pure Python
 - with UNONET_PURE=1 in the environment;
 - for commands that build nothing (egg_info, dist_info, sdist: pip's metadata steps).
 
-`unonet --version` says which engine runs.
+`unonet --version` says which parts run compiled.
 """
 
 from __future__ import annotations
@@ -38,21 +39,27 @@ def warn(message: str) -> None:
     print(f"unonet setup: WARNING: {message}", file=sys.stderr, flush=True)
 
 
-def engine_modules() -> list[str]:
-    """`ENGINE_MODULES` of unonet/compiled.py, read from its source: importing unonet here
-    would need what the build environment does not have."""
+COMPILED_TUPLES = ("ENGINE_MODULES", "HOST_MODULES")  # the literals of unonet/compiled.py
+
+
+def compiled_modules() -> list[str]:
+    """`ENGINE_MODULES` then `HOST_MODULES` of unonet/compiled.py, read from its source:
+    importing unonet here would need what the build environment does not have."""
     tree = ast.parse((ROOT / "unonet" / "compiled.py").read_text(encoding="utf-8"))
+    found: dict[str, list[str]] = {}
     for node in tree.body:
-        if isinstance(node, ast.Assign) and any(
-            isinstance(target, ast.Name) and target.id == "ENGINE_MODULES"
-            for target in node.targets
-        ):
-            return list(ast.literal_eval(node.value))
-    raise RuntimeError("unonet/compiled.py defines no ENGINE_MODULES literal")
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Name) and target.id in COMPILED_TUPLES:
+                    found[target.id] = list(ast.literal_eval(node.value))
+    missing = [name for name in COMPILED_TUPLES if name not in found]
+    if missing:
+        raise RuntimeError(f"unonet/compiled.py defines no {' or '.join(missing)} literal")
+    return [module for name in COMPILED_TUPLES for module in found[name]]
 
 
 def why_pure(argv: list[str]) -> str | None:
-    """Why this run builds no compiled engine, or None when it compiles."""
+    """Why this run compiles nothing, or None when it compiles."""
     if os.environ.get("UNONET_PURE", "") not in ("", "0"):
         return "UNONET_PURE is set"
     if EDITABLE_COMMANDS & set(argv):
@@ -63,14 +70,16 @@ def why_pure(argv: list[str]) -> str | None:
 
 
 def compiled_extensions() -> list[Any]:
-    """mypyc's extensions for the engine, all optional; none if mypyc cannot make them."""
-    sources = [name.replace(".", "/") + ".py" for name in engine_modules()]
+    """mypyc's extensions, all optional; none if mypyc cannot make them. One group (one
+    shared library) for the engine and the host, so that the host's calls into the engine
+    stay native."""
+    sources = [name.replace(".", "/") + ".py" for name in compiled_modules()]
     try:
         from mypyc.build import mypycify
 
         extensions = mypycify(sources, opt_level="3")
     except (Exception, SystemExit) as exc:  # mypyc exits on a type error
-        warn(f"mypyc could not compile the engine ({exc!r}); installing it as pure Python")
+        warn(f"mypyc could not compile ({exc!r}); installing pure Python")
         return []
     for extension in extensions:
         extension.optional = True
@@ -78,8 +87,8 @@ def compiled_extensions() -> list[Any]:
 
 
 class BuildPy(build_py):
-    """Drop compiled engine modules that an earlier build left in build/ (pip builds in the
-    source tree and reuses it), so that a pure build installs no stale extension."""
+    """Drop compiled modules that an earlier build left in build/ (pip builds in the source
+    tree and reuses it), so that a pure build installs no stale extension."""
 
     def run(self) -> None:
         super().run()
@@ -89,11 +98,11 @@ class BuildPy(build_py):
 
 class BuildExt(build_ext):
     """All or nothing: the shared library first; if any extension fails, the built ones are
-    removed and the engine stays pure. Nothing is built in editable mode."""
+    removed and everything stays pure. Nothing is built in editable mode."""
 
     def build_extensions(self) -> None:
         if self.editable_mode:
-            warn("editable install: the engine is not compiled")
+            warn("editable install: nothing is compiled")
             self.extensions = []
             return
         self.check_extensions_list(self.extensions)
@@ -105,8 +114,8 @@ class BuildExt(build_ext):
                 if not ext.optional:
                     raise
                 warn(
-                    f"building {ext.name} failed ({exc}); the engine is installed as pure "
-                    "Python (it needs a C compiler and the Python headers)"
+                    f"building {ext.name} failed ({exc}); installing pure Python (mypyc "
+                    "needs a C compiler and the Python headers)"
                 )
                 remove_compiled(Path(self.build_lib))
                 self.extensions = []
@@ -114,8 +123,8 @@ class BuildExt(build_ext):
 
 
 def remove_compiled(build_lib: Path) -> None:
-    """Delete the engine's extension modules (and mypyc's shared library) under `build_lib`."""
-    stems = [build_lib / "unonet" / name.rpartition(".")[2] for name in engine_modules()]
+    """Delete the compiled modules (and mypyc's shared library) under `build_lib`."""
+    stems = [build_lib.joinpath(*name.split(".")) for name in compiled_modules()]
     stems += [
         path.with_name(path.name.partition(".")[0])
         for path in build_lib.glob("*" + SHARED_LIB + ".*")
@@ -131,6 +140,6 @@ if reason is None:
 else:
     ext_modules = []
     if BUILD_COMMANDS & set(sys.argv[1:]) or EDITABLE_COMMANDS & set(sys.argv[1:]):
-        warn(f"the engine is not compiled: {reason}")
+        warn(f"nothing is compiled: {reason}")
 
 setup(ext_modules=ext_modules, cmdclass={"build_py": BuildPy, "build_ext": BuildExt})

@@ -1,8 +1,9 @@
 """The mypyc-compiled engine plays exactly like its pure-Python source.
 
-`pip install .` ships the engine compiled by mypyc (setup.py, unonet/compiled.py). Here a copy of
-the engine is compiled into a temporary folder and two child processes, one with the compiled
-copy first on sys.path and one with the same source uncompiled, play the same seeded matches
+`pip install .` ships the engine compiled by mypyc (setup.py, unonet/compiled.py). Here the
+session's one mypyc build of a snapshot of the source (tests/compiled_build.py, shared with
+test_compiled_host.py) and the same snapshot uncompiled each run in a child process, with the
+copy first on sys.path; the two play the same seeded matches
 (2 to 7 seats, the official rules and other rule sets) with a seeded random bot: the pending
 seat's legal actions, out-of-turn UNO calls and catches, the host's expiry and penalty, and
 illegal actions, which must raise EngineError. Each prints a transcript (every event list,
@@ -15,19 +16,17 @@ with the unonet found in ROOT. Skipped without mypyc (mypy) or a C compiler.
 
 from __future__ import annotations
 
-import importlib.util
-import os
 import random
 import re
-import shlex
-import shutil
 import subprocess
 import sys
-import sysconfig
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import pytest
+
+if TYPE_CHECKING:  # the child runs this file as a script, where tests/ is not on sys.path
+    from compiled_build import SourceBuild
 
 REPO = Path(__file__).resolve().parents[1]
 TARGET = 100  # points to win a match: a few rounds each, so the test stays quick
@@ -211,35 +210,6 @@ def test_engine_modules_are_all_that_a_match_imports() -> None:
     assert not missing, f"add {sorted(missing)} to ENGINE_MODULES in unonet/compiled.py"
 
 
-def missing_toolchain() -> str | None:
-    """Why mypyc cannot build here, or None."""
-    for module in ("mypyc", "setuptools"):
-        if importlib.util.find_spec(module) is None:
-            return f"{module} is not installed (mypyc comes with mypy: pip install mypy)"
-    cc = os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc"
-    if shutil.which(shlex.split(cc)[0]) is None:
-        return f"no C compiler ({cc!r} is not on PATH)"
-    if not Path(sysconfig.get_paths()["include"], "Python.h").exists():
-        return "no Python headers (Python.h) to compile against"
-    return None
-
-
-def run_child(root: Path) -> subprocess.Popen[str]:
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    env["PYTHONHASHSEED"] = "0"
-    with open(root / "transcript.txt", "w", encoding="utf-8") as output:
-        return subprocess.Popen(
-            [sys.executable, "-P", __file__, str(root)],
-            stdout=output, stderr=subprocess.PIPE, text=True, env=env, cwd=root,
-        )
-
-
-def read_child(root: Path, child: subprocess.Popen[str]) -> list[str]:
-    _, err = child.communicate()
-    assert child.returncode == 0, f"the child in {root} failed:\n{err}"
-    return (root / "transcript.txt").read_text(encoding="utf-8").splitlines()
-
-
 class Transcripts(NamedTuple):
     base: Path  # pure/unonet and compiled/unonet are in it
     pure: list[str]
@@ -247,32 +217,20 @@ class Transcripts(NamedTuple):
 
 
 @pytest.fixture(scope="module")
-def transcripts(tmp_path_factory: pytest.TempPathFactory) -> Transcripts:
-    """The transcripts of the pure and the compiled engine, from one snapshot of the source."""
-    missing = missing_toolchain()
-    if missing:
-        pytest.skip(f"cannot compile the engine with mypyc: {missing}")
-    from unonet.compiled import ENGINE_MODULES
+def transcripts(compiled_source: SourceBuild) -> Transcripts:
+    """The transcripts of the pure and the compiled engine, from one snapshot of the source,
+    played at the same time."""
+    from compiled_build import read_child, run_child
 
-    base = tmp_path_factory.mktemp("engine")
-    pure, compiled = base / "pure", base / "compiled"
-    ignore = shutil.ignore_patterns("__pycache__", "*.so", "*.pyd")
-    shutil.copytree(REPO / "unonet", pure / "unonet", ignore=ignore)
-    shutil.copytree(pure, compiled)
-    pure_child = run_child(pure)  # plays while the copy compiles
+    build = compiled_source
+    pure_out, compiled_out = build.base / "engine-pure.txt", build.base / "engine-compiled.txt"
+    pure_child = run_child(Path(__file__), build.pure, pure_out)
     try:
-        sources = [name.replace(".", "/") + ".py" for name in ENGINE_MODULES]
-        build = subprocess.run(
-            [sys.executable, "-m", "mypyc", *sources],
-            cwd=compiled, capture_output=True, text=True, check=False,
-        )
-        assert build.returncode == 0, "mypyc failed:\n" + "\n".join(
-            (build.stdout + build.stderr).splitlines()[-30:]
-        )
-        compiled_lines = read_child(compiled, run_child(compiled))
+        compiled_lines = read_child(run_child(Path(__file__), build.compiled, compiled_out),
+                                    compiled_out)
     finally:
-        pure_lines = read_child(pure, pure_child)
-    return Transcripts(base, pure_lines, compiled_lines)
+        pure_lines = read_child(pure_child, pure_out)
+    return Transcripts(build.base, pure_lines, compiled_lines)
 
 
 def test_each_child_ran_the_engine_it_was_given(transcripts: Transcripts) -> None:

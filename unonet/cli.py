@@ -23,7 +23,7 @@ from unonet import __version__
 from unonet.actions import Action
 from unonet.bots import POLICIES
 from unonet.bots.driver import play_match
-from unonet.compiled import engine_is_compiled
+from unonet.compiled import compiled_parts
 from unonet.errors import EngineError
 from unonet.events import Event, RoundEnded, TurnStarted
 from unonet.match import Match
@@ -361,13 +361,22 @@ def cmd_audit(args: argparse.Namespace) -> int:
     return run(Path(args.file), sys.stdout, sys.stderr)
 
 
+class VersionAction(argparse.Action):
+    """`--version`: asks which parts run compiled only when given (that imports the host)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        print(f"unonet {__version__} ({compiled_parts()})")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="unonet",
         description="UNO over the network, from a terminal.",
     )
-    engine = "compiled engine" if engine_is_compiled() else "pure-Python engine"
-    parser.add_argument("--version", action="version", version=f"unonet {__version__} ({engine})")
+    parser.add_argument("--version", action=VersionAction, nargs=0,
+                        help="show the version and which parts run compiled, then exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     play = sub.add_parser(

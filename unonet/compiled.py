@@ -1,8 +1,8 @@
-"""Which engine runs: the modules mypyc compiles on `pip install .`, and whether they were.
+"""What runs compiled: the modules mypyc compiles on `pip install .`, and whether they were.
 
-setup.py reads `ENGINE_MODULES` from this file's source (ast, without importing unonet), so it
-stays a literal tuple of strings. Nothing here does I/O: `engine_is_compiled` looks at how the
-engine's module objects were loaded.
+setup.py reads `ENGINE_MODULES` and `HOST_MODULES` from this file's source (ast, without
+importing unonet), so they stay literal tuples of strings. Nothing here does I/O:
+`engine_is_compiled` and `host_is_compiled` look at how the module objects were loaded.
 """
 
 from __future__ import annotations
@@ -10,7 +10,14 @@ from __future__ import annotations
 import importlib
 from importlib.machinery import ExtensionFileLoader
 
-__all__ = ["ENGINE_MODULES", "engine_is_compiled"]
+__all__ = [
+    "COMPILED_MODULES",
+    "ENGINE_MODULES",
+    "HOST_MODULES",
+    "compiled_parts",
+    "engine_is_compiled",
+    "host_is_compiled",
+]
 
 ENGINE_MODULES = (
     "unonet.actions",
@@ -33,14 +40,87 @@ ENGINE_MODULES = (
     "unonet.shuffle",
     "unonet.view",
 )
-"""The engine (what a Match runs on), compiled together by mypyc into one shared library."""
+"""The engine (what a Match runs on)."""
+
+HOST_MODULES = (
+    # The wire, as the host reads and writes it for every frame: the limits and error codes it
+    # cites, the msgpack profile and catalogue checks, the codecs of actions, events and views,
+    # and HostConnection (framing, rate limit, keepalive, connection state).
+    "protocol.connection",
+    "protocol.errors",
+    "protocol.frames",
+    "protocol.game_codec",
+    "protocol.host_connection",
+    "protocol.keepalive",
+    "protocol.limits",
+    "protocol.messages",
+    "protocol.profile",
+    "protocol.ratelimit",
+    "protocol.schema",
+    "protocol.state",
+    "protocol.text",
+    "protocol.versions",
+    "protocol.wire_codecs",
+    # Not the host's: the client's sans-IO session, because it subclasses Endpoint
+    # (protocol.connection) and mypyc lets no interpreted class inherit from a compiled one.
+    "protocol.client_session",
+    # The host's side of the trust protocol: each event's proof fields and the events digest
+    # (every action), the round's commitments, seed exchange and signed messages (every round).
+    "protocol.trust.constants",
+    "protocol.trust.deck",
+    "protocol.trust.host",
+    "protocol.trust.messages",
+    "protocol.trust.primitives",
+    "protocol.trust.seed_exchange",
+    "protocol.trust.signing",
+    # The tables, sans-IO: an intent's way from the registry to the match and back out as what
+    # each member gets. The trio shell (host/connection.py, host/server.py), the journal's file
+    # I/O, the stand-in bots and the settings stay pure Python: they await, touch files, or run
+    # once per round rather than once per action.
+    "host.game",
+    "host.outgoing",
+    "host.registry",
+    "host.round_log",
+    "host.seating",
+    "host.table",
+    "host.table_limits",
+)
+"""The host's action path around the engine: no trio, no I/O (mypyc compiles neither awaits
+nor anything it could not check), every module something an action runs through."""
+
+COMPILED_MODULES = ENGINE_MODULES + HOST_MODULES
+"""What setup.py compiles, into one shared library: a call from the host into the engine stays
+a native call (two libraries would meet through Python's calling convention)."""
+
+
+def _all_compiled(names: tuple[str, ...]) -> bool:
+    for name in names:
+        spec = importlib.import_module(name).__spec__
+        if spec is None or not isinstance(spec.loader, ExtensionFileLoader):
+            return False
+    return True
 
 
 def engine_is_compiled() -> bool:
     """True when every engine module was loaded from an extension module (the mypyc build),
     False when any runs from its .py source (editable installs, UNONET_PURE=1, no compiler)."""
-    for name in ENGINE_MODULES:
-        spec = importlib.import_module(name).__spec__
-        if spec is None or not isinstance(spec.loader, ExtensionFileLoader):
-            return False
-    return True
+    return _all_compiled(ENGINE_MODULES)
+
+
+def host_is_compiled() -> bool:
+    """True when every module of HOST_MODULES was loaded from an extension module. Importing
+    them imports the protocol and host packages, so a caller that only plays asks
+    `engine_is_compiled` instead."""
+    return _all_compiled(HOST_MODULES)
+
+
+def compiled_parts() -> str:
+    """Which parts run compiled, in words (`unonet --version`, the benchmarks)."""
+    engine, host = engine_is_compiled(), host_is_compiled()
+    if engine and host:
+        return "compiled engine and host"
+    if engine:
+        return "compiled engine, pure-Python host"
+    if host:
+        return "pure-Python engine, compiled host"
+    return "pure-Python engine and host"
