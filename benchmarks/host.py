@@ -17,9 +17,12 @@ the machine has at least two (each process prints the cores it had). Two phases 
   from the write of the frame to the arrival of its answer (`accepted`, or the echoed frame).
 
 Figures are printed per repeat, then the median and the range (min-max) over the repeats.
-Which engine runs is said: the mypyc build if it is installed (unonet.compiled), else the
-pure-Python one; nothing here chooses. The machine's load average is printed before and
-after: other processes on the box inflate every figure here, the echo's too.
+What runs is what is installed: a `pip install .` build (its engine and host path compiled by
+mypyc) if there is one, else this source tree; `--compiled` instead compiles a copy of this
+tree as setup.py does (about four minutes of one core) and runs every process of the
+benchmark from it. Which parts ran compiled is said (unonet.compiled). The machine's load
+average is printed before and after: other processes on the box inflate every figure here, the
+echo's too.
 """
 
 from __future__ import annotations
@@ -28,9 +31,11 @@ import argparse
 import json
 import math
 import os
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import asdict
@@ -40,7 +45,11 @@ from typing import Any
 import trio
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+BUILD_ROOT = "UNONET_BENCH_BUILD"
+"""--compiled: the folder of the mypyc build that this process and its children import from."""
+if os.environ.get(BUILD_ROOT):
+    sys.path.insert(0, os.environ[BUILD_ROOT])
+sys.path.append(str(ROOT))  # after site-packages: an installed build runs, else this tree
 
 from benchmarks import host_load  # noqa: E402
 from host.collector import tuned_collector  # noqa: E402
@@ -48,7 +57,7 @@ from host.registry import Registry  # noqa: E402
 from host.server import HostServer, ServerConfig  # noqa: E402
 from host.settings import FAST_TIMINGS, ConnectionLimits  # noqa: E402
 from host.table import TableSettings  # noqa: E402
-from unonet.compiled import engine_is_compiled  # noqa: E402
+from unonet.compiled import COMPILED_MODULES, compiled_parts, engine_is_compiled  # noqa: E402
 
 SEATS = 4
 SERVER_CORE = 0
@@ -268,6 +277,28 @@ def report(saturated: list[dict[str, Any]], paced: list[dict[str, Any]]) -> None
               "(target <= 3: the slowest 1 % of answers beside the slowest 1 % of echoes)")
 
 
+def run_compiled(argv: Sequence[str]) -> int:
+    """Compile a copy of unonet/, protocol/ and host/ as setup.py does (every module of
+    unonet.compiled, -O3) and run this benchmark, every process of it, from that copy."""
+    with tempfile.TemporaryDirectory(prefix="unonet-mypyc-") as folder:
+        for package in ("unonet", "protocol", "host"):
+            shutil.copytree(ROOT / package, Path(folder) / package,
+                            ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+        shutil.copy(ROOT / "pyproject.toml", folder)  # mypy's settings
+        sources = [name.replace(".", "/") + ".py" for name in COMPILED_MODULES]
+        print("compiling the engine and the host path with mypyc (as pip install . does) ...",
+              flush=True)
+        build = subprocess.run([sys.executable, "-m", "mypyc", *sources], cwd=folder,
+                               capture_output=True, text=True,
+                               env={**os.environ, "MYPYC_OPT_LEVEL": "3"})
+        if build.returncode != 0:
+            print("mypyc failed:\n" + (build.stdout + build.stderr)[-3000:], file=sys.stderr)
+            return 1
+        rest = [arg for arg in argv if arg != "--compiled"]
+        return subprocess.run([sys.executable, __file__, *rest],
+                              env={**os.environ, BUILD_ROOT: folder}).returncode
+
+
 def load_average() -> str:
     return " ".join(Path("/proc/loadavg").read_text().split()[:3])
 
@@ -291,7 +322,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--phase", choices=("both", "saturate", "paced"), default="both")
     parser.add_argument("--plan", help="worker: its LoadPlan as JSON")
     parser.add_argument("--profile", metavar="FILE", help="serve: under cProfile, stats here")
+    parser.add_argument("--compiled", action="store_true",
+                        help="compile a copy of this tree with mypyc and run from it")
     args = parser.parse_args(argv)
+    if args.compiled and not os.environ.get(BUILD_ROOT):
+        return run_compiled(sys.argv[1:] if argv is None else argv)
     if args.mode == "serve":
         pin(server_core())
         if args.profile is None:
@@ -313,8 +348,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         pin(load_cores())
         host_load.worker_main(args.plan)
         return 0
-    engine = "compiled (mypyc)" if engine_is_compiled() else "pure Python"
-    print(f"unonet host benchmark: engine {engine}, {os.cpu_count()} CPUs, host and echo on "
+    print(f"unonet host benchmark: {compiled_parts()} (from "
+          f"{Path(sys.modules['unonet'].__file__ or '').parent.parent}), {os.cpu_count()} CPUs, "
+          "host and echo on "
           f"core {min(server_core())}, load on "
           f"{sorted(load_cores())}; load average before: {load_average()}", flush=True)
     saturated: list[dict[str, Any]] = []
