@@ -47,6 +47,8 @@ import trio
 ROOT = Path(__file__).resolve().parent.parent
 BUILD_ROOT = "UNONET_BENCH_BUILD"
 """--compiled: the folder of the mypyc build that this process and its children import from."""
+if sys.path and Path(sys.path[0] or ".").resolve() == ROOT / "benchmarks":
+    del sys.path[0]  # this file's folder: its name, host.py, would shadow the host package
 if os.environ.get(BUILD_ROOT):
     sys.path.insert(0, os.environ[BUILD_ROOT])
 sys.path.append(str(ROOT))  # after site-packages: an installed build runs, else this tree
