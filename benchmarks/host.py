@@ -16,6 +16,11 @@ the machine has at least two (each process prints the cores it had). Two phases 
   1-2 s, in the same worker processes. Round trips are measured by the same code for both:
   from the write of the frame to the arrival of its answer (`accepted`, or the echoed frame).
 
+`--against TREE` pairs the saturate phase: the host of another source tree (an earlier commit,
+say) runs beside this one on the same core, loaded by its own workers exactly as this one is,
+over the same window, and the ratio of their CPU per action is printed per pair: a machine
+whose speed drifts by tens of percent within the hour compares like with like only that way.
+
 Figures are printed per repeat, then the median and the range (min-max) over the repeats.
 What runs is what is installed: a `pip install .` build (its engine and host path compiled by
 mypyc) if there is one, else this source tree; `--compiled` instead compiles a copy of this
@@ -38,7 +43,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
@@ -162,16 +167,37 @@ def percentile(values: Sequence[float], share: float) -> float:
 # -- one phase -----------------------------------------------------------------------------------
 
 
+def spawn_against(tree: Path, tables: int) -> tuple[subprocess.Popen[bytes], dict[str, Any]]:
+    """`--against`: a host served by another source tree's benchmarks/host.py, importing that
+    tree (PYTHONPATH goes before site-packages and this tree)."""
+    process = subprocess.Popen(
+        [sys.executable, str(tree / "benchmarks" / "host.py"), "serve", "--tables", str(tables)],
+        stdout=subprocess.PIPE, cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)})
+    assert process.stdout is not None
+    line = process.stdout.readline().decode()
+    try:
+        return process, json.loads(line)
+    except ValueError:
+        process.kill()
+        raise RuntimeError(f"the host of {tree} did not start: {line!r}") from None
+
+
 def phase(tables: int, echo_clients: int, think: tuple[float, float],
           echo_think: tuple[float, float], workers: int, warmup: float,
-          seconds: float) -> dict[str, Any]:
-    """Start a host and an echo server, load them, measure the window; everything stopped."""
+          seconds: float, against: Path | None = None) -> dict[str, Any]:
+    """Start a host and an echo server, load them, measure the window; everything stopped.
+    With `against`, a second host from that tree runs beside the first on the same core, with
+    the same load from workers of its own, over the same window: a pair."""
     profile = ("--profile", PROFILE, "--seconds", str(warmup + seconds + 1.0)) \
         if PROFILE and not os.path.exists(PROFILE) else ()
     host, started = spawn("serve", "--tables", str(tables), *profile)
     echo_server, echo_started = spawn("echo")
     children: list[subprocess.Popen[bytes]] = []
+    other: subprocess.Popen[bytes] | None = None
+    other_children: list[subprocess.Popen[bytes]] = []
     try:
+        if against is not None:
+            other, other_started = spawn_against(against, tables)
         start = time.time() + warmup
         workers = max(1, min(workers, tables))
         for index in range(workers):
@@ -184,18 +210,30 @@ def phase(tables: int, echo_clients: int, think: tuple[float, float],
             children.append(subprocess.Popen(
                 [sys.executable, __file__, "worker", "--plan", json.dumps(asdict(plan))],
                 stdout=subprocess.PIPE, cwd=ROOT))
+            if other is not None:  # the same players and the same echo share, at the other
+                plan = replace(plan, port=other_started["port"])
+                other_children.append(subprocess.Popen(
+                    [sys.executable, __file__, "worker", "--plan", json.dumps(asdict(plan))],
+                    stdout=subprocess.PIPE, cwd=ROOT))
         time.sleep(max(0.0, start - time.time()))
         host0, echo0, t0 = cpu_seconds(host.pid), cpu_seconds(echo_server.pid), time.time()
+        other0 = cpu_seconds(other.pid) if other is not None else 0.0
         time.sleep(max(0.0, start + seconds - time.time()))
         host1, echo1, t1 = cpu_seconds(host.pid), cpu_seconds(echo_server.pid), time.time()
+        other1 = cpu_seconds(other.pid) if other is not None else 0.0
         found = []
         for child in children:
             out, _ = child.communicate(timeout=120)
             found.append(json.loads(out.decode().strip().splitlines()[-1]))
+        other_found = []
+        for child in other_children:
+            out, _ = child.communicate(timeout=120)
+            other_found.append(json.loads(out.decode().strip().splitlines()[-1]))
     finally:
         if profile:
             host.wait(60)
-        for process in (*children, host, echo_server):
+        for process in (*children, *other_children, host, echo_server,
+                        *([other] if other is not None else [])):
             if process.poll() is None:
                 process.kill()
                 process.wait()
@@ -203,7 +241,13 @@ def phase(tables: int, echo_clients: int, think: tuple[float, float],
     echoes = sum(len(f["echo_latencies"]) for f in found)
     latencies = [x for f in found for x in f["latencies"]]
     echo_latencies = [x for f in found for x in f["echo_latencies"]]
+    paired: dict[str, Any] = {}
+    if other is not None:
+        other_actions = sum(f["accepted"] for f in other_found)
+        paired = {"against_us_per_action": 1e6 * (other1 - other0) / max(1, other_actions),
+                  "against_actions": other_actions}
     return {
+        **paired,
         "compiled": started["compiled"], "host_cores": started["affinity"],
         "echo_cores": echo_started["affinity"], "load_cores": found[0]["affinity"],
         "workers": workers, "clients": tables * SEATS, "actions": actions,
@@ -248,6 +292,13 @@ def report(saturated: list[dict[str, Any]], paced: list[dict[str, Any]]) -> None
         print(f"host / echo CPU              "
               f"{spread([c / e for c, e in zip(cpu, echo, strict=True)], 1, '{:.1f}')} x   "
               "(what an action costs the host beyond reading a frame and writing one back)")
+        if "against_us_per_action" in s:
+            other = [r["against_us_per_action"] for r in saturated]
+            print(f"paired with --against        this tree {spread(cpu)} us, the other "
+                  f"{spread(other)} us per action; ratio "
+                  f"{spread([a / b for a, b in zip(cpu, other, strict=True)], 1, '{:.2f}')}   "
+                  "(both hosts at once on one core under the same load: below 1, this tree "
+                  "costs less)")
         print(f"round trip p50 / p99         {spread([r['p50'] for r in saturated], ms, '{:.2f}')}"
               f" / {spread([r['p99'] for r in saturated], ms, '{:.2f}')} ms   "
               "(saturated: mostly waiting behind other tables' actions)")
@@ -326,7 +377,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--profile", metavar="FILE", help="serve: under cProfile, stats here")
     parser.add_argument("--compiled", action="store_true",
                         help="compile a copy of this tree with mypyc and run from it")
+    parser.add_argument("--against", metavar="TREE", type=Path,
+                        help="saturate: also run the host of another source tree (e.g. `git "
+                        "worktree add /tmp/before HEAD~5`) beside this one, paired; both run "
+                        "from source, so not with --compiled")
     args = parser.parse_args(argv)
+    if args.against is not None and (args.compiled or os.environ.get(BUILD_ROOT)):
+        parser.error("--against runs both trees from source: it does not go with --compiled")
+    if args.against is not None and not (args.against / "benchmarks" / "host.py").exists():
+        parser.error(f"--against: {args.against} has no benchmarks/host.py")
     if args.compiled and not os.environ.get(BUILD_ROOT):
         return run_compiled(sys.argv[1:] if argv is None else argv)
     if args.mode == "serve":
@@ -360,7 +419,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for repeat in range(args.repeats):
         if args.phase in ("both", "saturate"):
             saturated.append(phase(args.tables, 4, (0.0, 0.0), (0.0, 0.0), args.workers,
-                                   args.warmup, args.seconds))
+                                   args.warmup, args.seconds, args.against))
         if args.phase in ("both", "paced"):
             paced.append(phase(args.clients // SEATS, args.echo_clients, PACED_THINK,
                                ECHO_THINK, args.workers,
