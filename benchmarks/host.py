@@ -142,13 +142,19 @@ async def echo() -> None:
 def spawn(*args: str) -> tuple[subprocess.Popen[bytes], dict[str, Any]]:
     process = subprocess.Popen([sys.executable, __file__, *args], stdout=subprocess.PIPE,
                                cwd=ROOT)
+    return process, announced(process, args[0])
+
+
+def announced(process: subprocess.Popen[bytes], what: str) -> dict[str, Any]:
+    """The first line a child prints once it serves (JSON); it is killed if that is not it."""
     assert process.stdout is not None
     line = process.stdout.readline().decode()
     try:
-        return process, json.loads(line)
+        found: dict[str, Any] = json.loads(line)
     except ValueError:
         process.kill()
-        raise RuntimeError(f"{args[0]} did not start: {line!r}") from None
+        raise RuntimeError(f"{what} did not start: {line!r}") from None
+    return found
 
 
 def cpu_seconds(pid: int) -> float:
@@ -173,13 +179,7 @@ def spawn_against(tree: Path, tables: int) -> tuple[subprocess.Popen[bytes], dic
     process = subprocess.Popen(
         [sys.executable, str(tree / "benchmarks" / "host.py"), "serve", "--tables", str(tables)],
         stdout=subprocess.PIPE, cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)})
-    assert process.stdout is not None
-    line = process.stdout.readline().decode()
-    try:
-        return process, json.loads(line)
-    except ValueError:
-        process.kill()
-        raise RuntimeError(f"the host of {tree} did not start: {line!r}") from None
+    return process, announced(process, f"the host of {tree}")
 
 
 def phase(tables: int, echo_clients: int, think: tuple[float, float],
