@@ -72,13 +72,14 @@ def fatal_code(frames: Sequence[dict[str, Any]]) -> str | None:
 
 
 async def start(nursery: trio.Nursery, limits: ConnectionLimits, tables: int = 1,
-                timings: TableTimings = FAST_TIMINGS, seats: int = 2
+                timings: TableTimings = FAST_TIMINGS, seats: int = 2,
+                rules: RuleSet | None = None,
                 ) -> tuple[HostServer, list[Table], trio.SocketListener]:
     """Tables with one in-process bot each, waiting for network players to fill them."""
     registry = Registry(timings)
     made = []
     for number in range(tables):
-        table = registry.create_table(TableSettings(f"t{number}", RuleSet(target=200),
+        table = registry.create_table(TableSettings(f"t{number}", rules or RuleSet(target=200),
                                                     headless=True, target_seats=seats,
                                                     timings=timings))
         table.add_bot()

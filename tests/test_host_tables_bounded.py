@@ -96,7 +96,8 @@ def test_each_address_and_the_host_have_a_named_number_of_live_tables() -> None:
 
 
 async def test_a_table_keeps_only_its_last_finished_match(nursery: trio.Nursery) -> None:
-    _, (table,), listener = await start(nursery, ConnectionLimits())
+    one_round = RuleSet(target=200, max_rounds=1)  # three whole matches, each one round long
+    _, (table,), listener = await start(nursery, ConnectionLimits(), rules=one_round)
     results: list[netbot.BotResult] = []
     await play_bot(listener, 0, results, 0.0, 3)
     assert len(results[0].matches) == 3
