@@ -58,8 +58,6 @@ class HostServer:
         self.admission = Admission(self.limits)
         self._ids = itertools.count(1)
         self._wakeup = trio.Event()
-        self._asleep_until = -math.inf
-        """The deadline the table clock sleeps until (-inf: it is awake, or not started)."""
         self._scopes: dict[ConnId, trio.CancelScope] = {}  # every handler, to drop it early
         self.closes: Counter[str] = Counter()
         """How connections ended: a fatal code the host sent or got (slow_consumer,
@@ -100,15 +98,9 @@ class HostServer:
     # -- the tables' clock -------------------------------------------------------------------
 
     def changed(self) -> None:
-        """Something touched the registry: send what it produced, and wake the table clock if
-        a table's deadline is now earlier than the one it sleeps until. Most actions only move
-        deadlines later (the next turn's timer), and waking the clock after each of them to
-        find nothing due was a task switch per action; a clock that wakes at a deadline that
-        has since moved finds nothing due and sleeps again."""
+        """Something touched the registry: send what it produced and re-arm the clock."""
         self._route()
-        deadline = self.registry.clock_deadline()
-        if deadline is not None and deadline < self._asleep_until:
-            self._wakeup.set()
+        self._wakeup.set()
 
     def _route(self) -> None:
         items = self.registry.take_outgoing()
@@ -153,10 +145,8 @@ class HostServer:
         self.registry.touch_all()
         while True:
             deadline = self.registry.clock_deadline()
-            self._asleep_until = math.inf if deadline is None else deadline
-            with trio.move_on_at(self._asleep_until):
+            with trio.move_on_at(math.inf if deadline is None else deadline):
                 await self._wakeup.wait()
-            self._asleep_until = -math.inf
             self._wakeup = trio.Event()
             try:
                 self.registry.clock_tick(trio.current_time())
