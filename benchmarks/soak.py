@@ -58,6 +58,7 @@ sys.path.insert(0, str(ROOT))
 
 from client.netbot import BotResult, play  # noqa: E402
 from host.collector import tuned_collector  # noqa: E402
+from host.journal import FINISHED_DIR, FINISHED_KEPT  # noqa: E402
 from host.logs import setup_logging  # noqa: E402
 from host.registry import Registry  # noqa: E402
 from host.server import HostServer, ServerConfig  # noqa: E402
@@ -284,12 +285,14 @@ def structure_sizes(club: Club) -> list[str]:
                 per.setdefault(f"{part}.{key}", []).append(value)
     lines.append(f"per table (sum/largest over {len(registry.tables)} tables): " + " ".join(
         f"{k}={sum(v)}/{max(v)}" for k, v in sorted(per.items())))
-    journals = list((club.home / "journals").glob("*"))
-    size = sum(p.stat().st_size for p in journals)
+    journals = list((club.home / "journals").glob("*.jsonl"))
+    finished = list((club.home / "journals" / FINISHED_DIR).glob("*.jsonl"))
+    size = sum(p.stat().st_size for p in journals + finished)
     open_journals = sum(1 for t in registry.tables.values()
                         if t.game is not None and t.game.journal is not None)
-    lines.append(f"journals: {len(journals)} files, {mib(size)} on disk (one per match, kept "
-                 f"for good by design), {open_journals} open")
+    lines.append(f"journals: {len(journals)} of matches not finished ({open_journals} open), "
+                 f"{len(finished)} finished (the newest {FINISHED_KEPT} kept), {mib(size)} "
+                 "on disk")
     logs = sorted(club.home.glob("host.log*"))
     lines.append(f"log: {len(logs)} files, {mib(sum(p.stat().st_size for p in logs))} "
                  "(rotated at 1 MiB, five kept)")

@@ -351,7 +351,7 @@ class Game:
                 log.info("%s: match over, seat %d wins with scores %s", self.label,
                          event.winner, list(event.scores))
                 if self.journal is not None:
-                    self.journal.close()
+                    log.info("%s: journal kept as %s", self.label, self.journal.finish())
                     self.journal = None
         self._audit_if_over()
         self._refresh(now)

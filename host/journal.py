@@ -23,6 +23,7 @@ state. A crash mid-write leaves at most one partial last line; `load` drops it a
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from collections.abc import Mapping
@@ -38,6 +39,14 @@ from unonet.match import Match
 from unonet.rules import RuleSet
 
 FORMAT_VERSION = 1
+
+FINISHED_DIR = "finished"
+"""Where a journal goes once its match has ended (a folder beside the live ones): nothing
+resumes it any more, so it is a record, and records are kept only so many."""
+
+FINISHED_KEPT = 500
+"""Finished matches' journals a host keeps (the newest): a week of a busy club's matches as
+records, a few MiB, where keeping all of them grows the disk by one file per match forever."""
 
 
 class JournalError(Exception):
@@ -209,10 +218,38 @@ class Journal:
     def close(self) -> None:
         self._handle.close()
 
+    def finish(self, kept: int = FINISHED_KEPT) -> Path:
+        """The match ended: close the journal, move it among the finished ones and keep only
+        the newest `kept` of those. Returns where it went. A file system that refuses (a
+        read-only disk, a journal someone moved) leaves the journal where it is: losing a
+        record is better than failing a table whose match just ended."""
+        self.close()
+        finished = self.path.parent / FINISHED_DIR
+        try:
+            finished.mkdir(mode=0o700, exist_ok=True)
+            target = finished / self.path.name
+            os.replace(self.path, target)
+        except OSError:
+            return self.path
+        prune_finished(finished, kept)
+        return target
+
     def _write(self, line: Mapping[str, Any]) -> None:
         self._handle.write(json.dumps(line, separators=(",", ":")) + "\n")
         self._handle.flush()
         os.fsync(self._handle.fileno())
+
+
+def prune_finished(finished: Path, kept: int) -> None:
+    """Remove all but the newest `kept` journals in `finished` (by modification time)."""
+    try:
+        entries = [(entry.stat().st_mtime_ns, entry) for entry in finished.glob("*.jsonl")]
+    except OSError:
+        return
+    entries.sort()
+    for _, entry in entries[:max(0, len(entries) - kept)]:
+        with contextlib.suppress(OSError):  # gone already: the next match's pruning tries again
+            entry.unlink()
 
 
 # -- reading -----------------------------------------------------------------------------------

@@ -3,11 +3,20 @@
 from __future__ import annotations
 
 import hashlib
+import os
 from pathlib import Path
 
 import pytest
 
-from host.journal import Header, Journal, JournalError, SeatRecord, TrustRecord, load
+from host.journal import (
+    FINISHED_DIR,
+    Header,
+    Journal,
+    JournalError,
+    SeatRecord,
+    TrustRecord,
+    load,
+)
 from protocol.trust.host import HostCommitments
 from protocol.trust.primitives import new_game_id, new_seed, seed_commitment
 from unonet.actions import HOST, StartRound
@@ -85,3 +94,32 @@ def test_damage_before_the_last_line_is_an_error(tmp_path: Path) -> None:
     path.write_bytes(b"\n".join(lines))
     with pytest.raises(JournalError):
         load(path)
+
+
+def test_a_finished_match_s_journal_moves_among_the_finished_and_only_the_newest_are_kept(
+        tmp_path: Path) -> None:
+    """A host that runs for weeks does not grow its disk by a file per match forever: a
+    match's journal is moved to journals/finished/ when it ends, and that folder keeps the
+    newest FINISHED_KEPT (here 3); the journal stays resumable where it went."""
+    moved = []
+    for number in range(5):
+        path = tmp_path / f"table0-{number}.jsonl"
+        _play_some(path, 0)  # a header only: what is kept does not depend on the match
+        journal = Journal.open_append(path, path.stat().st_size)
+        os.utime(path, ns=(number * 10**9, number * 10**9))
+        moved.append(journal.finish(kept=3))
+    finished = tmp_path / FINISHED_DIR
+    assert moved[-1] == finished / "table0-4.jsonl"
+    assert sorted(p.name for p in finished.iterdir()) == [
+        "table0-2.jsonl", "table0-3.jsonl", "table0-4.jsonl"]
+    assert not list(tmp_path.glob("*.jsonl"))
+    assert load(moved[-1]).header.rules == RuleSet(target=50)
+
+
+def test_a_journal_that_cannot_be_moved_stays_where_it_is(tmp_path: Path) -> None:
+    path = tmp_path / "table0-x.jsonl"
+    _play_some(path, 0)
+    (tmp_path / FINISHED_DIR).write_text("a file where the folder would be")
+    journal = Journal.open_append(path, path.stat().st_size)
+    assert journal.finish() == path
+    assert path.is_file()

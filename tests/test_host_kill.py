@@ -16,7 +16,7 @@ from pathlib import Path
 import trio
 
 from client import netbot
-from host.journal import load
+from host.journal import FINISHED_DIR, load
 from protocol.client_session import GameEvent, HistoryReceived, SessionEvent, Snapshot
 from unonet import events as ev
 from unonet.match import IN_ROUND
@@ -131,7 +131,9 @@ async def test_a_killed_host_resumes_its_journal_and_the_match_ends_with_every_c
         resumed_view = player.snapshots[mark].view
         assert tuple(resumed_view["hand"]) == at_kill.match.view(player.seat).hand
         assert resumed_view["round_no"] == at_kill.match.round_no
-    # The match ended, the same for everyone, and the journal only grew.
+    # The match ended, the same for everyone, and the journal only grew (and, the match
+    # over, went among the finished ones).
+    journal = journal.parent / FINISHED_DIR / journal.name
     final = load(journal)
     assert journal.read_bytes().startswith(killed_bytes)
     assert final.match.winner is not None

@@ -13,7 +13,7 @@ from typing import Any
 
 from host_receiver import Receiver, public_digest
 
-from host.journal import Journal, load
+from host.journal import FINISHED_DIR, Journal, load
 from host.outgoing import Outgoing, SendEvent, SendMessage
 from host.registry import Registry
 from host.settings import FAST_TIMINGS
@@ -21,7 +21,7 @@ from host.table import Table, TableSettings
 from protocol.trust.results import ViolationKind
 from protocol.trust.signing import Signer
 from unonet import events as ev
-from unonet.match import IN_ROUND
+from unonet.match import IN_ROUND, MATCH_OVER
 from unonet.rules import RuleSet
 
 
@@ -242,3 +242,24 @@ def test_a_host_stopped_as_a_round_ends_audits_it_on_resume_and_numbers_go_on(
 def audit_game_id(seat0: Seat0) -> bytes:
     assert seat0.identity is not None
     return seat0.identity.game_id
+
+
+def test_a_match_played_to_its_end_leaves_its_journal_among_the_finished(
+    tmp_path: Path,
+) -> None:
+    """Nothing resumes a finished match, so its journal becomes a record in finished/ (kept
+    the newest FINISHED_KEPT), and the folder of resumable journals holds only live ones."""
+    registry, table, out = start_journaled(tmp_path, RuleSet(max_rounds=1))
+    seat0 = Seat0()
+    seat0.feed(out)
+    (live,) = tmp_path.glob("table0-*.jsonl")
+    play_until(registry, table, seat0, 0.0,
+               lambda out: len(out) if any(isinstance(o, SendEvent) and
+                                           isinstance(o.event, ev.MatchEnded)
+                                           for o in out) else None)
+    (ended,) = table.finished  # and the table may already have dealt the next match
+    assert live.name not in [path.name for path in tmp_path.glob("table0-*.jsonl")]
+    (kept,) = (tmp_path / FINISHED_DIR).glob("table0-*.jsonl")
+    assert kept.name == live.name
+    assert load(kept).match.log == ended.log
+    assert load(kept).match.phase == MATCH_OVER
