@@ -231,6 +231,8 @@ class TrustGate:
         if self.left:
             return []
         self.left = True
+        if self.transcript is not None:  # so `unonet audit` reads the round we left as we do
+            self.transcript.left()
         return self._finish(left=True)
 
     def _finish(self, *, left: bool = False) -> list[Violation]:

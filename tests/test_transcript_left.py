@@ -1,0 +1,61 @@
+"""A player who leaves in mid-round has a transcript `unonet audit` reads as the live client did.
+
+The live client does not hold the round it left in the middle of against the host (nothing
+owed it an audit yet); the transcript must say it left, or the offline audit would accuse an
+honest host of abandoning that round. A real host, the real client link with its transcripts.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import msgpack
+import trio
+import trio.testing
+from client_net import play_until, start_host, start_link
+
+from client.audit_cmd import run
+from client.link import GameEvent, TrustStatus, Update
+from client.lobby import Leave
+from client.network import LinkConfig
+from client.transcript import LEFT_TYPE, read_transcript, transcript_dir
+from unonet import events as ev
+from unonet.rules import RuleSet
+
+
+def _cards_played(count: int) -> object:
+    seen = 0
+
+    def done(update: Update) -> bool:
+        nonlocal seen
+        if isinstance(update, GameEvent) and isinstance(update.event, ev.CardPlayed):
+            seen += 1
+        return seen >= count
+    return done
+
+
+async def test_leaving_in_mid_round_is_in_the_transcript_and_the_audit_does_not_blame_the_host(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock,
+) -> None:
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, bots=2, rules=RuleSet(target=500))
+        config = LinkConfig("127.0.0.1", host.port, name="me", tls=False, table=0,
+                            auto_ready=True, transcripts=tmp_path)
+        harness = await start_link(nursery, config)
+        await play_until(harness, _cards_played(5))  # type: ignore[arg-type]
+        harness.send(Leave())
+        await harness.close()
+        nursery.cancel_scope.cancel()
+    statuses = [u for u in harness.seen if isinstance(u, TrustStatus)]
+    assert statuses and statuses[-1].violations == ()
+    (path,) = transcript_dir(tmp_path).glob("*.msgpack")
+    records = read_transcript(path)
+    assert records[-1].get("t") == LEFT_TYPE
+    code = run(path, io.StringIO(), io.StringIO())
+    assert code == 0
+    # The same file without the mark is a transcript cut short: the offline audit cannot tell
+    # the round was left, and says what the host still owed.
+    cut = tmp_path / "cut.msgpack"
+    cut.write_bytes(b"".join(msgpack.packb(r, use_bin_type=True) for r in records[:-1]))
+    assert run(cut, io.StringIO(), io.StringIO()) == 1
