@@ -123,7 +123,7 @@ only its seeds and the cards seen before leaving were checked, not a violation."
 
 
 @dataclass(frozen=True, slots=True)
-class RoundTrust:
+class PanelRound:
     """One round as the trust panel lists it; `absent_seeds`: the seats whose seed did not go
     into the shuffle (shown to every player)."""
 
@@ -150,14 +150,14 @@ class TrustStatus:
     `host_key`: the host's certificate fingerprint (empty without TLS); `transcript`: where the
     match's transcript is kept (empty when none is written)."""
 
-    rounds: tuple[RoundTrust, ...] = ()
+    rounds: tuple[PanelRound, ...] = ()
     violations: tuple[Caught, ...] = ()
     abandoned_rounds: int = 0
     host_key: str = ""
     transcript: str = ""
 
     @property
-    def current(self) -> RoundTrust | None:
+    def current(self) -> PanelRound | None:
         return self.rounds[-1] if self.rounds else None
 
 

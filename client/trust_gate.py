@@ -42,7 +42,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from client import wire
-from client.link import Caught, RoundTrust, TrustReport, TrustStatus
+from client.link import Caught, PanelRound, TrustReport, TrustStatus
 from client.tls import format_fingerprint
 from client.transcript import TranscriptWriter
 from protocol.client_session import GameEvent
@@ -141,7 +141,7 @@ class TrustGate:
         """The current match's rounds and everything caught so far, for the screen."""
         verifier = self.verifier
         caught = list(self._past)
-        rounds: list[RoundTrust] = []
+        rounds: list[PanelRound] = []
         abandoned = 0
         if verifier is not None and self.verify:
             caught += caught_in(verifier)
@@ -149,7 +149,7 @@ class TrustGate:
             for rnd in verifier.rounds:
                 state = ("abandoned" if rnd.abandoned and not rnd.dealt and not rnd.violations
                          else rnd.status)
-                rounds.append(RoundTrust(rnd.round_no, state, self._absent(rnd)))
+                rounds.append(PanelRound(rnd.round_no, state, self._absent(rnd)))
         key = format_fingerprint(fingerprint_of(self.peer_cert)) if self.peer_cert else ""
         path = self.transcript.path if self.transcript is not None else None
         return TrustStatus(tuple(rounds), tuple(caught), abandoned, key,

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from client.i18n import CATALOGUES, LANGUAGES, Translator, pick_language
+from protocol.trust.results import ViolationKind
 from unonet.cards import Color, Face, Kind
 
 CLIENT = Path(__file__).resolve().parent.parent / "client"
@@ -50,6 +51,14 @@ def test_every_key_the_code_uses_is_in_the_catalogue() -> None:
         assert f"color.{color.value}" in CATALOGUES["en"]
     for state in ("connecting", "connected", "reconnecting", "lost", "closed"):
         assert f"conn.{state}" in CATALOGUES["en"]
+
+
+def test_every_violation_kind_is_said_in_every_language() -> None:
+    """The title bar and the panel say what the host was caught at in the player's language:
+    a kind without words would show the verifier's English detail to an Italian player."""
+    for kind in ViolationKind:
+        for lang in LANGUAGES:
+            assert f"trust.{kind.value}" in CATALOGUES[lang], (lang, kind)
 
 
 def test_the_rule_sheets_words() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+import pytest
 from client_table import (
     LocalTable,
     play_of,
@@ -15,7 +16,7 @@ from client_table import (
 from prompt_toolkit.utils import get_cwidth
 
 from client.i18n import Translator
-from client.link import Caught, RoundTrust, TablesListed, TrustReport, TrustStatus
+from client.link import Caught, PanelRound, TablesListed, TrustReport, TrustStatus
 from client.lobby import LobbyState, SeatInfo, TableInfo
 from client.model import ChatLine, ClientModel, RoundResult, Screen
 from client.render import Look, card_code, color_keys, compose, result_lines
@@ -415,8 +416,8 @@ def title(model: ClientModel) -> tuple[str, str]:
     return line[0][0], text
 
 
-def rounds(*states: str, absent: tuple[int, ...] = ()) -> tuple[RoundTrust, ...]:
-    return tuple(RoundTrust(n, state, absent if n == len(states) else ())
+def rounds(*states: str, absent: tuple[int, ...] = ()) -> tuple[PanelRound, ...]:
+    return tuple(PanelRound(n, state, absent if n == len(states) else ())
                  for n, state in enumerate(states, 1))
 
 
@@ -434,27 +435,31 @@ def test_the_title_says_checking_until_the_audit_then_audited_never_verified_ear
         assert audited in title(model)[1]
 
 
-def test_a_violation_stays_in_the_title_until_the_panel_was_opened() -> None:
-    model = ClientModel(Translator("en"), name="Me")
+@pytest.mark.parametrize("lang", ["en", "it", "pt"])
+def test_a_violation_stays_in_the_title_until_the_panel_was_opened(lang: str) -> None:
+    model = ClientModel(Translator(lang), name="Me")
+    tr = model.tr
+    caught_mark = tr("trust.title_caught", what="").split(":")[0]  # "HOST CAUGHT", ...
     caught = Caught(1, "card_mismatch", "card at position (0, 3) does not match")
     model.apply(TrustStatus(rounds("violated"), (caught,)))
     style, text = title(model)
-    assert style == "class:title.alert" and "HOST CAUGHT" in text
-    assert model.tr("trust.card_mismatch") in text
+    assert style == "class:title.alert" and caught_mark in text
+    assert tr("trust.card_mismatch") in text
     for later in range(2, 40):  # many rounds later, all of them fine: still there
         model.apply(TrustStatus(rounds("violated", *["audited"] * (later - 1)), (caught,)))
         model.apply(TrustReport(True, what=f"round {later} audited", round_no=later))
     style, text = title(model)
-    assert style == "class:title.alert" and model.tr("trust.card_mismatch") in text
+    assert style == "class:title.alert" and tr("trust.card_mismatch") in text
     model.toggle_trust()  # the player looks at the panel ...
     assert "card at position (0, 3) does not match" in "\n".join(screen_lines(model, False))
     model.toggle_trust()  # ... and closes it: the title goes back to the round, with a count
     style, text = title(model)
-    assert style == "class:title" and "round 39 audited" in text and "violations: 1" in text
+    assert style == "class:title" and tr("trust.title_audited", round=39) in text
+    assert tr("trust.title_violations", count=1) in text
     second = Caught(40, "deal_order", "position (0, 4) went to seat 2, the rule gives seat 1")
     model.apply(TrustStatus(rounds("violated", *["audited"] * 38, "violated"), (caught, second)))
     style, text = title(model)
-    assert style == "class:title.alert" and model.tr("trust.deal_order") in text
+    assert style == "class:title.alert" and tr("trust.deal_order") in text
 
 
 def test_the_title_counts_re_deals_and_names_a_seat_whose_seed_did_not_go_in() -> None:
