@@ -34,6 +34,7 @@ from protocol.trust.messages import (
 )
 from protocol.trust.results import Violation, ViolationKind
 from protocol.trust.verifier import TrustVerifier
+from unonet import events as ev
 from unonet.rules import RuleSet
 
 SEAT = 0
@@ -206,3 +207,41 @@ def test_a_round_withheld_from_a_connected_client_is_not_missed(
     send(rounds[1], verifier, FOUR)  # the deal and the play of round 2 never sent
     assert verifier.missed_rounds == []
     assert verifier.rounds[1].status == "violated"
+
+
+def _blinded(t: Transcript, verifier: TrustVerifier) -> None:
+    """A connection enters after a cut in round `t`: the host sends the manifest and the
+    round's four signed messages with its audit, but not the rest of its events."""
+    verifier.check_signature(SIGNER.sign({"t": "manifest", **t.match.to_dict()}))
+    verifier.message(t.match)
+    send(t, verifier, FOUR)
+
+
+def test_the_last_round_of_a_match_blinded_by_a_cut_is_flagged_when_the_entry_ends() -> None:
+    """No later round would show it: the host cut the player in the match's last round and, on
+    its return, sent the round's audit without the rest of its events. The host owed the
+    round whole, so the entry's snapshot is enough to say so, before the player leaves."""
+    [last] = play_match(RuleSet(target=50), 3, seed=7, max_rounds=1)
+    assert last.find(ev.MatchEnded), "the round is meant to end the match"
+    verifier = TrustVerifier(last.match, SEAT)
+    live(last, verifier, until=len(events_of(last, SEAT)) // 2)
+    _blinded(last, verifier)
+    assert verifier.violations() == []  # still entering: the history could come yet
+    verifier.entered()  # the snapshot
+    assert [v.kind for v in verifier.rounds[0].violations] == [ViolationKind.HISTORY]
+    assert verifier.rounds[0].status == "violated"
+    assert verifier.finish(left=True) == []  # leaving adds nothing, and takes nothing back
+
+
+def test_a_round_blinded_by_a_cut_is_flagged_though_the_next_round_never_comes(
+    rounds: list[Transcript],
+) -> None:
+    """The player dropped in round 2 comes back between rounds (round 2 over, round 3 not
+    prepared) and leaves: round 2's audit alone, without its events, is flagged at once."""
+    verifier = replay(rounds[0], SEAT)
+    live(rounds[1], verifier, until=12)
+    _blinded(rounds[1], verifier)
+    verifier.entered()
+    verifier.finish(left=True)
+    assert [v.kind for v in verifier.violations()] == [ViolationKind.HISTORY]
+

@@ -79,6 +79,7 @@ class TrustVerifier:
         what comes is the host's record of the past (SPEC.md 7.1), in which a round this client
         was away for may be audited without its deal (a missed round)."""
         self._eliminations_known = True  # False once a round was missed: who is out is unknown
+        self._missed_in_entry: list[CheckedRound] = []  # judged when the entry ends (`entered`)
         self._report(deck_violations(match.rules, match.manifest), "")
 
     # -- results -----------------------------------------------------------------------------------
@@ -194,8 +195,33 @@ class TrustVerifier:
     def entered(self) -> None:
         """The snapshot that ends a connection's entry arrived (SPEC.md 7.1): what follows is
         live, so a round audited from now on without this client seeing it dealt was withheld,
-        not missed."""
+        not missed. The entry itself is judged now: the host owed it the current and the
+        previous round whole (SPEC.md 11.10), so one of them that this client saw dealt and got
+        only the audit of was blinded, not missed (the last round of a match included, which
+        no later round would reveal)."""
+        if self._entering:
+            self._owed_whole()
         self._entering = False
+
+    def _owed_whole(self) -> None:
+        """Flag each round missed in this entry that was dealt (this client saw its deal, or
+        the host replayed its deck) and that the host owed whole: the current or previous one.
+        Older rounds come as four messages only, and a round this client never saw dealt may
+        be one from before a restarted host's journal: both are missed, no violation."""
+        missed, self._missed_in_entry = self._missed_in_entry, []
+        current = self.current
+        if current is None:
+            return
+        for rnd in missed:
+            if not rnd.dealt or rnd.round_no < current.round_no - 1:
+                continue
+            found = Violation(
+                ViolationKind.HISTORY,
+                f"you had seen round {rnd.round_no} dealt, and on your return the host sent "
+                f"its audit but not the rest of its events, which it owed you: its end went "
+                f"unchecked",
+            )
+            self._report([found], "", rnd)
 
     def check_signature(self, message: Mapping[str, Any]) -> Outcome:
         """Check the `sig` of a signed message map as received (manifest, round_prepare,
@@ -548,7 +574,8 @@ class TrustVerifier:
     ) -> Outcome:
         """Feed one engine event as received, with the proof fields that came beside it; `wire`
         is the event map as received (for the events digest; re-encoded when None)."""
-        self._entering = False  # an event comes live, after the entry's snapshot
+        if self._entering:
+            self.entered()  # an event comes live: the entry is over even without a snapshot
         rnd = self.current
         if rnd is None:
             return Verified("no round prepared: nothing to check against")
@@ -708,7 +735,6 @@ class TrustVerifier:
         rnd.audit = msg
         if self._entering and msg.outcome == ENDED and not rnd.ended:
             return self._missed(rnd, msg)
-        self._unfinished_before(rnd)
         found = audit_against_reveals(rnd, msg)
         found += self._outcome(rnd, msg)
         if rnd.dealt and not same_digest(msg.events_digest, rnd.digest.value):
@@ -733,6 +759,7 @@ class TrustVerifier:
         before leaving must be the audited deck's; its deal, play and digest went unwatched,
         so neither they nor the referee judge it, and who is out of the match is unknown."""
         rnd.missed = True
+        self._missed_in_entry.append(rnd)
         found = audit_against_reveals(rnd, msg)
         problems, _ = audit_round(rnd, msg, self.manifest, self.seat)
         found += [v for v in problems if v.kind not in _UNWATCHED]
@@ -740,20 +767,6 @@ class TrustVerifier:
         if self._referee is not None:
             self._referee.missed()
         return self._report(found, f"round {msg.round_no} played while you were away", rnd)
-
-    def _unfinished_before(self, rnd: CheckedRound) -> None:
-        """A round audited live right after one this client saw dealt and then missed the rest
-        of: it came back during this round, so it was owed the whole previous round (SPEC.md
-        7.1), not only its audit. Reported on the previous round."""
-        before = self._round_numbered(rnd.round_no - 1)
-        if self._entering or before is None or not before.missed or not before.dealt:
-            return
-        found = Violation(
-            ViolationKind.HISTORY,
-            f"you came back during round {rnd.round_no}, but the host did not send the rest "
-            f"of round {before.round_no}, which you had seen dealt: its end went unchecked",
-        )
-        self._report([found], "", before)
 
     @staticmethod
     def _outcome(rnd: CheckedRound, msg: RoundAudit) -> list[Violation]:
