@@ -56,7 +56,7 @@ class Game:
         trust: SeedExchange | None = None,
         round_log: RoundLog | None = None,
         trust_round: int = 0,
-        owed: Sequence[Mapping[str, Any]] = (),
+        past: PastRounds | None = None,
     ) -> None:
         self.room = room
         self.match = match
@@ -75,11 +75,9 @@ class Game:
         """The events of the same round, and its audit once sent."""
         self.trust_round = trust.round_no if trust is not None else trust_round
         """The last trust round number prepared: each round_prepare takes the next one."""
-        self.owed = list(owed)
-        """Trust messages every (re)joining member gets before the current round's: a round
-        abandoned by a crash, prepared, audited (SPEC.md 11.7)."""
-        self.past = PastRounds()
-        """The rounds before the current one, re-sent to every entrant after the owed ones."""
+        self.past = past if past is not None else PastRounds()
+        """The rounds before the current one, re-sent to every entrant (a restarted host's
+        rebuilt from its journal, rounds it abandoned included: SPEC.md 11.7, 11.10)."""
         self._journaled = None if trust is None else TrustRecord.of(trust.commitments)
         levels = [seat.level if seat is not None else None for seat in room.seats[: match.seats]]
         self.bots = SeatBots(match, levels, seed=int.from_bytes(game_id[:4], "big"),
@@ -108,8 +106,8 @@ class Game:
 
     def send_state(self, conn: ConnId, seat: int | None, *, full: bool = True,
                    history_of: int | bool | None = True) -> None:
-        """Everything a member entering the match needs (SPEC.md 7.1): the manifest, the
-        audits owed for abandoned rounds, each earlier round's four signed messages, the
+        """Everything a member entering the match needs (SPEC.md 7.1): the manifest, each
+        earlier round's four signed messages (a round abandoned before its deal: its own), the
         previous round whole (trust messages, events as `seat`'s audience got them, audit), the
         current round's trust messages so far, its events so far (round_history), its audit if
         it is over, then the snapshot of what `seat` may know. A client that keeps its verifier
@@ -122,7 +120,7 @@ class Game:
         audience = seat if history_of is True else history_of
         if full:
             self.room.send(conn, self.manifest)
-            for message in (*self.owed, *self.past.entry(audience)):
+            for message in self.past.entry(audience):
                 self.room.send(conn, message)
             if self.trust is not None:
                 for message in self.trust.published:

@@ -11,7 +11,10 @@ One JSON object per line, append-only, flushed and fsync'd after every line:
   record is not followed by its StartRound was abandoned by a crash: on resume its audit is
   published and the round is prepared again under the next number (SPEC.md 11.7);
   nothing else about a round is written: its events, their proofs, its digest and its audit
-  follow from the replay, so a host that stops right after a round ends audits it on resume;
+  follow from the replay, so a host that stops right after a round ends audits it on resume,
+  and every earlier round's signed messages (round_prepare, seed_commits, seed_reveals,
+  deck_commits, round_audit) are made again from its last record and its replayed events, for
+  entrants to get as the host that never stopped would have sent them (`Resumed.earlier`);
 - `action`: one applied action, its seat (-1 for the host) and the action as a tagged map;
 - `token`: a seat's resume token changed (a resume renews it, a take-over gives a new one, a
   leave gives it up: SPEC.md 8.2): the seat and the new SHA-256, or null. The latest wins.
@@ -31,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from host.round_log import ReplayedRound, RoundLog
 from protocol.game_codec import decode_action, encode_action
 from protocol.trust.host import HostCommitments
 from unonet import events as ev
@@ -268,6 +272,10 @@ class Resumed:
     """Every event of that round, in the order the engine made (and the host sent) them."""
     abandoned: list[HostCommitments] = field(default_factory=list)
     """Rounds prepared after it and never dealt (a crash, maybe several), oldest first."""
+    earlier: list[ReplayedRound] = field(default_factory=list)
+    """Every round prepared before the last one dealt, oldest first: the dealt ones with
+    their logs (the last of them whole, the older ones only as far as their audits need),
+    and those a crash abandoned before their deal."""
     valid_bytes: int = 0
     tokens: dict[int, str | None] = field(default_factory=dict)
     """Seats whose resume token changed after the header: the latest hex SHA-256, or None
@@ -331,6 +339,7 @@ def load(path: Path) -> Resumed:
             raise JournalError(f"line {number}: {exc}") from None
         events = match.apply(seat, action)
         if seat == HOST and isinstance(action, StartRound):
+            _round_over(resumed, pending, latest)
             resumed.commitments = None if latest is None else latest.rebuild(header.game_id)
             resumed.round_events = []
             latest = None
@@ -343,3 +352,21 @@ def load(path: Path) -> Resumed:
                 resumed.commitments.reshuffle(event.epoch, event.sources)
     resumed.abandoned = [pending[r].rebuild(header.game_id) for r in sorted(pending)]
     return resumed
+
+
+def _round_over(resumed: Resumed, pending: Mapping[int, TrustRecord],
+                latest: TrustRecord | None) -> None:
+    """A new round is dealt: the one dealt before it, and each prepared since and never dealt
+    (all but `latest`, which this deal uses), join the earlier rounds. Only the last dealt
+    one keeps its events and decks: it is sent whole, the older ones as four messages."""
+    earlier = resumed.earlier
+    if resumed.commitments is not None:
+        for played in reversed(earlier):
+            if played.log is not None:
+                played.summarized()
+                break
+        log = RoundLog.replayed(resumed.commitments, resumed.round_events)
+        earlier.append(ReplayedRound(resumed.commitments, log))
+    dealing = None if latest is None else latest.round_no
+    earlier += [ReplayedRound(pending[number].rebuild(resumed.header.game_id), None)
+                for number in sorted(pending) if number != dealing]

@@ -6,7 +6,9 @@ its verifier checks every card of the round and the audit's digest, not only wha
 receiver gets the events as its audience got them: public ones, and private ones only if they
 were its own (the leak rule of host/game.py). The current round's log is replaced by the next
 round_prepare; `PastRounds` keeps the previous round's log and the signed messages of every round
-before it, for a client that comes back after a round boundary (SPEC.md 7.1).
+before it, for a client that comes back after a round boundary (SPEC.md 7.1). A restarted host
+rebuilds them from its journal's replay (`ReplayedRound`, `PastRounds.replayed`), so an entrant
+gets what the host that never stopped would have sent it.
 """
 
 from __future__ import annotations
@@ -23,7 +25,8 @@ from protocol.limits import MAX_ARRAY_LEN, MAX_FRAME
 from protocol.trust.host import HostCommitments
 from protocol.trust.messages import ABANDONED, ENDED
 from protocol.trust.primitives import sha256
-from protocol.trust.signing import TAG_EVENTS
+from protocol.trust.seed_exchange import abandoned_messages, resumed_exchange, signed
+from protocol.trust.signing import TAG_EVENTS, Signer
 from unonet import events as ev
 from unonet.encoding import enc
 
@@ -125,6 +128,11 @@ class RoundLog:
     def count(self) -> int:
         return len(self._events)
 
+    def forget_events(self) -> None:
+        """Keep only what the round's audit says (its digest and outcome): a round older than
+        the previous one is re-sent as its four signed messages, without events."""
+        self._events.clear()
+
     def add(self, event: ev.Event, proof: Mapping[str, Any]) -> None:
         """An event of this round as sent (its proof fields included); a public one goes into
         the digest."""
@@ -180,6 +188,26 @@ ROUND_SUMMARY = ("round_prepare", "seed_commits", "seed_reveals")
 numbers the round and binds its deal, without the deck commitments nobody away could use."""
 
 
+class ReplayedRound:
+    """A round before the one a restarted host goes on with, as its journal's replay rebuilt
+    it: the round's commitments (host seed, seed commitments and seeds, and the committed decks
+    while its events are kept) and, if it was dealt, its log (events, digest, outcome). Its
+    signed messages are made again from these: the same fields, and with the host's key the
+    same signatures (RFC 6979)."""
+
+    def __init__(self, commitments: HostCommitments, log: RoundLog | None) -> None:
+        self.commitments = commitments
+        self.log = log
+        """None for a round prepared and never dealt: a crash abandoned it (SPEC.md 11.7)."""
+
+    def summarized(self) -> None:
+        """Only the round's four messages will be sent again (it is older than the previous
+        round): its events and decks go, about a kilobyte stays."""
+        self.commitments.decks.clear()
+        if self.log is not None:
+            self.log.forget_events()
+
+
 class PastRounds:
     """The finished rounds of a match an entrant must be sent before the current one.
 
@@ -187,13 +215,33 @@ class PastRounds:
     back after round N+1 was prepared must still get the rest of N and its audit (the whole
     record of the previous round is kept: its trust messages and events per audience), and one
     away for several rounds must see each of them prepared and audited (the four signed
-    messages of every earlier round are kept). Memory: one round's events, plus about a
-    kilobyte per earlier round, at most ARCHIVED_ROUNDS of them.
+    messages of every earlier round are kept; a round a restarted host abandoned before its
+    deal, its own two or three, in its place). A restarted host rebuilds all of it from its
+    journal (`replayed`), so a client away across the restart sees no gap. Memory: one round's
+    events, plus about a kilobyte per earlier round, at most ARCHIVED_ROUNDS of them.
     """
 
     def __init__(self) -> None:
         self._archive: deque[tuple[dict[str, Any], ...]] = deque(maxlen=ARCHIVED_ROUNDS)
         self._previous: tuple[tuple[dict[str, Any], ...], RoundLog, dict[str, Any]] | None = None
+        self._after: list[tuple[dict[str, Any], ...]] = []
+        """Rounds abandoned before their deal after the previous one (a restart's), in order."""
+
+    @classmethod
+    def replayed(cls, rounds: Iterable[ReplayedRound], signer: Signer) -> PastRounds:
+        """The past of a match a restarted host resumes, from its journal's replay (oldest
+        round first): each dealt round's trust messages and audit signed again, the last one
+        whole, and each round abandoned before its deal as a restarted host owes it."""
+        past = cls()
+        for played in rounds:
+            commitments, record = played.commitments, played.log
+            if record is None:
+                past.abandoned(abandoned_messages(commitments, signer))
+                continue
+            audit = commitments.audit(record.outcome, record.digest.value)
+            record.audit = signed("round_audit", audit, signer)
+            past.finish(resumed_exchange(commitments, signer).published, record)
+        return past
 
     @property
     def previous(self) -> RoundLog | None:
@@ -212,18 +260,32 @@ class PastRounds:
             messages, _, audit = self._previous
             kept = [m for m in messages if m.get("t") in ROUND_SUMMARY]
             self._archive.append((*kept, audit))
+        self._archive.extend(self._after)
+        self._after.clear()
         self._previous = None
         if record is not None and record.audit is not None:
             self._previous = (tuple(dict(m) for m in published), record, record.audit)
 
+    def abandoned(self, messages: Sequence[Mapping[str, Any]]) -> None:
+        """A round prepared and never dealt, which a restarted host abandoned (SPEC.md 11.7):
+        its round_prepare, its seed_commits if frozen, and its audit, kept in its place
+        among the rounds (it was prepared after the previous round)."""
+        kept = tuple(dict(m) for m in messages)
+        if self._previous is None:
+            self._archive.append(kept)
+        else:
+            self._after.append(kept)
+
     def entry(self, seat: int | None) -> list[dict[str, Any]]:
         """What a connection at `seat` entering the match is sent before the current round:
         every earlier round's four signed messages, oldest first, then the previous round's
-        trust messages, its events as `seat`'s audience got them, and its audit."""
+        trust messages, its events as `seat`'s audience got them, and its audit, then any
+        round abandoned since."""
         out = [message for messages in self._archive for message in messages]
         if self._previous is not None:
             messages, record, audit = self._previous
             out += messages
             out += record.history(seat)
             out.append(audit)
+        out += [message for messages in self._after for message in messages]
         return out

@@ -23,7 +23,7 @@ from host.bots import BOT_NAMES, check_level
 from host.game import Game
 from host.journal import Header, Journal, Resumed, SeatRecord
 from host.outgoing import CloseConnection, ConnId, Outgoing, accepted, refused
-from host.round_log import RoundLog
+from host.round_log import PastRounds, ReplayedRound, RoundLog
 from host.seating import BOT, HUMAN, Member, Room, Seat, new_token
 from host.settings import TableTimings
 from host.table_limits import (
@@ -40,7 +40,7 @@ from protocol.errors import Code
 from protocol.ratelimit import TokenBucket
 from protocol.text import TextRefused, normal_chat, normal_name
 from protocol.trust.primitives import new_game_id
-from protocol.trust.seed_exchange import abandoned_messages, resumed_exchange
+from protocol.trust.seed_exchange import resumed_exchange
 from protocol.trust.signing import Signer
 from unonet.actions import Action
 from unonet.errors import EngineError
@@ -581,8 +581,10 @@ class Table:
                      settings: TableSettings, outbox: list[Outgoing], now: float,
                      signer: Signer | None = None) -> Table:
         """The table of a resumed journal: every human seat waits for its player's token.
-        The last round dealt is rebuilt with its events (its audit too, if it had ended), and
-        every round prepared after it and never dealt is owed to entrants with its audit."""
+        The last round dealt is rebuilt with its events (its audit too, if it had ended), every
+        earlier round with its signed messages, and every round prepared after it and never
+        dealt is owed to entrants with its audit: an entrant gets what the host that never
+        stopped would have sent it, rounds numbered on (SPEC.md 11.10)."""
         header = resumed.header
         table = cls(number, settings, outbox, signer)
         table.rules = header.rules
@@ -598,18 +600,22 @@ class Table:
         table.owner = table._default_owner()
         table.match_humans = sum(1 for record in header.seats if record.kind != BOT)
         trust = round_log = None
-        if resumed.commitments is not None and not resumed.abandoned:
-            trust = resumed_exchange(resumed.commitments, table.signer)
-            round_log = RoundLog.replayed(resumed.commitments, resumed.round_events)
-        owed = []
+        earlier = list(resumed.earlier)
+        if resumed.commitments is not None:
+            last = RoundLog.replayed(resumed.commitments, resumed.round_events)
+            if resumed.abandoned:  # it was over and audited: it is the past too
+                earlier.append(ReplayedRound(resumed.commitments, last))
+            else:
+                trust, round_log = resumed_exchange(resumed.commitments, table.signer), last
         for abandoned in resumed.abandoned:
-            owed += abandoned_messages(abandoned, table.signer)
+            earlier.append(ReplayedRound(abandoned, None))
             log.info("%s: round %d was being prepared when the host stopped; its seeds are "
                      "published and the next round number deals again", table.label,
                      abandoned.round_no)
+        past = PastRounds.replayed(earlier, table.signer)
         table.game = Game(table.room, resumed.match, header.game_id, settings.timings, journal,
                           table.signer, label=table.label, trust=trust, round_log=round_log,
-                          trust_round=resumed.last_trust_round, owed=owed)
+                          trust_round=resumed.last_trust_round, past=past)
         log.info("%s: resumed from the journal at round %d, scores %s", table.label,
                  resumed.match.round_no, resumed.match.scores)
         table.game.begin(now)

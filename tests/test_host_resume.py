@@ -18,6 +18,7 @@ from host.outgoing import Outgoing, SendEvent, SendMessage
 from host.registry import Registry
 from host.settings import FAST_TIMINGS
 from host.table import Table, TableSettings
+from protocol.frames import pack
 from protocol.trust.results import ViolationKind
 from protocol.trust.signing import Signer
 from unonet import events as ev
@@ -72,9 +73,9 @@ def restart(tmp_path: Path, now: float, signer: Signer) -> tuple[Registry, Table
     return registry, table
 
 
-def token_of(out: list[Outgoing]) -> bytes:
+def token_of(out: list[Outgoing], conn: int = 1) -> bytes:
     seated = next(o.message for o in out if isinstance(o, SendMessage)
-                  and o.conn == 1 and o.message["t"] == "seated")
+                  and o.conn == conn and o.message["t"] == "seated")
     token = seated["token"]
     assert isinstance(token, bytes)
     return token
@@ -263,3 +264,187 @@ def test_a_match_played_to_its_end_leaves_its_journal_among_the_finished(
     assert kept.name == live.name
     assert load(kept).match.log == ended.log
     assert load(kept).match.phase == MATCH_OVER
+
+
+def run_until(registry: Registry, now: float, done: Callable[[], bool]) -> float:
+    """Time jumps from deadline to deadline (the bots play, the seat's stand-in too once its
+    grace is over) until `done`; nobody reads what the host sends. Returns the time then."""
+    for _ in range(20_000):
+        if done():
+            return now
+        now = max(now, registry.next_deadline() or now)
+        registry.tick(now)
+        registry.take_outgoing()
+    raise AssertionError("never got there")
+
+
+def dealt_round(table: Table, round_no: int, events: int = 1) -> Callable[[], bool]:
+    """Whether the table plays trust round `round_no` (or a later one) with `events` sent."""
+    def done() -> bool:
+        log = table.game.round_log if table.game is not None else None
+        return log is not None and (log.round_no > round_no or (
+            log.round_no == round_no and log.dealt and log.count >= events))
+    return done
+
+
+def in_round(table: Table, round_no: int, events: int) -> Callable[[list[Outgoing]], int | None]:
+    """A `play_until` stop: once the table has sent `events` events of trust round `round_no`."""
+    return lambda out: len(out) if dealt_round(table, round_no, events)() else None
+
+
+def entry_of(seat0: Seat0, mark: int) -> list[dict[str, Any]]:
+    """The signed and history messages seat 0 got since `mark`, as sent (its new token and the
+    table's state aside), and the snapshot's view last."""
+    kept = ("manifest", "round_prepare", "seed_commits", "seed_reveals", "deck_commits",
+            "round_history", "round_audit", "snapshot")
+    return [{"t": item.kind, **item.message} for item in seat0.items[mark:] if item.kind in kept]
+
+
+def test_a_seat_away_from_before_a_restart_to_after_it_finds_every_round_numbered_and_audited(
+    tmp_path: Path,
+) -> None:
+    """Ana drops in round 2; the host plays rounds 3 and 4 without her, dies in round 4 and
+    resumes; she comes back in round 6. The resumed host owes her what it would have sent had
+    it never stopped: rounds 1 to 5, each prepared and audited, so her kept verifier sees the
+    numbers run on and flags nothing (SPEC.md 11.10)."""
+    registry, table, out = start_journaled(tmp_path, RuleSet(target=10_000))  # no match end
+    seat0 = Seat0()
+    seat0.feed(out)
+    token = token_of(out)
+    now = play_until(registry, table, seat0, 0.0, in_round(table, 2, 20))
+    registry.disconnect(seat0.conn, now)
+    now = run_until(registry, now, dealt_round(table, 4, 10))
+    assert table.game is not None and table.game.journal is not None
+    table.game.journal.close()
+
+    registry2, table2 = restart(tmp_path, now + 1, registry.signer)
+    now = run_until(registry2, now + 1, dealt_round(table2, 6))
+    found = registry2.find_resume(token, now)
+    assert isinstance(found, tuple)
+    mark = len(seat0.items)
+    seat0.reconnect(2)
+    registry2.resume(2, found[0], found[1], now)
+    seat0.feed(registry2.take_outgoing())
+    assert seat0.verifier is not None
+    seat0.verifier.entered()  # the snapshot: what follows is live
+    assert seat0.verifier.violations() == []
+    entry = entry_of(seat0, mark)
+    assert [m["round"] for m in entry if m["t"] == "round_prepare"] == [1, 2, 3, 4, 5, 6]
+    assert [m["round"] for m in entry if m["t"] == "round_audit"] == [1, 2, 3, 4, 5]
+    # Away for 2 to 4: audited, not judged; round 5, the previous one, came whole.
+    assert seat0.verifier.missed_rounds == [2, 3, 4]
+    # She plays on: round 6 is audited and round 7 prepared, and still nothing is flagged.
+    play_until(registry2, table2, seat0, now, in_round(table2, 7, 1))
+    assert [a["round"] for a in seat0.messages("round_audit")][-1] == 6
+    assert seat0.prepared[-1]["round"] == 7
+    assert seat0.verifier.violations() == []
+    assert seat0.bad_signatures == []
+
+
+def test_a_resumed_host_sends_an_entrant_the_earlier_rounds_as_the_host_that_never_stopped(
+    tmp_path: Path,
+) -> None:
+    """Ana drops in round 3 and resumes at once: what the host sends her for rounds 1 and 2 and
+    round 3's trust messages is what a host resumed from the journal at that very moment sends
+    her, byte for byte, signatures included (RFC 6979 signs the same message the same way);
+    round 3's events too, followed by those the bots played since the restart."""
+    registry, table, out = start_journaled(tmp_path, RuleSet(target=10_000))
+    seat0 = Seat0()
+    seat0.feed(out)
+    now = play_until(registry, table, seat0, 0.0, in_round(table, 3, 20))
+    registry.disconnect(seat0.conn, now)
+    found = registry.find_resume(token_of(out), now)
+    assert isinstance(found, tuple)
+    mark = len(seat0.items)
+    seat0.reconnect(2)
+    registry.resume(2, found[0], found[1], now)
+    after_resume = registry.take_outgoing()
+    seat0.feed(after_resume)
+    never_stopped = entry_of(seat0, mark)
+    assert [m["round"] for m in never_stopped if m["t"] == "round_audit"] == [1, 2]
+    assert table.game is not None and table.game.journal is not None
+    table.game.journal.close()
+
+    registry2, _ = restart(tmp_path, now, registry.signer)
+    found = registry2.find_resume(token_of(after_resume, 2), now)
+    assert isinstance(found, tuple)
+    mark = len(seat0.items)
+    seat0.reconnect(3)
+    registry2.resume(3, found[0], found[1], now)
+    seat0.feed(registry2.take_outgoing())
+    resumed = entry_of(seat0, mark)
+    # Rounds 1 and 2, and round 3's trust messages: the same bytes.
+    cut = next(i for i, m in enumerate(never_stopped) if m["t"] == "round_history"
+               and m["round"] == 3)
+    def numbered(entry: list[dict[str, Any]]) -> list[tuple[str, int | None]]:
+        return [(m["t"], m.get("round")) for m in entry[:cut]]
+    assert numbered(resumed) == numbered(never_stopped)
+    assert [pack(m) for m in resumed[:cut]] == [pack(m) for m in never_stopped[:cut]]
+    # Round 3's events: the same, and those the bots played since the restart after them.
+    assert [m["t"] for m in resumed[cut:]][-1] == "snapshot"
+    assert round_history(resumed, 3)[:len(round_history(never_stopped, 3))] == round_history(
+        never_stopped, 3)
+    assert seat0.verifier is not None and seat0.verifier.violations() == []
+    assert seat0.bad_signatures == []
+
+
+def round_history(entry: list[dict[str, Any]], round_no: int) -> list[bytes]:
+    """The events of round `round_no` in an entry's round_history chunks, packed."""
+    return [pack(event) for m in entry if m["t"] == "round_history" and m["round"] == round_no
+            for event in m["events"]]
+
+
+def prepared(round_no: int) -> Callable[[list[Outgoing]], int | None]:
+    """A `play_until` stop: the host dies right after it sent round `round_no`'s round_prepare."""
+    def stop(out: list[Outgoing]) -> int | None:
+        return next((i + 1 for i, o in enumerate(out) if isinstance(o, SendMessage)
+                     and o.message["t"] == "round_prepare" and o.message["round"] == round_no),
+                    None)
+    return stop
+
+
+def test_a_round_abandoned_by_one_restart_keeps_its_place_after_the_next(tmp_path: Path) -> None:
+    """The host dies as it prepares round 2: resumed, it audits round 2 as abandoned and deals
+    round 3. Ana drops in round 3, the host dies again in round 4 and resumes; back in round 5,
+    Ana gets rounds 1 to 4 in their order, round 2 among them as abandoned (SPEC.md 11.7)."""
+    registry, table, out = start_journaled(tmp_path, RuleSet(target=10_000))
+    seat0 = Seat0()
+    seat0.feed(out)
+    now = play_until(registry, table, seat0, 0.0, prepared(2))
+    assert table.game is not None and table.game.journal is not None
+    table.game.journal.close()
+
+    registry2, table2 = restart(tmp_path, now + 1, registry.signer)
+    found = registry2.find_resume(token_of(out), now + 1)
+    assert isinstance(found, tuple)
+    mark = len(seat0.items)
+    seat0.reconnect(2)
+    registry2.resume(2, found[0], found[1], now + 1)
+    back = registry2.take_outgoing()
+    seat0.feed(back)
+    entry = entry_of(seat0, mark)
+    assert [(m["t"], m["round"]) for m in entry if m["t"] in ("round_prepare", "round_audit")] \
+        == [("round_prepare", 1), ("round_audit", 1), ("round_prepare", 2), ("round_audit", 2)]
+    now = play_until(registry2, table2, seat0, now + 1, in_round(table2, 3, 20))
+    registry2.disconnect(seat0.conn, now)
+    now = run_until(registry2, now, dealt_round(table2, 4, 10))
+    assert table2.game is not None and table2.game.journal is not None
+    table2.game.journal.close()
+
+    registry3, table3 = restart(tmp_path, now + 1, registry.signer)
+    now = run_until(registry3, now + 1, dealt_round(table3, 5))
+    found = registry3.find_resume(token_of(back, 2), now)
+    assert isinstance(found, tuple)
+    mark = len(seat0.items)
+    seat0.reconnect(3)
+    registry3.resume(3, found[0], found[1], now)
+    seat0.feed(registry3.take_outgoing())
+    assert seat0.verifier is not None
+    seat0.verifier.entered()
+    assert seat0.verifier.violations() == []
+    entry = entry_of(seat0, mark)
+    assert [m["round"] for m in entry if m["t"] == "round_prepare"] == [1, 2, 3, 4, 5]
+    assert [(m["round"], m["outcome"]) for m in entry if m["t"] == "round_audit"] == [
+        (1, "ended"), (2, "abandoned"), (3, "ended"), (4, "ended")]
+    assert seat0.verifier.abandoned_rounds == 1
+    assert seat0.bad_signatures == []
