@@ -1,13 +1,14 @@
 """A host that runs rounds with the trust scheme, recorded as transcripts.
 
 `play_round` runs a real engine round; `play_match` a whole match, one transcript per round, in
-which the actions come from a `Chooser` (random by default; hypothesis draws them in the property
-tests, so that a failing game shrinks); `ScriptedRound` writes a round move by move (hands
-swapped, passed, returned under the pile...) with an honest host's proofs, for checks that need
-an exact sequence of movements. Each delivery is what one audience received: a trust message
-(signed by the host's key as it goes out) or an engine event with its proof fields, in order;
-each round opens with round_prepare, seed_commits, seed_reveals and the deal's deck_commits and
-closes with an audit whose outcome and events digest an honest host computes from what it sent.
+which the actions come from a `Chooser` (random by default; `drawn_chooser` has hypothesis draw
+them in the property tests, so that a failing game shrinks); `ScriptedRound` writes a round
+move by move (hands swapped, passed, returned under the pile...) with an honest host's proofs,
+for checks that need an exact sequence of movements. Each delivery is what one audience
+received: a trust message (signed by the host's key as it goes out) or an engine event with its
+proof fields, in order; each round opens with round_prepare, seed_commits, seed_reveals and the
+deal's deck_commits and closes with an audit whose outcome and events digest an honest host
+computes from what it sent.
 
 `replay` feeds a transcript to a `TrustVerifier` as a client session would; `replay_resumed`
 cuts a round at event k, as a connection entering it then (a resume, a reconnect, a late
@@ -24,6 +25,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric import ec
+from hypothesis import strategies as st
 
 from protocol.game_codec import encode_event
 from protocol.trust import (
@@ -188,17 +190,21 @@ def _opened_round(
     host_seat: int | None = 0,
     skip_commit: bool = False,
     skip_reveal: bool = False,
+    unseeded: Collection[int] = (),
 ) -> Transcript:
     """round_prepare, every player's seed committed and revealed (but one that never commits or
-    never reveals, if asked), seed_commits and seed_reveals; not dealt yet."""
+    never reveals, if asked, and the `unseeded` seats, whose clients were not connected when the
+    round was prepared), seed_commits and seed_reveals; not dealt yet."""
     host = HostCommitments(
         match.game_id, round_no, host_seat if host_seat is not None else 2**32 - 1,
         rng.randbytes(32),
     )
     players = [s for s in range(match.seats) if s != host_seat]
     seeds = {s: rng.randbytes(32) for s in players}
+    for seat in unseeded:
+        seeds.pop(seat, None)
     if skip_commit:
-        del seeds[players[-1]]  # it is simply not in the list
+        seeds.pop(players[-1], None)  # it is simply not in the list
     t = Transcript(match, host, seeds)
     t.deliveries.append(Delivery(None, host.round_prepare()))
     for player, player_seed in seeds.items():
@@ -219,13 +225,21 @@ def play_round(
     rules: RuleSet | None = None,
     with_digest: bool = True,
     tamper_order: bool = False,
+    chooser: Chooser | None = None,
+    missing_seeds: tuple[bool, bool] | None = None,
 ) -> Transcript:
-    """Run one honest round to its end (or one whose committed deck is not the derived one)."""
+    """Run one honest round to its end (or one whose committed deck is not the derived one).
+
+    `seed` makes the keys and, by default, the actions (the pending seat's, `_choose`n) and
+    whether a player never commits or never reveals its seed; `chooser` picks the actions
+    instead (any seat's, as in `play_match`), `missing_seeds` says (never commits, never
+    reveals)."""
     rng = random.Random(seed)
     rules = rules or RuleSet()
     match_id = identity(rules, seats, rng.randbytes(16))
+    skip_commit, skip_reveal = missing_seeds or (seed % 5 == 4, seed % 7 == 6)
     t = _opened_round(
-        rng, match_id, 1, host_seat, skip_commit=seed % 5 == 4, skip_reveal=seed % 7 == 6
+        rng, match_id, 1, host_seat, skip_commit=skip_commit, skip_reveal=skip_reveal
     )
     host, manifest, game_id = t.host, match_id.manifest, match_id.game_id
     order = deal_order(host.key, len(manifest))
@@ -244,6 +258,9 @@ def play_round(
     for _ in range(ROUND_CAP):
         if match.round is None or match.phase != IN_ROUND:
             break
+        if chooser is not None:
+            _deliver_step(t, match, chooser)
+            continue
         seat = match.pending_seat
         assert seat is not None
         action = _choose(rng, match.legal_actions(seat))
@@ -558,12 +575,14 @@ def play_match(
     chooser: Chooser | None = None,
     max_rounds: int | None = None,
     undealt: Collection[int] = (),
+    unseeded: Mapping[int, Collection[int]] | None = None,
 ) -> list[Transcript]:
     """A match under `rules`, one transcript per round, every round keyed by its own seeds and
     played to its end. New rounds start while fewer than `max_actions` actions were taken (and
     fewer than `max_rounds` rounds played), so the match may stop between two rounds. The
     rounds numbered in `undealt` are prepared and abandoned before their deal (a restarted
-    host), the deal going to the next number."""
+    host), the deal going to the next number. `unseeded` maps a round's number to the seats
+    that add no seed to it: their clients were not connected when it was prepared."""
     rng = random.Random(seed)
     match_id = identity(rules, seats, rng.randbytes(16))
     match = Match(rules, seats, rng.randbytes(32))
@@ -573,7 +592,8 @@ def play_match(
     while match.phase != MATCH_OVER and budget > 0:
         if max_rounds is not None and len(rounds) >= max_rounds:
             break
-        t = _opened_round(rng, match_id, len(rounds) + 1)
+        number = len(rounds) + 1
+        t = _opened_round(rng, match_id, number, unseeded=(unseeded or {}).get(number, ()))
         rounds.append(t)
         if t.host.round_no in undealt:
             t.close()
@@ -587,6 +607,30 @@ def play_match(
             _deliver_step(t, match, choose)
         t.close()
     return rounds
+
+
+PLAY_WEIGHT = 4
+"""How many times more likely the pending seat's plays are than any other legal action in
+`drawn_chooser`: a uniform choice would draw far more often than players do, and rounds would
+not end."""
+
+
+def drawn_chooser(data: st.DataObject) -> Chooser:
+    """Each action drawn by hypothesis among every seat's legal ones (or the host's timer), so
+    that a failing game shrinks to a short one: the first choice of each draw is the pending
+    seat's first play."""
+
+    def choose(match: Match, options: Options) -> tuple[int, Action] | None:
+        pairs: list[tuple[int, Action] | None] = [
+            (seat, action) for seat in sorted(options) for action in options[seat]
+        ]
+        plays = [
+            p for p in pairs
+            if p is not None and p[0] == match.pending_seat and isinstance(p[1], Play)
+        ]
+        return data.draw(st.sampled_from([*plays * PLAY_WEIGHT, *pairs, None]))
+
+    return choose
 
 
 def _deliver_step(t: Transcript, match: Match, choose: Chooser) -> None:
