@@ -57,6 +57,7 @@ from protocol.client_session import Snapshot as WireSnapshot
 from protocol.client_session import TrustReport as WireTrustReport
 from protocol.errors import ProtocolError
 from protocol.limits import LENGTH_PREFIX_SIZE, RATE_BURST, RATE_PER_SECOND, RECEIVE_CHUNK
+from protocol.trust.checked_round import RoundStatus
 from protocol.trust.results import Violation
 from unonet.actions import Action, Buzz, CallUno, Catch, Play
 from unonet.bots import POLICIES, Bot
@@ -122,6 +123,17 @@ class Pacer:
         return self.updated - now
 
 
+@dataclass(frozen=True, slots=True)
+class RoundCheck:
+    """What the verifier said of a round when its audit came: its status ("audited": every
+    event it got, live or in a round_history, checked and the audit held; "missed": this
+    connection came after the round, so only its seeds were checked; "violated") and how many
+    of the round's events it checked."""
+
+    status: RoundStatus
+    events: int
+
+
 @dataclass
 class BotResult:
     """How the bot's session went: what it saw and what the verifier found."""
@@ -129,7 +141,9 @@ class BotResult:
     seat: int | None = None
     token: bytes | None = None
     matches: list[MatchEnded] = field(default_factory=list)
-    audited: list[int] = field(default_factory=list)  # rounds whose audit the verifier passed
+    audited: list[int] = field(default_factory=list)
+    """Rounds audited with every event checked (not missed, nothing violated), in order."""
+    rounds: dict[int, RoundCheck] = field(default_factory=dict)  # by round number
     other_sides_checked: int = 0
     """UNO Flip: faces shown of the side not in play (hands, the draw pile's top) that the
     passed audits checked against the deck the seeds produce."""
@@ -260,20 +274,25 @@ class NetworkBot:
             elif isinstance(event, MessageReceived) and event.message.get("t") == "round_audit":
                 self.final_audit = True
             elif (isinstance(event, WireTrustReport) and event.message_type == "round_audit"
-                  and isinstance(event.outcome, TrustReport) and event.outcome.ok
+                  and isinstance(event.outcome, TrustReport)
                   and event.outcome.round_no is not None):
-                self.result.audited.append(event.outcome.round_no)  # the gate's report
-                self.result.other_sides_checked += self._side_claims(event.outcome.round_no)
+                self._audit_reported(event.outcome.round_no)  # the gate's report
 
         if self.observe is not None:
             self.observe(events)
 
-    def _side_claims(self, round_no: int) -> int:
-        """How many other-side faces the verifier holds for round `round_no` (UNO Flip)."""
+    def _audit_reported(self, round_no: int) -> None:
+        """Record what the verifier says of round `round_no` now its audit came; a round
+        audited in full counts, with its other-side faces checked (UNO Flip)."""
         verifier = self.link.gate.verifier
         rounds = verifier.rounds if verifier is not None else []
         rnd = next((r for r in reversed(rounds) if r.round_no == round_no), None)
-        return len(rnd.ledger.side_claims) if rnd is not None else 0
+        if rnd is None:
+            return
+        self.result.rounds[round_no] = RoundCheck(rnd.status, len(rnd.received))
+        if rnd.status == "audited":
+            self.result.audited.append(round_no)
+            self.result.other_sides_checked += len(rnd.ledger.side_claims)
 
     def _refused(self, event: RequestRefused) -> None:
         log.info("%s: %s refused: %s", self.name, event.request["t"], event.error)

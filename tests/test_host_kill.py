@@ -5,6 +5,7 @@ and polls instead of sleeping a fixed time."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -16,9 +17,10 @@ from pathlib import Path
 import trio
 
 from client import netbot
-from host.journal import FINISHED_DIR, load
+from host.journal import FINISHED_DIR, decode_logged_action, load
 from protocol.client_session import GameEvent, HistoryReceived, SessionEvent, Snapshot
 from unonet import events as ev
+from unonet.actions import HOST, StartRound
 from unonet.match import IN_ROUND
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -89,6 +91,25 @@ class Player:
         self.seat = result.seat if result.seat is not None else self.seat
 
 
+def round_events(journal: Path, round_no: int, copy: Path) -> list[ev.Event]:
+    """Every event of round `round_no`, as the host's journal replays it: the journal up to the
+    deal of the next round, written to `copy` and loaded (`load` keeps the last round's)."""
+    kept: list[bytes] = []
+    deals = 0
+    for line in journal.read_bytes().splitlines(keepends=True):
+        record = json.loads(line)
+        if (record["kind"] == "action" and record["seat"] == HOST
+                and isinstance(decode_logged_action(record["action"]), StartRound)):
+            deals += 1
+            if deals > round_no:
+                break
+        kept.append(line)
+    copy.write_bytes(b"".join(kept))
+    replayed = load(copy)
+    assert replayed.match.round_no == round_no
+    return replayed.round_events
+
+
 async def test_a_killed_host_resumes_its_journal_and_the_match_ends_with_every_card(
     tmp_path: Path,
 ) -> None:
@@ -138,6 +159,8 @@ async def test_a_killed_host_resumes_its_journal_and_the_match_ends_with_every_c
     assert journal.read_bytes().startswith(killed_bytes)
     assert final.match.winner is not None
     interrupted = at_kill.match.round_no  # no round was abandoned: trust and engine agree
+    interrupted_events = round_events(journal, interrupted, tmp_path / "interrupted.jsonl")
+    assert any(isinstance(e, ev.RoundEnded) for e in interrupted_events)
     for player in players:
         assert player.results[-1].violations == []  # the trust checks held across the restart
         # ...and covered the whole interrupted round: the resumed connection got its events
@@ -147,6 +170,12 @@ async def test_a_killed_host_resumes_its_journal_and_the_match_ends_with_every_c
         dealt = [w.event for h in history for w in h.events
                  if isinstance(w.event, ev.CardsReceived) and w.event.seat == player.seat]
         assert dealt and len(dealt[0].cards) == 7
+        # Every event of the round that this seat's audience got, as the journal replays the
+        # round, was checked by the resumed connection's verifier, and the round was audited
+        # (not merely "missed": a connection that came after the round would be).
+        assert player.seat is not None
+        got = [e for e in interrupted_events if e.audience is None or player.seat in e.audience]
+        assert player.results[-1].rounds[interrupted] == netbot.RoundCheck("audited", len(got))
         assert interrupted in player.results[-1].audited
         (ended,) = player.results[-1].matches
         assert ended.winner == final.match.winner
