@@ -235,6 +235,14 @@ class TrustGate:
             self.transcript.left()
         return self._finish(left=True)
 
+    def _match_closed(self) -> None:
+        """The table went back to its lobby after match_ended: the match is over by the host's
+        word, and the last round's audit (sent right after match_ended, SPEC.md 7.1) is owed
+        now, not only when the player leaves or the next match begins."""
+        verifier = self.verifier
+        if verifier is not None and verifier.match_over and not self.left:
+            self._finish()
+
     def _finish(self, *, left: bool = False) -> list[Violation]:
         verifier = self.verifier
         if verifier is None or self._finished or not self.verify:
@@ -254,6 +262,8 @@ class TrustGate:
         kind = message.get("t")
         if kind in SEAT_MESSAGES:
             self._follow(message)
+            if kind == "table_state" and message.get("started") is False:
+                self._match_closed()
             return None
         if kind == "manifest":
             self._note_status()  # what the match being replaced ended with

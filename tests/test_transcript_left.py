@@ -51,11 +51,13 @@ async def test_leaving_in_mid_round_is_in_the_transcript_and_the_audit_does_not_
     assert statuses and statuses[-1].violations == ()
     (path,) = transcript_dir(tmp_path).glob("*.msgpack")
     records = read_transcript(path)
-    assert records[-1].get("t") == LEFT_TYPE
+    kinds = [record.get("t") for record in records]
+    assert LEFT_TYPE in kinds  # (the host's answer to the leave may come after it)
     code = run(path, io.StringIO(), io.StringIO())
     assert code == 0
     # The same file without the mark is a transcript cut short: the offline audit cannot tell
     # the round was left, and says what the host still owed.
     cut = tmp_path / "cut.msgpack"
-    cut.write_bytes(b"".join(msgpack.packb(r, use_bin_type=True) for r in records[:-1]))
+    cut.write_bytes(b"".join(msgpack.packb(r, use_bin_type=True) for r in records
+                             if r.get("t") != LEFT_TYPE))
     assert run(cut, io.StringIO(), io.StringIO()) == 1

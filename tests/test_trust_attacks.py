@@ -313,8 +313,6 @@ async def test_the_last_audit_of_a_match_withheld_is_caught(
         assert "deck_order" in earlier, played.caught
 
 
-@pytest.mark.xfail(strict=True, reason="needs client/trust_gate.py (the lead's) to finish the "
-                   "match's checks when the table goes back to the lobby after match_ended")
 async def test_the_last_audit_withheld_is_caught_when_the_table_goes_back_to_the_lobby(
     nursery: trio.Nursery,
 ) -> None:
