@@ -91,7 +91,10 @@ def audit_records(records: list[dict[str, Any]]) -> Audit:
     for record in records[start:]:
         _feed(audit, record)
     if not audit.capped:
-        audit.verifier.finish(left=audit.left)
+        # A transcript that stops before the match ended, with or without its player's left
+        # mark, shows nothing of what came after it: the round it stops in is not judged (its
+        # client may have been killed), as the live client does not judge a round it left.
+        audit.verifier.finish(left=audit.left or not audit.match_ended)
     return audit
 
 
@@ -168,8 +171,10 @@ def report(audit: Audit, out: TextIO) -> int:
         if id(violation) not in in_rounds:
             print(f"match: VIOLATION {violation}", file=out)
     if not audit.match_ended and not audit.capped:
-        print("note: the transcript stops before the match ended; audits owed by then are "
-              "counted as missing", file=out)
+        why = ("its player left the table" if audit.left else
+               "its client stopped recording (it was closed or killed), or the host went silent")
+        print(f"note: the transcript stops before the match ended: {why}; the round it stops "
+              "in is not judged, audits owed before it are counted as missing", file=out)
     if audit.capped:
         print("note: the transcript was capped at its size limit; what came after is not "
               "recorded and not audited", file=out)

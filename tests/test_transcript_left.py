@@ -53,11 +53,14 @@ async def test_leaving_in_mid_round_is_in_the_transcript_and_the_audit_does_not_
     records = read_transcript(path)
     kinds = [record.get("t") for record in records]
     assert LEFT_TYPE in kinds  # (the host's answer to the leave may come after it)
-    code = run(path, io.StringIO(), io.StringIO())
-    assert code == 0
-    # The same file without the mark is a transcript cut short: the offline audit cannot tell
-    # the round was left, and says what the host still owed.
+    out = io.StringIO()
+    assert run(path, out, io.StringIO()) == 0, out.getvalue()
+    assert "its player left the table" in out.getvalue()
+    # The same file without the mark is a transcript cut short (a killed client): the round
+    # it stops in is not judged either, and the audit says why it cannot be.
     cut = tmp_path / "cut.msgpack"
     cut.write_bytes(b"".join(msgpack.packb(r, use_bin_type=True) for r in records
                              if r.get("t") != LEFT_TYPE))
-    assert run(cut, io.StringIO(), io.StringIO()) == 1
+    out = io.StringIO()
+    assert run(cut, out, io.StringIO()) == 0, out.getvalue()
+    assert "its client stopped recording" in out.getvalue()
