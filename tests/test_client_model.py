@@ -291,3 +291,15 @@ def test_the_selection_starts_on_a_playable_card_each_turn() -> None:
     table.send_intent(play_of(model.play_selected()))  # b8; Bruno b2, Chiara b4
     assert model.my_turn and model.selected_card in model.playable
     assert hand_codes(model)[model.selected] == "b7"
+
+
+def test_after_our_own_skip_with_two_players_the_selection_is_on_a_card_that_plays() -> None:
+    model = ClientModel(Translator("en"), name="Me")
+    # Two players: our gS on g1 skips Bruno, so the turn stays ours and only g7 plays on gS.
+    hands = [["gS", "r5", "r6", "g7", "b8"], ["y2", "y3", "y4", "y5", "y6"]]
+    table = house_table(model, RuleSet(hand_size=5), hands, "g1", {1: []}, dealer=1)
+    assert model.my_turn and hand_codes(model) == ["r5", "r6", "g7", "gS", "b8"]
+    model.select_index(3)
+    table.send_intent(play_of(model.play_selected()))
+    assert model.my_turn and hand_codes(model) == ["r5", "r6", "g7", "b8"]
+    assert hand_codes(model)[model.selected] == "g7"  # not b8, where the index fell
