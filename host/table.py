@@ -326,6 +326,10 @@ class Table:
             return
         if self.game is None:
             self._free(member.seat)
+        elif self.game.over:  # closing the score screen (q) is leaving: nothing to resume
+            self._left_after_the_match(member.seat, now)
+            if not self.started:
+                return  # back in the lobby: everyone got its table_state
         else:
             seat.conn = None
             seat.disconnected_at = now
@@ -484,10 +488,7 @@ class Table:
             if seat is not None and self.game is None:
                 self._free(member.seat)
             elif seat is not None and self.game is not None and self.game.over:
-                log.info("%s: %s left seat %d after the match", self.label, seat.name,
-                         member.seat)
-                self._free(member.seat)  # nothing is left to play: no stand-in, no token
-                self._after_the_match(now)
+                self._left_after_the_match(member.seat, now)
                 # `started`, not `self.game is None`: mypy still holds self.game narrowed to a
                 # Game here, and mypyc's build (setup.py) would raise reading None as one.
                 if not self.started:
@@ -501,6 +502,16 @@ class Table:
                          member.seat)
                 self.game.seat_left(member.seat, now)
         self._lobby_changed(now)
+
+    def _left_after_the_match(self, index: int, now: float) -> None:
+        """A player left the finished match (leave, or its connection closed on the score
+        screen): nothing is left to play, so no stand-in and no token: the seat is free now,
+        and the table goes back to its lobby if nobody else is still reading the scores."""
+        seat = self.room.seats[index]
+        log.info("%s: %s left seat %d after the match", self.label,
+                 seat.name if seat else "?", index)
+        self._free(index)
+        self._after_the_match(now)
 
     def _on_resync(self, member: Member, message: Mapping[str, Any], now: float) -> None:
         if self.game is None:

@@ -148,3 +148,19 @@ async def test_a_rematch_at_a_bot_table_is_one_key(nursery: trio.Nursery) -> Non
     assert len(host.table.finished) == 1 and host.table.game is not None
     await play_until(me, ended)
     clean(me)
+
+
+async def test_closing_the_link_after_the_match_is_leaving_it(nursery: trio.Nursery) -> None:
+    """The client's q on the score screen closes its link (bye) without a `leave`: that is a
+    leave too, so the others do not wait `match_break` on "Waiting for: Bo" and a newcomer
+    finds the seat free (issue 12 audit, gap 5)."""
+    table, ana, bo = await a_finished_match(nursery)
+    await bo.close()
+    freed = await ana.until(lambda u: isinstance(u, LobbyChanged) and humans(u) == ["Ada"])
+    assert isinstance(freed, LobbyChanged) and freed.lobby.started  # Ada is still reading
+    assert all(seat is None or not seat.taken_over for seat in table.room.seats)
+    ana.send(SetReady(True))  # the last one reading: back in the lobby at once, no rematch
+    back = await ana.until(lambda u: lobby(u, False))
+    assert isinstance(back, LobbyChanged) and humans(back) == ["Ada"]
+    assert table.game is None and len(table.finished) == 1
+    clean(ana)
