@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import copy
 import functools
+import random
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from trust_flip_sim import (
     FLIP,
     face_in_play,
@@ -24,9 +27,23 @@ from trust_flip_sim import (
     play_flip_match,
     verifiers,
 )
-from trust_sim import Transcript, audit_of, deliver, received
+from trust_flip_sim import _deliver as deliver_flip
+from trust_reconnects import follow
+from trust_sim import (
+    ROUND_CAP,
+    SIGNER,
+    Chooser,
+    Delivery,
+    Transcript,
+    _opened_round,
+    audit_of,
+    deliver,
+    drawn_chooser,
+    received,
+)
 
 from protocol.trust.ledger import fmt
+from protocol.trust.messages import MatchIdentity
 from protocol.trust.results import Violation, ViolationKind
 from protocol.trust.verifier import TrustVerifier
 from unonet import events as ev
@@ -38,6 +55,8 @@ from unonet.flip_deck import (
     light_manifest,
     round_manifest,
 )
+from unonet.match import IN_ROUND, MATCH_OVER, Match
+from unonet.rules import RuleSet
 
 EVERYONE = (0, 1, 2, None)
 
@@ -111,22 +130,57 @@ def test_an_honest_flip_round_with_flips_draws_and_challenges_passes_every_check
         assert rnd.ledger.side_claims, seat  # the other sides were checked, not skipped
 
 
-@pytest.mark.parametrize(
-    "options",
-    [
-        {},
-        {"flip_passes_hands": True},
-        {"max_hand": 14},
-        {"stacking": "same_kind"},
-        {"seven_zero": True, "jump_in": "identical"},
-    ],
-    ids=lambda o: ",".join(o) or "official",
-)
-def test_honest_flip_matches_under_the_options_that_combine_with_it_are_never_flagged(
+FLIP_OPTIONS: list[dict[str, object]] = [
+    {},
+    {"flip_passes_hands": True},
+    {"max_hand": 14},
+    {"stacking": "same_kind"},
+    {"seven_zero": True, "jump_in": "identical"},
+]
+"""House rules that combine with Flip: hands passed, knock-outs returning cards under a pile
+that then turns over, stacking, 7-0 with jump-ins."""
+
+FLIP_ROUNDS = 3
+
+
+def play_drawn_flip_match(
+    rules: RuleSet, seats: int, keys: int, chooser: Chooser, unseeded: dict[int, list[int]],
+    max_actions: int = 600,
+) -> list[Transcript]:
+    """Up to FLIP_ROUNDS honest rounds of a Flip match, as `play_flip_match` plays them, but
+    with every action from `chooser` (any seat's, or the host's timer); `keys` only makes the
+    seeds; `unseeded`: by round number, the seats whose client was away when it was
+    prepared."""
+    rng = random.Random(keys)
+    match = Match(rules, seats, rng.randbytes(32))
+    identity = MatchIdentity(rng.randbytes(16), seats, rules, match.manifest, SIGNER.signer)
+    played: list[Transcript] = []
+    budget = max_actions
+    while match.phase != MATCH_OVER and len(played) < FLIP_ROUNDS and budget > 0:
+        number = len(played) + 1
+        t = _opened_round(rng, identity, number, unseeded=unseeded.get(number, ()))
+        played.append(t)
+        t.deliveries.append(Delivery(None, t.host.deal(len(match.manifest))))
+        deliver_flip(t, match, match.start_round(t.host.key))
+        for _ in range(ROUND_CAP):
+            if match.phase != IN_ROUND:
+                break
+            budget -= 1
+            options = {s: a for s in range(seats) if (a := match.legal_actions(s))}
+            picked = chooser(match, options)
+            events = match.expire() if picked is None else match.apply(*picked)
+            deliver_flip(t, match, events)
+        t.close()
+    return played
+
+
+@pytest.mark.parametrize("options", FLIP_OPTIONS, ids=lambda o: ",".join(o) or "official")
+def test_honest_flip_matches_under_each_option_set_verify_for_every_seat(
     options: dict[str, object],
 ) -> None:
     """Whole matches (the referee carries totals over), hands passed, knock-outs returning
-    cards under a pile that then turns over, reshuffles on either side."""
+    cards under a pile that then turns over, reshuffles on either side: every option set every
+    run, every seat and a spectator watching throughout."""
     rules = FLIP.replace(**options)
     for seed in range(2):
         rounds = play_flip_match(seed, 4, rules, rounds=3)
@@ -134,6 +188,42 @@ def test_honest_flip_matches_under_the_options_that_combine_with_it_are_never_fl
         for seat, verifier in verifiers(*rounds).items():
             assert verifier.violations() == [], (options, seed, seat)
             assert {r.status for r in verifier.rounds} == {"audited"}
+
+
+def test_honest_flip_matches_under_the_options_that_combine_with_it_are_never_flagged() -> None:
+    """Whole matches (the referee carries totals over) under each option set that combines
+    with Flip, hypothesis drawing the options, the actions, and where a client (a seat or a
+    spectator) drops and comes back (tests/trust_reconnects.py): nothing is flagged, and each
+    round is audited, or missed when the client was away for more than the round after."""
+    seen: Counter[str] = Counter()
+
+    @settings(max_examples=15, deadline=None,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    @given(data=st.data())
+    def honest(data: st.DataObject) -> None:
+        options = data.draw(st.sampled_from(FLIP_OPTIONS), label="options")
+        seats = data.draw(st.integers(2, 5), label="seats")
+        rules = FLIP.replace(**options)
+        seat = data.draw(st.sampled_from([None, *range(seats)]), label="seat")
+        connected = [data.draw(st.integers(0, 3).map(lambda n: n < 2), label="connected")
+                     for _ in range(FLIP_ROUNDS)]
+        unseeded = {j + 1: [seat] for j, up in enumerate(connected)
+                    if not up and seat is not None}
+        keys = data.draw(st.integers(0, 2**32), label="keys")
+        rounds = play_drawn_flip_match(rules, seats, keys, drawn_chooser(data), unseeded)
+        followed = follow(rounds, seat, connected, data)
+        verifier = followed.verifier
+        assert verifier.violations() == [], (options, verifier.violations()[:3])
+        assert verifier.finish() == []
+        assert [r.status for r in verifier.rounds] == [
+            followed.statuses[j] for j in range(len(rounds))]
+        seen["matches"] += 1
+        seen["flipped"] += sum(features(t).flips for t in rounds) > 0
+        seen["resumed"] += followed.resumes > 0
+
+    honest()
+    assert seen["flipped"] * 2 > seen["matches"], seen  # measured: about all
+    assert seen["resumed"] * 2 > seen["matches"], seen  # measured: about all
 
 
 # -- the other sides everyone sees ---------------------------------------------------------------
