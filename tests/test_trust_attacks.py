@@ -683,7 +683,9 @@ async def test_the_last_round_blinded_by_a_cut_is_caught(
         return isinstance(update, TrustStatus) and bool(update.violations)
 
     await play_until(harness, caught)
-    assert len(connections) == 2
+    # Back at least once; maybe more, when the host had not yet seen the cut connection close
+    # and refused a resume as seat_in_use (every connection after the first drops the history).
+    assert len(connections) >= 2
     played = Played(harness, host, _last_status(harness.seen), tmp_path)
     assert [r.state for r in played.status.rounds][-1] == "violated"
     await harness.close()
