@@ -106,6 +106,10 @@ class Screen(StrEnum):
     MATCH_END = "match_end"
 
 
+LANDING_SCREENS = frozenset({Screen.CONNECTING, Screen.TABLES})
+"""Where a refusal is on the way to a table: its notice lands on what follows (`Notice`)."""
+
+
 # -- prompts: a question that takes the keys until answered --------------------------------------
 
 
@@ -199,12 +203,18 @@ class Notice:
     `about` is "state" (an answer to a key or a refusal: the legal actions, lobby and table list
     at the time), "name" (the name we gave ourselves: gone once the lobby seats us under
     another) or "race" (a buzzer race's result, UNO Flip's table turning over: gone with the
-    next card played)."""
+    next card played).
+
+    `landing`: a refusal on the way to a table (said while connecting, or on the table list)
+    is followed by its own consequence: the table list the link asks for, the first screen
+    after connecting. It lands there (`ClientModel.landed`) instead of going with it, so the
+    player sees why they are on the list and not at the table they asked for."""
 
     text: str
     about: str
     screen: Screen
     stamp: object
+    landing: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -304,6 +314,30 @@ class ClientModel:
             return view.top_card if view is not None else None
         return (self.legal, self.lobby, self.tables)
 
+    def refused(self, text: str) -> None:
+        """A refusal from the host. On the way to a table, several before the list lands
+        (the seat lost on a resume, then the join as a newcomer) are said together."""
+        notice = self.current_notice
+        if self.screen in LANDING_SCREENS:
+            if notice is not None and notice.landing and notice.screen is Screen.CONNECTING \
+                    and self.screen is Screen.CONNECTING and text not in notice.text:
+                text = f"{notice.text} · {text}"
+            self.current_notice = Notice(text, "state", self.screen, self.notice_stamp("state"),
+                                         landing=True)
+        else:
+            self.notice = text
+
+    def landed(self, notice: Notice) -> Notice | None:
+        """A landing refusal at the first change after it, if that change is its consequence
+        (the screen connecting led to, or the table list again): it stays, now about that
+        screen; None for any other change."""
+        if not notice.landing or self.screen is Screen.CONNECTING:
+            return None
+        if notice.screen is Screen.CONNECTING or self.screen is notice.screen:
+            return Notice(notice.text, notice.about, self.screen,
+                          self.notice_stamp(notice.about))
+        return None
+
     def _still_true(self, notice: Notice) -> bool:
         if notice.screen is not self.screen:
             return False
@@ -313,8 +347,9 @@ class ClientModel:
         return bool(now == notice.stamp)
 
     def _expire_notice(self) -> None:
-        if self.current_notice is not None and not self._still_true(self.current_notice):
-            self.current_notice = None
+        notice = self.current_notice
+        if notice is not None and not self._still_true(notice):
+            self.current_notice = self.landed(notice)
 
     @property
     def me(self) -> int | None:
@@ -602,7 +637,7 @@ class ClientModel:
                     self.legal = ()  # the host is gone: nothing can be played until it is back
             case link.Refused(code=code, message=message):
                 reason = self.tr(f"err.{code}") if f"err.{code}" in self.tr.strings else message
-                self.notice = self.tr("n.refused", reason=shown(reason or code))
+                self.refused(self.tr("n.refused", reason=shown(reason or code)))
         self._expire_notice()
 
     def _chat(self, line: ChatLine, mine: bool = False) -> None:

@@ -1115,7 +1115,7 @@ def compose(model: ClientModel, width: int, height: int, plain: bool,
         keys = ["lobby.keys_owner" if model.is_owner else
                 "lobby.keys_watching" if model.watching else "lobby.keys", "key.help", "key.leave"]
     elif screen is Screen.TABLES:
-        body = tables_body(model)
+        body = tables_body(model, width)
         keys = ["tables.keys", "key.help", "key.quit"]
     elif screen is Screen.ROUND_END:
         body = round_end_body(model, width, body_height, look)
@@ -1294,11 +1294,14 @@ def meaning_lines(model: ClientModel, width: int) -> list[Line]:
     return [[("class:dim", "   " + part)] for part in wrap(text, width - 4)[:2]]
 
 
-def tables_body(model: ClientModel) -> list[Line]:
+def tables_body(model: ClientModel, width: int) -> list[Line]:
+    """The host's tables, under our name and the notice, whole: a refusal that sent us here
+    (a lost seat, a table that is not there) says why in as many lines as it takes."""
     tr = model.tr
     lines: list[Line] = [[("class:heading", tr("tables.title"))],
-                         [("", tr("tables.name", name=model.my_name or "player"))],
-                         notice_line(model)]
+                         [("", tr("tables.name", name=model.my_name or "player"))]]
+    notice = model.notice
+    lines += [[("class:notice", part)] for part in wrap(notice, width)] if notice else [[]]
     if not model.tables:
         return [*lines, [("", tr("tables.none"))]]
     for i, table in enumerate(model.tables):

@@ -303,3 +303,15 @@ def test_after_our_own_skip_with_two_players_the_selection_is_on_a_card_that_pla
     table.send_intent(play_of(model.play_selected()))
     assert model.my_turn and hand_codes(model) == ["r5", "r6", "g7", "b8"]
     assert hand_codes(model)[model.selected] == "g7"  # not b8, where the index fell
+
+
+def test_a_refused_join_on_the_table_list_stays_over_the_list_it_brings() -> None:
+    model = ClientModel(Translator("en"), name="Me")
+    model.apply(TablesListed((TableInfo(0, "t", 2, 1, False),)))
+    model.apply(Refused("table_full", "table 1 is full"))
+    # The link asks for the list again after a refused join: its answer is the refusal's
+    # consequence, not a change that makes it untrue.
+    model.apply(TablesListed((TableInfo(0, "t", 2, 2, True),)))
+    assert model.notice == "Refused: table 1 is full"
+    model.apply(TablesListed((TableInfo(0, "t", 2, 2, True), TableInfo(1, "u", 4, 0, False))))
+    assert model.notice == ""  # a later change of the list: it goes as any answer does
