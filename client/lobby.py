@@ -14,13 +14,16 @@ from typing import Any
 
 @dataclass(frozen=True, slots=True)
 class SeatInfo:
-    """One seat of a table: who sits there (`kind` empty, human or bot), ready, connected."""
+    """One seat of a table: who sits there (`kind` empty, human or bot), ready, connected;
+    `taken_over`: a stand-in plays it in mid-match (its player left or stayed away past the
+    grace period), so a join_table may take it now (SPEC.md 8.2, [UNO-8-21])."""
 
     seat: int
     kind: str
     name: str | None
     ready: bool
     connected: bool
+    taken_over: bool = False
 
 
 @dataclass(frozen=True, slots=True)

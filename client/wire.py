@@ -64,6 +64,11 @@ def _bool(data: Mapping[str, Any], key: str) -> bool:
     return value
 
 
+def _flag(data: Mapping[str, Any], key: str) -> bool:
+    """An optional bool: absent (an older host's message) is False."""
+    return key in data and _bool(data, key)
+
+
 def _str(data: Mapping[str, Any], key: str) -> str:
     value = data.get(key)
     if not isinstance(value, str):
@@ -129,7 +134,7 @@ def lobby_from_wire(message: Mapping[str, Any]) -> LobbyState:
     """A `table_state` message as the screen's LobbyState."""
     seats = tuple(
         SeatInfo(_int(s, "seat"), _str(s, "kind"), _opt_str(s, "name"), _bool(s, "ready"),
-                 _bool(s, "connected"))
+                 _bool(s, "connected"), _flag(s, "taken_over"))
         for s in (_map(item, "seat") for item in _list(message, "seats"))
     )
     return LobbyState(

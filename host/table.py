@@ -192,16 +192,29 @@ class Table:
     def _stand_in_seat(self, wanted: int | None) -> int:
         """In mid-match, the seat a newcomer may take: one a stand-in bot plays because its
         player left or stayed away past the grace period ([UNO-8-21])."""
-        assert self.game is not None
-        open_seats = [i for i, seat in self.room.occupied()
-                      if i < self.game.match.seats and seat.kind == HUMAN and seat.taken_over
-                      and seat.conn is None]
+        open_seats = [i for i, _ in self.room.occupied() if self._open_in_match(i)]
         if wanted is None and open_seats:
             return open_seats[0]
         if wanted in open_seats:
             return wanted
+        # Said to a spectator as much as to a newcomer: what would open a seat, not "spectate".
+        if wanted is not None:
+            raise Refusal(Code.GAME_IN_PROGRESS,
+                          f"seat {wanted} cannot be taken now: a seat opens in mid-match only "
+                          "when its player leaves or stays away past the grace period")
         raise Refusal(Code.GAME_IN_PROGRESS,
-                      "the match has started and no seat is free; spectate instead")
+                      "no seat can be taken in this match now: one opens when its player "
+                      "leaves or stays away past the grace period (watch meanwhile)")
+
+    def _open_in_match(self, index: int) -> bool:
+        """Whether a join_table may take seat `index` now ([UNO-8-21]): a match is on and a
+        stand-in plays the seat because its player left or its grace ran out
+        (table_state's `taken_over`)."""
+        game = self.game
+        seat = self.room.seats[index]
+        return (game is not None and not game.over and index < game.match.seats
+                and seat is not None and seat.kind == HUMAN and seat.taken_over
+                and seat.conn is None)
 
     def _take_over(self, conn: ConnId, name: str, index: int, request: int | None,
                    now: float) -> None:
@@ -764,10 +777,11 @@ class Table:
         for index, seat in enumerate(self.room.seats):
             if seat is None:
                 seats.append({"seat": index, "kind": "empty", "name": None, "ready": False,
-                              "connected": False})
+                              "connected": False, "taken_over": False})
             else:
                 seats.append({"seat": index, "kind": seat.kind, "name": seat.name,
-                              "ready": seat.ready, "connected": seat.connected})
+                              "ready": seat.ready, "connected": seat.connected,
+                              "taken_over": self._open_in_match(index)})
         state: dict[str, Any] = {
             "t": "table_state", "table": self.number, "name": self.settings.name,
             "owner": self.owner, "rules": self.rules.to_dict(), "seats": seats,

@@ -84,9 +84,9 @@ EXAMPLES: dict[str, dict[str, Any]] = {
                     "rules": _RULES,
                     "seats": [
                         {"seat": 0, "kind": "human", "name": "ada", "ready": True,
-                         "connected": True},
+                         "connected": True, "taken_over": False},
                         {"seat": 1, "kind": "empty", "name": None, "ready": False,
-                         "connected": False},
+                         "connected": False, "taken_over": False},
                     ], "spectators": 0, "started": False, "you": 0},
     "seated": {"t": "seated", "table": 0, "seat": 1, "token": _TOKEN},
     "manifest": {"t": "manifest", **classic_manifest().to_dict(), "game_id": _B16, "seats": 3,

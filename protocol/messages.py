@@ -128,6 +128,7 @@ SEAT_STATE = Struct(
         Field("name", Nullable(NAME)),
         Field("ready", Bool()),
         Field("connected", Bool()),
+        opt("taken_over", Bool(), "a join_table may take it now ([UNO-8-23])"),
     ),
     "seat state (§8.2)",
 )

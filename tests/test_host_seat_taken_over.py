@@ -1,0 +1,82 @@
+"""table_state tells which seat a spectator may take (issue 12 audit, gap 6; SPEC.md
+[UNO-8-23]), over real loopback sockets: a seat whose player dropped and is within the grace
+period is waited for (`taken_over` false, and a join_table for it is refused with words that
+make sense to someone already watching); a seat whose player left, which a stand-in plays, is
+open (`taken_over` true). The grace period is made endless so that no timer decides."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+import trio
+from client_net import play_until, start_host, start_link
+
+from client.link import GameEvent, LobbyChanged, Refused, Update
+from client.lobby import JoinTable, Leave, SeatInfo
+from client.network import LinkConfig
+from client.wire import WireError, lobby_from_wire
+from host.settings import FAST_TIMINGS
+from protocol.examples import EXAMPLES
+from unonet import events as ev
+from unonet.rules import RuleSet
+
+RULES = RuleSet(max_rounds=2, target=10_000)
+ENDLESS_GRACE = replace(FAST_TIMINGS, grace=10_000.0)
+
+
+def cards_played(update: Update) -> bool:
+    return isinstance(update, GameEvent) and isinstance(update.event, ev.CardPlayed)
+
+
+def link(port: int, name: str, spectate: bool = False) -> LinkConfig:
+    return LinkConfig("127.0.0.1", port, name=name, tls=False, table=0, auto_ready=True,
+                      spectate=spectate)
+
+
+def seat_named(update: Update, name: str) -> SeatInfo | None:
+    if not isinstance(update, LobbyChanged):
+        return None
+    return next((s for s in update.lobby.seats if s.name == name), None)
+
+
+async def test_only_a_stand_ins_seat_is_shown_as_open(nursery: trio.Nursery) -> None:
+    host = await start_host(nursery, bots=1, players=3, rules=RULES, timings=ENDLESS_GRACE)
+    ana = await start_link(nursery, link(host.port, "Ana"))
+    bo = await start_link(nursery, link(host.port, "Bo"))
+    dee = await start_link(nursery, link(host.port, "Dee"))
+    cy = await start_link(nursery, link(host.port, "Cy", spectate=True))
+    async with trio.open_nursery() as all_three:  # a few plays into the first round
+        for player in (ana, bo, dee):
+            all_three.start_soon(play_until, player, cards_played)
+    lobby = await cy.until(lambda u: isinstance(u, LobbyChanged) and u.lobby.started)
+    assert isinstance(lobby, LobbyChanged)
+    assert not any(s.taken_over for s in lobby.lobby.seats)  # everyone is there
+
+    await bo.close()  # a drop: Bo's seat waits for him
+    waiting = await cy.until(lambda u: (s := seat_named(u, "Bo")) is not None
+                             and not s.connected)
+    bo_seat = seat_named(waiting, "Bo")
+    assert bo_seat is not None and not bo_seat.taken_over
+    cy.send(JoinTable(0, "Cy", bo_seat.seat))
+    refused = await cy.until_type(Refused)
+    assert refused.code == "game_in_progress"
+    assert "spectate instead" not in refused.message and "grace" in refused.message
+
+    dee.send(Leave())  # a leave: a stand-in plays Dee's seat, which is open now
+    opened = await cy.until(lambda u: (s := seat_named(u, "Dee")) is not None
+                            and s.taken_over)
+    assert isinstance(opened, LobbyChanged)
+    assert [s.name for s in opened.lobby.seats if s.taken_over] == ["Dee"]
+    assert host.table.room.seats[bo_seat.seat] is not None
+
+
+def test_the_client_reads_taken_over_and_an_older_hosts_absence() -> None:
+    message = dict(EXAMPLES["table_state"])
+    seat = {"seat": 1, "kind": "human", "name": "bo", "ready": True, "connected": False}
+    message["seats"] = [dict(seat, taken_over=True), dict(seat, seat=2), dict(seat, seat=3,
+                                                                             taken_over=False)]
+    assert [s.taken_over for s in lobby_from_wire(message).seats] == [True, False, False]
+    message["seats"] = [dict(seat, taken_over=1)]
+    with pytest.raises(WireError):
+        lobby_from_wire(message)
