@@ -125,6 +125,10 @@ class TrustGate:
         self._statuses: list[TrustStatus] = []  # each change, in stream order, not yet taken
         self._last_status = TrustStatus()
         self._entering = True  # a connection's entry, until its snapshot: a record of the past
+        self._taking: int | None = None
+        """A seat given by `seated` on this connection, until the snapshot that ends its entry:
+        in mid-match (SPEC.md [UNO-8-21]) the host sends the match as a spectator got it, so
+        the verifier follows it as a spectator and takes the seat at that snapshot (`_sit`)."""
 
     # -- what the link and the screen read ---------------------------------------------------
 
@@ -269,7 +273,7 @@ class TrustGate:
             self._note_status()  # what the match being replaced ended with
             return self._manifest(message)
         if kind == "snapshot":
-            self._entered()
+            self._entered(message)
             return None
         observer = self._observer
         if observer is None or self.left:
@@ -291,11 +295,27 @@ class TrustGate:
             self._finish()  # the audit after match_ended: the match is over, owed audits count
         return report
 
-    def _entered(self) -> None:
+    def _entered(self, message: Mapping[str, Any]) -> None:
         """The snapshot that ends a connection's entry: what follows is live."""
         self._entering = False
         if self.verifier is not None and not self.left:
             self.verifier.entered()
+            self._sit(message)
+
+    def _sit(self, snapshot: Mapping[str, Any]) -> None:
+        """The seat's own snapshot after a seat taken in mid-match (a newcomer's, or a
+        spectator's who left the audience for it): the verifier, a spectator's so far, checks
+        the seat's cards from here on, and the hand the snapshot gives at the round's audit."""
+        verifier, seat = self.verifier, self.seat
+        view = snapshot.get("view")
+        if verifier is None or seat is None or verifier.seat is not None \
+                or not isinstance(view, Mapping) or view.get("seat") != seat:
+            return
+        self._taking = None
+        hand = view.get("hand")
+        cards = [c for c in hand if isinstance(c, int)] if isinstance(hand, list) else []
+        number = view.get("round_no")
+        verifier.sit(seat, cards, number if isinstance(number, int) else None)
 
     def _follow(self, message: Mapping[str, Any]) -> None:
         kind = message.get("t")
@@ -303,9 +323,14 @@ class TrustGate:
             session = message.get("session")
             seat = session.get("seat") if isinstance(session, Mapping) else None
             self.seat = seat if isinstance(seat, int) else None
+            self._taking = None  # a seat taken back: its history is its own
         elif kind == "seated" or (kind == "table_state" and message.get("you") is not None):
             seat = message.get("seat" if kind == "seated" else "you")
             self.seat = seat if isinstance(seat, int) else self.seat
+            if kind == "seated":
+                self._taking = self.seat
+        if kind == "table_state" and message.get("started") is False:
+            self._taking = None  # a seat in the lobby: the match will start with us in it
         if kind == "table_state":
             try:
                 lobby = wire.lobby_from_wire(message)
@@ -339,7 +364,7 @@ class TrustGate:
 
     def _start(self, identity: MatchIdentity) -> None:
         self.identity = identity
-        self.verifier = TrustVerifier(identity, self.seat)
+        self.verifier = TrustVerifier(identity, None if self._taking is not None else self.seat)
         self._observer = VerifierObserver(self.verifier)
         self._finished = False
         self._peer_checked = None

@@ -2,14 +2,28 @@
 over real loopback sockets: Bo leaves, a stand-in bot plays his seat, Cy watching from the
 audience sits in it, gets a fresh token and the seat's state (the match's manifest and rounds,
 this round's history, the snapshot) and plays the match to its end; her client's verifier (the
-trust gate) finds no violation. A seat nobody left is not offered."""
+trust gate) finds no violation, audits every round, and her seed goes into each round after.
+A newcomer who joins straight into the seat (no watching first), in the first round or a later
+one, gets the same: the history a spectator gets is not taken for the seat's own. A seat nobody
+left is not offered."""
 
 from __future__ import annotations
 
-import trio
-from client_net import LinkHarness, play_until, start_host, start_link
+from collections.abc import Callable
 
-from client.link import GameEvent, LobbyChanged, Refused, Snapshot, TrustReport, Update
+import pytest
+import trio
+from client_net import LinkHarness, LocalHost, play_until, start_host, start_link
+
+from client.link import (
+    GameEvent,
+    LobbyChanged,
+    Refused,
+    Snapshot,
+    TrustReport,
+    TrustStatus,
+    Update,
+)
 from client.lobby import JoinTable, Leave
 from client.network import LinkConfig
 from unonet import events as ev
@@ -35,6 +49,40 @@ def violations(harness: LinkHarness) -> list[TrustReport]:
     return [u for u in harness.seen if isinstance(u, TrustReport) and not u.ok]
 
 
+def round_started(round_no: int) -> Callable[[Update], bool]:
+    return lambda u: (isinstance(u, GameEvent) and isinstance(u.event, ev.RoundStarted)
+                      and u.event.round_no >= round_no)
+
+
+async def every_round_judged(harness: LinkHarness, rounds: int) -> TrustStatus:
+    """The trust checks once each of the match's `rounds` is judged (the last audit follows
+    match_ended)."""
+    status = await harness.until(
+        lambda u: isinstance(u, TrustStatus) and len(u.rounds) == rounds
+        and all(r.state != "checking" for r in u.rounds))
+    assert isinstance(status, TrustStatus)
+    return status
+
+
+async def stand_in_plays_bos_seat(host: LocalHost, ana: LinkHarness, bo: LinkHarness,
+                                  round_no: int) -> int:
+    """Ana and Bo play into round `round_no`, a few cards into it; Bo leaves and a stand-in
+    plays his seat, which is returned."""
+    if round_no > 1:
+        async with trio.open_nursery() as both:
+            both.start_soon(play_until, ana, round_started(round_no), 120)
+            both.start_soon(play_until, bo, round_started(round_no), 120)
+    async with trio.open_nursery() as both:
+        both.start_soon(play_until, ana, cards_played)
+        both.start_soon(play_until, bo, cards_played)
+    seat = next(i for i, s in host.table.room.occupied() if s.name == "Bo")
+    bo.send(Leave())
+    with trio.fail_after(30):
+        while not host.table.room.seats[seat].taken_over:  # type: ignore[union-attr]
+            await trio.sleep(0.01)
+    return seat
+
+
 async def test_a_spectator_sits_in_a_stand_ins_seat_and_plays_it(
     nursery: trio.Nursery
 ) -> None:
@@ -42,14 +90,7 @@ async def test_a_spectator_sits_in_a_stand_ins_seat_and_plays_it(
     ana = await start_link(nursery, link(host.port, "Ana"))
     bo = await start_link(nursery, link(host.port, "Bo"))
     cy = await start_link(nursery, link(host.port, "Cy", spectate=True))
-    async with trio.open_nursery() as both:  # a few plays into the first round
-        both.start_soon(play_until, ana, cards_played)
-        both.start_soon(play_until, bo, cards_played)
-    seat = next(i for i, s in host.table.room.occupied() if s.name == "Bo")
-    bo.send(Leave())
-    with trio.fail_after(20):
-        while not host.table.room.seats[seat].taken_over:  # type: ignore[union-attr]
-            await trio.sleep(0.01)
+    seat = await stand_in_plays_bos_seat(host, ana, bo, 1)
     cy.send(JoinTable(0, "Cy", seat))
     snapshot = await cy.until(lambda u: isinstance(u, Snapshot) and u.view.seat == seat)
     assert isinstance(snapshot, Snapshot) and snapshot.view.hand  # the seat's own cards
@@ -62,7 +103,34 @@ async def test_a_spectator_sits_in_a_stand_ins_seat_and_plays_it(
         both.start_soon(play_until, ana, ended)
         both.start_soon(play_until, cy, ended)
     assert host.table.finished or (host.table.game is not None and host.table.game.over)
+    status = await every_round_judged(cy, RULES.max_rounds)
+    assert [r.state for r in status.rounds] == ["audited"] * RULES.max_rounds
+    assert all(seat not in r.absent_seeds for r in status.rounds[1:])  # her seed went in
     assert violations(cy) == [] and violations(ana) == []
+
+
+@pytest.mark.parametrize("round_no", [1, 2])
+async def test_a_newcomer_joins_straight_into_a_stand_ins_seat_and_the_host_is_not_flagged(
+    nursery: trio.Nursery, round_no: int
+) -> None:
+    rules = RuleSet(max_rounds=round_no + 1, target=10_000)
+    host = await start_host(nursery, bots=1, players=2, rules=rules)
+    ana = await start_link(nursery, link(host.port, "Ana"))
+    bo = await start_link(nursery, link(host.port, "Bo"))
+    seat = await stand_in_plays_bos_seat(host, ana, bo, round_no)
+    cy = await start_link(nursery, link(host.port, "Cy"))  # `unonet join HOST:PORT --table 0`
+    snapshot = await cy.until(lambda u: isinstance(u, Snapshot) and u.view.seat == seat)
+    assert isinstance(snapshot, Snapshot) and snapshot.view.hand
+    sat_in = snapshot.view.round_no
+    assert sat_in == round_no
+    async with trio.open_nursery() as both:
+        both.start_soon(play_until, ana, ended, 200)
+        both.start_soon(play_until, cy, ended, 200)
+    status = await every_round_judged(cy, rules.max_rounds)
+    assert violations(cy) == [] and violations(ana) == []
+    assert [r.state for r in status.rounds] == ["audited"] * rules.max_rounds  # hers included
+    assert status.rounds[sat_in - 1].round_no == sat_in
+    assert seat not in status.rounds[sat_in].absent_seeds  # the next round has her seed
 
 
 async def test_no_seat_is_offered_while_every_player_is_there(nursery: trio.Nursery) -> None:

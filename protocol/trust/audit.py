@@ -30,12 +30,22 @@ from unonet.shuffle import dealer_order
 _CardAt = Callable[[Position], int | None]
 
 
+EntryHand = tuple[tuple[Position, ...], tuple[int, ...]]
+"""A seat taken in mid-match: the positions the public record gave it, and the cards the host's
+snapshot said they were (TrustVerifier.sit)."""
+
+
 def audit_round(
-    rnd: CheckedRound, msg: RoundAudit, manifest: DeckManifest, seat: int | None
+    rnd: CheckedRound,
+    msg: RoundAudit,
+    manifest: DeckManifest,
+    seat: int | None,
+    entry_hand: EntryHand | None = None,
 ) -> tuple[list[Violation], bytes | None]:
     """Every violation the audit finds (none when the whole round checks out), and the round
     key K it re-derived (None when the seeds do not open their commitments), with which the
-    referee re-plays the round."""
+    referee re-plays the round. `entry_hand`: the hand of a seat this client took in the
+    round, seen only in the snapshot (no nonce opened those cards)."""
     found, contributions = _check_seeds(rnd, msg, seat)
     if contributions is None:
         return found, None  # without the right seeds nothing further can be derived
@@ -53,6 +63,7 @@ def audit_round(
     paired = round_manifest(key) if rnd.ledger.flip else manifest
     found += _check_sightings(rnd, card_at, manifest)
     found += _check_hands(rnd, card_at)
+    found += _check_entry_hand(entry_hand, card_at, seat)
     found += _check_whereabouts(rnd, card_at, manifest)
     found += _check_verdicts(rnd, card_at, paired)
     found += _check_other_sides(rnd, card_at, paired)
@@ -270,6 +281,25 @@ def _check_hands(rnd: CheckedRound, card_at: _CardAt) -> list[Violation]:
                     )
                 )
     return found
+
+
+def _check_entry_hand(
+    entry_hand: EntryHand | None, card_at: _CardAt, seat: int | None
+) -> list[Violation]:
+    """The hand a seat taken in mid-match came with must be the cards the public record gave
+    that seat: the host may not hand the newcomer other cards than its stand-in held."""
+    if entry_hand is None:
+        return []
+    positions, hand = entry_hand
+    if _multiset_at(card_at, positions) == Counter(hand):
+        return []
+    return [
+        Violation(
+            ViolationKind.CARD_MISMATCH,
+            f"the hand you were given when you took seat {seat} ({len(hand)} cards) is not the "
+            f"cards at the {len(positions)} positions the public record gives that seat",
+        )
+    ]
 
 
 def _check_whereabouts(

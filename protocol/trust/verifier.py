@@ -20,7 +20,7 @@ from typing import Any
 
 from protocol.errors import ProtocolError
 from protocol.game_codec import UnknownEvent, encode_event
-from protocol.trust.audit import audit_round
+from protocol.trust.audit import EntryHand, audit_round
 from protocol.trust.card_checks import CardChecks
 from protocol.trust.checked_round import CheckedRound, Received
 from protocol.trust.constants import ALGO, SEED_SIZE
@@ -80,6 +80,10 @@ class TrustVerifier:
         was away for may be audited without its deal (a missed round)."""
         self._eliminations_known = True  # False once a round was missed: who is out is unknown
         self._missed_in_entry: list[CheckedRound] = []  # judged when the entry ends (`entered`)
+        self._entry_hands: dict[int, EntryHand] = {}
+        """By round: the positions the public record gave the seat this client took in mid-match
+        (`sit`) and the hand the host's snapshot gave it, checked against each other at the
+        round's audit."""
         self._report(deck_violations(match.rules, match.manifest), "")
 
     # -- results -----------------------------------------------------------------------------------
@@ -202,6 +206,23 @@ class TrustVerifier:
         if self._entering:
             self._owed_whole()
         self._entering = False
+
+    def sit(self, seat: int, hand: Sequence[int] = (), round_no: int | None = None) -> None:
+        """This client, which followed the match as a spectator, takes `seat` in mid-match
+        (SPEC.md [UNO-8-21]), at the snapshot that ends its entry: from now on the seat's cards
+        are checked as its own (given privately exactly where everyone saw it draw, each opened
+        against its commitment) and it contributes its seed to each round. What the seat drew
+        before came to this client in public only, so no private copy of it is owed; instead
+        `hand`, the seat's cards in that snapshot of round `round_no`, must be the cards at the
+        positions the public record gives the seat, which the round's audit checks. A seat
+        already known (a resume of one's own seat) is kept."""
+        if self.seat is not None:
+            return
+        self.seat = self.cards.seat = seat
+        rnd = self.current
+        if rnd is not None and rnd.round_no == round_no and rnd.dealt and not rnd.ended \
+                and not rnd.closed:
+            self._entry_hands[rnd.round_no] = (tuple(sorted(rnd.ledger.hand(seat))), tuple(hand))
 
     def _owed_whole(self) -> None:
         """Flag each round missed in this entry that was dealt (this client saw its deal, or
@@ -746,7 +767,8 @@ class TrustVerifier:
                     f"sent other events",
                 )
             )
-        problems, key = audit_round(rnd, msg, self.manifest, self.seat)
+        problems, key = audit_round(rnd, msg, self.manifest, self.seat,
+                                    self._entry_hands.get(rnd.round_no))
         found += problems
         found += self._referee_audit(rnd, key)
         if not rnd.dealt:
