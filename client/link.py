@@ -77,11 +77,14 @@ class ChatReceived:
 class SeatNews:
     """Someone came or went at the table since the last `table_state`, for the chat (the
     screen words it in the player's language): `what` is "took_seat", "dropped" (lost the
-    connection), "back", "left", or "left_bot" (left, and a stand-in bot plays the seat)."""
+    connection), "back", "left", "left_bot" (left, and a stand-in bot plays the seat), or
+    "renamed" (the player in the seat, connected all along, is now called `name`; `old`: the
+    name it had)."""
 
     what: str
     name: str
     seat: int
+    old: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -383,11 +383,17 @@ class LinkSession:
             return
         old = {s.seat: s for s in before.seats if s.kind == "human"}
         new = {s.seat: s for s in lobby.seats if s.kind == "human"}
+        renamed = {seat for seat, info in new.items()
+                   if (was := old.get(seat)) is not None and was.name != info.name
+                   and was.connected and info.connected}  # the same player, connected all
+        # along, who took another name ([UNO-8-14]): one line, not a newcomer and a leaver
         for seat, info in new.items():
             was = old.get(seat)
             if seat == lobby.you:
                 continue
-            if was is None or was.name != info.name:
+            if seat in renamed and was is not None:
+                out.updates.append(SeatNews("renamed", info.name or "", seat, was.name or ""))
+            elif was is None or was.name != info.name:
                 out.updates.append(SeatNews("took_seat", info.name or "", seat))
             elif was.connected and not info.connected:
                 out.updates.append(SeatNews("dropped", info.name or "", seat))
@@ -395,7 +401,8 @@ class LinkSession:
                 out.updates.append(SeatNews("back", info.name or "", seat))
         for seat, info in old.items():
             now = new.get(seat)
-            if seat != lobby.you and (now is None or now.name != info.name):
+            if seat != lobby.you and seat not in renamed \
+                    and (now is None or now.name != info.name):
                 replaced = next((s for s in lobby.seats if s.seat == seat), None)
                 by_bot = replaced is not None and replaced.kind == "bot"
                 out.updates.append(SeatNews("left_bot" if by_bot else "left", info.name or "",

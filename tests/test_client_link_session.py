@@ -9,7 +9,7 @@ from typing import Any
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from client.link import ManifestReceived, Snapshot, TrustReport, TrustStatus
+from client.link import ManifestReceived, SeatNews, Snapshot, TrustReport, TrustStatus
 from client.link_session import LinkSession
 from client.lobby import Leave
 from host.outgoing import SendEvent, SendMessage, SendSnapshot
@@ -140,3 +140,51 @@ def test_on_tls_a_match_signed_by_another_key_than_the_certificate_s_is_caught()
     assert flagged(out.updates) == ["signature"]
     status = next(u for u in out.updates if isinstance(u, TrustStatus))
     assert status.host_key and status.violations[0].kind == "signature"
+
+
+def seated_link(registry: Registry, name: str) -> tuple[HostConnection, LinkSession]:
+    """A link at table 0's lobby as connection 1, its table_state read."""
+    host = HostConnection(0.0)
+    link = LinkSession(name, table=0)
+    host.receive_data(link.connect(), 0.0)
+    link.receive(host.welcome())
+    registry.request(1, name, {"t": "join_table", "table": 0, "name": name, "id": 1}, 0.0)
+    link.receive(host_frames(registry, host))
+    return host, link
+
+
+def lobby_table() -> Registry:
+    registry = Registry(FAST_TIMINGS)
+    registry.create_table(TableSettings("t", RuleSet(), headless=True, target_seats=3,
+                                        timings=FAST_TIMINGS))
+    return registry
+
+
+def test_a_player_who_renames_in_the_lobby_is_one_rename_not_a_join_and_a_leave() -> None:
+    registry = lobby_table()
+    host, link = seated_link(registry, "Ana")
+    registry.request(2, "Bea", {"t": "join_table", "table": 0, "name": "Bea", "id": 1}, 0.0)
+    came = [u for u in link.receive(host_frames(registry, host)).updates
+            if isinstance(u, SeatNews)]
+    assert [(u.what, u.name) for u in came] == [("took_seat", "Bea")]
+    registry.request(2, "Bea", {"t": "join_table", "table": 0, "name": "Ana", "id": 2}, 0.0)
+
+    news = [u for u in link.receive(host_frames(registry, host)).updates
+            if isinstance(u, SeatNews)]
+
+    assert news == [SeatNews("renamed", "Ana 2", came[0].seat, "Bea")]  # made unique
+
+
+def test_a_seat_that_changes_hands_is_still_a_leave_and_a_join() -> None:
+    registry = lobby_table()
+    host, link = seated_link(registry, "Ana")
+    registry.request(2, "Bea", {"t": "join_table", "table": 0, "name": "Bea", "id": 1}, 0.0)
+    link.receive(host_frames(registry, host))
+    registry.request(2, "Bea", {"t": "leave", "id": 2}, 0.0)
+    registry.request(3, "Cy", {"t": "join_table", "table": 0, "name": "Cy", "id": 1}, 0.0)
+
+    news = [(u.what, u.name) for u in link.receive(host_frames(registry, host)).updates
+            if isinstance(u, SeatNews)]
+
+    assert ("renamed", "Cy") not in news and ("left", "Bea") in news
+    assert ("took_seat", "Cy") in news
