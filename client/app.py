@@ -232,6 +232,12 @@ class ClientApp:
     def handle(self, key: str) -> None:
         """One key, while the game has the focus: the open prompt first, then the screen."""
         model = self.model
+        if model.host_key_warning:
+            # Nothing more goes to that host: the warning is the whole screen, q leaves at once
+            # (a confirmation would be hidden under it).
+            if key in ("q", "c-c", "escape"):
+                self.leave()
+            return
         if model.show_help:
             model.show_help = False
             return
@@ -261,6 +267,8 @@ class ClientApp:
         if key == "escape":
             model.cancel_prompt()
             return
+        if model.offline:
+            return  # nothing can be sent until the host is back: the status line says why
         if isinstance(prompt, ColorPrompt) and self._color_key(key, prompt):
             return
         if isinstance(prompt, TargetPrompt) and self._target_key(key):

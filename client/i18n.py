@@ -273,6 +273,7 @@ EN: dict[str, str] = {
     "key.help": "? help",
     "key.quit": "q quit",
     "key.leave": "q leave",
+    "key.join_later": "run the same unonet join later",
     "end.round_you": "Round {round}: You win!",
     "end.match_you": "You win the match!",
     "end.more": "+{count} more ({points} pts)",
@@ -344,6 +345,7 @@ EN: dict[str, str] = {
     "news.back": "{name} is back",
     "news.left": "{name} left",
     "news.left_bot": "{name} left: a bot plays seat {seat}",
+    "news.renamed": "{old} is now {name}",
     "news.hosting": "You host this table: leaving (q) ends it for everyone.",
     "ui.key_changed": "THE HOST'S FINGERPRINT HAS CHANGED: not connected, and nothing more "
                       "is sent to it.",
@@ -582,6 +584,7 @@ IT: dict[str, str] = {
     "key.help": "? aiuto",
     "key.quit": "q esci",
     "key.leave": "q esci",
+    "key.join_later": "più tardi rilancia lo stesso unonet join",
     "end.round_you": "Manche {round}: hai vinto!",
     "end.match_you": "Hai vinto la partita!",
     "end.more": "altre {count} ({points} pt)",
@@ -657,6 +660,7 @@ IT: dict[str, str] = {
     "news.back": "{name} è tornato",
     "news.left": "{name} se n'è andato",
     "news.left_bot": "{name} se n'è andato: un bot gioca il posto {seat}",
+    "news.renamed": "{old} ora si chiama {name}",
     "news.hosting": "Ospiti tu questo tavolo: se esci (q) finisce per tutti.",
     "ui.key_changed": "L'IMPRONTA DELL'HOST È CAMBIATA: non connesso, e non gli si manda "
                       "più nulla.",
@@ -895,6 +899,7 @@ PT: dict[str, str] = {
     "key.help": "? ajuda",
     "key.quit": "q sai",
     "key.leave": "q sai",
+    "key.join_later": "mais tarde rode o mesmo unonet join",
     "end.round_you": "Rodada {round}: você venceu!",
     "end.match_you": "Você venceu a partida!",
     "end.more": "+{count} ({points} pts)",
@@ -969,6 +974,7 @@ PT: dict[str, str] = {
     "news.back": "{name} voltou",
     "news.left": "{name} saiu",
     "news.left_bot": "{name} saiu: um bot joga o lugar {seat}",
+    "news.renamed": "{old} agora se chama {name}",
     "news.hosting": "Você hospeda esta mesa: se sair (q), ela acaba para todos.",
     "ui.key_changed": "A IMPRESSÃO DIGITAL DO HOST MUDOU: não conectado, e nada mais é "
                       "enviado a ele.",

@@ -352,6 +352,11 @@ class ClientModel:
             self.current_notice = self.landed(notice)
 
     @property
+    def offline(self) -> bool:
+        """The host is gone (we try again) or lost for good: nothing can be sent to it."""
+        return self.connection in ("reconnecting", "lost")
+
+    @property
     def me(self) -> int | None:
         if self.view is not None and self.view.seat is not None:
             return self.view.seat

@@ -436,8 +436,9 @@ def entry_of(model: ClientModel, seat: int) -> Entry:
 
 def entry_lines(model: ClientModel, entries: Sequence[Entry], width: int) -> list[Line]:
     """The entries as aligned columns within `width`, each column as wide as its longest part.
-    When that is too wide the points lose their unit, then the names give up columns: the
-    cards, the UNO state, the score and "dealer" are never cut."""
+    When that is too wide a long name gives up columns down to NAME_ROOM, then the points lose
+    their unit ("0 pts" is clearer than a bare "0"), then the names give up more: the cards,
+    the UNO state, the score and "dealer" are never cut."""
     def widest(parts: Iterable[str]) -> int:
         return max((get_cwidth(p) for p in parts), default=0)
 
@@ -447,6 +448,7 @@ def entry_lines(model: ClientModel, entries: Sequence[Entry], width: int) -> lis
     def total() -> int:
         return _line_width(team, name, count, uno, points, tag)
 
+    name = max(min(name, NAME_ROOM), name - max(0, total() - width))
     if total() > width:
         bare, points = True, widest(e.bare_points for e in entries)
     name = max(4, name - max(0, total() - width))
@@ -467,6 +469,11 @@ def entry_lines(model: ClientModel, entries: Sequence[Entry], width: int) -> lis
         line.append((e.tag_style, e.tag))
         lines.append(clip(line, width))
     return lines
+
+
+NAME_ROOM = 10
+"""The columns a long name keeps before the points give up their unit: enough to tell ten
+players apart (a name is cut, the score must still read as points)."""
 
 
 def _widest(parts: Iterable[str]) -> int:
@@ -646,7 +653,7 @@ def color_choices(model: ClientModel, colors: Sequence[Color], look: Look) -> Li
 def status(model: ClientModel, look: Look) -> Line:
     """What the game waits for: a prompt of ours, or whose turn it is and what is pending;
     while the host is away, only that (no prompt invites a move that cannot be sent)."""
-    if model.connection in ("reconnecting", "lost") and model.local_prompt is None:
+    if model.offline and model.local_prompt is None:
         state = model.tr(f"conn.{model.connection}")
         return [("class:prompt", f"{state}: {model.connection_detail}".rstrip(": "))]
     line = prompt_status(model, look)
@@ -1131,6 +1138,9 @@ def compose(model: ClientModel, width: int, height: int, plain: bool,
         # the player sees nothing but "Connecting..." while the link tries again.
         body += [[("class:notice", part)] for part in wrap(model.notice, width)] \
             if model.notice else []
+    if model.offline and not (small or model.host_key_warning):
+        # The host is gone: only leaving works; once tries ran out, say how to come back.
+        keys = ["key.join_later", "key.quit"] if model.connection == "lost" else ["key.quit"]
     if isinstance(model.local_prompt, QuitPrompt) and (small or screen is not Screen.GAME):
         body = [[("class:prompt", quit_words(model))], *body]
     body = (body + [[] for _ in range(body_height)])[:body_height]
@@ -1161,9 +1171,11 @@ def game_body(model: ClientModel, width: int, height: int, look: Look) -> list[L
     table = players(model, width, look, height - 8 - 3)  # leave the log a heading and 2 lines
     waiting = status(model, look)
     notice = notice_line(model)
-    if width_of(waiting) > width and (not notice or model.prompt is not None):
+    if width_of(waiting) > width and (not notice or model.prompt is not None
+                                      or model.offline):
         # A long question takes the notice's line: a question our keys answer now matters
-        # more than the news of a key pressed before it (its choices must not be cut).
+        # more than the news of a key pressed before it (its choices must not be cut); so
+        # does why the host cannot be reached, the one thing that matters while it is so.
         waiting, notice = fold_line(waiting, width)
     lines: list[Line] = [*table, centre(model, look, width), waiting, notice]
     hand_rows = 5
@@ -1372,19 +1384,22 @@ def round_end_body(model: ClientModel, width: int, height: int, look: Look) -> l
         return []
     result = model.results[-1]
     rules = model.rules()
-    after = 3 + (1 if rules is not None else 0) + (1 if _not_ready(model) else 0)
+    after: list[Line] = [[("class:dim", " " + tr("end.target", target=rules.target))]] \
+        if rules is not None else []
+    after.append([])
+    if model.notice:  # no line kept empty for it: the hands have it
+        after.append(notice_line(model))
+    waiting = _not_ready(model)
+    if waiting:
+        after.append([("", tr("end.waiting", names=", ".join(waiting)))])
     lines: list[Line] = [
         [("class:heading", winner_words(model, "end.round", result.winner,
                                         round=result.round_no))],
         [],
-        *result_lines(model, result, width, height - 3 - after, look),
     ]
-    if rules is not None:
-        lines.append([("class:dim", " " + tr("end.target", target=rules.target))])
-    lines += [[], notice_line(model)]
-    waiting = _not_ready(model)
-    if waiting:
-        lines.append([("", tr("end.waiting", names=", ".join(waiting)))])
+    # The hands get every line but the heading's two, their column titles and what follows.
+    lines += result_lines(model, result, width, height - len(lines) - 1 - len(after), look)
+    lines += after
     room = height - len(lines) - 1
     if room > 0:
         lines.append([("class:heading", tr("ui.log"))])

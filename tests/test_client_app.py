@@ -25,7 +25,7 @@ from prompt_toolkit.output.vt100 import Vt100_Output
 
 from client.app import ClientApp, build, login_name
 from client.i18n import Translator
-from client.link import ChatReceived
+from client.link import ChatReceived, ConnectionChanged, HostKeyWarning
 from client.lobby import AddBot, JoinTable, SetReady, SetRules, Spectate, StartMatch
 from client.model import ChallengePrompt, ClientModel, ColorPrompt, QuitPrompt, Screen
 from client.render import compose
@@ -388,3 +388,54 @@ def test_tab_reads_the_chat_and_lines_after_it_count_again() -> None:
 
     with driver() as d:
         run(d, script)
+
+
+def screen_lines(d: Driver) -> list[str]:
+    """The screen as the app draws it at 80x24 (the chat input takes the last line)."""
+    return screen_text(d).split("\n")
+
+
+def test_a_changed_fingerprint_screen_quits_with_q_at_once() -> None:
+    async def script(d: Driver) -> None:
+        await d.press("")
+        warning = "WARNING: THE HOST'S FINGERPRINT HAS CHANGED!\nrun with --fingerprint X"
+        d.client.deliver(HostKeyWarning(warning))
+        d.client.deliver(ConnectionChanged("lost", warning))
+        await d.press("\r ")  # nothing goes to that host
+        assert "FINGERPRINT HAS CHANGED" in screen_text(d)
+        assert screen_lines(d)[-1].strip() == "q quit"
+        assert d.client.sent == []
+        d.pipe.send_text("q")  # no confirmation hidden under the warning: the app ends
+
+    with driver() as d:
+        run(d, script)
+        assert d.table.closed
+
+
+def test_while_the_host_is_gone_the_keys_offered_are_the_ones_that_work() -> None:
+    detail = ("the host is gone (cannot connect: [Errno 111] Connect call failed "
+              "('127.0.0.1', 47107)); attempt 3 of 15 in 4 s")
+
+    async def script(d: Driver) -> None:
+        m = d.model
+        await d.press("")
+        assert m.my_turn
+        d.client.deliver(ConnectionChanged("reconnecting", detail))
+        await d.press("\r 1u")
+        lines = screen_lines(d)
+        said = " ".join(line.strip() for line in lines)
+        assert f"reconnecting: {detail}" in said  # whole, over two lines
+        assert lines[-1].strip() == "q quit"
+        assert m.notice == "" and d.client.sent == []  # Enter did not claim it was not our turn
+        lost = "cannot connect: [Errno 111] Connect call failed ('127.0.0.1', 47107)"
+        d.client.deliver(ConnectionChanged("lost", lost))
+        await d.press("\r")
+        lines = screen_lines(d)
+        assert f"connection lost: {lost}" in " ".join(line.strip() for line in lines)
+        assert lines[-1].strip() == "run the same unonet join later  q quit"
+        assert m.notice == "" and d.client.sent == []
+        d.pipe.send_text("qy")
+
+    with driver() as d:
+        run(d, script)
+        assert d.table.closed

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 import pytest
 from client_table import (
@@ -143,6 +144,22 @@ def test_ten_players_keep_whole_names_and_the_dealer_at_80_columns() -> None:
         assert re.search(rf"{dealer} +\d+ cards \d+ pts dealer", players)
 
 
+def test_ten_players_keep_the_points_unit_beside_a_long_name() -> None:
+    match = Match(RuleSet(), 10, b"ten")
+    bots: dict[int, Bot] = {s: NormalBot(s, match.rules, match.manifest, seed=s)
+                            for s in range(1, 10)}
+    names = ["Me", "Bartholomew Fitzgerald-Smithson", "Bruno", "Chiara", "Davi", "Elena",
+             "Fabio", "Giulia", "Hugo", "Iris"]
+    model = ClientModel(Translator("en"), name="Me")
+    table = LocalTable(match, 0, bots, names, model=model)
+    table.start(model.apply)
+    for plain in (False, True):
+        players = screen_lines(model, plain=plain)[1:6]
+        for line in players:  # two seats a line, each score read as points
+            assert len(re.findall(r"\d+ cards \d+ pts", line)) == 2, line
+        assert "Bartholomew" in "\n".join(players)
+
+
 def test_the_next_player_and_the_draw_pile_are_named() -> None:
     model, table = started()
     text = "\n".join(screen_lines(model, plain=True))
@@ -253,6 +270,22 @@ def test_the_score_screen_shows_a_twelve_card_hand_whole_at_80_columns() -> None
     assert "more" not in "\n".join(lines)
     row = next(i for i, line in enumerate(lines) if line.startswith(" Chiara"))
     assert lines[row + 1].startswith(" " * 33 + "[")
+
+
+def test_at_60x18_the_score_screen_gives_the_hands_every_line_it_has() -> None:
+    model, table = started()
+    play_to_the_forgotten_uno(model, table)
+    play_out_the_round(model, table)
+    last = model.results[-1]
+    # Bruno holds twenty cards (five lines of four at 60 columns), Chiara twelve (three).
+    hands = tuple(() if seat == last.winner else tuple(range(20, 40)) if seat == 1
+                  else tuple(range(12)) for seat in range(len(last.hands)))
+    model.results[-1] = replace(last, hands=hands, faces=())
+    lines = screen_lines(model, plain=True, width=60, height=17)
+    text = "\n".join(lines)
+    assert "more" not in text, text  # 5 + 3 + 1 lines of hands fit, with nothing left empty
+    assert len(codes_on(lines)) == 32
+    assert "Target: 500" in text and "Waiting for: Me" in text
 
 
 def test_a_hand_that_cannot_fit_ends_in_a_count_and_its_points() -> None:
