@@ -129,6 +129,7 @@ class TrustGate:
         """A seat given by `seated` on this connection, until the snapshot that ends its entry:
         in mid-match (SPEC.md [UNO-8-21]) the host sends the match as a spectator got it, so
         the verifier follows it as a spectator and takes the seat at that snapshot (`_sit`)."""
+        self._resumed = False  # this connection's welcome took back our seat
 
     # -- what the link and the screen read ---------------------------------------------------
 
@@ -194,6 +195,7 @@ class TrustGate:
         stays; the certificate is checked against the match's signer at the next manifest."""
         self.peer_cert = peer_cert
         self._entering = True
+        self._resumed = False
         if self.transcript is not None:
             self.transcript.connected(peer_cert)
         self._in_flight()
@@ -323,12 +325,13 @@ class TrustGate:
             session = message.get("session")
             seat = session.get("seat") if isinstance(session, Mapping) else None
             self.seat = seat if isinstance(seat, int) else None
-            self._taking = None  # a seat taken back: its history is its own
+            self._taking = None
+            self._resumed = self.seat is not None
         elif kind == "seated" or (kind == "table_state" and message.get("you") is not None):
             seat = message.get("seat" if kind == "seated" else "you")
             self.seat = seat if isinstance(seat, int) else self.seat
-            if kind == "seated":
-                self._taking = self.seat
+            if kind == "seated" and not self._resumed:  # a resume's seated renews the token
+                self._taking = self.seat  # of a seat whose history is its own
         if kind == "table_state" and message.get("started") is False:
             self._taking = None  # a seat in the lobby: the match will start with us in it
         if kind == "table_state":

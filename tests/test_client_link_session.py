@@ -12,6 +12,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from client.link import ManifestReceived, SeatNews, Snapshot, TrustReport, TrustStatus
 from client.link_session import LinkSession
 from client.lobby import Leave
+from client.trust_gate import TrustGate
 from host.outgoing import SendEvent, SendMessage, SendSnapshot
 from host.registry import Registry
 from host.settings import FAST_TIMINGS
@@ -188,3 +189,26 @@ def test_a_seat_that_changes_hands_is_still_a_leave_and_a_join() -> None:
 
     assert ("renamed", "Cy") not in news and ("left", "Bea") in news
     assert ("took_seat", "Cy") in news
+
+
+def test_a_resumed_seat_is_checked_from_its_entry_a_taken_one_from_its_snapshot() -> None:
+    """A resume (welcome names our seat; its `seated` renews the token) enters with the seat's
+    own history: the verifier is the seat's from the manifest. A newcomer's `seated` in mid-match
+    is followed by the round as a spectator got it: the verifier is a spectator's until the
+    seat's snapshot ([UNO-8-21])."""
+    _, _, _, manifest = started_match()
+    resumed = TrustGate()
+    resumed.connected(None)
+    resumed.observe({"t": "welcome", "session": {"table": 0, "seat": 1}})
+    resumed.observe({"t": "seated", "table": 0, "seat": 1, "token": b"t" * 16})
+    resumed.observe(manifest)
+    assert resumed.verifier is not None and resumed.verifier.seat == 1
+
+    newcomer = TrustGate()
+    newcomer.connected(None)
+    newcomer.observe({"t": "welcome"})
+    newcomer.observe({"t": "seated", "table": 0, "seat": 1, "token": b"t" * 16})
+    newcomer.observe(manifest)
+    assert newcomer.verifier is not None and newcomer.verifier.seat is None
+    newcomer.observe({"t": "snapshot", "seq": 1, "view": {"seat": 1, "round_no": 1, "hand": []}})
+    assert newcomer.verifier.seat == 1
