@@ -196,6 +196,24 @@ def test_who_comes_and_goes_is_worded_in_the_players_language(
     assert all(line.name == Translator(lang)("news.table") for line in model.chat)
 
 
+RENAMED = [("en", "Bea is now Ana 2"), ("it", "Bea ora si chiama Ana 2"),
+           ("pt", "Bea agora se chama Ana 2")]
+
+
+@pytest.mark.parametrize(("lang", "words"), RENAMED)
+def test_a_rename_is_worded_as_one_in_each_language(lang: str, words: str) -> None:
+    assert Translator(lang)("news.renamed", old="Bea", name="Ana 2", seat=2) == words
+
+
+@pytest.mark.xfail(raises=KeyError, strict=True,
+                   reason="client/model.py must pass SeatNews.old to the words (old=shown(old))")
+@pytest.mark.parametrize(("lang", "words"), RENAMED)
+def test_a_rename_reads_as_one_line_in_the_chat(lang: str, words: str) -> None:
+    model = playing(lang)
+    model.apply(SeatNews("renamed", "Ana 2", 1, "Bea"))
+    assert [line.text for line in model.chat] == [words]
+
+
 # -- 5. a changed host key -------------------------------------------------------------------------
 
 
