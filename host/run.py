@@ -173,9 +173,8 @@ async def serving(options: HostOptions) -> AsyncIterator[ServedHost]:
 def check_can_listen(bind: str | None, port: int) -> None:
     """Raise the OSError `serving` would (a port in use, an address not this machine's),
     now: the host's own player must read it on the terminal, not on a screen that says
-    "Connecting..." and never connects. A port taken in between still fails in `serving`."""
-    if port == 0:
-        return
+    "Connecting..." and never connects. A port taken in between still fails in `serving`.
+    Port 0 is tried too: it tells whether `bind` is an address of this machine."""
 
     async def listen_once() -> None:
         try:

@@ -6,11 +6,12 @@ import argparse
 import secrets
 import sys
 import time
+import typing
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import TYPE_CHECKING
 
-from client.cli import HostAddress, add_join_arguments, add_play_arguments
+from client.cli import HostAddress, add_join_arguments, add_play_arguments, parse_address
 from host.settings import (
     MAX_CONNECTIONS,
     MAX_CONNECTIONS_CEILING,
@@ -100,9 +101,12 @@ def cmd_play(args: argparse.Namespace) -> int:
     from client.cli import run_play
 
     bots = 3 if args.bots is None else args.bots
-    if not 1 <= bots <= 9:
-        raise CommandError(f"--bots {bots}: play against 1 to 9 bots")
-    parse_rules(args.rules, args.set).check_table(bots + 1)  # refused before the screen opens
+    rules = parse_rules(args.rules, args.set)
+    if not 1 <= bots <= rules.max_players - 1:
+        raise CommandError(f"--bots {bots}: play against 1 to {rules.max_players - 1} bots "
+                           f"({args.rules} seats at most {rules.max_players} players, you "
+                           "included)")
+    check_seats(rules, bots + 1, f"--bots {bots}")  # refused before the screen opens
     args.bots = bots
     return run_play(args, start_local_host)
 
@@ -138,6 +142,18 @@ def start_local_host(args: argparse.Namespace) -> AbstractAsyncContextManager[Ho
     return running()
 
 
+def check_seats(rules: RuleSet, seats: int, flag: str) -> None:
+    """`rules.check_table(seats)`, its refusal naming the flag that chose the seat count
+    (`--bots 8`, `--seats 9`) rather than the rule option (max_players) the user never typed."""
+    try:
+        rules.check_table(seats)
+    except RulesError as exc:
+        if exc.option == "max_players":
+            raise CommandError(f"{flag}: these rules seat 2 to {rules.max_players} players, "
+                               f"not {seats}") from None
+        raise CommandError(f"{flag} ({seats} seats): {exc.message}") from None
+
+
 def cmd_join(args: argparse.Namespace) -> int:
     from client.cli import run_join
 
@@ -151,8 +167,10 @@ def cmd_log(args: argparse.Namespace) -> int:
     """A match between bots, printed as a readable log (`unonet play --log`)."""
     rules = parse_rules(args.rules, args.set)
     seats = 4 if args.bots is None else args.bots
-    if not 2 <= seats <= 10:
-        raise CommandError(f"--bots {seats}: a logged match has 2 to 10 bots")
+    if not 2 <= seats <= rules.max_players:
+        raise CommandError(f"--bots {seats}: a logged match has 2 to {rules.max_players} bots"
+                           + ("" if rules.max_players == 10 else f" with {args.rules}"))
+    check_seats(rules, seats, f"--bots {seats}")
     seed = args.seed if args.seed is not None else secrets.token_bytes(16)
     match = Match(rules, seats, seed)
     names = list(BOT_NAMES[:seats])
@@ -193,7 +211,7 @@ def cmd_host(args: argparse.Namespace) -> int:
 
     import trio
 
-    from host.run import HostOptions, ensure_descriptors, run_host
+    from host.run import HostOptions, check_can_listen, ensure_descriptors, run_host
     from host.settings import ConnectionLimits
 
     resume = Path(args.resume) if args.resume else None
@@ -209,22 +227,27 @@ def cmd_host(args: argparse.Namespace) -> int:
                                f"({exc})") from None
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
     headless = args.headless or not interactive
-    if not (args.headless or interactive):
-        print("unonet: not on a terminal, so running as a dedicated server (--headless).",
-              file=sys.stderr)
     rules = parse_rules(args.rules, args.set)
     if args.seats is not None and not 2 <= args.seats <= 10:
         raise CommandError(f"--seats {args.seats}: a table has 2 to 10 seats")
-    most_bots = (args.seats if args.seats is not None else 10) - (0 if headless else 1)
-    if not 0 <= args.bots <= most_bots:
-        raise CommandError(f"--bots {args.bots}: 0 to {most_bots} bots fit at this table"
-                           + ("" if headless else " (one seat is yours)"))
+    if args.seats is not None and resume is None:
+        check_seats(rules, args.seats, f"--seats {args.seats}")
+    room = args.seats if args.seats is not None else rules.max_players
+    most_bots = room - (0 if headless else 1)
+    if not 0 <= args.bots <= most_bots and resume is None:
+        why = (f"--seats {args.seats}" if args.seats is not None
+               else f"{args.rules} seats at most {rules.max_players} players")
+        raise CommandError(f"--bots {args.bots}: 0 to {most_bots} bots fit at this table "
+                           f"({why}" + (")" if headless else "; one seat is yours)"))
     if args.seats is not None:
         seats = args.seats
     elif headless:
-        seats = max(2, min(10, args.bots + 1))  # starts by itself once these are filled
+        seats = max(2, min(room, args.bots + 1))  # starts by itself once these are filled
     else:
         seats = rules.max_players  # room for friends; the owner starts when all are in
+    if resume is None:
+        check_seats(rules, seats, f"--bots {args.bots}" if args.seats is None
+                    else f"--seats {seats}")
     tables = whole_number("--tables", args.tables, 1, MAX_LIVE_TABLES)
     max_connections = whole_number("--max-connections", args.max_connections, 1,
                                    MAX_CONNECTIONS_CEILING)
@@ -243,10 +266,12 @@ def cmd_host(args: argparse.Namespace) -> int:
     )
     ensure_descriptors(options.limits, options.tables)
     if headless:
+        check_can_listen(options.bind, options.port)  # one line, before the host logs a thing
+        if not (args.headless or interactive):  # said once the options hold
+            print("unonet: not on a terminal, so running as a dedicated server (--headless).",
+                  file=sys.stderr)
         trio.run(run_host, options)
         return 0
-    if resume is None:
-        options.rules.check_table(seats)  # refused before the screen opens
     options.share_notice = True
     return _host_and_play(args, options)
 
@@ -303,12 +328,10 @@ def cmd_bot(args: argparse.Namespace) -> int:
     from client import netbot
     from client.tls import HostKeyMismatch, format_fingerprint, open_pinned_stream
 
-    address, _, port_text = args.address.rpartition(":")
-    if not address or not port_text.isdigit():
-        raise ValueError(f"expected HOST:PORT, not {args.address!r}")
+    address, port = parse_address(args.address)  # as `unonet join` reads it
 
     async def run() -> int:
-        stream: trio.abc.Stream = await trio.open_tcp_stream(address, int(port_text))
+        stream: trio.abc.Stream = await trio.open_tcp_stream(address, port)
         if not args.no_tls:
             try:
                 stream, seen = await open_pinned_stream(stream, args.fingerprint)
@@ -361,6 +384,14 @@ def cmd_audit(args: argparse.Namespace) -> int:
     return run(Path(args.file), sys.stdout, sys.stderr)
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse, whose errors are one line (no usage block above it): what was wrong and where
+    the whole usage is. Its subcommands' parsers are of this class too."""
+
+    def error(self, message: str) -> typing.NoReturn:
+        self.exit(2, f"unonet: {message} (see {self.prog} --help)\n")
+
+
 class VersionAction(argparse.Action):
     """`--version`: asks which parts run compiled only when given (that imports the host)."""
 
@@ -371,7 +402,7 @@ class VersionAction(argparse.Action):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="unonet",
         description="UNO over the network, from a terminal.",
     )
