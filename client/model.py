@@ -618,8 +618,8 @@ class ClientModel:
                 else:
                     self._chat(ChatLine(shown(name), shown(text), seat),
                                mine=self._said_by_us(name, seat))
-            case link.SeatNews(what=what, name=name, seat=seat):
-                text = self.tr(f"news.{what}", name=shown(name), seat=seat + 1)
+            case link.SeatNews(what=what, name=name, seat=seat, old=old):
+                text = self.tr(f"news.{what}", name=shown(name), seat=seat + 1, old=shown(old))
                 self._chat(ChatLine(self.tr("news.table"), text, None, "local"))
             case link.Hosting():
                 self.hosting = True

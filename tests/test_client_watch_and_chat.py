@@ -205,8 +205,6 @@ def test_a_rename_is_worded_as_one_in_each_language(lang: str, words: str) -> No
     assert Translator(lang)("news.renamed", old="Bea", name="Ana 2", seat=2) == words
 
 
-@pytest.mark.xfail(raises=KeyError, strict=True,
-                   reason="client/model.py must pass SeatNews.old to the words (old=shown(old))")
 @pytest.mark.parametrize(("lang", "words"), RENAMED)
 def test_a_rename_reads_as_one_line_in_the_chat(lang: str, words: str) -> None:
     model = playing(lang)
