@@ -56,6 +56,8 @@ class Audit:
     capped: bool = False
     left: bool = False
     match_ended: bool = False
+    taking: int | None = None
+    """A seat taken in mid-match whose snapshot has not come yet (SPEC.md [UNO-11-60])."""
 
     def all_violations(self) -> list[Violation]:
         return self.verifier.violations()
@@ -83,8 +85,10 @@ def audit_records(records: list[dict[str, Any]]) -> Audit:
         identity = MatchIdentity.from_dict(records[start])
     except MalformedTrustMessage as exc:
         raise NotAuditable(f"its manifest cannot be read ({exc})") from None
-    verifier = TrustVerifier(identity, seat)
+    taking = seat if header.get("takes_seat") is True else None
+    verifier = TrustVerifier(identity, None if taking is not None else seat)
     audit = Audit(identity, seat, host_label, verifier, VerifierObserver(verifier))
+    audit.taking = taking
     for record in records:
         if record.get("t") == HEADER_TYPE:
             _check_certificate(audit, record)
@@ -121,14 +125,35 @@ def _feed(audit: Audit, record: Mapping[str, Any]) -> None:
     if kind == LEFT_TYPE:
         audit.left = True
         return
+    if kind == HEADER_TYPE:
+        seat = record.get("seat")
+        if record.get("takes_seat") is True and isinstance(seat, int) \
+                and audit.verifier.seat is None:
+            audit.taking = seat  # a spectator's connection sat down: as the gate follows it
+        return
     if kind == "snapshot":
         audit.verifier.entered()  # what follows came live, as the client's gate marks it
+        if audit.taking is not None:
+            _sit(audit, audit.taking, record)
     if kind == "event":
         audit.events += 1
         event = record.get("event")
         if isinstance(event, Mapping) and event.get("type") == "match_ended":
             audit.match_ended = True
     audit.observer.observe(record)
+
+
+def _sit(audit: Audit, seat: int, snapshot: Mapping[str, Any]) -> None:
+    """The seat taken in mid-match, at its snapshot: checked as the live client's gate does
+    (SPEC.md [UNO-11-60]), its hand there held to the public record at the round's audit."""
+    audit.taking = None
+    view = snapshot.get("view")
+    if not isinstance(view, Mapping):
+        return
+    hand = view.get("hand")
+    cards = [card for card in hand if isinstance(card, int)] if isinstance(hand, list) else []
+    number = view.get("round_no")
+    audit.verifier.sit(seat, cards, number if isinstance(number, int) else None)
 
 
 def round_lines(audit: Audit) -> list[str]:

@@ -121,6 +121,10 @@ class TranscriptWriter:
         self._size = 0
         self._header_due = True
         self._header_seat: int | None = None
+        self._resumed = False  # this connection's welcome took back a seat
+        self.taking = False
+        """The seat was taken in mid-match on this connection and its snapshot has not come
+        yet: what comes until then is the match as a spectator got it (`takes_seat`)."""
 
     def connected(self, peer_cert: bytes | None) -> None:
         """A new connection to the host: its certificate (DER, None without TLS) goes in the
@@ -173,25 +177,35 @@ class TranscriptWriter:
             self._header_due = False
             self._header_seat = self.seat
         self._write(dict(message))
+        if kind == "snapshot":
+            self.taking = False  # the entry ended: the seat is ours from here on
 
     def _follow_seat(self, kind: object, message: Mapping[str, Any]) -> None:
-        """Whose view the messages are: the seat a header names (None: a spectator's)."""
+        """Whose view the messages are: the seat a header names (None: a spectator's), and
+        whether that seat was just taken in mid-match (as the live client's trust gate reads
+        it: a `seated` on a connection whose welcome took back no seat, SPEC.md [UNO-11-60])."""
         seat: object = None
         if kind == "welcome":
             session = message.get("session")
             seat = session.get("seat") if isinstance(session, Mapping) else None
             self.seat = seat if isinstance(seat, int) else None
+            self._resumed = self.seat is not None
+            self.taking = False
             return
         if kind == "seated":
             seat = message.get("seat")
+            if not self._resumed:
+                self.taking = True
         elif kind == "table_state":
             seat = message.get("you")
+            if message.get("started") is False:
+                self.taking = False  # a lobby seat: the match will start with us in it
         if isinstance(seat, int) and not isinstance(seat, bool):
             self.seat = seat
 
     def _header(self) -> dict[str, Any]:
         return {"t": HEADER_TYPE, "version": VERSION, "host": self.host_label,
-                "peer_cert": self.peer_cert, "seat": self.seat}
+                "peer_cert": self.peer_cert, "seat": self.seat, "takes_seat": self.taking}
 
     def _open(self, name: str) -> None:
         self.close()

@@ -9,12 +9,15 @@ left is not offered."""
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 import trio
 from client_net import LinkHarness, LocalHost, play_until, start_host, start_link
 
+from client.audit_cmd import run
 from client.link import (
     GameEvent,
     LobbyChanged,
@@ -26,6 +29,7 @@ from client.link import (
 )
 from client.lobby import JoinTable, Leave
 from client.network import LinkConfig
+from client.transcript import transcript_dir
 from unonet import events as ev
 from unonet.rules import RuleSet
 
@@ -64,6 +68,18 @@ async def every_round_judged(harness: LinkHarness, rounds: int) -> TrustStatus:
     return status
 
 
+def audits_clean(data_dir: Path, rounds: int) -> None:
+    """`unonet audit` on the newcomer's transcript reads it as her client did: every round
+    audited, nothing held against the host (the seat's public draws from before she sat are
+    owed her no private copy, SPEC.md [UNO-11-60])."""
+    said = []
+    for path in transcript_dir(data_dir).glob("*.msgpack"):  # (a next match has its own)
+        out = io.StringIO()
+        assert run(path, out, io.StringIO()) == 0, out.getvalue()
+        said.append(out.getvalue())
+    assert any(f"{rounds} audited" in text for text in said), said
+
+
 async def stand_in_plays_bos_seat(host: LocalHost, ana: LinkHarness, bo: LinkHarness,
                                   round_no: int) -> int:
     """Ana and Bo play into round `round_no`, a few cards into it; Bo leaves and a stand-in
@@ -84,12 +100,12 @@ async def stand_in_plays_bos_seat(host: LocalHost, ana: LinkHarness, bo: LinkHar
 
 
 async def test_a_spectator_sits_in_a_stand_ins_seat_and_plays_it(
-    nursery: trio.Nursery
+    nursery: trio.Nursery, tmp_path: Path
 ) -> None:
     host = await start_host(nursery, bots=1, players=2, rules=RULES)
     ana = await start_link(nursery, link(host.port, "Ana"))
     bo = await start_link(nursery, link(host.port, "Bo"))
-    cy = await start_link(nursery, link(host.port, "Cy", spectate=True))
+    cy = await start_link(nursery, link(host.port, "Cy", spectate=True, transcripts=tmp_path))
     seat = await stand_in_plays_bos_seat(host, ana, bo, 1)
     cy.send(JoinTable(0, "Cy", seat))
     snapshot = await cy.until(lambda u: isinstance(u, Snapshot) and u.view.seat == seat)
@@ -107,18 +123,19 @@ async def test_a_spectator_sits_in_a_stand_ins_seat_and_plays_it(
     assert [r.state for r in status.rounds] == ["audited"] * RULES.max_rounds
     assert all(seat not in r.absent_seeds for r in status.rounds[1:])  # her seed went in
     assert violations(cy) == [] and violations(ana) == []
+    audits_clean(tmp_path, RULES.max_rounds)
 
 
 @pytest.mark.parametrize("round_no", [1, 2])
 async def test_a_newcomer_joins_straight_into_a_stand_ins_seat_and_the_host_is_not_flagged(
-    nursery: trio.Nursery, round_no: int
+    nursery: trio.Nursery, round_no: int, tmp_path: Path
 ) -> None:
     rules = RuleSet(max_rounds=round_no + 1, target=10_000)
     host = await start_host(nursery, bots=1, players=2, rules=rules)
     ana = await start_link(nursery, link(host.port, "Ana"))
     bo = await start_link(nursery, link(host.port, "Bo"))
     seat = await stand_in_plays_bos_seat(host, ana, bo, round_no)
-    cy = await start_link(nursery, link(host.port, "Cy"))  # `unonet join HOST:PORT --table 0`
+    cy = await start_link(nursery, link(host.port, "Cy", transcripts=tmp_path))  # `unonet join`
     snapshot = await cy.until(lambda u: isinstance(u, Snapshot) and u.view.seat == seat)
     assert isinstance(snapshot, Snapshot) and snapshot.view.hand
     sat_in = snapshot.view.round_no
@@ -131,6 +148,7 @@ async def test_a_newcomer_joins_straight_into_a_stand_ins_seat_and_the_host_is_n
     assert [r.state for r in status.rounds] == ["audited"] * rules.max_rounds  # hers included
     assert status.rounds[sat_in - 1].round_no == sat_in
     assert seat not in status.rounds[sat_in].absent_seeds  # the next round has her seed
+    audits_clean(tmp_path, rules.max_rounds)
 
 
 async def test_no_seat_is_offered_while_every_player_is_there(nursery: trio.Nursery) -> None:
