@@ -43,16 +43,39 @@ def test_records_from_the_manifest_on_with_a_header_naming_host_seat_and_certifi
     w, problems = writer(tmp_path)
     w.connected(CERT)
     for message in ({"t": "welcome", "session": {"seat": None}}, {"t": "seated", "seat": 2},
+                    {"t": "table_state", "you": 2, "started": False},  # a seat in the lobby
                     manifest(), event(1), {"t": "ping", "n": 1}, event(2)):
         w.record(message)
     assert w.path == tmp_path / "transcripts" / (GAME_A.hex() + ".msgpack")
     records = read_transcript(w.path)
     assert records == [
         {"t": "transcript", "version": 1, "host": "example.org:7777", "peer_cert": CERT,
-         "seat": 2},
+         "seat": 2, "takes_seat": False},
         manifest(), event(1), event(2),
     ]
     assert problems == []
+
+
+def test_a_seat_taken_in_mid_match_is_said_in_the_header_until_its_snapshot(
+    tmp_path: Path,
+) -> None:
+    """A seated that took back nothing, with no lobby in between, is a seat taken in a match
+    in progress: what comes until its snapshot is the match as a spectator got it."""
+    w, _ = writer(tmp_path)
+    w.connected(CERT)
+    for message in ({"t": "welcome", "session": {"seat": None}}, {"t": "seated", "seat": 2},
+                    manifest(), event(1)):
+        w.record(message)
+    assert w.taking
+    w.record({"t": "snapshot", "seq": 2, "view": {}, "legal": []})
+    assert not w.taking
+    assert w.path is not None
+    assert read_transcript(w.path)[0]["takes_seat"] is True
+    w.connected(CERT)  # a resume of that seat: its welcome takes it back
+    for message in ({"t": "welcome", "session": {"seat": 2}}, {"t": "seated", "seat": 2},
+                    manifest()):
+        w.record(message)
+    assert not w.taking and read_transcript(w.path)[-2]["takes_seat"] is False
 
 
 def test_the_transcript_is_for_its_owner_only(tmp_path: Path) -> None:
