@@ -83,7 +83,12 @@ class Header:
     seats: tuple[SeatRecord, ...]
     seed: bytes
     game_id: bytes
-    table: dict[str, Any]  # number, name, preset, headless, target_seats: the table's settings
+    table: dict[str, Any]
+    """The table's settings (number, name, preset, headless, target_seats, capacity,
+    operator) and `host`: how its host listened and played (bind, port, tls, headless,
+    bot_delay, max_connections, per_address; host/run.py host_record), which `--resume`
+    takes for any flag not given again. A journal written before `host` has none: the
+    command line's defaults then. Unknown keys are kept and ignored."""
 
     def to_dict(self) -> dict[str, Any]:
         return {

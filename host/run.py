@@ -6,10 +6,12 @@ from __future__ import annotations
 import errno
 import logging
 import resource
-from collections.abc import AsyncIterator
+import shlex
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import trio
 
@@ -21,7 +23,7 @@ from host.logs import setup_logging
 from host.registry import Registry
 from host.seating import BOT
 from host.server import HostServer, ServerConfig
-from host.settings import ConnectionLimits, TableTimings
+from host.settings import MAX_CONNECTIONS, PER_ADDRESS, ConnectionLimits, TableTimings
 from host.table import Table, TableSettings
 from host.tls import identity_signer, load_or_create_identity, server_context
 from protocol.trust.signing import Signer
@@ -51,6 +53,8 @@ class HostOptions:
     bot_delay: float = TableTimings().bot_delay
     """--bot-delay: seconds a bot waits before it acts (watchable by default; 0 for a table of
     bots that nobody needs to follow with their eyes, e.g. a test of a client)."""
+    running: list[ServedHost] = field(default_factory=list)
+    """The host once it listens (`serving` appends it): what a Ctrl-C's line names."""
     player_owner: bool = False
     """--player-owner: on a headless host, the first player to sit owns the table (changes
     its rules, kicks, penalizes) as at a table a client creates; by default the operator's
@@ -123,16 +127,46 @@ def ensure_descriptors(limits: ConnectionLimits, tables: int) -> None:
     resource.setrlimit(resource.RLIMIT_NOFILE, (needed, hard))
 
 
+def host_record(options: HostOptions, port: int) -> dict[str, Any]:
+    """How this host listens and plays, as its journals keep it (the table record's `host`
+    map): `unonet host --resume JOURNAL` alone starts again where friends look for it."""
+    return {"bind": options.bind, "port": port, "tls": options.tls,
+            "headless": options.headless, "bot_delay": options.bot_delay,
+            "max_connections": options.limits.max_connections,
+            "per_address": options.limits.per_address}
+
+
+def resume_flags(record: Mapping[str, Any]) -> list[str]:
+    """The command-line flags that say `record` again (the defaults left out, the port
+    never: it is where friends look)."""
+    flags = []
+    if record.get("bind"):
+        flags += ["--bind", str(record["bind"])]
+    flags += ["--port", str(record.get("port", 7077))]
+    if record.get("tls") is False:
+        flags.append("--no-tls")
+    if record.get("headless"):
+        flags.append("--headless")
+    defaults = {"bot_delay": TableTimings().bot_delay, "max_connections": MAX_CONNECTIONS,
+                "per_address": PER_ADDRESS}
+    for key, default in defaults.items():
+        if record.get(key, default) != default:
+            flags += ["--" + key.replace("_", "-"), str(record[key])]
+    return flags
+
+
 @dataclass(frozen=True)
 class ServedHost:
     """A running host: its port, its fingerprint (None without TLS), its config dir, the
-    addresses friends reach it at (best first) and its tables (for the journals in use)."""
+    addresses friends reach it at (best first), its tables (for the journals in use) and how
+    it listens and plays (`host_record`)."""
 
     port: int
     fingerprint: str | None
     home: Path
     addresses: tuple[str, ...] = ("127.0.0.1",)
     registry: Registry | None = None
+    record: Mapping[str, Any] = field(default_factory=dict)
 
     def journals(self) -> list[Path]:
         """The journal of every match still on: what `--resume` carries on."""
@@ -142,6 +176,12 @@ class ServedHost:
             if game is not None and not game.over and game.journal is not None:
                 found.append(game.journal.path)
         return found
+
+    def resume_command(self, journal: Path) -> str:
+        """The command that carries `journal`'s match on, listening where this host did."""
+        words = ["unonet", "host", "--resume", str(journal), *resume_flags(
+            self.record or {"port": self.port, "tls": self.fingerprint is not None})]
+        return shlex.join(words)
 
 
 @asynccontextmanager
@@ -161,10 +201,14 @@ async def serving(options: HostOptions) -> AsyncIterator[ServedHost]:
     with tuned_collector():
         async with trio.open_nursery() as nursery:
             listeners = await nursery.start(server.serve)
-            served = ServedHost(listeners[0].socket.getsockname()[1], fingerprint, home,
-                                tuple(lan_addresses(options.bind)), registry)
-            if options.share_notice:
-                for table in registry.tables.values():
+            port = listeners[0].socket.getsockname()[1]
+            record = host_record(options, port)
+            served = ServedHost(port, fingerprint, home, tuple(lan_addresses(options.bind)),
+                                registry, record)
+            options.running.append(served)
+            for table in registry.tables.values():
+                table.settings.host = record  # into each journal's header, for --resume
+                if options.share_notice:
                     table.settings.notice = join_line(served)
             yield served
             nursery.cancel_scope.cancel()
@@ -235,8 +279,19 @@ def farewell(served: ServedHost) -> list[str]:
     for path in journals:
         lines.append(f"The match is kept in its journal {path}; to carry it on (everyone takes "
                      f"their seat back with the same unonet join):")
-        lines.append(f"  unonet host --resume {path}")
+        lines.append(f"  {served.resume_command(path)}")
     return lines
+
+
+def stopped_line(options: HostOptions) -> str:
+    """The one line a host stopped by Ctrl-C says: how its match carries on, if one was on."""
+    journals = [(served, path) for served in options.running for path in served.journals()]
+    if not journals:
+        return "unonet: host stopped (Ctrl-C)"
+    served, path = journals[0]
+    more = f" ({len(journals) - 1} more in {path.parent})" if len(journals) > 1 else ""
+    return (f"unonet: host stopped (Ctrl-C); to carry its match on: "
+            f"{served.resume_command(path)}{more}")
 
 
 async def run_host(options: HostOptions) -> None:

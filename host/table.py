@@ -73,6 +73,9 @@ class TableSettings:
     timings: TableTimings = field(default_factory=TableTimings)
     journal_dir: Path | None = None
     notice: str | None = None  # said by "host" in the chat to everyone who takes a seat
+    host: Mapping[str, Any] = field(default_factory=dict)
+    """How the host listens and plays (host/run.py host_record): kept in the journal's table
+    record so that `--resume JOURNAL` alone listens where friends look."""
     operator: bool = False
     """The operator's table (`unonet host --headless`): no player owns it, so no player
     changes its rules, kicks, adds bots or penalizes; the operator's command line decides."""
@@ -711,7 +714,8 @@ class Table:
         s = self.settings
         return {"number": self.number, "name": s.name, "preset": s.preset,
                 "headless": s.headless, "target_seats": s.target_seats,
-                "capacity": len(self.room.seats), "operator": s.operator}
+                "capacity": len(self.room.seats), "operator": s.operator,
+                "host": dict(s.host)}
 
     def _lobby_changed(self, now: float) -> None:
         """Every member gets the new table_state; a headless table may start now."""

@@ -74,7 +74,9 @@ async def test_the_host_player_takes_its_seat_back_after_host_resume(
     assert tokens.entries()[0].place == OWN_HOST
     (journal,) = ran[0].journals()
     said = "\n".join(farewell(ran[0]))
-    assert f"unonet host --resume {journal}" in said and "closed for everyone" in said
+    assert "closed for everyone" in said  # and the command listens where friends look:
+    assert (f"  unonet host --resume {journal} --bind 127.0.0.1 --port {ran[0].port}"
+            in said.splitlines())
 
     stop.cancel()  # the host process ends (Ctrl-C, a closed terminal): both halves go
     await harness.finished.wait()

@@ -221,10 +221,14 @@ def cmd_host(args: argparse.Namespace) -> int:
         if not resume.is_file():
             raise CommandError(f"--resume {resume}: no such journal file")
         try:
-            load(resume)  # refused here, before anything is printed or opened
+            resumed = load(resume)  # refused here, before anything is printed or opened
         except JournalError as exc:
             raise CommandError(f"--resume {resume}: not a journal this host can resume "
                                f"({exc})") from None
+        take_recorded_options(args, resumed.header.table.get("host"), resume)
+    for name, default in HOST_DEFAULTS.items():
+        if getattr(args, name) is None:
+            setattr(args, name, default)
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
     headless = args.headless or not interactive
     rules = parse_rules(args.rules, args.set)
@@ -264,6 +268,7 @@ def cmd_host(args: argparse.Namespace) -> int:
         player_owner=args.player_owner, tables=tables, bot_delay=args.bot_delay,
         limits=ConnectionLimits().with_caps(max_connections, per_address),
     )
+    args.host_options = options  # a Ctrl-C's line names its journal (_stopped)
     ensure_descriptors(options.limits, options.tables)
     if headless:
         check_can_listen(options.bind, options.port)  # one line, before the host logs a thing
@@ -274,6 +279,57 @@ def cmd_host(args: argparse.Namespace) -> int:
         return 0
     options.share_notice = True
     return _host_and_play(args, options)
+
+
+HOST_DEFAULTS: dict[str, object] = {
+    "port": 7077, "no_tls": False, "headless": False, "bot_delay": TableTimings().bot_delay,
+    "max_connections": MAX_CONNECTIONS, "per_address": PER_ADDRESS,
+}
+"""`unonet host`'s defaults for the options a journal records (host/run.py host_record): the
+parser leaves them None, so that `--resume` can tell a flag given from one left out."""
+
+
+def take_recorded_options(args: argparse.Namespace, record: object, journal: object) -> None:
+    """`--resume JOURNAL`: each listening or playing option left off the command line is the
+    one the journal's host had (an older journal has none: the defaults then), so the host
+    listens where friends look for it; a flag given still wins."""
+    if not isinstance(record, dict):
+        return
+    try:
+        recorded = {
+            "bind": _recorded(record, "bind", lambda v: v is None or isinstance(v, str)),
+            "port": _recorded(record, "port", lambda v: port_number(str(v)) == v),
+            "no_tls": _recorded(record, "tls", lambda v: isinstance(v, bool), negate=True),
+            "headless": _recorded(record, "headless", lambda v: isinstance(v, bool)),
+            "bot_delay": _recorded(record, "bot_delay", lambda v: seconds(str(v)) == v),
+            "max_connections": _recorded(record, "max_connections",
+                                         lambda v: isinstance(v, int)),
+            "per_address": _recorded(record, "per_address", lambda v: isinstance(v, int)),
+        }
+    except (ValueError, argparse.ArgumentTypeError) as exc:
+        raise CommandError(f"--resume {journal}: not a journal this host can resume "
+                           f"({exc})") from None
+    for name, value in recorded.items():
+        if value is not _ABSENT and getattr(args, name) is None:
+            setattr(args, name, value)
+
+
+_ABSENT = object()
+
+
+def _recorded(record: dict[str, object], key: str, valid: Callable[[object], bool],
+              negate: bool = False) -> object:
+    """`record[key]` once `valid` holds of it (else ValueError), _ABSENT if not recorded."""
+    if key not in record:
+        return _ABSENT
+    value = record[key]
+    try:
+        fine = valid(value)
+    except (TypeError, ValueError, argparse.ArgumentTypeError):
+        fine = False
+    if not fine or (isinstance(value, bool) and key not in ("tls", "headless")):
+        raise ValueError(f"its host record has {key} {value!r}")
+    return (not value) if negate else value
 
 
 def _host_and_play(args: argparse.Namespace, options: HostOptions) -> int:
@@ -459,9 +515,10 @@ def build_parser() -> argparse.ArgumentParser:
         "a new match after each one.",
     )
     host.add_argument("--bind", default=None, metavar="ADDR",
-                      help="address to listen on (default: every interface)")
-    host.add_argument("--port", type=port_number, default=7077, metavar="N",
-                      help="port (default 7077)")
+                      help="address to listen on (default: every interface; with --resume, "
+                      "the journal's)")
+    host.add_argument("--port", type=port_number, default=None, metavar="N",
+                      help="port (default 7077; with --resume, the journal's)")
     host.add_argument("--rules", default="official", choices=playable_presets(),
                       help="rule preset (default official)")
     host.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE",
@@ -471,14 +528,14 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument("--seats", type=int, default=None, metavar="N",
                       help="seats at the table, bots included (default: the rules' most "
                       "players; with --headless, bots + 1, at least 2)")
-    host.add_argument("--headless", action="store_true",
+    host.add_argument("--headless", action="store_true", default=None,
                       help="dedicated server, no local player; its table is the operator's: "
                       "no player changes its rules, kicks or penalizes")
     host.add_argument("--player-owner", action="store_true",
                       help="with --headless: the first player to sit owns the table (may "
                       "change its rules, kick, add bots and penalize), as at a table a "
                       "player creates")
-    host.add_argument("--bot-delay", type=seconds, default=TableTimings().bot_delay,
+    host.add_argument("--bot-delay", type=seconds, default=None,
                       metavar="SECONDS", help="seconds each bot waits before it acts "
                       f"(default {TableTimings().bot_delay})")
     host.add_argument("--tables", default=1,
@@ -486,15 +543,19 @@ def build_parser() -> argparse.ArgumentParser:
                       help="with --headless: tables to open at start, each with these rules, "
                       f"seats and bots (default 1; at most {MAX_LIVE_TABLES}); players may "
                       "open more from the lobby")
-    host.add_argument("--max-connections", default=MAX_CONNECTIONS, metavar="N",
+    host.add_argument("--max-connections", default=None, metavar="N",
                       help=f"connections served at once, spectators included (default "
                       f"{MAX_CONNECTIONS}); the last {RESUME_RESERVE} are kept for players "
                       "taking their seat back")
-    host.add_argument("--per-address", default=PER_ADDRESS, metavar="N",
+    host.add_argument("--per-address", default=None, metavar="N",
                       help=f"connections one address (an IPv6 /64) may hold (default "
                       f"{PER_ADDRESS}); raise it when a club's players share one NAT")
-    host.add_argument("--no-tls", action="store_true", help="plain TCP (readable on the wire)")
-    host.add_argument("--resume", metavar="JOURNAL", help="resume the match of a journal file")
+    host.add_argument("--no-tls", action="store_true", default=None,
+                      help="plain TCP (readable on the wire)")
+    host.add_argument("--resume", metavar="JOURNAL",
+                      help="resume the match of a journal file, listening and playing as its "
+                      "host did (its --bind, --port, --no-tls, --headless, --bot-delay, "
+                      "--max-connections, --per-address) unless given again")
     add_play_arguments(host)
     host.set_defaults(func=cmd_host)
 
@@ -593,10 +654,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _stopped(args: argparse.Namespace) -> int:
-    """A Ctrl-C: the one line a stopped host says, and the shell's code for SIGINT."""
+    """A Ctrl-C: the one line a stopped host says (the command that carries its match on,
+    with the real journal), and the shell's code for SIGINT."""
     if args.command == "host":
-        print("unonet: host stopped (Ctrl-C); `unonet host --resume JOURNAL` carries a "
-              "game on from its journal", file=sys.stderr)
+        from host.run import HostOptions, stopped_line
+
+        options = getattr(args, "host_options", None)
+        print(stopped_line(options if isinstance(options, HostOptions) else HostOptions()),
+              file=sys.stderr)
     return 130
 
 

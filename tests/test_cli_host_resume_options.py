@@ -1,0 +1,118 @@
+"""The resume command a host prints carries where it listened (issue 12 audit, gap 2), run as a
+user would, in child processes: a headless host on an ephemeral port (`--port 0`, TLS off,
+a slow bot) plays a match with a network bot; Ctrl-C prints one line naming the real journal and
+`--resume JOURNAL --bind 127.0.0.1 --port N --no-tls ...` with the port it listened on; that
+command listens there again, and so does `--resume JOURNAL` alone (the journal keeps how its
+host listened), while a flag given again wins. An older journal (no `host` record) takes the
+defaults."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shlex
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO
+
+import pytest
+
+from unonet.cli import HOST_DEFAULTS, CommandError, build_parser, take_recorded_options
+
+REPO = Path(__file__).resolve().parents[1]
+BOUND = 60.0
+
+
+def environment(home: Path) -> dict[str, str]:
+    return {**os.environ, "UNONET_HOME": str(home), "XDG_CONFIG_HOME": str(home),
+            "XDG_STATE_HOME": str(home)}
+
+
+def unonet(home: Path, *args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "unonet.cli", *args], cwd=REPO, env=environment(home),
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+
+
+def read_until(stream: IO[str] | None, pattern: str) -> re.Match[str]:
+    """The first line of `stream` that matches `pattern` (the process's own pace, no sleeps;
+    the test's timeout bounds it)."""
+    assert stream is not None
+    for line in stream:
+        if found := re.search(pattern, line):
+            return found
+    raise AssertionError(f"the stream ended before {pattern!r}")
+
+
+def stop(process: subprocess.Popen[str]) -> tuple[int, list[str]]:
+    """Ctrl-C: the exit code and what stderr says after it (less the host's log lines)."""
+    process.send_signal(signal.SIGINT)
+    assert process.stderr is not None
+    rest = process.stderr.read()
+    code = process.wait(timeout=BOUND)
+    return code, [line for line in rest.splitlines() if line.strip() and " INFO " not in line]
+
+
+@pytest.fixture
+def processes() -> Iterator[list[subprocess.Popen[str]]]:
+    started: list[subprocess.Popen[str]] = []
+    yield started
+    for process in started:
+        if process.poll() is None:
+            process.kill()
+            process.wait(timeout=BOUND)
+
+
+def test_the_resume_command_listens_where_the_host_did(
+    tmp_path: Path, processes: list[subprocess.Popen[str]]
+) -> None:
+    host = unonet(tmp_path, "host", "--headless", "--no-tls", "--bind", "127.0.0.1", "--port",
+                  "0", "--bots", "1", "--seats", "2", "--bot-delay", "30")
+    processes.append(host)
+    port = int(read_until(host.stdout, r"listening on 127\.0\.0\.1, port (\d+)").group(1))
+    assert port != 0
+    bot = unonet(tmp_path, "bot", f"127.0.0.1:{port}", "--no-tls", "--think", "0")
+    processes.append(bot)
+    journal = Path(read_until(host.stderr, r": journal (\S+\.jsonl)").group(1))
+    read_until(host.stderr, r"round 1 dealt")  # the match is on (a slow bot keeps it so)
+
+    code, said = stop(host)
+    assert code == 130 and len(said) == 1, said
+    command = said[0].split("to carry its match on: ", 1)[1]
+    assert shlex.split(command) == [
+        "unonet", "host", "--resume", str(journal), "--bind", "127.0.0.1", "--port",
+        str(port), "--no-tls", "--headless", "--bot-delay", "30.0"]
+    assert journal.is_file()
+
+    for again in (shlex.split(command)[2:], ["--resume", str(journal)]):
+        resumed = unonet(tmp_path, "host", *again)
+        processes.append(resumed)
+        heard = read_until(resumed.stdout, r"listening on (\S+), port (\d+)|TLS")
+        assert heard.groups() == ("127.0.0.1", str(port)), heard.group(0)
+        assert read_until(resumed.stdout, r"TLS is (off)").group(1) == "off"
+        code, said = stop(resumed)
+        assert code == 130 and f"--resume {journal} --bind 127.0.0.1 --port {port}" in said[0]
+
+
+def parsed(*argv: str) -> argparse.Namespace:
+    return build_parser().parse_args(["host", *argv])
+
+
+def test_a_flag_given_again_wins_and_an_older_journal_takes_the_defaults() -> None:
+    record = {"bind": "127.0.0.1", "port": 47104, "tls": False, "headless": True,
+              "bot_delay": 0.0, "max_connections": 100, "per_address": 9}
+    args = parsed("--port", "0", "--bind", "::1")
+    take_recorded_options(args, record, "j.jsonl")
+    assert (args.port, args.bind, args.no_tls, args.bot_delay, args.max_connections) == (
+        0, "::1", True, 0.0, 100)
+    older = parsed()
+    take_recorded_options(older, None, "old.jsonl")  # a journal before the host record
+    assert all(getattr(older, name) is None for name in HOST_DEFAULTS)
+    with pytest.raises(CommandError, match="port 99999"):
+        take_recorded_options(parsed(), dict(record, port=99999), "bad.jsonl")
