@@ -289,47 +289,38 @@ HOST_DEFAULTS: dict[str, object] = {
 parser leaves them None, so that `--resume` can tell a flag given from one left out."""
 
 
+def _whole(low: int, high: int) -> Callable[[object], bool]:
+    return lambda value: type(value) is int and low <= value <= high
+
+
+RECORDED: tuple[tuple[str, str, Callable[[object], bool]], ...] = (
+    ("bind", "bind", lambda value: value is None or isinstance(value, str)),
+    ("port", "port", _whole(0, 65535)),
+    ("no_tls", "tls", lambda value: isinstance(value, bool)),
+    ("headless", "headless", lambda value: isinstance(value, bool)),
+    ("bot_delay", "bot_delay",
+     lambda value: type(value) in (int, float) and 0 <= value <= 3600),  # type: ignore[operator]
+    ("max_connections", "max_connections", _whole(1, MAX_CONNECTIONS_CEILING)),
+    ("per_address", "per_address", _whole(1, MAX_CONNECTIONS_CEILING)),
+)
+"""The options a journal's host record keeps: the argument, its key there, what it may be."""
+
+
 def take_recorded_options(args: argparse.Namespace, record: object, journal: object) -> None:
     """`--resume JOURNAL`: each listening or playing option left off the command line is the
     one the journal's host had (an older journal has none: the defaults then), so the host
-    listens where friends look for it; a flag given still wins."""
+    listens where friends look for it; a flag given again wins."""
     if not isinstance(record, dict):
         return
-    try:
-        recorded = {
-            "bind": _recorded(record, "bind", lambda v: v is None or isinstance(v, str)),
-            "port": _recorded(record, "port", lambda v: port_number(str(v)) == v),
-            "no_tls": _recorded(record, "tls", lambda v: isinstance(v, bool), negate=True),
-            "headless": _recorded(record, "headless", lambda v: isinstance(v, bool)),
-            "bot_delay": _recorded(record, "bot_delay", lambda v: seconds(str(v)) == v),
-            "max_connections": _recorded(record, "max_connections",
-                                         lambda v: isinstance(v, int)),
-            "per_address": _recorded(record, "per_address", lambda v: isinstance(v, int)),
-        }
-    except (ValueError, argparse.ArgumentTypeError) as exc:
-        raise CommandError(f"--resume {journal}: not a journal this host can resume "
-                           f"({exc})") from None
-    for name, value in recorded.items():
-        if value is not _ABSENT and getattr(args, name) is None:
-            setattr(args, name, value)
-
-
-_ABSENT = object()
-
-
-def _recorded(record: dict[str, object], key: str, valid: Callable[[object], bool],
-              negate: bool = False) -> object:
-    """`record[key]` once `valid` holds of it (else ValueError), _ABSENT if not recorded."""
-    if key not in record:
-        return _ABSENT
-    value = record[key]
-    try:
-        fine = valid(value)
-    except (TypeError, ValueError, argparse.ArgumentTypeError):
-        fine = False
-    if not fine or (isinstance(value, bool) and key not in ("tls", "headless")):
-        raise ValueError(f"its host record has {key} {value!r}")
-    return (not value) if negate else value
+    for name, key, fits in RECORDED:
+        if key not in record:
+            continue
+        value = record[key]
+        if not fits(value):
+            raise CommandError(f"--resume {journal}: not a journal this host can resume (its "
+                               f"host record has {key} {value!r})")
+        if getattr(args, name) is None:
+            setattr(args, name, (not value) if key == "tls" else value)
 
 
 def _host_and_play(args: argparse.Namespace, options: HostOptions) -> int:
