@@ -334,11 +334,12 @@ def _host_and_play(args: argparse.Namespace, options: HostOptions) -> int:
     check_can_listen(options.bind, options.port)  # said here, before the screen opens
     setup_logging(config_dir() / "host.log", to_stderr=False)  # the screen is the terminal's
     ran: list[ServedHost] = []
+    where = f"port {options.port}" if options.port else "a free port (the chat names it)"
     if options.resume is not None:
-        print(f"unonet host: resuming {options.resume} on port {options.port}; you take "
+        print(f"unonet host: resuming {options.resume} on {where}; you take "
               "your seat back, friends theirs with the same unonet join.", flush=True)
     else:
-        print(f"unonet host: starting on port {options.port}; your table opens now "
+        print(f"unonet host: starting on {where}; your table opens now "
               "(press s in the lobby to start once your friends are in).", flush=True)
     code = run_play(args, host_for_player(options, ran), auto_ready=False)
     if ran:
