@@ -130,6 +130,8 @@ class LinkSession:
         """Where the seat's token is kept across runs (client/seat_tokens.py), once the link
         knows the host's fingerprint; None: in memory only."""
         self.match_on = False
+        self.after_match = False
+        """match_ended came and the table is not back in its lobby: the score screen."""
         self._lobby: LobbyState | None = None
         self.client_name = client_name
         self.observe = observe
@@ -200,6 +202,10 @@ class LinkSession:
                 kind, fields = wire.lobby_request(command)
                 out.frames += self.session.request(kind, **fields)[1]
             elif isinstance(command, CloseLink):
+                if self.after_match and self.gate.seat is not None and not self.spectating:
+                    # Closing the score screen is leaving the finished match: the seat is
+                    # freed at once, not held for a return (a drop, without it, still is).
+                    out.frames += self.session.request("leave")[1]
                 out.frames += self.bye()
             else:
                 out.frames += self.session.intent(command)[1]
@@ -260,6 +266,7 @@ class LinkSession:
             case WireGameEvent(event=game_event, legal=legal):
                 if isinstance(game_event, ev.MatchEnded):
                     self.match_on = False
+                    self.after_match = True
                     self._forget_seat()  # a finished match's token takes back nothing
                 if not isinstance(game_event, UnknownEvent):
                     out.updates.append(GameEvent(game_event, legal))
@@ -332,6 +339,7 @@ class LinkSession:
                 self._from_audience = None
             if not lobby.started:
                 self.match_on = False  # (a match starts, or is entered, with its manifest)
+                self.after_match = False
             self._arrivals(lobby, out)
             out.updates.append(LobbyChanged(lobby))
             self._maybe_ready(lobby.you, lobby, out)
@@ -346,6 +354,7 @@ class LinkSession:
                 self._keep_seat()
         elif kind == "manifest":
             self.match_on = True
+            self.after_match = False
             self._keep_seat()
             # The gate decoded it as it arrived; if it could not (no match identity to check),
             # the deck still shows, or the WireError says why it cannot.

@@ -342,10 +342,6 @@ class Table:
             return
         if self.game is None:
             self._free(member.seat)
-        elif self.game.over:  # closing the score screen (q) is leaving: nothing to resume
-            self._left_after_the_match(member.seat, now)
-            if not self.started:
-                return  # back in the lobby: everyone got its table_state
         else:
             seat.conn = None
             seat.disconnected_at = now

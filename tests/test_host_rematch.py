@@ -151,9 +151,10 @@ async def test_a_rematch_at_a_bot_table_is_one_key(nursery: trio.Nursery) -> Non
 
 
 async def test_closing_the_link_after_the_match_is_leaving_it(nursery: trio.Nursery) -> None:
-    """The client's q on the score screen closes its link (bye) without a `leave`: that is a
-    leave too, so the others do not wait `match_break` on "Waiting for: Bo" and a newcomer
-    finds the seat free (issue 12 audit, gap 5)."""
+    """The client's q on the score screen closes its link: the link says `leave` first, so the
+    others do not wait `match_break` on "Waiting for: Bo" and a newcomer finds the seat free
+    (issue 12 audit, gap 5). A connection that merely drops there keeps its seat, as in a
+    match: the player may come back for the scores, the last audit and the rematch."""
     table, ana, bo = await a_finished_match(nursery)
     await bo.close()
     freed = await ana.until(lambda u: isinstance(u, LobbyChanged) and humans(u) == ["Ada"])
@@ -164,3 +165,21 @@ async def test_closing_the_link_after_the_match_is_leaving_it(nursery: trio.Nurs
     assert isinstance(back, LobbyChanged) and humans(back) == ["Ada"]
     assert table.game is None and len(table.finished) == 1
     clean(ana)
+
+
+async def test_a_connection_dropped_after_the_match_keeps_its_seat(nursery: trio.Nursery) -> None:
+    """A drop on the score screen (no `leave`) is not leaving: the seat waits for its player,
+    who comes back to the finished match (its last audit included) and may still ask for the
+    rematch."""
+    table, ana, bo = await a_finished_match(nursery)
+    seat = next(i for i, s in table.room.occupied() if s.name == "Bo")
+    await bo.streams[-1].cut()
+    await bo.until_state("reconnecting")
+    await bo.until_state("connected")
+    back = await bo.until(lambda u: isinstance(u, LobbyChanged) and u.lobby.you == seat)
+    assert isinstance(back, LobbyChanged) and back.lobby.started  # the finished match's table
+    assert sorted(humans(back)) == ["Ada", "Bo"]
+    taken = table.room.seats[seat]
+    assert taken is not None and taken.conn is not None and not taken.taken_over
+    clean(ana)
+    clean(bo)
