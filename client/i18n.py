@@ -335,6 +335,8 @@ EN: dict[str, str] = {
                      "stands in.",
     "key.sit": "1-0 take seat",
     "n.seat_not_open": "Seat {seat} has its player: you can take a seat whose player is gone",
+    "n.seat_waiting": "Seat {seat}'s player dropped and may still come back: the seat opens "
+                      "once a bot plays it",
     "n.watching": "You are watching: press a free seat's number to play",
     "help.tables_watch": "w: watch the chosen table (you can take a free seat from there)",
     "help.watching": "You are watching: the table's public side, no hand and no moves",
@@ -649,6 +651,8 @@ IT: dict[str, str] = {
     "key.sit": "1-0 prendi posto",
     "n.seat_not_open": "Il posto {seat} ha il suo giocatore: puoi prendere un posto lasciato "
                        "libero",
+    "n.seat_waiting": "Il giocatore del posto {seat} è caduto e può ancora tornare: il posto "
+                      "si libera quando un bot gioca per lui",
     "n.watching": "Stai guardando: premi il numero di un posto libero per giocare",
     "help.tables_watch": "w: guarda il tavolo scelto (da lì puoi prendere un posto libero)",
     "help.watching": "Stai guardando: il lato pubblico del tavolo, niente mano né mosse",
@@ -964,6 +968,8 @@ PT: dict[str, str] = {
                      "substituir.",
     "key.sit": "1-0 pega lugar",
     "n.seat_not_open": "O lugar {seat} tem seu jogador: só se pega um lugar cujo jogador saiu",
+    "n.seat_waiting": "O jogador do lugar {seat} caiu e ainda pode voltar: o lugar abre quando "
+                      "um bot joga por ele",
     "n.watching": "Você está assistindo: aperte o número de um lugar livre para jogar",
     "help.tables_watch": "w: assiste à mesa escolhida (de lá dá para pegar um lugar livre)",
     "help.watching": "Você está assistindo: o lado público da mesa, sem mão nem jogadas",

@@ -1075,15 +1075,16 @@ class ClientModel:
         return self.lobby.you is None and (view is None or view.seat is None)
 
     def open_seats(self) -> list[int]:
-        """The seats a spectator may take: in the lobby the empty ones; in mid-match those
-        whose player is gone (a stand-in bot plays them once the grace is over, and then the
-        host gives them away, SPEC.md [UNO-8-21])."""
+        """The seats a spectator may take: in the lobby the empty ones; in mid-match those a
+        stand-in plays because their player is gone (the host says so: `taken_over`, SPEC.md
+        8.2 [UNO-8-23]); a seat whose player dropped and may still come back within its grace
+        period is not offered, since the host would refuse it."""
         lobby = self.lobby
         if lobby is None:
             return []
         if not lobby.started:
             return [s.seat for s in lobby.seats if s.kind == "empty"]
-        return [s.seat for s in lobby.seats if s.kind == "human" and not s.connected]
+        return [s.seat for s in lobby.seats if s.kind == "human" and s.taken_over]
 
     def take_seat(self, index: int) -> LobbyCommand | None:
         """A seat number while watching a match: sit in that seat if its player is gone."""
@@ -1093,7 +1094,9 @@ class ClientModel:
         if not lobby.started:
             return self.move_to_seat(index)
         if index not in self.open_seats():
-            self.notice = self.tr("n.seat_not_open", seat=index + 1)
+            away = any(s.seat == index and s.kind == "human" and not s.connected
+                       for s in lobby.seats)
+            self.notice = self.tr("n.seat_waiting" if away else "n.seat_not_open", seat=index + 1)
             return None
         self.notice = ""
         return JoinTable(lobby.table, self.my_name or "player", index)

@@ -46,14 +46,16 @@ def playing(lang: str = "en") -> ClientModel:
     return model
 
 
-def spectator(lang: str = "en", *, gone: bool = True) -> ClientModel:
-    """Cy in the audience of the scenario's match; Bruno (seat 2) has left when `gone`."""
+def spectator(lang: str = "en", *, gone: bool = True, away: bool = False) -> ClientModel:
+    """Cy in the audience of the scenario's match; Bruno (seat 2) has left and a stand-in
+    plays his seat when `gone`; he dropped and may still come back when `away`."""
     player = ClientModel(Translator(lang), name="Me")
     table = scenario_table(player)
     table.start(player.apply)
     assert player.lobby is not None and player.manifest is not None
     seats = tuple(SeatInfo(s.seat, "human" if s.seat == 1 else s.kind, s.name, s.ready,
-                           not (gone and s.seat == 1)) for s in player.lobby.seats)
+                           not ((gone or away) and s.seat == 1), gone and s.seat == 1)
+                  for s in player.lobby.seats)
     model = ClientModel(Translator(lang), name="Cy")
     model.apply(ManifestReceived(player.manifest))
     model.apply(LobbyChanged(replace(player.lobby, seats=seats, you=None, started=True,
@@ -139,6 +141,15 @@ def test_a_spectator_takes_only_a_seat_whose_player_is_gone() -> None:
     assert model.open_seats() == [1]
     assert model.take_seat(0) is None and "Seat 1 has its player" in model.notice
     assert model.take_seat(1) == JoinTable(0, "Cy", 1)
+
+
+def test_a_seat_whose_player_dropped_and_may_come_back_is_not_offered() -> None:
+    """Within its grace period the host would refuse the seat (SPEC.md [UNO-8-23]): it is not
+    offered, and pressing its number says why it is not open yet."""
+    model = spectator(gone=False, away=True)
+    assert model.open_seats() == []
+    assert "take seat" not in screen(model).split("\n")[-1]
+    assert model.take_seat(1) is None and "may still come back" in model.notice
 
 
 def test_with_every_player_there_a_spectator_is_told_how_a_seat_opens() -> None:
