@@ -65,6 +65,16 @@ def join(port: int, *options: str) -> str:
             f"--name Tester {' '.join(options)}")
 
 
+def players(screen: str) -> list[str]:
+    """The player list under the title bar, one name a line (two seats), in seat order."""
+    names = []
+    for line in screen.splitlines()[1:3]:
+        found = re.match(r"[ ▶]+(\S+)", line)
+        assert found is not None, screen
+        names.append(found.group(1))
+    return names
+
+
 def in_game(screen: str) -> bool:
     return "Round 1" in screen and "Tester (you)" in screen
 
@@ -78,13 +88,13 @@ def test_a_killed_client_run_again_is_back_in_its_seat(
     first.wait_text("not ready")
     first.keys("r")
     screen = first.wait(in_game, "the game")
-    seat_line = next(line for line in screen.splitlines() if "Tester (you)" in line)
+    seat = players(screen).index("Tester")  # the players are listed in seat order
     first.close()  # the terminal goes: the client dies without a goodbye
 
     again = terminal(command)
     screen = again.wait(in_game, "the game again, in our seat")
     assert "spectate instead" not in screen
-    assert seat_line.split("Tester (you)")[0].strip()[:2] in screen  # the same seat marker
+    assert players(screen).index("Tester") == seat  # the same seat, not just a seat
     again.keys("q")
     again.wait_text("Leave the game?")
     again.keys("y")
@@ -115,7 +125,8 @@ def test_the_screen_says_the_host_is_gone_and_invites_no_move(
     term.wait(in_game, "the game")
     served.stop()
     screen = term.wait_text("the host is gone")
-    assert "Your turn" not in screen and "Enter plays" not in screen
+    # Neither the status line nor the key bar ("Enter play") invites a move.
+    assert "Your turn" not in screen and "Enter play" not in screen
     term.keys("q")
     term.wait_text("Leave the game?")
     term.keys("y")
