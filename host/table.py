@@ -79,6 +79,10 @@ class TableSettings:
     operator: bool = False
     """The operator's table (`unonet host --headless`): no player owns it, so no player
     changes its rules, kicks, adds bots or penalizes; the operator's command line decides."""
+    plays_on: bool = True
+    """Headless: after a match every player still there is ready again, so a new match
+    follows each one (a dedicated server's table). False for `unonet play`'s table, whose one
+    player reads the scores as long as it likes and starts the next match with r."""
 
 
 def host_notice(text: str) -> dict[str, Any]:
@@ -757,9 +761,9 @@ class Table:
             self.start(now)
 
     def _back_to_lobby(self, now: float) -> None:
-        """After a match: dropped players' seats are freed. At a headless table everyone
-        still there is ready again (a new match follows each one); elsewhere `ready` stays as
-        each player answered the rematch question."""
+        """After a match: dropped players' seats are freed. At a headless table that plays on
+        everyone still there is ready again (a new match follows each one); elsewhere `ready`
+        stays as each player answered the rematch question."""
         if self.game is not None:
             self.finished.append(self.game.match)
             del self.finished[:-FINISHED_KEPT]
@@ -768,7 +772,7 @@ class Table:
         for index, seat in list(self.room.occupied()):
             if seat.kind == HUMAN and (seat.conn is None or seat.taken_over):
                 self._free(index)
-            elif seat.kind == HUMAN and self.settings.headless:
+            elif seat.kind == HUMAN and self.settings.headless and self.settings.plays_on:
                 seat.ready = True
         self._lobby_changed(now)
 

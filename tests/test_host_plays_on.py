@@ -1,0 +1,58 @@
+"""After a match a dedicated server's headless table plays on (everyone still there is ready
+for the next match), while `unonet play`'s table waits for its player: the scores stay on its
+screen until it presses r (TableSettings.plays_on), however long the break. Sans-IO, through
+the Registry, with the host's own clock jumped past every deadline."""
+
+from __future__ import annotations
+
+import pytest
+
+from host.registry import Registry
+from host.seating import HUMAN
+from host.settings import FAST_TIMINGS
+from host.table import Table, TableSettings
+from unonet.match import IN_ROUND
+from unonet.rules import RuleSet
+
+
+def a_match_played_to_its_end(plays_on: bool) -> tuple[Registry, Table, float]:
+    """Ana and a bot at a headless two-seat table, one round: Ana takes any legal action on
+    her turns, time jumps to each deadline, until the match is over and its break passed."""
+    registry = Registry(FAST_TIMINGS)
+    table = registry.create_table(TableSettings(
+        "t", RuleSet(max_rounds=1), capacity=2, headless=True, target_seats=2,
+        timings=FAST_TIMINGS, plays_on=plays_on))
+    table.add_bot()
+    registry.request(1, "ana", {"t": "join_table", "id": 1, "table": 0, "name": "ana"}, 0.0)
+    registry.request(1, "ana", {"t": "ready", "id": 2, "ready": True}, 0.0)
+    mine = next(index for index, seat in table.room.occupied() if seat.kind == HUMAN)
+    now, request = 0.0, 10
+    for _ in range(20_000):
+        game = table.game
+        if table.matches_played == 1:
+            return registry, table, now
+        if game is not None and game.match.phase == IN_ROUND \
+                and game.match.pending_seat == mine:
+            request += 1
+            registry.intent(1, request, game.match.legal_actions(mine)[-1], now)
+        else:
+            now = max(now, registry.next_deadline() or now) + 1.0
+            registry.tick(now)
+        registry.take_outgoing()
+    raise AssertionError("the match never ended")
+
+
+@pytest.mark.parametrize("plays_on", [True, False])
+def test_after_the_break_a_headless_table_plays_on_unless_it_waits_for_its_player(
+    plays_on: bool,
+) -> None:
+    registry, table, now = a_match_played_to_its_end(plays_on)
+    for _ in range(5):  # long after the break: whatever the table does, it has done
+        now += 60.0
+        registry.tick(now)
+    ana = next(seat for _, seat in table.room.occupied() if seat.kind == HUMAN)
+    assert ana.ready is plays_on
+    assert (table.game is not None) is plays_on  # the next match, dealt, or none yet
+    if not plays_on:  # r on the score screen: ready, and the next match starts
+        registry.request(1, "ana", {"t": "ready", "id": 99, "ready": True}, now)
+        assert table.game is not None and not table.game.over
