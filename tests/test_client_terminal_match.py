@@ -65,7 +65,7 @@ def test_a_short_match_ends_on_the_score_screen_and_r_starts_the_rematch(
     # The host's own player (not a headless table, where the next match would start by
     # itself once the break is over): after the match only r starts another.
     term = terminal(f"cd {Path.cwd()} && {sys.executable} -m unonet.cli host --bind 127.0.0.1 "
-                    "--port 0 --bots 1 --seats 2 --name Tester --set hand_size=1 "
+                    "--port 0 --bots 1 --bot-delay 0 --seats 2 --name Tester --set hand_size=1 "
                     "--set max_rounds=1 --set uno_penalty=0")
     term.resize(80, 24)
     term.wait_text("s start")

@@ -197,7 +197,7 @@ def test_honest_flip_matches_under_the_options_that_combine_with_it_are_never_fl
     round is audited, or missed when the client was away for more than the round after."""
     seen: Counter[str] = Counter()
 
-    @settings(max_examples=15, deadline=None,
+    @settings(max_examples=10, deadline=None,
               suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
     @given(data=st.data())
     def honest(data: st.DataObject) -> None:

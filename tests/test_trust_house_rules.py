@@ -100,7 +100,7 @@ def test_knock_outs_buzzers_and_cards_back_from_under_the_pile_verify() -> None:
         assert seen[movement] > 0, movement
 
 
-@settings(max_examples=20, deadline=None,
+@settings(max_examples=14, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(
     name=st.sampled_from(HOUSE_PRESETS),

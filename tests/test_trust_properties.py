@@ -77,7 +77,7 @@ def test_honest_matches_under_random_options_with_drops_and_resumes_never_flag()
     with the verifier it kept, many after events it missed, many in a later round."""
     seen: Counter[str] = Counter()
 
-    @SLOW
+    @settings(SLOW, max_examples=15)  # whole matches of up to three rounds each: the slowest
     @given(data=st.data())
     def honest(data: st.DataObject) -> None:
         followed = honest_match_followed(data)
