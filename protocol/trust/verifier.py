@@ -227,8 +227,8 @@ class TrustVerifier:
     def _owed_whole(self) -> None:
         """Flag each round missed in this entry that was dealt (this client saw its deal, or
         the host replayed its deck) and that the host owed whole: the current or previous one.
-        Older rounds come as four messages only, and a round this client never saw dealt may
-        be one from before a restarted host's journal: both are missed, no violation."""
+        Older rounds come as four messages only, and a round this client never saw dealt has
+        nothing of its own to complete: both are missed, no violation."""
         missed, self._missed_in_entry = self._missed_in_entry, []
         current = self.current
         if current is None:
