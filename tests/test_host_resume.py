@@ -300,6 +300,32 @@ def entry_of(seat0: Seat0, mark: int) -> list[dict[str, Any]]:
     return [{"t": item.kind, **item.message} for item in seat0.items[mark:] if item.kind in kept]
 
 
+def away_across_a_restart(
+    tmp_path: Path, registry: Registry, table: Table, seat0: Seat0, now: float, token: bytes, *,
+    away: tuple[int, int], dies_in: int, conn: int,
+) -> tuple[Registry, Table, float, int]:
+    """Ana plays until she drops in round `away[0]`; the host plays on, dies once round
+    `dies_in` is dealt and is resumed from its journal; it plays on until round `away[1]` is
+    dealt and Ana comes back on connection `conn` with `token`, her entry ending at its
+    snapshot. Returns the resumed host, the time, and where her entry starts in her items."""
+    now = play_until(registry, table, seat0, now, in_round(table, away[0], 20))
+    registry.disconnect(seat0.conn, now)
+    now = run_until(registry, now, dealt_round(table, dies_in, 10))
+    assert table.game is not None and table.game.journal is not None
+    table.game.journal.close()
+    registry2, table2 = restart(tmp_path, now + 1, registry.signer)
+    now = run_until(registry2, now + 1, dealt_round(table2, away[1]))
+    found = registry2.find_resume(token, now)
+    assert isinstance(found, tuple)
+    mark = len(seat0.items)
+    seat0.reconnect(conn)
+    registry2.resume(conn, found[0], found[1], now)
+    seat0.feed(registry2.take_outgoing())
+    assert seat0.verifier is not None
+    seat0.verifier.entered()  # the snapshot: what follows is live
+    return registry2, table2, now, mark
+
+
 def test_a_seat_away_from_before_a_restart_to_after_it_finds_every_round_numbered_and_audited(
     tmp_path: Path,
 ) -> None:
@@ -310,24 +336,9 @@ def test_a_seat_away_from_before_a_restart_to_after_it_finds_every_round_numbere
     registry, table, out = start_journaled(tmp_path, RuleSet(target=10_000))  # no match end
     seat0 = Seat0()
     seat0.feed(out)
-    token = token_of(out)
-    now = play_until(registry, table, seat0, 0.0, in_round(table, 2, 20))
-    registry.disconnect(seat0.conn, now)
-    now = run_until(registry, now, dealt_round(table, 4, 10))
-    assert table.game is not None and table.game.journal is not None
-    table.game.journal.close()
-
-    registry2, table2 = restart(tmp_path, now + 1, registry.signer)
-    now = run_until(registry2, now + 1, dealt_round(table2, 6))
-    found = registry2.find_resume(token, now)
-    assert isinstance(found, tuple)
-    mark = len(seat0.items)
-    seat0.reconnect(2)
-    registry2.resume(2, found[0], found[1], now)
-    seat0.feed(registry2.take_outgoing())
-    assert seat0.verifier is not None
-    seat0.verifier.entered()  # the snapshot: what follows is live
-    assert seat0.verifier.violations() == []
+    registry2, table2, now, mark = away_across_a_restart(
+        tmp_path, registry, table, seat0, 0.0, token_of(out), away=(2, 6), dies_in=4, conn=2)
+    assert seat0.verifier is not None and seat0.verifier.violations() == []
     entry = entry_of(seat0, mark)
     assert [m["round"] for m in entry if m["t"] == "round_prepare"] == [1, 2, 3, 4, 5, 6]
     assert [m["round"] for m in entry if m["t"] == "round_audit"] == [1, 2, 3, 4, 5]
@@ -425,23 +436,10 @@ def test_a_round_abandoned_by_one_restart_keeps_its_place_after_the_next(tmp_pat
     entry = entry_of(seat0, mark)
     assert [(m["t"], m["round"]) for m in entry if m["t"] in ("round_prepare", "round_audit")] \
         == [("round_prepare", 1), ("round_audit", 1), ("round_prepare", 2), ("round_audit", 2)]
-    now = play_until(registry2, table2, seat0, now + 1, in_round(table2, 3, 20))
-    registry2.disconnect(seat0.conn, now)
-    now = run_until(registry2, now, dealt_round(table2, 4, 10))
-    assert table2.game is not None and table2.game.journal is not None
-    table2.game.journal.close()
-
-    registry3, table3 = restart(tmp_path, now + 1, registry.signer)
-    now = run_until(registry3, now + 1, dealt_round(table3, 5))
-    found = registry3.find_resume(token_of(back, 2), now)
-    assert isinstance(found, tuple)
-    mark = len(seat0.items)
-    seat0.reconnect(3)
-    registry3.resume(3, found[0], found[1], now)
-    seat0.feed(registry3.take_outgoing())
-    assert seat0.verifier is not None
-    seat0.verifier.entered()
-    assert seat0.verifier.violations() == []
+    _, _, now, mark = away_across_a_restart(
+        tmp_path, registry2, table2, seat0, now + 1, token_of(back, 2), away=(3, 5), dies_in=4,
+        conn=3)
+    assert seat0.verifier is not None and seat0.verifier.violations() == []
     entry = entry_of(seat0, mark)
     assert [m["round"] for m in entry if m["t"] == "round_prepare"] == [1, 2, 3, 4, 5]
     assert [(m["round"], m["outcome"]) for m in entry if m["t"] == "round_audit"] == [
