@@ -48,6 +48,7 @@ class RawPlayer:
         self.decoder = FrameDecoder()
         self.seat = 0
         self.seed = bytes(32)
+        self.intents = 0
 
     async def send(self, message: dict[str, Any]) -> None:
         await self.stream.send_all(encode_frame(message))
@@ -79,6 +80,10 @@ class RawPlayer:
             await self.send({"t": "seed_reveal", "round": frame["round"], "seed": self.seed})
         elif kind in ("event", "snapshot"):
             legal = [a for a in frame["legal"] if a["type"] in ("play", "draw")]
+            colour = [a for a in frame["legal"] if a["type"] == "choose_color"]
+            if colour and not legal:  # a Wild turned first, and ours to name: name one, or
+                self.intents += 1     # the round waits for us for good (no turn timer)
+                await self.send({"t": "intent", "id": 100 + self.intents, "action": colour[0]})
             return legal or None
         return None
 
