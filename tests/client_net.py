@@ -190,6 +190,8 @@ async def play_until(harness: LinkHarness, done: Callable[[Update], bool],
     more try), so the player never floods the host. `current`: an update already read whose
     legal actions are still to be answered; `chooser` picks the action (`choose` by default)."""
     acted: tuple[Action, ...] = ()
+    latest: Snapshot | GameEvent | None = None  # the newest legal list that arrived
+    retried: Snapshot | GameEvent | None = None
     with trio.fail_after(timeout):
         while True:
             if current is not None:
@@ -205,7 +207,11 @@ async def play_until(harness: LinkHarness, done: Callable[[Update], bool],
             if any(isinstance(u, Refused | ConnectionChanged) for u in batch):
                 acted = ()  # refused, or sent on a connection that broke: decide again
             game = [u for u in batch if isinstance(u, Snapshot | GameEvent)]
-            if not game:
+            if game:
+                latest = game[-1]
+            elif not acted and latest is not None and latest is not retried:
+                game = [retried := latest]  # a refusal alone: decide again, once per list
+            else:
                 continue
             if any(not _decisions(u.legal) for u in game):
                 acted = ()  # our decision ended in between: the same list later is a new one
