@@ -23,7 +23,15 @@ import trio
 
 from host.admission import Verdict
 from host.logs import ConnectionLog, quoted
-from host.outgoing import CloseConnection, ConnId, Outgoing, SendEvent, SendMessage, SendSnapshot
+from host.outgoing import (
+    CloseConnection,
+    ConnId,
+    Outgoing,
+    SendEvent,
+    SendMessage,
+    SendSnapshot,
+    event_frame,
+)
 from host.registry import Registry, ResumeRefused
 from host.settings import ConnectionLimits
 from protocol.connection import ConnectionClosed, ConnectionFailed, MessageRefused
@@ -34,9 +42,6 @@ from protocol.host_connection import (
     IntentReceived,
     MessageReceived,
     RequestReceived,
-    checked_event,
-    packed_event,
-    packed_legal,
 )
 from protocol.limits import RECEIVE_CHUNK
 from protocol.state import ConnState
@@ -369,31 +374,14 @@ class ClientConnection:
         self._push(frame)
 
     def deliver_event(self, item: SendEvent) -> None:
-        """`deliver` for an event, the item a table sends most: its parts are encoded (and
-        checked, if this host checks what it sends) by the first receiver, then shared."""
-        if self.protocol.state is not ConnState.READY:
+        """`deliver` for an event, the item a table sends most (`event_frame`)."""
+        if self.protocol.state is not ConnState.READY or self.cut is not None:
             return
         try:
-            check = self.limits.check_outgoing
-            shared = item.event_packed
-            event = shared.data
-            if event is None:
-                if shared.wire is None:
-                    event = packed_event(item.event, item.proof, check=check)
-                elif check or shared.raw is None:
-                    event = checked_event(shared.wire, check=check)
-                else:
-                    event = shared.raw
-                shared.data = event
-            legal = item.legal_packed.data
-            if legal is None:
-                legal = item.legal_packed.data = packed_legal(item.legal, check=check)
-            frame = self.protocol.event_packed(event, legal)
+            self._out.append(event_frame(self.protocol, item,
+                                         check=self.limits.check_outgoing))
         except LocalProtocolError as exc:  # our bug: never send what the catalogue refuses
             log.error("conn %d: not sent, %s: %r", self.id, exc, item)
-            return
-        if self.cut is None:
-            self._out.append(frame)
 
     def encode_shared(self, message: Mapping[str, Any]) -> bytes | None:
         """The frame of a message several connections get, encoded and checked once (the

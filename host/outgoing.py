@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from protocol.host_connection import HostConnection, checked_event, packed_event, packed_legal
 from unonet.actions import Action
 from unonet.events import Event
 from unonet.view import View
@@ -61,6 +62,28 @@ class SendEvent:
     proof: Mapping[str, Any] = field(default_factory=dict)
     event_packed: Packed = field(default_factory=Packed)  # shared by the event's receivers
     legal_packed: Packed = field(default_factory=Packed)  # shared by one seat's receivers
+
+
+def event_frame(protocol: HostConnection, item: SendEvent, *, check: bool) -> bytes:
+    """The frame of `item` on the connection `protocol`: its event's bytes are made (and
+    checked, if `check`) by the event's first receiver and its legal list's by the seat's
+    first receiver, then shared; only `seq` is each receiver's own. Here rather than in the
+    connection's trio shell because it runs for every receiver of every event, and this module
+    is compiled. Raises LocalProtocolError (our bug) for what the catalogue refuses."""
+    shared = item.event_packed
+    event = shared.data
+    if event is None:
+        if shared.wire is None:
+            event = packed_event(item.event, item.proof, check=check)
+        elif check or shared.raw is None:
+            event = checked_event(shared.wire, check=check)
+        else:
+            event = shared.raw
+        shared.data = event
+    legal = item.legal_packed.data
+    if legal is None:
+        legal = item.legal_packed.data = packed_legal(item.legal, check=check)
+    return protocol.event_packed(event, legal)
 
 
 @dataclass(frozen=True)
