@@ -31,6 +31,7 @@ from typing import Any, Final
 
 import msgpack
 
+from client.seat_follow import SeatFollower
 from protocol.trust.constants import GAME_ID_SIZE
 from protocol.trust.signing import canonical
 
@@ -112,7 +113,6 @@ class TranscriptWriter:
         self.limit = limit
         self.on_problem = on_problem
         self.peer_cert: bytes | None = None
-        self.seat: int | None = None
         self.path: Path | None = None
         """The current match's file, once a manifest has named it."""
         self.problem: str | None = None
@@ -121,16 +121,24 @@ class TranscriptWriter:
         self._size = 0
         self._header_due = True
         self._header_seat: int | None = None
-        self._resumed = False  # this connection's welcome took back a seat
-        self.taking = False
-        """The seat was taken in mid-match on this connection and its snapshot has not come
-        yet: what comes until then is the match as a spectator got it (`takes_seat`)."""
+        self._follower = SeatFollower()
+        """Whose view the messages are, as the live trust gate reads it (`takes_seat`: a seat
+        taken in mid-match whose snapshot has not come yet)."""
+
+    @property
+    def seat(self) -> int | None:
+        return self._follower.seat
+
+    @property
+    def taking(self) -> bool:
+        return self._follower.taking
 
     def connected(self, peer_cert: bytes | None) -> None:
         """A new connection to the host: its certificate (DER, None without TLS) goes in the
         header written before its next recorded message."""
         self.peer_cert = peer_cert
         self._header_due = True
+        self._follower.connected()
 
     def record(self, message: Mapping[str, Any]) -> None:
         """One message map as received from the host. Never raises."""
@@ -165,7 +173,7 @@ class TranscriptWriter:
 
     def _record(self, message: Mapping[str, Any]) -> None:
         kind = message.get("t")
-        self._follow_seat(kind, message)
+        self._follower.follow(message)
         if kind == "manifest":
             name = transcript_name(message)
             if self.path is None or self.path.name != name:
@@ -178,30 +186,7 @@ class TranscriptWriter:
             self._header_seat = self.seat
         self._write(dict(message))
         if kind == "snapshot":
-            self.taking = False  # the entry ended: the seat is ours from here on
-
-    def _follow_seat(self, kind: object, message: Mapping[str, Any]) -> None:
-        """Whose view the messages are: the seat a header names (None: a spectator's), and
-        whether that seat was just taken in mid-match (as the live client's trust gate reads
-        it: a `seated` on a connection whose welcome took back no seat, SPEC.md [UNO-11-60])."""
-        seat: object = None
-        if kind == "welcome":
-            session = message.get("session")
-            seat = session.get("seat") if isinstance(session, Mapping) else None
-            self.seat = seat if isinstance(seat, int) else None
-            self._resumed = self.seat is not None
-            self.taking = False
-            return
-        if kind == "seated":
-            seat = message.get("seat")
-            if not self._resumed:
-                self.taking = True
-        elif kind == "table_state":
-            seat = message.get("you")
-            if message.get("started") is False:
-                self.taking = False  # a lobby seat: the match will start with us in it
-        if isinstance(seat, int) and not isinstance(seat, bool):
-            self.seat = seat
+            self._follower.entered()
 
     def _header(self) -> dict[str, Any]:
         return {"t": HEADER_TYPE, "version": VERSION, "host": self.host_label,

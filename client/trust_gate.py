@@ -43,6 +43,7 @@ from typing import Any
 
 from client import wire
 from client.link import Caught, PanelRound, TrustReport, TrustStatus
+from client.seat_follow import SeatFollower
 from client.tls import format_fingerprint
 from client.transcript import TranscriptWriter
 from protocol.client_session import GameEvent
@@ -106,7 +107,6 @@ class TrustGate:
         """False: contribute seeds, check nothing (the verifier then sees only round_prepare
         and seed_commits, and its violations mean nothing)."""
         self.transcript = transcript
-        self.seat: int | None = None
         self.verifier: TrustVerifier | None = None
         self.identity: MatchIdentity | None = None
         self.peer_cert: bytes | None = None
@@ -125,11 +125,19 @@ class TrustGate:
         self._statuses: list[TrustStatus] = []  # each change, in stream order, not yet taken
         self._last_status = TrustStatus()
         self._entering = True  # a connection's entry, until its snapshot: a record of the past
-        self._taking: int | None = None
-        """A seat given by `seated` on this connection, until the snapshot that ends its entry:
-        in mid-match (SPEC.md [UNO-8-21]) the host sends the match as a spectator got it, so
-        the verifier follows it as a spectator and takes the seat at that snapshot (`_sit`)."""
-        self._resumed = False  # this connection's welcome took back our seat
+        self._follower = SeatFollower()
+        """Our seat, and whether it was taken in mid-match on this connection, until the
+        snapshot that ends its entry: then (SPEC.md [UNO-8-21]) the host sends the match as a
+        spectator got it, so the verifier follows it as a spectator and takes the seat at that
+        snapshot (`_sit`)."""
+
+    @property
+    def seat(self) -> int | None:
+        return self._follower.seat
+
+    @seat.setter
+    def seat(self, seat: int | None) -> None:  # the link's session says it too
+        self._follower.seat = seat
 
     # -- what the link and the screen read ---------------------------------------------------
 
@@ -195,7 +203,7 @@ class TrustGate:
         stays; the certificate is checked against the match's signer at the next manifest."""
         self.peer_cert = peer_cert
         self._entering = True
-        self._resumed = False
+        self._follower.connected()
         if self.transcript is not None:
             self.transcript.connected(peer_cert)
         self._in_flight()
@@ -313,7 +321,7 @@ class TrustGate:
         if verifier is None or seat is None or verifier.seat is not None \
                 or not isinstance(view, Mapping) or view.get("seat") != seat:
             return
-        self._taking = None
+        self._follower.entered()
         hand = view.get("hand")
         cards = [c for c in hand if isinstance(c, int)] if isinstance(hand, list) else []
         number = view.get("round_no")
@@ -321,19 +329,7 @@ class TrustGate:
 
     def _follow(self, message: Mapping[str, Any]) -> None:
         kind = message.get("t")
-        if kind == "welcome":
-            session = message.get("session")
-            seat = session.get("seat") if isinstance(session, Mapping) else None
-            self.seat = seat if isinstance(seat, int) else None
-            self._taking = None
-            self._resumed = self.seat is not None
-        elif kind == "seated" or (kind == "table_state" and message.get("you") is not None):
-            seat = message.get("seat" if kind == "seated" else "you")
-            self.seat = seat if isinstance(seat, int) else self.seat
-            if kind == "seated" and not self._resumed:  # a resume's seated renews the token
-                self._taking = self.seat  # of a seat whose history is its own
-        if kind == "table_state" and message.get("started") is False:
-            self._taking = None  # a seat in the lobby: the match will start with us in it
+        self._follower.follow(message)
         if kind == "table_state":
             try:
                 lobby = wire.lobby_from_wire(message)
@@ -367,7 +363,7 @@ class TrustGate:
 
     def _start(self, identity: MatchIdentity) -> None:
         self.identity = identity
-        self.verifier = TrustVerifier(identity, None if self._taking is not None else self.seat)
+        self.verifier = TrustVerifier(identity, None if self._follower.taking else self.seat)
         self._observer = VerifierObserver(self.verifier)
         self._finished = False
         self._peer_checked = None
