@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import ssl
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
 import trio
@@ -20,13 +20,21 @@ from client.link_session import CloseLink, Command, LinkSession
 from client.network import LinkConfig, open_stream, run_link
 from host.registry import Registry
 from host.server import HostServer, ServerConfig
-from host.settings import FAST_TIMINGS, TableTimings
+from host.settings import FAST_TIMINGS, ConnectionLimits, TableTimings
 from host.table import Table, TableSettings
 from unonet.actions import Accept, Action, CallUno, Catch, ChooseColor, Draw, Pass, Play
 from unonet.match import Match
 from unonet.rules import RuleSet
 
 U = TypeVar("U")
+
+MACHINE_SPEED = replace(ConnectionLimits(), rate=10_000.0, burst=10_000)
+"""The limits of the tests' hosts. A test player answers each decision the moment it comes,
+against bots that wait for nothing (FAST_TIMINGS), so a long round goes by at hundreds of
+intents a second; at the default 50 a second (SPEC.md 13, a person's pace) the host cut such a
+player off as rate_limited now and then (a round of 542 events did it), and the test then
+waited for a round it was no longer at. The rate limit itself is tested with its defaults
+(tests/test_error_codes.py, test_host_robustness.py); netbot paces itself (client/netbot.py)."""
 
 WAIT = 20.0
 """The bound on any wait for the host: generous, since a loaded machine is slow, not wrong."""
@@ -65,7 +73,8 @@ async def start_host(
     table = registry.create_table(settings)
     for _ in range(bots):
         table.add_bot()
-    server = HostServer(registry, ServerConfig(bind="127.0.0.1", port=0, tls=tls))
+    server = HostServer(registry, ServerConfig(bind="127.0.0.1", port=0, tls=tls,
+                                               limits=MACHINE_SPEED))
     listeners: list[trio.SocketListener] = await nursery.start(server.serve)
     return LocalHost(registry, table, server, listeners[0].socket.getsockname()[1])
 
