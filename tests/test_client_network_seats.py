@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import trio
-from client_net import LinkHarness, LocalHost, play_until, start_host, start_link
+from client_net import MACHINE_SPEED, LinkHarness, LocalHost, play_until, start_host, start_link
 
 from client.link import (
     ChatReceived,
@@ -154,7 +154,8 @@ async def test_the_token_of_a_finished_match_is_removed(
     table = registry.create_table(TableSettings("net", RuleSet(target=50), headless=False,
                                                 target_seats=2, timings=FAST_TIMINGS))
     table.add_bot()
-    server = HostServer(registry, ServerConfig(bind="127.0.0.1", port=0))
+    server = HostServer(registry, ServerConfig(bind="127.0.0.1", port=0,
+                                               limits=MACHINE_SPEED))
     listeners: list[trio.SocketListener] = await nursery.start(server.serve)
     tokens = SeatTokens(tmp_path / "seat_tokens")
     harness = await start_link(nursery, config(listeners[0].socket.getsockname()[1], tokens))

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import trio
-from client_net import LinkHarness, play_until, start_host, start_link
+from client_net import MACHINE_SPEED, LinkHarness, play_until, start_host, start_link
 
 from client.link import GameEvent, LobbyChanged, Snapshot, TrustReport, Update
 from client.lobby import Leave, SetReady, StartMatch
@@ -47,7 +47,8 @@ async def owner_table(nursery: trio.Nursery) -> tuple[Table, int]:
     registry = Registry(TIMINGS)
     table = registry.create_table(TableSettings("friends", ONE_ROUND, timings=TIMINGS))
     table.add_bot()
-    server = HostServer(registry, ServerConfig(bind="127.0.0.1", port=0))
+    server = HostServer(registry, ServerConfig(bind="127.0.0.1", port=0,
+                                               limits=MACHINE_SPEED))
     listeners: list[trio.SocketListener] = await nursery.start(server.serve)
     return table, listeners[0].socket.getsockname()[1]
 
