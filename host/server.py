@@ -24,7 +24,7 @@ import trio
 from host.admission import Admission, Verdict, address_key
 from host.connection import ClientConnection
 from host.logs import ConnectionLog
-from host.outgoing import ConnId, SendEvent, SendMessage
+from host.outgoing import ConnId, Outgoing, SendEvent, SendMessage
 from host.registry import Registry
 from host.settings import ConnectionLimits
 from protocol.errors import ALL_CODES, Code
@@ -109,23 +109,38 @@ class HostServer:
         # A message a table sends to many members is one shared map: encode it once per pass.
         # (Counted by hand: a Counter's constructor cost a few percent of an action.)
         receivers: dict[int, int] = {}
+        answered: set[ConnId] = set()
         for item in items:
             if type(item) is SendMessage:
                 key = id(item.message)
                 receivers[key] = receivers.get(key, 0) + 1
+                if item.message.get("t") == "accepted":
+                    answered.add(item.conn)
         shared: dict[int, bytes | None] = {}
-        answered: dict[ConnId, ClientConnection] = {}
+        # One write per connection: an intent's `accepted` goes with the events it caused.
+        # The connections that were answered are served first, frames and write, before the
+        # frames of anyone else are even made: their sender is waiting for that answer.
+        if answered:
+            first = [item for item in items if item.conn in answered]
+            items = [item for item in items if item.conn not in answered]
+            for connection in self._deliver(first, receivers, shared):
+                connection.flush()
+        for connection in self._deliver(items, receivers, shared):
+            connection.flush()
+
+    def _deliver(self, items: list[Outgoing], receivers: dict[int, int],
+                 shared: dict[int, bytes | None]) -> list[ClientConnection]:
+        """Queue `items` on their connections, in order; the connections that got any."""
         touched: dict[ConnId, ClientConnection] = {}
         connections = self.connections
         for item in items:
             connection = connections.get(item.conn)
             if connection is None:
                 continue
+            touched[item.conn] = connection
             if type(item) is SendEvent:  # most items: a dozen per action
                 connection.deliver_event(item)
-                touched[item.conn] = connection
-                continue
-            if isinstance(item, SendMessage) and receivers[id(item.message)] > 1 \
+            elif type(item) is SendMessage and receivers[id(item.message)] > 1 \
                     and item.message.get("t") not in UNSHARED:
                 key = id(item.message)
                 if key not in shared:
@@ -135,16 +150,7 @@ class HostServer:
                     connection.deliver(item, frame)
             else:
                 connection.deliver(item)
-            if isinstance(item, SendMessage) and item.message.get("t") == "accepted":
-                answered[item.conn] = connection
-            else:
-                touched[item.conn] = connection
-        # One write per connection: an intent's `accepted` goes with the events it caused, and
-        # the connections that were answered are written first (their sender is waiting).
-        for connection in answered.values():
-            connection.flush()
-        for connection in touched.values():
-            connection.flush()
+        return list(touched.values())
 
     async def _table_clock(self) -> None:
         self.registry.touch_all()

@@ -119,9 +119,10 @@ async def test_an_intents_answer_and_its_events_leave_in_one_write(
     assert kinds[0] == "accepted" and "event" in kinds, kinds  # not a write of its own
 
 
-async def test_the_sender_of_an_intent_is_written_to_before_the_rest_of_its_table(
+async def test_the_sender_of_an_intent_is_served_before_the_rest_of_its_table(
     nursery: trio.Nursery, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    """Its answer is written first, and before the frames of anyone else are even made."""
     registry = Registry(FAST_TIMINGS)
     registry.create_table(TableSettings("first", RuleSet(), headless=True, target_seats=2,
                                         timings=FAST_TIMINGS))
@@ -151,6 +152,15 @@ async def test_the_sender_of_an_intent_is_written_to_before_the_rest_of_its_tabl
             fd = by_name[actor.stream.socket.getsockname()].stream.socket.fileno()
             monkeypatch.setattr(connection_module, "os", SimpleNamespace(
                 read=os.read, write=lambda fd, data: _count(real_write, writes, fd, data)))
+            actor_protocol = by_name[actor.stream.socket.getsockname()].protocol
+            real_frame = connection_module.event_frame
+
+            def frame(protocol: Any, item: Any, *, check: bool) -> bytes:
+                made.append((protocol is actor_protocol, len(writes)))  # writes done by then
+                return real_frame(protocol, item, check=check)
+
+            made: list[tuple[bool, int]] = []
+            monkeypatch.setattr(connection_module, "event_frame", frame)
             await actor.send({"t": "intent", "id": 78, "action": legal[0]})
             while len({w_fd for w_fd, data in writes
                        if any(f["t"] == "event" for f in _frames(data))}) < 2:
@@ -159,6 +169,9 @@ async def test_the_sender_of_an_intent_is_written_to_before_the_rest_of_its_tabl
     first_fd, first = writes[0]
     assert first_fd == fd, "the other player was written to first"
     assert _frames(first)[0]["t"] == "accepted"
+    others = [done for actor_frame, done in made if not actor_frame]
+    assert others and len(others) < len(made)  # both players got events
+    assert min(others) >= 1, "a frame for the other player was made before the answer left"
 
 
 def _count(write: Any, writes: list[tuple[int, bytes]], fd: int, data: bytes) -> int:
