@@ -103,7 +103,7 @@ def changed_warning(host: str, port: int, remembered: bytes, seen: bytes, path: 
     bar = "@" * 59
     return (
         f"{bar}\n"
-        "@    WARNING: THE HOST'S FINGERPRINT HAS CHANGED!          @\n"
+        "@    WARNING: THE HOST'S FINGERPRINT HAS CHANGED!         @\n"
         f"{bar}\n"
         "Someone could be eavesdropping on you right now (a machine in the middle),\n"
         "or the host made itself a new certificate.\n"
@@ -111,9 +111,10 @@ def changed_warning(host: str, port: int, remembered: bytes, seen: bytes, path: 
         f"  {format_fingerprint(remembered)}\n"
         "but the host now shows\n"
         f"  {format_fingerprint(seen)}\n"
-        "Refusing to connect. Ask the host for its fingerprint (unonet host prints it); if\n"
-        f"it is the new one, join with --fingerprint {format_fingerprint(seen)[:19]}\n"
-        f"(or remove the line for {address_key(host, port)} from {path})."
+        "Refusing to connect. Ask the host for its fingerprint (unonet host prints\n"
+        f"it); if it is the new one, join with --fingerprint {format_fingerprint(seen)[:19]}\n"
+        f"or remove the line for {address_key(host, port)} from\n"
+        f"  {path}"
     )
 
 

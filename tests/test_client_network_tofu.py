@@ -15,7 +15,7 @@ import trio
 from client_net import CuttableStream, LinkHarness, start_host, start_link
 
 from client.cli import JoinError, parse_address, probe_fingerprint, resolve_pin
-from client.known_hosts import KnownHosts, address_key
+from client.known_hosts import KnownHosts, address_key, changed_warning
 from client.link import HostKeyWarning, Snapshot, TablesListed, Update
 from client.link_session import Command
 from client.network import LinkConfig, open_stream, run_link
@@ -288,3 +288,12 @@ def test_the_config_dir_follows_unonet_home_then_xdg(
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
     assert KnownHosts().path == tmp_path / "xdg" / "unonet" / "known_hosts"
 
+
+
+@pytest.mark.parametrize("host", ["192.168.100.200", "2001:db8:ffff:ffff:ffff:ffff:ffff:ffff"])
+def test_the_changed_fingerprint_warning_fits_80_columns_in_an_aligned_box(host: str) -> None:
+    path = Path("/home/someone/.config/unonet/known_hosts")
+    lines = changed_warning(host, 65535, bytes(32), bytes([255]) * 32, path).splitlines()
+    assert max(len(line) for line in lines) <= 80, lines
+    assert len({len(line) for line in lines[:3]}) == 1  # the banner's three lines align
+    assert f"--fingerprint {format_fingerprint(bytes([255]) * 32)[:19]}" in "\n".join(lines)
