@@ -160,3 +160,44 @@ async def test_no_seat_is_offered_while_every_player_is_there(nursery: trio.Nurs
     refused = await cy.until_type(Refused)
     assert refused.code == "game_in_progress"
     assert sorted(s.name for _, s in host.table.room.occupied()) == ["Ana", "Ana 2"]
+
+
+@pytest.mark.parametrize("cut_in_round", [1, 2])
+async def test_a_newcomer_cut_off_after_taking_a_seat_resumes_it_and_is_not_flagged(
+    nursery: trio.Nursery, tmp_path: Path, cut_in_round: int
+) -> None:
+    """Back on a new connection with the token she was given, in the round she sat in or the
+    next, the host sends the seat's history (SPEC.md 7.1), her predecessor's private cards
+    included, which her kept verifier never had: it compares what it got as a spectator with
+    the public events and is owed the rest (SPEC.md [UNO-11-60]). Neither it nor `unonet
+    audit` holds anything against the host (before, a false `history` violation)."""
+    host = await start_host(nursery, bots=1, players=2, rules=RULES)
+    ana = await start_link(nursery, link(host.port, "Ana"))
+    bo = await start_link(nursery, link(host.port, "Bo"))
+    seat = await stand_in_plays_bos_seat(host, ana, bo, 1)
+    cy = await start_link(nursery, link(host.port, "Cy", transcripts=tmp_path))
+    await cy.until(lambda u: isinstance(u, Snapshot) and u.view.seat == seat)
+    ana_done = trio.Event()
+
+    async def ana_plays_on() -> None:
+        await play_until(ana, ended, 200)
+        ana_done.set()
+
+    nursery.start_soon(ana_plays_on)
+    await play_until(cy, lambda u: isinstance(u, GameEvent) and isinstance(
+        u.event, ev.CardPlayed) and u.event.seat == seat, 120)  # a card in her new seat
+    if cut_in_round == 2:
+        await play_until(cy, round_started(2), 120)
+        await play_until(cy, cards_played, 120)
+    await cy.streams[-1].cut()
+    resumed = await cy.until(lambda u: isinstance(u, Snapshot) and u.view.seat == seat)
+    assert len(cy.streams) == 2 and isinstance(resumed, Snapshot)
+    taken = host.table.room.seats[seat]
+    assert taken is not None and taken.name == "Cy" and not taken.taken_over
+    await play_until(cy, ended, 200, current=resumed)
+    with trio.fail_after(60):
+        await ana_done.wait()
+    status = await every_round_judged(cy, RULES.max_rounds)
+    assert violations(cy) == [] and violations(ana) == []
+    assert [r.state for r in status.rounds] == ["audited"] * RULES.max_rounds
+    audits_clean(tmp_path, RULES.max_rounds)

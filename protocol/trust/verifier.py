@@ -223,6 +223,7 @@ class TrustVerifier:
         if rnd is not None and rnd.round_no == round_no and rnd.dealt and not rnd.ended \
                 and not rnd.closed:
             self._entry_hands[rnd.round_no] = (tuple(sorted(rnd.ledger.hand(seat))), tuple(hand))
+            rnd.sat_at = len(rnd.received)
 
     def _owed_whole(self) -> None:
         """Flag each round missed in this entry that was dealt (this client saw its deal, or
@@ -679,35 +680,47 @@ class TrustVerifier:
             if closed is not None and closed.closed:
                 return self._compare_only(closed, msg, decoded)
             return self._report(found, "", self.current)
-        if msg.first > len(rnd.received):
+        if msg.first == 0:
+            rnd.history_skipped = 0  # a new entry's history, from its start
+        first = msg.first - rnd.history_skipped  # where it resumes in what this client has
+        if first > len(rnd.received):
             found.append(
                 Violation(
                     ViolationKind.HISTORY,
                     f"the round's history resumes at event {msg.first}, but you have "
-                    f"{len(rnd.received)}: events {len(rnd.received)} to {msg.first - 1} "
+                    f"{len(rnd.received)}: events {len(rnd.received)} to {first - 1} "
                     f"are missing",
                 )
             )
             return self._report(found, "", rnd)
         for offset, (event, proof) in enumerate(decoded):
-            index = msg.first + offset
+            index = msg.first + offset - rnd.history_skipped
             wire = msg.events[offset] if offset < len(msg.events) else None
             if index < len(rnd.received):
+                if _before_sitting(rnd, index, event, proof):
+                    rnd.history_skipped += 1
+                    continue
                 found += _same_as_received(rnd, index, event, proof)
             else:
                 found += self._ingest(rnd, event, proof, wire)
-        end = msg.first + len(decoded)
+        end = msg.first + len(decoded) - rnd.history_skipped
         rnd.history_end = max(end, rnd.history_end or 0)
-        return self._report(found, f"events {msg.first} to {end - 1} of the round checked", rnd)
+        return self._report(found, f"events {msg.first} to {msg.first + len(decoded) - 1} "
+                            "of the round checked", rnd)
 
     def _compare_only(
         self, rnd: CheckedRound, msg: RoundHistory, decoded: HistoryItems
     ) -> Outcome:
         """The history of a round already audited (re-sent on re-entry): only a comparison."""
         found: list[Violation] = []
+        if msg.first == 0:
+            rnd.history_skipped = 0
         for offset, (event, proof) in enumerate(decoded):
-            index = msg.first + offset
+            index = msg.first + offset - rnd.history_skipped
             if index < len(rnd.received):
+                if _before_sitting(rnd, index, event, proof):
+                    rnd.history_skipped += 1
+                    continue
                 found += _same_as_received(rnd, index, event, proof)
             elif rnd.missed:
                 break  # the rest of a round this client was away for: not its to check
@@ -832,6 +845,21 @@ _UNWATCHED = frozenset(
 )
 """What the audit of a round watched only in part cannot hold against the host: where every
 card ended, the commitments and hand reveals of the part this client was away for."""
+
+
+def _before_sitting(
+    rnd: CheckedRound, index: int, event: ev.Event | UnknownEvent, proof: EventProof
+) -> bool:
+    """An event of the seat's own history that this client, which took the seat in this
+    round after receiving `sat_at` events as a spectator, never had and is not owed (SPEC.md
+    [UNO-11-60]): a private one, at a place where what this client received differs from it
+    and precedes its sitting down (the boundary included: the seat's last private event may
+    come right after the last public one this client had)."""
+    if rnd.sat_at is None or index > rnd.sat_at or isinstance(event, UnknownEvent) \
+            or event.audience is None:
+        return False
+    old = rnd.received[index]
+    return not (old.event == event and old.proof == proof)
 
 
 def _same_as_received(
