@@ -246,6 +246,10 @@ def _check_sightings(
                 )
             )
     mismatched = rnd.private_mine ^ rnd.public_mine
+    if rnd.missed:
+        # Away for the rest of the round: a draw everyone saw may have been the last thing
+        # this client got, its private cards (the next event) among what it missed.
+        mismatched = rnd.private_mine - rnd.public_mine
     for position in sorted(mismatched):
         side = (
             "privately but not in public"
