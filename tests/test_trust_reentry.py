@@ -268,3 +268,25 @@ def test_a_round_missed_after_a_cut_between_a_public_draw_and_its_private_cards_
     assert verifier.finish() == []
     assert verifier.violations() == [], verifier.violations()[:2]
     assert verifier.missed_rounds == [2, 3, 4]
+
+
+def test_a_round_seen_to_its_end_but_not_its_audit_is_audited_when_the_audit_comes_later(
+    rounds: list[Transcript],
+) -> None:
+    """Every event of round 2, its round_ended included, then the cut before its audit, and
+    away for round 3: the audit that comes on entry in round 4 checks round 2 in full, as
+    SPEC [UNO-11-48] has it (a round is missed only if its round_ended never came)."""
+    verifier = replay(rounds[0], SEAT)
+    t = rounds[1]
+    last = events_of(t, SEAT)[-1]
+    for index in received(t, SEAT):
+        if index <= last:
+            deliver(t, index, verifier, SEAT)
+    assert verifier.rounds[1].ended and verifier.rounds[1].audit is None
+    enter(rounds, verifier, back=3, cut=3)  # round 2 as its four messages, 3 whole, back in 4
+    for t in rounds[4:]:
+        replay(t, SEAT, verifier)
+    assert verifier.finish() == []
+    assert verifier.violations() == []
+    assert verifier.missed_rounds == []
+    assert [r.status for r in verifier.rounds] == ["audited"] * 7

@@ -24,6 +24,7 @@ from trust_sim import SIGNER, Transcript, deliver, history, received
 from protocol.trust import DeckCommits
 from protocol.trust.messages import RoundAudit, RoundPrepare, SeedCommits, SeedReveals
 from protocol.trust.verifier import TrustVerifier
+from unonet import events as ev
 
 FOUR = (RoundPrepare, SeedCommits, SeedReveals, RoundAudit)
 """What the host re-sends of each round before the previous one to a connection entering."""
@@ -125,10 +126,18 @@ class _Client:
     def count(self, j: int) -> int:
         return len(event_indices(self.rounds[j], self.seat))
 
+    def ended_by(self, j: int, stop: int) -> bool:
+        """Whether the events before position `stop` of round index j hold its round_ended:
+        a round the client saw end is audited in full when its audit comes on a later entry,
+        not missed (SPEC.md [UNO-11-48]), whether or not it was there for the audit itself."""
+        t = self.rounds[j]
+        return any(isinstance(t.deliveries[index].item[0], ev.RoundEnded)
+                   for index in event_indices(t, self.seat)[:stop])
+
     def live(self, j: int, start: int | None, stop: int) -> None:
         assert self.verifier is not None
         live(self.rounds[j], self.seat, self.verifier, start, stop)
-        if stop == self.count(j) + 1:
+        if self.ended_by(j, stop):
             self.done.add(j)
 
     def enter(self, j: int, cut: int, chunk: int, dropped_at: int | None = None) -> None:
@@ -149,7 +158,7 @@ class _Client:
                 result.statuses.setdefault(earlier, "missed")
         if j > 0:
             self.done.add(j - 1)
-        if cut == self.count(j) + 1:
+        if self.ended_by(j, cut):
             self.done.add(j)
 
 
