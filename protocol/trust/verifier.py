@@ -697,10 +697,7 @@ class TrustVerifier:
             index = msg.first + offset - rnd.history_skipped
             wire = msg.events[offset] if offset < len(msg.events) else None
             if index < len(rnd.received):
-                if _before_sitting(rnd, index, event, proof):
-                    rnd.history_skipped += 1
-                    continue
-                found += _same_as_received(rnd, index, event, proof)
+                found += _compared(rnd, index, event, proof)
             else:
                 found += self._ingest(rnd, event, proof, wire)
         end = msg.first + len(decoded) - rnd.history_skipped
@@ -718,10 +715,7 @@ class TrustVerifier:
         for offset, (event, proof) in enumerate(decoded):
             index = msg.first + offset - rnd.history_skipped
             if index < len(rnd.received):
-                if _before_sitting(rnd, index, event, proof):
-                    rnd.history_skipped += 1
-                    continue
-                found += _same_as_received(rnd, index, event, proof)
+                found += _compared(rnd, index, event, proof)
             elif rnd.missed:
                 break  # the rest of a round this client was away for: not its to check
             else:
@@ -845,6 +839,17 @@ _UNWATCHED = frozenset(
 )
 """What the audit of a round watched only in part cannot hold against the host: where every
 card ended, the commitments and hand reveals of the part this client was away for."""
+
+
+def _compared(
+    rnd: CheckedRound, index: int, event: ev.Event | UnknownEvent, proof: EventProof
+) -> list[Violation]:
+    """A history event at `index` of what this client received: the same one, or one it is
+    not owed from before it sat down (skipped, counted in `history_skipped`)."""
+    if _before_sitting(rnd, index, event, proof):
+        rnd.history_skipped += 1
+        return []
+    return _same_as_received(rnd, index, event, proof)
 
 
 def _before_sitting(
