@@ -3,18 +3,24 @@
     .venv/bin/python benchmarks/host.py                  # 5 repeats, both phases
     .venv/bin/python benchmarks/host.py --repeats 7 --clients 1000 --tables 20
 
-Each repeat starts a fresh host (`serve`) and a framed msgpack echo server (`echo`), both pinned
-to core 0, and load workers (`worker`, benchmarks/host_load.py) pinned to the other cores where
-the machine has at least two (each process prints the cores it had). Two phases per repeat:
+Each repeat starts a fresh host (`serve`), a framed msgpack echo server (`echo`) and a fan-out
+server (`fanout`), all pinned to core 0, and load workers (`worker`, benchmarks/host_load.py)
+pinned to the other cores where the machine has at least two (each process prints the cores it
+had). The echo is the anchor the targets are set against: a request read and written back. The
+fan-out is a second anchor, the I/O of one action without the game: clients in groups of four
+take turns, and each request is answered to its sender and announced to the other three, one
+frame and one write each, read and written as the host does it. Two phases per repeat:
 
 - saturate: `--tables` tables of four light players with no think time, and a few echo clients
-  back to back. Host CPU per action = the host process's CPU time over the window / the intents
-  it accepted in it; the echo's CPU per request the same for the echo process. The host is
+  back to back, and two fan-out groups back to back. Host CPU per action = the host process's
+  CPU time over the window / the intents it accepted in it (the kernel's share from /proc is
+  printed beside it); the echo's and the fan-out's CPU per request the same. The host is
   as busy as the load can make it, so this is its cost per action with batching at its best.
 - paced: `--clients` light players (four a table) at a human pace (a decision after 0.25-0.5 s,
-  so each sends an action every 1-2 s) and `--echo-clients` echo clients at one frame every
-  1-2 s, in the same worker processes. Round trips are measured by the same code for both:
-  from the write of the frame to the arrival of its answer (`accepted`, or the echoed frame).
+  so each sends an action every 1-2 s), `--echo-clients` echo clients at one frame every
+  1-2 s, and as many fan-out clients (groups of four at the players' pace), in the same worker
+  processes. Round trips are measured the same way for all three: from the write of the frame
+  to the arrival of its answer (`accepted`, or the frame sent back).
 
 `--against TREE` pairs the saturate phase: the host of another source tree (an earlier commit,
 say) runs beside this one on the same core, loaded by its own workers exactly as this one is,
@@ -139,6 +145,13 @@ async def echo() -> None:
               flush=True)
 
 
+async def fanout() -> None:
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(host_load.fanout_server, SEATS)
+        print(json.dumps({"port": port, "affinity": sorted(os.sched_getaffinity(0))}),
+              flush=True)
+
+
 def spawn(*args: str) -> tuple[subprocess.Popen[bytes], dict[str, Any]]:
     process = subprocess.Popen([sys.executable, __file__, *args], stdout=subprocess.PIPE,
                                cwd=ROOT)
@@ -159,8 +172,14 @@ def announced(process: subprocess.Popen[bytes], what: str) -> dict[str, Any]:
 
 def cpu_seconds(pid: int) -> float:
     """User + system CPU time a process has used (Linux /proc)."""
+    return sum(cpu_split(pid))
+
+
+def cpu_split(pid: int) -> tuple[float, float]:
+    """User and system (kernel) CPU time a process has used (Linux /proc)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
 
 
 def percentile(values: Sequence[float], share: float) -> float:
@@ -184,14 +203,17 @@ def spawn_against(tree: Path, tables: int) -> tuple[subprocess.Popen[bytes], dic
 
 def phase(tables: int, echo_clients: int, think: tuple[float, float],
           echo_think: tuple[float, float], workers: int, warmup: float,
-          seconds: float, against: Path | None = None) -> dict[str, Any]:
-    """Start a host and an echo server, load them, measure the window; everything stopped.
+          seconds: float, against: Path | None = None, fanout_groups: int = 0
+          ) -> dict[str, Any]:
+    """Start a host, an echo server and a fan-out server (`fanout_groups` groups of SEATS
+    clients, paced as the players are), load them, measure the window; everything stopped.
     With `against`, a second host from that tree runs beside the first on the same core, with
     the same load from workers of its own, over the same window: a pair."""
     profile = ("--profile", PROFILE, "--seconds", str(warmup + seconds + 1.0)) \
         if PROFILE and not os.path.exists(PROFILE) else ()
     host, started = spawn("serve", "--tables", str(tables), *profile)
     echo_server, echo_started = spawn("echo")
+    fanout_server, fanout_started = spawn("fanout")
     children: list[subprocess.Popen[bytes]] = []
     other: subprocess.Popen[bytes] | None = None
     other_children: list[subprocess.Popen[bytes]] = []
@@ -206,7 +228,10 @@ def phase(tables: int, echo_clients: int, think: tuple[float, float],
                 port=started["port"], echo_port=echo_started["port"], first=first,
                 tables=last - first, seats=SEATS,
                 echo_clients=echo_clients * (index + 1) // workers - echo_clients * index //
-                workers, think=think, echo_think=echo_think, start=start, seconds=seconds)
+                workers, think=think, echo_think=echo_think, start=start, seconds=seconds,
+                fanout_port=fanout_started["port"],
+                fanout_groups=fanout_groups * (index + 1) // workers - fanout_groups * index //
+                workers)
             children.append(subprocess.Popen(
                 [sys.executable, __file__, "worker", "--plan", json.dumps(asdict(plan))],
                 stdout=subprocess.PIPE, cwd=ROOT))
@@ -217,9 +242,13 @@ def phase(tables: int, echo_clients: int, think: tuple[float, float],
                     stdout=subprocess.PIPE, cwd=ROOT))
         time.sleep(max(0.0, start - time.time()))
         host0, echo0, t0 = cpu_seconds(host.pid), cpu_seconds(echo_server.pid), time.time()
+        fanout0 = cpu_split(fanout_server.pid)
+        host_kernel0 = cpu_split(host.pid)[1]
         other0 = cpu_seconds(other.pid) if other is not None else 0.0
         time.sleep(max(0.0, start + seconds - time.time()))
         host1, echo1, t1 = cpu_seconds(host.pid), cpu_seconds(echo_server.pid), time.time()
+        fanout1 = cpu_split(fanout_server.pid)
+        host_kernel1 = cpu_split(host.pid)[1]
         other1 = cpu_seconds(other.pid) if other is not None else 0.0
         found = []
         for child in children:
@@ -232,7 +261,7 @@ def phase(tables: int, echo_clients: int, think: tuple[float, float],
     finally:
         if profile:
             host.wait(60)
-        for process in (*children, *other_children, host, echo_server,
+        for process in (*children, *other_children, host, echo_server, fanout_server,
                         *([other] if other is not None else [])):
             if process.poll() is None:
                 process.kill()
@@ -241,6 +270,7 @@ def phase(tables: int, echo_clients: int, think: tuple[float, float],
     echoes = sum(len(f["echo_latencies"]) for f in found)
     latencies = [x for f in found for x in f["latencies"]]
     echo_latencies = [x for f in found for x in f["echo_latencies"]]
+    fanout_latencies = [x for f in found for x in f["fanout_latencies"]]
     paired: dict[str, Any] = {}
     if other is not None:
         other_actions = sum(f["accepted"] for f in other_found)
@@ -257,8 +287,16 @@ def phase(tables: int, echo_clients: int, think: tuple[float, float],
         "load_cpu_share": sum(f["cpu"] for f in found) / seconds,
         "host_us_per_action": 1e6 * (host1 - host0) / max(1, actions),
         "echo_us_per_request": 1e6 * (echo1 - echo0) / max(1, echoes),
+        "host_kernel_us_per_action": 1e6 * (host_kernel1 - host_kernel0) / max(1, actions),
+        "fanout_us_per_request": 1e6 * (sum(fanout1) - sum(fanout0))
+        / max(1, len(fanout_latencies)),
+        "fanout_kernel_us_per_request": 1e6 * (fanout1[1] - fanout0[1])
+        / max(1, len(fanout_latencies)),
+        "fanout_requests": len(fanout_latencies),
         "p50": percentile(latencies, 0.5), "p99": percentile(latencies, 0.99),
         "echo_p50": percentile(echo_latencies, 0.5), "echo_p99": percentile(echo_latencies, 0.99),
+        "fanout_p50": percentile(fanout_latencies, 0.5),
+        "fanout_p99": percentile(fanout_latencies, 0.99),
     }
 
 
@@ -283,7 +321,8 @@ def report(saturated: list[dict[str, Any]], paced: list[dict[str, Any]]) -> None
             f"load {r['load_cpu_share'] * 100:.0f} %" for r in saturated))
         cpu = [r["host_us_per_action"] for r in saturated]
         echo = [r["echo_us_per_request"] for r in saturated]
-        print(f"host CPU per action          {spread(cpu)} us   (target <= 120)")
+        print(f"host CPU per action          {spread(cpu)} us   (target <= 120), of which the "
+              f"kernel's {spread([r['host_kernel_us_per_action'] for r in saturated])} us")
         print(f"actions/s per host core      {spread([1e6 / c for c in cpu])}   "
               "(1 s of CPU / the CPU per action: what one core could serve)")
         print(f"actions/s reached            {spread([r['actions_per_s'] for r in saturated])}"
@@ -292,6 +331,15 @@ def report(saturated: list[dict[str, Any]], paced: list[dict[str, Any]]) -> None
         print(f"host / echo CPU              "
               f"{spread([c / e for c, e in zip(cpu, echo, strict=True)], 1, '{:.1f}')} x   "
               "(what an action costs the host beyond reading a frame and writing one back)")
+        fan = [r["fanout_us_per_request"] for r in saturated]
+        print(f"fan-out CPU per request      {spread(fan)} us, of which the kernel's "
+              f"{spread([r['fanout_kernel_us_per_request'] for r in saturated])} us   (the I/O "
+              f"floor of an action at a table of {SEATS}, built as the host is: trio, "
+              f"protocol.frames; a read and {SEATS} writes, a frame each, no game)")
+        print(f"host / fan-out CPU           "
+              f"{spread([c / f for c, f in zip(cpu, fan, strict=True)], 1, '{:.1f}')} x   "
+              "(the host's cost beside a server that only does the I/O of an action, the same "
+              "way)")
         if "against_us_per_action" in s:
             other = [r["against_us_per_action"] for r in saturated]
             print(f"paired with --against        this tree {spread(cpu)} us, the other "
@@ -328,6 +376,15 @@ def report(saturated: list[dict[str, Any]], paced: list[dict[str, Any]]) -> None
         print(f"p99 action / echo            "
               f"{spread([a / b for a, b in zip(p99, e99, strict=True)], 1, '{:.1f}')} x   "
               "(target <= 3: the slowest 1 % of answers beside the slowest 1 % of echoes)")
+        f50 = [r["fanout_p50"] for r in paced]
+        f99 = [r["fanout_p99"] for r in paced]
+        print(f"fan-out round trip p50 / p99 {spread(f50, ms, '{:.2f}')} / "
+              f"{spread(f99, ms, '{:.2f}')} ms   ({s['fanout_requests']} requests in the first "
+              "repeat's window: the answer to a request that is also sent to three others)")
+        print(f"p50 / p99 fan-out / echo     "
+              f"{spread([a / b for a, b in zip(f50, e50, strict=True)], 1, '{:.1f}')} / "
+              f"{spread([a / b for a, b in zip(f99, e99, strict=True)], 1, '{:.1f}')} x   "
+              "(the same ratios for the floor: what the I/O alone does to them)")
 
 
 def run_compiled(argv: Sequence[str]) -> int:
@@ -359,7 +416,7 @@ def load_average() -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("mode", nargs="?", default="run",
-                        choices=("run", "serve", "echo", "worker"))
+                        choices=("run", "serve", "echo", "fanout", "worker"))
     parser.add_argument("--repeats", type=int, default=5, help="repeats (default 5)")
     parser.add_argument("--tables", type=int, default=20,
                         help="saturate: tables of four players (default 20)")
@@ -405,6 +462,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         pin(server_core())
         trio.run(echo)
         return 0
+    if args.mode == "fanout":
+        pin(server_core())
+        trio.run(fanout)
+        return 0
     if args.mode == "worker":
         pin(load_cores())
         host_load.worker_main(args.plan)
@@ -419,11 +480,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     for repeat in range(args.repeats):
         if args.phase in ("both", "saturate"):
             saturated.append(phase(args.tables, 4, (0.0, 0.0), (0.0, 0.0), args.workers,
-                                   args.warmup, args.seconds, args.against))
+                                   args.warmup, args.seconds, args.against, fanout_groups=2))
         if args.phase in ("both", "paced"):
             paced.append(phase(args.clients // SEATS, args.echo_clients, PACED_THINK,
                                ECHO_THINK, args.workers,
-                               args.warmup + args.clients / 250, args.seconds))
+                               args.warmup + args.clients / 250, args.seconds,
+                               fanout_groups=args.echo_clients // SEATS))
         print(f"repeat {repeat + 1} of {args.repeats} done", flush=True)
     first = (saturated or paced)[0]
     print(f"engine in the host: {'compiled (mypyc)' if first['compiled'] else 'pure Python'}; "

@@ -45,12 +45,14 @@ def _frame(message: Mapping[str, Any]) -> bytes:
 
 @dataclass
 class Stats:
-    """What one process saw: answered intents, their round trips (s) and refusals."""
+    """What one process saw: answered intents, their round trips (s) and refusals, and the
+    round trips of the anchors (echo, fan-out)."""
 
     accepted: int = 0
     refused: int = 0
     latencies: list[float] = field(default_factory=list)
     echo_latencies: list[float] = field(default_factory=list)
+    fanout_latencies: list[float] = field(default_factory=list)
     counting: bool = False  # inside the measured window
 
 
@@ -123,9 +125,10 @@ class LightPlayer:
                             seed_commitment(message["game_id"], message["round"],
                                             self.seat or 0, seed)})]
         elif kind == "seed_commits":
-            seed = self.seeds.get(message["round"])
-            if seed is not None and any(s == self.seat for s, _ in message["commits"]):
-                return [_frame({"t": "seed_reveal", "round": message["round"], "seed": seed})]
+            revealed = self.seeds.get(message["round"])
+            if revealed is not None and any(s == self.seat for s, _ in message["commits"]):
+                return [_frame({"t": "seed_reveal", "round": message["round"],
+                                "seed": revealed})]
         elif kind == "ping":
             return [_frame({"t": "pong", "n": message["n"]})]
         return []
@@ -236,7 +239,7 @@ async def echo_server(task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNOR
         decoder = FrameDecoder()
         try:
             async for data in stream:
-                decoder.receive_data(data)
+                decoder.receive_data(bytes(data))
                 out = []
                 while True:
                     got = decoder.next_frame()
@@ -251,6 +254,107 @@ async def echo_server(task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNOR
     listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
     task_status.started(listeners[0].socket.getsockname()[1])
     await trio.serve_listeners(handle, listeners)
+
+
+FANOUT_EVENT: dict[str, Any] = {"type": "card_played", "seat": 1, "card": 57, "position": 12}
+"""The event a fan-out anchor sends each group mate: an event map of a typical size."""
+
+
+async def fanout_server(seats: int,
+                        task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
+    """The I/O floor of an action, a second anchor beside the echo: clients in groups of
+    `seats` take turns; each request is decoded (FrameDecoder), answered to its sender first
+    (encode_frame of what it held, as the echo does) and then announced to every group mate
+    in a frame of its own (an event map with a sequence number and the next seat), one write
+    per connection, through the host's own reads and writes (wait_readable, os.read,
+    os.write). What a host cannot do with less: a read, `seats` writes, a frame each; no
+    game, no table, no trust. The turn passes to the next seat on that frame."""
+    groups: dict[int, list[int | None]] = {}
+    sequence = 0
+
+    def send(fd: int, data: bytes) -> int:
+        """Bytes the socket took now; the rest is the caller's (a mate's is dropped: its
+        client then stalls, and the phase's figures show it)."""
+        try:
+            return os.write(fd, data)
+        except (BlockingIOError, BrokenPipeError, ConnectionResetError):
+            return 0
+
+    async def handle(stream: trio.SocketStream) -> None:
+        nonlocal sequence
+        fd = stream.socket.fileno()
+        decoder = FrameDecoder()
+        member: tuple[int, int] | None = None
+        try:
+            while True:
+                await trio.lowlevel.wait_readable(fd)
+                try:
+                    data = os.read(fd, RECEIVE)
+                except BlockingIOError:
+                    continue
+                except OSError:
+                    return
+                if not data:
+                    return
+                decoder.receive_data(data)
+                while isinstance(got := decoder.next_frame(), dict):
+                    if got.get("t") == "hello":  # {"group": g, "seat": s}: a member
+                        member = (int(got["group"]), int(got["seat"]))
+                        group = groups.setdefault(member[0], [None] * seats)
+                        group[member[1]] = fd
+                        if all(mate is not None for mate in group):  # full: seat 0 starts
+                            start = encode_frame({"t": "event", "seq": 0,
+                                                  "event": FANOUT_EVENT, "next": 0})
+                            for mate in group:
+                                assert mate is not None
+                                send(mate, start)
+                        continue
+                    if member is None:
+                        return
+                    answer = encode_frame(got)
+                    sent = send(fd, answer)
+                    if sent < len(answer):
+                        await stream.send_all(answer[sent:])
+                    sequence += 1
+                    announced = encode_frame({"t": "event", "seq": sequence,
+                                              "event": FANOUT_EVENT,
+                                              "next": (member[1] + 1) % seats})
+                    for index, mate in enumerate(groups[member[0]]):
+                        if index != member[1] and mate is not None:
+                            send(mate, announced)
+        finally:
+            if member is not None:
+                groups[member[0]][member[1]] = None
+
+    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    task_status.started(listeners[0].socket.getsockname()[1])
+    await trio.serve_listeners(handle, listeners)
+
+
+async def run_fanout_client(port: int, group: int, seat: int, stats: Stats,
+                            think: tuple[float, float], rng: random.Random) -> None:
+    """One member of a fan-out group: on the frame that gives it the turn, after `think`,
+    send ECHO_MESSAGE and time it to its answer (the frame that comes back to it)."""
+    stream = await trio.open_tcp_stream("127.0.0.1", port)
+    await stream.send_all(_frame({"t": "hello", "group": group, "seat": seat}))
+    decoder = FrameDecoder()
+    frame = _frame(ECHO_MESSAGE)
+    started: float | None = None
+    while True:
+        data = await stream.receive_some(RECEIVE)
+        if not data:
+            return
+        decoder.receive_data(data)
+        while isinstance(got := decoder.next_frame(), dict):
+            if got.get("t") == "intent" and started is not None:  # our answer
+                if stats.counting:
+                    stats.fanout_latencies.append(time.perf_counter() - started)
+                started = None
+            elif got.get("t") == "event" and got.get("next") == seat:
+                if think[1] > 0:
+                    await trio.sleep(rng.uniform(*think))
+                started = time.perf_counter()
+                await stream.send_all(frame)
 
 
 @dataclass(frozen=True)
@@ -269,6 +373,9 @@ class LoadPlan:
     echo_think: tuple[float, float]
     start: float
     seconds: float
+    fanout_port: int = 0
+    fanout_groups: int = 0
+    """Groups of `seats` fan-out clients (fanout_server), paced by `think` like the players."""
 
 
 def cpu_seconds() -> float:
@@ -290,6 +397,11 @@ async def run_worker(plan: LoadPlan) -> dict[str, Any]:
         for _ in range(plan.echo_clients):
             nursery.start_soon(run_echo_client, plan.echo_port, stats, plan.echo_think,
                                random.Random(rng.getrandbits(64)))
+        for index in range(plan.fanout_groups):
+            group = plan.first * 10_000 + index  # unique across workers
+            for seat in range(plan.seats):
+                nursery.start_soon(run_fanout_client, plan.fanout_port, group, seat, stats,
+                                   plan.think, random.Random(rng.getrandbits(64)))
         await trio.sleep(max(0.0, plan.start - time.time()))
         stats.counting = True
         cpu0 = cpu_seconds()
@@ -299,6 +411,7 @@ async def run_worker(plan: LoadPlan) -> dict[str, Any]:
         nursery.cancel_scope.cancel()
     return {"accepted": stats.accepted, "refused": stats.refused, "cpu": cpu1 - cpu0,
             "latencies": stats.latencies, "echo_latencies": stats.echo_latencies,
+            "fanout_latencies": stats.fanout_latencies,
             "affinity": sorted(os.sched_getaffinity(0))}
 
 

@@ -63,7 +63,7 @@ async def serve() -> None:
     names = {f.name for f in dataclasses.fields(ConnectionLimits)}
     wide = {"max_connections": 512, "per_address": 512, "pending_pool": 512,
             "pending_per_address": 512}
-    limits = ConnectionLimits(**{k: v for k, v in wide.items() if k in names})
+    limits = ConnectionLimits(**{k: v for k, v in wide.items() if k in names})  # type: ignore[arg-type]
     server = HostServer(registry, ServerConfig(bind="127.0.0.1", port=0, limits=limits))
     async with trio.open_nursery() as nursery:
         listeners = await nursery.start(server.serve)
@@ -82,7 +82,7 @@ class Client:
     async def frames(self) -> list[dict[str, Any]]:
         data = bytes(await self.stream.receive_some(1 << 16))
         self.decoder.receive_data(data)
-        out = []
+        out: list[dict[str, Any]] = []
         while True:
             frame = self.decoder.next_frame()
             if frame is NEED_DATA or frame is EOF:
@@ -127,7 +127,7 @@ async def drain(client: Client) -> None:
 def worst_frame(limits: dict[str, int]) -> bytes:
     size = limits.get("max_client_frame")
     if size is None:  # before issue 13: a 64 KiB frame of empty maps
-        row = [{}] * 255
+        row: list[dict[str, Any]] = [{}] * 255
         message: dict[str, Any] = {"t": "ping", "n": 1, "x": [row] * 200}
         while len(pack(message)) + 255 * 2 < limits["max_frame"] and len(message["x"]) < 255:
             message["x"].append(row)
