@@ -16,7 +16,7 @@ import logging
 import math
 import os
 import socket
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Protocol
 
 import trio
@@ -116,7 +116,10 @@ class ClientConnection:
         self._scope = trio.CancelScope()
         self._writing = False
         self._final = b""  # the error frame for a client cut off with a full queue
-        self._out: list[bytes] = []  # frames pushed since the last flush
+        self._out: list[bytes] = []
+        """Frames pushed since the last flush. One list for the connection's life, emptied by
+        each flush: a new one per flush lived until the next (seconds, at a person's pace),
+        long enough for the collector's middle generation to walk thousands of them."""
         self._queued = 0  # items handed to the writer and not yet written
         self._fd: int | None = stream.socket.fileno() if isinstance(stream, trio.SocketStream) \
             else None  # plain TCP: `flush` may write straight to the socket (not TLS)
@@ -192,7 +195,7 @@ class ClientConnection:
                     self._send.close()  # the writer sends what is queued (a last error), ends
         finally:
             self._fd = None  # the stream is closed after this: never write to its number again
-            self._out = []
+            self._out.clear()
         if self.cut == Code.SLOW_CONSUMER and not self._writing:
             await self._last_words(self._final)
 
@@ -211,8 +214,10 @@ class ClientConnection:
             except ProtocolError:
                 return  # already in ERROR; nothing more to read
             self._push(self.protocol.data_to_send())
-            for event in events:
-                self._dispatch(event)
+            self._dispatch_all(events)
+            # Not kept while the reader waits for the client (seconds, at a person's pace):
+            # the collector's middle generation walked every waiting reader's last intent.
+            del events
             # Routing flushes every connection once, those answered first (ours, for an
             # intent: its `accepted` and the events it caused in one write); ours again for
             # what the read caused that routing did not (a pong, a refusal).
@@ -279,6 +284,10 @@ class ClientConnection:
                     return
 
     # -- incoming ------------------------------------------------------------------------------
+
+    def _dispatch_all(self, events: Iterable[object]) -> None:
+        for event in events:
+            self._dispatch(event)
 
     def _dispatch(self, event: object) -> None:
         now = trio.current_time()
@@ -405,9 +414,9 @@ class ClientConnection:
         out = self._out
         if not out:
             return
-        self._out = []
         if self._fd is not None and self._queued == 0 and self.cut is None:
             data = b"".join(out) if len(out) > 1 else out[0]
+            out.clear()
             try:
                 sent = os.write(self._fd, data)
             except OSError:  # would block, or broken: the writer's send_all deals with it
@@ -416,8 +425,11 @@ class ClientConnection:
                 return
             if sent:
                 self._writing = True  # part of a frame is out: the framing hangs on the rest
-            out = [data[sent:]]
-        for frame in out:
+            self._enqueue(data[sent:])
+            return
+        frames = out.copy()
+        out.clear()
+        for frame in frames:
             self._enqueue(frame)
 
     def _enqueue(self, frame: bytes) -> None:

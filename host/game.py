@@ -386,7 +386,7 @@ class Game:
             wire = encode_event(event, proof)  # once, for the round's log and every receiver
             raw = pack(wire)
             if round_log is not None and round_log.audit is None:
-                round_log.add_encoded(event, wire, len(raw))
+                round_log.add_encoded(event, wire, raw)
             shared = Packed(wire=wire, raw=raw)
             for conn, seat in members:
                 if audience is not None and (seat is None or seat not in audience):

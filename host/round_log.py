@@ -19,7 +19,7 @@ from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from protocol.frames import pack
+from protocol.frames import pack, unpack
 from protocol.game_codec import PROOF_FIELDS, encode_event, wire_name
 from protocol.limits import MAX_ARRAY_LEN, MAX_FRAME
 from protocol.trust.host import HostCommitments
@@ -108,7 +108,11 @@ class RoundLog:
         self.dealt = False
         self.ended = False  # a round_ended of this round was sent
         self.audit: dict[str, Any] | None = None  # the signed round_audit, once sent
-        self._events: list[tuple[frozenset[int] | None, dict[str, Any], int]] = []
+        self._events: list[tuple[frozenset[int] | None, bytes]] = []
+        """Each event as its audience and its map packed: bytes, not the map, because a round
+        keeps its events for seconds to minutes, and the collector's middle generation walked
+        every map and list of every event sent since its last pass. Unpacked again only for
+        an entrant's round_history (`seen_by`)."""
 
     @classmethod
     def replayed(cls, commitments: HostCommitments, events: Iterable[ev.Event]) -> RoundLog:
@@ -137,21 +141,22 @@ class RoundLog:
         """An event of this round as sent (its proof fields included); a public one goes into
         the digest."""
         wire = encode_event(event, proof)
-        self.add_encoded(event, wire, len(pack(wire)))
+        self.add_encoded(event, wire, pack(wire))
 
-    def add_encoded(self, event: ev.Event, wire: dict[str, Any], size: int) -> None:
-        """`add` for an event the caller encoded already (`wire`, packed in `size` bytes): the
-        host encodes each event once for the log and for every receiver."""
+    def add_encoded(self, event: ev.Event, wire: dict[str, Any], raw: bytes) -> None:
+        """`add` for an event the caller encoded already (`wire`, packed as `raw`): the host
+        encodes and packs each event once for the log and for every receiver."""
         audience = event.audience
-        self._events.append((audience, wire, size))
+        self._events.append((audience, raw))
         if audience is None:
             self.digest.add_canonical(canonical_event(wire))
         if isinstance(event, ev.RoundEnded):
             self.ended = True
 
     def seen_by(self, seat: int | None) -> list[tuple[dict[str, Any], int]]:
-        """The events `seat`'s audience got (a spectator, None: the public ones)."""
-        return [(wire, size) for audience, wire, size in self._events
+        """The events `seat`'s audience got (a spectator, None: the public ones), each as its
+        map and the size of its packed bytes."""
+        return [(unpack(raw), len(raw)) for audience, raw in self._events
                 if audience is None or (seat is not None and seat in audience)]
 
     def history(self, seat: int | None) -> list[dict[str, Any]]:

@@ -175,6 +175,12 @@ def pack(value: Any) -> bytes:
     return packed
 
 
+def unpack(data: bytes) -> Any:
+    """What `pack` made, back: for bytes we packed ourselves and kept, never a peer's (those
+    go through decode_payload or decode_bounded and their checks)."""
+    return msgpack.unpackb(data, raw=False, strict_map_key=False, use_list=True)
+
+
 def encode_frame(message: Mapping[str, Any], *, max_frame: int = MAX_FRAME,
                  check: bool = True) -> bytes:
     """The frame for `message`: length prefix and msgpack map (bin type for bytes).
