@@ -57,9 +57,7 @@ class HostServer:
         self.connections: dict[ConnId, ClientConnection] = {}
         self.admission = Admission(self.limits)
         self._ids = itertools.count(1)
-        self._clock = trio.CancelScope()
-        """The scope the tables' clock sleeps in until the earliest table deadline: `changed`
-        moves its deadline earlier when something brought a table's deadline forward."""
+        self._wakeup = trio.Event()
         self._scopes: dict[ConnId, trio.CancelScope] = {}  # every handler, to drop it early
         self.closes: Counter[str] = Counter()
         """How connections ended: a fatal code the host sent or got (slow_consumer,
@@ -100,15 +98,9 @@ class HostServer:
     # -- the tables' clock -------------------------------------------------------------------
 
     def changed(self) -> None:
-        """Something touched the registry: send what it produced, and bring the clock's
-        wake-up forward if a table's deadline now comes sooner. The clock is not woken for
-        an action that did not (most of them): each wake-up made a cancel scope, an event and
-        a deadline entry that lived until the next, seconds at a person's pace, and the
-        collector's middle generation walked them."""
+        """Something touched the registry: send what it produced and re-arm the clock."""
         self._route()
-        deadline = self.registry.clock_deadline()
-        if deadline is not None and deadline < self._clock.deadline:
-            self._clock.deadline = deadline
+        self._wakeup.set()
 
     def _route(self) -> None:
         items = self.registry.take_outgoing()
@@ -163,11 +155,10 @@ class HostServer:
     async def _table_clock(self) -> None:
         self.registry.touch_all()
         while True:
-            # Computed after the checkpoint below: what `changed` saw meanwhile is in it.
             deadline = self.registry.clock_deadline()
-            self._clock = trio.CancelScope(deadline=math.inf if deadline is None else deadline)
-            with self._clock:
-                await trio.sleep_forever()
+            with trio.move_on_at(math.inf if deadline is None else deadline):
+                await self._wakeup.wait()
+            self._wakeup = trio.Event()
             try:
                 self.registry.clock_tick(trio.current_time())
             except Exception:  # a table bug must not stop every other table: log it loudly
