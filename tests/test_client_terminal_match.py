@@ -61,7 +61,7 @@ def play_to_the_match_end(term: Terminal) -> str:
 
 
 def test_a_short_match_ends_on_the_score_screen_and_r_starts_the_rematch(
-    terminal: Callable[[str], Terminal],
+    terminal: Callable[[str], Terminal], tmp_path: Path,
 ) -> None:
     # The host's own player (not a headless table, where the next match would start by
     # itself once the break is over): after the match only r starts another.
@@ -87,9 +87,13 @@ def test_a_short_match_ends_on_the_score_screen_and_r_starts_the_rematch(
     assert "r rematch" in lines[-2], said  # the key bar, above the chat input
     # The bot is ready for another match at once: r starts it with the same seats.
     term.keys("r")
-    screen = term.wait(lambda s: "Round 1" in s and "Your hand" in s, "the rematch's deal",
-                       BOUND)
-    assert "Tester (you)" in screen and "Ana" in screen
+    # Its deal, or already its end: a bot that never waits can win a two-card match before
+    # the screen shows its deal (it did, about once in 50 runs); the host has then kept the
+    # rematch's journal among the finished ones, beside the first match's.
+    finished = tmp_path / "home" / "journals" / "finished"
+    screen = term.wait(lambda s: ("Round 1" in s and "Your hand" in s)
+                       or len(list(finished.glob("*.jsonl"))) >= 2, "the rematch", BOUND)
+    assert "Tester" in screen and "Ana" in screen
     term.keys("q")
     term.wait_text("leaving ends it for everyone")  # we host it
     term.keys("y")
