@@ -268,8 +268,10 @@ class ClientModel:
         self.bell = False  # set when a decision of ours starts; the app rings and clears it
         self.was_deciding = False
         self.was_my_turn = False
-        self.turn_table: tuple[tuple[int, ...], int | None] = ((), None)
-        """Our hand and the top card when the selection was last placed (`_set_legal`)."""
+        self.turn_table: tuple[tuple[int, ...], int | None, frozenset[int]] = (
+            (), None, frozenset())
+        """Our hand, the top card and what played when the selection was last placed
+        (`_set_legal`)."""
         self.reading_scores = False  # after a round: we hold the next deal until Enter
         self.rematch_asked = False  # after the match: we asked for a rematch (r)
         self.outbox: list[LobbyCommand] = []  # commands the model sends by itself; the app sends
@@ -798,10 +800,11 @@ class ClientModel:
             self.selected = hand.index(drawn.card)
         self.selected = min(self.selected, max(0, len(hand) - 1))
         view = self.view
-        table = (tuple(hand), view.top_card if view is not None else None)
+        table = (tuple(hand), view.top_card if view is not None else None, self.playable)
         if self.my_turn and (not self.was_my_turn or table != self.turn_table):
             # A turn that starts, or one that goes on over a new table (our own Skip or
-            # Reverse with two players, a card drawn): the selection is read afresh.
+            # Reverse with two players, a card drawn) or with other cards that play (the
+            # colour of a turned-up Wild just named): the selection is read afresh.
             self._select_playable()
         self.was_my_turn = self.my_turn
         self.turn_table = table

@@ -24,7 +24,7 @@ from client.model import (
     QuitPrompt,
     Screen,
 )
-from unonet.actions import Accept, CallUno, Catch, Challenge, Draw, Play
+from unonet.actions import Accept, CallUno, Catch, Challenge, ChooseColor, Draw, Play
 from unonet.cards import Color
 from unonet.rules import RuleSet
 
@@ -291,6 +291,22 @@ def test_the_selection_starts_on_a_playable_card_each_turn() -> None:
     table.send_intent(play_of(model.play_selected()))  # b8; Bruno b2, Chiara b4
     assert model.my_turn and model.selected_card in model.playable
     assert hand_codes(model)[model.selected] == "b7"
+
+
+def test_after_we_name_the_colour_of_a_turned_up_wild_the_selection_is_on_a_card_that_plays(
+) -> None:
+    model = ClientModel(Translator("en"), name="Me")
+    # A Wild turned up: we play first, so we name its colour, then play. Sorted, the hand is
+    # r5 b7; naming blue, only b7 plays, and Enter must play it (a test in tmux pressed Enter
+    # on r5 for two minutes: the turn had started before the colour was named).
+    hands = [["r5", "b7"], ["y2", "y3"]]
+    table = house_table(model, RuleSet(hand_size=2), hands, "W", {1: []}, dealer=1)
+    assert model.my_turn and hand_codes(model) == ["r5", "b7"]
+    assert ChooseColor(Color.BLUE) in model.legal
+    table.send_intent(ChooseColor(Color.BLUE))
+    assert model.my_turn and model.selected_card in model.playable
+    assert hand_codes(model)[model.selected] == "b7"
+    assert code_of(table.match, play_of(model.play_selected()).card) == "b7"
 
 
 def test_after_our_own_skip_with_two_players_the_selection_is_on_a_card_that_plays() -> None:
