@@ -58,6 +58,9 @@ class HostServer:
         self.admission = Admission(self.limits)
         self._ids = itertools.count(1)
         self._wakeup = trio.Event()
+        self._armed = -math.inf
+        """The deadline the tables' clock sleeps until (inf: none); -inf while it is awake,
+        when it looks at every table's deadline again before sleeping."""
         self._scopes: dict[ConnId, trio.CancelScope] = {}  # every handler, to drop it early
         self.closes: Counter[str] = Counter()
         """How connections ended: a fatal code the host sent or got (slow_consumer,
@@ -98,9 +101,21 @@ class HostServer:
     # -- the tables' clock -------------------------------------------------------------------
 
     def changed(self) -> None:
-        """Something touched the registry: send what it produced and re-arm the clock."""
+        """Something touched the registry: send what it produced, and wake the tables' clock
+        if a table's deadline now comes before the one it sleeps until. Most actions bring
+        no deadline forward; waking the clock for each made a task switch, an event and a
+        cancel scope per action, and those lived until the next action (seconds, at a
+        person's pace), long enough for the collector's middle generation to walk them."""
         self._route()
-        self._wakeup.set()
+        if self._armed == -math.inf:
+            return  # the clock is awake: it reads every deadline before it sleeps again
+        try:
+            deadline = self.registry.clock_deadline()
+        except Exception:  # a table bug: the clock meets it too, and logs it there
+            deadline = -math.inf
+        if deadline is not None and deadline < self._armed:
+            self._armed = -math.inf
+            self._wakeup.set()
 
     def _route(self) -> None:
         items = self.registry.take_outgoing()
@@ -156,9 +171,12 @@ class HostServer:
         self.registry.touch_all()
         while True:
             deadline = self.registry.clock_deadline()
-            with trio.move_on_at(math.inf if deadline is None else deadline):
+            self._armed = math.inf if deadline is None else deadline
+            with trio.move_on_at(self._armed):
                 await self._wakeup.wait()
-            self._wakeup = trio.Event()
+            self._armed = -math.inf
+            if self._wakeup.is_set():
+                self._wakeup = trio.Event()
             try:
                 self.registry.clock_tick(trio.current_time())
             except Exception:  # a table bug must not stop every other table: log it loudly
