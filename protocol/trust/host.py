@@ -107,8 +107,10 @@ class HostCommitments:
         return self.decks[epoch].proof(index)
 
     def nonce(self, position: Position) -> bytes:
-        """The nonce for a card_played or top_card_turned event."""
-        return self.proof(position).nonce
+        """The nonce for a card_played or top_card_turned event (`proof(position).nonce`,
+        without making the CardProof: this runs for most events of every action)."""
+        epoch, index = position
+        return self.decks[epoch].nonces[index]
 
     def nonces(self, positions: Iterable[Position]) -> tuple[bytes, ...]:
         """The nonces for cards_received (drawn, swapped or passed cards) or challenge_reveal,
