@@ -101,7 +101,9 @@ def greedy(match: Match, legal: list[tuple[int, Action]]) -> tuple[int, Action]:
 def drawn_actions(data: st.DataObject) -> Chooser:
     """Hypothesis draws every action, so a failing game shrinks to a short one: the pending
     seat's plays most of the time (0 shrinks to a play), else any legal action of any seat, the
-    host's timer or a moderation penalty."""
+    host's timer or a moderation penalty (on the pending seat, unless it is out of the round:
+    a penalty in a buzzer race can knock out the seat whose turn it is, and the engine then
+    refuses another)."""
 
     def choose(match: Match, step: int) -> tuple[int, Action]:
         legal = all_legal(match)
@@ -112,7 +114,9 @@ def drawn_actions(data: st.DataObject) -> Chooser:
         plays = [(s, a) for s, a in legal if s == current and isinstance(a, Play)]
         if plays and data.draw(st.integers(0, 3), label="pending seat plays") < 3:
             return data.draw(st.sampled_from(plays), label="play")
-        anything = [*legal, (HOST, Expire()), (HOST, Penalize(current, 1))]
+        anything = [*legal, (HOST, Expire())]
+        if match.round is not None and current not in match.round.out:
+            anything.append((HOST, Penalize(current, 1)))
         return data.draw(st.sampled_from(anything), label="action")
 
     return choose
