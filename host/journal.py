@@ -1,10 +1,6 @@
 """The journal: what a crashed or stopped host needs to resume a match exactly where it was.
 
-One JSON object per line, append-only. Each line is written and flushed to the operating
-system when the table records it, so a host process that dies (a crash, a kill) has it on
-disk; it is fsync'd before anything the action caused goes out to a client (host/server.py
-commits the journals a batch of actions wrote, all at once, off the event loop), so a machine
-that loses power cannot have shown players a move its journal lacks:
+One JSON object per line, append-only, flushed and fsync'd after every line:
 
 - `header`: format version, rules, seat count, match seed, game id, the table's settings and
   its seats (kind, name, bot policy, SHA-256 of the resume token: never the token itself);
@@ -33,7 +29,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -196,32 +192,11 @@ def decode_logged_action(data: Mapping[str, Any]) -> Action:
 
 
 class Journal:
-    """An open journal file. Every `write_*` is with the operating system when it returns
-    (it survives the process) and on the disk once `commit` has run with the `pending()` of
-    after the write (it survives the machine)."""
+    """An open journal file; every `write_*` is on disk when it returns."""
 
     def __init__(self, path: Path, handle: IO[str]) -> None:
         self.path = path
         self._handle = handle
-        self.written = 0
-        """Lines written since the journal was opened."""
-        self.synced = 0
-        """Of those, the lines known to be on the disk (fsync'd)."""
-
-    @property
-    def unsynced(self) -> bool:
-        return self.written > self.synced
-
-    def pending(self) -> tuple[int, int] | None:
-        """What `commit` needs to put the lines written so far on the disk: the file's
-        descriptor and the line count, or None if nothing is waiting (or it is closed)."""
-        if not self.unsynced or self._handle.closed:
-            return None
-        return self._handle.fileno(), self.written
-
-    def synced_up_to(self, lines: int) -> None:
-        """`commit` put the first `lines` lines on the disk."""
-        self.synced = max(self.synced, lines)
 
     @classmethod
     def create(cls, path: Path, header: Header) -> Journal:
@@ -250,12 +225,7 @@ class Journal:
                      "token_hash": None if token_hash is None else token_hash.hex()})
 
     def close(self) -> None:
-        """Put what was written on the disk and close the file."""
-        if not self._handle.closed:
-            if self.unsynced:
-                os.fsync(self._handle.fileno())
-                self.synced = self.written
-            self._handle.close()
+        self._handle.close()
 
     def finish(self, kept: int = FINISHED_KEPT) -> Path:
         """The match ended: close the journal, move it among the finished ones and keep only
@@ -276,21 +246,7 @@ class Journal:
     def _write(self, line: Mapping[str, Any]) -> None:
         self._handle.write(json.dumps(line, separators=(",", ":")) + "\n")
         self._handle.flush()
-        self.written += 1
-
-
-def commit(pending: Sequence[int]) -> list[OSError]:
-    """fsync each descriptor of `pending` (`Journal.pending`), in a worker thread: one disk
-    flush per journal for every line a batch of actions wrote. A descriptor closed meanwhile
-    (its match ended: `Journal.close` synced it) fails harmlessly; the failures are returned
-    for the caller to log."""
-    failed = []
-    for fd in pending:
-        try:
-            os.fsync(fd)
-        except OSError as exc:
-            failed.append(exc)
-    return failed
+        os.fsync(self._handle.fileno())
 
 
 def prune_finished(finished: Path, kept: int) -> None:

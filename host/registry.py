@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from host.journal import Journal
 from host.outgoing import CloseConnection, ConnId, Outgoing, SendMessage, accepted, refused
 from host.seating import token_hash
 from host.settings import TableTimings
@@ -67,13 +66,6 @@ class Registry:
         self._deadlines: dict[int, float] = {}
         self._heap: list[tuple[float, int]] = []
         self._touched: set[int] = set()
-        self.unsynced: set[Journal] = set()
-        """The journals with lines not yet on the disk: what the outbox holds must not go out
-        before they are (host/server.py commits them first)."""
-
-    def take_unsynced(self) -> list[Journal]:
-        found, self.unsynced = list(self.unsynced), set()
-        return found
 
     def take_outgoing(self) -> list[Outgoing]:
         out, self.outbox[:] = list(self.outbox), []
@@ -252,9 +244,6 @@ class Registry:
             self._fail(table)
             return
         self._touched.add(table.number)
-        game = table.game
-        if game is not None and game.journal is not None and game.journal.unsynced:
-            self.unsynced.add(game.journal)
         if table.number in self._created_by and table.abandoned:
             self._remove(table, "abandoned")
 

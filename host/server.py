@@ -11,7 +11,6 @@ and an idle squatter may be dropped to make room; the server does the dropping.
 
 from __future__ import annotations
 
-import errno
 import itertools
 import logging
 import math
@@ -24,7 +23,6 @@ import trio
 
 from host.admission import Admission, Verdict, address_key
 from host.connection import ClientConnection
-from host.journal import commit
 from host.logs import ConnectionLog
 from host.outgoing import ConnId, Outgoing, SendEvent, SendMessage
 from host.registry import Registry
@@ -60,8 +58,6 @@ class HostServer:
         self.admission = Admission(self.limits)
         self._ids = itertools.count(1)
         self._wakeup = trio.Event()
-        self._commit_wakeup = trio.Event()
-        self._committing = False  # a batch waits for its journals: what follows waits too
         self._armed = -math.inf
         """The deadline the tables' clock sleeps until (inf: none); -inf while it is awake,
         when it looks at every table's deadline again before sleeping."""
@@ -78,7 +74,6 @@ class HostServer:
         """Run until cancelled; `nursery.start(server.serve)` returns the listeners."""
         async with trio.open_nursery() as nursery:
             nursery.start_soon(self._table_clock)
-            nursery.start_soon(self._committer)
             nursery.start_soon(self._lobby_clock)
             try:
                 listeners: list[trio.SocketListener] = await nursery.start(
@@ -101,8 +96,7 @@ class HostServer:
                 **{f"admission.{k}": v for k, v in self.admission.sizes().items()},
                 "registry.tables": len(self.registry.tables),
                 "registry.where": len(self.registry.where),
-                "registry.outbox": len(self.registry.outbox),
-                "registry.unsynced": len(self.registry.unsynced)}
+                "registry.outbox": len(self.registry.outbox)}
 
     # -- the tables' clock -------------------------------------------------------------------
 
@@ -112,7 +106,7 @@ class HostServer:
         no deadline forward; waking the clock for each made a task switch, an event and a
         cancel scope per action, and those lived until the next action (seconds, at a
         person's pace), long enough for the collector's middle generation to walk them."""
-        self._send()
+        self._route()
         if self._armed == -math.inf:
             return  # the clock is awake: it reads every deadline before it sleeps again
         try:
@@ -123,45 +117,8 @@ class HostServer:
             self._armed = -math.inf
             self._wakeup.set()
 
-    def _send(self) -> None:
-        """Send what the tables produced now, unless a journal must reach the disk first (or
-        a batch is already waiting for one, which nothing may overtake): then the committer
-        sends it, with every action of the same batch, once their journals are synced."""
-        if self._committing or self.registry.unsynced:
-            self._commit_wakeup.set()
-        else:
-            self._route(self.registry.take_outgoing())
-
-    async def _committer(self) -> None:
-        """Group commit: the journals that a batch of actions wrote are fsync'd together in
-        a worker thread, then what the batch produced goes out. The event loop goes on
-        reading meanwhile: an fsync costs a disk's time (0.2 ms to several here), and done
-        in the loop for each action it held every table up and halved what a host served
-        (benchmarks/host.py, with and without --no-journal)."""
-        while True:
-            await self._commit_wakeup.wait()
-            self._commit_wakeup = trio.Event()
-            self._committing = True
-            try:
-                journals = self.registry.take_unsynced()
-                items = self.registry.take_outgoing()
-                pending = [(journal, found) for journal in journals
-                           if (found := journal.pending()) is not None]
-                if pending:
-                    failed = await trio.to_thread.run_sync(
-                        commit, [fd for _, (fd, _) in pending])
-                    for error in failed:
-                        if error.errno != errno.EBADF:  # closed since: its match ended
-                            log.error("a journal could not be synced to the disk: %s", error)
-                    for journal, (_, lines) in pending:
-                        journal.synced_up_to(lines)
-                self._route(items)
-            finally:
-                self._committing = False
-            if self.registry.unsynced or self.registry.outbox:
-                self._commit_wakeup.set()  # what came in meanwhile: the next batch
-
-    def _route(self, items: list[Outgoing]) -> None:
+    def _route(self) -> None:
+        items = self.registry.take_outgoing()
         if not items:
             return
         # A message a table sends to many members is one shared map: encode it once per pass.
@@ -224,7 +181,7 @@ class HostServer:
                 self.registry.clock_tick(trio.current_time())
             except Exception:  # a table bug must not stop every other table: log it loudly
                 log.exception("a table failed while handling its timers")
-            self._send()  # not changed(): waking ourselves would spin
+            self._route()  # not changed(): waking ourselves would spin
             await trio.lowlevel.checkpoint()
 
     # -- admission (the Gate of host/connection.py) ------------------------------------------
