@@ -22,6 +22,13 @@ frame and one write each, read and written as the host does it. Two phases per r
   processes. Round trips are measured the same way for all three: from the write of the frame
   to the arrival of its answer (`accepted`, or the frame sent back).
 
+The host's tables journal every action as `unonet host`'s do (host/journal.py: a line written,
+flushed and fsync'd before the action's events go out), into a fresh folder per repeat under
+`--journal-dir` (default: the system's temporary folder; its file system is printed, since
+an fsync costs what that file system makes it cost: nothing on a tmpfs, a disk's time on a
+disk). `--no-journal` measures the host without it, which no real host runs: what the
+journal costs.
+
 `--against TREE` pairs the saturate phase: the host of another source tree (an earlier commit,
 say) runs beside this one on the same core, loaded by its own workers exactly as this one is,
 over the same window, and the ratio of their CPU per action is printed per pair: a machine
@@ -117,25 +124,30 @@ PROFILE = os.environ.get("UNONET_BENCH_PROFILE")
 (the figures of that phase are the profiled host's) and writes its stats there."""
 
 
-async def serve(tables: int, seconds: float | None = None) -> None:
-    """Serve `tables` headless tables; for `seconds` if given (a profiled run), else until
-    killed."""
+async def serve(tables: int, seconds: float | None = None, journal_dir: Path | None = None,
+                *, task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
+    """Serve `tables` headless tables, each journalling its matches into `journal_dir` (as
+    `unonet host` does into its config folder) if given; for `seconds` if given (a profiled
+    run), else until killed. Its port is printed (JSON, with how it runs) and started with."""
     with trio.move_on_after(math.inf if seconds is None else seconds):
-        await _serve(tables)
+        await _serve(tables, journal_dir, task_status)
 
 
-async def _serve(tables: int) -> None:
+async def _serve(tables: int, journal_dir: Path | None, task_status: trio.TaskStatus[int]
+                 ) -> None:
     registry = Registry(FAST_TIMINGS)
     for number in range(tables):
         registry.create_table(TableSettings(f"bench{number}", capacity=SEATS, headless=True,
-                                            target_seats=SEATS, timings=FAST_TIMINGS))
+                                            target_seats=SEATS, timings=FAST_TIMINGS,
+                                            journal_dir=journal_dir))
     server = HostServer(registry, ServerConfig(bind="127.0.0.1", port=0, limits=LIMITS))
     with tuned_collector():  # as `unonet host` runs it (host/run.py)
         async with trio.open_nursery() as nursery:
             listeners = await nursery.start(server.serve)
-            print(json.dumps({"port": listeners[0].socket.getsockname()[1],
-                              "compiled": engine_is_compiled(),
+            port = listeners[0].socket.getsockname()[1]
+            print(json.dumps({"port": port, "compiled": engine_is_compiled(),
                               "affinity": sorted(os.sched_getaffinity(0))}), flush=True)
+            task_status.started(port)
 
 
 async def echo() -> None:
@@ -192,26 +204,43 @@ def percentile(values: Sequence[float], share: float) -> float:
 # -- one phase -----------------------------------------------------------------------------------
 
 
-def spawn_against(tree: Path, tables: int) -> tuple[subprocess.Popen[bytes], dict[str, Any]]:
+def spawn_against(tree: Path, tables: int, journal: Sequence[str] = ()
+                  ) -> tuple[subprocess.Popen[bytes], dict[str, Any]]:
     """`--against`: a host served by another source tree's benchmarks/host.py, importing that
-    tree (PYTHONPATH goes before site-packages and this tree)."""
+    tree (PYTHONPATH goes before site-packages and this tree); journalling as this one does
+    (`journal`), if that tree's benchmark can."""
+    script = tree / "benchmarks" / "host.py"
+    if "--journal-dir" not in script.read_text(encoding="utf-8"):
+        journal = ()
     process = subprocess.Popen(
-        [sys.executable, str(tree / "benchmarks" / "host.py"), "serve", "--tables", str(tables)],
+        [sys.executable, str(script), "serve", "--tables", str(tables), *journal],
         stdout=subprocess.PIPE, cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)})
     return process, announced(process, f"the host of {tree}")
 
 
 def phase(tables: int, echo_clients: int, think: tuple[float, float],
           echo_think: tuple[float, float], workers: int, warmup: float,
-          seconds: float, against: Path | None = None, fanout_groups: int = 0
-          ) -> dict[str, Any]:
+          seconds: float, against: Path | None = None, fanout_groups: int = 0,
+          journal_root: Path | None = None) -> dict[str, Any]:
     """Start a host, an echo server and a fan-out server (`fanout_groups` groups of SEATS
     clients, paced as the players are), load them, measure the window; everything stopped.
     With `against`, a second host from that tree runs beside the first on the same core, with
-    the same load from workers of its own, over the same window: a pair."""
+    the same load from workers of its own, over the same window: a pair. With `journal_root`,
+    the tables journal their matches into fresh folders there, removed afterwards."""
+    with tempfile.TemporaryDirectory(prefix="unonet-bench-journals-",
+                                     dir=journal_root) as folder:
+        journal = ("--journal-dir", folder) if journal_root is not None else ()
+        return _phase(tables, echo_clients, think, echo_think, workers, warmup, seconds,
+                      against, fanout_groups, journal)
+
+
+def _phase(tables: int, echo_clients: int, think: tuple[float, float],
+           echo_think: tuple[float, float], workers: int, warmup: float,
+           seconds: float, against: Path | None, fanout_groups: int,
+           journal: Sequence[str]) -> dict[str, Any]:
     profile = ("--profile", PROFILE, "--seconds", str(warmup + seconds + 1.0)) \
         if PROFILE and not os.path.exists(PROFILE) else ()
-    host, started = spawn("serve", "--tables", str(tables), *profile)
+    host, started = spawn("serve", "--tables", str(tables), *journal, *profile)
     echo_server, echo_started = spawn("echo")
     fanout_server, fanout_started = spawn("fanout")
     children: list[subprocess.Popen[bytes]] = []
@@ -219,7 +248,9 @@ def phase(tables: int, echo_clients: int, think: tuple[float, float],
     other_children: list[subprocess.Popen[bytes]] = []
     try:
         if against is not None:
-            other, other_started = spawn_against(against, tables)
+            other, other_started = spawn_against(
+                against, tables, [*journal[:1], str(Path(journal[1]) / "against")]
+                if journal else ())
         start = time.time() + warmup
         workers = max(1, min(workers, tables))
         for index in range(workers):
@@ -409,6 +440,26 @@ def run_compiled(argv: Sequence[str]) -> int:
                               env={**os.environ, BUILD_ROOT: folder}).returncode
 
 
+def file_system(folder: Path) -> str:
+    """The file system `folder` is on, as /proc/mounts names it (its type says what an fsync
+    costs there: tmpfs none, a disk's its own), or "file system unknown"."""
+    try:
+        mounts = Path("/proc/mounts").read_text().splitlines()
+    except OSError:
+        return "file system unknown"
+    found, best = "file system unknown", -1
+    target = str(folder.resolve())
+    for line in mounts:
+        fields = line.split()
+        if len(fields) < 3:
+            continue
+        point = fields[1]
+        inside = target == point or target.startswith(point.rstrip("/") + "/")
+        if inside and len(point) > best:
+            found, best = f"{fields[2]} on {fields[0]}", len(point)
+    return found
+
+
 def load_average() -> str:
     return " ".join(Path("/proc/loadavg").read_text().split()[:3])
 
@@ -432,6 +483,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--phase", choices=("both", "saturate", "paced"), default="both")
     parser.add_argument("--plan", help="worker: its LoadPlan as JSON")
     parser.add_argument("--profile", metavar="FILE", help="serve: under cProfile, stats here")
+    parser.add_argument("--journal-dir", metavar="DIR", type=Path,
+                        help="where the tables journal their matches (every action written "
+                        "and fsync'd, as `unonet host` does in its config folder); run: a "
+                        "fresh folder here per repeat (default: the system's temporary "
+                        "folder)")
+    parser.add_argument("--no-journal", action="store_true",
+                        help="tables keep no journal (unlike `unonet host`): what it costs")
     parser.add_argument("--compiled", action="store_true",
                         help="compile a copy of this tree with mypyc and run from it")
     parser.add_argument("--against", metavar="TREE", type=Path,
@@ -448,13 +506,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.mode == "serve":
         pin(server_core())
         if args.profile is None:
-            trio.run(serve, args.tables)
+            trio.run(serve, args.tables, None, args.journal_dir)
             return 0
         import cProfile
 
         profiler = cProfile.Profile()
         profiler.enable()
-        trio.run(serve, args.tables, args.seconds)
+        trio.run(serve, args.tables, args.seconds, args.journal_dir)
         profiler.disable()
         profiler.dump_stats(args.profile)
         return 0
@@ -475,17 +533,27 @@ def main(argv: Sequence[str] | None = None) -> int:
           "host and echo on "
           f"core {min(server_core())}, load on "
           f"{sorted(load_cores())}; load average before: {load_average()}", flush=True)
+    journal_root = None if args.no_journal else \
+        (args.journal_dir or Path(tempfile.gettempdir()))
+    if journal_root is None:
+        print("tables keep no journal (--no-journal; `unonet host` always journals)")
+    else:
+        journal_root.mkdir(parents=True, exist_ok=True)
+        print(f"tables journal every action, fsync'd, as `unonet host` does: into {journal_root}"
+              f" ({file_system(journal_root)})")
     saturated: list[dict[str, Any]] = []
     paced: list[dict[str, Any]] = []
     for repeat in range(args.repeats):
         if args.phase in ("both", "saturate"):
             saturated.append(phase(args.tables, 4, (0.0, 0.0), (0.0, 0.0), args.workers,
-                                   args.warmup, args.seconds, args.against, fanout_groups=2))
+                                   args.warmup, args.seconds, args.against, fanout_groups=2,
+                                   journal_root=journal_root))
         if args.phase in ("both", "paced"):
             paced.append(phase(args.clients // SEATS, args.echo_clients, PACED_THINK,
                                ECHO_THINK, args.workers,
                                args.warmup + args.clients / 250, args.seconds,
-                               fanout_groups=args.echo_clients // SEATS))
+                               fanout_groups=args.echo_clients // SEATS,
+                               journal_root=journal_root))
         print(f"repeat {repeat + 1} of {args.repeats} done", flush=True)
     first = (saturated or paced)[0]
     print(f"engine in the host: {'compiled (mypyc)' if first['compiled'] else 'pure Python'}; "

@@ -1,0 +1,37 @@
+"""benchmarks/host.py measures the host as `unonet host` runs it: its tables journal every
+action (unless --no-journal), and it says on which file system."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import trio
+
+from benchmarks import host as bench
+from benchmarks import host_load
+from benchmarks.host_load import LightPlayer, Stats
+
+
+async def test_the_benchmarks_host_journals_every_action_of_its_tables(tmp_path: Path) -> None:
+    stats = Stats(counting=True)
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(bench.serve, 1, 60.0, tmp_path)
+        with trio.fail_after(20):
+            for seat in range(bench.SEATS):
+                player = LightPlayer(0, f"p{seat}", stats, random.Random(seat))
+                nursery.start_soon(host_load.run_player, port, player, (0.0, 0.0))
+            while stats.accepted < 20:
+                await trio.sleep(0.05)
+        nursery.cancel_scope.cancel()
+    found = sorted(tmp_path.glob("*.jsonl"))
+    assert found, "no journal was written"
+    lines = [json.loads(line) for line in found[0].read_text().splitlines()]
+    assert lines[0]["kind"] == "header"
+    assert sum(1 for line in lines if line["kind"] == "action") >= 20
+
+
+def test_the_file_system_of_a_folder_is_named() -> None:
+    assert bench.file_system(Path("/proc")).startswith("proc on ")
+    assert bench.file_system(Path("/")) != "file system unknown"
