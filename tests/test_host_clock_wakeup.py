@@ -2,11 +2,11 @@
 
 `HostServer.changed` wakes the clock only when some table's deadline now comes before the one
 the clock sleeps until; a change that moved no deadline forward does not wake it. A missed
-wake-up would not deadlock a table (the next frame of any client, a pong at the latest, looks
-again) but would hold it up: here the host's bots act at delay 0 and the network bot answers
-at once, so on trio's autojump clock no virtual time passes within a round but a race's
-(a bot catching a missed UNO waits its reaction time): one missed wake-up shows as time
-passing before some other event.
+wake-up holds a table up until some later change wakes the clock, if one ever does (with no
+wake-up at all this test deadlocks). Here the host's bots act at delay 0 and the network bot
+answers at once, so on trio's autojump clock no virtual time passes within a round but a
+race's (a bot catching a missed UNO waits its reaction time): one missed wake-up shows as
+time passing before some other event.
 """
 
 from __future__ import annotations
