@@ -248,9 +248,10 @@ def _phase(tables: int, echo_clients: int, think: tuple[float, float],
     other_children: list[subprocess.Popen[bytes]] = []
     try:
         if against is not None:
-            other, other_started = spawn_against(
-                against, tables, [*journal[:1], str(Path(journal[1]) / "against")]
-                if journal else ())
+            # its journals in a folder of their own: the finished ones are pruned per folder
+            other_journal = ("--journal-dir", str(Path(journal[1]) / "against")) \
+                if journal else ()
+            other, other_started = spawn_against(against, tables, other_journal)
         start = time.time() + warmup
         workers = max(1, min(workers, tables))
         for index in range(workers):
