@@ -109,10 +109,7 @@ class HostServer:
         self._route()
         if self._armed == -math.inf:
             return  # the clock is awake: it reads every deadline before it sleeps again
-        try:
-            deadline = self.registry.clock_deadline()
-        except Exception:  # a table bug: the clock meets it too, and logs it there
-            deadline = -math.inf
+        deadline = self.registry.clock_deadline()  # a table that fails is closed, not raised
         if deadline is not None and deadline < self._armed:
             self._armed = -math.inf
             self._wakeup.set()
