@@ -1,6 +1,8 @@
 """The journal: what a crashed or stopped host needs to resume a match exactly where it was.
 
-One JSON object per line, append-only, flushed and fsync'd after every line:
+One JSON object per line, append-only, each line flushed as written and on disk before anyone
+sees what it records: fsync'd at once, or, on a served host, by the group commit the server
+runs before it sends anything (host/group_commit.py):
 
 - `header`: format version, rules, seat count, match seed, game id, the table's settings and
   its seats (kind, name, bot policy, SHA-256 of the resume token: never the token itself);
@@ -34,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from host.group_commit import GroupCommit
 from host.round_log import ReplayedRound, RoundLog
 from protocol.game_codec import decode_action, encode_action
 from protocol.trust.host import HostCommitments
@@ -192,27 +195,33 @@ def decode_logged_action(data: Mapping[str, Any]) -> Action:
 
 
 class Journal:
-    """An open journal file; every `write_*` is on disk when it returns."""
+    """An open journal file. Every `write_*` is on disk when it returns, unless its `group`
+    defers the fsync to its commit (host/group_commit.py): then the line is written and
+    flushed, and on disk once the group commits, which the server does before it sends
+    anything."""
 
-    def __init__(self, path: Path, handle: IO[str]) -> None:
+    def __init__(self, path: Path, handle: IO[str], group: GroupCommit | None = None) -> None:
         self.path = path
         self._handle = handle
+        self._group = group
+        self._unsynced = False
 
     @classmethod
-    def create(cls, path: Path, header: Header) -> Journal:
+    def create(cls, path: Path, header: Header, group: GroupCommit | None = None) -> Journal:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        journal = cls(path, os.fdopen(fd, "w", encoding="utf-8"))
+        journal = cls(path, os.fdopen(fd, "w", encoding="utf-8"), group)
         journal._write(header.to_dict())
         return journal
 
     @classmethod
-    def open_append(cls, path: Path, valid_bytes: int) -> Journal:
+    def open_append(cls, path: Path, valid_bytes: int,
+                    group: GroupCommit | None = None) -> Journal:
         """Reopen after `load`, cutting a partial last line off first."""
         handle = open(path, "r+", encoding="utf-8")  # noqa: SIM115 (owned by the Journal)
         handle.truncate(valid_bytes)
         handle.seek(valid_bytes)
-        return cls(path, handle)
+        return cls(path, handle, group)
 
     def write_trust(self, record: TrustRecord) -> None:
         self._write(record.to_dict())
@@ -224,8 +233,24 @@ class Journal:
         self._write({"kind": "token", "seat": seat,
                      "token_hash": None if token_hash is None else token_hash.hex()})
 
+    def fileno(self) -> int:
+        return self._handle.fileno()
+
+    def synced(self) -> None:
+        """Its group committed it: every line so far is on disk."""
+        self._unsynced = False
+
     def close(self) -> None:
-        self._handle.close()
+        """Close the file, its last lines on disk first if its group has not committed them
+        yet (raises OSError if they cannot be; the file is closed all the same)."""
+        if self._group is not None:
+            self._group.forget(self)
+        try:
+            if self._unsynced and not self._handle.closed:
+                self._unsynced = False
+                os.fsync(self._handle.fileno())
+        finally:
+            self._handle.close()
 
     def finish(self, kept: int = FINISHED_KEPT) -> Path:
         """The match ended: close the journal, move it among the finished ones and keep only
@@ -246,7 +271,11 @@ class Journal:
     def _write(self, line: Mapping[str, Any]) -> None:
         self._handle.write(json.dumps(line, separators=(",", ":")) + "\n")
         self._handle.flush()
-        os.fsync(self._handle.fileno())
+        if self._group is not None and self._group.deferred:
+            self._unsynced = True
+            self._group.written(self)
+        else:
+            os.fsync(self._handle.fileno())
 
 
 def prune_finished(finished: Path, kept: int) -> None:

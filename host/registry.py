@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
+from host.group_commit import GroupCommit
 from host.outgoing import CloseConnection, ConnId, Outgoing, SendMessage, accepted, refused
 from host.seating import token_hash
 from host.settings import TableTimings
@@ -53,6 +54,9 @@ class Registry:
         fresh key if none is given (a host with no key file, tests)."""
         self.tables: dict[int, Table] = {}
         self.outbox: list[Outgoing] = []
+        self.journals = GroupCommit()
+        """Every table's journal, committed together by the server before it sends what the
+        outbox holds (host/group_commit.py)."""
         self.where: dict[ConnId, int] = {}
         self.alive: Callable[[ConnId], bool] = lambda conn: False
         """Whether a connection is alive and answering (the server sets it: a frame received
@@ -72,7 +76,7 @@ class Registry:
         return out
 
     def create_table(self, settings: TableSettings) -> Table:
-        table = Table(self._next_number, settings, self.outbox, self.signer)
+        table = Table(self._next_number, settings, self.outbox, self.signer, self.journals)
         self.add_table(table)
         return table
 
@@ -254,11 +258,26 @@ class Registry:
             self._fail(table)
             return None
 
-    def _fail(self, table: Table) -> None:
-        """Close a table that raised: its members get `table_failed`, its journal is closed
-        (kept on disk: `unonet host --resume` carries the match on), and it is gone."""
-        log.exception("table %d (%s) failed and is closed; its members are told", table.number,
-                      table.settings.name)
+    def commit_journals(self) -> None:
+        """Put every journal line written since the last commit on disk: the server calls this
+        before it sends what the outbox holds. A table whose journal cannot be synced is
+        closed, as one whose write fails is, and nothing it queued reaches its members: they
+        must not see a move its journal may lack."""
+        for journal, error in self.journals.commit():
+            table = next((t for t in self.tables.values()
+                          if t.game is not None and t.game.journal is journal), None)
+            if table is None:
+                continue
+            members = set(table.room.members)
+            self.outbox[:] = [item for item in self.outbox if item.conn not in members]
+            self._fail(table, error)
+
+    def _fail(self, table: Table, error: BaseException | None = None) -> None:
+        """Close a table that raised (or whose journal `error` failed): its members get
+        `table_failed`, its journal is closed (kept on disk: `unonet host --resume` carries
+        the match on), and it is gone."""
+        log.error("table %d (%s) failed and is closed; its members are told", table.number,
+                  table.settings.name, exc_info=error if error is not None else True)
         for conn in list(table.room.members):
             self.outbox.append(CloseConnection(
                 conn, Code.TABLE_FAILED,

@@ -90,9 +90,9 @@ def build_registry(options: HostOptions, journal_dir: Path, now: float,
             operator=bool(record.get("operator", record.get("headless", True)))
             and not options.player_owner,
         )
-        journal = Journal.open_append(options.resume, resumed.valid_bytes)
+        journal = Journal.open_append(options.resume, resumed.valid_bytes, registry.journals)
         table = Table.from_journal(int(record.get("number", 0)), resumed, journal, settings,
-                                   registry.outbox, now, registry.signer)
+                                   registry.outbox, now, registry.signer, registry.journals)
         registry.add_table(table)
         return registry
     options.rules.check_table(options.seats)

@@ -58,6 +58,7 @@ class HostServer:
         self.admission = Admission(self.limits)
         self._ids = itertools.count(1)
         self._wakeup = trio.Event()
+        self._commit_wanted = trio.Event()
         self._armed = -math.inf
         """The deadline the tables' clock sleeps until (inf: none); -inf while it is awake,
         when it looks at every table's deadline again before sleeping."""
@@ -71,10 +72,23 @@ class HostServer:
     async def serve(
         self, *, task_status: trio.TaskStatus[list[trio.SocketListener]] = trio.TASK_STATUS_IGNORED
     ) -> None:
-        """Run until cancelled; `nursery.start(server.serve)` returns the listeners."""
+        """Run until cancelled; `nursery.start(server.serve)` returns the listeners. While it
+        runs, the tables' journals leave their fsync to its group commit."""
+        self.registry.journals.deferred = True
+        try:
+            await self._serve(task_status)
+        finally:
+            self.registry.journals.deferred = False
+            try:
+                self.registry.commit_journals()  # what the last pass wrote, sent or not
+            except Exception:
+                log.exception("the journals' last commit failed")
+
+    async def _serve(self, task_status: trio.TaskStatus[list[trio.SocketListener]]) -> None:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(self._table_clock)
             nursery.start_soon(self._lobby_clock)
+            nursery.start_soon(self._journal_commits)
             try:
                 listeners: list[trio.SocketListener] = await nursery.start(
                     partial(trio.serve_tcp, self._handle, self.config.port,
@@ -115,6 +129,9 @@ class HostServer:
             self._wakeup.set()
 
     def _route(self) -> None:
+        if self.registry.journals.pending:  # what the outbox holds may record those lines
+            self._commit_wanted.set()
+            return
         items = self.registry.take_outgoing()
         if not items:
             return
@@ -180,6 +197,21 @@ class HostServer:
                 log.exception("a table failed while handling its timers")
             self._route()  # not changed(): waking ourselves would spin
             await trio.lowlevel.checkpoint()
+
+    async def _journal_commits(self) -> None:
+        """Group commit (host/group_commit.py): `_route` holds the outbox while a journal
+        has lines not yet on disk and wakes this task, which runs after every task the same
+        pass of the event loop woke (each may journal an action of its own table), syncs
+        every journal written, then sends what they record. One flush of the disk for all of
+        them, in place of one per action."""
+        while True:
+            await self._commit_wanted.wait()
+            self._commit_wanted = trio.Event()
+            try:
+                self.registry.commit_journals()
+            except Exception:  # a bug here must not stop every table: log it loudly
+                log.exception("the journals' commit failed")
+            self._route()
 
     # -- admission (the Gate of host/connection.py) ------------------------------------------
 

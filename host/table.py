@@ -21,6 +21,7 @@ from typing import Any
 
 from host.bots import BOT_NAMES, check_level
 from host.game import Game
+from host.group_commit import GroupCommit
 from host.journal import Header, Journal, Resumed, SeatRecord
 from host.outgoing import CloseConnection, ConnId, Outgoing, accepted, refused
 from host.round_log import PastRounds, ReplayedRound, RoundLog
@@ -93,9 +94,12 @@ def host_notice(text: str) -> dict[str, Any]:
 
 class Table:
     def __init__(self, number: int, settings: TableSettings, outbox: list[Outgoing],
-                 signer: Signer | None = None) -> None:
+                 signer: Signer | None = None, journals: GroupCommit | None = None) -> None:
         self.number = number
         self.settings = settings
+        self.journals = journals
+        """The host's group commit, which each match's journal joins (None: every journal
+        line is fsync'd as it is written)."""
         self.signer = signer or Signer.generate()
         """The host's key, which signs every match's manifest and trust messages (a key of
         its own, made now, for a table built without the host's)."""
@@ -593,7 +597,7 @@ class Table:
                 match.seed, game_id, self._table_record(),
             )
             path = self.settings.journal_dir / f"table{self.number}-{game_id.hex()[:12]}.jsonl"
-            journal = Journal.create(path, header)
+            journal = Journal.create(path, header, self.journals)
             log.info("%s: journal %s", self.label, path)
         log.info("%s: match starts with %s", self.label, [s.name for s in seats])
         self.game = Game(self.room, match, game_id, self.settings.timings, journal, self.signer,
@@ -606,14 +610,14 @@ class Table:
     @classmethod
     def from_journal(cls, number: int, resumed: Resumed, journal: Journal | None,
                      settings: TableSettings, outbox: list[Outgoing], now: float,
-                     signer: Signer | None = None) -> Table:
+                     signer: Signer | None = None, journals: GroupCommit | None = None) -> Table:
         """The table of a resumed journal: every human seat waits for its player's token.
         The last round dealt is rebuilt with its events (its audit too, if it had ended), every
         earlier round with its signed messages, and every round prepared after it and never
         dealt is owed to entrants with its audit: an entrant gets what the host that never
         stopped would have sent it, rounds numbered on (SPEC.md 11.10)."""
         header = resumed.header
-        table = cls(number, settings, outbox, signer)
+        table = cls(number, settings, outbox, signer, journals)
         table.rules = header.rules
         for index, record in enumerate(header.seats):
             if record.kind == BOT:

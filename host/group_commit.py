@@ -1,0 +1,111 @@
+"""Group commit: the journals written since the last commit, made durable together.
+
+A table's journal line must be on disk before anyone sees what it records (host/journal.py),
+and an fsync costs a disk's flush (a few hundred µs here). Each table journals to a file of
+its own, so an fsync per action made a host of many tables flush the disk once per action,
+in the event loop, holding every table up. Instead the server holds what the tables queued,
+commits every journal written since the last commit at once, then sends: one flush for all
+the actions of a pass of the event loop, however many tables they came from.
+
+One journal written: `fsync` it. Several on one file system: one `syncfs` (Linux) makes
+them all durable for the cost of about one fsync (a flush of that file system). Where there is
+no `syncfs`, each is fsync'd. A journal whose sync fails is reported, and its table is closed
+by the caller, as a table whose write failed always was.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import os
+from collections.abc import Callable
+from typing import Protocol
+
+
+class Committable(Protocol):
+    """What a journal shows the group: its file, to sync."""
+
+    def fileno(self) -> int: ...
+
+    def synced(self) -> None:
+        """Its lines so far are on disk."""
+
+
+def _load_syncfs() -> Callable[[int], None] | None:
+    """libc's syncfs(2), raising OSError as os's calls do; None where there is none."""
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
+        function = libc.syncfs
+    except (OSError, AttributeError):
+        return None
+    function.argtypes = [ctypes.c_int]
+    function.restype = ctypes.c_int
+
+    def syncfs(fd: int) -> None:
+        if function(fd) != 0:
+            number = ctypes.get_errno()
+            raise OSError(number, os.strerror(number))
+
+    return syncfs
+
+
+SYNCFS = _load_syncfs()
+
+
+class GroupCommit:
+    """The journals of one host written since its last commit."""
+
+    def __init__(self, fsync: Callable[[int], None] = os.fsync,
+                 syncfs: Callable[[int], None] | None = SYNCFS) -> None:
+        self.deferred = False
+        """Whether journals leave their fsync to `commit` (set by the server, which commits
+        before it sends anything); otherwise each line is fsync'd as it is written."""
+        self._fsync = fsync
+        self._syncfs = syncfs
+        self._written: dict[int, tuple[Committable, int]] = {}  # id -> (journal, device)
+        self.commits = 0
+        """How many commits synced anything (benchmarks and tests read it)."""
+
+    @property
+    def pending(self) -> bool:
+        """Something is written and not yet durable: hold what it records."""
+        return bool(self._written)
+
+    def written(self, journal: Committable) -> None:
+        key = id(journal)
+        if key not in self._written:
+            self._written[key] = (journal, os.fstat(journal.fileno()).st_dev)
+
+    def forget(self, journal: Committable) -> None:
+        """A journal closed (it synced itself first) or given up."""
+        self._written.pop(id(journal), None)
+
+    def commit(self) -> list[tuple[Committable, OSError]]:
+        """Make every journal written since the last commit durable. Returns those whose
+        sync failed, with the error; they are no longer pending (their table is to close)."""
+        written, self._written = self._written, {}
+        if not written:
+            return []
+        self.commits += 1
+        by_device: dict[int, list[Committable]] = {}
+        for journal, device in written.values():
+            by_device.setdefault(device, []).append(journal)
+        failed: list[tuple[Committable, OSError]] = []
+        for journals in by_device.values():
+            if len(journals) > 1 and self._syncfs is not None:
+                try:
+                    self._syncfs(journals[0].fileno())
+                except OSError:
+                    pass  # find out which of them failed, one by one
+                else:
+                    for journal in journals:
+                        journal.synced()
+                    continue
+            for journal in journals:
+                try:
+                    self._fsync(journal.fileno())
+                except OSError as exc:
+                    failed.append((journal, exc))
+                else:
+                    journal.synced()
+        return failed
