@@ -23,7 +23,10 @@ from typing import Protocol
 
 
 class Committable(Protocol):
-    """What a journal shows the group: its file, to sync."""
+    """What a journal shows the group: its file, to sync, and the file system it is on."""
+
+    device: int
+    """`st_dev` of the file: journals on one file system share a syncfs."""
 
     def fileno(self) -> int: ...
 
@@ -62,7 +65,7 @@ class GroupCommit:
         before it sends anything); otherwise each line is fsync'd as it is written."""
         self._fsync = fsync
         self._syncfs = syncfs
-        self._written: dict[int, tuple[Committable, int]] = {}  # id -> (journal, device)
+        self._written: dict[int, Committable] = {}  # by id
         self.commits = 0
         """How many commits synced anything (benchmarks and tests read it)."""
 
@@ -71,10 +74,13 @@ class GroupCommit:
         """Something is written and not yet durable: hold what it records."""
         return bool(self._written)
 
+    @property
+    def unsynced(self) -> int:
+        """How many journals have lines not yet on disk (at most one per table)."""
+        return len(self._written)
+
     def written(self, journal: Committable) -> None:
-        key = id(journal)
-        if key not in self._written:
-            self._written[key] = (journal, os.fstat(journal.fileno()).st_dev)
+        self._written[id(journal)] = journal
 
     def forget(self, journal: Committable) -> None:
         """A journal closed (it synced itself first) or given up."""
@@ -88,8 +94,8 @@ class GroupCommit:
             return []
         self.commits += 1
         by_device: dict[int, list[Committable]] = {}
-        for journal, device in written.values():
-            by_device.setdefault(device, []).append(journal)
+        for journal in written.values():
+            by_device.setdefault(journal.device, []).append(journal)
         failed: list[tuple[Committable, OSError]] = []
         for journals in by_device.values():
             if len(journals) > 1 and self._syncfs is not None:

@@ -205,6 +205,8 @@ class Journal:
         self._handle = handle
         self._group = group
         self._unsynced = False
+        self.device = os.fstat(handle.fileno()).st_dev
+        """The file system it is on (host/group_commit.py syncs one at a time)."""
 
     @classmethod
     def create(cls, path: Path, header: Header, group: GroupCommit | None = None) -> Journal:

@@ -110,7 +110,8 @@ class HostServer:
                 **{f"admission.{k}": v for k, v in self.admission.sizes().items()},
                 "registry.tables": len(self.registry.tables),
                 "registry.where": len(self.registry.where),
-                "registry.outbox": len(self.registry.outbox)}
+                "registry.outbox": len(self.registry.outbox),
+                "registry.journals_unsynced": self.registry.journals.unsynced}
 
     # -- the tables' clock -------------------------------------------------------------------
 
