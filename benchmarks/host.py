@@ -22,8 +22,10 @@ frame and one write each, read and written as the host does it. Two phases per r
   processes. Round trips are measured the same way for all three: from the write of the frame
   to the arrival of its answer (`accepted`, or the frame sent back).
 
-The host's tables journal every action as `unonet host`'s do (host/journal.py: a line written,
-flushed and fsync'd before the action's events go out), into a fresh folder per repeat under
+The host's tables journal every action as `unonet host`'s do (host/journal.py: a line written
+and flushed at once, and on disk before the action's events go out: the server's group commit,
+one fsync or syncfs for every journal written in a pass of its event loop, host/group_commit.py),
+into a fresh folder per repeat under
 `--journal-dir` (default: the system's temporary folder; its file system is printed, since
 an fsync costs what that file system makes it cost: nothing on a tmpfs, a disk's time on a
 disk). `--no-journal` measures the host without it, which no real host runs: what the
@@ -485,10 +487,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--plan", help="worker: its LoadPlan as JSON")
     parser.add_argument("--profile", metavar="FILE", help="serve: under cProfile, stats here")
     parser.add_argument("--journal-dir", metavar="DIR", type=Path,
-                        help="where the tables journal their matches (every action written "
-                        "and fsync'd, as `unonet host` does in its config folder); run: a "
-                        "fresh folder here per repeat (default: the system's temporary "
-                        "folder)")
+                        help="where the tables journal their matches (every action on disk "
+                        "before its events go out, as `unonet host` does in its config "
+                        "folder); run: a fresh folder here per repeat (default: the system's "
+                        "temporary folder)")
     parser.add_argument("--no-journal", action="store_true",
                         help="tables keep no journal (unlike `unonet host`): what it costs")
     parser.add_argument("--compiled", action="store_true",
@@ -540,7 +542,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("tables keep no journal (--no-journal; `unonet host` always journals)")
     else:
         journal_root.mkdir(parents=True, exist_ok=True)
-        print(f"tables journal every action, fsync'd, as `unonet host` does: into {journal_root}"
+        print("tables journal every action, on disk before its events go out (group commit), "
+              f"as `unonet host` does: into {journal_root}"
               f" ({file_system(journal_root)})")
     saturated: list[dict[str, Any]] = []
     paced: list[dict[str, Any]] = []
