@@ -98,8 +98,8 @@ MEANINGS: dict[str, str] = {
     Code.KICKED: "the table's owner removed this player",
     Code.SEAT_IN_USE: "the resume token's seat is held by a connection that is alive; the "
     "token stays good: resume when that connection is gone",
-    Code.TABLE_FAILED: "the host closed this table after an internal error (its journal is "
-    "kept); the host goes on serving its other tables",
+    Code.TABLE_FAILED: "the host closed this table after an internal error or a failed "
+    "journal write (its journal is kept); the host goes on serving its other tables",
     Code.UNKNOWN_TABLE: "no table with this number",
     Code.TABLE_FULL: "the table has no free seat (`spectate`: no spectator place left)",
     Code.SEAT_TAKEN: "the seat asked for is taken",
