@@ -7,9 +7,10 @@ in the event loop, holding every table up. Instead the server holds what the tab
 commits every journal written since the last commit at once, then sends: one flush for all
 the actions of a pass of the event loop, however many tables they came from.
 
-One journal written: `fsync` it. Several on one file system: one `syncfs` (Linux) makes
-them all durable for the cost of about one fsync (a flush of that file system). Where there is
-no `syncfs`, each is fsync'd. A journal whose sync fails is reported, and its table is closed
+One journal written: `fsync` it. Several on one file system: one `syncfs` (Linux; it reports
+write-back errors since Linux 5.8) makes them all durable for about the cost of one fsync (a
+flush of that file system: benchmarks/journal_sync.py). Where there is no `syncfs`, each is
+fsync'd. A journal whose sync fails is reported, and its table is closed
 by the caller, as a table whose write failed always was.
 """
 
