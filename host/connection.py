@@ -58,20 +58,36 @@ IDLE_REQUESTS = frozenset({"list_tables"})
 
 
 class Gate(Protocol):
-    """What a connection asks of its server about its slot (host/admission.py decides)."""
+    """What a connection asks of its server: about its slot (host/admission.py decides), and
+    whether what it would write must wait for the journals' group commit."""
 
     def admit(self, conn: ConnId, now: float, *, resume: bool) -> Verdict: ...
 
     def active(self, conn: ConnId, now: float) -> None: ...
 
+    def hold(self, connection: ClientConnection) -> bool:
+        """Whether `connection` must keep what it would write now until the journals are on
+        disk (the server then flushes it): its answers and replies stay in the order the
+        requests came, behind the moves they follow."""
+
+    async def released(self) -> None:
+        """Return once nothing is held for the journals (at once if nothing is)."""
+
 
 class OpenGate:
-    """A gate that admits every connection (a connection served outside HostServer)."""
+    """A gate that admits every connection and holds nothing (a connection served outside
+    HostServer: no group commit)."""
 
     def admit(self, conn: ConnId, now: float, *, resume: bool) -> Verdict:
         return Verdict(True)
 
     def active(self, conn: ConnId, now: float) -> None:
+        return None
+
+    def hold(self, connection: ClientConnection) -> bool:
+        return False
+
+    async def released(self) -> None:
         return None
 
 
@@ -190,6 +206,7 @@ class ClientConnection:
                             inner.start_soon(self._keepalive)
                             await self._reader()
                             inner.cancel_scope.cancel()
+                    await self.gate.released()  # what the journals held, then the rest
                     self._fd = None
                     self.flush()  # into the queue
                     self._send.close()  # the writer sends what is queued (a last error), ends
@@ -401,6 +418,11 @@ class ClientConnection:
             log.error("not sent to anyone, %s: %r", exc, message)
             return None
 
+    def discard_unsent(self) -> None:
+        """Forget what was pushed and not yet flushed: moves of a table whose journal failed,
+        which the client is about to be told of (table_failed) instead."""
+        self._out.clear()
+
     def _push(self, frame: bytes) -> None:
         """Add a frame to what the next `flush` sends."""
         if frame and self.cut is None:
@@ -410,9 +432,10 @@ class ClientConnection:
         """Send what was pushed since the last flush, without waiting: on plain TCP with
         nothing queued for the writer, straight to the socket (one write, no task switch);
         what the socket does not take now, and everything over TLS or behind queued frames,
-        goes to the writer's queue in order."""
+        goes to the writer's queue in order. Nothing while the gate holds it for the
+        journals' commit: the server flushes it then."""
         out = self._out
-        if not out:
+        if not out or self.gate.hold(self):
             return
         if self._fd is not None and self._queued == 0 and self.cut is None:
             data = b"".join(out) if len(out) > 1 else out[0]

@@ -64,7 +64,9 @@ class GroupCommit:
         self.deferred = False
         """Whether journals leave their fsync to `commit` (set by the server, which commits
         before it sends anything); otherwise each line is fsync'd as it is written."""
-        self._fsync = fsync
+        self.fsync = fsync
+        """How one journal is synced: by `commit`, and by a journal of this group that syncs
+        itself (as it is written when not deferred, or as it closes)."""
         self._syncfs = syncfs
         self._written: dict[int, Committable] = {}  # by id
         self.commits = 0
@@ -110,7 +112,7 @@ class GroupCommit:
                     continue
             for journal in journals:
                 try:
-                    self._fsync(journal.fileno())
+                    self.fsync(journal.fileno())
                 except OSError as exc:
                     failed.append((journal, exc))
                 else:

@@ -250,7 +250,7 @@ class Journal:
         try:
             if self._unsynced and not self._handle.closed:
                 self._unsynced = False
-                os.fsync(self._handle.fileno())
+                self._fsync()
         finally:
             self._handle.close()
 
@@ -277,7 +277,10 @@ class Journal:
             self._unsynced = True
             self._group.written(self)
         else:
-            os.fsync(self._handle.fileno())
+            self._fsync()
+
+    def _fsync(self) -> None:
+        (os.fsync if self._group is None else self._group.fsync)(self._handle.fileno())
 
 
 def prune_finished(finished: Path, kept: int) -> None:

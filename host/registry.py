@@ -57,6 +57,11 @@ class Registry:
         self.journals = GroupCommit()
         """Every table's journal, committed together by the server before it sends what the
         outbox holds (host/group_commit.py)."""
+        self._recipients: dict[int, set[ConnId]] = {}
+        """While the server holds what it sends for a commit: per table, the connections it
+        sent anything since the last commit (its members then, and any who left since)."""
+        self._silenced: set[ConnId] = set()
+        """Connections whose unsent frames the server must discard (`take_silenced`)."""
         self.where: dict[ConnId, int] = {}
         self.alive: Callable[[ConnId], bool] = lambda conn: False
         """Whether a connection is alive and answering (the server sets it: a frame received
@@ -73,7 +78,16 @@ class Registry:
 
     def take_outgoing(self) -> list[Outgoing]:
         out, self.outbox[:] = list(self.outbox), []
+        if not self.journals.pending:
+            self._recipients.clear()  # sent, or sent at once: nothing held to take back
         return out
+
+    def take_silenced(self) -> set[ConnId]:
+        """Connections that got moves of a table that failed before they were sent (its
+        journal, or the table itself, failed while the server held them for a commit): the
+        server discards their unsent frames; they get `table_failed` instead."""
+        silenced, self._silenced = self._silenced, set()
+        return silenced
 
     def create_table(self, settings: TableSettings) -> Table:
         table = Table(self._next_number, settings, self.outbox, self.signer, self.journals)
@@ -247,6 +261,9 @@ class Registry:
             del self.outbox[mark:]
             self._fail(table)
             return
+        if self.journals.deferred and len(self.outbox) > mark:
+            self._recipients.setdefault(table.number, set()).update(
+                item.conn for item in self.outbox[mark:])
         self._touched.add(table.number)
         if table.number in self._created_by and table.abandoned:
             self._remove(table, "abandoned")
@@ -260,25 +277,31 @@ class Registry:
 
     def commit_journals(self) -> None:
         """Put every journal line written since the last commit on disk: the server calls this
-        before it sends what the outbox holds. A table whose journal cannot be synced is
-        closed, as one whose write fails is, and nothing it queued reaches its members: they
-        must not see a move its journal may lack."""
+        before it sends what it holds. A table whose journal cannot be synced is closed, as
+        one whose write fails is, and nothing it sent since the last commit goes out (`_fail`):
+        nobody may see a move its journal may lack."""
         for journal, error in self.journals.commit():
             table = next((t for t in self.tables.values()
                           if t.game is not None and t.game.journal is journal), None)
-            if table is None:
-                continue
-            members = set(table.room.members)
-            self.outbox[:] = [item for item in self.outbox if item.conn not in members]
-            self._fail(table, error)
+            if table is not None:
+                self._fail(table, error)
 
     def _fail(self, table: Table, error: BaseException | None = None) -> None:
         """Close a table that raised (or whose journal `error` failed): its members get
         `table_failed`, its journal is closed (kept on disk: `unonet host --resume` carries
-        the match on), and it is gone."""
+        the match on), and it is gone. What it sent since the last commit, which the server
+        still holds, is dropped, and whoever it went to (a member who left since too) gets
+        `table_failed` instead."""
         log.error("table %d (%s) failed and is closed; its members are told", table.number,
                   table.settings.name, exc_info=error if error is not None else True)
-        for conn in list(table.room.members):
+        told = list(table.room.members)
+        held = self._recipients.pop(table.number, set())
+        if held:  # what it sent since the last commit is still held: it never goes out
+            told += sorted(held.difference(told))
+            silenced = set(told)
+            self.outbox[:] = [item for item in self.outbox if item.conn not in silenced]
+            self._silenced |= silenced
+        for conn in told:
             self.outbox.append(CloseConnection(
                 conn, Code.TABLE_FAILED,
                 f"table {table.number} failed on the host and was closed"

@@ -59,6 +59,9 @@ class HostServer:
         self._ids = itertools.count(1)
         self._wakeup = trio.Event()
         self._commit_wanted = trio.Event()
+        self._commit_done = trio.Event()  # set, and replaced, after each commit's flush
+        self._held: dict[ConnId, ClientConnection] = {}
+        """Connections with frames held until the journals' commit (`hold`)."""
         self._armed = -math.inf
         """The deadline the tables' clock sleeps until (inf: none); -inf while it is awake,
         when it looks at every table's deadline again before sleeping."""
@@ -130,9 +133,14 @@ class HostServer:
             self._wakeup.set()
 
     def _route(self) -> None:
+        """Turn what the tables queued into each connection's frames, in order, and send
+        them; while a journal has lines not yet on disk, the frames wait in their connections
+        (`hold`) for the commit, which `_journal_commits` makes and then sends them."""
         if self.registry.journals.pending:  # what the outbox holds may record those lines
             self._commit_wanted.set()
-            return
+        for conn in self.registry.take_silenced():
+            if (connection := self.connections.get(conn)) is not None:
+                connection.discard_unsent()
         items = self.registry.take_outgoing()
         if not items:
             return
@@ -200,11 +208,11 @@ class HostServer:
             await trio.lowlevel.checkpoint()
 
     async def _journal_commits(self) -> None:
-        """Group commit (host/group_commit.py): `_route` holds the outbox while a journal
-        has lines not yet on disk and wakes this task, which runs after every task the same
-        pass of the event loop woke (each may journal an action of its own table), syncs
-        every journal written, then sends what they record. One flush of the disk for all of
-        them, in place of one per action."""
+        """Group commit (host/group_commit.py): while a journal has lines not yet on disk,
+        every connection holds what it would write (`hold`) and this task is woken. It runs
+        after every task the same pass of the event loop woke (each may journal an action of
+        its own table), syncs every journal written, then sends what was held. One flush of
+        the disk for all of them, in place of one per action."""
         while True:
             await self._commit_wanted.wait()
             self._commit_wanted = trio.Event()
@@ -212,7 +220,27 @@ class HostServer:
                 self.registry.commit_journals()
             except Exception:  # a bug here must not stop every table: log it loudly
                 log.exception("the journals' commit failed")
-            self._route()
+            self._route()  # a failed journal's table_failed, after its moves are discarded
+            held, self._held = self._held, {}
+            for connection in held.values():
+                connection.flush()
+            self._commit_done.set()
+            self._commit_done = trio.Event()
+
+    def hold(self, connection: ClientConnection) -> bool:
+        """The Gate's question: a journal has lines not yet on disk, so what `connection`
+        would write now waits for the commit (which flushes it), behind what it follows."""
+        if not self.registry.journals.pending:
+            return False
+        self._held[connection.id] = connection
+        self._commit_wanted.set()
+        return True
+
+    async def released(self) -> None:
+        """The Gate's wait: until no journal line waits for its commit (a closing connection
+        sends what was held for it before it closes)."""
+        while self.registry.journals.pending:
+            await self._commit_done.wait()
 
     # -- admission (the Gate of host/connection.py) ------------------------------------------
 

@@ -10,8 +10,10 @@ from __future__ import annotations
 import errno
 import json
 import os
+import socket
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 import trio
@@ -20,10 +22,12 @@ import trio.testing
 from client import netbot
 from host.group_commit import SYNCFS, GroupCommit
 from host.journal import Header, Journal, SeatRecord
+from host.outgoing import CloseConnection
 from host.registry import Registry
 from host.server import HostServer, ServerConfig
-from host.settings import TableTimings
+from host.settings import BENCHMARK_LIMITS, FAST_TIMINGS, TableTimings
 from host.table import TableSettings
+from protocol.frames import FrameDecoder, encode_frame
 from protocol.trust.primitives import new_game_id
 from unonet.actions import Draw
 from unonet.rules import RuleSet
@@ -108,13 +112,17 @@ def test_a_failed_syncfs_finds_the_journals_that_failed_one_by_one(tmp_path: Pat
 
 
 def test_a_deferred_journal_syncs_its_last_lines_when_it_closes(tmp_path: Path) -> None:
-    group = GroupCommit()
+    disk = Disk()
+    group = GroupCommit(fsync=disk.fsync, syncfs=disk.syncfs)
     group.deferred = True
     journal = Journal.create(tmp_path / "t.jsonl", header(), group)
-    assert group.pending
+    assert group.pending and disk.fsyncs == 0
     journal.close()  # a finished match's journal: on disk before it moves, whatever the group
-    assert not group.pending
+    assert not group.pending and disk.fsyncs == 1
+    assert disk.durable[str(journal.path)] == journal.path.stat().st_size
     assert json.loads((tmp_path / "t.jsonl").read_text().splitlines()[0])["kind"] == "header"
+    journal.close()  # again (a failed table's journal is closed twice): nothing more to sync
+    assert disk.fsyncs == 1
 
 
 def test_without_a_deferring_server_every_line_is_fsynced_as_it_is_written(
@@ -123,8 +131,30 @@ def test_without_a_deferring_server_every_line_is_fsynced_as_it_is_written(
     disk = Disk()
     group = GroupCommit(fsync=disk.fsync, syncfs=disk.syncfs)
     journal = Journal.create(tmp_path / "t.jsonl", header(), group)
-    assert not group.pending  # fsync'd at once, not through the group (no server commits it)
+    assert disk.fsyncs == 1 and not group.pending  # at once, not through the group's commit
+    journal.write_action(0, Draw())
+    assert disk.fsyncs == 2
+    assert disk.durable[str(journal.path)] == journal.path.stat().st_size
     journal.close()
+    assert disk.fsyncs == 2  # nothing left to sync
+
+
+async def test_a_stopping_server_commits_what_is_left_and_stops_deferring(
+    tmp_path: Path,
+) -> None:
+    disk = Disk()
+    registry = Registry()
+    registry.journals = GroupCommit(fsync=disk.fsync, syncfs=disk.syncfs)
+    journal = Journal.create(tmp_path / "t.jsonl", header(), registry.journals)
+    server = HostServer(registry, ServerConfig(bind="127.0.0.1", port=0))
+    async with trio.open_nursery() as nursery:
+        await nursery.start(server.serve)
+        assert registry.journals.deferred
+        journal.write_token(0, None)  # written while serving, its commit not yet made
+        assert registry.journals.pending
+        nursery.cancel_scope.cancel()
+    assert not registry.journals.deferred and not registry.journals.pending
+    assert disk.durable[str(journal.path)] == journal.path.stat().st_size
 
 
 TIMINGS = TableTimings(grace=30.0, challenge_decision=20.0, seed_phase=10.0, bot_delay=0.5,
@@ -266,3 +296,139 @@ async def test_a_table_whose_journal_cannot_be_synced_closes_and_the_others_play
     assert (results[0].closed or "").startswith("table_failed")
     assert results[0].intents == 3 and len(results[0].latencies) == 2  # the third: no answer
     assert len(results[1].matches) == 1
+
+
+# -- what waits for a commit keeps its order, reaches a client that closes, and is dropped ---
+# -- with its table ------------------------------------------------------------------------
+
+
+class JournalingRequests:
+    """Every `list_tables` the registry answers also journals a line (as a request that moves
+    a seat does), so its answer waits for a commit; `next_frame` is written from the client's
+    socket while the host handles it, so that the host reads it in a later read of the same
+    pass of its event loop, before the commit."""
+
+    def __init__(self, registry: Registry, journal: Journal) -> None:
+        self.next_frame: Callable[[], None] | None = None
+        answer = registry.request
+
+        def request(conn: int, name: str | None, message: dict[str, object], now: float,
+                    address: str | None = None) -> None:
+            answer(conn, name, message, now, address)
+            if message.get("t") == "list_tables":
+                journal.write_token(0, None)
+                if self.next_frame is not None:
+                    self.next_frame()
+
+        registry.request = request  # type: ignore[method-assign]
+
+
+async def hello(listener: trio.SocketListener) -> tuple[trio.SocketStream, FrameDecoder]:
+    stream = await trio.testing.open_stream_to_socket_listener(listener)
+    decoder = FrameDecoder()
+    await stream.send_all(encode_frame({"t": "hello", "v": [1], "features": [], "name": "a",
+                                        "client": {"name": "test", "version": "1"}}))
+    assert (await next_frame(stream, decoder))["t"] == "welcome"
+    return stream, decoder
+
+
+async def next_frame(stream: trio.SocketStream, decoder: FrameDecoder) -> dict[str, Any]:
+    while not isinstance(frame := decoder.next_frame(), dict):
+        data = await stream.receive_some(65536)
+        if not data:
+            raise EOFError
+        decoder.receive_data(data)
+    return frame
+
+
+async def served(nursery: trio.Nursery, tmp_path: Path
+                 ) -> tuple[trio.SocketListener, JournalingRequests]:
+    registry = Registry()
+    group = registry.journals
+    journal = Journal.create(tmp_path / "t.jsonl", header(), group)
+    requests = JournalingRequests(registry, journal)
+    server = HostServer(registry, ServerConfig(bind="127.0.0.1", port=0,
+                                               limits=BENCHMARK_LIMITS))
+    return (await nursery.start(server.serve))[0], requests
+
+
+async def test_a_reply_to_a_later_read_never_overtakes_an_answer_held_for_the_commit(
+    nursery: trio.Nursery, tmp_path: Path,
+) -> None:
+    """SPEC [UNO-7-5]: answers in the order the requests came. A ping read while the answer
+    to the request before it waits for the journals must get its pong after that answer (the
+    host reads it before or after the commit, as trio orders the pass: about half and half)."""
+    listener, requests = await served(nursery, tmp_path)
+    stream, decoder = await hello(listener)
+    fd = stream.socket.fileno()
+    for number in range(1, 41):
+        requests.next_frame = lambda n=number: os.write(fd, encode_frame({"t": "ping", "n": n}))
+        await stream.send_all(encode_frame({"t": "list_tables", "id": number}))
+        order = []
+        while len(order) < 3:
+            frame = await next_frame(stream, decoder)
+            if frame["t"] in ("accepted", "tables", "pong"):
+                order.append(frame["t"])
+        assert order == ["accepted", "tables", "pong"], (number, order)
+
+
+@pytest.mark.parametrize("close", ["bye", "eof"])
+async def test_a_request_whose_answer_waits_for_the_commit_is_answered_before_the_close(
+    nursery: trio.Nursery, tmp_path: Path, close: str,
+) -> None:
+    """A client that sends a request and then bye (or shuts its side) at once still gets the
+    answer: the connection sends what the commit held before it closes."""
+    listener, requests = await served(nursery, tmp_path)
+    for _ in range(10):
+        stream, decoder = await hello(listener)
+        sock = stream.socket
+        if close == "bye":
+            requests.next_frame = lambda sock=sock: os.write(
+                sock.fileno(), encode_frame({"t": "bye", "reason": "done"}))
+        else:
+            requests.next_frame = lambda sock=sock: sock.shutdown(socket.SHUT_WR)
+        await stream.send_all(encode_frame({"t": "list_tables", "id": 1}))
+        got = []
+        with trio.fail_after(10):
+            try:
+                while True:
+                    got.append((await next_frame(stream, decoder))["t"])
+            except EOFError:
+                pass
+        assert got[:2] == ["accepted", "tables"], got
+        await stream.aclose()
+
+
+def test_a_failed_journal_silences_what_its_table_sent_since_the_commit_even_to_one_who_left(
+    tmp_path: Path,
+) -> None:
+    """A player who leaves in the pass whose commit fails got its `accepted` from a table
+    whose journal may lack the leave: it never goes out, and that player is told the table
+    failed, as those still seated are."""
+    registry = Registry(FAST_TIMINGS)
+    table = registry.create_table(TableSettings("t", RuleSet(), headless=True, target_seats=3,
+                                                timings=FAST_TIMINGS, journal_dir=tmp_path))
+    table.add_bot()
+    for conn in (1, 2):
+        registry.request(conn, "p", {"t": "join_table", "id": 1, "table": 0, "name": f"p{conn}"},
+                         0.0)
+        registry.request(conn, "p", {"t": "ready", "id": 2, "ready": True}, 0.0)
+    assert table.game is not None and table.game.journal is not None
+    registry.take_outgoing()
+    registry.journals.deferred = True  # as a serving HostServer sets it
+    registry.request(1, "p", {"t": "leave", "id": 3}, 1.0)  # its token given up: a line
+    assert registry.journals.pending
+
+    def refused(fd: int) -> None:
+        raise OSError(errno.EIO, "injected: the disk refused")
+
+    registry.journals = GroupCommit(fsync=refused, syncfs=None)
+    registry.journals.deferred = True
+    registry.journals.written(table.game.journal)
+    registry.commit_journals()
+    assert 0 not in registry.tables
+    closes = {item.conn: item.code for item in registry.outbox
+              if isinstance(item, CloseConnection)}
+    assert closes == {1: "table_failed", 2: "table_failed"}
+    assert all(isinstance(item, CloseConnection) for item in registry.outbox)  # no accepted
+    assert registry.take_silenced() == {1, 2}
