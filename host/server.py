@@ -62,6 +62,8 @@ class HostServer:
         self._commit_done = trio.Event()  # set, and replaced, after each commit's flush
         self._held: dict[ConnId, ClientConnection] = {}
         """Connections with frames held until the journals' commit (`hold`)."""
+        self._held_answered: dict[ConnId, ClientConnection] = {}
+        """Those of them answered in the meantime, flushed first: their senders wait."""
         self._armed = -math.inf
         """The deadline the tables' clock sleeps until (inf: none); -inf while it is awake,
         when it looks at every table's deadline again before sleeping."""
@@ -162,6 +164,8 @@ class HostServer:
             first = [item for item in items if item.conn in answered]
             items = [item for item in items if item.conn not in answered]
             for connection in self._deliver(first, receivers, shared):
+                if self.registry.journals.pending:  # flushed first once the commit is made
+                    self._held_answered[connection.id] = connection
                 connection.flush()
         for connection in self._deliver(items, receivers, shared):
             connection.flush()
@@ -221,9 +225,10 @@ class HostServer:
             except Exception:  # a bug here must not stop every table: log it loudly
                 log.exception("the journals' commit failed")
             self._route()  # a failed journal's table_failed, after its moves are discarded
+            answered, self._held_answered = self._held_answered, {}
             held, self._held = self._held, {}
-            for connection in held.values():
-                connection.flush()
+            for connection in (*answered.values(), *held.values()):
+                connection.flush()  # a second time finds nothing to send
             self._commit_done.set()
             self._commit_done = trio.Event()
 
