@@ -70,7 +70,7 @@ class GroupCommit:
         self._syncfs = syncfs
         self._written: dict[int, Committable] = {}  # by id
         self.commits = 0
-        """How many commits synced anything (benchmarks and tests read it)."""
+        """How many commits synced anything (tests read it)."""
 
     @property
     def pending(self) -> bool:
@@ -89,9 +89,10 @@ class GroupCommit:
         """A journal closed (it synced itself first) or given up."""
         self._written.pop(id(journal), None)
 
-    def commit(self) -> list[tuple[Committable, OSError]]:
+    def commit(self) -> list[tuple[Committable, Exception]]:
         """Make every journal written since the last commit durable. Returns those whose
-        sync failed, with the error; they are no longer pending (their table is to close)."""
+        sync failed, with the error (an OSError from the disk; anything else is a bug, and
+        fails closed the same way); they are no longer pending (their table is to close)."""
         written, self._written = self._written, {}
         if not written:
             return []
@@ -99,12 +100,12 @@ class GroupCommit:
         by_device: dict[int, list[Committable]] = {}
         for journal in written.values():
             by_device.setdefault(journal.device, []).append(journal)
-        failed: list[tuple[Committable, OSError]] = []
+        failed: list[tuple[Committable, Exception]] = []
         for journals in by_device.values():
             if len(journals) > 1 and self._syncfs is not None:
                 try:
                     self._syncfs(journals[0].fileno())
-                except OSError:
+                except Exception:
                     pass  # find out which of them failed, one by one
                 else:
                     for journal in journals:
@@ -113,7 +114,7 @@ class GroupCommit:
             for journal in journals:
                 try:
                     self.fsync(journal.fileno())
-                except OSError as exc:
+                except Exception as exc:  # reported: its table closes
                     failed.append((journal, exc))
                 else:
                     journal.synced()

@@ -111,6 +111,34 @@ def test_a_failed_syncfs_finds_the_journals_that_failed_one_by_one(tmp_path: Pat
     assert not group.pending  # its table is the caller's to close
 
 
+class BrokenJournal:
+    """A journal whose file is gone from under it (a bug: closed without leaving its group)."""
+
+    device = -1
+    synced_calls = 0
+
+    def fileno(self) -> int:
+        raise ValueError("I/O operation on closed file")
+
+    def synced(self) -> None:
+        self.synced_calls += 1
+
+
+def test_a_journal_that_cannot_even_be_synced_fails_closed_and_the_others_are_synced(
+    tmp_path: Path,
+) -> None:
+    disk = Disk()
+    group = GroupCommit(fsync=disk.fsync, syncfs=None)  # each journal synced alone
+    group.deferred = True
+    good = Journal.create(tmp_path / "t.jsonl", header(), group)
+    broken = BrokenJournal()
+    group.written(broken)
+    failed = group.commit()
+    assert [(journal, type(error)) for journal, error in failed] == [(broken, ValueError)]
+    assert broken.synced_calls == 0
+    assert disk.durable[str(good.path)] == good.path.stat().st_size
+
+
 def test_a_deferred_journal_syncs_its_last_lines_when_it_closes(tmp_path: Path) -> None:
     disk = Disk()
     group = GroupCommit(fsync=disk.fsync, syncfs=disk.syncfs)
