@@ -46,18 +46,32 @@ _CURVE: Final = ec.SECP256R1
 _HASH: Final = hashes.SHA256
 
 
+_PLAIN: Final = frozenset({bytes, str, int, bool, type(None)})
+"""Types `sort_maps` returns as they are, looked up by exact type before any isinstance: a
+deck_commits message holds 108 bytes values, and an isinstance check against Mapping (an
+ABC) cost more than the rest of the walk."""
+
+
+def _utf8(key: str) -> bytes:
+    return key.encode("utf-8")
+
+
 def sort_maps(value: Any) -> Any:
     """`value` with every map rebuilt in the order of its keys' UTF-8 bytes, tuples as lists.
 
     Raises TypeError for what the encoding profile has no place for: a float, or a map key that
     is not a str (the profile allows only str keys, so the order is always defined).
     """
-    if isinstance(value, Mapping):
+    kind = type(value)
+    if kind in _PLAIN:
+        return value
+    if kind is list or kind is tuple:
+        return [item if type(item) in _PLAIN else sort_maps(item) for item in value]
+    if kind is dict or isinstance(value, Mapping):
         for key in value:
             if not isinstance(key, str):
                 raise TypeError(f"canonical map keys are str, not {type(key).__name__}")
-        ordered = sorted(value, key=lambda key: key.encode("utf-8"))
-        return {key: sort_maps(value[key]) for key in ordered}
+        return {key: sort_maps(value[key]) for key in sorted(value, key=_utf8)}
     if isinstance(value, list | tuple):
         return [sort_maps(item) for item in value]
     if isinstance(value, float):
