@@ -29,7 +29,12 @@ into a fresh folder per repeat under
 `--journal-dir` (default: the system's temporary folder; its file system is printed, since
 an fsync costs what that file system makes it cost: nothing on a tmpfs, a disk's time on a
 disk). `--no-journal` measures the host without it, which no real host runs: what the
-journal costs.
+journal costs. When the tables journal, the paced phase also runs a durable echo (`echo
+--durable FILE`, its file in the same folder) with as many clients as the echo, at its pace:
+the echo, each request appended to its file and fsync'd before its answer, one fsync per pass
+of its event loop as the host's group commit. The plain echo keeps nothing, so it is not like
+with like for a host that keeps every action; the durable echo is, and the round trips are
+printed beside both.
 
 `--against TREE` pairs the saturate phase: the host of another source tree (an earlier commit,
 say) runs beside this one on the same core, loaded by its own workers exactly as this one is,
@@ -152,9 +157,9 @@ async def _serve(tables: int, journal_dir: Path | None, task_status: trio.TaskSt
             task_status.started(port)
 
 
-async def echo() -> None:
+async def echo(journal: str | None = None) -> None:
     async with trio.open_nursery() as nursery:
-        port = await nursery.start(host_load.echo_server)
+        port = await nursery.start(host_load.echo_server, journal)
         print(json.dumps({"port": port, "affinity": sorted(os.sched_getaffinity(0))}),
               flush=True)
 
@@ -223,28 +228,35 @@ def spawn_against(tree: Path, tables: int, journal: Sequence[str] = ()
 def phase(tables: int, echo_clients: int, think: tuple[float, float],
           echo_think: tuple[float, float], workers: int, warmup: float,
           seconds: float, against: Path | None = None, fanout_groups: int = 0,
-          journal_root: Path | None = None) -> dict[str, Any]:
+          journal_root: Path | None = None, durable_clients: int = 0) -> dict[str, Any]:
     """Start a host, an echo server and a fan-out server (`fanout_groups` groups of SEATS
     clients, paced as the players are), load them, measure the window; everything stopped.
     With `against`, a second host from that tree runs beside the first on the same core, with
     the same load from workers of its own, over the same window: a pair. With `journal_root`,
-    the tables journal their matches into fresh folders there, removed afterwards."""
+    the tables journal their matches into fresh folders there, removed afterwards, and
+    `durable_clients` echo clients (paced as the echo's) use a durable echo whose file is
+    there too: the echo, each request on disk before its answer."""
     with tempfile.TemporaryDirectory(prefix="unonet-bench-journals-",
                                      dir=journal_root) as folder:
         journal = ("--journal-dir", folder) if journal_root is not None else ()
+        durable = str(Path(folder) / "durable-echo") if journal_root is not None else None
         return _phase(tables, echo_clients, think, echo_think, workers, warmup, seconds,
-                      against, fanout_groups, journal)
+                      against, fanout_groups, journal, durable_clients if durable else 0,
+                      durable)
 
 
 def _phase(tables: int, echo_clients: int, think: tuple[float, float],
            echo_think: tuple[float, float], workers: int, warmup: float,
            seconds: float, against: Path | None, fanout_groups: int,
-           journal: Sequence[str]) -> dict[str, Any]:
+           journal: Sequence[str], durable_clients: int, durable: str | None
+           ) -> dict[str, Any]:
     profile = ("--profile", PROFILE, "--seconds", str(warmup + seconds + 1.0)) \
         if PROFILE and not os.path.exists(PROFILE) else ()
     host, started = spawn("serve", "--tables", str(tables), *journal, *profile)
     echo_server, echo_started = spawn("echo")
     fanout_server, fanout_started = spawn("fanout")
+    durable_server, durable_started = spawn("echo", "--durable", durable) \
+        if durable_clients and durable is not None else (None, {"port": 0})
     children: list[subprocess.Popen[bytes]] = []
     other: subprocess.Popen[bytes] | None = None
     other_children: list[subprocess.Popen[bytes]] = []
@@ -265,7 +277,9 @@ def _phase(tables: int, echo_clients: int, think: tuple[float, float],
                 workers, think=think, echo_think=echo_think, start=start, seconds=seconds,
                 fanout_port=fanout_started["port"],
                 fanout_groups=fanout_groups * (index + 1) // workers - fanout_groups * index //
-                workers)
+                workers, durable_port=durable_started["port"],
+                durable_clients=durable_clients * (index + 1) // workers
+                - durable_clients * index // workers)
             children.append(subprocess.Popen(
                 [sys.executable, __file__, "worker", "--plan", json.dumps(asdict(plan))],
                 stdout=subprocess.PIPE, cwd=ROOT))
@@ -296,7 +310,8 @@ def _phase(tables: int, echo_clients: int, think: tuple[float, float],
         if profile:
             host.wait(60)
         for process in (*children, *other_children, host, echo_server, fanout_server,
-                        *([other] if other is not None else [])):
+                        *([other] if other is not None else []),
+                        *([durable_server] if durable_server is not None else [])):
             if process.poll() is None:
                 process.kill()
                 process.wait()
@@ -305,6 +320,7 @@ def _phase(tables: int, echo_clients: int, think: tuple[float, float],
     latencies = [x for f in found for x in f["latencies"]]
     echo_latencies = [x for f in found for x in f["echo_latencies"]]
     fanout_latencies = [x for f in found for x in f["fanout_latencies"]]
+    durable_latencies = [x for f in found for x in f["durable_latencies"]]
     paired: dict[str, Any] = {}
     if other is not None:
         other_actions = sum(f["accepted"] for f in other_found)
@@ -331,6 +347,9 @@ def _phase(tables: int, echo_clients: int, think: tuple[float, float],
         "echo_p50": percentile(echo_latencies, 0.5), "echo_p99": percentile(echo_latencies, 0.99),
         "fanout_p50": percentile(fanout_latencies, 0.5),
         "fanout_p99": percentile(fanout_latencies, 0.99),
+        "durable_requests": len(durable_latencies),
+        "durable_p50": percentile(durable_latencies, 0.5) if durable_latencies else None,
+        "durable_p99": percentile(durable_latencies, 0.99) if durable_latencies else None,
     }
 
 
@@ -419,6 +438,23 @@ def report(saturated: list[dict[str, Any]], paced: list[dict[str, Any]]) -> None
               f"{spread([a / b for a, b in zip(f50, e50, strict=True)], 1, '{:.1f}')} / "
               f"{spread([a / b for a, b in zip(f99, e99, strict=True)], 1, '{:.1f}')} x   "
               "(the same ratios for the floor: what the I/O alone does to them)")
+        if s["durable_p50"] is not None:
+            d50 = [r["durable_p50"] for r in paced]
+            d99 = [r["durable_p99"] for r in paced]
+            print(f"durable echo p50 / p99       {spread(d50, ms, '{:.2f}')} / "
+                  f"{spread(d99, ms, '{:.2f}')} ms   ({s['durable_requests']} requests in the "
+                  "first repeat's window: the echo, each request appended to a file and "
+                  "fsync'd before its answer, one fsync per pass of the event loop as the "
+                  "host's group commit: the floor of an answer that survives a power cut)")
+            print(f"p50 / p99 action / durable   "
+                  f"{spread([a / b for a, b in zip(p50, d50, strict=True)], 1, '{:.1f}')} / "
+                  f"{spread([a / b for a, b in zip(p99, d99, strict=True)], 1, '{:.1f}')} x   "
+                  "(the journalling host beside the durable echo: like with like, where the "
+                  "targets' echo keeps nothing)")
+            print(f"p50 / p99 durable / echo     "
+                  f"{spread([a / b for a, b in zip(d50, e50, strict=True)], 1, '{:.1f}')} / "
+                  f"{spread([a / b for a, b in zip(d99, e99, strict=True)], 1, '{:.1f}')} x   "
+                  "(what making a request durable alone does to the echo's round trip)")
 
 
 def run_compiled(argv: Sequence[str]) -> int:
@@ -493,6 +529,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                         "temporary folder)")
     parser.add_argument("--no-journal", action="store_true",
                         help="tables keep no journal (unlike `unonet host`): what it costs")
+    parser.add_argument("--durable", metavar="FILE",
+                        help="echo: a durable echo, each request appended to FILE and on disk "
+                        "before its answer (run: the paced phase runs one when the tables "
+                        "journal)")
     parser.add_argument("--compiled", action="store_true",
                         help="compile a copy of this tree with mypyc and run from it")
     parser.add_argument("--against", metavar="TREE", type=Path,
@@ -521,7 +561,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if args.mode == "echo":
         pin(server_core())
-        trio.run(echo)
+        trio.run(echo, args.durable)
         return 0
     if args.mode == "fanout":
         pin(server_core())
@@ -557,7 +597,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                                ECHO_THINK, args.workers,
                                args.warmup + args.clients / 250, args.seconds,
                                fanout_groups=args.echo_clients // SEATS,
-                               journal_root=journal_root))
+                               journal_root=journal_root, durable_clients=args.echo_clients))
         print(f"repeat {repeat + 1} of {args.repeats} done", flush=True)
     first = (saturated or paced)[0]
     print(f"engine in the host: {'compiled (mypyc)' if first['compiled'] else 'pure Python'}; "

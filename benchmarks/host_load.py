@@ -22,6 +22,7 @@ import random
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import msgpack
@@ -46,12 +47,13 @@ def _frame(message: Mapping[str, Any]) -> bytes:
 @dataclass
 class Stats:
     """What one process saw: answered intents, their round trips (s) and refusals, and the
-    round trips of the anchors (echo, fan-out)."""
+    round trips of the anchors (echo, durable echo, fan-out)."""
 
     accepted: int = 0
     refused: int = 0
     latencies: list[float] = field(default_factory=list)
     echo_latencies: list[float] = field(default_factory=list)
+    durable_latencies: list[float] = field(default_factory=list)
     fanout_latencies: list[float] = field(default_factory=list)
     counting: bool = False  # inside the measured window
 
@@ -207,9 +209,11 @@ ECHO_MESSAGE: dict[str, Any] = {"t": "intent", "id": 1234,
 
 
 async def run_echo_client(port: int, stats: Stats, think: tuple[float, float],
-                          rng: random.Random) -> None:
+                          rng: random.Random, *, durable: bool = False) -> None:
     """Send ECHO_MESSAGE, wait for it to come back (decoded by protocol.frames.FrameDecoder,
-    the framing code a client uses), every `think` seconds (or back to back)."""
+    the framing code a client uses), every `think` seconds (or back to back). `durable`: the
+    server is a durable echo, and the round trips go to `stats.durable_latencies`."""
+    latencies = stats.durable_latencies if durable else stats.echo_latencies
     stream = await trio.open_tcp_stream("127.0.0.1", port)
     decoder = FrameDecoder()
     frame = _frame(ECHO_MESSAGE)
@@ -227,13 +231,45 @@ async def run_echo_client(port: int, stats: Stats, think: tuple[float, float],
                 return
             decoder.receive_data(data)
         if stats.counting:
-            stats.echo_latencies.append(time.perf_counter() - started)
+            latencies.append(time.perf_counter() - started)
 
 
-async def echo_server(task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
+class PassCommit:
+    """The durable echo's group commit: one fsync of its file for every request read in the
+    same pass of the event loop, as the host's group commit (host/group_commit.py) makes one
+    flush of the disk for every action of a pass (an fsync when one journal was written)."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self._wanted = trio.Event()
+        self._done = trio.Event()
+
+    async def run(self) -> None:
+        while True:
+            await self._wanted.wait()
+            self._wanted = trio.Event()
+            done, self._done = self._done, trio.Event()
+            os.fsync(self.fd)  # in the event loop, as the host's commit runs
+            done.set()
+
+    async def durable(self, data: bytes) -> None:
+        """Append `data` and return once it is on disk."""
+        os.write(self.fd, data)
+        done = self._done
+        self._wanted.set()
+        await done.wait()
+
+
+async def echo_server(journal: str | None = None,
+                      task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
     """The anchor: each frame decoded with protocol.frames.FrameDecoder (msgpack and the
     profile) and answered with encode_frame of what it held: a framed msgpack request and
-    reply, one write, nothing else."""
+    reply, one write, nothing else.
+
+    With `journal` (a file), the durable echo: the frames read are appended to that file and
+    made durable (PassCommit) before they are answered, as the host journals an action before
+    anything recording it goes out. The floor of an answer that survives a power cut."""
+    commit: PassCommit | None = None
 
     async def handle(stream: trio.SocketStream) -> None:
         decoder = FrameDecoder()
@@ -246,14 +282,20 @@ async def echo_server(task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNOR
                     if not isinstance(got, dict):
                         break
                     out.append(encode_frame(got))
+                if out and commit is not None:
+                    await commit.durable(bytes(data))
                 if out:
                     await stream.send_all(b"".join(out))
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             pass
 
-    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
-    task_status.started(listeners[0].socket.getsockname()[1])
-    await trio.serve_listeners(handle, listeners)
+    async with trio.open_nursery() as nursery:
+        if journal is not None:
+            commit = PassCommit(os.open(journal, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600))
+            nursery.start_soon(commit.run)
+        listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+        task_status.started(listeners[0].socket.getsockname()[1])
+        await trio.serve_listeners(handle, listeners)
 
 
 FANOUT_EVENT: dict[str, Any] = {"type": "card_played", "seat": 1, "card": 57, "position": 12}
@@ -376,6 +418,9 @@ class LoadPlan:
     fanout_port: int = 0
     fanout_groups: int = 0
     """Groups of `seats` fan-out clients (fanout_server), paced by `think` like the players."""
+    durable_port: int = 0
+    durable_clients: int = 0
+    """Echo clients of the durable echo (echo_server with a journal), paced by `echo_think`."""
 
 
 def cpu_seconds() -> float:
@@ -397,6 +442,10 @@ async def run_worker(plan: LoadPlan) -> dict[str, Any]:
         for _ in range(plan.echo_clients):
             nursery.start_soon(run_echo_client, plan.echo_port, stats, plan.echo_think,
                                random.Random(rng.getrandbits(64)))
+        for _ in range(plan.durable_clients):
+            nursery.start_soon(partial(run_echo_client, plan.durable_port, stats,
+                                       plan.echo_think, random.Random(rng.getrandbits(64)),
+                                       durable=True))
         for index in range(plan.fanout_groups):
             group = plan.first * 10_000 + index  # unique across workers
             for seat in range(plan.seats):
@@ -412,6 +461,7 @@ async def run_worker(plan: LoadPlan) -> dict[str, Any]:
     return {"accepted": stats.accepted, "refused": stats.refused, "cpu": cpu1 - cpu0,
             "latencies": stats.latencies, "echo_latencies": stats.echo_latencies,
             "fanout_latencies": stats.fanout_latencies,
+            "durable_latencies": stats.durable_latencies,
             "affinity": sorted(os.sched_getaffinity(0))}
 
 
