@@ -46,6 +46,15 @@ class GameEvent:
 
 
 @dataclass(frozen=True, slots=True)
+class MissedEvents:
+    """Events of a round this client had not been told, from the round_history a connection
+    entering a match gets (a resume, a spectate, a reconnection, a restarted host), oldest
+    first: for the log, since the snapshot that follows sets the screen's state."""
+
+    events: tuple[Event, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class ManifestReceived:
     """The deck of the match: the faces of every card id (before the first snapshot)."""
 
@@ -181,9 +190,9 @@ class Refused:
 
 
 Update = (
-    Snapshot | GameEvent | ManifestReceived | LobbyChanged | TablesListed | ChatReceived
-    | TrustReport | TrustStatus | ConnectionChanged | Refused | SeatNews | HostKeyWarning
-    | Hosting
+    Snapshot | GameEvent | MissedEvents | ManifestReceived | LobbyChanged | TablesListed
+    | ChatReceived | TrustReport | TrustStatus | ConnectionChanged | Refused | SeatNews
+    | HostKeyWarning | Hosting
 )
 
 Deliver = Callable[[Update], None]

@@ -20,6 +20,7 @@ from client.link import (
     GameEvent,
     LobbyChanged,
     ManifestReceived,
+    MissedEvents,
     Refused,
     SeatNews,
     Snapshot,
@@ -35,6 +36,7 @@ from client.transcript import TranscriptWriter
 from client.trust_gate import TrustGate
 from protocol.client_session import (
     ClientSession,
+    HistoryReceived,
     MessageReceived,
     PeerError,
     RequestRefused,
@@ -102,6 +104,11 @@ def player_name(name: str) -> str:
         return "player"
 
 
+TOLD_ROUNDS = 4
+"""Rounds whose told events a link counts: an entry's history covers the previous round and
+the current one."""
+
+
 class LinkSession:
     """One player's logical session with a host, across reconnects."""
 
@@ -146,6 +153,14 @@ class LinkSession:
         self.session = ClientSession(name=self.name)
         self.limits: Mapping[str, int] = {}
         self._ready_sent = False
+        self._round: tuple[bytes, int] | None = None
+        """The round the events that come now belong to: the game id and number of the last
+        round_prepare (a round's events follow its round_prepare; on entering a match, each
+        round's history follows its own)."""
+        self._told: dict[tuple[bytes, int], int] = {}
+        """Events of each recent round (by game id and round number, as round_prepare and
+        round_history number rounds) that became updates, live or from a history: a
+        round_history then adds only those missed. The last TOLD_ROUNDS rounds."""
 
     @property
     def seat(self) -> int | None:
@@ -268,8 +283,12 @@ class LinkSession:
                     self.match_on = False
                     self.after_match = True
                     self._forget_seat()  # a finished match's token takes back nothing
+                if self._round is not None:
+                    self._told[self._round] = self._told.get(self._round, 0) + 1
                 if not isinstance(game_event, UnknownEvent):
                     out.updates.append(GameEvent(game_event, legal))
+            case HistoryReceived(round_no=round_no, first=first, events=events):
+                self._missed(round_no, first, [wired.event for wired in events], out)
             case RequestRefused(request=request, error=error):
                 if request.get("t") == "join_table" and self._from_audience is not None:
                     self._watch_again(self._from_audience, out)
@@ -365,10 +384,28 @@ class LinkSession:
             out.updates.append(ChatReceived(message["name"], message["text"],
                                             None if host else message.get("seat"), host))
         elif kind in ("round_prepare", "seed_commits"):
+            if kind == "round_prepare":
+                self._round = (bytes(message["game_id"]), message["round"])
             mine = self.gate.contribution(message)
             if mine is not None:
                 kind = "seed_commit" if kind == "round_prepare" else "seed_reveal"
                 out.frames += self.session.send({"t": kind, **mine.to_dict()})
+
+    def _missed(self, round_no: int, first: int, events: Sequence[ev.Event | UnknownEvent],
+                out: Output) -> None:
+        """A round_history chunk: the events at indices this link had not told yet become a
+        MissedEvents update (a resync or a reconnection repeats what we had, a fresh process
+        or a spectator had none of them)."""
+        key = self._round if self._round is not None and self._round[1] == round_no \
+            else (b"", round_no)
+        told = self._told.get(key, 0)
+        missed = tuple(event for index, event in enumerate(events, first)
+                       if index >= told and not isinstance(event, UnknownEvent))
+        self._told[key] = max(told, first + len(events))
+        while len(self._told) > TOLD_ROUNDS:
+            del self._told[next(iter(self._told))]  # the oldest round
+        if missed:
+            out.updates.append(MissedEvents(missed))
 
     # -- the seat kept across runs, and who comes and goes ----------------------------------
 

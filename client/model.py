@@ -241,6 +241,9 @@ class ClientModel:
         self.tracker: ViewTracker | None = None
         self.legal: tuple[Action, ...] = ()
         self.log: deque[str] = deque(maxlen=LOG_LINES)
+        self._missed: list[ev.Event] = []
+        """Events of the round from a round_history (link.MissedEvents), told in the log once
+        the seats' names are known: a resume's table_state comes after its snapshot."""
         self.chat: deque[ChatLine] = deque(maxlen=CHAT_LINES)
         self.trust = link.TrustStatus()
         """The deck checks of the match, whole (the link sends each change)."""
@@ -605,12 +608,19 @@ class ClientModel:
         match update:
             case link.Snapshot(view=view, legal=legal):
                 self.apply_snapshot(view, legal)
+                if self.lobby is not None:  # a reconnection: the names are known
+                    self._tell_missed()
             case link.GameEvent(event=event, legal=legal):
+                self._tell_missed()
                 self.apply_event(event, legal)
+            case link.MissedEvents(events=events):
+                self._missed += events
+                del self._missed[:-LOG_LINES]  # more could not show
             case link.ManifestReceived(manifest=manifest):
                 self.manifest = manifest
             case link.LobbyChanged(lobby=lobby):
                 self.apply_lobby(lobby)
+                self._tell_missed()
             case link.TablesListed(tables=tables):
                 self.tables = tables
                 self.table_cursor = min(self.table_cursor, max(0, len(tables) - 1))
@@ -697,11 +707,23 @@ class ClientModel:
             self.outbox.append(SetReady(False))
         if isinstance(event, ev.Flipped):
             self.say(self.flipped_words(event), "race")  # until the next card is played
+        self._tell(event)
+        self._set_legal(tuple(legal))
+
+    def _tell(self, event: ev.Event) -> None:
+        """An event in the log, in words."""
+        if self.tracker is None or self.manifest is None:
+            return
         manifest, names, side = self.manifest, self.names(), self.side
         dark = self._dark.of(self.tracker.view.dark_faces)
         self.draw_runs.tell(self.log, event, lambda told: narrate(
             told, names, manifest, self.me, self.tr.lang, side, dark))
-        self._set_legal(tuple(legal))
+
+    def _tell_missed(self) -> None:
+        """What happened in the round before we came (back), in the log before what follows."""
+        missed, self._missed = self._missed, []
+        for event in missed:
+            self._tell(event)
 
     def roulette_words(self, seat: int, color: Color, cards: tuple[int, ...]) -> str:
         """The notice line after a Color Roulette: who named which colour and every card it

@@ -331,3 +331,35 @@ def test_a_refused_join_on_the_table_list_stays_over_the_list_it_brings() -> Non
     assert model.notice == "Refused: table 1 is full"
     model.apply(TablesListed((TableInfo(0, "t", 2, 2, True), TableInfo(1, "u", 4, 0, False))))
     assert model.notice == ""  # a later change of the list: it goes as any answer does
+
+
+def test_a_resume_tells_the_rounds_missed_events_once_the_seats_have_names() -> None:
+    """A fresh client resuming in mid-round gets the round's events in its history before
+    the snapshot, and the table's names only after it (table_state ends a resume): the log
+    says nothing until the names are there, then the same lines as a client that saw it all
+    live."""
+    from client.link import GameEvent, ManifestReceived, MissedEvents, Snapshot, Update
+
+    seen: list[Update] = []
+    live = ClientModel(Translator("en"), name="Me")
+    table = scenario_table(live)
+
+    def deliver(update: Update) -> None:
+        seen.append(update)
+        live.apply(update)
+
+    table.start(deliver)
+    live.select_index(2)
+    live.play_selected()
+    table.send_intent(play_of(live.choose_color(Color.GREEN)))
+    events = tuple(u.event for u in seen if isinstance(u, GameEvent))
+    names = [u for u in seen if isinstance(u, LobbyChanged)][-1]
+    assert len(events) > 5 and any("Bruno" in line for line in live.log)
+
+    resumed = ClientModel(Translator("en"), name="Me")
+    resumed.apply(ManifestReceived(table.match.manifest))
+    resumed.apply(MissedEvents(events))
+    resumed.apply(Snapshot(table.match.view(table.me), table.legal()))
+    assert list(resumed.log) == []  # no names yet: "Seat 2" would be wrong
+    resumed.apply(names)
+    assert list(resumed.log) == list(live.log)

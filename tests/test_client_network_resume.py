@@ -14,7 +14,7 @@ from dataclasses import replace
 import trio
 from client_net import CuttableStream, LinkHarness, LocalHost, play_until, start_host, start_link
 
-from client.link import GameEvent, Snapshot, TrustReport, TrustStatus, Update
+from client.link import GameEvent, MissedEvents, Snapshot, TrustReport, TrustStatus, Update
 from client.link_session import Command, LinkSession
 from client.network import Backoff, LinkConfig, link_session, open_stream, run_link
 from host.settings import FAST_TIMINGS
@@ -219,3 +219,46 @@ async def test_a_client_cut_off_across_a_round_boundary_completes_its_round_when
     assert status.violations == ()
     await harness.close()
     await other.close()
+
+
+async def test_the_events_missed_while_cut_off_are_told_once_when_back(
+    nursery: trio.Nursery,
+) -> None:
+    """Cut off and kept away while a stand-in plays our seat and the bots theirs: back, the
+    round's history gives the link every event of the round, and the screen is told
+    (MissedEvents) exactly those it had not had live, in order: what it got before the cut,
+    then the missed ones, are the round's events as the verifier holds them, each once."""
+    host = await start_host(nursery, bots=2, rules=RuleSet(target=10000),
+                            timings=QUICK_STAND_IN)
+    online = trio.Event()
+    patient = Backoff(first=0.05, cap=0.2, attempts=1000)
+    harness, state = await watched_link(nursery, replace(config(host.port), backoff=patient),
+                                        online)
+    await play_until(harness, lambda u: isinstance(u, GameEvent)
+                     and isinstance(u.event, ev.CardPlayed) and u.event.seat == state.seat)
+    seat = state.seat
+    game = host.table.game
+    assert game is not None and game.round_log is not None and seat is not None
+    await harness.streams[-1].cut()
+    await harness.until_state("reconnecting")
+    had = len(first_round(state).received)
+    with trio.fail_after(60):  # the table plays on without us (a condition, not a time)
+        while game.round_log is None or len(game.round_log.seen_by(seat)) <= had:
+            await trio.sleep(0.01)
+    online.set()
+    await harness.until_state("connected")
+    await harness.until_type(Snapshot)
+
+    told: list[ev.Event] = []
+    missed: list[ev.Event] = []
+    for update in harness.seen:
+        if isinstance(update, GameEvent):
+            told.append(update.event)
+        elif isinstance(update, MissedEvents):
+            missed += update.events
+            told += update.events
+    starts = [index for index, event in enumerate(told) if isinstance(event, ev.RoundStarted)]
+    round_one = told[:starts[1]] if len(starts) > 1 else told
+    assert missed  # what was played while we were away
+    assert round_one == [received.event for received in first_round(state).received]
+    await harness.close()
