@@ -57,6 +57,7 @@ import json
 import math
 import os
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -78,7 +79,7 @@ if os.environ.get(BUILD_ROOT):
     sys.path.insert(0, os.environ[BUILD_ROOT])
 sys.path.append(str(ROOT))  # after site-packages: an installed build runs, else this tree
 
-from benchmarks import host_load  # noqa: E402
+from benchmarks import host_breakdown, host_load  # noqa: E402
 from host.collector import tuned_collector  # noqa: E402
 from host.registry import Registry  # noqa: E402
 from host.server import HostServer, ServerConfig  # noqa: E402
@@ -148,10 +149,11 @@ async def _serve(tables: int, journal_dir: Path | None, task_status: trio.TaskSt
                                             target_seats=SEATS, timings=FAST_TIMINGS,
                                             journal_dir=journal_dir))
     server = HostServer(registry, ServerConfig(bind="127.0.0.1", port=0, limits=LIMITS))
-    with tuned_collector():  # as `unonet host` runs it (host/run.py)
+    with tuned_collector(), host_breakdown.instrumented() as breakdown:
         async with trio.open_nursery() as nursery:
             listeners = await nursery.start(server.serve)
             port = listeners[0].socket.getsockname()[1]
+            nursery.start_soon(host_breakdown.report_on_signal, breakdown)
             print(json.dumps({"port": port, "compiled": engine_is_compiled(),
                               "affinity": sorted(os.sched_getaffinity(0))}), flush=True)
             task_status.started(port)
@@ -186,6 +188,14 @@ def announced(process: subprocess.Popen[bytes], what: str) -> dict[str, Any]:
     except ValueError:
         process.kill()
         raise RuntimeError(f"{what} did not start: {line!r}") from None
+    return found
+
+
+def breakdown(host: subprocess.Popen[bytes]) -> dict[str, float]:
+    """The serve process's CPU so far, whole and in the parts host_breakdown times."""
+    assert host.stdout is not None
+    host.send_signal(signal.SIGUSR1)
+    found: dict[str, float] = json.loads(host.stdout.readline())
     return found
 
 
@@ -289,6 +299,7 @@ def _phase(tables: int, echo_clients: int, think: tuple[float, float],
                     [sys.executable, __file__, "worker", "--plan", json.dumps(asdict(plan))],
                     stdout=subprocess.PIPE, cwd=ROOT))
         time.sleep(max(0.0, start - time.time()))
+        parts0 = breakdown(host)
         host0, echo0, t0 = cpu_seconds(host.pid), cpu_seconds(echo_server.pid), time.time()
         fanout0 = cpu_split(fanout_server.pid)
         host_kernel0 = cpu_split(host.pid)[1]
@@ -298,6 +309,7 @@ def _phase(tables: int, echo_clients: int, think: tuple[float, float],
         fanout1 = cpu_split(fanout_server.pid)
         host_kernel1 = cpu_split(host.pid)[1]
         other1 = cpu_seconds(other.pid) if other is not None else 0.0
+        parts1 = breakdown(host)
         found = []
         for child in children:
             out, _ = child.communicate(timeout=120)
@@ -328,6 +340,7 @@ def _phase(tables: int, echo_clients: int, think: tuple[float, float],
                   "against_actions": other_actions}
     return {
         **paired,
+        "parts": host_breakdown.per_action(parts0, parts1, actions),
         "compiled": started["compiled"], "host_cores": started["affinity"],
         "echo_cores": echo_started["affinity"], "load_cores": found[0]["affinity"],
         "workers": workers, "clients": tables * SEATS, "actions": actions,
@@ -376,6 +389,16 @@ def report(saturated: list[dict[str, Any]], paced: list[dict[str, Any]]) -> None
         echo = [r["echo_us_per_request"] for r in saturated]
         print(f"host CPU per action          {spread(cpu)} us   (target <= 120), of which the "
               f"kernel's {spread([r['host_kernel_us_per_action'] for r in saturated])} us")
+        parts = [r["parts"] for r in saturated]
+        print(f"  of which the tables'        {spread([p['tables'] for p in parts])} us   (what "
+              "a read's messages make the registry do: intents applied, their events made "
+              "and journalled, seeds taken, rounds dealt)")
+        print(f"  routing                     {spread([p['routing'] for p in parts])} us   "
+              "(every connection's frames made, and written unless held for the journals' "
+              "commit)")
+        print(f"  the rest                    {spread([p['rest'] for p in parts])} us   "
+              "(reading and decoding, the event loop, the table clock, the journals' commits "
+              "and the writes they held; benchmarks/host_breakdown.py)")
         print(f"actions/s per host core      {spread([1e6 / c for c in cpu])}   "
               "(1 s of CPU / the CPU per action: what one core could serve)")
         print(f"actions/s reached            {spread([r['actions_per_s'] for r in saturated])}"

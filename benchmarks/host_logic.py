@@ -197,7 +197,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.repeats < 1 or args.actions < 1 or args.tables < 1:
         parser.error("--repeats, --actions and --tables are at least 1")
     print(f"host logic, sans-IO: {compiled_parts()}; {args.tables} tables of {SEATS}, "
-          f"{args.actions:,} actions a repeat, {args.repeats} repeat{'s' if args.repeats > 1 else ''}", flush=True)
+          f"{args.actions:,} actions a repeat, {args.repeats} "
+          f"repeat{'s' if args.repeats > 1 else ''}", flush=True)
     totals: list[float] = []
     parts: dict[str, list[float]] = {part: [] for part in PARTS}
     per_round: list[float] = []

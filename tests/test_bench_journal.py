@@ -35,3 +35,30 @@ async def test_the_benchmarks_host_journals_every_action_of_its_tables(tmp_path:
 def test_the_file_system_of_a_folder_is_named() -> None:
     assert bench.file_system(Path("/proc")).startswith("proc on ")
     assert bench.file_system(Path("/")) != "file system unknown"
+
+
+async def test_the_benchmarks_host_says_where_its_cpu_went_when_asked(tmp_path: Path) -> None:
+    """The serve process times its tables' work and its routing (host_breakdown), and the
+    two are a part of its CPU, never more; the methods are put back after it."""
+    from benchmarks import host_breakdown
+    from host.connection import ClientConnection
+
+    original = ClientConnection._dispatch_all
+    stats = Stats(counting=True)
+    with host_breakdown.instrumented() as found:
+        assert ClientConnection._dispatch_all is not original
+        before = found.snapshot()
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(bench.serve, 1, 60.0, None)
+            with trio.fail_after(20):
+                for seat in range(bench.SEATS):
+                    player = LightPlayer(0, f"p{seat}", stats, random.Random(seat))
+                    nursery.start_soon(host_load.run_player, port, player, (0.0, 0.0))
+                while stats.accepted < 20:
+                    await trio.sleep(0.05)
+            nursery.cancel_scope.cancel()
+        after = found.snapshot()
+    assert ClientConnection._dispatch_all is original
+    parts = host_breakdown.per_action(before, after, stats.accepted)
+    assert parts["tables"] > 0 and parts["routing"] > 0
+    assert parts["rest"] >= 0  # the parts are within the process's CPU
