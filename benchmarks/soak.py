@@ -58,7 +58,7 @@ sys.path.insert(0, str(ROOT))
 
 from client.netbot import BotResult, play  # noqa: E402
 from host.collector import tuned_collector  # noqa: E402
-from host.journal import FINISHED_DIR, FINISHED_KEPT  # noqa: E402
+from host.journal import FINISHED_DIR, FINISHED_KEPT, FINISHED_SLACK  # noqa: E402
 from host.logs import setup_logging  # noqa: E402
 from host.registry import Registry  # noqa: E402
 from host.server import HostServer, ServerConfig  # noqa: E402
@@ -291,7 +291,8 @@ def structure_sizes(club: Club) -> list[str]:
     open_journals = sum(1 for t in registry.tables.values()
                         if t.game is not None and t.game.journal is not None)
     lines.append(f"journals: {len(journals)} of matches not finished ({open_journals} open), "
-                 f"{len(finished)} finished (the newest {FINISHED_KEPT} kept), {mib(size)} "
+                 f"{len(finished)} finished (pruned to the newest {FINISHED_KEPT} past "
+                 f"{FINISHED_KEPT + FINISHED_SLACK}), {mib(size)} "
                  "on disk")
     logs = sorted(club.home.glob("host.log*"))
     lines.append(f"log: {len(logs)} files, {mib(sum(p.stat().st_size for p in logs))} "

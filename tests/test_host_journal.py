@@ -107,13 +107,31 @@ def test_a_finished_match_s_journal_moves_among_the_finished_and_only_the_newest
         _play_some(path, 0)  # a header only: what is kept does not depend on the match
         journal = Journal.open_append(path, path.stat().st_size)
         os.utime(path, ns=(number * 10**9, number * 10**9))
-        moved.append(journal.finish(kept=3))
+        moved.append(journal.finish(kept=3, slack=0))
     finished = tmp_path / FINISHED_DIR
     assert moved[-1] == finished / "table0-4.jsonl"
     assert sorted(p.name for p in finished.iterdir()) == [
         "table0-2.jsonl", "table0-3.jsonl", "table0-4.jsonl"]
     assert not list(tmp_path.glob("*.jsonl"))
     assert load(moved[-1]).header.rules == RuleSet(target=50)
+
+
+def test_the_finished_are_pruned_once_they_are_more_than_the_kept_and_the_slack(
+        tmp_path: Path) -> None:
+    """Pruning reads every finished journal's time, so it waits until `slack` more than the
+    `kept` have piled up, then keeps the newest `kept`."""
+    finished = tmp_path / FINISHED_DIR
+    counts = []
+    for number in range(8):
+        path = tmp_path / f"table0-{number}.jsonl"
+        _play_some(path, 0)
+        journal = Journal.open_append(path, path.stat().st_size)
+        os.utime(path, ns=(number * 10**9, number * 10**9))
+        journal.finish(kept=3, slack=2)
+        counts.append(len(list(finished.iterdir())))
+    assert counts == [1, 2, 3, 4, 5, 3, 4, 5]  # pruned at the sixth: 3 + 2 exceeded
+    assert sorted(p.name for p in finished.iterdir()) == [
+        f"table0-{number}.jsonl" for number in range(3, 8)]
 
 
 def test_a_journal_that_cannot_be_moved_stays_where_it_is(tmp_path: Path) -> None:
