@@ -14,10 +14,12 @@ from benchmarks import host_load
 from benchmarks.host_load import LightPlayer, Stats
 
 
-async def test_the_benchmarks_host_journals_every_action_of_its_tables(tmp_path: Path) -> None:
+async def twenty_actions(journal_dir: Path | None) -> Stats:
+    """The benchmark's host with one table, journalling into `journal_dir` if given, and four
+    light players, until 20 of their intents were accepted."""
     stats = Stats(counting=True)
     async with trio.open_nursery() as nursery:
-        port = await nursery.start(bench.serve, 1, 60.0, tmp_path)
+        port = await nursery.start(bench.serve, 1, 60.0, journal_dir)
         with trio.fail_after(20):
             for seat in range(bench.SEATS):
                 player = LightPlayer(0, f"p{seat}", stats, random.Random(seat))
@@ -25,6 +27,11 @@ async def test_the_benchmarks_host_journals_every_action_of_its_tables(tmp_path:
             while stats.accepted < 20:
                 await trio.sleep(0.05)
         nursery.cancel_scope.cancel()
+    return stats
+
+
+async def test_the_benchmarks_host_journals_every_action_of_its_tables(tmp_path: Path) -> None:
+    await twenty_actions(tmp_path)
     found = sorted(tmp_path.glob("*.jsonl"))
     assert found, "no journal was written"
     lines = [json.loads(line) for line in found[0].read_text().splitlines()]
@@ -37,26 +44,17 @@ def test_the_file_system_of_a_folder_is_named() -> None:
     assert bench.file_system(Path("/")) != "file system unknown"
 
 
-async def test_the_benchmarks_host_says_where_its_cpu_went_when_asked(tmp_path: Path) -> None:
+async def test_the_benchmarks_host_says_where_its_cpu_went_when_asked() -> None:
     """The serve process times its tables' work and its routing (host_breakdown), and the
     two are a part of its CPU, never more; the methods are put back after it."""
     from benchmarks import host_breakdown
     from host.connection import ClientConnection
 
     original = ClientConnection._dispatch_all
-    stats = Stats(counting=True)
     with host_breakdown.instrumented() as found:
         assert ClientConnection._dispatch_all is not original
         before = found.snapshot()
-        async with trio.open_nursery() as nursery:
-            port = await nursery.start(bench.serve, 1, 60.0, None)
-            with trio.fail_after(20):
-                for seat in range(bench.SEATS):
-                    player = LightPlayer(0, f"p{seat}", stats, random.Random(seat))
-                    nursery.start_soon(host_load.run_player, port, player, (0.0, 0.0))
-                while stats.accepted < 20:
-                    await trio.sleep(0.05)
-            nursery.cancel_scope.cancel()
+        stats = await twenty_actions(None)
         after = found.snapshot()
     assert ClientConnection._dispatch_all is original
     parts = host_breakdown.per_action(before, after, stats.accepted)
