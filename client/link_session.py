@@ -386,6 +386,7 @@ class LinkSession:
         elif kind in ("round_prepare", "seed_commits"):
             if kind == "round_prepare":
                 self._round = (bytes(message["game_id"]), message["round"])
+                self._forget_old_rounds()
             mine = self.gate.contribution(message)
             if mine is not None:
                 kind = "seed_commit" if kind == "round_prepare" else "seed_reveal"
@@ -402,10 +403,13 @@ class LinkSession:
         missed = tuple(event for index, event in enumerate(events, first)
                        if index >= told and not isinstance(event, UnknownEvent))
         self._told[key] = max(told, first + len(events))
-        while len(self._told) > TOLD_ROUNDS:
-            del self._told[next(iter(self._told))]  # the oldest round
+        self._forget_old_rounds()
         if missed:
             out.updates.append(MissedEvents(missed))
+
+    def _forget_old_rounds(self) -> None:
+        while len(self._told) > TOLD_ROUNDS:
+            del self._told[next(iter(self._told))]  # the oldest round
 
     # -- the seat kept across runs, and who comes and goes ----------------------------------
 
