@@ -5,19 +5,22 @@ would be with no sockets, no trio and no system calls.
     UNONET_BENCH_BUILD=/path/to/build .venv/bin/python benchmarks/host_logic.py
 
 It drives a real Registry as the server does, sans-IO: `--tables` headless tables of four
-members (no journal), each member a HostConnection past its handshake whose frames are made
-as the server makes them (`host.outgoing.event_frame` for events, `send` for the rest, each
-connection its own). The members play as benchmarks/host_load.py's light players do: the
-first action of their newest legal list in the same order of preference, their seed to every
-round. The table clock runs on a virtual time that jumps to the next deadline when nobody has
-anything to do, so a match's rounds and restarts cost what they cost and no time is waited.
+members (no journal). Each member is benchmarks/host_load.py's LightPlayer (the players
+benchmarks/host.py loads the host with) on one side and the host's HostConnection on the
+other, with the benchmark's connection limits; bytes pass between them as over a socket.
+What a member sends is read by its HostConnection and handed to the registry as the
+server's connection does; what the tables queue becomes each member's frames as the server
+makes them (`host.outgoing.event_frame` for events, `send` for the rest). The table clock
+runs on a virtual time that jumps to the next deadline when nobody has anything to do, so a
+match's rounds and restarts cost what they cost and no time is waited.
 
-Per action it prints the time of the registry's calls (intents, the seed exchange's
-messages, the clock: round starts and match restarts) and of making every member's frames,
-the median and range over `--repeats`. Beside benchmarks/host.py's CPU per action (the same
-tables over real sockets), the difference is the trio shell and the system calls. What runs
-is what is installed, or the build UNONET_BENCH_BUILD names (benchmarks/host.py --compiled
-makes one); which one is said.
+Per action it prints the time of the host's parts (reading what members sent, the
+registry's calls for intents, for the seed exchange's messages, for other requests, and the
+clock: round starts and match restarts, and making every member's frames), the median and
+range over `--repeats`; the players' own work is not timed. Beside benchmarks/host.py's CPU
+per action (the same tables over real sockets), the difference is the trio shell and the
+system calls. What runs is what is installed, or the build UNONET_BENCH_BUILD names
+(benchmarks/host.py --compiled makes one); which one is said.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -36,39 +39,36 @@ if sys.path and Path(sys.path[0] or ".").resolve() == Path(__file__).resolve().p
 sys.path.append(str(Path(__file__).resolve().parent.parent))
 
 from benchmarks import host as host_bench  # first: it puts a build on the path
-from benchmarks.host_load import choose
+from benchmarks.host import LIMITS
+from benchmarks.host_load import LightPlayer, Stats
 from host.outgoing import SendEvent, SendMessage, SendSnapshot, event_frame
 from host.registry import Registry
 from host.settings import FAST_TIMINGS
 from host.table import TableSettings
-from protocol.frames import encode_frame
-from protocol.game_codec import encode_action
-from protocol.host_connection import HostConnection
-from protocol.trust.primitives import seed_commitment
-from unonet.actions import Action
+from protocol.host_connection import (
+    HelloReceived,
+    HostConnection,
+    IntentReceived,
+    MessageReceived,
+    RequestReceived,
+)
 from unonet.compiled import compiled_parts
 
 SEATS = host_bench.SEATS
-PARTS = ("intents", "seed messages", "clock", "frames")
+PARTS = ("reading", "intents", "seed messages", "requests", "clock", "frames")
 """What each action's time is split into (see the module's docstring)."""
+
+SEED_MESSAGES = frozenset({"seed_commit", "seed_reveal"})
 
 
 class Member:
-    """One light player's seat, sans-IO: its connection's protocol and what it knows."""
+    """One seat: a light player and the host's side of its connection."""
 
-    def __init__(self, conn: int, rng: random.Random) -> None:
+    def __init__(self, conn: int, table: int, rng: random.Random) -> None:
         self.conn = conn
-        self.protocol = HostConnection(0.0)
-        self.protocol.receive_data(encode_frame(
-            {"t": "hello", "v": [1], "client": {"name": "bench", "version": "1"},
-             "features": [], "name": f"p{conn}"}), 0.0)
-        self.protocol.welcome()
-        self.rng = rng
-        self.seat: int | None = None
-        self.legal: tuple[Action, ...] = ()
-        self.waiting = False  # an intent not yet answered
-        self.seeds: dict[int, bytes] = {}
-        self.next_id = 100
+        self.player = LightPlayer(table, f"p{conn}", Stats(), rng)
+        self.protocol = HostConnection(0.0, **LIMITS.protocol_options())
+        self.inbox = bytearray()  # the host's frames for the player, not yet read
 
 
 class Run:
@@ -79,7 +79,7 @@ class Run:
         self.now = 0.0
         self.spent = dict.fromkeys(PARTS, 0.0)
         self.actions = 0
-        self.rounds = 0
+        self.seed_commits = 0  # one per member a round: how many rounds were played
         rng = random.Random(seed)
         self.members: dict[int, Member] = {}
         for number in range(tables):
@@ -87,98 +87,73 @@ class Run:
                 f"bench{number}", capacity=SEATS, headless=True, target_seats=SEATS,
                 timings=FAST_TIMINGS))
             for _ in range(SEATS):
-                member = Member(len(self.members) + 1, random.Random(rng.getrandbits(64)))
+                member = Member(len(self.members) + 1, number, random.Random(rng.getrandbits(64)))
                 self.members[member.conn] = member
-                self.registry.request(member.conn, f"p{member.conn}",
-                                      {"t": "join_table", "table": number,
-                                       "name": f"p{member.conn}", "id": 1}, 0.0)
-                self.registry.request(member.conn, f"p{member.conn}",
-                                      {"t": "ready", "ready": True, "id": 2}, 0.0)
+                self.read(member, member.player.hello())
 
-    def timed(self, part: str, call: Callable[..., object], *args: Any) -> None:
+    def timed(self, part: str, call: Callable[..., object], *args: Any) -> Any:
         start = time.perf_counter()
-        call(*args)
+        result = call(*args)
         self.spent[part] += time.perf_counter() - start
+        return result
 
-    def route(self) -> list[tuple[int, dict[str, Any]]]:
-        """Every member's frames of what the tables queued (timed), then what the members
-        answer (seeds: not timed, a client's work)."""
+    def read(self, member: Member, data: bytes) -> None:
+        """What `member` sent, read by the host and handed to the registry, as
+        host/connection.py's `_dispatch` does."""
+        events = self.timed("reading", member.protocol.receive_data, data, self.now)
+        member.inbox += member.protocol.data_to_send()
+        for event in events:
+            if isinstance(event, HelloReceived):
+                member.inbox += member.protocol.welcome()
+            elif isinstance(event, IntentReceived):
+                self.actions += 1
+                self.timed("intents", self.registry.intent, member.conn, event.id,
+                           event.action, self.now)
+            elif isinstance(event, RequestReceived):
+                self.timed("requests", self.registry.request, member.conn,
+                           member.player.name, event.message, self.now)
+            elif isinstance(event, MessageReceived) and event.message.get("t") in SEED_MESSAGES:
+                self.seed_commits += event.message["t"] == "seed_commit"
+                self.timed("seed messages", self.registry.message, member.conn, event.message,
+                           self.now)
+
+    def route(self) -> None:
+        """Every member's frames of what the tables queued (timed)."""
         items = self.registry.take_outgoing()
         start = time.perf_counter()
         for item in items:
             member = self.members[item.conn]
             if type(item) is SendEvent:
-                event_frame(member.protocol, item, check=False)
+                member.inbox += event_frame(member.protocol, item, check=LIMITS.check_outgoing)
             elif type(item) is SendMessage:
-                member.protocol.send(item.message)
+                member.inbox += member.protocol.send(item.message)
             elif type(item) is SendSnapshot:
-                member.protocol.snapshot(item.view, item.legal)
+                member.inbox += member.protocol.snapshot(item.view, item.legal)
         self.spent["frames"] += time.perf_counter() - start
-        answers: list[tuple[int, dict[str, Any]]] = []
-        for item in items:
-            member = self.members[item.conn]
-            if type(item) is SendEvent or type(item) is SendSnapshot:
-                member.legal = tuple(item.legal)
-            elif type(item) is SendMessage:
-                answers += self.answer(member, item.message)
-        return answers
-
-    def answer(self, member: Member, message: Mapping[str, Any]
-               ) -> list[tuple[int, dict[str, Any]]]:
-        kind = message.get("t")
-        if kind == "seated":
-            member.seat = message["seat"]
-        elif kind == "accepted" or (kind == "error" and "ref" in message):
-            member.waiting = False
-        elif kind == "round_prepare":
-            if member.seat == 0:
-                self.rounds += 1
-            seed = member.rng.randbytes(32)
-            member.seeds = {message["round"]: seed}
-            return [(member.conn, {"t": "seed_commit", "round": message["round"],
-                                   "commit": seed_commitment(message["game_id"],
-                                                             message["round"],
-                                                             member.seat or 0, seed)})]
-        elif kind == "seed_commits":
-            kept = member.seeds.get(message["round"])
-            if kept is not None and any(s == member.seat for s, _ in message["commits"]):
-                return [(member.conn, {"t": "seed_reveal", "round": message["round"],
-                                       "seed": kept})]
-        return []
 
     def play(self, actions: int) -> None:
-        registry = self.registry
+        """Members read what came and answer, as benchmarks/host_load.py's `run_player` does
+        with no think time, until `actions` intents were handed to the tables."""
         while self.actions < actions:
-            answers = self.route()
-            for conn, message in answers:
-                self.timed("seed messages", registry.message, conn, message, self.now)
-            acted = False
+            self.route()
+            answered = False
             for member in self.members.values():
-                action = self.decision(member)
-                if action is None:
+                if not member.inbox:
                     continue
-                member.next_id += 1
-                member.waiting = True
-                self.timed("intents", registry.intent, member.conn, member.next_id, action,
-                           self.now)
-                self.actions += 1
-                acted = True
-                self.route()
-            if not acted and not answers:  # nobody has anything to do: the next deadline
-                deadline = registry.clock_deadline()
+                player = member.player
+                out = player.receive(bytes(member.inbox))
+                member.inbox.clear()
+                action = player.decision()
+                if action is not None:
+                    out += player.intent(action)
+                if out:
+                    answered = True
+                    self.read(member, out)
+                    self.route()
+            if not answered:  # nobody has anything to do: the next deadline
+                deadline = self.registry.clock_deadline()
                 self.now = max(self.now + 0.001, deadline if deadline is not None else 0.0)
-                self.timed("clock", registry.clock_tick, self.now)
-
-    @staticmethod
-    def decision(member: Member) -> Action | None:
-        """A light player's choice (benchmarks/host_load.py `choose`) on its newest list."""
-        if member.waiting or not member.legal:
-            return None
-        wires = [encode_action(a) for a in member.legal]
-        by_wire = {id(w): a for w, a in zip(wires, member.legal, strict=True)}
-        chosen = choose(wires)
-        member.legal = ()
-        return None if chosen is None else by_wire[id(chosen)]
+                self.timed("clock", self.registry.clock_tick, self.now)
 
 
 def spread(values: list[float], digits: int = 1) -> str:
@@ -208,7 +183,7 @@ def main(argv: list[str] | None = None) -> int:
         for part in PARTS:
             parts[part].append(run.spent[part] / run.actions * 1e6)
         totals.append(sum(run.spent.values()) / run.actions * 1e6)
-        per_round.append(run.actions / max(1, run.rounds))
+        per_round.append(run.actions * SEATS / max(1, run.seed_commits))
     print(f"per action                {spread(totals)} us   (the parts below, summed)")
     for part in PARTS:
         print(f"  {part:22s}  {spread(parts[part])} us")
