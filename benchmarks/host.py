@@ -11,11 +11,13 @@ fan-out is a second anchor, the I/O of one action without the game: clients in g
 take turns, and each request is answered to its sender and announced to the other three, one
 frame and one write each, read and written as the host does it. Two phases per repeat:
 
-- saturate: `--tables` tables of four light players with no think time, and a few echo clients
-  back to back, and two fan-out groups back to back. Host CPU per action = the host process's
-  CPU time over the window / the intents it accepted in it (the kernel's share from /proc is
-  printed beside it); the echo's and the fan-out's CPU per request the same. The host is
-  as busy as the load can make it, so this is its cost per action with batching at its best.
+- saturate: three windows one after the other, each with one server busy: `--tables` tables
+  of four light players with no think time; then four echo clients back to back; then two
+  fan-out groups back to back. Host CPU per action = the host process's CPU time over its
+  window / the intents it accepted in it (the kernel's share from /proc is printed beside it);
+  the echo's and the fan-out's CPU per request the same, each in its own window. The host is
+  as busy as the load can make it, alone on its core as a club's dedicated host would be, so
+  this is its cost per action with batching at its best (how busy it was is printed).
 - paced: `--clients` light players (four a table) at a human pace (a decision after 0.25-0.5 s,
   so each sends an action every 1-2 s), `--echo-clients` echo clients at one frame every
   1-2 s, and as many fan-out clients (groups of four at the players' pace), in the same worker
@@ -366,6 +368,34 @@ def _phase(tables: int, echo_clients: int, think: tuple[float, float],
     }
 
 
+SATURATE_ECHO_CLIENTS = 4
+"""Echo clients back to back in the echo's saturated window: as many as keep it busy."""
+
+SATURATE_FANOUT_GROUPS = 2
+"""Fan-out groups of SEATS clients back to back in the fan-out's saturated window."""
+
+
+def saturate(tables: int, workers: int, warmup: float, seconds: float, against: Path | None,
+             journal_root: Path | None) -> dict[str, Any]:
+    """One repeat of the saturate phase: three windows one after the other, each with one
+    server busy on core 0 and the load on the others: the host's tables, then the echo's
+    clients, then the fan-out's groups. A server that shared its core with the others while
+    they were busy too was measured with their work in its caches and its time slices (the
+    host's CPU per action was half as much again), and it was not saturated: each got what
+    the others left. The anchors' windows are half as long, with a shorter warm-up: their
+    cost per request is steady within a second."""
+    host = phase(tables, 0, (0.0, 0.0), (0.0, 0.0), workers, warmup, seconds, against,
+                 journal_root=journal_root)
+    anchor_warmup, anchor_seconds = min(warmup, 2.0), seconds / 2
+    echo = phase(0, SATURATE_ECHO_CLIENTS, (0.0, 0.0), (0.0, 0.0), workers, anchor_warmup,
+                 anchor_seconds)
+    fan = phase(0, 0, (0.0, 0.0), (0.0, 0.0), workers, anchor_warmup, anchor_seconds,
+                fanout_groups=SATURATE_FANOUT_GROUPS)
+    return {**host, "echo_us_per_request": echo["echo_us_per_request"],
+            **{key: fan[key] for key in ("fanout_us_per_request",
+                                         "fanout_kernel_us_per_request")}}
+
+
 # -- reporting -------------------------------------------------------------------------------------
 
 
@@ -381,7 +411,9 @@ def report(saturated: list[dict[str, Any]], paced: list[dict[str, Any]]) -> None
     if saturated:
         s = saturated[0]
         print(f"\n-- saturate: {s['clients']} light players ({s['clients'] // SEATS} tables), "
-              "no think time, echo clients back to back --")
+              f"no think time; then {SATURATE_ECHO_CLIENTS} echo clients, then "
+              f"{SATURATE_FANOUT_GROUPS} fan-out groups, back to back, each server alone in "
+              "its window --")
         print("  per repeat: " + "; ".join(
             f"{r['host_us_per_action']:.0f} us/action, host {r['host_cpu_share'] * 100:.0f} %, "
             f"load {r['load_cpu_share'] * 100:.0f} %" for r in saturated))
@@ -612,9 +644,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     paced: list[dict[str, Any]] = []
     for repeat in range(args.repeats):
         if args.phase in ("both", "saturate"):
-            saturated.append(phase(args.tables, 4, (0.0, 0.0), (0.0, 0.0), args.workers,
-                                   args.warmup, args.seconds, args.against, fanout_groups=2,
-                                   journal_root=journal_root))
+            saturated.append(saturate(args.tables, args.workers, args.warmup, args.seconds,
+                                      args.against, journal_root))
         if args.phase in ("both", "paced"):
             paced.append(phase(args.clients // SEATS, args.echo_clients, PACED_THINK,
                                ECHO_THINK, args.workers,
