@@ -20,7 +20,7 @@ import json
 import signal
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -28,6 +28,7 @@ import trio
 
 from host.connection import ClientConnection
 from host.server import HostServer
+from protocol.host_connection import HostEvent
 
 
 class Breakdown:
@@ -65,7 +66,7 @@ def instrumented() -> Iterator[Breakdown]:
     def add_routing(spent: float) -> None:
         found.routing += spent
 
-    dispatch: Callable[[ClientConnection, Iterable[object]], None] = \
+    dispatch: Callable[[ClientConnection, list[HostEvent], bytes], None] = \
         ClientConnection._dispatch_all
     route: Callable[[HostServer], None] = HostServer._route
     ClientConnection._dispatch_all = _timed(dispatch, add_tables)  # type: ignore[method-assign]

@@ -16,7 +16,7 @@ import logging
 import math
 import os
 import socket
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 import trio
@@ -39,6 +39,7 @@ from protocol.errors import Code, LocalProtocolError, ProtocolError
 from protocol.host_connection import (
     HelloReceived,
     HostConnection,
+    HostEvent,
     IntentReceived,
     MessageReceived,
     RequestReceived,
@@ -67,11 +68,12 @@ class Gate(Protocol):
 
     def hold(self, connection: ClientConnection) -> bool:
         """Whether `connection` must keep what it would write now until the journals are on
-        disk (the server then flushes it): its answers and replies stay in the order the
-        requests came, behind the moves they follow."""
+        disk (the server then sends it, `release`): its answers and replies stay in the
+        order the requests came, behind the moves they follow."""
 
-    async def released(self) -> None:
-        """Return once nothing is held for the journals (at once if nothing is)."""
+    async def released(self, connection: ClientConnection) -> None:
+        """Return once nothing of `connection`'s is held for the journals (at once if
+        nothing is)."""
 
 
 class OpenGate:
@@ -87,7 +89,7 @@ class OpenGate:
     def hold(self, connection: ClientConnection) -> bool:
         return False
 
-    async def released(self) -> None:
+    async def released(self, connection: ClientConnection) -> None:
         return None
 
 
@@ -206,9 +208,9 @@ class ClientConnection:
                             inner.start_soon(self._keepalive)
                             await self._reader()
                             inner.cancel_scope.cancel()
-                    await self.gate.released()  # what the journals held, then the rest
-                    self._fd = None
-                    self.flush()  # into the queue
+                    self._fd = None  # from here on, everything goes through the queue
+                    self.flush()  # into the queue, or held for the journals' commit
+                    await self.gate.released(self)  # what the commit held, into the queue
                     self._send.close()  # the writer sends what is queued (a last error), ends
         finally:
             self._fd = None  # the stream is closed after this: never write to its number again
@@ -230,8 +232,7 @@ class ClientConnection:
                 events = self.protocol.receive_data(data, now)
             except ProtocolError:
                 return  # already in ERROR; nothing more to read
-            self._push(self.protocol.data_to_send())
-            self._dispatch_all(events)
+            self._dispatch_all(events, self.protocol.data_to_send())
             # Not kept while the reader waits for the client (seconds, at a person's pace):
             # the collector's middle generation walked every waiting reader's last intent.
             del events
@@ -302,9 +303,26 @@ class ClientConnection:
 
     # -- incoming ------------------------------------------------------------------------------
 
-    def _dispatch_all(self, events: Iterable[object]) -> None:
-        for event in events:
+    def _dispatch_all(self, events: list[HostEvent], replies: bytes) -> None:
+        """Dispatch the events of a read, and push the protocol's `replies` (pongs, refusals)
+        where they came among them (`reply_marks`): what a table answers to a request goes
+        before the protocol's reply to a later frame of the same read, as SPEC.md [UNO-7-5]
+        orders answers. A read whose frames the protocol answered none of, the usual case,
+        routes once, after it (the reader does)."""
+        pushed = 0
+        dispatched = False
+        for event, mark in zip(events, self.protocol.reply_marks, strict=True):
+            if mark > pushed:
+                if dispatched:
+                    self.changed()  # what the tables answered so far, ahead of the replies
+                self._push(replies[pushed:mark])
+                pushed = mark
             self._dispatch(event)
+            dispatched = True
+        if len(replies) > pushed:
+            if dispatched:
+                self.changed()
+            self._push(replies[pushed:] if pushed else replies)
 
     def _dispatch(self, event: object) -> None:
         now = trio.current_time()
@@ -434,8 +452,30 @@ class ClientConnection:
         what the socket does not take now, and everything over TLS or behind queued frames,
         goes to the writer's queue in order. Nothing while the gate holds it for the
         journals' commit: the server flushes it then."""
+        if not self._out or self.gate.hold(self):
+            return
+        self._write_out()
+
+    @property
+    def unsent(self) -> int:
+        """How many frames were pushed and not yet sent (held for the journals' commit)."""
+        return len(self._out)
+
+    def release(self, count: int) -> None:
+        """Send the first `count` frames held for the journals' commit, the ones it made
+        durable, and keep the rest held for the next (the server calls this)."""
         out = self._out
-        if not out or self.gate.hold(self):
+        if count >= len(out):
+            self._write_out()
+            return
+        later = out[count:]
+        del out[count:]
+        self._write_out()
+        out.extend(later)
+
+    def _write_out(self) -> None:
+        out = self._out
+        if not out:
             return
         if self._fd is not None and self._queued == 0 and self.cut is None:
             data = b"".join(out) if len(out) > 1 else out[0]

@@ -212,6 +212,8 @@ class HostConnection(Endpoint):
         self._keepalive = Keepalive(now, interval=ping_interval, cutoff=idle_cutoff)
         self._seq = 0
         self._next_ping = 1
+        self.reply_marks: list[int] = []
+        """Per event of the last `receive_data`: the bytes of `data_to_send()` before it."""
 
     # -- handshake ---------------------------------------------------------------------------
 
@@ -319,24 +321,36 @@ class HostConnection(Endpoint):
         """Feed bytes from the client (`b""` for EOF) received at time `now`.
 
         A fatal error ends the list with ConnectionFailed (state ERROR, our error message in
-        `data_to_send()`); non-fatal refusals are answered in `data_to_send()` too. Never
-        raises anything but ProtocolError (and only after ERROR, the stored error again).
+        `data_to_send()`); non-fatal refusals are answered in `data_to_send()` too, and so are
+        pongs. `reply_marks` then says, for each event, how many bytes of `data_to_send()`
+        answer frames that came before it: the caller sends those first, then what it answers
+        the event, so that a read of several frames is answered in their order (SPEC.md
+        [UNO-7-5]). Never raises anything but ProtocolError (and only after ERROR, the stored
+        error again).
         """
         if self.state is ConnState.ERROR and self.error is not None:
             raise self.error
         out: list[HostEvent] = []
+        marks = self.reply_marks
+        marks.clear()
+        outbox = self._outbox
         self._now = now
         try:
             for frame in self._frames(data, self._charge):
                 if self.state in (ConnState.CLOSED, ConnState.ERROR):
                     break
                 if frame is EOF:
+                    marks.append(len(outbox))
                     out.append(self._closed(None))
                     break
                 assert isinstance(frame, dict)
                 self._keepalive.received(now)
-                out.extend(self._handle(frame))
+                before = len(outbox)
+                for event in self._handle(frame):
+                    marks.append(before)
+                    out.append(event)
         except ProtocolError as exc:
+            marks.append(len(outbox))
             out.append(self._fail(exc))
         return out
 

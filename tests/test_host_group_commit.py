@@ -11,7 +11,9 @@ import errno
 import json
 import os
 import socket
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -21,12 +23,13 @@ import trio.testing
 
 from client import netbot
 from host.group_commit import SYNCFS, GroupCommit
-from host.journal import Header, Journal, SeatRecord
+from host.journal import FINISHED_DIR, Header, Journal, SeatRecord
 from host.outgoing import CloseConnection
 from host.registry import Registry
 from host.server import HostServer, ServerConfig
 from host.settings import BENCHMARK_LIMITS, FAST_TIMINGS, TableTimings
 from host.table import TableSettings
+from protocol.client_session import RequestAccepted
 from protocol.frames import FrameDecoder, encode_frame
 from protocol.trust.primitives import new_game_id
 from unonet.actions import Draw
@@ -36,38 +39,39 @@ from unonet.rules import RuleSet
 class Disk:
     """The real syncs, recording how much of each file each one made durable."""
 
-    def __init__(self, fail: Callable[[int], bool] = lambda fd: False) -> None:
+    def __init__(self, folder: Path, fail: Callable[[int], bool] = lambda fd: False) -> None:
+        self.folder = folder
+        """Where the journals are: what a syncfs makes durable."""
         self.durable: dict[str, int] = {}  # file name -> bytes on disk
         self.fsyncs = 0
         self.syncfs_calls = 0
-        self.journals: Callable[[], list[Journal]] = list
-        """Every journal open: what a syncfs makes durable."""
         self._fail = fail
 
     def fsync(self, fd: int) -> None:
         self.fsyncs += 1
         if self._fail(fd):
             raise OSError(errno.EIO, "injected: the disk refused this file")
+        size = os.fstat(fd).st_size  # before: what is written meanwhile may not be on disk
         os.fsync(fd)
-        self._record(fd)
+        self.durable[os.readlink(f"/proc/self/fd/{fd}")] = size
 
     def syncfs(self, fd: int) -> None:
+        """Every file of the folder is on disk as it was before the call (the host may run
+        this in a worker thread: the folder, not the host's tables, says what there is)."""
         self.syncfs_calls += 1
         if self._fail(fd):
             raise OSError(errno.EIO, "injected: the disk refused")
+        sizes = {str(path): path.stat().st_size for path in self.folder.glob("**/*.jsonl")}
         (SYNCFS or os.fsync)(fd)
         if SYNCFS is None:  # no syncfs here: sync every journal, as syncfs would have
-            for journal in self.journals():
-                os.fsync(journal.fileno())
-        for journal in self.journals():
-            self._record(journal.fileno())
+            for name in sizes:
+                with open(name, "rb") as file:
+                    os.fsync(file.fileno())
+        self.durable.update(sizes)
 
     def refused_syncfs(self, fd: int) -> None:
         self.syncfs_calls += 1
         raise OSError(errno.EIO, "injected: the file system reported an error")
-
-    def _record(self, fd: int) -> None:
-        self.durable[os.readlink(f"/proc/self/fd/{fd}")] = os.fstat(fd).st_size
 
 
 def header() -> Header:
@@ -79,11 +83,10 @@ def header() -> Header:
 def test_one_journal_is_fsynced_and_several_on_one_disk_share_one_syncfs(
     tmp_path: Path,
 ) -> None:
-    disk = Disk()
+    disk = Disk(tmp_path)
     group = GroupCommit(fsync=disk.fsync, syncfs=disk.syncfs)
     group.deferred = True
     journals = [Journal.create(tmp_path / f"t{n}.jsonl", header(), group) for n in range(3)]
-    disk.journals = lambda: journals
     assert group.pending and disk.fsyncs == 0 and disk.syncfs_calls == 0  # written, not synced
     assert group.commit() == []
     assert (disk.fsyncs, disk.syncfs_calls) == (0, 1)
@@ -98,7 +101,7 @@ def test_one_journal_is_fsynced_and_several_on_one_disk_share_one_syncfs(
 
 def test_a_failed_syncfs_finds_the_journals_that_failed_one_by_one(tmp_path: Path) -> None:
     bad = tmp_path / "t1.jsonl"
-    disk = Disk(fail=lambda fd: os.readlink(f"/proc/self/fd/{fd}") == str(bad))
+    disk = Disk(tmp_path, fail=lambda fd: os.readlink(f"/proc/self/fd/{fd}") == str(bad))
     group = GroupCommit(fsync=disk.fsync, syncfs=disk.refused_syncfs)
     group.deferred = True
     journals = [Journal.create(tmp_path / f"t{n}.jsonl", header(), group) for n in range(3)]
@@ -127,7 +130,7 @@ class BrokenJournal:
 def test_a_journal_that_cannot_even_be_synced_fails_closed_and_the_others_are_synced(
     tmp_path: Path,
 ) -> None:
-    disk = Disk()
+    disk = Disk(tmp_path)
     group = GroupCommit(fsync=disk.fsync, syncfs=None)  # each journal synced alone
     group.deferred = True
     good = Journal.create(tmp_path / "t.jsonl", header(), group)
@@ -140,7 +143,7 @@ def test_a_journal_that_cannot_even_be_synced_fails_closed_and_the_others_are_sy
 
 
 def test_a_deferred_journal_syncs_its_last_lines_when_it_closes(tmp_path: Path) -> None:
-    disk = Disk()
+    disk = Disk(tmp_path)
     group = GroupCommit(fsync=disk.fsync, syncfs=disk.syncfs)
     group.deferred = True
     journal = Journal.create(tmp_path / "t.jsonl", header(), group)
@@ -156,7 +159,7 @@ def test_a_deferred_journal_syncs_its_last_lines_when_it_closes(tmp_path: Path) 
 def test_without_a_deferring_server_every_line_is_fsynced_as_it_is_written(
     tmp_path: Path,
 ) -> None:
-    disk = Disk()
+    disk = Disk(tmp_path)
     group = GroupCommit(fsync=disk.fsync, syncfs=disk.syncfs)
     journal = Journal.create(tmp_path / "t.jsonl", header(), group)
     assert disk.fsyncs == 1 and not group.pending  # at once, not through the group's commit
@@ -170,7 +173,7 @@ def test_without_a_deferring_server_every_line_is_fsynced_as_it_is_written(
 async def test_a_stopping_server_commits_what_is_left_and_stops_deferring(
     tmp_path: Path,
 ) -> None:
-    disk = Disk()
+    disk = Disk(tmp_path)
     registry = Registry()
     registry.journals = GroupCommit(fsync=disk.fsync, syncfs=disk.syncfs)
     journal = Journal.create(tmp_path / "t.jsonl", header(), registry.journals)
@@ -201,25 +204,43 @@ def serve_tables(registry: Registry, tmp_path: Path, count: int) -> None:
 async def test_no_player_sees_a_move_before_its_journal_line_is_on_disk(
     nursery: trio.Nursery, autojump_clock: trio.testing.MockClock, tmp_path: Path,
 ) -> None:
-    disk = Disk()
+    """When a player reads the `accepted` of its k-th move, the disk holds k moves of its
+    seat in its table's journal; the syncs run in a worker thread while the host plays on,
+    so the players read while the next commit is in flight."""
+    disk = Disk(tmp_path)
     registry = Registry(TIMINGS)
     registry.journals = GroupCommit(fsync=disk.fsync, syncfs=disk.syncfs)
     serve_tables(registry, tmp_path, 2)
-
-    def journals() -> list[Journal]:
-        return [t.game.journal for t in registry.tables.values()
-                if t.game is not None and t.game.journal is not None]
-
-    disk.journals = journals
     checked = 0
 
-    def check(events: object) -> None:
-        # The players answer at once and the bots a virtual half second later: when a player
-        # reads anything, nothing is in the host's hands but what it has sent.
-        nonlocal checked
-        for journal in journals():
-            assert disk.durable.get(str(journal.path)) == journal.path.stat().st_size
-            checked += 1
+    paths: dict[int, Path] = {}
+
+    def durable_moves(table: int, seat: int) -> int:
+        game = registry.tables[table].game
+        if game is not None and game.journal is not None:
+            paths[table] = game.journal.path
+        # The last move ends the match: its journal, synced as it closes, moves to finished/.
+        places = (paths[table], paths[table].parent / FINISHED_DIR / paths[table].name)
+        durable = max(disk.durable.get(str(place), 0) for place in places)
+        with open(next(place for place in places if place.exists()), "rb") as file:
+            lines = file.read(durable).splitlines()
+        return sum(1 for line in lines
+                   if (record := json.loads(line)).get("kind") == "action"
+                   and record.get("seat") == seat)
+
+    def check(table: int) -> Callable[[Sequence[object]], None]:
+        moves = 0
+
+        def observe(events: Sequence[object]) -> None:
+            nonlocal checked, moves
+            for event in events:
+                if isinstance(event, RequestAccepted) and event.request.get("t") == "intent":
+                    moves += 1
+                    seat = next(m.seat for m in registry.tables[table].room.members.values()
+                                if m.seat is not None)
+                    assert durable_moves(table, seat) >= moves
+                    checked += 1
+        return observe
 
     server = HostServer(registry, ServerConfig(bind="127.0.0.1", port=0))
     listener = (await nursery.start(server.serve))[0]
@@ -228,7 +249,7 @@ async def test_no_player_sees_a_move_before_its_journal_line_is_on_disk(
     async def player(table: int) -> None:
         stream = await trio.testing.open_stream_to_socket_listener(listener)
         results.append(await netbot.play(stream, name=f"p{table}", table=table, think=0.0,
-                                         verify=True, observe=check))
+                                         verify=True, observe=check(table)))
 
     with trio.fail_after(100_000):
         async with trio.open_nursery() as players:
@@ -236,7 +257,7 @@ async def test_no_player_sees_a_move_before_its_journal_line_is_on_disk(
                 players.start_soon(player, table)
     assert [len(result.matches) for result in results] == [1, 1]
     assert all(result.intents > 0 and not result.violations for result in results)
-    assert checked > 50
+    assert checked == sum(result.intents for result in results) > 10
     assert disk.syncfs_calls + disk.fsyncs >= 2 * 4  # at least the headers and a move each
 
 
@@ -248,11 +269,9 @@ async def test_the_tables_whose_moves_come_in_one_pass_share_one_commit(
     move at the same instants, and the clock's pass that moves them commits once for all."""
     if SYNCFS is None:
         pytest.skip("no syncfs in this libc: each journal is fsync'd on its own")
-    disk = Disk()
+    disk = Disk(tmp_path)
     registry = Registry(TIMINGS)
     registry.journals = GroupCommit(fsync=disk.fsync, syncfs=disk.syncfs)
-    disk.journals = lambda: [t.game.journal for t in registry.tables.values()
-                             if t.game is not None and t.game.journal is not None]
     serve_tables(registry, tmp_path, 4)
     server = HostServer(registry, ServerConfig(bind="127.0.0.1", port=0))
     listener = (await nursery.start(server.serve))[0]
@@ -288,12 +307,12 @@ async def test_a_table_whose_journal_cannot_be_synced_closes_and_the_others_play
         if "table0-" not in name:
             return False
         last = json.loads(Path(name).read_text().splitlines()[-1])
-        if last.get("kind") == "action" and last.get("seat") == seat_of_player[0]:
+        if last.get("kind") == "action" and last.get("seat") == seat_of_player.get(0):
             failing["moves"] += 1
             return failing["moves"] >= 3
         return False
 
-    disk = Disk(fail=refuse)
+    disk = Disk(tmp_path, fail=refuse)
     registry.journals = GroupCommit(fsync=disk.fsync, syncfs=None)  # one fsync per journal
     serve_tables(registry, tmp_path, 2)
     seat_of_player: dict[int, int] = {}
@@ -338,13 +357,16 @@ class JournalingRequests:
 
     def __init__(self, registry: Registry, journal: Journal) -> None:
         self.next_frame: Callable[[], None] | None = None
+        self.journal = True
+        """Whether a `list_tables` journals a line (the hook is called either way)."""
         answer = registry.request
 
         def request(conn: int, name: str | None, message: dict[str, object], now: float,
                     address: str | None = None) -> None:
             answer(conn, name, message, now, address)
             if message.get("t") == "list_tables":
-                journal.write_token(0, None)
+                if self.journal:
+                    journal.write_token(0, None)
                 if self.next_frame is not None:
                     self.next_frame()
 
@@ -369,9 +391,11 @@ async def next_frame(stream: trio.SocketStream, decoder: FrameDecoder) -> dict[s
     return frame
 
 
-async def served(nursery: trio.Nursery, tmp_path: Path
+async def served(nursery: trio.Nursery, tmp_path: Path, group: GroupCommit | None = None
                  ) -> tuple[trio.SocketListener, JournalingRequests]:
     registry = Registry()
+    if group is not None:
+        registry.journals = group
     group = registry.journals
     journal = Journal.create(tmp_path / "t.jsonl", header(), group)
     requests = JournalingRequests(registry, journal)
@@ -398,6 +422,113 @@ async def test_a_reply_to_a_later_read_never_overtakes_an_answer_held_for_the_co
             if frame["t"] in ("accepted", "tables", "pong"):
                 order.append(frame["t"])
         assert order == ["accepted", "tables", "pong"], (number, order)
+
+
+class GatedDisk:
+    """An fsync that, once `closed`, waits in the host's worker thread for the test to let it
+    through, one sync at a time: the test acts while a commit is in flight."""
+
+    def __init__(self) -> None:
+        self.closed = False
+        self._entered = threading.Semaphore(0)
+        self._permits = threading.Semaphore(0)
+
+    def fsync(self, fd: int) -> None:
+        if self.closed:
+            self._entered.release()
+            if not self._permits.acquire(timeout=30):
+                raise OSError(errno.ETIMEDOUT, "the test never let this sync through")
+        os.fsync(fd)
+
+    async def entered(self) -> None:
+        """Until a sync is waiting for its permit."""
+        assert await trio.to_thread.run_sync(partial(self._entered.acquire, timeout=30))
+
+    def let_through(self, count: int = 1) -> None:
+        self._permits.release(count)
+
+
+def arrived(stream: trio.SocketStream, decoder: FrameDecoder) -> list[str]:
+    """The types of the frames already in the socket's receive queue (no waiting: on
+    loopback, what the host wrote is there when its write returns)."""
+    while True:
+        try:
+            data = os.read(stream.socket.fileno(), 65536)
+        except BlockingIOError:
+            break
+        decoder.receive_data(data)
+    found = []
+    while isinstance(frame := decoder.next_frame(), dict):
+        found.append(str(frame["t"]))
+    return found
+
+
+async def test_what_the_host_plays_while_a_commit_is_in_flight_waits_for_the_next_commit(
+    nursery: trio.Nursery, tmp_path: Path,
+) -> None:
+    """The sync runs in a worker thread and the host reads on meanwhile: a request answered
+    then journals a line the sync in flight may not cover. Its answer, and a pong after it,
+    wait for the next commit; the answer the sync covers goes out as that sync returns."""
+    disk = GatedDisk()
+    listener, requests = await served(nursery, tmp_path, GroupCommit(fsync=disk.fsync,
+                                                                     syncfs=None))
+    stream, decoder = await hello(listener)
+    journalled = trio.Semaphore(0)
+    requests.next_frame = journalled.release
+    disk.closed = True
+    try:
+        await stream.send_all(encode_frame({"t": "list_tables", "id": 1}))
+        await disk.entered()  # the commit of request 1's line is in flight
+        await journalled.acquire()
+        assert arrived(stream, decoder) == []
+        await stream.send_all(encode_frame({"t": "list_tables", "id": 2}) +
+                              encode_frame({"t": "ping", "n": 7}))
+        await journalled.acquire()  # read, answered and journalled while the sync waits
+        disk.let_through()
+        await disk.entered()  # the first commit is over; the next one is in flight
+        assert arrived(stream, decoder) == ["accepted", "tables"]
+        disk.let_through()
+        order = []
+        while len(order) < 3:
+            frame = await next_frame(stream, decoder)
+            order.append(frame["t"])
+        assert order == ["accepted", "tables", "pong"]
+    finally:
+        disk.closed = False
+        disk.let_through(10)
+
+
+async def test_a_reply_made_while_a_commit_is_in_flight_waits_behind_what_it_covers(
+    nursery: trio.Nursery, tmp_path: Path,
+) -> None:
+    """Nothing is journalled while the sync is in flight, and yet a pong and an answer made
+    then wait for it: they follow the answer it covers, which must not go out before it."""
+    disk = GatedDisk()
+    listener, requests = await served(nursery, tmp_path, GroupCommit(fsync=disk.fsync,
+                                                                     syncfs=None))
+    stream, decoder = await hello(listener)
+    handled = trio.Semaphore(0)
+    requests.next_frame = handled.release
+    disk.closed = True
+    try:
+        await stream.send_all(encode_frame({"t": "list_tables", "id": 1}))
+        await disk.entered()
+        await handled.acquire()
+        requests.journal = False
+        await stream.send_all(encode_frame({"t": "ping", "n": 7}) +
+                              encode_frame({"t": "list_tables", "id": 2}))
+        await handled.acquire()  # both read and answered while the sync waits
+        assert arrived(stream, decoder) == []
+        disk.let_through()
+        order = []
+        while len(order) < 5:
+            frame = await next_frame(stream, decoder)
+            order.append((frame["t"], frame.get("id", frame.get("n"))))
+        assert order == [("accepted", 1), ("tables", None), ("pong", 7), ("accepted", 2),
+                         ("tables", None)]
+    finally:
+        disk.closed = False
+        disk.let_through(10)
 
 
 @pytest.mark.parametrize("close", ["bye", "eof"])
