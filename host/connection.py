@@ -68,12 +68,11 @@ class Gate(Protocol):
 
     def hold(self, connection: ClientConnection) -> bool:
         """Whether `connection` must keep what it would write now until the journals are on
-        disk (the server then sends it, `release`): its answers and replies stay in the
-        order the requests came, behind the moves they follow."""
+        disk (the server then flushes it): its answers and replies stay in the order the
+        requests came, behind the moves they follow."""
 
-    async def released(self, connection: ClientConnection) -> None:
-        """Return once nothing of `connection`'s is held for the journals (at once if
-        nothing is)."""
+    async def released(self) -> None:
+        """Return once nothing is held for the journals (at once if nothing is)."""
 
 
 class OpenGate:
@@ -89,7 +88,7 @@ class OpenGate:
     def hold(self, connection: ClientConnection) -> bool:
         return False
 
-    async def released(self, connection: ClientConnection) -> None:
+    async def released(self) -> None:
         return None
 
 
@@ -208,9 +207,9 @@ class ClientConnection:
                             inner.start_soon(self._keepalive)
                             await self._reader()
                             inner.cancel_scope.cancel()
-                    self._fd = None  # from here on, everything goes through the queue
-                    self.flush()  # into the queue, or held for the journals' commit
-                    await self.gate.released(self)  # what the commit held, into the queue
+                    await self.gate.released()  # what the journals held, then the rest
+                    self._fd = None
+                    self.flush()  # into the queue
                     self._send.close()  # the writer sends what is queued (a last error), ends
         finally:
             self._fd = None  # the stream is closed after this: never write to its number again
@@ -452,30 +451,8 @@ class ClientConnection:
         what the socket does not take now, and everything over TLS or behind queued frames,
         goes to the writer's queue in order. Nothing while the gate holds it for the
         journals' commit: the server flushes it then."""
-        if not self._out or self.gate.hold(self):
-            return
-        self._write_out()
-
-    @property
-    def unsent(self) -> int:
-        """How many frames were pushed and not yet sent (held for the journals' commit)."""
-        return len(self._out)
-
-    def release(self, count: int) -> None:
-        """Send the first `count` frames held for the journals' commit, the ones it made
-        durable, and keep the rest held for the next (the server calls this)."""
         out = self._out
-        if count >= len(out):
-            self._write_out()
-            return
-        later = out[count:]
-        del out[count:]
-        self._write_out()
-        out.extend(later)
-
-    def _write_out(self) -> None:
-        out = self._out
-        if not out:
+        if not out or self.gate.hold(self):
             return
         if self._fd is not None and self._queued == 0 and self.cut is None:
             data = b"".join(out) if len(out) > 1 else out[0]

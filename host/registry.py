@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from host.group_commit import CommitBatch, Committable, GroupCommit
+from host.group_commit import GroupCommit
 from host.outgoing import CloseConnection, ConnId, Outgoing, SendMessage, accepted, refused
 from host.seating import token_hash
 from host.settings import TableTimings
@@ -59,9 +59,7 @@ class Registry:
         outbox holds (host/group_commit.py)."""
         self._recipients: dict[int, set[ConnId]] = {}
         """While the server holds what it sends for a commit: per table, the connections it
-        sent anything since the last commit began (its members then, and any who left since)."""
-        self._recipients_in_flight: dict[int, set[ConnId]] = {}
-        """The same for what the commit in flight covers (`begin_commit`)."""
+        sent anything since the last commit (its members then, and any who left since)."""
         self._silenced: set[ConnId] = set()
         """Connections whose unsent frames the server must discard (`take_silenced`)."""
         self.where: dict[ConnId, int] = {}
@@ -278,34 +276,15 @@ class Registry:
             return None
 
     def commit_journals(self) -> None:
-        """Put every journal line written since the last commit on disk, at once (a server
-        that stops). A table whose journal cannot be synced is closed, as one whose write
-        fails is, and nothing it sent since the last commit goes out (`_fail`): nobody may
-        see a move its journal may lack."""
-        batch = self.begin_commit()
-        self.end_commit(batch, [] if batch is None else batch.sync())
-
-    def begin_commit(self) -> CommitBatch | None:
-        """Take the journals written since the last commit for one commit (the server syncs
-        the batch, in a worker thread, then calls `end_commit`); what the tables send from
-        now on waits for the next one."""
-        for table, sent in self._recipients.items():
-            self._recipients_in_flight.setdefault(table, set()).update(sent)
-        self._recipients = {}
-        return self.journals.begin()
-
-    def end_commit(self, batch: CommitBatch | None,
-                   failed: list[tuple[Committable, Exception]]) -> None:
-        """The batch `begin_commit` took is synced, but for the journals in `failed` (with
-        their errors): each of their tables closes, and nothing it sent since the commit
-        before goes out."""
-        self.journals.end(batch, failed)
-        for journal, error in failed:
+        """Put every journal line written since the last commit on disk: the server calls this
+        before it sends what it holds. A table whose journal cannot be synced is closed, as
+        one whose write fails is, and nothing it sent since the last commit goes out (`_fail`):
+        nobody may see a move its journal may lack."""
+        for journal, error in self.journals.commit():
             table = next((t for t in self.tables.values()
                           if t.game is not None and t.game.journal is journal), None)
             if table is not None:
                 self._fail(table, error)
-        self._recipients_in_flight = {}
 
     def _fail(self, table: Table, error: BaseException | None = None) -> None:
         """Close a table that raised (or whose journal `error` failed): its members get
@@ -316,8 +295,7 @@ class Registry:
         log.error("table %d (%s) failed and is closed; its members are told", table.number,
                   table.settings.name, exc_info=error if error is not None else True)
         told = list(table.room.members)
-        held = self._recipients.pop(table.number, set()) \
-            | self._recipients_in_flight.pop(table.number, set())
+        held = self._recipients.pop(table.number, set())
         if held:  # what it sent since the last commit is still held: it never goes out
             told += sorted(held.difference(told))
             silenced = set(told)

@@ -23,7 +23,6 @@ import trio
 
 from host.admission import Admission, Verdict, address_key
 from host.connection import ClientConnection
-from host.group_commit import Committable
 from host.logs import ConnectionLog
 from host.outgoing import ConnId, Outgoing, SendEvent, SendMessage
 from host.registry import Registry
@@ -35,10 +34,6 @@ log = logging.getLogger("unonet.host.server")
 
 COUNTED_ENDINGS = ALL_CODES | {"write_failed", "closed"}
 """The keys of `HostServer.closes`: a code a client makes up in its fatal error is `other`."""
-
-run_in_worker = trio.to_thread.run_sync
-"""How the journals' sync runs beside the event loop (tests/conftest.py holds a MockClock that
-jumps still meanwhile: its virtual time would otherwise run out while the disk works)."""
 
 UNSHARED = frozenset({"error", "bye"})
 """Messages that change the sender's state: encoded for each connection (protocol/connection)."""
@@ -143,7 +138,7 @@ class HostServer:
         """Turn what the tables queued into each connection's frames, in order, and send
         them; while a journal has lines not yet on disk, the frames wait in their connections
         (`hold`) for the commit, which `_journal_commits` makes and then sends them."""
-        if self.registry.journals.waiting:  # what the outbox holds may record those lines
+        if self.registry.journals.pending:  # what the outbox holds may record those lines
             self._commit_wanted.set()
         for conn in self.registry.take_silenced():
             if (connection := self.connections.get(conn)) is not None:
@@ -220,64 +215,36 @@ class HostServer:
         """Group commit (host/group_commit.py): while a journal has lines not yet on disk,
         every connection holds what it would write (`hold`) and this task is woken. It runs
         after every task the same pass of the event loop woke (each may journal an action of
-        its own table) and syncs every journal written, in a worker thread: the loop goes on
-        meanwhile, and what it plays is journalled for the next commit. Then it sends what
-        each connection held when the commit began: one flush of the disk for all of it, in
-        place of one per action."""
+        its own table), syncs every journal written, then sends what was held. One flush of
+        the disk for all of them, in place of one per action."""
         while True:
             await self._commit_wanted.wait()
             self._commit_wanted = trio.Event()
-            covered = {key: connection.unsent for key, connection in self._held.items()}
-            batch = self.registry.begin_commit()
-            failed: list[tuple[Committable, Exception]] = []
-            if batch is not None:
-                try:
-                    failed = batch.sync() if batch.borrowed else \
-                        await run_in_worker(batch.sync)
-                except Exception as exc:  # a bug in the sync: fail closed, loudly
-                    log.exception("the journals' commit failed")
-                    failed = [(journal, exc) for journal in batch.journals.values()]
             try:
-                self.registry.end_commit(batch, failed)
+                self.registry.commit_journals()
             except Exception:  # a bug here must not stop every table: log it loudly
                 log.exception("the journals' commit failed")
             self._route()  # a failed journal's table_failed, after its moves are discarded
-            self._release(covered)
+            answered, self._held_answered = self._held_answered, {}
+            held, self._held = self._held, {}
+            for connection in (*answered.values(), *held.values()):
+                connection.flush()  # a second time finds nothing to send
             self._commit_done.set()
             self._commit_done = trio.Event()
-
-    def _release(self, covered: dict[ConnId, int]) -> None:
-        """Send what the commit just made covers: everything held, if nothing was journalled
-        while it was in flight; otherwise each connection's first `covered` frames (those it
-        held when the commit began), the rest held for the next. Those answered first."""
-        answered, self._held_answered = self._held_answered, {}
-        held, self._held = self._held, {}
-        everything = not self.registry.journals.pending
-        for key, connection in {**answered, **held}.items():
-            if everything:
-                connection.flush()
-                continue
-            connection.release(covered.get(key, 0))
-            if connection.unsent:
-                self._held[key] = connection
-                if key in answered:
-                    self._held_answered[key] = connection
 
     def hold(self, connection: ClientConnection) -> bool:
         """The Gate's question: a journal has lines not yet on disk, so what `connection`
         would write now waits for the commit (which flushes it), behind what it follows."""
-        journals = self.registry.journals
-        if not journals.pending:
+        if not self.registry.journals.pending:
             return False
         self._held[connection.id] = connection
-        if journals.waiting:
-            self._commit_wanted.set()
+        self._commit_wanted.set()
         return True
 
-    async def released(self, connection: ClientConnection) -> None:
-        """The Gate's wait: until nothing is held for `connection` (a closing connection
+    async def released(self) -> None:
+        """The Gate's wait: until no journal line waits for its commit (a closing connection
         sends what was held for it before it closes)."""
-        while connection.id in self._held:
+        while self.registry.journals.pending:
             await self._commit_done.wait()
 
     # -- admission (the Gate of host/connection.py) ------------------------------------------

@@ -4,16 +4,12 @@ set before any host module is imported, and inherited by the hosts tests start a
 The tests comparing the mypyc build with the pure-Python source share one build, started at
 collection (tests/compiled_build.py)."""
 
-import math
 import os
 import tempfile
-from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 import compiled_build  # imports no host module
 import pytest
-import trio
 
 os.environ["UNONET_CHECK_OUTGOING"] = "1"
 
@@ -72,33 +68,3 @@ def compiled_source() -> compiled_build.SourceBuild:
     if skipped:
         pytest.skip(f"cannot compile with mypyc: {skipped}")
     return build
-
-
-# -- virtual time and the journals' sync -------------------------------------------------------
-
-
-@pytest.fixture(autouse=True)
-def _virtual_time_stands_still_while_the_disk_syncs(
-    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch,
-) -> Iterator[None]:
-    """A test on trio's autojump clock: while a host syncs its journals in a worker thread
-    (host/server.py `run_in_worker`), the clock does not jump. Every task is blocked then, so
-    it would jump to the next deadline at once, and a connection's idle cutoff would come
-    in the few real milliseconds a sync takes. The sync still runs in a real thread."""
-    if "autojump_clock" not in request.fixturenames:
-        yield
-        return
-    import host.server
-
-    clock = request.getfixturevalue("autojump_clock")
-
-    async def held(function: Callable[[], Any]) -> Any:
-        threshold = clock.autojump_threshold
-        clock.autojump_threshold = math.inf
-        try:
-            return await trio.to_thread.run_sync(function)
-        finally:
-            clock.autojump_threshold = threshold
-
-    monkeypatch.setattr(host.server, "run_in_worker", held)
-    yield
