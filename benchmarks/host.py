@@ -11,9 +11,10 @@ fan-out is a second anchor, the I/O of one action without the game: clients in g
 take turns, and each request is answered to its sender and announced to the other three, one
 frame and one write each, read and written as the host does it. Two phases per repeat:
 
-- saturate: three windows one after the other, each with one server busy: `--tables` tables
-  of four light players with no think time; then four echo clients back to back; then two
-  fan-out groups back to back. Host CPU per action = the host process's CPU time over its
+- saturate: windows one after the other, each with one server busy: `--tables` tables of
+  four light players with no think time; then four echo clients back to back; then two
+  fan-out groups back to back; then, when the tables journal, four clients of the durable
+  echo (below) back to back. Host CPU per action = the host process's CPU time over its
   window / the intents it accepted in it (the kernel's share from /proc is printed beside it);
   the echo's and the fan-out's CPU per request the same, each in its own window. The host is
   as busy as the load can make it, alone on its core as a club's dedicated host would be, so
@@ -306,11 +307,13 @@ def _phase(tables: int, echo_clients: int, think: tuple[float, float],
         fanout0 = cpu_split(fanout_server.pid)
         host_kernel0 = cpu_split(host.pid)[1]
         other0 = cpu_seconds(other.pid) if other is not None else 0.0
+        durable0 = cpu_seconds(durable_server.pid) if durable_server is not None else 0.0
         time.sleep(max(0.0, start + seconds - time.time()))
         host1, echo1, t1 = cpu_seconds(host.pid), cpu_seconds(echo_server.pid), time.time()
         fanout1 = cpu_split(fanout_server.pid)
         host_kernel1 = cpu_split(host.pid)[1]
         other1 = cpu_seconds(other.pid) if other is not None else 0.0
+        durable1 = cpu_seconds(durable_server.pid) if durable_server is not None else 0.0
         parts1 = breakdown(host)
         found = []
         for child in children:
@@ -363,6 +366,7 @@ def _phase(tables: int, echo_clients: int, think: tuple[float, float],
         "fanout_p50": percentile(fanout_latencies, 0.5),
         "fanout_p99": percentile(fanout_latencies, 0.99),
         "durable_requests": len(durable_latencies),
+        "durable_us_per_request": 1e6 * (durable1 - durable0) / max(1, len(durable_latencies)),
         "durable_p50": percentile(durable_latencies, 0.5) if durable_latencies else None,
         "durable_p99": percentile(durable_latencies, 0.99) if durable_latencies else None,
     }
@@ -377,13 +381,14 @@ SATURATE_FANOUT_GROUPS = 2
 
 def saturate(tables: int, workers: int, warmup: float, seconds: float, against: Path | None,
              journal_root: Path | None) -> dict[str, Any]:
-    """One repeat of the saturate phase: three windows one after the other, each with one
-    server busy on core 0 and the load on the others: the host's tables, then the echo's
-    clients, then the fan-out's groups. A server that shared its core with the others while
-    they were busy too was measured with their work in its caches and its time slices (the
-    host's CPU per action was half as much again), and it was not saturated: each got what
-    the others left. The anchors' windows are half as long, with a shorter warm-up: their
-    cost per request is steady within a second."""
+    """One repeat of the saturate phase: windows one after the other, each with one server
+    busy on core 0 and the load on the others: the host's tables, then the echo's clients,
+    then the fan-out's groups, then (when the tables journal) the durable echo's clients.
+    A server that shared its core with the others while they were busy too was measured
+    with their work in its caches and its time slices (the host's CPU per action was half as
+    much again), and it was not saturated: each got what the others left. The anchors'
+    windows are half as long, with a shorter warm-up: their cost per request is steady
+    within a second."""
     host = phase(tables, 0, (0.0, 0.0), (0.0, 0.0), workers, warmup, seconds, against,
                  journal_root=journal_root)
     anchor_warmup, anchor_seconds = min(warmup, 2.0), seconds / 2
@@ -391,7 +396,12 @@ def saturate(tables: int, workers: int, warmup: float, seconds: float, against: 
                  anchor_seconds)
     fan = phase(0, 0, (0.0, 0.0), (0.0, 0.0), workers, anchor_warmup, anchor_seconds,
                 fanout_groups=SATURATE_FANOUT_GROUPS)
+    durable: dict[str, Any] = {"durable_us_per_request": None}
+    if journal_root is not None:
+        durable = phase(0, 0, (0.0, 0.0), (0.0, 0.0), workers, anchor_warmup, anchor_seconds,
+                        journal_root=journal_root, durable_clients=SATURATE_ECHO_CLIENTS)
     return {**host, "echo_us_per_request": echo["echo_us_per_request"],
+            "durable_us_per_request": durable["durable_us_per_request"],
             **{key: fan[key] for key in ("fanout_us_per_request",
                                          "fanout_kernel_us_per_request")}}
 
@@ -412,8 +422,8 @@ def report(saturated: list[dict[str, Any]], paced: list[dict[str, Any]]) -> None
         s = saturated[0]
         print(f"\n-- saturate: {s['clients']} light players ({s['clients'] // SEATS} tables), "
               f"no think time; then {SATURATE_ECHO_CLIENTS} echo clients, then "
-              f"{SATURATE_FANOUT_GROUPS} fan-out groups, back to back, each server alone in "
-              "its window --")
+              f"{SATURATE_FANOUT_GROUPS} fan-out groups (and the durable echo's clients when "
+              "the tables journal), back to back, each server alone in its window --")
         print("  per repeat: " + "; ".join(
             f"{r['host_us_per_action']:.0f} us/action, host {r['host_cpu_share'] * 100:.0f} %, "
             f"load {r['load_cpu_share'] * 100:.0f} %" for r in saturated))
@@ -439,6 +449,14 @@ def report(saturated: list[dict[str, Any]], paced: list[dict[str, Any]]) -> None
         print(f"host / echo CPU              "
               f"{spread([c / e for c, e in zip(cpu, echo, strict=True)], 1, '{:.1f}')} x   "
               "(what an action costs the host beyond reading a frame and writing one back)")
+        if s["durable_us_per_request"] is not None:
+            durable = [r["durable_us_per_request"] for r in saturated]
+            print(f"durable echo CPU per request {spread(durable)} us   (the echo, each request "
+                  "on disk before its answer, one fsync per pass of its event loop: what "
+                  "durability alone costs a server that answers requests back to back)")
+            print(f"host / durable echo CPU      "
+                  f"{spread([c / d for c, d in zip(cpu, durable, strict=True)], 1, '{:.1f}')}"
+                  " x   (the journalling host beside it: like with like)")
         fan = [r["fanout_us_per_request"] for r in saturated]
         print(f"fan-out CPU per request      {spread(fan)} us, of which the kernel's "
               f"{spread([r['fanout_kernel_us_per_request'] for r in saturated])} us   (the I/O "
