@@ -256,7 +256,11 @@ class Game:
         if self.decision_deadline is not None and now >= self.decision_deadline:
             self.decision_deadline = None
             if self.match.phase == IN_ROUND:
-                log.info("%s: time ran out for seat %s", self.label, self.match.pending_seat)
+                rnd = self.match.round
+                waited = (f"the buzzer race (seats {sorted(rnd.buzz_waiting)})"
+                          if rnd is not None and rnd.phase == Phase.BUZZER
+                          else f"seat {self.match.pending_seat}")
+                log.info("%s: time ran out for %s", self.label, waited)
                 self._apply(HOST, Expire(), now)
         if self.bot_due is not None and now >= self.bot_due:
             self.bot_due = None

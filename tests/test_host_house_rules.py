@@ -8,6 +8,7 @@ it is due and just before.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -154,7 +155,7 @@ def of(events: list[ev.Event], kind: type[ev.Event]) -> list[ev.Event]:
 
 @pytest.mark.parametrize("think_time", [None, 30])
 def test_the_buzzer_window_closes_after_five_seconds_whatever_think_time(
-    think_time: int | None,
+    think_time: int | None, caplog: pytest.LogCaptureFixture,
 ) -> None:
     h = host(RuleSet(buzzers=True, think_time=think_time, hand_size=10), humans=3)
     opened = reach(h, Phase.BUZZER, kind_is(Kind.BUZZER))
@@ -165,11 +166,14 @@ def test_the_buzzer_window_closes_after_five_seconds_whatever_think_time(
     assert of(h.act(first, Buzz(), opened + 1.0), ev.Buzzed) == [ev.Buzzed(first, 1)]
     assert h.game.decision_deadline == opened + BUZZER_WINDOW  # a press does not restart it
     assert h.tick(opened + BUZZER_WINDOW - 0.01) == []
-    closed = h.tick(opened + BUZZER_WINDOW)
+    with caplog.at_level(logging.INFO, logger="unonet.host.game"):
+        closed = h.tick(opened + BUZZER_WINDOW)
     assert of(closed, ev.Expired) == [ev.Expired(player.seat, "buzzer")]
     (result,) = of(closed, ev.BuzzerClosed)
     assert isinstance(result, ev.BuzzerClosed)
     assert sorted(result.losers) == sorted(s for s in h.humans() if s != first)
+    # The host's log names whom the race waited for, not the seat that played the Buzzer.
+    assert f"time ran out for the buzzer race (seats {sorted(result.losers)})" in caplog.text
     assert h.match.view(None).phase != Phase.BUZZER
 
 

@@ -126,7 +126,9 @@ class Match:
 
     @property
     def pending_seat(self) -> int | None:
-        """The seat whose decision the game waits for (the host's timer runs on it)."""
+        """The seat whose decision the game waits for (the host's timer runs on it). In a
+        buzzer race, the seat that played the Buzzer: the race waits for every seat in
+        `Round.buzz_waiting` instead, and its timer closes it."""
         if self.round is None or self.phase != IN_ROUND:
             return None
         return self.round.current
