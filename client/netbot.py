@@ -37,6 +37,7 @@ from client.link import (
     GameEvent,
     LobbyChanged,
     ManifestReceived,
+    MissedEvents,
     Refused,
     Snapshot,
     TablesListed,
@@ -174,6 +175,8 @@ class NetworkBot:
         self.rules = RuleSet()
         self.manifest: DeckManifest | None = None
         self.policy: Bot | None = None
+        self._policy_key: tuple[int | None, RuleSet, DeckManifest] | None = None
+        """The seat, rules and deck the policy was made for."""
         self.tracker: ViewTracker | None = None
         self.legal: tuple[Action, ...] = ()
         self.fresh = False  # `legal` arrived after our last decision: it is ours to answer
@@ -316,9 +319,20 @@ class NetworkBot:
         elif isinstance(update, ManifestReceived):
             self.manifest = update.manifest
             self.result.seat = self.link.seat
-            self.policy = POLICIES[self.level](self.link.seat or 0, self.rules, self.manifest,
-                                               seed=self.rng.getrandbits(32))
+            key = (self.link.seat, self.rules, update.manifest)
+            if self.policy is None or key != self._policy_key:
+                # A reconnection to the same seat of the same match keeps the policy: what it
+                # observed stays, and the round's missed events (MissedEvents) complete it.
+                self.policy = POLICIES[self.level](self.link.seat or 0, self.rules,
+                                                   self.manifest, seed=self.rng.getrandbits(32))
+                self._policy_key = key
             self.tracker = None  # until the snapshot that follows
+        elif isinstance(update, MissedEvents):
+            # The round so far, as far as this link had not told it (a resume, a reconnection):
+            # the policy counts the cards of the whole round, not only those after it.
+            if self.policy is not None:
+                for event in update.events:
+                    self.policy.observe(event)
         elif isinstance(update, LobbyChanged):
             return self._lobby(update)
         elif isinstance(update, TablesListed):
