@@ -176,6 +176,10 @@ class LinkSession:
                                      resume=self.token,
                                      trust=self.gate)
         self._ready_sent = False
+        # The first table_state of a new connection sets the scene again (`_arrivals`): what
+        # changed while we were away cannot be told apart (a seat whose player left and
+        # another took read as a rename).
+        self._lobby = None
         return self.session.hello()
 
     def bye(self) -> bytes:

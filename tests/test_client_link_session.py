@@ -9,7 +9,14 @@ from typing import Any
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from client.link import ManifestReceived, SeatNews, Snapshot, TrustReport, TrustStatus
+from client.link import (
+    LobbyChanged,
+    ManifestReceived,
+    SeatNews,
+    Snapshot,
+    TrustReport,
+    TrustStatus,
+)
 from client.link_session import LinkSession
 from client.lobby import Leave
 from client.trust_gate import TrustGate
@@ -189,6 +196,32 @@ def test_a_seat_that_changes_hands_is_still_a_leave_and_a_join() -> None:
 
     assert ("renamed", "Cy") not in news and ("left", "Bea") in news
     assert ("took_seat", "Cy") in news
+
+
+def test_after_a_reconnection_a_seat_that_changed_hands_meanwhile_is_no_rename() -> None:
+    """The lobby a new connection sees is the scene, not news: the seat Bea left and Cy took
+    while we were cut off is not told as Bea renaming herself Cy."""
+    registry = lobby_table()
+    first, link = seated_link(registry, "Ana")
+    registry.request(2, "Bea", {"t": "join_table", "table": 0, "name": "Bea", "id": 1}, 0.0)
+    came = [u for u in link.receive(host_frames(registry, first)).updates
+            if isinstance(u, SeatNews)]
+    assert [(u.what, u.name) for u in came] == [("took_seat", "Bea")]
+    # Our connection is cut: we never read what follows until we are back.
+    registry.request(2, "Bea", {"t": "leave", "id": 2}, 0.0)
+    registry.request(3, "Cy", {"t": "join_table", "table": 0, "name": "Cy", "id": 1}, 0.0)
+    registry.take_outgoing()
+    host = HostConnection(0.0)  # back, on a new connection
+    host.receive_data(link.connect(), 0.0)
+    link.receive(host.welcome())
+    registry.request(3, "Cy", {"t": "ready", "id": 2, "ready": True}, 0.0)
+
+    out = link.receive(host_frames(registry, host))
+
+    (lobby,) = [u.lobby for u in out.updates if isinstance(u, LobbyChanged)]
+    assert {s.name for s in lobby.seats} >= {"Ana", "Cy"} and "Bea" not in \
+        {s.name for s in lobby.seats}
+    assert [u for u in out.updates if isinstance(u, SeatNews)] == []
 
 
 def test_a_resumed_seat_is_checked_from_its_entry_a_taken_one_from_its_snapshot() -> None:
