@@ -4,6 +4,7 @@ action (unless --no-journal), and it says on which file system."""
 from __future__ import annotations
 
 import json
+import math
 import random
 from pathlib import Path
 
@@ -60,3 +61,17 @@ async def test_the_benchmarks_host_says_where_its_cpu_went_when_asked() -> None:
     parts = host_breakdown.per_action(before, after, stats.accepted)
     assert parts["tables"] > 0 and parts["routing"] > 0
     assert parts["rest"] >= 0  # the parts are within the process's CPU
+
+
+def test_the_saturate_phase_measures_each_server_alone_in_a_window_of_its_own(
+    tmp_path: Path,
+) -> None:
+    """The host's window has no echo, fan-out or durable echo requests in it (they took the
+    host's core and caches when they ran beside it), and each anchor's cost comes from a
+    window where it ran."""
+    found = bench.saturate(1, 1, 0.5, 1.0, None, tmp_path)
+    assert found["actions"] > 0
+    assert math.isnan(found["echo_p50"]) and found["fanout_requests"] == 0
+    assert found["durable_requests"] == 0
+    assert found["echo_us_per_request"] > 0 and found["fanout_us_per_request"] > 0
+    assert found["durable_us_per_request"] is not None and found["durable_us_per_request"] > 0
