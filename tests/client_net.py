@@ -162,9 +162,11 @@ async def start_link(
     nursery: trio.Nursery,
     config: LinkConfig,
     wrap: Callable[[trio.abc.Stream], CuttableStream] = CuttableStream,
+    kill: trio.CancelScope | None = None,
 ) -> LinkHarness:
     """`run_link(config)` in `nursery`, through streams the test can cut (`wrap` makes each
-    connection's stream: tests/tamper.py's dishonest host, for instance)."""
+    connection's stream: tests/tamper.py's dishonest host, for instance). Cancelling `kill`
+    ends it as a killed process would: no bye, the host sees the socket die."""
     commands_in, commands_out = trio.open_memory_channel[Command](math.inf)
     updates_in, updates_out = trio.open_memory_channel[Update](math.inf)
     harness = LinkHarness(commands_in, updates_out)
@@ -175,7 +177,9 @@ async def start_link(
         return stream
 
     async def run() -> None:
-        harness.session = await run_link(config, commands_out, updates_in, connector=connector)
+        with kill or trio.CancelScope():
+            harness.session = await run_link(config, commands_out, updates_in,
+                                             connector=connector)
         harness.finished.set()
 
     nursery.start_soon(run)

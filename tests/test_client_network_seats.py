@@ -6,7 +6,6 @@ from the audience (point 4), and who comes and goes, in the chat (point 13)."""
 
 from __future__ import annotations
 
-import math
 import time
 from pathlib import Path
 
@@ -22,9 +21,8 @@ from client.link import (
     TablesListed,
     Update,
 )
-from client.link_session import Command
 from client.lobby import JoinTable, SetReady, Spectate, StartMatch
-from client.network import LinkConfig, run_link
+from client.network import LinkConfig
 from client.seat_tokens import TOKEN_LIFETIME, KeptSeat, SeatTokens
 from host.registry import Registry
 from host.server import HostServer, ServerConfig
@@ -52,19 +50,9 @@ def match_on(update: Update) -> bool:
 
 async def killable_link(nursery: trio.Nursery, cfg: LinkConfig) -> tuple[LinkHarness,
                                                                           trio.CancelScope]:
-    """`run_link` in a scope the test cancels as a kill would end the process: no bye."""
-    commands_in, commands_out = trio.open_memory_channel[Command](math.inf)
-    updates_in, updates_out = trio.open_memory_channel[Update](math.inf)
-    harness = LinkHarness(commands_in, updates_out)
-    scope = trio.CancelScope()
-
-    async def run() -> None:
-        with scope:
-            await run_link(cfg, commands_out, updates_in)
-        harness.finished.set()
-
-    nursery.start_soon(run)
-    return harness, scope
+    """A link the test kills (cancels) as a kill would end the process: no bye."""
+    kill = trio.CancelScope()
+    return await start_link(nursery, cfg, kill=kill), kill
 
 
 async def seated_in_a_match(

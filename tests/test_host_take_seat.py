@@ -29,6 +29,7 @@ from client.link import (
 )
 from client.lobby import JoinTable, Leave
 from client.network import LinkConfig
+from client.seat_tokens import SeatTokens
 from client.transcript import transcript_dir
 from unonet import events as ev
 from unonet.rules import RuleSet
@@ -199,5 +200,49 @@ async def test_a_newcomer_cut_off_after_taking_a_seat_resumes_it_and_is_not_flag
         await ana_done.wait()
     status = await every_round_judged(cy, RULES.max_rounds)
     assert violations(cy) == [] and violations(ana) == []
+    assert [r.state for r in status.rounds] == ["audited"] * RULES.max_rounds
+    audits_clean(tmp_path, RULES.max_rounds)
+
+
+async def test_a_newcomer_whose_client_is_killed_after_taking_a_seat_runs_again_and_plays_it(
+    nursery: trio.Nursery, tmp_path: Path
+) -> None:
+    """A fresh process with the token her first one kept (client/seat_tokens.py) takes the
+    seat back: a new verifier, which gets the seat's history as the seat's own (SPEC.md 7.1)
+    and checks it so; it and Ana's find nothing against the host, and every round is judged."""
+    host = await start_host(nursery, bots=1, players=2, rules=RULES)
+    ana = await start_link(nursery, link(host.port, "Ana"))
+    bo = await start_link(nursery, link(host.port, "Bo"))
+    seat = await stand_in_plays_bos_seat(host, ana, bo, 1)
+    tokens = SeatTokens(tmp_path / "seat_tokens")
+    kill = trio.CancelScope()
+    cy = await start_link(nursery, link(host.port, "Cy", seat_tokens=tokens), kill=kill)
+    await cy.until(lambda u: isinstance(u, Snapshot) and u.view.seat == seat)
+    ana_done = trio.Event()
+
+    async def ana_plays_on() -> None:
+        await play_until(ana, ended, 200)
+        ana_done.set()
+
+    nursery.start_soon(ana_plays_on)
+    await play_until(cy, lambda u: isinstance(u, GameEvent) and isinstance(
+        u.event, ev.CardPlayed) and u.event.seat == seat, 120)  # a card in her new seat
+    (kept,) = tokens.entries()
+    assert kept.seat == seat
+    kill.cancel()  # the terminal is closed: no bye
+    with trio.fail_after(30):
+        await cy.finished.wait()
+
+    again = await start_link(nursery, link(host.port, "Cy", seat_tokens=tokens,
+                                           transcripts=tmp_path))
+    resumed = await again.until(lambda u: isinstance(u, Snapshot) and u.view.seat == seat)
+    assert isinstance(resumed, Snapshot)
+    taken = host.table.room.seats[seat]
+    assert taken is not None and taken.name == "Cy" and not taken.taken_over
+    await play_until(again, ended, 200, current=resumed)
+    with trio.fail_after(60):
+        await ana_done.wait()
+    status = await every_round_judged(again, RULES.max_rounds)
+    assert violations(again) == [] and violations(ana) == []
     assert [r.state for r in status.rounds] == ["audited"] * RULES.max_rounds
     audits_clean(tmp_path, RULES.max_rounds)
