@@ -168,13 +168,20 @@ def lobby_table() -> Registry:
     return registry
 
 
-def test_a_player_who_renames_in_the_lobby_is_one_rename_not_a_join_and_a_leave() -> None:
-    registry = lobby_table()
-    host, link = seated_link(registry, "Ana")
+def bea_takes_a_seat(registry: Registry, host: HostConnection,
+                     link: LinkSession) -> list[SeatNews]:
+    """Bea (connection 2) joins table 0: the link reads it, news of one newcomer."""
     registry.request(2, "Bea", {"t": "join_table", "table": 0, "name": "Bea", "id": 1}, 0.0)
     came = [u for u in link.receive(host_frames(registry, host)).updates
             if isinstance(u, SeatNews)]
     assert [(u.what, u.name) for u in came] == [("took_seat", "Bea")]
+    return came
+
+
+def test_a_player_who_renames_in_the_lobby_is_one_rename_not_a_join_and_a_leave() -> None:
+    registry = lobby_table()
+    host, link = seated_link(registry, "Ana")
+    came = bea_takes_a_seat(registry, host, link)
     registry.request(2, "Bea", {"t": "join_table", "table": 0, "name": "Ana", "id": 2}, 0.0)
 
     news = [u for u in link.receive(host_frames(registry, host)).updates
@@ -203,10 +210,7 @@ def test_after_a_reconnection_a_seat_that_changed_hands_meanwhile_is_no_rename()
     while we were cut off is not told as Bea renaming herself Cy."""
     registry = lobby_table()
     first, link = seated_link(registry, "Ana")
-    registry.request(2, "Bea", {"t": "join_table", "table": 0, "name": "Bea", "id": 1}, 0.0)
-    came = [u for u in link.receive(host_frames(registry, first)).updates
-            if isinstance(u, SeatNews)]
-    assert [(u.what, u.name) for u in came] == [("took_seat", "Bea")]
+    bea_takes_a_seat(registry, first, link)
     # Our connection is cut: we never read what follows until we are back.
     registry.request(2, "Bea", {"t": "leave", "id": 2}, 0.0)
     registry.request(3, "Cy", {"t": "join_table", "table": 0, "name": "Cy", "id": 1}, 0.0)

@@ -163,6 +163,41 @@ async def test_no_seat_is_offered_while_every_player_is_there(nursery: trio.Nurs
     assert sorted(s.name for _, s in host.table.room.occupied()) == ["Ana", "Ana 2"]
 
 
+async def newcomer_plays_a_card(nursery: trio.Nursery, ana: LinkHarness, cy: LinkHarness,
+                                seat: int) -> trio.Event:
+    """Cy, come into `seat`, plays a card in it while Ana plays on to the match's end (the
+    event returned is set then)."""
+    await cy.until(lambda u: isinstance(u, Snapshot) and u.view.seat == seat)
+    ana_done = trio.Event()
+
+    async def ana_plays_on() -> None:
+        await play_until(ana, ended, 200)
+        ana_done.set()
+
+    nursery.start_soon(ana_plays_on)
+    await play_until(cy, lambda u: isinstance(u, GameEvent) and isinstance(
+        u.event, ev.CardPlayed) and u.event.seat == seat, 120)  # a card in her new seat
+    return ana_done
+
+
+async def back_in_the_seat_to_the_end(host: LocalHost, ana: LinkHarness, cy: LinkHarness,
+                                      seat: int, ana_done: trio.Event, tmp_path: Path) -> None:
+    """Cy, back in `seat` (the seat's snapshot), plays the match to its end: her verifier
+    audits every round, it and Ana's hold nothing against the host, nor does `unonet audit`
+    on her transcript in `tmp_path`."""
+    resumed = await cy.until(lambda u: isinstance(u, Snapshot) and u.view.seat == seat)
+    assert isinstance(resumed, Snapshot)
+    taken = host.table.room.seats[seat]
+    assert taken is not None and taken.name == "Cy" and not taken.taken_over
+    await play_until(cy, ended, 200, current=resumed)
+    with trio.fail_after(60):
+        await ana_done.wait()
+    status = await every_round_judged(cy, RULES.max_rounds)
+    assert violations(cy) == [] and violations(ana) == []
+    assert [r.state for r in status.rounds] == ["audited"] * RULES.max_rounds
+    audits_clean(tmp_path, RULES.max_rounds)
+
+
 @pytest.mark.parametrize("cut_in_round", [1, 2])
 async def test_a_newcomer_cut_off_after_taking_a_seat_resumes_it_and_is_not_flagged(
     nursery: trio.Nursery, tmp_path: Path, cut_in_round: int
@@ -177,31 +212,13 @@ async def test_a_newcomer_cut_off_after_taking_a_seat_resumes_it_and_is_not_flag
     bo = await start_link(nursery, link(host.port, "Bo"))
     seat = await stand_in_plays_bos_seat(host, ana, bo, 1)
     cy = await start_link(nursery, link(host.port, "Cy", transcripts=tmp_path))
-    await cy.until(lambda u: isinstance(u, Snapshot) and u.view.seat == seat)
-    ana_done = trio.Event()
-
-    async def ana_plays_on() -> None:
-        await play_until(ana, ended, 200)
-        ana_done.set()
-
-    nursery.start_soon(ana_plays_on)
-    await play_until(cy, lambda u: isinstance(u, GameEvent) and isinstance(
-        u.event, ev.CardPlayed) and u.event.seat == seat, 120)  # a card in her new seat
+    ana_done = await newcomer_plays_a_card(nursery, ana, cy, seat)
     if cut_in_round == 2:
         await play_until(cy, round_started(2), 120)
         await play_until(cy, cards_played, 120)
     await cy.streams[-1].cut()
-    resumed = await cy.until(lambda u: isinstance(u, Snapshot) and u.view.seat == seat)
-    assert len(cy.streams) == 2 and isinstance(resumed, Snapshot)
-    taken = host.table.room.seats[seat]
-    assert taken is not None and taken.name == "Cy" and not taken.taken_over
-    await play_until(cy, ended, 200, current=resumed)
-    with trio.fail_after(60):
-        await ana_done.wait()
-    status = await every_round_judged(cy, RULES.max_rounds)
-    assert violations(cy) == [] and violations(ana) == []
-    assert [r.state for r in status.rounds] == ["audited"] * RULES.max_rounds
-    audits_clean(tmp_path, RULES.max_rounds)
+    await back_in_the_seat_to_the_end(host, ana, cy, seat, ana_done, tmp_path)
+    assert len(cy.streams) == 2
 
 
 async def test_a_newcomer_whose_client_is_killed_after_taking_a_seat_runs_again_and_plays_it(
@@ -217,16 +234,7 @@ async def test_a_newcomer_whose_client_is_killed_after_taking_a_seat_runs_again_
     tokens = SeatTokens(tmp_path / "seat_tokens")
     kill = trio.CancelScope()
     cy = await start_link(nursery, link(host.port, "Cy", seat_tokens=tokens), kill=kill)
-    await cy.until(lambda u: isinstance(u, Snapshot) and u.view.seat == seat)
-    ana_done = trio.Event()
-
-    async def ana_plays_on() -> None:
-        await play_until(ana, ended, 200)
-        ana_done.set()
-
-    nursery.start_soon(ana_plays_on)
-    await play_until(cy, lambda u: isinstance(u, GameEvent) and isinstance(
-        u.event, ev.CardPlayed) and u.event.seat == seat, 120)  # a card in her new seat
+    ana_done = await newcomer_plays_a_card(nursery, ana, cy, seat)
     (kept,) = tokens.entries()
     assert kept.seat == seat
     kill.cancel()  # the terminal is closed: no bye
@@ -235,14 +243,4 @@ async def test_a_newcomer_whose_client_is_killed_after_taking_a_seat_runs_again_
 
     again = await start_link(nursery, link(host.port, "Cy", seat_tokens=tokens,
                                            transcripts=tmp_path))
-    resumed = await again.until(lambda u: isinstance(u, Snapshot) and u.view.seat == seat)
-    assert isinstance(resumed, Snapshot)
-    taken = host.table.room.seats[seat]
-    assert taken is not None and taken.name == "Cy" and not taken.taken_over
-    await play_until(again, ended, 200, current=resumed)
-    with trio.fail_after(60):
-        await ana_done.wait()
-    status = await every_round_judged(again, RULES.max_rounds)
-    assert violations(again) == [] and violations(ana) == []
-    assert [r.state for r in status.rounds] == ["audited"] * RULES.max_rounds
-    audits_clean(tmp_path, RULES.max_rounds)
+    await back_in_the_seat_to_the_end(host, ana, again, seat, ana_done, tmp_path)
