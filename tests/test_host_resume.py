@@ -259,7 +259,7 @@ def test_a_match_played_to_its_end_leaves_its_journal_among_the_finished(
                                                  isinstance(o.event, ev.MatchEnded)
                                                  for o in out) else None)
     # The table is back in its lobby after the scores: in the same tick when a bot's move
-    # ended the match, at the next one when Ana's own did (1 run in 10 or so, as the deal
+    # ended the match, at the next one when Ana's own did (about 1 run in 20, as the deal
     # falls).
     run_until(registry, now, lambda: bool(table.finished))
     (ended,) = table.finished  # and the table may already have dealt the next match
