@@ -5,13 +5,15 @@ and an fsync costs a disk's flush (a few hundred µs here). Each table journals 
 its own, so an fsync per action made a host of many tables flush the disk once per action,
 in the event loop, holding every table up. Instead the server holds what the tables queued,
 commits every journal written since the last commit at once, then sends: one flush for all
-the actions of a pass of the event loop, however many tables they came from.
+the actions of a pass of the event loop, however many tables they came from. The lines
+themselves wait in their journals until then, and each journal writes its lines of the pass in
+one write, before the sync: a write per journal per pass, not one per line.
 
 One journal written: `fsync` it. Several on one file system: one `syncfs` (Linux; it reports
 write-back errors since Linux 5.8) makes them all durable for about the cost of one fsync (a
 flush of that file system: benchmarks/journal_sync.py). Where there is no `syncfs`, each is
-fsync'd. A journal whose sync fails is reported, and its table is closed
-by the caller, as a table whose write failed always was.
+fsync'd. A journal whose write or sync fails is reported, and its table is closed by the
+caller.
 """
 
 from __future__ import annotations
@@ -30,6 +32,9 @@ class Committable(Protocol):
     """`st_dev` of the file: journals on one file system share a syncfs."""
 
     def fileno(self) -> int: ...
+
+    def write_waiting(self) -> None:
+        """Write the lines it holds for the commit (raises OSError if the disk refuses)."""
 
     def synced(self) -> None:
         """Its lines so far are on disk."""
@@ -98,9 +103,14 @@ class GroupCommit:
             return []
         self.commits += 1
         by_device: dict[int, list[Committable]] = {}
-        for journal in written.values():
-            by_device.setdefault(journal.device, []).append(journal)
         failed: list[tuple[Committable, Exception]] = []
+        for journal in written.values():
+            try:
+                journal.write_waiting()
+            except Exception as exc:  # reported: its table closes
+                failed.append((journal, exc))
+            else:
+                by_device.setdefault(journal.device, []).append(journal)
         for journals in by_device.values():
             if len(journals) > 1 and self._syncfs is not None:
                 try:

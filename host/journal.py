@@ -1,8 +1,8 @@
 """The journal: what a crashed or stopped host needs to resume a match exactly where it was.
 
-One JSON object per line, append-only, each line flushed as written and on disk before anyone
-sees what it records: fsync'd at once, or, on a served host, by the group commit the server
-runs before it sends anything (host/group_commit.py):
+One JSON object per line, append-only, each line on disk before anyone sees what it records:
+written and fsync'd at once, or, on a served host, written and synced by the group commit the
+server runs before it sends anything (host/group_commit.py):
 
 - `header`: format version, rules, seat count, match seed, game id, the table's settings and
   its seats (kind, name, bot policy, SHA-256 of the resume token: never the token itself);
@@ -34,7 +34,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from host.group_commit import GroupCommit
 from host.round_log import ReplayedRound, RoundLog
@@ -201,23 +201,27 @@ def decode_logged_action(data: Mapping[str, Any]) -> Action:
 
 class Journal:
     """An open journal file. Every `write_*` is on disk when it returns, unless its `group`
-    defers the fsync to its commit (host/group_commit.py): then the line is written and
-    flushed, and on disk once the group commits, which the server does before it sends
-    anything."""
+    defers the sync to its commit (host/group_commit.py): then the line waits in memory, and
+    the commit writes it (with the others of its pass, in one write) and syncs it, which the
+    server does before it sends anything. Nobody has seen what a waiting line records, so a
+    crash that loses it loses nothing anyone was told."""
 
-    def __init__(self, path: Path, handle: IO[str], group: GroupCommit | None = None) -> None:
+    def __init__(self, path: Path, fd: int, group: GroupCommit | None = None) -> None:
         self.path = path
-        self._handle = handle
+        self._fd = fd
+        self._closed = False
         self._group = group
+        self._waiting: list[bytes] = []
+        """Lines not yet written: their commit writes them (`write_waiting`)."""
         self._unsynced = False
-        self.device = os.fstat(handle.fileno()).st_dev
+        self.device = os.fstat(fd).st_dev
         """The file system it is on (host/group_commit.py syncs one at a time)."""
 
     @classmethod
     def create(cls, path: Path, header: Header, group: GroupCommit | None = None) -> Journal:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        journal = cls(path, os.fdopen(fd, "w", encoding="utf-8"), group)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o600)
+        journal = cls(path, fd, group)
         journal._write(header.to_dict())
         return journal
 
@@ -225,10 +229,13 @@ class Journal:
     def open_append(cls, path: Path, valid_bytes: int,
                     group: GroupCommit | None = None) -> Journal:
         """Reopen after `load`, cutting a partial last line off first."""
-        handle = open(path, "r+", encoding="utf-8")  # noqa: SIM115 (owned by the Journal)
-        handle.truncate(valid_bytes)
-        handle.seek(valid_bytes)
-        return cls(path, handle, group)
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND)
+        try:
+            os.ftruncate(fd, valid_bytes)
+        except BaseException:
+            os.close(fd)
+            raise
+        return cls(path, fd, group)
 
     def write_trust(self, record: TrustRecord) -> None:
         self._write(record.to_dict())
@@ -241,7 +248,15 @@ class Journal:
                      "token_hash": None if token_hash is None else token_hash.hex()})
 
     def fileno(self) -> int:
-        return self._handle.fileno()
+        return self._fd
+
+    def write_waiting(self) -> None:
+        """Write the lines waiting for the commit, in one write (raises OSError if the file
+        system refuses them: a full disk)."""
+        if self._waiting:
+            data = b"".join(self._waiting)
+            self._waiting.clear()
+            _write_all(self._fd, data)
 
     def synced(self) -> None:
         """Its group committed it: every line so far is on disk."""
@@ -250,14 +265,19 @@ class Journal:
     def close(self) -> None:
         """Close the file, its last lines on disk first if its group has not committed them
         yet (raises OSError if they cannot be; the file is closed all the same)."""
+        if self._closed:
+            return
         if self._group is not None:
             self._group.forget(self)
         try:
-            if self._unsynced and not self._handle.closed:
+            if self._unsynced:
                 self._unsynced = False
+                self.write_waiting()
                 self._fsync()
         finally:
-            self._handle.close()
+            self._waiting.clear()
+            self._closed = True
+            os.close(self._fd)
 
     def finish(self, kept: int = FINISHED_KEPT, slack: int = FINISHED_SLACK) -> Path:
         """The match ended: close the journal, move it among the finished ones, and once
@@ -277,16 +297,26 @@ class Journal:
         return target
 
     def _write(self, line: Mapping[str, Any]) -> None:
-        self._handle.write(json.dumps(line, separators=(",", ":")) + "\n")
-        self._handle.flush()
+        if self._closed:
+            raise ValueError(f"journal {self.path} is closed")
+        self._waiting.append((json.dumps(line, separators=(",", ":")) + "\n").encode())
         if self._group is not None and self._group.deferred:
             self._unsynced = True
             self._group.written(self)
-        else:
+        else:  # after any lines still waiting from a deferred spell, in their order
+            self.write_waiting()
             self._fsync()
 
     def _fsync(self) -> None:
-        (os.fsync if self._group is None else self._group.fsync)(self._handle.fileno())
+        (os.fsync if self._group is None else self._group.fsync)(self._fd)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    """os.write until all of `data` is written (a regular file takes it in one call unless
+    the disk fills, and then the next call raises)."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
 
 
 def prune_finished(finished: Path, kept: int, slack: int = 0) -> None:

@@ -7,6 +7,7 @@ each made durable: the wrappers observe, they stand in for nothing.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
@@ -120,6 +121,9 @@ class BrokenJournal:
     def fileno(self) -> int:
         raise ValueError("I/O operation on closed file")
 
+    def write_waiting(self) -> None:
+        """Nothing waits to be written: the sync is what fails."""
+
     def synced(self) -> None:
         self.synced_calls += 1
 
@@ -137,6 +141,48 @@ def test_a_journal_that_cannot_even_be_synced_fails_closed_and_the_others_are_sy
     assert [(journal, type(error)) for journal, error in failed] == [(broken, ValueError)]
     assert broken.synced_calls == 0
     assert disk.durable[str(good.path)] == good.path.stat().st_size
+
+
+def test_a_deferred_journal_writes_its_lines_of_a_pass_at_the_commit_in_one_write(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    disk = Disk(tmp_path)
+    group = GroupCommit(fsync=disk.fsync, syncfs=disk.syncfs)
+    group.deferred = True
+    journal = Journal.create(tmp_path / "t.jsonl", header(), group)
+    for _ in range(3):
+        journal.write_action(0, Draw())
+    assert journal.path.stat().st_size == 0  # nobody has seen them: they wait in memory
+    writes: list[int] = []
+    real_write = os.write
+
+    def counted(fd: int, data: Any) -> int:
+        writes.append(fd)
+        return real_write(fd, data)
+
+    monkeypatch.setattr(os, "write", counted)
+    assert group.commit() == []
+    assert writes == [journal.fileno()]
+    lines = [json.loads(line) for line in journal.path.read_text().splitlines()]
+    assert [line["kind"] for line in lines] == ["header", "action", "action", "action"]
+    assert disk.durable[str(journal.path)] == journal.path.stat().st_size
+
+
+def test_a_journal_whose_write_fails_at_the_commit_is_reported_and_the_others_are_synced(
+    tmp_path: Path,
+) -> None:
+    disk = Disk(tmp_path)
+    group = GroupCommit(fsync=disk.fsync, syncfs=disk.syncfs)
+    group.deferred = True
+    good = Journal.create(tmp_path / "t.jsonl", header(), group)
+    full = Journal(tmp_path / "full.jsonl", os.open("/dev/full", os.O_WRONLY), group)
+    full.write_action(0, Draw())  # waits: the disk is not asked yet
+    failed = group.commit()
+    assert [(journal, getattr(error, "errno", None)) for journal, error in failed] \
+        == [(full, errno.ENOSPC)]
+    assert disk.durable[str(good.path)] == good.path.stat().st_size > 0
+    with contextlib.suppress(OSError):  # as its failed table's removal closes it
+        full.close()
 
 
 def test_a_deferred_journal_syncs_its_last_lines_when_it_closes(tmp_path: Path) -> None:
