@@ -153,6 +153,7 @@ async def _serve(tables: int, journal_dir: Path | None, task_status: trio.TaskSt
                                             journal_dir=journal_dir))
     server = HostServer(registry, ServerConfig(bind="127.0.0.1", port=0, limits=LIMITS))
     with tuned_collector(), host_breakdown.instrumented() as breakdown:
+        breakdown.group = registry.journals
         async with trio.open_nursery() as nursery:
             listeners = await nursery.start(server.serve)
             port = listeners[0].socket.getsockname()[1]
@@ -441,6 +442,10 @@ def report(saturated: list[dict[str, Any]], paced: list[dict[str, Any]]) -> None
         print(f"  the rest                    {spread([p['rest'] for p in parts])} us   "
               "(reading and decoding, the event loop, the table clock, the journals' commits "
               "and the writes they held; benchmarks/host_breakdown.py)")
+        if any(p["actions_per_commit"] for p in parts):
+            print(f"actions per journal commit   "
+                  f"{spread([p['actions_per_commit'] for p in parts], 1, '{:.1f}')}   (one "
+                  "sync of the journals for that many actions: host/group_commit.py)")
         print(f"actions/s per host core      {spread([1e6 / c for c in cpu])}   "
               "(1 s of CPU / the CPU per action: what one core could serve)")
         print(f"actions/s reached            {spread([r['actions_per_s'] for r in saturated])}"

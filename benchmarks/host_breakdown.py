@@ -27,6 +27,7 @@ from typing import Any
 import trio
 
 from host.connection import ClientConnection
+from host.group_commit import GroupCommit
 from host.server import HostServer
 from protocol.host_connection import HostEvent
 
@@ -37,9 +38,12 @@ class Breakdown:
     def __init__(self) -> None:
         self.tables = 0.0
         self.routing = 0.0
+        self.group: GroupCommit | None = None
+        """The served host's group commit, if set: its commits are counted too."""
 
     def snapshot(self) -> dict[str, float]:
-        return {"cpu": time.process_time(), "tables": self.tables, "routing": self.routing}
+        return {"cpu": time.process_time(), "tables": self.tables, "routing": self.routing,
+                "commits": 0 if self.group is None else self.group.commits}
 
 
 def _timed(method: Callable[..., None], add: Callable[[float], None]) -> Callable[..., None]:
@@ -87,8 +91,10 @@ async def report_on_signal(found: Breakdown) -> None:
 
 def per_action(before: dict[str, float], after: dict[str, float], actions: int
                ) -> dict[str, float]:
-    """µs per action of each part between two snapshots, and of the rest."""
-    spent = {key: after[key] - before[key] for key in ("cpu", "tables", "routing")}
+    """µs per action of each part between two snapshots, and of the rest; and how many
+    actions each group commit of the journals carried (0: no journal)."""
+    spent = {key: after[key] - before[key] for key in ("cpu", "tables", "routing", "commits")}
     scale = 1e6 / max(1, actions)
     return {"tables": spent["tables"] * scale, "routing": spent["routing"] * scale,
-            "rest": (spent["cpu"] - spent["tables"] - spent["routing"]) * scale}
+            "rest": (spent["cpu"] - spent["tables"] - spent["routing"]) * scale,
+            "actions_per_commit": actions / spent["commits"] if spent["commits"] else 0.0}

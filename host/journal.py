@@ -199,6 +199,12 @@ def decode_logged_action(data: Mapping[str, Any]) -> Action:
 # -- writing -----------------------------------------------------------------------------------
 
 
+_LINE_ENCODER = json.JSONEncoder(separators=(",", ":"), check_circular=False)
+"""A line's JSON, as `json.dumps(line, separators=(",", ":"))` writes it: one encoder for every
+line, where `json.dumps` with any argument builds a new one per call (a third of a line's cost;
+a line is a tree of fresh dicts, so no cycle to check for)."""
+
+
 class Journal:
     """An open journal file. Every `write_*` is on disk when it returns, unless its `group`
     defers the sync to its commit (host/group_commit.py): then the line waits in memory, and
@@ -299,7 +305,7 @@ class Journal:
     def _write(self, line: Mapping[str, Any]) -> None:
         if self._closed:
             raise ValueError(f"journal {self.path} is closed")
-        self._waiting.append((json.dumps(line, separators=(",", ":")) + "\n").encode())
+        self._waiting.append((_LINE_ENCODER.encode(line) + "\n").encode())
         if self._group is not None and self._group.deferred:
             self._unsynced = True
             self._group.written(self)

@@ -75,3 +75,20 @@ def test_the_saturate_phase_measures_each_server_alone_in_a_window_of_its_own(
     assert found["durable_requests"] == 0
     assert found["echo_us_per_request"] > 0 and found["fanout_us_per_request"] > 0
     assert found["durable_us_per_request"] is not None and found["durable_us_per_request"] > 0
+
+
+def test_the_breakdown_says_how_many_actions_each_journal_commit_carried() -> None:
+    """With the served host's group commit set, a snapshot counts its commits, and the parts
+    say how many actions one commit carried; with no journal, none."""
+    from benchmarks import host_breakdown
+    from host.group_commit import GroupCommit
+
+    with host_breakdown.instrumented() as found:
+        assert found.snapshot()["commits"] == 0
+        found.group = GroupCommit()
+        found.group.commits = 3
+        before = found.snapshot()
+        found.group.commits = 7
+        after = found.snapshot()
+    assert host_breakdown.per_action(before, after, 20)["actions_per_commit"] == 5.0
+    assert host_breakdown.per_action(before, before, 20)["actions_per_commit"] == 0.0
