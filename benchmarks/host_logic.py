@@ -2,6 +2,7 @@
 would be with no sockets, no trio and no system calls.
 
     .venv/bin/python benchmarks/host_logic.py                # 5 repeats of 20,000 actions
+    .venv/bin/python benchmarks/host_logic.py --journal-dir /tmp  # and beside it, journalled
     UNONET_BENCH_BUILD=/path/to/build .venv/bin/python benchmarks/host_logic.py
 
 It drives a real Registry as the server does, sans-IO: `--tables` headless tables of four
@@ -21,6 +22,15 @@ range over `--repeats`; the players' own work is not timed. Beside benchmarks/ho
 per action (the same tables over real sockets), the difference is the trio shell and the
 system calls. What runs is what is installed, or the build UNONET_BENCH_BUILD names
 (benchmarks/host.py --compiled makes one); which one is said.
+
+With `--journal-dir`, each repeat runs twice, in turns: once as above, once with every table
+journalling into a fresh folder there, as `unonet host` does (host/journal.py), its lines
+left to the group commit the server makes once a pass of its event loop
+(host/group_commit.py): here once a pass over the members, timed as its own part (the lines'
+writes and the sync of their files: its wall time, the disk's flush included, and its CPU).
+The difference is what the journal costs an action, without the event loop's wake-ups
+around it. (Each match deals from fresh random seeds, as a host's do, so the two runs play
+different games: their actions per round say by how much.)
 """
 
 from __future__ import annotations
@@ -29,6 +39,7 @@ import argparse
 import random
 import statistics
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -55,7 +66,8 @@ from protocol.host_connection import (
 from unonet.compiled import compiled_parts
 
 SEATS = host_bench.SEATS
-PARTS = ("reading", "intents", "seed messages", "requests", "clock", "frames")
+PARTS = ("reading", "intents", "seed messages", "requests", "clock", "frames",
+         "journal commit")
 """What each action's time is split into (see the module's docstring)."""
 
 SEED_MESSAGES = frozenset({"seed_commit", "seed_reveal"})
@@ -74,10 +86,13 @@ class Member:
 class Run:
     """One repeat: the registry, its members and the time spent in each part."""
 
-    def __init__(self, tables: int, seed: int) -> None:
+    def __init__(self, tables: int, seed: int, journal_dir: Path | None = None) -> None:
         self.registry = Registry(FAST_TIMINGS)
+        self.registry.journals.deferred = True  # as the server runs it: `commit` once a pass
         self.now = 0.0
         self.spent = dict.fromkeys(PARTS, 0.0)
+        self.commit_cpu = 0.0
+        self.journalled = journal_dir is not None
         self.actions = 0
         self.seed_commits = 0  # one per member a round: how many rounds were played
         rng = random.Random(seed)
@@ -85,7 +100,7 @@ class Run:
         for number in range(tables):
             self.registry.create_table(TableSettings(
                 f"bench{number}", capacity=SEATS, headless=True, target_seats=SEATS,
-                timings=FAST_TIMINGS))
+                timings=FAST_TIMINGS, journal_dir=journal_dir))
             for _ in range(SEATS):
                 member = Member(len(self.members) + 1, number, random.Random(rng.getrandbits(64)))
                 self.members[member.conn] = member
@@ -131,10 +146,20 @@ class Run:
                 member.inbox += member.protocol.snapshot(item.view, item.legal)
         self.spent["frames"] += time.perf_counter() - start
 
+    def commit(self) -> None:
+        """The journals' group commit, as the server makes it once a pass (timed); a table
+        whose journal fails is closed, as there, which a benchmark must not hide."""
+        cpu = time.process_time()
+        failed = self.timed("journal commit", self.registry.journals.commit)
+        self.commit_cpu += time.process_time() - cpu
+        if failed:
+            raise RuntimeError(f"a journal failed: {failed[0][1]}")
+
     def play(self, actions: int) -> None:
         """Members read what came and answer, as benchmarks/host_load.py's `run_player` does
         with no think time, until `actions` intents were handed to the tables."""
         while self.actions < actions:
+            self.commit()
             self.route()
             answered = False
             for member in self.members.values():
@@ -168,28 +193,78 @@ def main(argv: list[str] | None = None) -> int:
                         help="actions per repeat (default 20,000)")
     parser.add_argument("--tables", type=int, default=4,
                         help="tables of four members (default 4)")
+    parser.add_argument("--journal-dir", metavar="DIR", type=Path,
+                        help="also run each repeat with the tables journalling into a fresh "
+                        "folder here (as `unonet host` does), beside the run without")
     args = parser.parse_args(argv)
     if args.repeats < 1 or args.actions < 1 or args.tables < 1:
         parser.error("--repeats, --actions and --tables are at least 1")
+    if args.journal_dir is not None and not args.journal_dir.is_dir():
+        parser.error(f"--journal-dir: {args.journal_dir} is not a folder")
     print(f"host logic, sans-IO: {compiled_parts()}; {args.tables} tables of {SEATS}, "
           f"{args.actions:,} actions a repeat, {args.repeats} "
           f"repeat{'s' if args.repeats > 1 else ''}", flush=True)
-    totals: list[float] = []
-    parts: dict[str, list[float]] = {part: [] for part in PARTS}
-    per_round: list[float] = []
+    kinds = ("no journal",) if args.journal_dir is None else ("no journal", "journal")
+    found = {kind: Found() for kind in kinds}
     for repeat in range(args.repeats):
-        run = Run(args.tables, seed=repeat)
-        run.play(args.actions)
-        for part in PARTS:
-            parts[part].append(run.spent[part] / run.actions * 1e6)
-        totals.append(sum(run.spent.values()) / run.actions * 1e6)
-        per_round.append(run.actions * SEATS / max(1, run.seed_commits))
-    print(f"per action                {spread(totals)} us   (the parts below, summed)")
-    for part in PARTS:
-        print(f"  {part:22s}  {spread(parts[part])} us")
-    print(f"actions per round         {spread(per_round)}   (the seed exchange and the clock "
-          "are paid once a round, or once a match, and spread over its actions here)")
+        for kind in kinds:  # in turns: the machine's drift touches both alike
+            if kind == "journal":
+                with tempfile.TemporaryDirectory(prefix="unonet-bench-journals-",
+                                                 dir=args.journal_dir) as folder:
+                    found[kind].add(Run(args.tables, seed=repeat, journal_dir=Path(folder)),
+                                    args.actions)
+            else:
+                found[kind].add(Run(args.tables, seed=repeat), args.actions)
+    if args.journal_dir is None:
+        found["no journal"].print()
+        return 0
+    print(f"the journals in {host_bench.file_system(args.journal_dir)}")
+    for kind in kinds:
+        print(f"-- {kind} --")
+        found[kind].print()
+    plain, journal = found["no journal"].totals, found["journal"].totals
+    print(f"journal / no journal      "
+          f"{spread([j / p for j, p in zip(journal, plain, strict=True)], 2)} x   (paired by "
+          "repeat: what journalling every action multiplies the logic's time per action by)")
     return 0
+
+
+class Found:
+    """One kind of run's figures over the repeats."""
+
+    def __init__(self) -> None:
+        self.totals: list[float] = []
+        self.parts: dict[str, list[float]] = {part: [] for part in PARTS}
+        self.per_round: list[float] = []
+        self.per_commit: list[float] = []
+        self.commit_cpu: list[float] = []
+        self.journalled = False
+
+    def add(self, run: Run, actions: int) -> None:
+        run.play(actions)
+        for part in PARTS:
+            self.parts[part].append(run.spent[part] / run.actions * 1e6)
+        self.totals.append(sum(run.spent.values()) / run.actions * 1e6)
+        self.per_round.append(run.actions * SEATS / max(1, run.seed_commits))
+        self.per_commit.append(run.actions / max(1, run.registry.journals.commits))
+        self.commit_cpu.append(run.commit_cpu / run.actions * 1e6)
+        self.journalled = run.journalled
+
+    def print(self) -> None:
+        print(f"per action                {spread(self.totals)} us   (the parts below, summed)")
+        for part in PARTS:
+            if part == "journal commit" and not self.journalled:
+                continue
+            print(f"  {part:22s}  {spread(self.parts[part])} us")
+        if self.journalled:
+            print(f"    of which CPU          {spread(self.commit_cpu)} us   (the rest of the "
+                  "commit's time, the process waited for the disk)")
+        print(f"actions per round         {spread(self.per_round)}   (the seed exchange and "
+              "the clock are paid once a round, or once a match, and spread over its actions "
+              "here)")
+        if self.journalled:
+            print(f"actions per commit        {spread(self.per_commit)}   (one write per "
+                  "journal written and one sync of them all, once a pass over the members)")
 
 
 if __name__ == "__main__":

@@ -4,6 +4,11 @@ the host's parts spent."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
+import pytest
+
 from benchmarks import host_logic
 
 
@@ -21,7 +26,32 @@ def test_the_sans_io_tables_play_rounds_and_every_part_is_timed() -> None:
 
 
 def test_its_arguments_are_checked() -> None:
-    import pytest
-
     with pytest.raises(SystemExit):
         host_logic.main(["--repeats", "0"])
+    with pytest.raises(SystemExit):
+        host_logic.main(["--journal-dir", "/nonexistent/unonet-bench"])
+
+
+def test_a_journalled_run_journals_every_action_and_times_its_commits(tmp_path: Path) -> None:
+    """With a journal folder, every table journals its actions there, and their group commits
+    are made once a pass and timed, as a part of their own."""
+    run = host_logic.Run(tables=2, seed=1, journal_dir=tmp_path)
+    run.play(200)
+    journals = sorted(tmp_path.glob("*.jsonl"))
+    assert len(journals) == 2
+    actions = sum(1 for journal in journals for line in journal.read_text().splitlines()
+                  if json.loads(line)["kind"] == "action")
+    assert actions >= run.actions  # the seats' intents, and the host's own (round starts)
+    assert run.registry.journals.commits > 0
+    assert run.spent["journal commit"] > 0 and run.commit_cpu > 0
+
+
+def test_the_journal_comparison_prints_both_runs_and_their_ratio(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert host_logic.main(["--repeats", "1", "--actions", "100", "--tables", "1",
+                            "--journal-dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "-- no journal --" in out and "-- journal --" in out
+    assert "journal / no journal" in out and "actions per commit" in out
+    assert not list(tmp_path.iterdir())  # each run's folder is removed after it
