@@ -72,6 +72,13 @@ class Disk:
         raise OSError(errno.EIO, "injected: the file system reported an error")
 
 
+def deferred_group(disk: Disk) -> GroupCommit:
+    """A group on `disk` whose journals leave their syncs to its commit, as a served host's."""
+    group = GroupCommit(fsync=disk.fsync, syncfs=disk.syncfs)
+    group.deferred = True
+    return group
+
+
 def header() -> Header:
     return Header(RuleSet(), (SeatRecord("bot", "a", level="easy"),
                               SeatRecord("bot", "b", level="easy")),
@@ -82,8 +89,7 @@ def test_one_journal_is_fsynced_and_several_on_one_disk_share_one_syncfs(
     tmp_path: Path,
 ) -> None:
     disk = Disk(tmp_path)
-    group = GroupCommit(fsync=disk.fsync, syncfs=disk.syncfs)
-    group.deferred = True
+    group = deferred_group(disk)
     journals = [Journal.create(tmp_path / f"t{n}.jsonl", header(), group) for n in range(3)]
     assert group.pending and disk.fsyncs == 0 and disk.syncfs_calls == 0  # written, not synced
     assert group.commit() == []
@@ -147,8 +153,7 @@ def test_a_deferred_journal_writes_its_lines_of_a_pass_at_the_commit_in_one_writ
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     disk = Disk(tmp_path)
-    group = GroupCommit(fsync=disk.fsync, syncfs=disk.syncfs)
-    group.deferred = True
+    group = deferred_group(disk)
     journal = Journal.create(tmp_path / "t.jsonl", header(), group)
     for _ in range(3):
         journal.write_action(0, Draw())
@@ -172,8 +177,7 @@ def test_a_journal_whose_write_fails_at_the_commit_is_reported_and_the_others_ar
     tmp_path: Path,
 ) -> None:
     disk = Disk(tmp_path)
-    group = GroupCommit(fsync=disk.fsync, syncfs=disk.syncfs)
-    group.deferred = True
+    group = deferred_group(disk)
     good = Journal.create(tmp_path / "t.jsonl", header(), group)
     full = Journal(tmp_path / "full.jsonl", os.open("/dev/full", os.O_WRONLY), group)
     full.write_action(0, Draw())  # waits: the disk is not asked yet
@@ -187,8 +191,7 @@ def test_a_journal_whose_write_fails_at_the_commit_is_reported_and_the_others_ar
 
 def test_a_deferred_journal_syncs_its_last_lines_when_it_closes(tmp_path: Path) -> None:
     disk = Disk(tmp_path)
-    group = GroupCommit(fsync=disk.fsync, syncfs=disk.syncfs)
-    group.deferred = True
+    group = deferred_group(disk)
     journal = Journal.create(tmp_path / "t.jsonl", header(), group)
     assert group.pending and disk.fsyncs == 0
     journal.close()  # a finished match's journal: on disk before it moves, whatever the group
