@@ -8,6 +8,7 @@ import math
 import random
 from pathlib import Path
 
+import pytest
 import trio
 
 from benchmarks import host as bench
@@ -92,3 +93,34 @@ def test_the_breakdown_says_how_many_actions_each_journal_commit_carried() -> No
         after = found.snapshot()
     assert host_breakdown.per_action(before, after, 20)["actions_per_commit"] == 5.0
     assert host_breakdown.per_action(before, before, 20)["actions_per_commit"] == 0.0
+
+
+def test_a_routing_inside_a_dispatch_is_counted_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A read that both acts and is answered routes inside its dispatch: the parts must not
+    count that routing twice, or they would add up to more CPU than was spent."""
+    import time
+
+    from benchmarks import host_breakdown
+    from host.connection import ClientConnection
+    from host.server import HostServer
+
+    def burn(seconds: float) -> None:
+        until = time.thread_time() + seconds
+        while time.thread_time() < until:
+            pass
+
+    def route(_server: object) -> None:
+        burn(0.02)
+
+    def dispatch(_connection: object, *_: object) -> None:
+        burn(0.02)
+        HostServer._route(None)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(HostServer, "_route", route)
+    monkeypatch.setattr(ClientConnection, "_dispatch_all", dispatch)
+    with host_breakdown.instrumented() as found:
+        start = time.thread_time()
+        ClientConnection._dispatch_all(None, [], b"")  # type: ignore[arg-type]
+        spent = time.thread_time() - start
+    assert found.routing >= 0.02 and found.tables >= 0.02
+    assert found.tables + found.routing <= spent
