@@ -216,12 +216,12 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 found[kind].add(Run(args.tables, seed=repeat), args.actions)
     if args.journal_dir is None:
-        found["no journal"].print()
+        found["no journal"].report()
         return 0
     print(f"the journals in {host_bench.file_system(args.journal_dir)}")
     for kind in kinds:
         print(f"-- {kind} --")
-        found[kind].print()
+        found[kind].report()
     plain, journal = found["no journal"].totals, found["journal"].totals
     print(f"journal / no journal      "
           f"{spread([j / p for j, p in zip(journal, plain, strict=True)], 2)} x   (paired by "
@@ -250,7 +250,7 @@ class Found:
         self.commit_cpu.append(run.commit_cpu / run.actions * 1e6)
         self.journalled = run.journalled
 
-    def print(self) -> None:
+    def report(self) -> None:
         print(f"per action                {spread(self.totals)} us   (the parts below, summed)")
         for part in PARTS:
             if part == "journal commit" and not self.journalled:
