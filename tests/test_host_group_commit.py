@@ -252,7 +252,8 @@ async def test_no_player_sees_a_move_before_its_journal_line_is_on_disk(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Whenever the host writes to a client's socket, every line of every journal is on disk
-    (the group commit holds every write while one is not), checked at the write itself: a
+    (the group commit holds every write while one is not): none waits in memory for its
+    commit, and the files are synced as far as they go. Checked at the write itself: a
     player's own task reads later than that, after the commit has run in any case."""
     disk = Disk(tmp_path)
     registry = Registry(TIMINGS)
@@ -264,6 +265,9 @@ async def test_no_player_sees_a_move_before_its_journal_line_is_on_disk(
     def checked_write(fd: int, data: bytes) -> int:
         nonlocal checked
         if stat.S_ISSOCK(os.fstat(fd).st_mode):  # the host's write to a client (plain TCP)
+            # No line waits in memory for a commit (the journals write them at the commit)...
+            assert not registry.journals.pending
+            # ... and every line in the files is on disk.
             for path in tmp_path.glob("*.jsonl"):  # open journals (finished/ holds the rest)
                 assert disk.durable.get(str(path)) == path.stat().st_size, path
             checked += 1
