@@ -231,6 +231,8 @@ async def test_a_stopping_server_commits_what_is_left_and_stops_deferring(
         assert registry.journals.pending
         nursery.cancel_scope.cancel()
     assert not registry.journals.deferred and not registry.journals.pending
+    lines = [json.loads(line) for line in journal.path.read_text().splitlines()]
+    assert [line["kind"] for line in lines] == ["header", "token"]  # written, not just waiting
     assert disk.durable[str(journal.path)] == journal.path.stat().st_size
 
 
