@@ -96,7 +96,7 @@ class GroupCommit:
 
     def commit(self) -> list[tuple[Committable, Exception]]:
         """Make every journal written since the last commit durable. Returns those whose
-        sync failed, with the error (an OSError from the disk; anything else is a bug, and
+        write or sync failed, with the error (an OSError from the disk; anything else is a bug, and
         fails closed the same way); they are no longer pending (their table is to close)."""
         written, self._written = self._written, {}
         if not written:

@@ -281,7 +281,6 @@ class Journal:
                 self.write_waiting()
                 self._fsync()
         finally:
-            self._waiting.clear()
             self._closed = True
             os.close(self._fd)
 
