@@ -242,27 +242,29 @@ def spawn_against(tree: Path, tables: int, journal: Sequence[str] = ()
 def phase(tables: int, echo_clients: int, think: tuple[float, float],
           echo_think: tuple[float, float], workers: int, warmup: float,
           seconds: float, against: Path | None = None, fanout_groups: int = 0,
-          journal_root: Path | None = None, durable_clients: int = 0) -> dict[str, Any]:
+          journal_root: Path | None = None, durable_clients: int = 0,
+          rate: float = 0.0) -> dict[str, Any]:
     """Start a host, an echo server and a fan-out server (`fanout_groups` groups of SEATS
     clients, paced as the players are), load them, measure the window; everything stopped.
     With `against`, a second host from that tree runs beside the first on the same core, with
     the same load from workers of its own, over the same window: a pair. With `journal_root`,
     the tables journal their matches into fresh folders there, removed afterwards, and
     `durable_clients` echo clients (paced as the echo's) use a durable echo whose file is
-    there too: the echo, each request on disk before its answer."""
+    there too: the echo, each request on disk before its answer. With `rate`, the players'
+    intents are spaced to that many a second in all (host_load.Pacer), in place of `think`."""
     with tempfile.TemporaryDirectory(prefix="unonet-bench-journals-",
                                      dir=journal_root) as folder:
         journal = ("--journal-dir", folder) if journal_root is not None else ()
         durable = str(Path(folder) / "durable-echo") if journal_root is not None else None
         return _phase(tables, echo_clients, think, echo_think, workers, warmup, seconds,
                       against, fanout_groups, journal, durable_clients if durable else 0,
-                      durable)
+                      durable, rate)
 
 
 def _phase(tables: int, echo_clients: int, think: tuple[float, float],
            echo_think: tuple[float, float], workers: int, warmup: float,
            seconds: float, against: Path | None, fanout_groups: int,
-           journal: Sequence[str], durable_clients: int, durable: str | None
+           journal: Sequence[str], durable_clients: int, durable: str | None, rate: float
            ) -> dict[str, Any]:
     profile = ("--profile", PROFILE, "--seconds", str(warmup + seconds + 1.0)) \
         if PROFILE and not os.path.exists(PROFILE) else ()
@@ -293,7 +295,7 @@ def _phase(tables: int, echo_clients: int, think: tuple[float, float],
                 fanout_groups=fanout_groups * (index + 1) // workers - fanout_groups * index //
                 workers, durable_port=durable_started["port"],
                 durable_clients=durable_clients * (index + 1) // workers
-                - durable_clients * index // workers)
+                - durable_clients * index // workers, rate=rate / workers)
             children.append(subprocess.Popen(
                 [sys.executable, __file__, "worker", "--plan", json.dumps(asdict(plan))],
                 stdout=subprocess.PIPE, cwd=ROOT))
@@ -380,6 +382,11 @@ SATURATE_FANOUT_GROUPS = 2
 """Fan-out groups of SEATS clients back to back in the fan-out's saturated window."""
 
 
+LEVEL_KEYS = ("host_us_per_action", "host_kernel_us_per_action", "host_cpu_share",
+              "actions_per_s")
+"""What `saturate` keeps of the no-journal host's window at the journalling host's rate."""
+
+
 def saturate(tables: int, workers: int, warmup: float, seconds: float, against: Path | None,
              journal_root: Path | None) -> dict[str, Any]:
     """One repeat of the saturate phase: windows one after the other, each with one server
@@ -389,9 +396,18 @@ def saturate(tables: int, workers: int, warmup: float, seconds: float, against: 
     with their work in its caches and its time slices (the host's CPU per action was half as
     much again), and it was not saturated: each got what the others left. The anchors'
     windows are half as long, with a shorter warm-up: their cost per request is steady
-    within a second."""
+    within a second. When the tables journal, a window of the same host without its journal
+    follows the host's, its load paced to the actions a second the journalling host reached
+    (`level_*`): the journalling host waits for its disk and its load, and on this machine a
+    host that waits between actions costs more per action, so the two are compared at one
+    rate, like with like."""
     host = phase(tables, 0, (0.0, 0.0), (0.0, 0.0), workers, warmup, seconds, against,
                  journal_root=journal_root)
+    level: dict[str, Any] = {}
+    if journal_root is not None:  # the same host with no journal, at the rate it reached
+        found = phase(tables, 0, (0.0, 0.0), (0.0, 0.0), workers, warmup, seconds,
+                      rate=host["actions_per_s"])
+        level = {f"level_{key}": found[key] for key in LEVEL_KEYS}
     anchor_warmup, anchor_seconds = min(warmup, 2.0), seconds / 2
     echo = phase(0, SATURATE_ECHO_CLIENTS, (0.0, 0.0), (0.0, 0.0), workers, anchor_warmup,
                  anchor_seconds)
@@ -401,7 +417,7 @@ def saturate(tables: int, workers: int, warmup: float, seconds: float, against: 
     if journal_root is not None:
         durable = phase(0, 0, (0.0, 0.0), (0.0, 0.0), workers, anchor_warmup, anchor_seconds,
                         journal_root=journal_root, durable_clients=SATURATE_ECHO_CLIENTS)
-    return {**host, "echo_us_per_request": echo["echo_us_per_request"],
+    return {**host, **level, "echo_us_per_request": echo["echo_us_per_request"],
             "durable_us_per_request": durable["durable_us_per_request"],
             **{key: fan[key] for key in ("fanout_us_per_request",
                                          "fanout_kernel_us_per_request")}}
@@ -450,6 +466,20 @@ def report(saturated: list[dict[str, Any]], paced: list[dict[str, Any]]) -> None
               "(1 s of CPU / the CPU per action: what one core could serve)")
         print(f"actions/s reached            {spread([r['actions_per_s'] for r in saturated])}"
               f"   (host CPU in use {spread([r['host_cpu_share'] for r in saturated], 100)} %)")
+        if "level_host_us_per_action" in s:
+            level = [r["level_host_us_per_action"] for r in saturated]
+            kernel = [r["level_host_kernel_us_per_action"] for r in saturated]
+            print(f"no journal, at that rate     {spread(level)} us per action at "
+                  f"{spread([r['level_actions_per_s'] for r in saturated])} actions/s, host "
+                  f"CPU in use {spread([r['level_host_cpu_share'] for r in saturated], 100)} %, "
+                  f"the kernel's {spread(kernel)} us   (the same host without its journal, "
+                  "its players paced to the actions a second the journalling host reached "
+                  "in each repeat)")
+            print(f"journal / no journal there   "
+                  f"{spread([c / n for c, n in zip(cpu, level, strict=True)], 1, '{:.2f}')} x"
+                  "   (what journalling costs a host at one load: like with like, where the "
+                  "saturated no-journal host is busier, and a busier host costs less an action "
+                  "here)")
         print(f"echo CPU per request         {spread(echo)} us")
         print(f"host / echo CPU              "
               f"{spread([c / e for c, e in zip(cpu, echo, strict=True)], 1, '{:.1f}')} x   "

@@ -11,12 +11,14 @@ protocol.frames.encode_frame, the framing code the echo client uses too.
 
 Latency is measured from the intent's write to the arrival of its answer (`accepted` or a
 refusal); `think` paces a player (a human pace: a decision after a random think time), zero
-plays as fast as the host answers.
+plays as fast as the host answers; a `rate` paces a worker's players together instead (their
+intents evenly spaced: a steady load below what saturates the host).
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
 import random
 import time
@@ -162,7 +164,29 @@ def _messages(buffer: bytearray) -> list[dict[str, Any]]:
     return found
 
 
-async def run_player(port: int, player: LightPlayer, think: tuple[float, float]) -> None:
+class Pacer:
+    """Spaces the intents of a worker's players `1 / rate` seconds apart, first come first
+    served: the host gets `rate` actions a second while it keeps up. A slot is never given
+    to a time already past, so a host that falls behind gets no burst to catch up with."""
+
+    def __init__(self, rate: float) -> None:
+        if rate <= 0:
+            raise ValueError(f"a rate must be positive, not {rate}")
+        self.interval = 1.0 / rate
+        self._next = -math.inf
+
+    async def slot(self) -> None:
+        """Wait for the next free slot, and take it."""
+        at = max(trio.current_time(), self._next)
+        self._next = at + self.interval
+        await trio.sleep_until(at)
+
+
+async def run_player(port: int, player: LightPlayer, think: tuple[float, float],
+                     pacer: Pacer | None = None) -> None:
+    """Play `player` until the host closes: each decision sent at once, after `think`, or in
+    the next slot of `pacer` when one is given."""
+    paced = think[1] > 0 or pacer is not None
     stream = await trio.open_tcp_stream("127.0.0.1", port)
     await stream.send_all(player.hello())
     pending = trio.Event()
@@ -177,14 +201,16 @@ async def run_player(port: int, player: LightPlayer, think: tuple[float, float])
         while True:
             await pending.wait()
             pending = trio.Event()
-            if think[1] > 0:
+            if pacer is not None:
+                await pacer.slot()
+            elif think[1] > 0:
                 await trio.sleep(player.rng.uniform(*think))
             action = player.decision()
             if action is not None:
                 await send(player.intent(action))
 
     async with trio.open_nursery() as nursery:
-        if think[1] > 0:
+        if paced:
             nursery.start_soon(pace)
         while True:
             data = await stream.receive_some(RECEIVE)
@@ -192,7 +218,7 @@ async def run_player(port: int, player: LightPlayer, think: tuple[float, float])
                 nursery.cancel_scope.cancel()
                 return
             out = player.receive(data)
-            if think[1] > 0:
+            if paced:
                 if player.decision() is not None:
                     pending.set()
             else:
@@ -421,6 +447,9 @@ class LoadPlan:
     durable_port: int = 0
     durable_clients: int = 0
     """Echo clients of the durable echo (echo_server with a journal), paced by `echo_think`."""
+    rate: float = 0.0
+    """Intents a second from this worker's players together, evenly spaced (`Pacer`) in
+    place of `think`; 0: as `think` says."""
 
 
 def cpu_seconds() -> float:
@@ -432,12 +461,13 @@ async def run_worker(plan: LoadPlan) -> dict[str, Any]:
     """Play the plan; what the worker saw in the window, as a dict for JSON."""
     stats = Stats()
     rng = random.Random(plan.first)
+    pacer = Pacer(plan.rate) if plan.rate > 0 else None
     async with trio.open_nursery() as nursery:
         for table in range(plan.first, plan.first + plan.tables):
             for seat in range(plan.seats):
                 player = LightPlayer(table, f"p{table}-{seat}", stats,
                                      random.Random(rng.getrandbits(64)))
-                nursery.start_soon(run_player, plan.port, player, plan.think)
+                nursery.start_soon(run_player, plan.port, player, plan.think, pacer)
             await trio.sleep(0)
         for _ in range(plan.echo_clients):
             nursery.start_soon(run_echo_client, plan.echo_port, stats, plan.echo_think,

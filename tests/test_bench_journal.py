@@ -76,6 +76,10 @@ def test_the_saturate_phase_measures_each_server_alone_in_a_window_of_its_own(
     assert found["durable_requests"] == 0
     assert found["echo_us_per_request"] > 0 and found["fanout_us_per_request"] > 0
     assert found["durable_us_per_request"] is not None and found["durable_us_per_request"] > 0
+    # the same host without its journal, its players held to the rate the journalling one
+    # reached (benchmarks/host_load.Pacer): never faster than asked
+    assert found["level_host_us_per_action"] > 0
+    assert 0 < found["level_actions_per_s"] <= found["actions_per_s"] * 1.2 + 5
 
 
 def test_the_breakdown_says_how_many_actions_each_journal_commit_carried() -> None:
