@@ -84,11 +84,12 @@ sys.path.append(str(ROOT))  # after site-packages: an installed build runs, else
 
 from benchmarks import host_breakdown, host_load  # noqa: E402
 from host.collector import tuned_collector  # noqa: E402
+from host.compiled import compiled_parts  # noqa: E402
 from host.registry import Registry  # noqa: E402
 from host.server import HostServer, ServerConfig  # noqa: E402
 from host.settings import FAST_TIMINGS, ConnectionLimits  # noqa: E402
 from host.table import TableSettings  # noqa: E402
-from unonet.compiled import COMPILED_MODULES, compiled_parts, engine_is_compiled  # noqa: E402
+from unonet.compiled import COMPILED_MODULES, engine_is_compiled  # noqa: E402
 
 SEATS = 4
 SERVER_CORE = 0

@@ -52,6 +52,7 @@ sys.path.append(str(Path(__file__).resolve().parent.parent))
 from benchmarks import host as host_bench  # first: it puts a build on the path
 from benchmarks.host import LIMITS
 from benchmarks.host_load import LightPlayer, Stats
+from host.compiled import compiled_parts
 from host.outgoing import SendEvent, SendMessage, SendSnapshot, event_frame
 from host.registry import Registry
 from host.settings import FAST_TIMINGS
@@ -63,7 +64,6 @@ from protocol.host_connection import (
     MessageReceived,
     RequestReceived,
 )
-from unonet.compiled import compiled_parts
 
 SEATS = host_bench.SEATS
 PARTS = ("reading", "intents", "seed messages", "requests", "clock", "frames",

@@ -495,7 +495,8 @@ def child_main(root: str) -> int:
     out: list[str] = []
     logging.getLogger().addHandler(ErrorLog(out))
     import host
-    from unonet.compiled import engine_is_compiled, host_is_compiled
+    from host.compiled import host_is_compiled
+    from unonet.compiled import engine_is_compiled
 
     print(f"host from {Path(host.__file__ or '').parent}")
     print(f"compiled engine {engine_is_compiled()} host {host_is_compiled()}")

@@ -12,6 +12,7 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import TYPE_CHECKING
 
 from client.cli import HostAddress, add_join_arguments, add_play_arguments, parse_address
+from host.compiled import compiled_parts
 from host.settings import (
     MAX_CONNECTIONS,
     MAX_CONNECTIONS_CEILING,
@@ -24,7 +25,6 @@ from unonet import __version__
 from unonet.actions import Action
 from unonet.bots import POLICIES
 from unonet.bots.driver import play_match
-from unonet.compiled import compiled_parts
 from unonet.errors import EngineError
 from unonet.events import Event, RoundEnded, TurnStarted
 from unonet.match import Match

@@ -2,7 +2,9 @@
 
 setup.py reads `ENGINE_MODULES` and `HOST_MODULES` from this file's source (ast, without
 importing unonet), so they stay literal tuples of strings. Nothing here does I/O:
-`engine_is_compiled` and `host_is_compiled` look at how the module objects were loaded.
+`engine_is_compiled` looks at how the engine's module objects were loaded. Whether the host's
+modules were is host/compiled.py's question: importing them from here would make the engine
+import the layers above it.
 """
 
 from __future__ import annotations
@@ -14,9 +16,8 @@ __all__ = [
     "COMPILED_MODULES",
     "ENGINE_MODULES",
     "HOST_MODULES",
-    "compiled_parts",
+    "all_compiled",
     "engine_is_compiled",
-    "host_is_compiled",
 ]
 
 ENGINE_MODULES = (
@@ -93,7 +94,9 @@ COMPILED_MODULES = ENGINE_MODULES + HOST_MODULES
 a native call (two libraries would meet through Python's calling convention)."""
 
 
-def _all_compiled(names: tuple[str, ...]) -> bool:
+def all_compiled(names: tuple[str, ...]) -> bool:
+    """True when every module named was loaded from an extension module (importing it if it
+    was not yet): the mypyc build rather than its .py source."""
     for name in names:
         spec = importlib.import_module(name).__spec__
         if spec is None or not isinstance(spec.loader, ExtensionFileLoader):
@@ -104,23 +107,4 @@ def _all_compiled(names: tuple[str, ...]) -> bool:
 def engine_is_compiled() -> bool:
     """True when every engine module was loaded from an extension module (the mypyc build),
     False when any runs from its .py source (editable installs, UNONET_PURE=1, no compiler)."""
-    return _all_compiled(ENGINE_MODULES)
-
-
-def host_is_compiled() -> bool:
-    """True when every module of HOST_MODULES was loaded from an extension module. Importing
-    them imports the protocol and host packages, so a caller that only plays asks
-    `engine_is_compiled` instead."""
-    return _all_compiled(HOST_MODULES)
-
-
-def compiled_parts() -> str:
-    """Which parts run compiled, in words (`unonet --version`, the benchmarks)."""
-    engine, host = engine_is_compiled(), host_is_compiled()
-    if engine and host:
-        return "compiled engine and host"
-    if engine:
-        return "compiled engine, pure-Python host"
-    if host:
-        return "pure-Python engine, compiled host"
-    return "pure-Python engine and host"
+    return all_compiled(ENGINE_MODULES)
