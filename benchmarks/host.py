@@ -37,7 +37,12 @@ journal costs. When the tables journal, the paced phase also runs a durable echo
 the echo, each request appended to its file and fsync'd before its answer, one fsync per pass
 of its event loop as the host's group commit. The plain echo keeps nothing, so it is not like
 with like for a host that keeps every action; the durable echo is, and the round trips are
-printed beside both.
+printed beside both. The journalling host is not saturated (its answers wait for the commit of
+their pass, and its load waits for them), and on this machine a host that waits between
+actions costs more per action than a busy one: the saturate phase therefore also runs the same
+host without its journal, its players paced (host_load.Pacer) to the actions a second the
+journalling host reached in that repeat, and prints the ratio of the two at one rate: what the
+journal costs, like with like.
 
 `--against TREE` pairs the saturate phase: the host of another source tree (an earlier commit,
 say) runs beside this one on the same core, loaded by its own workers exactly as this one is,
@@ -48,7 +53,7 @@ Figures are printed per repeat, then the median and the range (min-max) over the
 What runs is what is installed: a `pip install .` build (its engine and host path compiled by
 mypyc) if there is one, else this source tree; `--compiled` instead compiles a copy of this
 tree as setup.py does (about four minutes of one core) and runs every process of the
-benchmark from it. Which parts ran compiled is said (unonet.compiled). The machine's load
+benchmark from it. Which parts ran compiled is said (host/compiled.py). The machine's load
 average is printed before and after: other processes on the box inflate every figure here, the
 echo's too.
 """

@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import argparse
 import random
-import statistics
 import sys
 import tempfile
 import time
@@ -181,9 +180,9 @@ class Run:
                 self.timed("clock", self.registry.clock_tick, self.now)
 
 
-def spread(values: list[float], digits: int = 1) -> str:
-    return (f"{statistics.median(values):.{digits}f} "
-            f"({min(values):.{digits}f}-{max(values):.{digits}f})")
+def spread(values: list[float], form: str = "{:.1f}") -> str:
+    """`median (min-max)` as benchmarks/host.py prints it, to a tenth by default."""
+    return host_bench.spread(values, 1.0, form)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -223,8 +222,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"-- {kind} --")
         found[kind].report()
     plain, journal = found["no journal"].totals, found["journal"].totals
-    print(f"journal / no journal      "
-          f"{spread([j / p for j, p in zip(journal, plain, strict=True)], 2)} x   (paired by "
+    ratios = [j / p for j, p in zip(journal, plain, strict=True)]
+    print(f"journal / no journal      {spread(ratios, '{:.2f}')} x   (paired by "
           "repeat: what journalling every action multiplies the logic's time per action by)")
     return 0
 
