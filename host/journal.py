@@ -205,6 +205,13 @@ line, where `json.dumps` with any argument builds a new one per call (a third of
 a line is a tree of fresh dicts, so no cycle to check for)."""
 
 
+def journal_file(folder: str | os.PathLike[str], table: int, game_id: bytes) -> str:
+    """Where a new match's journal goes: its table and game in the name. A string, not a Path:
+    pathlib interns every part of a path it parses, and each match's name is fresh
+    (`Journal._path`)."""
+    return os.path.join(folder, f"table{table}-{game_id.hex()[:12]}.jsonl")
+
+
 class Journal:
     """An open journal file. Every `write_*` is on disk when it returns, unless its `group`
     defers the sync to its commit (host/group_commit.py): then the line waits in memory, and
@@ -212,8 +219,12 @@ class Journal:
     server does before it sends anything. Nobody has seen what a waiting line records, so a
     crash that loses it loses nothing anyone was told."""
 
-    def __init__(self, path: Path, fd: int, group: GroupCommit | None = None) -> None:
-        self.path = path
+    def __init__(self, path: str | os.PathLike[str], fd: int,
+                 group: GroupCommit | None = None) -> None:
+        self._path = os.fspath(path)
+        """A string, not a Path: pathlib interns every part of a path it parses, and each
+        match's journal has a fresh name, so a Path per match churned the interpreter's
+        table of interned strings (benchmarks/soak.py saw it resize, half a MiB at a time)."""
         self._fd = fd
         self._closed = False
         self._group = group
@@ -223,16 +234,22 @@ class Journal:
         self.device = os.fstat(fd).st_dev
         """The file system it is on (host/group_commit.py syncs one at a time)."""
 
+    @property
+    def path(self) -> Path:
+        """Where the journal is (made on demand: see `_path`)."""
+        return Path(self._path)
+
     @classmethod
-    def create(cls, path: Path, header: Header, group: GroupCommit | None = None) -> Journal:
-        path.parent.mkdir(parents=True, exist_ok=True)
+    def create(cls, path: str | os.PathLike[str], header: Header,
+               group: GroupCommit | None = None) -> Journal:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o600)
         journal = cls(path, fd, group)
         journal._write(header.to_dict())
         return journal
 
     @classmethod
-    def open_append(cls, path: Path, valid_bytes: int,
+    def open_append(cls, path: str | os.PathLike[str], valid_bytes: int,
                     group: GroupCommit | None = None) -> Journal:
         """Reopen after `load`, cutting a partial last line off first."""
         fd = os.open(path, os.O_WRONLY | os.O_APPEND)
@@ -284,26 +301,29 @@ class Journal:
             self._closed = True
             os.close(self._fd)
 
-    def finish(self, kept: int = FINISHED_KEPT, slack: int = FINISHED_SLACK) -> Path:
+    def finish(self, kept: int = FINISHED_KEPT, slack: int = FINISHED_SLACK) -> str:
         """The match ended: close the journal, move it among the finished ones, and once
         those are more than `kept + slack`, keep only the newest `kept`. Returns where it
         went. A file system that refuses (a read-only disk, a journal someone moved) leaves
         the journal where it is: losing a record is better than failing a table whose match
         just ended."""
         self.close()
-        finished = self.path.parent / FINISHED_DIR
+        folder, name = os.path.split(self._path)
+        finished = os.path.join(folder, FINISHED_DIR)
         try:
-            finished.mkdir(mode=0o700, exist_ok=True)
-            target = finished / self.path.name
-            os.replace(self.path, target)
+            with contextlib.suppress(FileExistsError):
+                os.mkdir(finished, 0o700)
+            target = os.path.join(finished, name)
+            os.replace(self._path, target)
         except OSError:
-            return self.path
+            return self._path
+        self._path = target
         prune_finished(finished, kept, slack)
         return target
 
     def _write(self, line: Mapping[str, Any]) -> None:
         if self._closed:
-            raise ValueError(f"journal {self.path} is closed")
+            raise ValueError(f"journal {self._path} is closed")
         self._waiting.append((_LINE_ENCODER.encode(line) + "\n").encode())
         if self._group is not None and self._group.deferred:
             self._unsynced = True
@@ -324,7 +344,7 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view):]
 
 
-def prune_finished(finished: Path, kept: int, slack: int = 0) -> None:
+def prune_finished(finished: str | os.PathLike[str], kept: int, slack: int = 0) -> None:
     """Once `finished` holds more than `kept + slack` journals, remove all but the newest
     `kept` (by modification time). Counting the names is cheap; reading every file's time is
     what costs, and it is done only then."""
@@ -379,10 +399,10 @@ class Resumed:
         return max(self.trust, default=0)
 
 
-def load(path: Path) -> Resumed:
+def load(path: str | os.PathLike[str]) -> Resumed:
     """Replay a journal. A partial last line (a crash mid-write) is ignored; any other damage
     raises JournalError."""
-    data = path.read_bytes()
+    data = Path(path).read_bytes()
     lines: list[dict[str, Any]] = []
     offset = 0
     while offset < len(data):

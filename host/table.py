@@ -22,7 +22,7 @@ from typing import Any
 from host.bots import BOT_NAMES, check_level
 from host.game import Game
 from host.group_commit import GroupCommit
-from host.journal import Header, Journal, Resumed, SeatRecord
+from host.journal import Header, Journal, Resumed, SeatRecord, journal_file
 from host.outgoing import CloseConnection, ConnId, Outgoing, accepted, refused
 from host.round_log import PastRounds, ReplayedRound, RoundLog
 from host.seating import BOT, HUMAN, Member, Room, Seat, new_token
@@ -596,7 +596,7 @@ class Table:
                                  s.level) for s in seats),
                 match.seed, game_id, self._table_record(),
             )
-            path = self.settings.journal_dir / f"table{self.number}-{game_id.hex()[:12]}.jsonl"
+            path = journal_file(self.settings.journal_dir, self.number, game_id)
             journal = Journal.create(path, header, self.journals)
             log.info("%s: journal %s", self.label, path)
         log.info("%s: match starts with %s", self.label, [s.name for s in seats])

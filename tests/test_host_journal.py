@@ -109,7 +109,7 @@ def test_a_finished_match_s_journal_moves_among_the_finished_and_only_the_newest
         os.utime(path, ns=(number * 10**9, number * 10**9))
         moved.append(journal.finish(kept=3, slack=0))
     finished = tmp_path / FINISHED_DIR
-    assert moved[-1] == finished / "table0-4.jsonl"
+    assert moved[-1] == str(finished / "table0-4.jsonl")
     assert sorted(p.name for p in finished.iterdir()) == [
         "table0-2.jsonl", "table0-3.jsonl", "table0-4.jsonl"]
     assert not list(tmp_path.glob("*.jsonl"))
@@ -139,5 +139,38 @@ def test_a_journal_that_cannot_be_moved_stays_where_it_is(tmp_path: Path) -> Non
     _play_some(path, 0)
     (tmp_path / FINISHED_DIR).write_text("a file where the folder would be")
     journal = Journal.open_append(path, path.stat().st_size)
-    assert journal.finish() == path
+    assert journal.finish() == str(path)
     assert path.is_file()
+
+
+def test_a_journal_is_made_written_and_finished_without_interning_its_name(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each match's journal has a fresh name. pathlib interns every part of a path it parses,
+    and a host that ran for weeks churned the interpreter's table of interned strings with
+    them (benchmarks/soak.py: a step of half a MiB as the table resized). The journal keeps
+    its path as a string from creation to its move among the finished ones."""
+    import pathlib
+    import sys
+
+    interned: list[str] = []
+
+    class CountingSys:
+        def __getattr__(self, name: str) -> object:
+            return getattr(sys, name)
+
+        @staticmethod
+        def intern(text: str) -> str:
+            interned.append(text)
+            return sys.intern(text)
+
+    folder = str(tmp_path / "journals")
+    seats = (SeatRecord("bot", "bo", level="normal"), SeatRecord("bot", "cy", level="normal"))
+    header = Header(RuleSet(), seats, b"seed", new_game_id(), {"number": 0, "name": "t"})
+    monkeypatch.setattr(pathlib, "sys", CountingSys())
+    journal = Journal.create(os.path.join(folder, "table0-1a2b3c4d5e6f.jsonl"), header)
+    journal.write_action(HOST, StartRound())
+    moved = journal.finish()
+    monkeypatch.undo()
+    assert interned == []
+    assert moved == os.path.join(folder, FINISHED_DIR, "table0-1a2b3c4d5e6f.jsonl")
+    assert load(moved).header.seats == seats

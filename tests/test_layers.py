@@ -53,7 +53,9 @@ def test_a_package_imports_nothing_above_it(package: str) -> None:
 
 def test_the_check_sees_an_import_inside_a_function(tmp_path: Path) -> None:
     module = tmp_path / "m.py"
-    module.write_text("def f():\n    from host.server import HostServer\n    import trio.lowlevel\n")
+    module.write_text("def f():\n"
+                      "    from host.server import HostServer\n"
+                      "    import trio.lowlevel\n")
     assert imported(module) == {"host", "trio"}
 
 
