@@ -183,7 +183,12 @@ async def visitor(port: int, seats: list[int], number: int, visits: Counter[str]
             await play(again, name=f"visitor{number}", think=0.0, verify=False,
                        resume=result.token, result=back)
         await again.aclose()
-        visits["resumed, played out" if back.matches else f"resume: {back.closed}"] += 1
+        if back.matches:
+            visits["resumed, played out"] += 1
+        elif back.closed is not None:
+            visits[f"resume: {back.closed}"] += 1
+        else:  # neither an answer that closed it nor a match's end: time ran out
+            visits["resumed, no match end within 60 s or before the soak stopped"] += 1
 
 
 async def visitors_child(port: int, seats: list[int], count: int) -> None:
