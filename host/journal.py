@@ -242,7 +242,9 @@ class Journal:
     @classmethod
     def create(cls, path: str | os.PathLike[str], header: Header,
                group: GroupCommit | None = None) -> Journal:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
+        folder = os.path.dirname(path)
+        if folder:  # a bare name is in the working folder, which exists
+            os.makedirs(folder, exist_ok=True)
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o600)
         journal = cls(path, fd, group)
         journal._write(header.to_dict())

@@ -174,3 +174,12 @@ def test_a_journal_is_made_written_and_finished_without_interning_its_name(
     assert interned == []
     assert moved == os.path.join(folder, FINISHED_DIR, "table0-1a2b3c4d5e6f.jsonl")
     assert load(moved).header.seats == seats
+
+
+def test_a_journal_named_without_a_folder_is_made_in_the_working_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    seats = (SeatRecord("bot", "bo", level="normal"), SeatRecord("bot", "cy", level="normal"))
+    header = Header(RuleSet(), seats, b"seed", new_game_id(), {"number": 0, "name": "t"})
+    Journal.create("table0-x.jsonl", header).close()
+    assert load(tmp_path / "table0-x.jsonl").header.seats == seats
