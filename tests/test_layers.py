@@ -76,4 +76,6 @@ def test_the_engine_loads_nothing_above_it_when_imported_and_asked_what_runs_com
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           cwd=ROOT, timeout=120, check=True)
     loaded = set(ast.literal_eval(done.stdout.strip().splitlines()[-1]))
-    assert loaded & FORBIDDEN["unonet"] == set()
+    # The project's own layers and the libraries of I/O; not the standard library's modules,
+    # which may load one another as a Python version pleases.
+    assert loaded & {"protocol", "host", "client", "trio", "msgpack", "prompt_toolkit"} == set()
