@@ -143,6 +143,13 @@ def test_a_journal_that_cannot_be_moved_stays_where_it_is(tmp_path: Path) -> Non
     assert path.is_file()
 
 
+
+def _two_bots() -> Header:
+    """The header of a match between two bots (journals whose plays do not matter)."""
+    seats = (SeatRecord("bot", "bo", level="normal"), SeatRecord("bot", "cy", level="normal"))
+    return Header(RuleSet(), seats, b"seed", new_game_id(), {"number": 0, "name": "t"})
+
+
 def test_a_journal_is_made_written_and_finished_without_interning_its_name(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each match's journal has a fresh name. pathlib interns every part of a path it parses,
@@ -164,8 +171,7 @@ def test_a_journal_is_made_written_and_finished_without_interning_its_name(
             return sys.intern(text)
 
     folder = str(tmp_path / "journals")
-    seats = (SeatRecord("bot", "bo", level="normal"), SeatRecord("bot", "cy", level="normal"))
-    header = Header(RuleSet(), seats, b"seed", new_game_id(), {"number": 0, "name": "t"})
+    header = _two_bots()
     monkeypatch.setattr(pathlib, "sys", CountingSys())
     journal = Journal.create(os.path.join(folder, "table0-1a2b3c4d5e6f.jsonl"), header)
     journal.write_action(HOST, StartRound())
@@ -173,13 +179,12 @@ def test_a_journal_is_made_written_and_finished_without_interning_its_name(
     monkeypatch.undo()
     assert interned == []
     assert moved == os.path.join(folder, FINISHED_DIR, "table0-1a2b3c4d5e6f.jsonl")
-    assert load(moved).header.seats == seats
+    assert load(moved).header.seats == header.seats
 
 
 def test_a_journal_named_without_a_folder_is_made_in_the_working_folder(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
-    seats = (SeatRecord("bot", "bo", level="normal"), SeatRecord("bot", "cy", level="normal"))
-    header = Header(RuleSet(), seats, b"seed", new_game_id(), {"number": 0, "name": "t"})
+    header = _two_bots()
     Journal.create("table0-x.jsonl", header).close()
-    assert load(tmp_path / "table0-x.jsonl").header.seats == seats
+    assert load(tmp_path / "table0-x.jsonl").header.seats == header.seats
