@@ -142,17 +142,20 @@ PROFILE = os.environ.get("UNONET_BENCH_PROFILE")
 
 
 async def serve(tables: int, seconds: float | None = None, journal_dir: Path | None = None,
+                journal_sync: int = 0,
                 *, task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
     """Serve `tables` headless tables, each journalling its matches into `journal_dir` (as
-    `unonet host` does into its config folder) if given; for `seconds` if given (a profiled
-    run), else until killed. Its port is printed (JSON, with how it runs) and started with."""
+    `unonet host` does into its config folder) if given, synced as `unonet host
+    --journal-sync journal_sync` syncs them; for `seconds` if given (a profiled run), else
+    until killed. Its port is printed (JSON, with how it runs) and started with."""
     with trio.move_on_after(math.inf if seconds is None else seconds):
-        await _serve(tables, journal_dir, task_status)
+        await _serve(tables, journal_dir, journal_sync, task_status)
 
 
-async def _serve(tables: int, journal_dir: Path | None, task_status: trio.TaskStatus[int]
-                 ) -> None:
+async def _serve(tables: int, journal_dir: Path | None, journal_sync: int,
+                 task_status: trio.TaskStatus[int]) -> None:
     registry = Registry(FAST_TIMINGS)
+    registry.journals.interval = journal_sync / 1000 if journal_sync else None
     for number in range(tables):
         registry.create_table(TableSettings(f"bench{number}", capacity=SEATS, headless=True,
                                             target_seats=SEATS, timings=FAST_TIMINGS,
@@ -237,8 +240,11 @@ def spawn_against(tree: Path, tables: int, journal: Sequence[str] = ()
     tree (PYTHONPATH goes before site-packages and this tree); journalling as this one does
     (`journal`), if that tree's benchmark can."""
     script = tree / "benchmarks" / "host.py"
-    if "--journal-dir" not in script.read_text(encoding="utf-8"):
+    text = script.read_text(encoding="utf-8")
+    if "--journal-dir" not in text:
         journal = ()
+    elif "--journal-sync" not in text:  # an older tree: it syncs every action
+        journal = journal[:2]
     process = subprocess.Popen(
         [sys.executable, str(script), "serve", "--tables", str(tables), *journal],
         stdout=subprocess.PIPE, cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)})
@@ -249,7 +255,7 @@ def phase(tables: int, echo_clients: int, think: tuple[float, float],
           echo_think: tuple[float, float], workers: int, warmup: float,
           seconds: float, against: Path | None = None, fanout_groups: int = 0,
           journal_root: Path | None = None, durable_clients: int = 0,
-          rate: float = 0.0) -> dict[str, Any]:
+          rate: float = 0.0, journal_sync: int = 0) -> dict[str, Any]:
     """Start a host, an echo server and a fan-out server (`fanout_groups` groups of SEATS
     clients, paced as the players are), load them, measure the window; everything stopped.
     With `against`, a second host from that tree runs beside the first on the same core, with
@@ -257,10 +263,12 @@ def phase(tables: int, echo_clients: int, think: tuple[float, float],
     the tables journal their matches into fresh folders there, removed afterwards, and
     `durable_clients` echo clients (paced as the echo's) use a durable echo whose file is
     there too: the echo, each request on disk before its answer. With `rate`, the players'
-    intents are spaced to that many a second in all (host_load.Pacer), in place of `think`."""
+    intents are spaced to that many a second in all (host_load.Pacer), in place of `think`.
+    `journal_sync`: the host's tables sync their journals as `unonet host --journal-sync`."""
     with tempfile.TemporaryDirectory(prefix="unonet-bench-journals-",
                                      dir=journal_root) as folder:
-        journal = ("--journal-dir", folder) if journal_root is not None else ()
+        journal = ("--journal-dir", folder, "--journal-sync", str(journal_sync)) \
+            if journal_root is not None else ()
         durable = str(Path(folder) / "durable-echo") if journal_root is not None else None
         return _phase(tables, echo_clients, think, echo_think, workers, warmup, seconds,
                       against, fanout_groups, journal, durable_clients if durable else 0,
@@ -285,8 +293,8 @@ def _phase(tables: int, echo_clients: int, think: tuple[float, float],
     try:
         if against is not None:
             # its journals in a folder of their own: the finished ones are pruned per folder
-            other_journal = ("--journal-dir", str(Path(journal[1]) / "against")) \
-                if journal else ()
+            other_journal = ("--journal-dir", str(Path(journal[1]) / "against"),
+                             *journal[2:]) if journal else ()
             other, other_started = spawn_against(against, tables, other_journal)
         start = time.time() + warmup
         workers = max(1, min(workers, tables))
@@ -394,7 +402,7 @@ LEVEL_KEYS = ("host_us_per_action", "host_kernel_us_per_action", "host_cpu_share
 
 
 def saturate(tables: int, workers: int, warmup: float, seconds: float, against: Path | None,
-             journal_root: Path | None) -> dict[str, Any]:
+             journal_root: Path | None, journal_sync: int = 0) -> dict[str, Any]:
     """One repeat of the saturate phase: windows one after the other, each with one server
     busy on core 0 and the load on the others: the host's tables, then the echo's clients,
     then the fan-out's groups, then (when the tables journal) the durable echo's clients.
@@ -408,7 +416,7 @@ def saturate(tables: int, workers: int, warmup: float, seconds: float, against: 
     host that waits between actions costs more per action, so the two are compared at one
     rate, like with like."""
     host = phase(tables, 0, (0.0, 0.0), (0.0, 0.0), workers, warmup, seconds, against,
-                 journal_root=journal_root)
+                 journal_root=journal_root, journal_sync=journal_sync)
     level: dict[str, Any] = {}
     if journal_root is not None:  # the same host with no journal, at the rate it reached
         found = phase(tables, 0, (0.0, 0.0), (0.0, 0.0), workers, warmup, seconds,
@@ -641,6 +649,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                         "before its events go out, as `unonet host` does in its config "
                         "folder); run: a fresh folder here per repeat (default: the system's "
                         "temporary folder)")
+    parser.add_argument("--journal-sync", type=int, default=0, metavar="MS",
+                        help="the tables sync their journals as `unonet host --journal-sync "
+                        "MS` does: 0 (the default), every action on disk before its events "
+                        "go out; MS, written to the system before and synced every MS ms")
     parser.add_argument("--no-journal", action="store_true",
                         help="tables keep no journal (unlike `unonet host`): what it costs")
     parser.add_argument("--durable", metavar="FILE",
@@ -663,13 +675,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.mode == "serve":
         pin(server_core())
         if args.profile is None:
-            trio.run(serve, args.tables, None, args.journal_dir)
+            trio.run(serve, args.tables, None, args.journal_dir, args.journal_sync)
             return 0
         import cProfile
 
         profiler = cProfile.Profile()
         profiler.enable()
-        trio.run(serve, args.tables, args.seconds, args.journal_dir)
+        trio.run(serve, args.tables, args.seconds, args.journal_dir, args.journal_sync)
         profiler.disable()
         profiler.dump_stats(args.profile)
         return 0
@@ -696,21 +708,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("tables keep no journal (--no-journal; `unonet host` always journals)")
     else:
         journal_root.mkdir(parents=True, exist_ok=True)
-        print("tables journal every action, on disk before its events go out (group commit), "
-              f"as `unonet host` does: into {journal_root}"
+        how = ("on disk before its events go out (group commit), as `unonet host` does"
+               if not args.journal_sync else
+               "written to the system before its events go out and synced every "
+               f"{args.journal_sync} ms, as `unonet host --journal-sync {args.journal_sync}` "
+               "does")
+        print(f"tables journal every action, {how}: into {journal_root}"
               f" ({file_system(journal_root)})")
     saturated: list[dict[str, Any]] = []
     paced: list[dict[str, Any]] = []
     for repeat in range(args.repeats):
         if args.phase in ("both", "saturate"):
             saturated.append(saturate(args.tables, args.workers, args.warmup, args.seconds,
-                                      args.against, journal_root))
+                                      args.against, journal_root, args.journal_sync))
         if args.phase in ("both", "paced"):
             paced.append(phase(args.clients // SEATS, args.echo_clients, PACED_THINK,
                                ECHO_THINK, args.workers,
                                args.warmup + args.clients / 250, args.seconds,
                                fanout_groups=args.echo_clients // SEATS,
-                               journal_root=journal_root, durable_clients=args.echo_clients))
+                               journal_root=journal_root, durable_clients=args.echo_clients,
+                               journal_sync=args.journal_sync))
         print(f"repeat {repeat + 1} of {args.repeats} done", flush=True)
     first = (saturated or paced)[0]
     print(f"engine in the host: {'compiled (mypyc)' if first['compiled'] else 'pure Python'}; "

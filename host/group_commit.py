@@ -14,6 +14,15 @@ write-back errors since Linux 5.8) makes them all durable for about the cost of 
 flush of that file system: benchmarks/journal_sync.py). Where there is no `syncfs`, each is
 fsync'd. A journal whose write or sync fails is reported, and its table is closed by the
 caller.
+
+A host may trade the last moments of play on a power cut for speed (`interval`, `unonet host
+--journal-sync MS`): then a line goes to the operating system as soon as it is made, still
+before anything it records is sent, so a host that crashes or is killed loses nothing, and
+the disk gets it within `interval` seconds, synced by a worker thread (`take_dirty`,
+`sync_descriptors`) while the event loop plays on. Nothing waits for a commit then, so no
+answer waits for the disk. A power cut loses at most the last interval's lines: players'
+clients that saw those moves report the resumed history that lacks them (SPEC.md
+[UNO-11-45], [UNO-11-46]).
 """
 
 from __future__ import annotations
@@ -21,7 +30,7 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 
@@ -61,21 +70,62 @@ def _load_syncfs() -> Callable[[int], None] | None:
 SYNCFS = _load_syncfs()
 
 
+def sync_descriptors(files: Sequence[tuple[int, int]], fsync: Callable[[int], None] = os.fsync,
+                     syncfs: Callable[[int], None] | None = SYNCFS) -> dict[int, Exception]:
+    """Make `files`, (device, descriptor) pairs, durable: one `syncfs` for several on one
+    file system (each fsync'd to find out which failed, if it fails), an fsync otherwise.
+    Returns the errors by position in `files`. No state of its own: a worker thread runs it
+    for `GroupCommit.take_dirty`, and `GroupCommit.commit` in the event loop."""
+    by_device: dict[int, list[int]] = {}
+    for position, (device, _) in enumerate(files):
+        by_device.setdefault(device, []).append(position)
+    failed: dict[int, Exception] = {}
+    for positions in by_device.values():
+        if len(positions) > 1 and syncfs is not None:
+            try:
+                syncfs(files[positions[0]][1])
+            except Exception:
+                pass  # find out which of them failed, one by one
+            else:
+                continue
+        for position in positions:
+            try:
+                fsync(files[position][1])
+            except Exception as exc:  # reported: its table closes
+                failed[position] = exc
+    return failed
+
+
 class GroupCommit:
     """The journals of one host written since its last commit."""
 
     def __init__(self, fsync: Callable[[int], None] = os.fsync,
-                 syncfs: Callable[[int], None] | None = SYNCFS) -> None:
+                 syncfs: Callable[[int], None] | None = SYNCFS,
+                 interval: float | None = None) -> None:
         self.deferred = False
-        """Whether journals leave their fsync to `commit` (set by the server, which commits
-        before it sends anything); otherwise each line is fsync'd as it is written."""
+        """Whether journals leave their fsync to the group (set by the server, which commits
+        before it sends anything, or syncs every `interval`); otherwise each line is fsync'd
+        as it is written."""
+        self.interval = interval
+        """None: every line is on disk before anything it records is sent (the default).
+        Seconds: while deferred, every line goes to the operating system at once and to the
+        disk within this long (the server's `_journal_syncs`)."""
         self.fsync = fsync
         """How one journal is synced: by `commit`, and by a journal of this group that syncs
         itself (as it is written when not deferred, or as it closes)."""
-        self._syncfs = syncfs
+        self.syncfs = syncfs
+        """How journals on one file system are synced together (None: each fsync'd)."""
         self._written: dict[int, Committable] = {}  # by id
+        self._dirty: dict[int, Committable] = {}  # by id: written to the OS, not yet synced
         self.commits = 0
         """How many commits synced anything (tests read it)."""
+        self.syncs = 0
+        """How many interval syncs took any journal (tests and benchmarks read it)."""
+
+    @property
+    def holding(self) -> bool:
+        """Whether lines wait in memory for the commit, and what they record with them."""
+        return self.deferred and self.interval is None
 
     @property
     def pending(self) -> bool:
@@ -85,47 +135,66 @@ class GroupCommit:
     @property
     def unsynced(self) -> int:
         """How many journals have lines not yet on disk (at most one per table)."""
-        return len(self._written)
+        return len(self._written) + len(self._dirty)
 
     def written(self, journal: Committable) -> None:
+        """`journal` holds lines for the commit (strict mode)."""
         self._written[id(journal)] = journal
+
+    def dirty(self, journal: Committable) -> None:
+        """`journal` wrote lines to the operating system that the next interval syncs."""
+        self._dirty[id(journal)] = journal
 
     def forget(self, journal: Committable) -> None:
         """A journal closed (it synced itself first) or given up."""
         self._written.pop(id(journal), None)
+        self._dirty.pop(id(journal), None)
+
+    def take_dirty(self) -> list[tuple[Committable, int]]:
+        """The journals written since the last interval sync, each with a duplicate of its
+        descriptor for a worker thread to sync (`sync_descriptors`; the caller closes them):
+        a journal that closes meanwhile closes its own descriptor, never the one being
+        synced. Each counts as synced from now: a line written after this is the next
+        sync's, and one written before is on disk once the thread's sync returns."""
+        dirty, self._dirty = self._dirty, {}
+        taken = []
+        for journal in dirty.values():
+            try:
+                duplicate = os.dup(journal.fileno())
+            except OSError:  # out of descriptors: synced here, in the loop
+                self._dirty[id(journal)] = journal
+                continue
+            journal.synced()
+            taken.append((journal, duplicate))
+        if taken:
+            self.syncs += 1
+        return taken
 
     def commit(self) -> list[tuple[Committable, Exception]]:
-        """Make every journal written since the last commit durable. Returns those whose
-        write or sync failed, with the error (an OSError from the disk; anything else is a bug, and
-        fails closed the same way); they are no longer pending (their table is to close)."""
-        written, self._written = self._written, {}
+        """Make every journal written since the last commit (or interval sync) durable.
+        Returns those whose write or sync failed, with the error (an OSError from the disk;
+        anything else is a bug, and fails closed the same way); they are no longer pending
+        (their table is to close)."""
+        written = {**self._written, **self._dirty}
+        self._written, self._dirty = {}, {}
         if not written:
             return []
         self.commits += 1
-        by_device: dict[int, list[Committable]] = {}
         failed: list[tuple[Committable, Exception]] = []
+        ready: list[Committable] = []
+        files: list[tuple[int, int]] = []
         for journal in written.values():
             try:
                 journal.write_waiting()
+                files.append((journal.device, journal.fileno()))
             except Exception as exc:  # reported: its table closes
                 failed.append((journal, exc))
             else:
-                by_device.setdefault(journal.device, []).append(journal)
-        for journals in by_device.values():
-            if len(journals) > 1 and self._syncfs is not None:
-                try:
-                    self._syncfs(journals[0].fileno())
-                except Exception:
-                    pass  # find out which of them failed, one by one
-                else:
-                    for journal in journals:
-                        journal.synced()
-                    continue
-            for journal in journals:
-                try:
-                    self.fsync(journal.fileno())
-                except Exception as exc:  # reported: its table closes
-                    failed.append((journal, exc))
-                else:
-                    journal.synced()
+                ready.append(journal)
+        errors = sync_descriptors(files, self.fsync, self.syncfs)
+        for position, journal in enumerate(ready):
+            if position in errors:
+                failed.append((journal, errors[position]))
+            else:
+                journal.synced()
         return failed

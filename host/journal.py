@@ -2,7 +2,9 @@
 
 One JSON object per line, append-only, each line on disk before anyone sees what it records:
 written and fsync'd at once, or, on a served host, written and synced by the group commit the
-server runs before it sends anything (host/group_commit.py):
+server runs before it sends anything (host/group_commit.py). A host run with `--journal-sync
+MS` writes each line to the operating system before anyone sees what it records and leaves it
+to a sync every MS milliseconds: a crash of the host loses nothing, a power cut the last MS.
 
 - `header`: format version, rules, seat count, match seed, game id, the table's settings and
   its seats (kind, name, bot policy, SHA-256 of the resume token: never the token itself);
@@ -214,10 +216,12 @@ def journal_file(folder: str | os.PathLike[str], table: int, game_id: bytes) -> 
 
 class Journal:
     """An open journal file. Every `write_*` is on disk when it returns, unless its `group`
-    defers the sync to its commit (host/group_commit.py): then the line waits in memory, and
-    the commit writes it (with the others of its pass, in one write) and syncs it, which the
-    server does before it sends anything. Nobody has seen what a waiting line records, so a
-    crash that loses it loses nothing anyone was told."""
+    defers the sync (host/group_commit.py). Deferred to its commit, the line waits in memory,
+    and the commit writes it (with the others of its pass, in one write) and syncs it, which
+    the server does before it sends anything: nobody has seen what a waiting line records, so
+    a crash that loses it loses nothing anyone was told. Deferred to an interval
+    (`GroupCommit.interval`), the line is written to the operating system at once, and
+    synced with the others by the next interval's sync."""
 
     def __init__(self, path: str | os.PathLike[str], fd: int,
                  group: GroupCommit | None = None) -> None:
@@ -275,6 +279,11 @@ class Journal:
     def fileno(self) -> int:
         return self._fd
 
+    @property
+    def waiting(self) -> int:
+        """Lines made and not yet written to the file (they wait for their commit)."""
+        return len(self._waiting)
+
     def write_waiting(self) -> None:
         """Write the lines waiting for the commit, in one write (raises OSError if the file
         system refuses them: a full disk)."""
@@ -327,12 +336,17 @@ class Journal:
         if self._closed:
             raise ValueError(f"journal {self._path} is closed")
         self._waiting.append((_LINE_ENCODER.encode(line) + "\n").encode())
-        if self._group is not None and self._group.deferred:
-            self._unsynced = True
-            self._group.written(self)
-        else:  # after any lines still waiting from a deferred spell, in their order
+        group = self._group
+        if group is None or not group.deferred:  # after any lines still waiting, in order
             self.write_waiting()
             self._fsync()
+        elif group.interval is None:
+            self._unsynced = True
+            group.written(self)
+        else:  # to the operating system now (a crash of the host cannot lose it), the disk soon
+            self._unsynced = True
+            self.write_waiting()
+            group.dirty(self)
 
     def _fsync(self) -> None:
         (os.fsync if self._group is None else self._group.fsync)(self._fd)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import heapq
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -261,7 +261,7 @@ class Registry:
             del self.outbox[mark:]
             self._fail(table)
             return
-        if self.journals.deferred and len(self.outbox) > mark:
+        if self.journals.holding and len(self.outbox) > mark:
             self._recipients.setdefault(table.number, set()).update(
                 item.conn for item in self.outbox[mark:])
         self._touched.add(table.number)
@@ -280,7 +280,13 @@ class Registry:
         before it sends what it holds. A table whose journal cannot be synced is closed, as
         one whose write fails is, and nothing it sent since the last commit goes out (`_fail`):
         nobody may see a move its journal may lack."""
-        for journal, error in self.journals.commit():
+        self.journals_failed(self.journals.commit())
+
+    def journals_failed(self, failed: Iterable[tuple[object, BaseException]]) -> None:
+        """Close the table of each journal the disk refused (a commit's, or an interval
+        sync's: then its players have seen moves its journal may lack, and its table closes
+        all the same, the journal kept for `--resume`)."""
+        for journal, error in failed:
             table = next((t for t in self.tables.values()
                           if t.game is not None and t.game.journal is journal), None)
             if table is not None:

@@ -55,6 +55,11 @@ class HostOptions:
     bots that nobody needs to follow with their eyes, e.g. a test of a client)."""
     running: list[ServedHost] = field(default_factory=list)
     """The host once it listens (`serving` appends it): what a Ctrl-C's line names."""
+    journal_sync: int = 0
+    """--journal-sync: 0, every journal line on disk before anyone sees what it records (a
+    power cut loses nothing); MS, each line handed to the operating system before that and
+    synced every MS milliseconds (host/group_commit.py: a crash of the host loses nothing, a
+    power cut the last MS, which the players' clients report)."""
     player_owner: bool = False
     """--player-owner: on a headless host, the first player to sit owns the table (changes
     its rules, kicks, penalizes) as at a table a client creates; by default the operator's
@@ -78,6 +83,7 @@ def build_registry(options: HostOptions, journal_dir: Path, now: float,
     journal; `signer` signs their trust messages (the host's identity key)."""
     timings = TableTimings(bot_delay=options.bot_delay)
     registry = Registry(timings, signer)
+    registry.journals.interval = options.journal_sync / 1000 if options.journal_sync else None
     if options.resume is not None:
         resumed = load(options.resume)
         record = resumed.header.table
@@ -133,7 +139,7 @@ def host_record(options: HostOptions, port: int) -> dict[str, Any]:
     return {"bind": options.bind, "port": port, "tls": options.tls,
             "headless": options.headless, "bot_delay": options.bot_delay,
             "max_connections": options.limits.max_connections,
-            "per_address": options.limits.per_address}
+            "per_address": options.limits.per_address, "journal_sync": options.journal_sync}
 
 
 def resume_flags(record: Mapping[str, Any]) -> list[str]:
@@ -148,7 +154,7 @@ def resume_flags(record: Mapping[str, Any]) -> list[str]:
     if record.get("headless"):
         flags.append("--headless")
     defaults = {"bot_delay": TableTimings().bot_delay, "max_connections": MAX_CONNECTIONS,
-                "per_address": PER_ADDRESS}
+                "per_address": PER_ADDRESS, "journal_sync": 0}
     for key, default in defaults.items():
         if record.get(key, default) != default:
             flags += ["--" + key.replace("_", "-"), str(record[key])]

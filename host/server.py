@@ -14,6 +14,7 @@ from __future__ import annotations
 import itertools
 import logging
 import math
+import os
 import ssl
 from collections import Counter
 from dataclasses import dataclass, field
@@ -23,6 +24,7 @@ import trio
 
 from host.admission import Admission, Verdict, address_key
 from host.connection import ClientConnection
+from host.group_commit import sync_descriptors
 from host.logs import ConnectionLog
 from host.outgoing import ConnId, Outgoing, SendEvent, SendMessage
 from host.registry import Registry
@@ -94,6 +96,8 @@ class HostServer:
             nursery.start_soon(self._table_clock)
             nursery.start_soon(self._lobby_clock)
             nursery.start_soon(self._journal_commits)
+            if self.registry.journals.interval is not None:
+                nursery.start_soon(self._journal_syncs, self.registry.journals.interval)
             try:
                 listeners: list[trio.SocketListener] = await nursery.start(
                     partial(trio.serve_tcp, self._handle, self.config.port,
@@ -231,6 +235,29 @@ class HostServer:
                 connection.flush()  # a second time finds nothing to send
             self._commit_done.set()
             self._commit_done = trio.Event()
+
+    async def _journal_syncs(self, interval: float) -> None:
+        """`--journal-sync`: every `interval` seconds, the lines the journals wrote to the
+        operating system since the last sync go to disk, in a worker thread so that the
+        tables play on meanwhile (host/group_commit.py). A journal the disk refuses closes
+        its table, as a failed commit does."""
+        group = self.registry.journals
+        while True:
+            await trio.sleep(interval)
+            taken = group.take_dirty()
+            if not taken:
+                continue
+            files = [(journal.device, duplicate) for journal, duplicate in taken]
+            try:
+                errors = await trio.to_thread.run_sync(
+                    partial(sync_descriptors, files, group.fsync, group.syncfs))
+            finally:
+                for _, duplicate in files:
+                    os.close(duplicate)
+            if errors:
+                self.registry.journals_failed(
+                    (taken[position][0], error) for position, error in errors.items())
+                self._route()
 
     def hold(self, connection: ClientConnection) -> bool:
         """The Gate's question: a journal has lines not yet on disk, so what `connection`

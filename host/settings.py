@@ -29,6 +29,11 @@ MAX_CONNECTIONS_CEILING: Final = 16_384
 each, past this one process's worst case is gigabytes, and one trio process serves far fewer
 players than this at a human pace before its one core is the limit."""
 
+JOURNAL_SYNC_LONGEST_MS: Final = 60_000
+"""The longest --journal-sync interval: a power cut may lose that much play, and a minute of
+moves is already more than players would want to see go; past it, play without a journal is
+what is asked for, and that is not offered."""
+
 PER_ADDRESS: Final = 8
 """Connections past `hello` one address may hold by default (IPv4: the address, IPv6: its
 /64), not counting resumes: a household or a LAN party behind one NAT fits, one stranger cannot

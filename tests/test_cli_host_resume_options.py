@@ -21,6 +21,7 @@ from typing import IO
 
 import pytest
 
+from host.run import HostOptions, host_record, resume_flags
 from unonet.cli import HOST_DEFAULTS, CommandError, build_parser, take_recorded_options
 
 REPO = Path(__file__).resolve().parents[1]
@@ -106,13 +107,25 @@ def parsed(*argv: str) -> argparse.Namespace:
 
 def test_a_flag_given_again_wins_and_an_older_journal_takes_the_defaults() -> None:
     record = {"bind": "127.0.0.1", "port": 47104, "tls": False, "headless": True,
-              "bot_delay": 0.0, "max_connections": 100, "per_address": 9}
+              "bot_delay": 0.0, "max_connections": 100, "per_address": 9,
+              "journal_sync": 250}
     args = parsed("--port", "0", "--bind", "::1")
     take_recorded_options(args, record, "j.jsonl")
-    assert (args.port, args.bind, args.no_tls, args.bot_delay, args.max_connections) == (
-        0, "::1", True, 0.0, 100)
+    assert (args.port, args.bind, args.no_tls, args.bot_delay, args.max_connections,
+            args.journal_sync) == (0, "::1", True, 0.0, 100, 250)
+    again = parsed("--journal-sync", "0")
+    take_recorded_options(again, record, "j.jsonl")
+    assert again.journal_sync == "0"  # given again: wins (checked as a whole number later)
+    with pytest.raises(CommandError, match="journal_sync -1"):
+        take_recorded_options(parsed(), dict(record, journal_sync=-1), "bad.jsonl")
     older = parsed()
     take_recorded_options(older, None, "old.jsonl")  # a journal before the host record
     assert all(getattr(older, name) is None for name in HOST_DEFAULTS)
     with pytest.raises(CommandError, match="port 99999"):
         take_recorded_options(parsed(), dict(record, port=99999), "bad.jsonl")
+
+
+def test_the_resume_line_names_a_journal_sync_interval_and_leaves_the_default_out() -> None:
+    assert resume_flags(host_record(HostOptions(journal_sync=250), 7077))[-2:] == [
+        "--journal-sync", "250"]
+    assert "--journal-sync" not in resume_flags(host_record(HostOptions(), 7077))

@@ -120,6 +120,9 @@ def test_caps_are_checked_with_the_line_the_operator_reads() -> None:
         (["--per-address", "65"], "--per-address 65: from 1 to --max-connections (64)"),
         (["--tables", "0"], "--tables 0: from 1 to 256"),
         (["--tables", "2.5"], "--tables '2.5': not a whole number"),
+        (["--journal-sync", "-1"], "--journal-sync -1: from 0 to 60000"),
+        (["--journal-sync", "60001"], "--journal-sync 60001: from 0 to 60000"),
+        (["--journal-sync", "0.5"], "--journal-sync '0.5': not a whole number"),
     ],
 )
 def test_a_bad_value_is_one_line_and_a_non_zero_exit(tmp_path: Path, args: list[str],

@@ -13,6 +13,7 @@ import json
 import os
 import socket
 import stat
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,7 @@ import trio
 import trio.testing
 
 from client import netbot
-from host.group_commit import SYNCFS, GroupCommit
+from host.group_commit import SYNCFS, GroupCommit, sync_descriptors
 from host.journal import Header, Journal, SeatRecord
 from host.outgoing import CloseConnection
 from host.registry import Registry
@@ -513,3 +514,207 @@ def test_a_failed_journal_silences_what_its_table_sent_since_the_commit_even_to_
     assert closes == {1: "table_failed", 2: "table_failed"}
     assert all(isinstance(item, CloseConnection) for item in registry.outbox)  # no accepted
     assert registry.take_silenced() == {1, 2}
+
+
+# -- --journal-sync MS: every line to the operating system at once, to the disk on an interval --
+
+
+def interval_group(disk: Disk, interval: float = 0.5) -> GroupCommit:
+    """A served host's group under `unonet host --journal-sync`."""
+    group = GroupCommit(fsync=disk.fsync, syncfs=disk.syncfs, interval=interval)
+    group.deferred = True
+    return group
+
+
+def test_on_an_interval_each_line_is_written_at_once_and_nothing_waits_for_a_commit(
+    tmp_path: Path,
+) -> None:
+    disk = Disk(tmp_path)
+    group = interval_group(disk)
+    journal = Journal.create(tmp_path / "t.jsonl", header(), group)
+    size = journal.path.stat().st_size
+    assert size > 0 and journal.waiting == 0
+    journal.write_action(0, Draw())
+    assert journal.path.stat().st_size > size and journal.waiting == 0
+    assert not group.pending and not group.holding  # so no connection holds its writes
+    assert group.unsynced == 1 and disk.fsyncs == disk.syncfs_calls == 0
+
+
+def test_an_interval_sync_makes_every_line_written_before_it_durable_through_duplicates(
+    tmp_path: Path,
+) -> None:
+    disk = Disk(tmp_path)
+    group = interval_group(disk)
+    journals = [Journal.create(tmp_path / f"t{n}.jsonl", header(), group) for n in range(3)]
+    sizes = [journal.path.stat().st_size for journal in journals]
+    taken = group.take_dirty()
+    assert [journal for journal, _ in taken] == journals and group.unsynced == 0
+    assert all(duplicate != journal.fileno() for journal, duplicate in taken)
+    journals[0].write_action(0, Draw())  # after the take: the next sync's
+    assert group.unsynced == 1
+    journals[2].close()  # closing meanwhile closes its own descriptor, not the duplicate
+    try:
+        errors = sync_descriptors([(journal.device, duplicate) for journal, duplicate in taken],
+                                  disk.fsync, disk.syncfs)
+    finally:
+        for _, duplicate in taken:
+            os.close(duplicate)
+    assert errors == {}
+    for journal, size in zip(journals, sizes, strict=True):
+        assert disk.durable[str(journal.path)] >= size
+    assert group.syncs == 1 and [journal for journal, _ in group.take_dirty()] == [journals[0]]
+
+
+def test_a_journal_closing_between_interval_syncs_syncs_its_last_lines_itself(
+    tmp_path: Path,
+) -> None:
+    disk = Disk(tmp_path)
+    group = interval_group(disk)
+    journal = Journal.create(tmp_path / "t.jsonl", header(), group)
+    for _, duplicate in group.take_dirty():
+        os.close(duplicate)
+    journal.write_action(0, Draw())
+    journal.close()
+    assert disk.fsyncs == 1 and disk.durable[str(journal.path)] == journal.path.stat().st_size
+    assert group.unsynced == 0  # forgotten: the next sync has nothing of it
+
+
+def test_an_interval_sync_that_fails_names_the_journal_the_disk_refused(tmp_path: Path) -> None:
+    bad = tmp_path / "t1.jsonl"
+    disk = Disk(tmp_path, fail=lambda fd: os.readlink(f"/proc/self/fd/{fd}") == str(bad))
+    group = GroupCommit(fsync=disk.fsync, syncfs=disk.refused_syncfs, interval=0.5)
+    group.deferred = True
+    journals = [Journal.create(tmp_path / f"t{n}.jsonl", header(), group) for n in range(3)]
+    taken = group.take_dirty()
+    try:
+        errors = sync_descriptors([(journal.device, duplicate) for journal, duplicate in taken],
+                                  disk.fsync, disk.refused_syncfs)
+    finally:
+        for _, duplicate in taken:
+            os.close(duplicate)
+    assert list(errors) == [1] and taken[1][0] is journals[1]
+    assert isinstance(errors[1], OSError) and errors[1].errno == errno.EIO
+
+
+async def test_a_stopping_server_syncs_what_its_interval_had_not_yet(tmp_path: Path) -> None:
+    disk = Disk(tmp_path)
+    registry = Registry()
+    registry.journals = GroupCommit(fsync=disk.fsync, syncfs=disk.syncfs, interval=60.0)
+    journal = Journal.create(tmp_path / "t.jsonl", header(), registry.journals)
+    server = HostServer(registry, ServerConfig(bind="127.0.0.1", port=0))
+    async with trio.open_nursery() as nursery:
+        await nursery.start(server.serve)
+        journal.write_token(0, None)
+        assert registry.journals.unsynced == 1 and not registry.journals.pending
+        nursery.cancel_scope.cancel()
+    assert not registry.journals.deferred and registry.journals.unsynced == 0
+    assert disk.durable[str(journal.path)] == journal.path.stat().st_size
+
+
+class Threads:
+    """Which threads the disk's syncs ran in: the event loop's, or a worker's."""
+
+    def __init__(self, disk: Disk) -> None:
+        self.loop = threading.get_ident()
+        self.in_loop = 0
+        self.in_workers = 0
+        self.disk = disk
+
+    def _count(self) -> None:
+        if threading.get_ident() == self.loop:
+            self.in_loop += 1
+        else:
+            self.in_workers += 1
+
+    def fsync(self, fd: int) -> None:
+        self._count()
+        self.disk.fsync(fd)
+
+    def syncfs(self, fd: int) -> None:
+        self._count()
+        self.disk.syncfs(fd)
+
+
+async def test_on_an_interval_players_see_moves_the_system_has_and_the_disk_gets_them_later(
+    nursery: trio.Nursery, autojump_clock: trio.testing.MockClock, tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`--journal-sync`: whenever the host writes to a client's socket, no journal line waits
+    in memory (each is in its file, which a crash of the host cannot undo), and the files are
+    synced by a worker thread every interval while play goes on, not before each answer."""
+    disk = Disk(tmp_path)
+    threads = Threads(disk)
+    registry = Registry(TIMINGS)
+    registry.journals = GroupCommit(fsync=threads.fsync, syncfs=threads.syncfs, interval=0.25)
+    serve_tables(registry, tmp_path, 2)
+    checked = 0
+    unsynced_seen = 0
+    write = os.write
+
+    def checked_write(fd: int, data: bytes) -> int:
+        nonlocal checked, unsynced_seen
+        if stat.S_ISSOCK(os.fstat(fd).st_mode):
+            for table in registry.tables.values():
+                if table.game is not None and table.game.journal is not None:
+                    assert table.game.journal.waiting == 0
+            unsynced_seen += any(disk.durable.get(str(path)) != path.stat().st_size
+                                 for path in tmp_path.glob("*.jsonl"))
+            checked += 1
+        return write(fd, data)
+
+    monkeypatch.setattr(os, "write", checked_write)
+    server = HostServer(registry, ServerConfig(bind="127.0.0.1", port=0))
+    listener = (await nursery.start(server.serve))[0]
+    results: list[netbot.BotResult] = []
+
+    async def player(table: int) -> None:
+        stream = await trio.testing.open_stream_to_socket_listener(listener)
+        results.append(await netbot.play(stream, name=f"p{table}", table=table, think=0.0,
+                                         verify=True))
+
+    started = trio.current_time()
+    with trio.fail_after(100_000):
+        async with trio.open_nursery() as players:
+            for table in range(2):
+                players.start_soon(player, table)
+    elapsed = trio.current_time() - started
+    assert [len(result.matches) for result in results] == [1, 1]
+    assert all(result.intents > 0 and not result.violations for result in results)
+    assert checked > 50 and unsynced_seen > 0  # answers went out ahead of the disk's sync
+    # One sync per interval with anything written, in a worker thread: about one per
+    # interval of the match (the loop syncs only a journal that closes: a match's end).
+    assert registry.journals.syncs >= 2 and threads.in_workers >= registry.journals.syncs
+    assert registry.journals.syncs <= elapsed / 0.25 + 1
+    assert threads.in_loop <= 2 * 2  # each table's finished journal, as it closes
+
+
+async def test_on_an_interval_a_journal_the_disk_refuses_closes_its_table_and_others_play_on(
+    nursery: trio.Nursery, autojump_clock: trio.testing.MockClock, tmp_path: Path,
+) -> None:
+    """The disk refuses table 0's journal at an interval sync once its match is under way:
+    its players have seen moves the journal may lack, so the table closes (table_failed, its
+    journal kept for --resume), and table 1 plays its match out."""
+    def refuse(fd: int) -> bool:
+        name = os.readlink(f"/proc/self/fd/{fd}")
+        return "table0-" in name and '"kind":"action"' in Path(name).read_text()
+
+    disk = Disk(tmp_path, fail=refuse)
+    registry = Registry(TIMINGS)
+    registry.journals = GroupCommit(fsync=disk.fsync, syncfs=None, interval=0.25)
+    serve_tables(registry, tmp_path, 2)
+    server = HostServer(registry, ServerConfig(bind="127.0.0.1", port=0))
+    listener = (await nursery.start(server.serve))[0]
+    results: dict[int, netbot.BotResult] = {}
+
+    async def player(table: int) -> None:
+        stream = await trio.testing.open_stream_to_socket_listener(listener)
+        results[table] = await netbot.play(stream, name=f"p{table}", table=table, think=0.0)
+
+    with trio.fail_after(100_000):
+        async with trio.open_nursery() as players:
+            for table in range(2):
+                players.start_soon(player, table)
+    assert 0 not in registry.tables and 1 in registry.tables
+    assert (results[0].closed or "").startswith("table_failed")
+    assert results[0].matches == [] and len(results[1].matches) == 1
+    assert list(tmp_path.glob("table0-*.jsonl"))  # kept where --resume finds it

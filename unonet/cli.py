@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from client.cli import HostAddress, add_join_arguments, add_play_arguments, parse_address
 from host.compiled import compiled_parts
 from host.settings import (
+    JOURNAL_SYNC_LONGEST_MS,
     MAX_CONNECTIONS,
     MAX_CONNECTIONS_CEILING,
     PER_ADDRESS,
@@ -256,6 +257,7 @@ def cmd_host(args: argparse.Namespace) -> int:
     max_connections = whole_number("--max-connections", args.max_connections, 1,
                                    MAX_CONNECTIONS_CEILING)
     per_address = whole_number("--per-address", args.per_address, 1, MAX_CONNECTIONS_CEILING)
+    journal_sync = whole_number("--journal-sync", args.journal_sync, 0, JOURNAL_SYNC_LONGEST_MS)
     if tables > 1 and not headless:
         raise CommandError(f"--tables {tables}: a dedicated server's option (--headless); "
                            "the host who plays has one table, and friends open more from "
@@ -267,6 +269,7 @@ def cmd_host(args: argparse.Namespace) -> int:
         seats=seats, headless=headless, tls=not args.no_tls, resume=resume,
         player_owner=args.player_owner, tables=tables, bot_delay=args.bot_delay,
         limits=ConnectionLimits().with_caps(max_connections, per_address),
+        journal_sync=journal_sync,
     )
     args.host_options = options  # a Ctrl-C's line names its journal (_stopped)
     ensure_descriptors(options.limits, options.tables)
@@ -283,7 +286,7 @@ def cmd_host(args: argparse.Namespace) -> int:
 
 HOST_DEFAULTS: dict[str, object] = {
     "port": 7077, "no_tls": False, "headless": False, "bot_delay": TableTimings().bot_delay,
-    "max_connections": MAX_CONNECTIONS, "per_address": PER_ADDRESS,
+    "max_connections": MAX_CONNECTIONS, "per_address": PER_ADDRESS, "journal_sync": 0,
 }
 """`unonet host`'s defaults for the options a journal records (host/run.py host_record): the
 parser leaves them None, so that `--resume` can tell a flag given from one left out."""
@@ -302,6 +305,7 @@ RECORDED: tuple[tuple[str, str, Callable[[object], bool]], ...] = (
      lambda value: type(value) in (int, float) and 0 <= value <= 3600),  # type: ignore[operator]
     ("max_connections", "max_connections", _whole(1, MAX_CONNECTIONS_CEILING)),
     ("per_address", "per_address", _whole(1, MAX_CONNECTIONS_CEILING)),
+    ("journal_sync", "journal_sync", _whole(0, JOURNAL_SYNC_LONGEST_MS)),
 )
 """The options a journal's host record keeps: the argument, its key there, what it may be."""
 
@@ -542,12 +546,21 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument("--per-address", default=None, metavar="N",
                       help=f"connections one address (an IPv6 /64) may hold (default "
                       f"{PER_ADDRESS}); raise it when a club's players share one NAT")
+    host.add_argument("--journal-sync", default=None, metavar="MS",
+                      help="0 (the default): every move is on disk before anyone sees it, so "
+                      "not even a power cut loses it; MS: every move is written to the "
+                      "system before anyone sees it (a crash or kill of the host loses "
+                      "nothing) and put on disk every MS milliseconds (at most "
+                      f"{JOURNAL_SYNC_LONGEST_MS}), so no answer waits for the disk, but a "
+                      "power cut can lose the last MS of play, which the players' clients "
+                      "then report. For a slow disk or a busy club")
     host.add_argument("--no-tls", action="store_true", default=None,
                       help="plain TCP (readable on the wire)")
     host.add_argument("--resume", metavar="JOURNAL",
                       help="resume the match of a journal file, listening and playing as its "
                       "host did (its --bind, --port, --no-tls, --headless, --bot-delay, "
-                      "--max-connections, --per-address) unless given again")
+                      "--max-connections, --per-address, --journal-sync) unless given "
+                      "again")
     add_play_arguments(host)
     host.set_defaults(func=cmd_host)
 
