@@ -14,6 +14,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+import pytest
 import trio
 
 from client import netbot
@@ -110,11 +111,16 @@ def round_events(journal: Path, round_no: int, copy: Path) -> list[ev.Event]:
     return replayed.round_events
 
 
+@pytest.mark.parametrize("sync", [(), ("--journal-sync", "1000")], ids=["strict", "interval"])
 async def test_a_killed_host_resumes_its_journal_and_the_match_ends_with_every_card(
-    tmp_path: Path,
+    tmp_path: Path, sync: tuple[str, ...],
 ) -> None:
+    """Also with `--journal-sync`: a killed process loses nothing, since every line is with
+    the operating system before a player sees what it records (only a power cut could lose
+    the last interval's lines). The journal records the interval, which `--resume` takes up
+    (tests/test_cli_host_resume_options.py)."""
     players = [Player(f"p{i}") for i in range(SEATS)]
-    first = HostProcess(tmp_path)
+    first = HostProcess(tmp_path, *sync)
     try:
         port = await first.port()
         with trio.fail_after(BOUND):
@@ -131,6 +137,8 @@ async def test_a_killed_host_resumes_its_journal_and_the_match_ends_with_every_c
     assert all(p.token is not None and p.results[0].matches == [] for p in players)
 
     (journal,) = (tmp_path / "journals").glob("table0-*.jsonl")
+    header = json.loads(journal.read_bytes().split(b"\n", 1)[0])
+    assert header["table"]["host"]["journal_sync"] == (int(sync[1]) if sync else 0)
     at_kill = load(journal)
     assert at_kill.match.phase == IN_ROUND
     killed_bytes = journal.read_bytes()[: at_kill.valid_bytes]
