@@ -250,6 +250,29 @@ def serve_tables(registry: Registry, tmp_path: Path, count: int) -> None:
             table.add_bot("normal")
 
 
+async def play_tables(
+    nursery: trio.Nursery, registry: Registry, count: int,
+    observe: Callable[[int], Callable[[object], None]] | None = None,
+) -> dict[int, netbot.BotResult]:
+    """Serve `registry` on loopback and seat one network player at each of its first `count`
+    tables, answering at once and checking every card; their results once all have left."""
+    server = HostServer(registry, ServerConfig(bind="127.0.0.1", port=0))
+    listener = (await nursery.start(server.serve))[0]
+    results: dict[int, netbot.BotResult] = {}
+
+    async def player(table: int) -> None:
+        stream = await trio.testing.open_stream_to_socket_listener(listener)
+        result = results[table] = netbot.BotResult()
+        await netbot.play(stream, name=f"p{table}", table=table, think=0.0, result=result,
+                          observe=None if observe is None else observe(table))
+
+    with trio.fail_after(100_000):
+        async with trio.open_nursery() as players:
+            for table in range(count):
+                players.start_soon(player, table)
+    return results
+
+
 async def test_no_player_sees_a_move_before_its_journal_line_is_on_disk(
     nursery: trio.Nursery, autojump_clock: trio.testing.MockClock, tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
@@ -277,19 +300,7 @@ async def test_no_player_sees_a_move_before_its_journal_line_is_on_disk(
         return write(fd, data)
 
     monkeypatch.setattr(os, "write", checked_write)
-    server = HostServer(registry, ServerConfig(bind="127.0.0.1", port=0))
-    listener = (await nursery.start(server.serve))[0]
-    results: list[netbot.BotResult] = []
-
-    async def player(table: int) -> None:
-        stream = await trio.testing.open_stream_to_socket_listener(listener)
-        results.append(await netbot.play(stream, name=f"p{table}", table=table, think=0.0,
-                                         verify=True))
-
-    with trio.fail_after(100_000):
-        async with trio.open_nursery() as players:
-            for table in range(2):
-                players.start_soon(player, table)
+    results = list((await play_tables(nursery, registry, 2)).values())
     assert [len(result.matches) for result in results] == [1, 1]
     assert all(result.intents > 0 and not result.violations for result in results)
     assert checked > 50
@@ -308,18 +319,8 @@ async def test_the_tables_whose_moves_come_in_one_pass_share_one_commit(
     registry = Registry(TIMINGS)
     registry.journals = GroupCommit(fsync=disk.fsync, syncfs=disk.syncfs)
     serve_tables(registry, tmp_path, 4)
-    server = HostServer(registry, ServerConfig(bind="127.0.0.1", port=0))
-    listener = (await nursery.start(server.serve))[0]
-
-    async def player(table: int) -> None:
-        stream = await trio.testing.open_stream_to_socket_listener(listener)
-        result = await netbot.play(stream, name=f"p{table}", table=table, think=0.0)
-        assert len(result.matches) == 1
-
-    with trio.fail_after(100_000):
-        async with trio.open_nursery() as players:
-            for table in range(4):
-                players.start_soon(player, table)
+    results = await play_tables(nursery, registry, 4)
+    assert [len(result.matches) for result in results.values()] == [1] * 4
     lines = sum(len(path.read_text().splitlines()) for path in tmp_path.glob("**/*.jsonl"))
     assert lines > 4 * 20
     # Journals written in one pass share a syncfs (34-84 of them in 15 runs of this test), and
@@ -351,9 +352,6 @@ async def test_a_table_whose_journal_cannot_be_synced_closes_and_the_others_play
     registry.journals = GroupCommit(fsync=disk.fsync, syncfs=None)  # one fsync per journal
     serve_tables(registry, tmp_path, 2)
     seat_of_player: dict[int, int] = {}
-    server = HostServer(registry, ServerConfig(bind="127.0.0.1", port=0))
-    listener = (await nursery.start(server.serve))[0]
-    results: dict[int, netbot.BotResult] = {}
 
     def seat_seen(table: int) -> Callable[[object], None]:
         def observe(events: object) -> None:
@@ -363,17 +361,7 @@ async def test_a_table_whose_journal_cannot_be_synced_closes_and_the_others_play
                     if m.seat is not None))
         return observe
 
-    async def player(table: int) -> None:
-        stream = await trio.testing.open_stream_to_socket_listener(listener)
-        result = netbot.BotResult()
-        results[table] = result
-        await netbot.play(stream, name=f"p{table}", table=table, think=0.0, verify=True,
-                          observe=seat_seen(table), result=result)
-
-    with trio.fail_after(100_000):
-        async with trio.open_nursery() as players:
-            for table in range(2):
-                players.start_soon(player, table)
+    results = await play_tables(nursery, registry, 2, observe=seat_seen)
     assert 0 not in registry.tables and 1 in registry.tables
     assert (results[0].closed or "").startswith("table_failed")
     assert results[0].intents == 3 and len(results[0].latencies) == 2  # the third: no answer
@@ -663,20 +651,8 @@ async def test_on_an_interval_players_see_moves_the_system_has_and_the_disk_gets
         return write(fd, data)
 
     monkeypatch.setattr(os, "write", checked_write)
-    server = HostServer(registry, ServerConfig(bind="127.0.0.1", port=0))
-    listener = (await nursery.start(server.serve))[0]
-    results: list[netbot.BotResult] = []
-
-    async def player(table: int) -> None:
-        stream = await trio.testing.open_stream_to_socket_listener(listener)
-        results.append(await netbot.play(stream, name=f"p{table}", table=table, think=0.0,
-                                         verify=True))
-
     started = trio.current_time()
-    with trio.fail_after(100_000):
-        async with trio.open_nursery() as players:
-            for table in range(2):
-                players.start_soon(player, table)
+    results = list((await play_tables(nursery, registry, 2)).values())
     elapsed = trio.current_time() - started
     assert [len(result.matches) for result in results] == [1, 1]
     assert all(result.intents > 0 and not result.violations for result in results)
@@ -705,18 +681,7 @@ async def test_on_an_interval_a_journal_the_disk_refuses_closes_its_table_and_ot
     registry = Registry(TIMINGS)
     registry.journals = GroupCommit(fsync=disk.fsync, syncfs=None, interval=0.25)
     serve_tables(registry, tmp_path, 2)
-    server = HostServer(registry, ServerConfig(bind="127.0.0.1", port=0))
-    listener = (await nursery.start(server.serve))[0]
-    results: dict[int, netbot.BotResult] = {}
-
-    async def player(table: int) -> None:
-        stream = await trio.testing.open_stream_to_socket_listener(listener)
-        results[table] = await netbot.play(stream, name=f"p{table}", table=table, think=0.0)
-
-    with trio.fail_after(100_000):
-        async with trio.open_nursery() as players:
-            for table in range(2):
-                players.start_soon(player, table)
+    results = await play_tables(nursery, registry, 2)
     assert 0 not in registry.tables and 1 in registry.tables
     assert (results[0].closed or "").startswith("table_failed")
     assert results[0].matches == [] and len(results[1].matches) == 1
