@@ -23,7 +23,7 @@ import trio
 import trio.testing
 
 from client import netbot
-from host.group_commit import SYNCFS, GroupCommit, sync_descriptors
+from host.group_commit import SYNCFS, Committable, GroupCommit, sync_descriptors
 from host.journal import Header, Journal, SeatRecord
 from host.outgoing import CloseConnection
 from host.registry import Registry
@@ -514,6 +514,18 @@ def interval_group(disk: Disk, interval: float = 0.5) -> GroupCommit:
     return group
 
 
+def sync_taken(taken: list[tuple[Committable, int]], fsync: Callable[[int], None],
+               syncfs: Callable[[int], None] | None) -> dict[int, Exception]:
+    """Sync what `GroupCommit.take_dirty` took, as the host's worker thread does, and close
+    the duplicated descriptors: the errors by the index of the journal in `taken`."""
+    try:
+        return sync_descriptors([(journal.device, duplicate) for journal, duplicate in taken],
+                                fsync, syncfs)
+    finally:
+        for _, duplicate in taken:
+            os.close(duplicate)
+
+
 def test_on_an_interval_each_line_is_written_at_once_and_nothing_waits_for_a_commit(
     tmp_path: Path,
 ) -> None:
@@ -541,12 +553,7 @@ def test_an_interval_sync_makes_every_line_written_before_it_durable_through_dup
     journals[0].write_action(0, Draw())  # after the take: the next sync's
     assert group.unsynced == 1
     journals[2].close()  # closing meanwhile closes its own descriptor, not the duplicate
-    try:
-        errors = sync_descriptors([(journal.device, duplicate) for journal, duplicate in taken],
-                                  disk.fsync, disk.syncfs)
-    finally:
-        for _, duplicate in taken:
-            os.close(duplicate)
+    errors = sync_taken(taken, disk.fsync, disk.syncfs)
     assert errors == {}
     for journal, size in zip(journals, sizes, strict=True):
         assert disk.durable[str(journal.path)] >= size
@@ -574,12 +581,7 @@ def test_an_interval_sync_that_fails_names_the_journal_the_disk_refused(tmp_path
     group.deferred = True
     journals = [Journal.create(tmp_path / f"t{n}.jsonl", header(), group) for n in range(3)]
     taken = group.take_dirty()
-    try:
-        errors = sync_descriptors([(journal.device, duplicate) for journal, duplicate in taken],
-                                  disk.fsync, disk.refused_syncfs)
-    finally:
-        for _, duplicate in taken:
-            os.close(duplicate)
+    errors = sync_taken(taken, disk.fsync, disk.refused_syncfs)
     assert list(errors) == [1] and taken[1][0] is journals[1]
     assert isinstance(errors[1], OSError) and errors[1].errno == errno.EIO
 
