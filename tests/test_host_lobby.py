@@ -230,6 +230,7 @@ def test_the_servers_clock_sees_the_deadlines_a_full_scan_sees() -> None:
         registry.request(conn, name, {"t": "add_bot", "id": 2}, 0.0)
         registry.request(conn, name, {"t": "ready", "id": 3, "ready": True}, 0.0)
         registry.request(conn, name, {"t": "start", "id": 4}, 0.0)
+    created = set(registry.tables)
     now = 0.0
     dealt: set[int] = set()  # tables seen playing a round (a match may also end in the run)
     for step in range(400):
@@ -242,4 +243,6 @@ def test_the_servers_clock_sees_the_deadlines_a_full_scan_sees() -> None:
         dealt |= {number for number, table in registry.tables.items()
                   if table.game is not None and table.game.match.round_no >= 1}
     assert registry.clock_deadline() == registry.next_deadline()
-    assert dealt == set(registry.tables)
+    # Both tables played. Bo's, left to bots alone, may finish its match within the run and
+    # is then removed as abandoned (about once in 300 runs): the clock must not miss that.
+    assert len(created) == 2 and dealt == created
