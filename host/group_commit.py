@@ -96,6 +96,19 @@ def sync_descriptors(files: Sequence[tuple[int, int]], fsync: Callable[[int], No
     return failed
 
 
+
+def sync_taken(taken: Sequence[tuple[Committable, int]], fsync: Callable[[int], None] = os.fsync,
+               syncfs: Callable[[int], None] | None = SYNCFS) -> dict[int, Exception]:
+    """Sync what `GroupCommit.take_dirty` took and close its duplicated descriptors, whatever
+    happens: the errors by position in `taken`. The host's worker thread runs it, so the
+    closes stay off the event loop too."""
+    try:
+        return sync_descriptors([(journal.device, duplicate) for journal, duplicate in taken],
+                                fsync, syncfs)
+    finally:
+        for _, duplicate in taken:
+            os.close(duplicate)
+
 class GroupCommit:
     """The journals of one host written since its last commit."""
 
@@ -152,7 +165,7 @@ class GroupCommit:
 
     def take_dirty(self) -> list[tuple[Committable, int]]:
         """The journals written since the last interval sync, each with a duplicate of its
-        descriptor for a worker thread to sync (`sync_descriptors`; the caller closes them):
+        descriptor for a worker thread to sync and close (`sync_taken`):
         a journal that closes meanwhile closes its own descriptor, never the one being
         synced. Each counts as synced from now: a line written after this is the next
         sync's, and one written before is on disk once the thread's sync returns."""

@@ -14,7 +14,6 @@ from __future__ import annotations
 import itertools
 import logging
 import math
-import os
 import ssl
 from collections import Counter
 from dataclasses import dataclass, field
@@ -24,7 +23,7 @@ import trio
 
 from host.admission import Admission, Verdict, address_key
 from host.connection import ClientConnection
-from host.group_commit import sync_descriptors
+from host.group_commit import sync_taken
 from host.logs import ConnectionLog
 from host.outgoing import ConnId, Outgoing, SendEvent, SendMessage
 from host.registry import Registry
@@ -247,13 +246,8 @@ class HostServer:
             taken = group.take_dirty()
             if not taken:
                 continue
-            files = [(journal.device, duplicate) for journal, duplicate in taken]
-            try:
-                errors = await trio.to_thread.run_sync(
-                    partial(sync_descriptors, files, group.fsync, group.syncfs))
-            finally:
-                for _, duplicate in files:
-                    os.close(duplicate)
+            errors = await trio.to_thread.run_sync(
+                partial(sync_taken, taken, group.fsync, group.syncfs))
             if errors:
                 self.registry.journals_failed(
                     (taken[position][0], error) for position, error in errors.items())

@@ -23,7 +23,7 @@ import trio
 import trio.testing
 
 from client import netbot
-from host.group_commit import SYNCFS, Committable, GroupCommit, sync_descriptors
+from host.group_commit import SYNCFS, GroupCommit, sync_taken
 from host.journal import Header, Journal, SeatRecord
 from host.outgoing import CloseConnection
 from host.registry import Registry
@@ -514,18 +514,6 @@ def interval_group(disk: Disk, interval: float = 0.5) -> GroupCommit:
     return group
 
 
-def sync_taken(taken: list[tuple[Committable, int]], fsync: Callable[[int], None],
-               syncfs: Callable[[int], None] | None) -> dict[int, Exception]:
-    """Sync what `GroupCommit.take_dirty` took, as the host's worker thread does, and close
-    the duplicated descriptors: the errors by the index of the journal in `taken`."""
-    try:
-        return sync_descriptors([(journal.device, duplicate) for journal, duplicate in taken],
-                                fsync, syncfs)
-    finally:
-        for _, duplicate in taken:
-            os.close(duplicate)
-
-
 def test_on_an_interval_each_line_is_written_at_once_and_nothing_waits_for_a_commit(
     tmp_path: Path,
 ) -> None:
@@ -557,7 +545,12 @@ def test_an_interval_sync_makes_every_line_written_before_it_durable_through_dup
     assert errors == {}
     for journal, size in zip(journals, sizes, strict=True):
         assert disk.durable[str(journal.path)] >= size
-    assert group.syncs == 1 and [journal for journal, _ in group.take_dirty()] == [journals[0]]
+    assert not any(descriptor_is_open(duplicate) for _, duplicate in taken)
+    assert descriptor_is_open(journals[0].fileno())  # the journal's own stays open
+    assert group.syncs == 1
+    following = group.take_dirty()
+    assert [journal for journal, _ in following] == [journals[0]]
+    sync_taken(following, disk.fsync, disk.syncfs)
 
 
 def test_a_journal_closing_between_interval_syncs_syncs_its_last_lines_itself(
@@ -584,6 +577,15 @@ def test_an_interval_sync_that_fails_names_the_journal_the_disk_refused(tmp_path
     errors = sync_taken(taken, disk.fsync, disk.refused_syncfs)
     assert list(errors) == [1] and taken[1][0] is journals[1]
     assert isinstance(errors[1], OSError) and errors[1].errno == errno.EIO
+    assert not any(descriptor_is_open(duplicate) for _, duplicate in taken)  # failed or not
+
+
+def descriptor_is_open(fd: int) -> bool:
+    try:
+        os.fstat(fd)
+    except OSError:
+        return False
+    return True
 
 
 async def test_a_stopping_server_syncs_what_its_interval_had_not_yet(tmp_path: Path) -> None:
