@@ -196,8 +196,15 @@ def test_a_truncated_transcript_is_unreadable(
     tmp_path: Path, honest_file: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     data = honest_file.read_bytes()
+    unpacker = msgpack.Unpacker(raw=False, strict_map_key=False)
+    unpacker.feed(data)
+    starts = []
+    while unpacker.tell() < len(data) // 2:  # the record that holds the middle byte
+        starts.append(unpacker.tell())
+        unpacker.skip()
     path = tmp_path / "cut.msgpack"
-    path.write_bytes(data[: len(data) // 2 + 1])
+    # One byte into that record: a cut at a record's edge would leave a shorter, whole file.
+    path.write_bytes(data[: starts[-1] + 1])
     code, out, err = _audit(path, capsys)
     assert code == 2
     assert out == ""
