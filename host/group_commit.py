@@ -19,7 +19,7 @@ A host may trade the last moments of play on a power cut for speed (`interval`, 
 --journal-sync MS`): then a line goes to the operating system as soon as it is made, still
 before anything it records is sent, so a host that crashes or is killed loses nothing, and
 the disk gets it within `interval` seconds, synced by a worker thread (`take_dirty`,
-`sync_descriptors`) while the event loop plays on. Nothing waits for a commit then, so no
+`sync_taken`) while the event loop plays on. Nothing waits for a commit then, so no
 answer waits for the disk. A power cut loses at most the last interval's lines: players'
 clients that saw those moves report the resumed history that lacks them (SPEC.md
 [UNO-11-45], [UNO-11-46]).
@@ -96,7 +96,6 @@ def sync_descriptors(files: Sequence[tuple[int, int]], fsync: Callable[[int], No
     return failed
 
 
-
 def sync_taken(taken: Sequence[tuple[Committable, int]], fsync: Callable[[int], None] = os.fsync,
                syncfs: Callable[[int], None] | None = SYNCFS) -> dict[int, Exception]:
     """Sync what `GroupCommit.take_dirty` took and close its duplicated descriptors, whatever
@@ -108,6 +107,7 @@ def sync_taken(taken: Sequence[tuple[Committable, int]], fsync: Callable[[int], 
     finally:
         for _, duplicate in taken:
             os.close(duplicate)
+
 
 class GroupCommit:
     """The journals of one host written since its last commit."""
