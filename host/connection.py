@@ -137,9 +137,6 @@ class ClientConnection:
         """Frames pushed since the last flush. One list for the connection's life, emptied by
         each flush: a new one per flush lived until the next (seconds, at a person's pace),
         long enough for the collector's middle generation to walk thousands of them."""
-        self._sealed = b""
-        """What was pushed before the journals' commit under way began: it records lines that
-        commit makes durable, and goes out when it ends (`seal`, `release`)."""
         self._queued = 0  # items handed to the writer and not yet written
         self._fd: int | None = stream.socket.fileno() if isinstance(stream, trio.SocketStream) \
             else None  # plain TCP: `flush` may write straight to the socket (not TLS)
@@ -217,7 +214,6 @@ class ClientConnection:
         finally:
             self._fd = None  # the stream is closed after this: never write to its number again
             self._out.clear()
-            self._sealed = b""
         if self.cut == Code.SLOW_CONSUMER and not self._writing:
             await self._last_words(self._final)
 
@@ -443,24 +439,6 @@ class ClientConnection:
         """Forget what was pushed and not yet flushed: moves of a table whose journal failed,
         which the client is about to be told of (table_failed) instead."""
         self._out.clear()
-        self._sealed = b""
-
-    def seal(self) -> bool:
-        """The journals' commit begins: what was pushed so far may record lines it makes
-        durable, and goes out when it ends (`release`); what is pushed meanwhile waits for the
-        next. False if nothing was pushed."""
-        out = self._out
-        if not out or self.cut is not None:
-            return False
-        self._sealed += b"".join(out) if len(out) > 1 else out[0]
-        out.clear()
-        return True
-
-    def release(self) -> None:
-        """The commit `seal` waited for is made: send what it set aside."""
-        data, self._sealed = self._sealed, b""
-        if data and self.cut is None:
-            self._send_now(data)
 
     def _push(self, frame: bytes) -> None:
         """Add a frame to what the next `flush` sends."""
@@ -479,28 +457,20 @@ class ClientConnection:
         if self._fd is not None and self._queued == 0 and self.cut is None:
             data = b"".join(out) if len(out) > 1 else out[0]
             out.clear()
-            self._send_now(data)
+            try:
+                sent = os.write(self._fd, data)
+            except OSError:  # would block, or broken: the writer's send_all deals with it
+                sent = 0
+            if sent == len(data):
+                return
+            if sent:
+                self._writing = True  # part of a frame is out: the framing hangs on the rest
+            self._enqueue(data[sent:])
             return
         frames = out.copy()
         out.clear()
         for frame in frames:
             self._enqueue(frame)
-
-    def _send_now(self, data: bytes) -> None:
-        """Send `data` without waiting: straight to the socket on plain TCP with nothing
-        queued for the writer, the rest (or all of it) through the writer's queue."""
-        if self._fd is None or self._queued or self.cut is not None:
-            self._enqueue(data)
-            return
-        try:
-            sent = os.write(self._fd, data)
-        except OSError:  # would block, or broken: the writer's send_all deals with it
-            sent = 0
-        if sent == len(data):
-            return
-        if sent:
-            self._writing = True  # part of a frame is out: the framing hangs on the rest
-        self._enqueue(data[sent:])
 
     def _enqueue(self, frame: bytes) -> None:
         if self.cut is not None:

@@ -9,11 +9,6 @@ the actions of a pass of the event loop, however many tables they came from. The
 themselves wait in their journals until then, and each journal writes its lines of the pass in
 one write, before the sync: a write per journal per pass, not one per line.
 
-The sync itself runs in a worker thread (`begin`, `sync_taken`, `end`), so the event loop is
-never stopped by the disk: while one commit's lines go to disk, the tables play the moves that
-come meanwhile, whose lines wait for the next commit, and everything sent meanwhile waits
-too (it may record them). A slow disk then delays answers, not the host.
-
 One journal written: `fsync` it. Several on one file system: one `syncfs` (Linux; it reports
 write-back errors since Linux 5.8) makes them all durable for about the cost of one fsync (a
 flush of that file system: benchmarks/journal_sync.py). Where there is no `syncfs`, each is
@@ -35,7 +30,7 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 
@@ -80,7 +75,7 @@ def sync_descriptors(files: Sequence[tuple[int, int]], fsync: Callable[[int], No
     """Make `files`, (device, descriptor) pairs, durable: one `syncfs` for several on one
     file system (each fsync'd to find out which failed, if it fails), an fsync otherwise.
     Returns the errors by position in `files`. No state of its own: a worker thread runs it
-    (`sync_taken`), and `GroupCommit.commit` in the event loop."""
+    for `GroupCommit.take_dirty`, and `GroupCommit.commit` in the event loop."""
     by_device: dict[int, list[int]] = {}
     for position, (device, _) in enumerate(files):
         by_device.setdefault(device, []).append(position)
@@ -103,9 +98,9 @@ def sync_descriptors(files: Sequence[tuple[int, int]], fsync: Callable[[int], No
 
 def sync_taken(taken: Sequence[tuple[Committable, int]], fsync: Callable[[int], None] = os.fsync,
                syncfs: Callable[[int], None] | None = SYNCFS) -> dict[int, Exception]:
-    """Sync what `GroupCommit.begin` or `take_dirty` took and close its duplicated
-    descriptors, whatever happens: the errors by position in `taken`. The host's worker thread
-    runs it, so the closes stay off the event loop too."""
+    """Sync what `GroupCommit.take_dirty` took and close its duplicated descriptors, whatever
+    happens: the errors by position in `taken`. The host's worker thread runs it, so the
+    closes stay off the event loop too."""
     try:
         return sync_descriptors([(journal.device, duplicate) for journal, duplicate in taken],
                                 fsync, syncfs)
@@ -139,9 +134,6 @@ class GroupCommit:
         """How many commits synced anything (tests read it)."""
         self.syncs = 0
         """How many interval syncs took any journal (tests and benchmarks read it)."""
-        self.committing = False
-        """A commit is under way (`begin` to `end`): its lines are written and a worker
-        thread syncs them while the event loop plays on. What is sent meanwhile waits."""
 
     @property
     def holding(self) -> bool:
@@ -150,9 +142,8 @@ class GroupCommit:
 
     @property
     def pending(self) -> bool:
-        """Something is written and not yet durable, or a commit is under way: hold what
-        is sent (it may record those lines)."""
-        return bool(self._written) or self.committing
+        """Something is written and not yet durable: hold what it records."""
+        return bool(self._written)
 
     @property
     def unsynced(self) -> int:
@@ -191,53 +182,6 @@ class GroupCommit:
         if taken:
             self.syncs += 1
         return taken
-
-    def begin(self) -> tuple[list[tuple[Committable, int]], list[tuple[Committable, Exception]]]:
-        """Start the commit of every journal written since the last: each writes its waiting
-        lines now, in one write, and is taken with a duplicate of its descriptor for a worker
-        thread to sync and close (`sync_taken`) while the event loop plays on; a journal that
-        closes meanwhile closes its own descriptor, never the one being synced, after a sync
-        of its own. A line made after this is the next commit's. Returns what to sync, and
-        the journals whose write failed (their table is to close); `end` ends it."""
-        if self.committing:
-            raise RuntimeError("a commit is already under way")
-        written = {**self._written, **self._dirty}
-        self._written, self._dirty = {}, {}
-        self.committing = True
-        taken: list[tuple[Committable, int]] = []
-        failed: list[tuple[Committable, Exception]] = []
-        for journal in written.values():
-            try:
-                journal.write_waiting()
-                try:
-                    taken.append((journal, os.dup(journal.fileno())))
-                    continue
-                except OSError:  # out of descriptors: synced here, in the loop
-                    self.fsync(journal.fileno())
-            except Exception as exc:  # reported: its table closes
-                failed.append((journal, exc))
-            else:
-                journal.synced()
-        if written:
-            self.commits += 1
-        return taken, failed
-
-    def end(self, taken: Sequence[tuple[Committable, int]],
-            errors: Mapping[int, Exception] | None) -> list[tuple[Committable, Exception]]:
-        """End the commit `begin` started, whose sync of `taken` returned `errors` (by
-        position; None: it did not return). The journals it synced are on disk as far as
-        they were written, unless one wrote lines meanwhile (the next commit's); those it
-        failed are returned, to close their tables."""
-        self.committing = False
-        failed: list[tuple[Committable, Exception]] = []
-        for position, (journal, _) in enumerate(taken):
-            if errors is None:
-                failed.append((journal, RuntimeError("the journals' sync did not finish")))
-            elif position in errors:
-                failed.append((journal, errors[position]))
-            elif id(journal) not in self._written:
-                journal.synced()
-        return failed
 
     def commit(self) -> list[tuple[Committable, Exception]]:
         """Make every journal written since the last commit (or interval sync) durable.

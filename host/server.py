@@ -16,7 +16,6 @@ import logging
 import math
 import ssl
 from collections import Counter
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import partial
 
@@ -49,10 +48,6 @@ class ServerConfig:
     limits: ConnectionLimits = field(default_factory=ConnectionLimits)
 
 
-Synced = dict[int, Exception]
-"""What a sync of the journals returns: its errors by position (host/group_commit.py)."""
-
-
 class HostServer:
     """Serves a Registry of tables on one port."""
 
@@ -70,11 +65,6 @@ class HostServer:
         """Connections with frames held until the journals' commit (`hold`)."""
         self._held_answered: dict[ConnId, ClientConnection] = {}
         """Those of them answered in the meantime, flushed first: their senders wait."""
-        self.off_loop: Callable[[Callable[[], Synced]], Awaitable[Synced]] = \
-            trio.to_thread.run_sync
-        """How the journals' syncs run while the tables play on: in a worker thread. Tests
-        under trio's autojump clock run them in the loop once the other tasks have run: the
-        clock takes a wait for a thread for idle time and jumps (trio issue #456)."""
         self._armed = -math.inf
         """The deadline the tables' clock sleeps until (inf: none); -inf while it is awake,
         when it looks at every table's deadline again before sleeping."""
@@ -153,7 +143,9 @@ class HostServer:
         (`hold`) for the commit, which `_journal_commits` makes and then sends them."""
         if self.registry.journals.pending:  # what the outbox holds may record those lines
             self._commit_wanted.set()
-        self._discard_silenced()
+        for conn in self.registry.take_silenced():
+            if (connection := self.connections.get(conn)) is not None:
+                connection.discard_unsent()
         items = self.registry.take_outgoing()
         if not items:
             return
@@ -180,13 +172,6 @@ class HostServer:
                 connection.flush()
         for connection in self._deliver(items, receivers, shared):
             connection.flush()
-
-    def _discard_silenced(self) -> None:
-        """Drop what the connections the registry silenced (the recipients of a failed
-        table's moves, held for a commit) have not sent yet."""
-        for conn in self.registry.take_silenced():
-            if (connection := self.connections.get(conn)) is not None:
-                connection.discard_unsent()
 
     def _deliver(self, items: list[Outgoing], receivers: dict[int, int],
                  shared: dict[int, bytes | None]) -> list[ClientConnection]:
@@ -233,40 +218,22 @@ class HostServer:
         """Group commit (host/group_commit.py): while a journal has lines not yet on disk,
         every connection holds what it would write (`hold`) and this task is woken. It runs
         after every task the same pass of the event loop woke (each may journal an action of
-        its own table), and commits every journal written: one flush of the disk for all of
-        them, in place of one per action."""
+        its own table), syncs every journal written, then sends what was held. One flush of
+        the disk for all of them, in place of one per action."""
         while True:
             await self._commit_wanted.wait()
             self._commit_wanted = trio.Event()
-            await self._commit()
-
-    async def _commit(self) -> None:
-        """One commit: the journals write their lines, a worker thread syncs them while the
-        tables play on, then what was held when it began is sent, those answered first
-        (their senders wait). What is sent meanwhile waits for the next commit, which this
-        task makes next: it may record the moves played meanwhile."""
-        group = self.registry.journals
-        taken, failed = group.begin()
-        answered, self._held_answered = self._held_answered, {}
-        held, self._held = self._held, {}
-        sealed = [connection for connection in (*answered.values(), *held.values())
-                  if connection.seal()]
-        errors: Synced | None = None
-        try:
-            errors = await self.off_loop(partial(sync_taken, taken, group.fsync, group.syncfs)) \
-                if taken else {}
-        finally:
-            failed += group.end(taken, errors)
-        try:
-            self.registry.journals_failed(failed)
-        except Exception:  # a bug here must not stop every table: log it loudly
-            log.exception("closing the tables whose journals failed")
-        self._discard_silenced()  # a failed journal's moves, sealed or not, never go out
-        for connection in sealed:
-            connection.release()
-        self._route()  # the failed tables' table_failed, and what they held meanwhile
-        self._commit_done.set()
-        self._commit_done = trio.Event()
+            try:
+                self.registry.commit_journals()
+            except Exception:  # a bug here must not stop every table: log it loudly
+                log.exception("the journals' commit failed")
+            self._route()  # a failed journal's table_failed, after its moves are discarded
+            answered, self._held_answered = self._held_answered, {}
+            held, self._held = self._held, {}
+            for connection in (*answered.values(), *held.values()):
+                connection.flush()  # a second time finds nothing to send
+            self._commit_done.set()
+            self._commit_done = trio.Event()
 
     async def _journal_syncs(self, interval: float) -> None:
         """`--journal-sync`: every `interval` seconds, the lines the journals wrote to the
@@ -279,7 +246,8 @@ class HostServer:
             taken = group.take_dirty()
             if not taken:
                 continue
-            errors = await self.off_loop(partial(sync_taken, taken, group.fsync, group.syncfs))
+            errors = await trio.to_thread.run_sync(
+                partial(sync_taken, taken, group.fsync, group.syncfs))
             if errors:
                 self.registry.journals_failed(
                     (taken[position][0], error) for position, error in errors.items())

@@ -14,10 +14,9 @@ import os
 import socket
 import stat
 import threading
-from collections.abc import Awaitable, Callable
-from dataclasses import replace
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import pytest
 import trio
@@ -35,8 +34,6 @@ from protocol.frames import FrameDecoder, encode_frame
 from protocol.trust.primitives import new_game_id
 from unonet.actions import Draw
 from unonet.rules import RuleSet
-
-T = TypeVar("T")
 
 
 class Disk:
@@ -220,68 +217,6 @@ def test_without_a_deferring_server_every_line_is_fsynced_as_it_is_written(
     assert disk.fsyncs == 2  # nothing left to sync
 
 
-def test_a_commit_writes_its_lines_at_once_and_a_worker_syncs_them_while_play_goes_on(
-    tmp_path: Path,
-) -> None:
-    """`begin` writes every waiting line and hands out duplicates to sync; lines made while
-    the sync runs wait for the next commit, and everything stays held until `end`."""
-    disk = Disk(tmp_path)
-    group = deferred_group(disk)
-    journals = [Journal.create(tmp_path / f"t{n}.jsonl", header(), group) for n in range(2)]
-    taken, failed = group.begin()
-    assert failed == [] and [journal for journal, _ in taken] == journals
-    assert all(journal.waiting == 0 and journal.path.stat().st_size > 0 for journal in journals)
-    assert group.committing and group.pending  # what is sent now waits
-    with pytest.raises(RuntimeError):
-        group.begin()  # one commit at a time
-    journals[1].write_action(0, Draw())  # a move played while the thread syncs
-    written = journals[1].path.stat().st_size
-    assert journals[1].waiting == 1  # in memory: the next commit's
-    errors = sync_taken(taken, disk.fsync, disk.syncfs)
-    assert errors == {} and not any(descriptor_is_open(fd) for _, fd in taken)
-    assert group.end(taken, errors) == []
-    assert not group.committing and group.pending  # the move's line waits for its commit
-    assert disk.durable[str(journals[1].path)] == written
-    taken, failed = group.begin()
-    assert [journal for journal, _ in taken] == [journals[1]]
-    assert group.end(taken, sync_taken(taken, disk.fsync, disk.syncfs)) == []
-    assert not group.pending and group.commits == 2
-    for journal in journals:
-        assert disk.durable[str(journal.path)] == journal.path.stat().st_size
-        journal.close()
-    assert disk.fsyncs + disk.syncfs_calls == 2  # each journal was synced by the commits
-
-
-def test_a_journal_closing_while_its_commit_syncs_syncs_itself_first(tmp_path: Path) -> None:
-    """A match that ends while its journal's commit is under way: the journal is not known to
-    be on disk yet, so it syncs itself as it closes (a failure then fails its table the way
-    a failed close does), and the commit's own sync of it goes on through its duplicate."""
-    disk = Disk(tmp_path)
-    group = deferred_group(disk)
-    journal = Journal.create(tmp_path / "t.jsonl", header(), group)
-    taken, _ = group.begin()
-    journal.close()
-    assert disk.fsyncs == 1 and disk.durable[str(journal.path)] == journal.path.stat().st_size
-    assert group.end(taken, sync_taken(taken, disk.fsync, disk.syncfs)) == []
-    assert disk.fsyncs == 2
-
-
-def test_a_commit_whose_sync_fails_or_never_returns_names_its_journals(tmp_path: Path) -> None:
-    disk = Disk(tmp_path, fail=lambda fd: os.readlink(f"/proc/self/fd/{fd}").endswith("t1.jsonl"))
-    group = GroupCommit(fsync=disk.fsync, syncfs=disk.refused_syncfs)
-    group.deferred = True
-    journals = [Journal.create(tmp_path / f"t{n}.jsonl", header(), group) for n in range(3)]
-    taken, _ = group.begin()
-    failed = group.end(taken, sync_taken(taken, group.fsync, group.syncfs))
-    assert [(journal, error.errno) for journal, error in failed] == [(journals[1], errno.EIO)]
-    journals[0].write_action(0, Draw())
-    taken, _ = group.begin()
-    failed = group.end(taken, None)  # the worker raised, or was abandoned: nothing is known
-    assert [journal for journal, _ in failed] == [journals[0]] and not group.pending
-    for fd in (fd for _, fd in taken):
-        os.close(fd)
-
-
 async def test_a_stopping_server_commits_what_is_left_and_stops_deferring(
     tmp_path: Path,
 ) -> None:
@@ -306,42 +241,22 @@ TIMINGS = TableTimings(grace=30.0, challenge_decision=20.0, seed_phase=10.0, bot
                        round_break=1.0, ready_wait=5.0, match_break=10_000.0)
 
 
-REAL_TIME_TIMINGS = replace(FAST_TIMINGS, grace=60.0, challenge_decision=60.0, seed_phase=60.0,
-                            ready_wait=60.0, match_break=10_000.0)
-"""For a test on the real clock: the bots act at once, and no deadline comes in a test's
-time, however slow the machine."""
-
-
-def serve_tables(registry: Registry, tmp_path: Path, count: int,
-                 timings: TableTimings = TIMINGS) -> None:
+def serve_tables(registry: Registry, tmp_path: Path, count: int) -> None:
     for number in range(count):
         table = registry.create_table(TableSettings(
             f"t{number}", RuleSet(target=10_000, max_rounds=1), headless=True, target_seats=4,
-            timings=timings, journal_dir=tmp_path))
+            timings=TIMINGS, journal_dir=tmp_path))
         for _ in range(3):
             table.add_bot("normal")
-
-
-async def in_the_loop(sync: Callable[[], T]) -> T:
-    """The server's `off_loop` for tests under the autojump clock, which takes a wait for a
-    worker thread for idle time and jumps (trio issue #456): the sync runs in the event loop,
-    once the tasks ready to run have run, as they would while a thread synced."""
-    for _ in range(3):
-        await trio.lowlevel.checkpoint()
-    return sync()
 
 
 async def play_tables(
     nursery: trio.Nursery, registry: Registry, count: int,
     observe: Callable[[int], Callable[[object], None]] | None = None,
-    *, off_loop: Callable[[Callable[[], Any]], Awaitable[Any]] | None = None,
 ) -> dict[int, netbot.BotResult]:
     """Serve `registry` on loopback and seat one network player at each of its first `count`
-    tables, answering at once and checking every card; their results once all have left.
-    `off_loop`, if given, runs the journals' syncs in place of a worker thread."""
+    tables, answering at once and checking every card; their results once all have left."""
     server = HostServer(registry, ServerConfig(bind="127.0.0.1", port=0))
-    if off_loop is not None:
-        server.off_loop = off_loop
     listener = (await nursery.start(server.serve))[0]
     results: dict[int, netbot.BotResult] = {}
 
@@ -358,91 +273,38 @@ async def play_tables(
     return results
 
 
-def durable_actions(folder: Path, disk: Disk, table: int, seat: int) -> int:
-    """How many action lines of `seat` the journal of `table` (open or finished) has on disk,
-    by what `disk` synced of it."""
-    synced = {Path(name).name: size for name, size in disk.durable.items()}
-    count = 0
-    for path in folder.glob(f"**/table{table}-*.jsonl"):
-        for line in path.read_bytes()[:synced.get(path.name, 0)].splitlines():
-            record = json.loads(line)
-            count += record.get("kind") == "action" and record.get("seat") == seat
-    return count
-
-
-async def check_no_move_is_seen_before_its_line_is_on_disk(
-    nursery: trio.Nursery, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-    timings: TableTimings, off_loop: Callable[[Callable[[], Any]], Awaitable[Any]] | None,
-) -> None:
-    """Whenever the host writes to a client's socket, every line in the journals' files is
-    on disk (nothing is sent while a commit syncs them), and every intent it answers has its
-    action line on disk: the intents are read out of the bytes the host reads, the answers
-    out of the bytes at the write itself. Lines of moves played while a commit syncs wait in
-    memory for the next one, and so does every answer to them."""
-    disk = Disk(tmp_path)
-    registry = Registry(timings)
-    registry.journals = GroupCommit(fsync=disk.fsync, syncfs=disk.syncfs)
-    serve_tables(registry, tmp_path, 2, timings)
-    incoming: dict[int, FrameDecoder] = {}
-    outgoing: dict[int, FrameDecoder] = {}
-    intents: dict[int, set[int]] = {}  # socket -> the ids of its player's intents
-    seated: dict[int, tuple[int, int]] = {}  # socket -> (table, seat) of its player
-    answered: dict[int, int] = {}
-    read, write = os.read, os.write
-
-    def frames(decoders: dict[int, FrameDecoder], fd: int, data: bytes) -> list[dict[str, Any]]:
-        decoder = decoders.setdefault(fd, FrameDecoder())
-        decoder.receive_data(data)
-        found = []
-        while isinstance(frame := decoder.next_frame(), dict):
-            found.append(frame)
-        return found
-
-    def watched_read(fd: int, size: int) -> bytes:
-        data = read(fd, size)
-        if stat.S_ISSOCK(os.fstat(fd).st_mode):  # the host's read from a client
-            intents.setdefault(fd, set()).update(
-                frame["id"] for frame in frames(incoming, fd, data) if frame["t"] == "intent")
-        return data
-
-    def checked_write(fd: int, data: bytes) -> int:
-        if stat.S_ISSOCK(os.fstat(fd).st_mode):  # the host's write to a client (plain TCP)
-            for path in tmp_path.glob("*.jsonl"):  # open journals (finished/ holds the rest)
-                assert disk.durable.get(str(path), 0) == path.stat().st_size, path
-            # A write takes all of `data` here: the players read at once.
-            for frame in frames(outgoing, fd, data):
-                if frame["t"] == "seated":
-                    seated[fd] = (frame["table"], frame["seat"])
-                elif frame["t"] == "accepted" and frame["id"] in intents.get(fd, ()):
-                    answered[fd] = answered.get(fd, 0) + 1
-                    assert answered[fd] <= durable_actions(tmp_path, disk, *seated[fd])
-        return write(fd, data)
-
-    monkeypatch.setattr(os, "read", watched_read)
-    monkeypatch.setattr(os, "write", checked_write)
-    results = list((await play_tables(nursery, registry, 2, off_loop=off_loop)).values())
-    assert [len(result.matches) for result in results] == [1, 1]
-    assert all(result.intents > 0 and not result.violations for result in results)
-    assert sum(answered.values()) == sum(result.intents for result in results)
-    assert disk.syncfs_calls + disk.fsyncs >= 2 * 4  # at least the headers and a move each
-
-
 async def test_no_player_sees_a_move_before_its_journal_line_is_on_disk(
-    nursery: trio.Nursery, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """On the real clock, the syncs in a worker thread while the tables play on."""
-    await check_no_move_is_seen_before_its_line_is_on_disk(
-        nursery, tmp_path, monkeypatch, REAL_TIME_TIMINGS, off_loop=None)
-
-
-async def test_no_player_sees_a_move_before_its_journal_line_is_on_disk_with_bots_waiting(
     nursery: trio.Nursery, autojump_clock: trio.testing.MockClock, tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """On the autojump clock, the bots acting half a virtual second after their turn comes,
-    the syncs in the loop after the other tasks have run."""
-    await check_no_move_is_seen_before_its_line_is_on_disk(
-        nursery, tmp_path, monkeypatch, TIMINGS, off_loop=in_the_loop)
+    """Whenever the host writes to a client's socket, every line of every journal is on disk
+    (the group commit holds every write while one is not): none waits in memory for its
+    commit, and the files are synced as far as they go. Checked at the write itself: a
+    player's own task reads later than that, after the commit has run in any case."""
+    disk = Disk(tmp_path)
+    registry = Registry(TIMINGS)
+    registry.journals = GroupCommit(fsync=disk.fsync, syncfs=disk.syncfs)
+    serve_tables(registry, tmp_path, 2)
+    checked = 0
+    write = os.write
+
+    def checked_write(fd: int, data: bytes) -> int:
+        nonlocal checked
+        if stat.S_ISSOCK(os.fstat(fd).st_mode):  # the host's write to a client (plain TCP)
+            # No line waits in memory for a commit (the journals write them at the commit)...
+            assert not registry.journals.pending
+            # ... and every line in the files is on disk.
+            for path in tmp_path.glob("*.jsonl"):  # open journals (finished/ holds the rest)
+                assert disk.durable.get(str(path)) == path.stat().st_size, path
+            checked += 1
+        return write(fd, data)
+
+    monkeypatch.setattr(os, "write", checked_write)
+    results = list((await play_tables(nursery, registry, 2)).values())
+    assert [len(result.matches) for result in results] == [1, 1]
+    assert all(result.intents > 0 and not result.violations for result in results)
+    assert checked > 50
+    assert disk.syncfs_calls + disk.fsyncs >= 2 * 4  # at least the headers and a move each
 
 
 async def test_the_tables_whose_moves_come_in_one_pass_share_one_commit(
@@ -457,7 +319,7 @@ async def test_the_tables_whose_moves_come_in_one_pass_share_one_commit(
     registry = Registry(TIMINGS)
     registry.journals = GroupCommit(fsync=disk.fsync, syncfs=disk.syncfs)
     serve_tables(registry, tmp_path, 4)
-    results = await play_tables(nursery, registry, 4, off_loop=in_the_loop)
+    results = await play_tables(nursery, registry, 4)
     assert [len(result.matches) for result in results.values()] == [1] * 4
     lines = sum(len(path.read_text().splitlines()) for path in tmp_path.glob("**/*.jsonl"))
     assert lines > 4 * 20
@@ -499,7 +361,7 @@ async def test_a_table_whose_journal_cannot_be_synced_closes_and_the_others_play
                     if m.seat is not None))
         return observe
 
-    results = await play_tables(nursery, registry, 2, observe=seat_seen, off_loop=in_the_loop)
+    results = await play_tables(nursery, registry, 2, observe=seat_seen)
     assert 0 not in registry.tables and 1 in registry.tables
     assert (results[0].closed or "").startswith("table_failed")
     assert results[0].intents == 3 and len(results[0].latencies) == 2  # the third: no answer
