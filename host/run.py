@@ -42,7 +42,9 @@ class HostOptions:
     seats: int = 4
     headless: bool = True
     tls: bool = True
-    resume: Path | None = None
+    resume: tuple[Path, ...] = ()
+    """--resume: the journals whose matches this host carries on, a table each (several only
+    on a dedicated server); none, a fresh start."""
     home: Path | None = None
     share_notice: bool = False  # tell whoever sits down how friends join (the host's own UI)
     tables: int = 1
@@ -77,29 +79,42 @@ def table_names(count: int) -> list[str]:
     return ["unonet"] if count == 1 else [f"unonet {n}" for n in range(1, count + 1)]
 
 
+def resume_table(registry: Registry, path: Path, options: HostOptions, journal_dir: Path,
+                 timings: TableTimings, now: float) -> None:
+    """Rebuild the table of the journal at `path`, its match carried on, under the number it
+    had (ValueError if the registry has that number already)."""
+    resumed = load(path)
+    record = resumed.header.table
+    number = int(record.get("number", 0))
+    if number in registry.tables:
+        raise ValueError(f"{path}: table {number} is resumed from another journal already")
+    settings = TableSettings(
+        str(record.get("name", "table")), resumed.header.rules,
+        str(record.get("preset", "official")),
+        capacity=int(record.get("capacity", len(resumed.header.seats))),
+        headless=bool(record.get("headless", True)),
+        target_seats=record.get("target_seats"), timings=timings, journal_dir=journal_dir,
+        operator=bool(record.get("operator", record.get("headless", True)))
+        and not options.player_owner,
+    )
+    journal = Journal.open_append(path, resumed.valid_bytes, registry.journals)
+    table = Table.from_journal(number, resumed, journal, settings, registry.outbox, now,
+                               registry.signer, registry.journals)
+    registry.add_table(table)
+
+
 def build_registry(options: HostOptions, journal_dir: Path, now: float,
                    signer: Signer | None = None) -> Registry:
-    """The registry with its tables: `options.tables` new ones, or the one rebuilt from a
-    journal; `signer` signs their trust messages (the host's identity key)."""
+    """The registry with its tables: `options.tables` new ones, or those rebuilt from the
+    journals of `options.resume`; `signer` signs their trust messages (the host's identity
+    key). Raises ValueError for two journals of one table number (unonet/cli.py says so
+    before anything starts)."""
     timings = TableTimings(bot_delay=options.bot_delay)
     registry = Registry(timings, signer)
     registry.journals.interval = options.journal_sync / 1000 if options.journal_sync else None
-    if options.resume is not None:
-        resumed = load(options.resume)
-        record = resumed.header.table
-        settings = TableSettings(
-            str(record.get("name", "table")), resumed.header.rules,
-            str(record.get("preset", "official")),
-            capacity=int(record.get("capacity", len(resumed.header.seats))),
-            headless=bool(record.get("headless", True)),
-            target_seats=record.get("target_seats"), timings=timings, journal_dir=journal_dir,
-            operator=bool(record.get("operator", record.get("headless", True)))
-            and not options.player_owner,
-        )
-        journal = Journal.open_append(options.resume, resumed.valid_bytes, registry.journals)
-        table = Table.from_journal(int(record.get("number", 0)), resumed, journal, settings,
-                                   registry.outbox, now, registry.signer, registry.journals)
-        registry.add_table(table)
+    if options.resume:
+        for path in options.resume:
+            resume_table(registry, path, options, journal_dir, timings, now)
         return registry
     options.rules.check_table(options.seats)
     for name in table_names(options.tables):
@@ -183,10 +198,14 @@ class ServedHost:
                 found.append(game.journal.path)
         return found
 
-    def resume_command(self, journal: Path) -> str:
-        """The command that carries `journal`'s match on, listening where this host did."""
-        words = ["unonet", "host", "--resume", str(journal), *resume_flags(
-            self.record or {"port": self.port, "tls": self.fingerprint is not None})]
+    def resume_command(self, *journals: Path) -> str:
+        """The command that carries the matches of `journals` on in one host, listening where
+        this host did."""
+        words = ["unonet", "host"]
+        for journal in journals:
+            words += ["--resume", str(journal)]
+        words += resume_flags(self.record or {"port": self.port,
+                                              "tls": self.fingerprint is not None})
         return shlex.join(words)
 
 
@@ -271,7 +290,7 @@ def tables_line(served: ServedHost) -> str:
     for table in tables:
         bots = sum(1 for _, seat in table.room.occupied() if seat.kind == BOT)
         shown.append(f"{table.number} {table.settings.name!r} ({len(table.room.seats)} seats"
-                     + (f", {bots} bots)" if bots else ")"))
+                     + (f", {bots} bot{'' if bots == 1 else 's'})" if bots else ")"))
     return f"tables open: {', '.join(shown) or 'none'}"
 
 
@@ -290,14 +309,17 @@ def farewell(served: ServedHost) -> list[str]:
 
 
 def stopped_line(options: HostOptions) -> str:
-    """The one line a host stopped by Ctrl-C says: how its match carries on, if one was on."""
-    journals = [(served, path) for served in options.running for path in served.journals()]
-    if not journals:
-        return "unonet: host stopped (Ctrl-C)"
-    served, path = journals[0]
-    more = f" ({len(journals) - 1} more in {path.parent})" if len(journals) > 1 else ""
-    return (f"unonet: host stopped (Ctrl-C); to carry its match on: "
-            f"{served.resume_command(path)}{more}")
+    """The one line a host stopped by Ctrl-C says: how its matches carry on, if any was on:
+    one command for all of them, so that a club's tables come back in one host, on its port."""
+    for served in options.running:
+        journals = served.journals()
+        if len(journals) == 1:
+            return (f"unonet: host stopped (Ctrl-C); to carry its match on: "
+                    f"{served.resume_command(*journals)}")
+        if journals:
+            return (f"unonet: host stopped (Ctrl-C); to carry its {len(journals)} matches on, "
+                    f"one host for all of them: {served.resume_command(*journals)}")
+    return "unonet: host stopped (Ctrl-C)"
 
 
 async def run_host(options: HostOptions) -> None:

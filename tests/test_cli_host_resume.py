@@ -27,7 +27,8 @@ from unonet.rules import RuleSet
 
 def host_options(home: Path, resume: Path | None = None) -> HostOptions:
     return HostOptions(rules=RuleSet(target=500), bind="127.0.0.1", port=0, bots=1, seats=2,
-                       headless=False, tls=True, home=home, share_notice=True, resume=resume)
+                       headless=False, tls=True, home=home, share_notice=True,
+                       resume=() if resume is None else (resume,))
 
 
 async def host_and_player(nursery: trio.Nursery, options: HostOptions,

@@ -129,3 +129,70 @@ def test_the_resume_line_names_a_journal_sync_interval_and_leaves_the_default_ou
     assert resume_flags(host_record(HostOptions(journal_sync=250), 7077))[-2:] == [
         "--journal-sync", "250"]
     assert "--journal-sync" not in resume_flags(host_record(HostOptions(), 7077))
+
+
+def test_a_club_host_stopped_with_matches_on_two_tables_carries_both_on_in_one_host(
+    tmp_path: Path, processes: list[subprocess.Popen[str]]
+) -> None:
+    """Ctrl-C on a dedicated server whose two tables are in mid-match prints one command that
+    carries both matches on in one host, on its port (two hosts could not share it); that
+    host opens both tables under their numbers, and its own Ctrl-C names both again."""
+    host = unonet(tmp_path, "host", "--headless", "--no-tls", "--bind", "127.0.0.1", "--port",
+                  "0", "--tables", "2", "--bots", "1", "--seats", "2", "--bot-delay", "30")
+    processes.append(host)
+    port = int(read_until(host.stdout, r"listening on 127\.0\.0\.1, port (\d+)").group(1))
+    for table in (0, 1):
+        bot = unonet(tmp_path, "bot", f"127.0.0.1:{port}", "--no-tls", "--think", "0",
+                     "--table", str(table))
+        processes.append(bot)
+    journals = {}
+    while len(journals) < 2:
+        found = read_until(host.stderr, r"table (\d): journal (\S+\.jsonl)")
+        journals[int(found.group(1))] = Path(found.group(2))
+    dealt = set()
+    while len(dealt) < 2:  # both matches are on (the slow bots keep them so)
+        dealt.add(read_until(host.stderr, r"table (\d): round 1 dealt").group(1))
+
+    code, said = stop(host)
+    assert code == 130 and len(said) == 1, said
+    assert "to carry its 2 matches on, one host for all of them: " in said[0]
+    command = shlex.split(said[0].split("one host for all of them: ", 1)[1])
+    assert command == ["unonet", "host", "--resume", str(journals[0]), "--resume",
+                       str(journals[1]), "--bind", "127.0.0.1", "--port", str(port),
+                       "--no-tls", "--headless", "--bot-delay", "30.0"]
+
+    resumed = unonet(tmp_path, *command[1:])
+    processes.append(resumed)
+    heard = read_until(resumed.stdout, r"listening on (\S+), port (\d+)")
+    assert heard.groups() == ("127.0.0.1", str(port))
+    assert read_until(resumed.stdout, r"tables open: (.*)").group(1) == \
+        "0 'unonet 1' (2 seats, 1 bot), 1 'unonet 2' (2 seats, 1 bot)"
+    code, said = stop(resumed)
+    assert code == 130 and said[0].endswith(shlex.join(command[1:]).split("host ", 1)[1])
+
+
+def test_resume_refuses_a_journal_given_twice_or_two_of_one_table(
+    tmp_path: Path, processes: list[subprocess.Popen[str]]
+) -> None:
+    """One line each, before anything listens: a table's match carries on once."""
+    host = unonet(tmp_path, "host", "--headless", "--no-tls", "--bind", "127.0.0.1", "--port",
+                  "0", "--bots", "1", "--seats", "2", "--bot-delay", "30")
+    processes.append(host)
+    port = int(read_until(host.stdout, r"port (\d+)").group(1))
+    processes.append(unonet(tmp_path, "bot", f"127.0.0.1:{port}", "--no-tls", "--think", "0"))
+    journal = Path(read_until(host.stderr, r": journal (\S+\.jsonl)").group(1))
+    read_until(host.stderr, r"round 1 dealt")
+    stop(host)
+    copy = tmp_path / "copy.jsonl"
+    copy.write_bytes(journal.read_bytes())
+    for args, words in (
+        (["--resume", str(journal), "--resume", str(journal)], f"--resume {journal}: given twice"),
+        (["--resume", str(journal), "--resume", str(copy)],
+         f"--resume {journal} and {copy}: both are table 0's match"),
+        (["--resume", str(journal), "--tables", "3"], "--tables 3: --resume carries on"),
+    ):
+        result = subprocess.run([sys.executable, "-m", "unonet.cli", "host", *args], cwd=REPO,
+                                env=environment(tmp_path), stdin=subprocess.DEVNULL,
+                                capture_output=True, text=True, timeout=BOUND)
+        lines = [line for line in result.stderr.splitlines() if line.strip()]
+        assert result.returncode == 2 and len(lines) == 1 and words in lines[0], lines

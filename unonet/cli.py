@@ -34,6 +34,9 @@ from unonet.rulebook import LANGUAGES, UnknownLanguage, describe_rules
 from unonet.rules import PRESETS, RulesError, RuleSet, parse_option, playable_presets, preset
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
+    from host.journal import Resumed
     from host.run import HostOptions, ServedHost
 
 BOT_NAMES = ("Ana", "Bruno", "Chiara", "Davi", "Elena", "Fabio", "Giulia", "Hugo", "Iris", "Joao")
@@ -208,25 +211,15 @@ def cmd_log(args: argparse.Namespace) -> int:
 def cmd_host(args: argparse.Namespace) -> int:
     """Host a table; without --headless, this terminal also plays at it as the table's owner
     (imports trio, host and client only when asked to)."""
-    from pathlib import Path
 
     import trio
 
     from host.run import HostOptions, check_can_listen, ensure_descriptors, run_host
     from host.settings import ConnectionLimits
 
-    resume = Path(args.resume) if args.resume else None
-    if resume is not None:
-        from host.journal import JournalError, load
-
-        if not resume.is_file():
-            raise CommandError(f"--resume {resume}: no such journal file")
-        try:
-            resumed = load(resume)  # refused here, before anything is printed or opened
-        except JournalError as exc:
-            raise CommandError(f"--resume {resume}: not a journal this host can resume "
-                               f"({exc})") from None
-        take_recorded_options(args, resumed.header.table.get("host"), resume)
+    resume = resumed_journals(args.resume or [])
+    if resume:
+        take_recorded_options(args, resume[0][1].header.table.get("host"), resume[0][0])
     for name, default in HOST_DEFAULTS.items():
         if getattr(args, name) is None:
             setattr(args, name, default)
@@ -235,11 +228,11 @@ def cmd_host(args: argparse.Namespace) -> int:
     rules = parse_rules(args.rules, args.set)
     if args.seats is not None and not 2 <= args.seats <= 10:
         raise CommandError(f"--seats {args.seats}: a table has 2 to 10 seats")
-    if args.seats is not None and resume is None:
+    if args.seats is not None and not resume:
         check_seats(rules, args.seats, f"--seats {args.seats}")
     room = args.seats if args.seats is not None else rules.max_players
     most_bots = room - (0 if headless else 1)
-    if not 0 <= args.bots <= most_bots and resume is None:
+    if not 0 <= args.bots <= most_bots and not resume:
         why = (f"--seats {args.seats}" if args.seats is not None
                else f"{args.rules} seats at most {rules.max_players} players")
         raise CommandError(f"--bots {args.bots}: 0 to {most_bots} bots fit at this table "
@@ -250,7 +243,7 @@ def cmd_host(args: argparse.Namespace) -> int:
         seats = max(2, min(room, args.bots + 1))  # starts by itself once these are filled
     else:
         seats = rules.max_players  # room for friends; the owner starts when all are in
-    if resume is None:
+    if not resume:
         check_seats(rules, seats, f"--bots {args.bots}" if args.seats is None
                     else f"--seats {seats}")
     tables = whole_number("--tables", args.tables, 1, MAX_LIVE_TABLES)
@@ -262,17 +255,22 @@ def cmd_host(args: argparse.Namespace) -> int:
         raise CommandError(f"--tables {tables}: a dedicated server's option (--headless); "
                            "the host who plays has one table, and friends open more from "
                            "the lobby")
-    if tables > 1 and resume is not None:
-        raise CommandError(f"--tables {tables}: --resume carries on one table's match")
+    if tables > 1 and resume:
+        raise CommandError(f"--tables {tables}: --resume carries on the journals' matches, a "
+                           "table each; players open more from the lobby")
+    if len(resume) > 1 and not headless:
+        raise CommandError(f"--resume given {len(resume)} times: several matches carry on at "
+                           "a dedicated server (--headless); the host who plays has one table")
     options = HostOptions(
         rules=rules, preset=args.rules, bind=args.bind, port=args.port, bots=args.bots,
-        seats=seats, headless=headless, tls=not args.no_tls, resume=resume,
+        seats=seats, headless=headless, tls=not args.no_tls,
+        resume=tuple(path for path, _ in resume),
         player_owner=args.player_owner, tables=tables, bot_delay=args.bot_delay,
         limits=ConnectionLimits().with_caps(max_connections, per_address),
         journal_sync=journal_sync,
     )
     args.host_options = options  # a Ctrl-C's line names its journal (_stopped)
-    ensure_descriptors(options.limits, options.tables)
+    ensure_descriptors(options.limits, max(options.tables, len(options.resume)))
     if headless:
         check_can_listen(options.bind, options.port)  # one line, before the host logs a thing
         if not (args.headless or interactive):  # said once the options hold
@@ -282,6 +280,36 @@ def cmd_host(args: argparse.Namespace) -> int:
         return 0
     options.share_notice = True
     return _host_and_play(args, options)
+
+
+def resumed_journals(paths: Sequence[str]) -> list[tuple[Path, Resumed]]:
+    """`--resume`'s journals, each loaded, refused here (before anything is printed or
+    opened) if it is missing, unreadable, given twice, or of a table number another of them
+    has: a host carries on each table's match once."""
+    from pathlib import Path
+
+    from host.journal import JournalError, load
+
+    found: list[tuple[Path, Resumed]] = []
+    tables: dict[int, Path] = {}
+    for given in paths:
+        path = Path(given)
+        if not path.is_file():
+            raise CommandError(f"--resume {path}: no such journal file")
+        if any(path.resolve() == other.resolve() for other, _ in found):
+            raise CommandError(f"--resume {path}: given twice")
+        try:
+            resumed = load(path)
+        except JournalError as exc:
+            raise CommandError(f"--resume {path}: not a journal this host can resume "
+                               f"({exc})") from None
+        number = resumed.header.table.get("number", 0)
+        if number in tables:
+            raise CommandError(f"--resume {tables[number]} and {path}: both are table "
+                               f"{number}'s match; carry them on at two hosts")
+        tables[number] = path
+        found.append((path, resumed))
+    return found
 
 
 HOST_DEFAULTS: dict[str, object] = {
@@ -339,8 +367,8 @@ def _host_and_play(args: argparse.Namespace, options: HostOptions) -> int:
     setup_logging(config_dir() / "host.log", to_stderr=False)  # the screen is the terminal's
     ran: list[ServedHost] = []
     where = f"port {options.port}" if options.port else "a free port (the chat names it)"
-    if options.resume is not None:
-        print(f"unonet host: resuming {options.resume} on {where}; you take "
+    if options.resume:
+        print(f"unonet host: resuming {options.resume[0]} on {where}; you take "
               "your seat back, friends theirs with the same unonet join.", flush=True)
     else:
         print(f"unonet host: starting on {where}; your table opens now "
@@ -556,11 +584,12 @@ def build_parser() -> argparse.ArgumentParser:
                       "then report. For a slow disk or a busy club")
     host.add_argument("--no-tls", action="store_true", default=None,
                       help="plain TCP (readable on the wire)")
-    host.add_argument("--resume", metavar="JOURNAL",
+    host.add_argument("--resume", metavar="JOURNAL", action="append",
                       help="resume the match of a journal file, listening and playing as its "
                       "host did (its --bind, --port, --no-tls, --headless, --bot-delay, "
                       "--max-connections, --per-address, --journal-sync) unless given "
-                      "again")
+                      "again; a dedicated server takes it once per table, for a club's "
+                      "matches (listening as the first journal's host did)")
     add_play_arguments(host)
     host.set_defaults(func=cmd_host)
 
