@@ -19,6 +19,7 @@ from client import link
 from client.draw_log import DrawRuns
 from client.fold import ViewTracker
 from client.i18n import Translator
+from client.link_session import RETRY_CODES
 from client.lobby import (
     AddBot,
     CreateTable,
@@ -70,6 +71,11 @@ MAX_CHAT_CHARS = 200
 """The protocol's chat limit (protocol.limits.MAX_CHAT_CHARS); longer lines are cut here."""
 MAX_NAME_CHARS = 32
 """A player's name on the wire is str(1..32) (SPEC.md 8.2 join_table); longer names are cut."""
+
+CONNECTION_CODES = RETRY_CODES
+"""Refusals about the connection, not the game (the host stopping, our seat's old connection
+still seen, the host full): the link tries again, and once it is back they are no longer
+true."""
 
 COLOR_ORDER = {color: i for i, color in enumerate(ALL_COLORS)}
 
@@ -253,6 +259,9 @@ class ClientModel:
         self.show_trust = False
         self.connection = "connecting"
         self.connection_detail = ""  # why, for the status line: "the host is gone; attempt 2..."
+        self.connects = 0
+        """How many times the link has connected: a notice about the connection (the host
+        stopping, our seat still in use) goes once it connects again."""
         self.lobby: LobbyState | None = None
         self.tables: tuple[TableInfo, ...] | None = None
         self.table_cursor = 0
@@ -317,11 +326,14 @@ class ClientModel:
         if about == "race":
             view = self.view
             return view.top_card if view is not None else None
+        if about == "connection":
+            return self.connects
         return (self.legal, self.lobby, self.tables)
 
-    def refused(self, text: str) -> None:
+    def refused(self, text: str, about: str = "state") -> None:
         """A refusal from the host. On the way to a table, several before the list lands
-        (the seat lost on a resume, then the join as a newcomer) are said together."""
+        (the seat lost on a resume, then the join as a newcomer) are said together. One
+        `about` the connection (the host stopping) goes once the link connects again."""
         notice = self.current_notice
         if self.screen in LANDING_SCREENS:
             if notice is not None and notice.landing and notice.screen is Screen.CONNECTING \
@@ -330,7 +342,7 @@ class ClientModel:
             self.current_notice = Notice(text, "state", self.screen, self.notice_stamp("state"),
                                          landing=True)
         else:
-            self.notice = text
+            self.say(text, about)
 
     def landed(self, notice: Notice) -> Notice | None:
         """A landing refusal at the first change after it, if that change is its consequence
@@ -650,11 +662,14 @@ class ClientModel:
             case link.ConnectionChanged(state=state, detail=detail):
                 self.connection = state
                 self.connection_detail = detail
+                if state == "connected":
+                    self.connects += 1
                 if state != "connected":
                     self.legal = ()  # the host is gone: nothing can be played until it is back
             case link.Refused(code=code, message=message):
                 reason = self.tr(f"err.{code}") if f"err.{code}" in self.tr.strings else message
-                self.refused(self.tr("n.refused", reason=shown(reason or code)))
+                self.refused(self.tr("n.refused", reason=shown(reason or code)),
+                             about="connection" if code in CONNECTION_CODES else "state")
         self._expire_notice()
 
     def _chat(self, line: ChatLine, mine: bool = False) -> None:
