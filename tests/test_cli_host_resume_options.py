@@ -70,19 +70,25 @@ def processes() -> Iterator[list[subprocess.Popen[str]]]:
             process.wait(timeout=BOUND)
 
 
-def test_the_resume_command_listens_where_the_host_did(
-    tmp_path: Path, processes: list[subprocess.Popen[str]]
-) -> None:
+def host_in_mid_match(tmp_path: Path, processes: list[subprocess.Popen[str]]
+                      ) -> tuple[subprocess.Popen[str], int, Path]:
+    """A headless host on an ephemeral port (TLS off, a slow bot) whose match with a network
+    bot is on: the host, the port it listens on, the match's journal."""
     host = unonet(tmp_path, "host", "--headless", "--no-tls", "--bind", "127.0.0.1", "--port",
                   "0", "--bots", "1", "--seats", "2", "--bot-delay", "30")
     processes.append(host)
     port = int(read_until(host.stdout, r"listening on 127\.0\.0\.1, port (\d+)").group(1))
     assert port != 0
-    bot = unonet(tmp_path, "bot", f"127.0.0.1:{port}", "--no-tls", "--think", "0")
-    processes.append(bot)
+    processes.append(unonet(tmp_path, "bot", f"127.0.0.1:{port}", "--no-tls", "--think", "0"))
     journal = Path(read_until(host.stderr, r": journal (\S+\.jsonl)").group(1))
     read_until(host.stderr, r"round 1 dealt")  # the match is on (a slow bot keeps it so)
+    return host, port, journal
 
+
+def test_the_resume_command_listens_where_the_host_did(
+    tmp_path: Path, processes: list[subprocess.Popen[str]]
+) -> None:
+    host, port, journal = host_in_mid_match(tmp_path, processes)
     code, said = stop(host)
     assert code == 130 and len(said) == 1, said
     command = said[0].split("to carry its match on: ", 1)[1]
@@ -176,13 +182,7 @@ def test_resume_refuses_a_journal_given_twice_or_two_of_one_table(
     tmp_path: Path, processes: list[subprocess.Popen[str]]
 ) -> None:
     """One line each, before anything listens: a table's match carries on once."""
-    host = unonet(tmp_path, "host", "--headless", "--no-tls", "--bind", "127.0.0.1", "--port",
-                  "0", "--bots", "1", "--seats", "2", "--bot-delay", "30")
-    processes.append(host)
-    port = int(read_until(host.stdout, r"port (\d+)").group(1))
-    processes.append(unonet(tmp_path, "bot", f"127.0.0.1:{port}", "--no-tls", "--think", "0"))
-    journal = Path(read_until(host.stderr, r": journal (\S+\.jsonl)").group(1))
-    read_until(host.stderr, r"round 1 dealt")
+    host, _, journal = host_in_mid_match(tmp_path, processes)
     stop(host)
     copy = tmp_path / "copy.jsonl"
     copy.write_bytes(journal.read_bytes())
