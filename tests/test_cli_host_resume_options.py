@@ -186,7 +186,11 @@ def test_resume_refuses_a_journal_given_twice_or_two_of_one_table(
     stop(host)
     copy = tmp_path / "copy.jsonl"
     copy.write_bytes(journal.read_bytes())
+    edited = tmp_path / "edited.jsonl"
+    edited.write_bytes(journal.read_bytes().replace(b'"table":{"number":0,',
+                                                    b'"table":{"number":"0",', 1))
     for args, words in (
+        (["--resume", str(edited)], "its table number is '0'"),
         (["--resume", str(journal), "--resume", str(journal)], f"--resume {journal}: given twice"),
         (["--resume", str(journal), "--resume", str(copy)],
          f"--resume {journal} and {copy}: both are table 0's match"),
