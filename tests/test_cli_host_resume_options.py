@@ -15,6 +15,7 @@ import shlex
 import signal
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
@@ -60,10 +61,25 @@ def stop(process: subprocess.Popen[str]) -> tuple[int, list[str]]:
     return code, [line for line in rest.splitlines() if line.strip() and " INFO " not in line]
 
 
+WATCHDOG = 300.0
+"""Seconds after which a test's children are killed: a line that never comes then ends its
+stream, and `read_until` fails instead of waiting for CI's limit. A test here takes seconds."""
+
+
 @pytest.fixture
 def processes() -> Iterator[list[subprocess.Popen[str]]]:
+    """The test's child processes: killed after it, or by the watchdog if it hangs."""
     started: list[subprocess.Popen[str]] = []
+
+    def kill_all() -> None:
+        for process in list(started):
+            if process.poll() is None:
+                process.kill()
+
+    watchdog = threading.Timer(WATCHDOG, kill_all)
+    watchdog.start()
     yield started
+    watchdog.cancel()
     for process in started:
         if process.poll() is None:
             process.kill()
