@@ -10,7 +10,7 @@ import re
 import socket
 import subprocess
 import sys
-import time
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -33,13 +33,20 @@ class HostProcess:
         assert self.process.stdout is not None
         self.port = 0
         self.fingerprint = ""
-        deadline = time.monotonic() + BOUND
-        while not self.fingerprint and time.monotonic() < deadline:
-            line = self.process.stdout.readline()
-            if found := re.search(r"port (\d+)", line):
-                self.port = int(found.group(1))
-            if found := re.search(r"fingerprint .*: (\S+)", line):
-                self.fingerprint = found.group(1)
+        # A host that prints nothing more is killed, so that readline ends, not the suite.
+        watchdog = threading.Timer(BOUND, self.process.kill)
+        watchdog.start()
+        try:
+            while not self.fingerprint:
+                line = self.process.stdout.readline()
+                if not line:
+                    break
+                if found := re.search(r"port (\d+)", line):
+                    self.port = int(found.group(1))
+                if found := re.search(r"fingerprint .*: (\S+)", line):
+                    self.fingerprint = found.group(1)
+        finally:
+            watchdog.cancel()
         assert self.port and self.fingerprint
 
     def stop(self) -> None:

@@ -11,6 +11,7 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -151,13 +152,20 @@ def test_join_asks_about_a_new_fingerprint_then_plays(
     try:
         assert host.stdout is not None
         port = fingerprint = None
-        deadline = time.monotonic() + BOUND
-        while fingerprint is None and time.monotonic() < deadline:
-            line = host.stdout.readline()
-            if found := re.search(r"port (\d+)", line):
-                port = int(found.group(1))
-            if found := re.search(r"fingerprint .*: (\S+)", line):
-                fingerprint = found.group(1)
+        # A host that prints nothing more is killed, so that readline ends, not the suite.
+        watchdog = threading.Timer(BOUND, host.kill)
+        watchdog.start()
+        try:
+            while fingerprint is None:
+                line = host.stdout.readline()
+                if not line:
+                    break
+                if found := re.search(r"port (\d+)", line):
+                    port = int(found.group(1))
+                if found := re.search(r"fingerprint .*: (\S+)", line):
+                    fingerprint = found.group(1)
+        finally:
+            watchdog.cancel()
         assert port is not None and fingerprint is not None
         term = terminal(f"cd {Path.cwd()} && {sys.executable} -m unonet.cli join "
                         f"127.0.0.1:{port} --name Tester")
