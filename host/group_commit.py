@@ -130,6 +130,9 @@ class GroupCommit:
         """How journals on one file system are synced together (None: each fsync'd)."""
         self._written: dict[int, Committable] = {}  # by id
         self._dirty: dict[int, Committable] = {}  # by id: written to the OS, not yet synced
+        self._retired: list[tuple[Committable, int]] = []
+        """Journals closed on an interval before their last sync, each with a duplicate of
+        its descriptor that the next sync syncs and closes (`retire`)."""
         self.commits = 0
         """How many commits synced anything (tests read it)."""
         self.syncs = 0
@@ -147,8 +150,9 @@ class GroupCommit:
 
     @property
     def unsynced(self) -> int:
-        """How many journals have lines not yet on disk (at most one per table)."""
-        return len(self._written) + len(self._dirty)
+        """How many journals have lines not yet on disk (at most one per table, and those of
+        matches that ended since the last sync)."""
+        return len(self._written) + len(self._dirty) + len(self._retired)
 
     def written(self, journal: Committable) -> None:
         """`journal` holds lines for the commit (strict mode)."""
@@ -163,14 +167,28 @@ class GroupCommit:
         self._written.pop(id(journal), None)
         self._dirty.pop(id(journal), None)
 
+    def retire(self, journal: Committable) -> bool:
+        """`journal` closes (its match ended) with lines the system has and the disk may not:
+        on an interval, the next sync takes them, through a duplicate of its descriptor, so
+        that no answer waits for the disk at a match's end either. False if it must sync
+        itself: not on an interval, or out of descriptors."""
+        if not (self.deferred and self.interval is not None):
+            return False
+        try:
+            self._retired.append((journal, os.dup(journal.fileno())))
+        except OSError:
+            return False
+        return True
+
     def take_dirty(self) -> list[tuple[Committable, int]]:
-        """The journals written since the last interval sync, each with a duplicate of its
-        descriptor for a worker thread to sync and close (`sync_taken`):
+        """The journals written since the last interval sync (those closed since, `retire`,
+        first), each with a duplicate of its descriptor for a worker thread to sync and close
+        (`sync_taken`):
         a journal that closes meanwhile closes its own descriptor, never the one being
         synced. Each counts as synced from now: a line written after this is the next
         sync's, and one written before is on disk once the thread's sync returns."""
         dirty, self._dirty = self._dirty, {}
-        taken = []
+        taken, self._retired = self._retired, []
         for journal in dirty.values():
             try:
                 duplicate = os.dup(journal.fileno())
@@ -190,10 +208,14 @@ class GroupCommit:
         (their table is to close)."""
         written = {**self._written, **self._dirty}
         self._written, self._dirty = {}, {}
-        if not written:
-            return []
-        self.commits += 1
         failed: list[tuple[Committable, Exception]] = []
+        if self._retired:  # a stopping host's last interval: the journals closed since
+            retired, self._retired = self._retired, []
+            errors = sync_taken(retired, self.fsync, self.syncfs)
+            failed += [(retired[position][0], error) for position, error in errors.items()]
+        if not written:
+            return failed
+        self.commits += 1
         ready: list[Committable] = []
         files: list[tuple[int, int]] = []
         for journal in written.values():

@@ -298,7 +298,8 @@ class Journal:
 
     def close(self) -> None:
         """Close the file, its last lines on disk first if its group has not committed them
-        yet (raises OSError if they cannot be; the file is closed all the same)."""
+        yet (raises OSError if they cannot be; the file is closed all the same). On an
+        interval, the group's next sync puts them there instead (`GroupCommit.retire`)."""
         if self._closed:
             return
         if self._group is not None:
@@ -307,7 +308,8 @@ class Journal:
             if self._unsynced:
                 self._unsynced = False
                 self.write_waiting()
-                self._fsync()
+                if self._group is None or not self._group.retire(self):
+                    self._fsync()
         finally:
             self._closed = True
             os.close(self._fd)

@@ -553,9 +553,12 @@ def test_an_interval_sync_makes_every_line_written_before_it_durable_through_dup
     sync_taken(following, disk.fsync, disk.syncfs)
 
 
-def test_a_journal_closing_between_interval_syncs_syncs_its_last_lines_itself(
+def test_a_journal_closing_between_interval_syncs_leaves_its_last_lines_to_the_next(
     tmp_path: Path,
 ) -> None:
+    """A match ends on an interval: its journal closes without a sync in the event loop (no
+    answer waits for the disk then either), and the next interval sync makes its last lines
+    durable through a duplicate of its descriptor, which it closes."""
     disk = Disk(tmp_path)
     group = interval_group(disk)
     journal = Journal.create(tmp_path / "t.jsonl", header(), group)
@@ -563,8 +566,26 @@ def test_a_journal_closing_between_interval_syncs_syncs_its_last_lines_itself(
         os.close(duplicate)
     journal.write_action(0, Draw())
     journal.close()
-    assert disk.fsyncs == 1 and disk.durable[str(journal.path)] == journal.path.stat().st_size
-    assert group.unsynced == 0  # forgotten: the next sync has nothing of it
+    assert disk.fsyncs == 0 and group.unsynced == 1
+    taken = group.take_dirty()
+    assert [closed for closed, _ in taken] == [journal]
+    assert sync_taken(taken, disk.fsync, disk.syncfs) == {}
+    assert disk.durable[str(journal.path)] == journal.path.stat().st_size
+    assert not descriptor_is_open(taken[0][1]) and group.unsynced == 0
+
+
+def test_a_stopping_host_syncs_the_journals_closed_since_its_last_interval(
+    tmp_path: Path,
+) -> None:
+    disk = Disk(tmp_path)
+    group = interval_group(disk)
+    journal = Journal.create(tmp_path / "t.jsonl", header(), group)
+    journal.close()
+    assert disk.fsyncs == 0 and group.unsynced == 1
+    group.deferred = False  # as the server's last commit finds it
+    assert group.commit() == []
+    assert disk.durable[str(journal.path)] == journal.path.stat().st_size
+    assert group.unsynced == 0
 
 
 def test_an_interval_sync_that_fails_names_the_journal_the_disk_refused(tmp_path: Path) -> None:
@@ -662,10 +683,11 @@ async def test_on_an_interval_players_see_moves_the_system_has_and_the_disk_gets
     assert all(result.intents > 0 and not result.violations for result in results)
     assert checked > 50 and unsynced_seen > 0  # answers went out ahead of the disk's sync
     # One sync per interval with anything written, in a worker thread: about one per
-    # interval of the match (the loop syncs only a journal that closes: a match's end).
+    # interval of the match, and none in the loop: a match's end leaves its journal's last
+    # lines to the next sync too.
     assert registry.journals.syncs >= 2 and threads.in_workers >= registry.journals.syncs
     assert registry.journals.syncs <= elapsed / 0.25 + 1
-    assert threads.in_loop <= 2 * 2  # each table's finished journal, as it closes
+    assert threads.in_loop == 0
 
 
 async def test_on_an_interval_a_journal_the_disk_refuses_closes_its_table_and_others_play_on(
@@ -674,8 +696,8 @@ async def test_on_an_interval_a_journal_the_disk_refuses_closes_its_table_and_ot
     """The disk refuses table 0's journal at an interval sync once its match is under way:
     its players have seen moves the journal may lack, so the table closes (table_failed, its
     journal kept for --resume), and table 1 plays its match out. Only the worker thread's
-    sync is refused: a sync in the loop (the journal's own, as it closes) would close the
-    table another way."""
+    sync is refused: a sync in the loop (a journal's own, as it closes where it cannot leave
+    its lines to the next sync) would close the table another way."""
     def refuse(fd: int) -> bool:
         name = os.readlink(f"/proc/self/fd/{fd}")
         return (threading.current_thread() is not threading.main_thread()
