@@ -291,8 +291,9 @@ class Registry:
                           if t.game is not None and t.game.journal is journal), None)
             if table is not None:
                 self._fail(table, error)
-            else:  # its match is over (closed on an interval before its last sync)
-                log.error("a finished match's journal could not be synced: %s", error)
+            else:  # closed before its last interval sync: its match over, or its table gone
+                log.error("the journal %s, closed, could not be synced: %s",
+                          getattr(journal, "path", journal), error)
 
     def _fail(self, table: Table, error: BaseException | None = None) -> None:
         """Close a table that raised (or whose journal `error` failed): its members get
