@@ -72,11 +72,6 @@ MAX_CHAT_CHARS = 200
 MAX_NAME_CHARS = 32
 """A player's name on the wire is str(1..32) (SPEC.md 8.2 join_table); longer names are cut."""
 
-CONNECTION_CODES = RETRY_CODES
-"""Refusals about the connection, not the game (the host stopping, our seat's old connection
-still seen, the host full): the link tries again, and once it is back they are no longer
-true."""
-
 COLOR_ORDER = {color: i for i, color in enumerate(ALL_COLORS)}
 
 def shown_order(face: Face | None) -> tuple[int, int, int, str]:
@@ -664,12 +659,14 @@ class ClientModel:
                 self.connection_detail = detail
                 if state == "connected":
                     self.connects += 1
-                if state != "connected":
+                else:
                     self.legal = ()  # the host is gone: nothing can be played until it is back
             case link.Refused(code=code, message=message):
                 reason = self.tr(f"err.{code}") if f"err.{code}" in self.tr.strings else message
+                # After these the link tries again: about the connection, not the game, they
+                # are no longer true once it is back (the host stopping, our seat still in use).
                 self.refused(self.tr("n.refused", reason=shown(reason or code)),
-                             about="connection" if code in CONNECTION_CODES else "state")
+                             about="connection" if code in RETRY_CODES else "state")
         self._expire_notice()
 
     def _chat(self, line: ChatLine, mine: bool = False) -> None:

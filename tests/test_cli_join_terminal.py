@@ -10,12 +10,11 @@ import re
 import socket
 import subprocess
 import sys
-import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from test_client_terminal import BOUND, Terminal, terminal
+from test_client_terminal import Terminal, printed_address, terminal
 
 from client.known_hosts import KnownHosts
 
@@ -30,24 +29,7 @@ class HostProcess:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "unonet.cli", "host", "--headless", "--bind", "127.0.0.1",
              *args], env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        assert self.process.stdout is not None
-        self.port = 0
-        self.fingerprint = ""
-        # A host that prints nothing more is killed, so that readline ends, not the suite.
-        watchdog = threading.Timer(BOUND, self.process.kill)
-        watchdog.start()
-        try:
-            while not self.fingerprint:
-                line = self.process.stdout.readline()
-                if not line:
-                    break
-                if found := re.search(r"port (\d+)", line):
-                    self.port = int(found.group(1))
-                if found := re.search(r"fingerprint .*: (\S+)", line):
-                    self.fingerprint = found.group(1)
-        finally:
-            watchdog.cancel()
-        assert self.port and self.fingerprint
+        self.port, self.fingerprint = printed_address(self.process)
 
     def stop(self) -> None:
         self.process.terminate()

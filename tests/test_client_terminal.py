@@ -142,6 +142,28 @@ def test_play_against_bots_in_a_real_terminal(
     assert "Tester" in log and "closed (quit)" in log
 
 
+def printed_address(host: subprocess.Popen[str]) -> tuple[int, str]:
+    """The port and fingerprint a `unonet host` child prints as it starts. A host that prints
+    nothing more is killed after BOUND, so that readline ends, not the suite."""
+    assert host.stdout is not None
+    port, fingerprint = 0, ""
+    watchdog = threading.Timer(BOUND, host.kill)
+    watchdog.start()
+    try:
+        while not fingerprint:
+            line = host.stdout.readline()
+            if not line:
+                break
+            if found := re.search(r"port (\d+)", line):
+                port = int(found.group(1))
+            if found := re.search(r"fingerprint .*: (\S+)", line):
+                fingerprint = found.group(1)
+    finally:
+        watchdog.cancel()
+    assert port and fingerprint
+    return port, fingerprint
+
+
 def test_join_asks_about_a_new_fingerprint_then_plays(
     terminal: Callable[[str], Terminal], tmp_path: Path
 ) -> None:
@@ -150,23 +172,7 @@ def test_join_asks_about_a_new_fingerprint_then_plays(
         [sys.executable, "-m", "unonet.cli", "host", "--bind", "127.0.0.1", "--port", "0",
          "--bots", "1"], env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
-        assert host.stdout is not None
-        port = fingerprint = None
-        # A host that prints nothing more is killed, so that readline ends, not the suite.
-        watchdog = threading.Timer(BOUND, host.kill)
-        watchdog.start()
-        try:
-            while fingerprint is None:
-                line = host.stdout.readline()
-                if not line:
-                    break
-                if found := re.search(r"port (\d+)", line):
-                    port = int(found.group(1))
-                if found := re.search(r"fingerprint .*: (\S+)", line):
-                    fingerprint = found.group(1)
-        finally:
-            watchdog.cancel()
-        assert port is not None and fingerprint is not None
+        port, fingerprint = printed_address(host)
         term = terminal(f"cd {Path.cwd()} && {sys.executable} -m unonet.cli join "
                         f"127.0.0.1:{port} --name Tester")
         screen = term.wait_text("[y/N]")
