@@ -96,8 +96,9 @@ class Header:
     table: dict[str, Any]
     """The table's settings (number, name, preset, headless, target_seats, capacity,
     operator) and `host`: how its host listened and played (bind, port, tls, headless,
-    bot_delay, max_connections, per_address; host/run.py host_record), which `--resume`
-    takes for any flag not given again. A journal written before `host` has none: the
+    bot_delay, max_connections, per_address, journal_sync, tables, and the rules, seats and
+    bots of the tables it opened; host/run.py host_record), which `--resume` takes for any
+    flag not given again. A journal written before `host` has none: the
     command line's defaults then. Unknown keys are kept and ignored."""
 
     def to_dict(self) -> dict[str, Any]:

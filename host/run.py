@@ -105,25 +105,29 @@ def resume_table(registry: Registry, path: Path, options: HostOptions, journal_d
 
 def build_registry(options: HostOptions, journal_dir: Path, now: float,
                    signer: Signer | None = None) -> Registry:
-    """The registry with its tables: `options.tables` new ones, or those rebuilt from the
-    journals of `options.resume`; `signer` signs their trust messages (the host's identity
+    """The registry with its tables: those rebuilt from the journals of `options.resume`,
+    each under its number, then a new one for each of the `options.tables` numbers no
+    journal carries on (a club's tables that had no match on when its host stopped come
+    back empty, as they opened); `signer` signs their trust messages (the host's identity
     key). Raises ValueError for two journals of one table number (unonet/cli.py says so
     before anything starts)."""
     timings = TableTimings(bot_delay=options.bot_delay)
     registry = Registry(timings, signer)
     registry.journals.interval = options.journal_sync / 1000 if options.journal_sync else None
-    if options.resume:
-        for path in options.resume:
-            resume_table(registry, path, options, journal_dir, timings, now)
-        return registry
-    options.rules.check_table(options.seats)
-    for name in table_names(options.tables):
+    for path in options.resume:
+        resume_table(registry, path, options, journal_dir, timings, now)
+    fresh = [(number, name) for number, name in enumerate(table_names(options.tables))
+             if number not in registry.tables]
+    if fresh:
+        options.rules.check_table(options.seats)
+    for number, name in fresh:
         settings = TableSettings(
             name, options.rules, options.preset, capacity=options.seats,
             headless=options.headless, target_seats=options.seats, timings=timings,
             journal_dir=journal_dir, operator=options.operator,
         )
-        table = registry.create_table(settings)
+        table = Table(number, settings, registry.outbox, registry.signer, registry.journals)
+        registry.add_table(table)
         for _ in range(options.bots):
             table.add_bot()
     return registry
@@ -150,11 +154,19 @@ def ensure_descriptors(limits: ConnectionLimits, tables: int) -> None:
 
 def host_record(options: HostOptions, port: int) -> dict[str, Any]:
     """How this host listens and plays, as its journals keep it (the table record's `host`
-    map): `unonet host --resume JOURNAL` alone starts again where friends look for it."""
-    return {"bind": options.bind, "port": port, "tls": options.tls,
-            "headless": options.headless, "bot_delay": options.bot_delay,
-            "max_connections": options.limits.max_connections,
-            "per_address": options.limits.per_address, "journal_sync": options.journal_sync}
+    map): `unonet host --resume JOURNAL` alone starts again where friends look for it. It
+    keeps the tables the host opened at start too (`tables`, and `opened`: the rules, seats
+    and bots each had), so that those without a match on open again beside those carried on
+    (a club's, for one)."""
+    return {
+        "bind": options.bind, "port": port, "tls": options.tls,
+        "headless": options.headless, "bot_delay": options.bot_delay,
+        "max_connections": options.limits.max_connections,
+        "per_address": options.limits.per_address, "journal_sync": options.journal_sync,
+        "tables": options.tables,
+        "opened": {"preset": options.preset, "rules": options.rules.to_dict(),
+                   "seats": options.seats, "bots": options.bots},
+    }
 
 
 def resume_flags(record: Mapping[str, Any]) -> list[str]:
@@ -169,7 +181,7 @@ def resume_flags(record: Mapping[str, Any]) -> list[str]:
     if record.get("headless"):
         flags.append("--headless")
     defaults = {"bot_delay": TableTimings().bot_delay, "max_connections": MAX_CONNECTIONS,
-                "per_address": PER_ADDRESS, "journal_sync": 0}
+                "per_address": PER_ADDRESS, "journal_sync": 0, "tables": 1}
     for key, default in defaults.items():
         if record.get(key, default) != default:
             flags += ["--" + key.replace("_", "-"), str(record[key])]
@@ -190,9 +202,10 @@ class ServedHost:
     record: Mapping[str, Any] = field(default_factory=dict)
 
     def journals(self) -> list[Path]:
-        """The journal of every match still on: what `--resume` carries on."""
+        """The journal of every match still on, in table order: what `--resume` carries on."""
         found = []
-        for table in (self.registry.tables.values() if self.registry is not None else ()):
+        tables = self.registry.tables if self.registry is not None else {}
+        for table in (tables[number] for number in sorted(tables)):  # as the tables line
             game = table.game
             if game is not None and not game.over and game.journal is not None:
                 found.append(game.journal.path)
@@ -285,9 +298,9 @@ def describe(options: HostOptions, served: ServedHost) -> list[str]:
 def tables_line(served: ServedHost) -> str:
     """What is open, as the operator reads it at start: each table's number (the one
     `unonet join --table` takes), name, seats and bots."""
-    tables = served.registry.tables.values() if served.registry is not None else ()
+    tables = served.registry.tables if served.registry is not None else {}
     shown = []
-    for table in tables:
+    for table in (tables[number] for number in sorted(tables)):
         bots = sum(1 for _, seat in table.room.occupied() if seat.kind == BOT)
         shown.append(f"{table.number} {table.settings.name!r} ({len(table.room.seats)} seats"
                      + (f", {bots} bot{'' if bots == 1 else 's'})" if bots else ")"))

@@ -23,7 +23,14 @@ from typing import IO
 import pytest
 
 from host.run import HostOptions, host_record, resume_flags
-from unonet.cli import HOST_DEFAULTS, CommandError, build_parser, take_recorded_options
+from unonet.cli import (
+    HOST_DEFAULTS,
+    CommandError,
+    build_parser,
+    recorded_opened,
+    take_recorded_options,
+)
+from unonet.rules import preset
 
 REPO = Path(__file__).resolve().parents[1]
 BOUND = 60.0
@@ -156,42 +163,85 @@ def test_the_resume_line_names_a_journal_sync_interval_and_leaves_the_default_ou
 def test_a_club_host_stopped_with_matches_on_two_tables_carries_both_on_in_one_host(
     tmp_path: Path, processes: list[subprocess.Popen[str]]
 ) -> None:
-    """Ctrl-C on a dedicated server whose two tables are in mid-match prints one command that
+    """Ctrl-C on a dedicated server of three tables, two in mid-match, prints one command that
     carries both matches on in one host, on its port (two hosts could not share it); that
-    host opens both tables under their numbers, and its own Ctrl-C names both again."""
+    host opens both tables under their numbers and the third again, empty, as it opened (a
+    player sits at it and its match starts), and its own Ctrl-C names all three journals."""
     host = unonet(tmp_path, "host", "--headless", "--no-tls", "--bind", "127.0.0.1", "--port",
-                  "0", "--tables", "2", "--bots", "1", "--seats", "2", "--bot-delay", "30")
+                  "0", "--tables", "3", "--bots", "1", "--seats", "2", "--bot-delay", "30",
+                  "--rules", "party")
     processes.append(host)
     port = int(read_until(host.stdout, r"listening on 127\.0\.0\.1, port (\d+)").group(1))
-    for table in (0, 1):
+    for table in (0, 2):
         bot = unonet(tmp_path, "bot", f"127.0.0.1:{port}", "--no-tls", "--think", "0",
                      "--table", str(table))
         processes.append(bot)
-    journals: dict[int, Path] = {}
-    dealt: set[int] = set()
-    while len(journals) < 2 or len(dealt) < 2:  # both matches on (the slow bots keep them so)
-        found = read_until(host.stderr, r"table (\d): (journal (\S+\.jsonl)|round 1 dealt)")
-        if found.group(3):
-            journals[int(found.group(1))] = Path(found.group(3))
-        else:
-            dealt.add(int(found.group(1)))
+    journals = matches_on(host, {0, 2})
 
     code, said = stop(host)
     assert code == 130 and len(said) == 1, said
     assert "to carry its 2 matches on, one host for all of them: " in said[0]
     command = shlex.split(said[0].split("one host for all of them: ", 1)[1])
     assert command == ["unonet", "host", "--resume", str(journals[0]), "--resume",
-                       str(journals[1]), "--bind", "127.0.0.1", "--port", str(port),
-                       "--no-tls", "--headless", "--bot-delay", "30.0"]
+                       str(journals[2]), "--bind", "127.0.0.1", "--port", str(port),
+                       "--no-tls", "--headless", "--bot-delay", "30.0", "--tables", "3"]
 
     resumed = unonet(tmp_path, *command[1:])
     processes.append(resumed)
     heard = read_until(resumed.stdout, r"listening on (\S+), port (\d+)")
     assert heard.groups() == ("127.0.0.1", str(port))
-    assert read_until(resumed.stdout, r"tables open: (.*)").group(1) == \
-        "0 'unonet 1' (2 seats, 1 bot), 1 'unonet 2' (2 seats, 1 bot)"
+    assert read_until(resumed.stdout, r"tables open: (.*)").group(1) == (
+        "0 'unonet 1' (2 seats, 1 bot), 1 'unonet 2' (2 seats, 1 bot), "
+        "2 'unonet 3' (2 seats, 1 bot)")
+    bot = unonet(tmp_path, "bot", f"127.0.0.1:{port}", "--no-tls", "--think", "0",
+                 "--table", "1")
+    processes.append(bot)
+    journals[1] = matches_on(resumed, {1})[1]
+    assert b'"preset":"party"' in journals[1].read_bytes()  # as the club's tables opened
     code, said = stop(resumed)
-    assert code == 130 and said[0].endswith(shlex.join(command[1:]).split("host ", 1)[1])
+    assert code == 130 and said[0].endswith(shlex.join(
+        ["--resume", str(journals[0]), "--resume", str(journals[1]), "--resume",
+         str(journals[2]), *command[6:]]))
+
+
+def matches_on(host: subprocess.Popen[str], tables: set[int]) -> dict[int, Path]:
+    """The journals of the matches at `tables`, once each has dealt its first round (the slow
+    bots keep them on)."""
+    journals: dict[int, Path] = {}
+    dealt: set[int] = set()
+    while set(journals) != tables or dealt != tables:
+        found = read_until(host.stderr, r"table (\d): (journal (\S+\.jsonl)|round 1 dealt)")
+        number = int(found.group(1))
+        assert number in tables, found.group(0)
+        if found.group(3):
+            journals[number] = Path(found.group(3))
+        else:
+            dealt.add(number)
+    return journals
+
+
+def test_the_tables_a_host_opened_come_back_as_recorded_unless_told_otherwise(
+    tmp_path: Path,
+) -> None:
+    """`opened` in the host record: the rules, seats and bots of the tables a host opened,
+    which a resumed host opens those no journal carries on with; a record that is not that
+    is refused in one line, and a journal from before it opens them with the defaults."""
+    options = HostOptions(rules=preset("party"), preset="party", seats=3, bots=2, tables=4)
+    record = host_record(options, 7077)
+    assert resume_flags(record)[-2:] == ["--tables", "4"]
+    assert "--tables" not in resume_flags(host_record(HostOptions(), 7077))
+    name, rules, seats, bots = recorded_opened(record, "j.jsonl") or ("", None, 0, 0)
+    assert (name, rules, seats, bots) == ("party", preset("party"), 3, 2)
+    args = parsed()
+    take_recorded_options(args, record, "j.jsonl")
+    assert args.tables == 4
+    assert recorded_opened({"port": 7077}, "old.jsonl") is None
+    for opened in ({"preset": "house", "rules": {}, "seats": 3, "bots": 4},
+                   {"preset": "house", "rules": {"no_such_option": 1}, "seats": 3, "bots": 0},
+                   {"preset": "house", "rules": {}, "seats": "3", "bots": 0},
+                   {"preset": "house", "seats": 3, "bots": 0}):
+        with pytest.raises(CommandError, match="not a journal this host can resume"):
+            recorded_opened(dict(record, opened=opened), "bad.jsonl")
 
 
 def test_resume_refuses_a_journal_given_twice_or_two_of_one_table(
@@ -210,7 +260,9 @@ def test_resume_refuses_a_journal_given_twice_or_two_of_one_table(
         (["--resume", str(journal), "--resume", str(journal)], f"--resume {journal}: given twice"),
         (["--resume", str(journal), "--resume", str(copy)],
          f"--resume {journal} and {copy}: both are table 0's match"),
-        (["--resume", str(journal), "--tables", "3"], "--tables 3: --resume carries on"),
+        (["--resume", str(journal), "--tables", "0"], "--tables 0: from 1 to"),
+        (["--resume", str(journal), "--bots", "11"], "--bots 11: 0 to 10 bots fit"),
+        (["--resume", str(journal), "--seats", "11"], "--seats 11: a table has 2 to 10"),
     ):
         result = subprocess.run([sys.executable, "-m", "unonet.cli", "host", *args], cwd=REPO,
                                 env=environment(tmp_path), stdin=subprocess.DEVNULL,

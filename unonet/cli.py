@@ -218,21 +218,30 @@ def cmd_host(args: argparse.Namespace) -> int:
     from host.settings import ConnectionLimits
 
     resume = resumed_journals(args.resume or [])
+    opened: Opened | None = None
     if resume:
-        take_recorded_options(args, resume[0][1].header.table.get("host"), resume[0][0])
+        record = resume[0][1].header.table.get("host")
+        take_recorded_options(args, record, resume[0][0])
+        if args.rules is None and not args.set and args.seats is None and args.bots is None:
+            opened = recorded_opened(record, resume[0][0])
     for name, default in HOST_DEFAULTS.items():
         if getattr(args, name) is None:
             setattr(args, name, default)
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
     headless = args.headless or not interactive
-    rules = parse_rules(args.rules, args.set)
+    if opened is not None:  # the tables this host opened, as they were
+        args.rules, rules, args.seats, args.bots = opened
+    else:
+        args.rules = args.rules or "official"
+        args.bots = args.bots or 0
+        rules = parse_rules(args.rules, args.set)
     if args.seats is not None and not 2 <= args.seats <= 10:
         raise CommandError(f"--seats {args.seats}: a table has 2 to 10 seats")
-    if args.seats is not None and not resume:
+    if args.seats is not None:
         check_seats(rules, args.seats, f"--seats {args.seats}")
     room = args.seats if args.seats is not None else rules.max_players
     most_bots = room - (0 if headless else 1)
-    if not 0 <= args.bots <= most_bots and not resume:
+    if not 0 <= args.bots <= most_bots:
         why = (f"--seats {args.seats}" if args.seats is not None
                else f"{args.rules} seats at most {rules.max_players} players")
         raise CommandError(f"--bots {args.bots}: 0 to {most_bots} bots fit at this table "
@@ -243,9 +252,8 @@ def cmd_host(args: argparse.Namespace) -> int:
         seats = max(2, min(room, args.bots + 1))  # starts by itself once these are filled
     else:
         seats = rules.max_players  # room for friends; the owner starts when all are in
-    if not resume:
-        check_seats(rules, seats, f"--bots {args.bots}" if args.seats is None
-                    else f"--seats {seats}")
+    check_seats(rules, seats, f"--bots {args.bots}" if args.seats is None
+                else f"--seats {seats}")
     tables = whole_number("--tables", args.tables, 1, MAX_LIVE_TABLES)
     max_connections = whole_number("--max-connections", args.max_connections, 1,
                                    MAX_CONNECTIONS_CEILING)
@@ -255,9 +263,6 @@ def cmd_host(args: argparse.Namespace) -> int:
         raise CommandError(f"--tables {tables}: a dedicated server's option (--headless); "
                            "the host who plays has one table, and friends open more from "
                            "the lobby")
-    if tables > 1 and resume:
-        raise CommandError(f"--tables {tables}: --resume carries on the journals' matches, a "
-                           "table each; players open more from the lobby")
     if len(resume) > 1 and not headless:
         raise CommandError(f"--resume given {len(resume)} times: several matches carry on at "
                            "a dedicated server (--headless); the host who plays has one table")
@@ -270,7 +275,7 @@ def cmd_host(args: argparse.Namespace) -> int:
         journal_sync=journal_sync,
     )
     args.host_options = options  # a Ctrl-C's line names its journal (_stopped)
-    ensure_descriptors(options.limits, max(options.tables, len(options.resume)))
+    ensure_descriptors(options.limits, options.tables + len(options.resume))
     if headless:
         check_can_listen(options.bind, options.port)  # one line, before the host logs a thing
         if not (args.headless or interactive):  # said once the options hold
@@ -318,6 +323,7 @@ def resumed_journals(paths: Sequence[str]) -> list[tuple[Path, Resumed]]:
 HOST_DEFAULTS: dict[str, object] = {
     "port": 7077, "no_tls": False, "headless": False, "bot_delay": TableTimings().bot_delay,
     "max_connections": MAX_CONNECTIONS, "per_address": PER_ADDRESS, "journal_sync": 0,
+    "tables": 1,
 }
 """`unonet host`'s defaults for the options a journal records (host/run.py host_record): the
 parser leaves them None, so that `--resume` can tell a flag given from one left out."""
@@ -337,6 +343,7 @@ RECORDED: tuple[tuple[str, str, Callable[[object], bool]], ...] = (
     ("max_connections", "max_connections", _whole(1, MAX_CONNECTIONS_CEILING)),
     ("per_address", "per_address", _whole(1, MAX_CONNECTIONS_CEILING)),
     ("journal_sync", "journal_sync", _whole(0, JOURNAL_SYNC_LONGEST_MS)),
+    ("tables", "tables", _whole(1, MAX_LIVE_TABLES)),
 )
 """The options a journal's host record keeps: the argument, its key there, what it may be."""
 
@@ -356,6 +363,31 @@ def take_recorded_options(args: argparse.Namespace, record: object, journal: obj
                                f"host record has {key} {value!r})")
         if getattr(args, name) is None:
             setattr(args, name, (not value) if key == "tls" else value)
+
+
+Opened = tuple[str, RuleSet, int, int]
+"""The tables a host opened at start: their preset's name, rules, seats and bots."""
+
+
+def recorded_opened(record: object, journal: object) -> Opened | None:
+    """`--resume JOURNAL` without --rules, --set, --seats or --bots: the tables its host
+    opened at start, as its host record keeps them (`opened`), so that those no journal
+    carries on open again as they were; None for a journal that keeps none (older), which
+    opens them with the defaults."""
+    opened = record.get("opened") if isinstance(record, dict) else None
+    if opened is None:
+        return None
+    try:
+        name, seats, bots = opened["preset"], opened["seats"], opened["bots"]
+        if not (isinstance(name, str) and type(seats) is int and type(bots) is int
+                and 2 <= seats <= 10 and 0 <= bots <= seats):
+            raise ValueError(f"{name!r}, {seats!r} seats, {bots!r} bots")
+        rules = RuleSet.from_dict(dict(opened["rules"]))
+        rules.check_table(seats)
+    except (KeyError, TypeError, ValueError, RulesError) as exc:
+        raise CommandError(f"--resume {journal}: not a journal this host can resume (the "
+                           f"tables its host opened: {exc})") from None
+    return name, rules, seats, bots
 
 
 def _host_and_play(args: argparse.Namespace, options: HostOptions) -> int:
@@ -546,12 +578,14 @@ def build_parser() -> argparse.ArgumentParser:
                       "the journal's)")
     host.add_argument("--port", type=port_number, default=None, metavar="N",
                       help="port (default 7077; with --resume, the journal's)")
-    host.add_argument("--rules", default="official", choices=playable_presets(),
-                      help="rule preset (default official)")
+    host.add_argument("--rules", default=None, choices=playable_presets(),
+                      help="rule preset (default official; with --resume, that of the "
+                      "tables the journal's host opened)")
     host.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE",
                       help="change one rule option (repeatable)")
-    host.add_argument("--bots", type=int, default=0, metavar="N",
-                      help="in-process bots to seat (default 0)")
+    host.add_argument("--bots", type=int, default=None, metavar="N",
+                      help="in-process bots to seat (default 0; with --resume, as the "
+                      "journal's host did)")
     host.add_argument("--seats", type=int, default=None, metavar="N",
                       help="seats at the table, bots included (default: the rules' most "
                       "players; with --headless, bots + 1, at least 2)")
@@ -565,11 +599,12 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument("--bot-delay", type=seconds, default=None,
                       metavar="SECONDS", help="seconds each bot waits before it acts "
                       f"(default {TableTimings().bot_delay})")
-    host.add_argument("--tables", default=1,
+    host.add_argument("--tables", default=None,
                       metavar="N",
                       help="with --headless: tables to open at start, each with these rules, "
                       f"seats and bots (default 1; at most {MAX_LIVE_TABLES}); players may "
-                      "open more from the lobby")
+                      "open more from the lobby. With --resume, those no journal carries on "
+                      "open as they did (default: as many as the journal's host opened)")
     host.add_argument("--max-connections", default=None, metavar="N",
                       help=f"connections served at once, spectators included (default "
                       f"{MAX_CONNECTIONS}); the last {RESUME_RESERVE} are kept for players "
@@ -590,9 +625,10 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument("--resume", metavar="JOURNAL", action="append",
                       help="resume the match of a journal file, listening and playing as its "
                       "host did (its --bind, --port, --no-tls, --headless, --bot-delay, "
-                      "--max-connections, --per-address, --journal-sync) unless given "
-                      "again; a dedicated server takes it once per table, for a club's "
-                      "matches (listening as the first journal's host did)")
+                      "--max-connections, --per-address, --journal-sync, --tables) unless "
+                      "given again; a dedicated server takes it once per table, for a club's "
+                      "matches (listening as the first journal's host did); the host's other "
+                      "tables open again empty, with the rules, seats and bots they had")
     add_play_arguments(host)
     host.set_defaults(func=cmd_host)
 
