@@ -12,6 +12,7 @@ import argparse
 import os
 import re
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
@@ -21,8 +22,11 @@ from pathlib import Path
 from typing import IO
 
 import pytest
+from test_client_terminal import Terminal
 
+from host.journal import Header, Journal, SeatRecord
 from host.run import HostOptions, host_record, resume_flags
+from protocol.trust.primitives import new_game_id
 from unonet.cli import (
     HOST_DEFAULTS,
     CommandError,
@@ -30,7 +34,7 @@ from unonet.cli import (
     recorded_opened,
     take_recorded_options,
 )
-from unonet.rules import preset
+from unonet.rules import RuleSet, preset
 
 REPO = Path(__file__).resolve().parents[1]
 BOUND = 60.0
@@ -269,3 +273,27 @@ def test_resume_refuses_a_journal_given_twice_or_two_of_one_table(
                                 capture_output=True, text=True, timeout=BOUND)
         lines = [line for line in result.stderr.splitlines() if line.strip()]
         assert result.returncode == 2 and len(lines) == 1 and words in lines[0], lines
+
+
+def test_a_host_who_plays_refuses_several_journals_on_a_real_terminal(tmp_path: Path) -> None:
+    """On a terminal, `unonet host` plays at its one table: two journals to carry on get one
+    line that says where they can go, before any screen opens or anything listens."""
+    if shutil.which("tmux") is None:
+        pytest.skip("tmux is not installed: no real terminal to drive")
+    journals = []
+    for number in (0, 1):
+        path = tmp_path / f"table{number}.jsonl"
+        header = Header(RuleSet(), (SeatRecord("human", "ana"), SeatRecord("bot", "bo")),
+                        b"seed", new_game_id(), {"number": number, "name": f"t{number}"})
+        Journal.create(path, header).close()
+        journals += ["--resume", str(path)]
+    term = Terminal(tmp_path, shlex.join(
+        ["cd", str(REPO)]) + " && " + shlex.join([sys.executable, "-m", "unonet.cli", "host",
+                                                  *journals]))
+    try:
+        screen = term.wait_text("UNONET-EXIT=")
+    finally:
+        term.close()
+    assert "UNONET-EXIT=2" in screen
+    assert ("unonet: --resume given 2 times: several matches carry on at a dedicated server "
+            "(--headless)") in " ".join(screen.split())
