@@ -4,6 +4,7 @@ One command, from the repository root (about 10-20 minutes on one free core):
 
     .venv/bin/python benchmarks/soak.py            # 2,000 matches, 10,000 cycles, 2,000 tables
     .venv/bin/python benchmarks/soak.py --matches 300 --cycles 2000 --abandoned 300  # a quick look
+    .venv/bin/python benchmarks/soak.py --journal-sync 100  # journals synced every 100 ms
 
 A real host (HostServer and Registry, the default ConnectionLimits but for the caps a club
 raises, plain TCP, a rotating log file and journals in a temporary folder) runs on loopback in
@@ -323,7 +324,8 @@ class Report:
         text = (f"{time.perf_counter() - self.start:7.1f} s {label:>22}: RSS {mib(rss):>10}; "
                 f"matches {club.matches:>6,}, cycles {club.cycles:>6,}, "
                 f"abandoned tables {club.abandoned:>5,}, connections "
-                f"{len(club.server.connections):>3}, tables {len(club.server.registry.tables)}")
+                f"{len(club.server.connections):>3}, tables {len(club.server.registry.tables)}, "
+                f"open files {len(os.listdir('/proc/self/fd'))}")
         if self.baseline is not None:
             text += f"; x{rss / self.baseline:.3f} of the baseline"
             self.samples.append((club.matches, rss))
@@ -335,6 +337,7 @@ async def soak(args: argparse.Namespace, home: Path) -> None:
     setup_logging(home / "host.log", to_stderr=False)
     logging.getLogger("trio").handlers.clear()
     registry, tables = open_club(args.tables, args.rounds, home)
+    registry.journals.interval = args.journal_sync / 1000 if args.journal_sync else None
     limits = ConnectionLimits().with_caps(4096, 4096)  # one address: every client is 127.0.0.1
     server = HostServer(registry, ServerConfig(bind="127.0.0.1", port=0, limits=limits))
     with tuned_collector():  # as `unonet host` runs it (host/run.py)
@@ -415,6 +418,11 @@ def main(argv: list[str] | None = None) -> int:
                         "(default 200)")
     parser.add_argument("--every", type=int, default=250,
                         help="matches between two RSS lines (default 250)")
+    parser.add_argument("--journal-sync", type=int, default=0, metavar="MS",
+                        help="the journals synced as `unonet host --journal-sync MS` syncs "
+                        "them (default 0: every line on disk before its events go out); MS "
+                        "soaks the interval's syncs, and the finished journals each one "
+                        "takes over")
     parser.add_argument("--visitors-child", help=argparse.SUPPRESS)  # [port, seats, count]
     args = parser.parse_args(argv)
     if args.visitors_child is not None:
