@@ -1122,7 +1122,8 @@ def compose(model: ClientModel, width: int, height: int, plain: bool,
         keys = ["lobby.keys_owner" if model.is_owner else
                 "lobby.keys_watching" if model.watching else "lobby.keys", "key.help", "key.leave"]
     elif screen is Screen.TABLES:
-        body = tables_body(model, width)
+        prompt = 1 if isinstance(model.local_prompt, QuitPrompt) else 0  # put above it
+        body = tables_body(model, width, body_height - prompt)
         keys = ["tables.keys", "key.help", "key.quit"]
     elif screen is Screen.ROUND_END:
         body = round_end_body(model, width, body_height, look)
@@ -1306,9 +1307,11 @@ def meaning_lines(model: ClientModel, width: int) -> list[Line]:
     return [[("class:dim", "   " + part)] for part in wrap(text, width - 4)[:2]]
 
 
-def tables_body(model: ClientModel, width: int) -> list[Line]:
-    """The host's tables, under our name and the notice, whole: a refusal that sent us here
-    (a lost seat, a table that is not there) says why in as many lines as it takes."""
+def tables_body(model: ClientModel, width: int, height: int) -> list[Line]:
+    """The host's tables, under our name and the notice, in `height` lines: a refusal that
+    sent us here (a lost seat, a table that is not there) says why in as many lines as it
+    takes, and a list longer than the room left scrolls with the selection, each cut end
+    saying how many more tables lie that way (a club's host opens dozens)."""
     tr = model.tr
     lines: list[Line] = [[("class:heading", tr("tables.title"))],
                          [("", tr("tables.name", name=model.my_name or "player"))]]
@@ -1316,13 +1319,36 @@ def tables_body(model: ClientModel, width: int) -> list[Line]:
     lines += [[("class:notice", part)] for part in wrap(notice, width)] if notice else [[]]
     if not model.tables:
         return [*lines, [("", tr("tables.none"))]]
+    rows: list[Line] = []
     for i, table in enumerate(model.tables):
         mark = ">" if i == model.table_cursor else " "
         text = tr("tables.line", name=table.name, players=table.players, seats=table.seats)
         if table.started:
             text += f" ({tr('tables.playing')})"
-        lines.append([("class:cursor" if i == model.table_cursor else "", f" {mark} {text}")])
-    return lines
+        rows.append([("class:cursor" if i == model.table_cursor else "", f" {mark} {text}")])
+    return [*lines, *_scrolled(model, rows, model.table_cursor, height - len(lines))]
+
+
+def _scrolled(model: ClientModel, rows: list[Line], cursor: int, room: int) -> list[Line]:
+    """`rows` in `room` lines with row `cursor` among them: where some are cut off, a line at
+    that end says how many ("+N more"); the cursor's row is kept near the middle."""
+    count = len(rows)
+    if count <= room:
+        return rows
+    room = max(room, 3)  # the cursor's row and a line for each end, whatever the notice took
+    if cursor < room - 1:  # among the first ones: cut below only
+        start, end = 0, room - 1
+    elif cursor >= count - (room - 1):  # among the last ones: cut above only
+        start, end = count - (room - 1), count
+    else:
+        shown = room - 2
+        start = cursor - shown // 2
+        end = start + shown
+
+    def more(hidden: int) -> list[Line]:
+        return [[("class:dim", "   " + model.tr("ui.more", count=hidden))]] if hidden else []
+
+    return [*more(start), *rows[start:end], *more(count - end)]
 
 
 def winner_words(model: ClientModel, key: str, winner: int | None, **values: object) -> str:
