@@ -1085,11 +1085,19 @@ def help_keys(model: ClientModel, plain: bool) -> list[str]:
     return keys
 
 
-def help_lines(model: ClientModel, plain: bool) -> list[Line]:
+def help_lines(model: ClientModel, plain: bool, width: int, height: int) -> list[Line]:
+    """The help in `height` lines: each key's line wrapped under itself where it is wider than
+    the screen; where that is too tall, one line each, cut at the edge; where even that is,
+    what fits and how many more a taller terminal would show."""
     tr = model.tr
-    lines: list[Line] = [[("class:heading", tr("help.title"))]]
-    lines += [[("", "  " + tr(key))] for key in help_keys(model, plain)]
-    return lines
+    title: Line = [("class:heading", tr("help.title"))]
+    entries = [tr(key) for key in help_keys(model, plain)]
+    wrapped: list[Line] = [[("", ("  " if index == 0 else "    ") + part)]
+                           for entry in entries
+                           for index, part in enumerate(wrap(entry, width - 4))]
+    if 1 + len(wrapped) <= height:
+        return [title, *wrapped]
+    return [title, *_fit(model, [[("", "  " + entry)] for entry in entries], height - 1)]
 
 
 # -- screens ------------------------------------------------------------------------------------
@@ -1112,7 +1120,7 @@ def compose(model: ClientModel, width: int, height: int, plain: bool,
         body = trust_panel_lines(model, width, body_height)
         keys = ["trust.panel_keys"]
     elif model.show_help:
-        body = help_lines(model, plain)
+        body = help_lines(model, plain, width, body_height)
         keys = ["ui.help_close"]
     elif screen is Screen.GAME:
         body = game_body(model, width, body_height, look)

@@ -1,0 +1,76 @@
+"""The help (`?`) at every terminal size the client draws (found at 60 columns: the lines of
+longer keys were cut at the screen's edge, in every language, and a game's help under
+rules with every option was taller than a 17-line screen, its last keys dropped unsaid):
+each key's line is whole, wrapped under itself; where that is too tall, one line each;
+where even that is, the keys that fit and how many more a taller terminal shows."""
+
+from __future__ import annotations
+
+import re
+
+from client_table import scenario_table
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from client.i18n import LANGUAGES, Translator
+from client.link import TablesListed
+from client.lobby import TableInfo
+from client.model import ClientModel
+from client.render import MIN_HEIGHT, MIN_WIDTH, compose, help_keys
+from unonet.rules import RuleSet
+
+EVERY_OPTION = RuleSet(hand_size=4, buzzers=True, sequences=True, multiples=True,
+                       jump_in="identical", seven_zero=True)
+"""A game whose help names every key there is."""
+
+
+def at(where: str, lang: str) -> ClientModel:
+    model = ClientModel(Translator(lang), name="Me")
+    if where == "tables":
+        model.apply(TablesListed((TableInfo(0, "casa", 4, 1, False),)))
+    elif where == "game":
+        scenario_table(model, rules=EVERY_OPTION).start(model.apply)
+    model.show_help = True
+    return model
+
+
+def words(text: str) -> list[str]:
+    return text.split()
+
+
+@settings(max_examples=200, deadline=None)
+@given(where=st.sampled_from(["tables", "lobby", "game"]), lang=st.sampled_from(LANGUAGES),
+       plain=st.booleans(), width=st.integers(MIN_WIDTH, 130),
+       height=st.integers(MIN_HEIGHT, 45))
+def test_every_key_of_the_help_is_said_whole_or_counted(
+    where: str, lang: str, plain: bool, width: int, height: int
+) -> None:
+    model = at(where, lang)
+    entries = [model.tr(key) for key in help_keys(model, plain)]
+    lines = "".join(f[1] for f in compose(model, width, height, plain)).split("\n")
+    assert len(lines) == height
+    body = [line.rstrip() for line in lines[2:-1]]  # under the title bar and "Keys"
+    said = " ".join(line.strip() for line in body if line.strip())
+    if words(said) == [word for entry in entries for word in words(entry)]:
+        assert all(len(line) <= width for line in body)  # every key whole, wrapped under it
+        return
+    # Too tall wrapped: one line each, cut at the screen's edge, and the count of the rest.
+    shown = [line for line in body if line.startswith("  ") and line.strip()]
+    counted = re.escape(model.tr("ui.more", count=999)).replace("999", r"(\d+)")
+    more = re.fullmatch(r"\s+" + counted, shown[-1]) if shown else None
+    if more is not None:
+        shown.pop()
+    assert len(shown) + (int(more.group(1)) if more else 0) == len(entries), body
+    for line, entry in zip(shown, entries, strict=False):
+        assert ("  " + entry).startswith(line), (line, entry)
+    assert 1 + sum(len(entry) // (width - 4) + 1 for entry in entries) > height - 3, \
+        "cut where wrapping fitted"
+
+
+def test_the_game_s_help_under_every_option_fits_a_24_line_terminal_whole() -> None:
+    model = at("game", "en")
+    entries = [model.tr(key) for key in help_keys(model, False)]
+    assert len(entries) >= 14  # every rule key is in it
+    lines = "".join(f[1] for f in compose(model, 80, 23, False)).split("\n")
+    said = " ".join(line.strip() for line in lines[2:-1] if line.strip())
+    assert words(said) == [word for entry in entries for word in words(entry)]
