@@ -1087,17 +1087,34 @@ def help_keys(model: ClientModel, plain: bool) -> list[str]:
 
 def help_lines(model: ClientModel, plain: bool, width: int, height: int) -> list[Line]:
     """The help in `height` lines: each key's line wrapped under itself where it is wider than
-    the screen; where that is too tall, one line each, cut at the edge; where even that is,
-    what fits and how many more a taller terminal would show."""
+    the screen, as far as the room goes (the keys first in the list first); a key left on one
+    line ends in "…" where the screen cuts it; where even one line each is too tall, the
+    keys that fit and how many more a taller terminal shows."""
     tr = model.tr
     title: Line = [("class:heading", tr("help.title"))]
     entries = [tr(key) for key in help_keys(model, plain)]
-    wrapped: list[Line] = [[("", ("  " if index == 0 else "    ") + part)]
-                           for entry in entries
-                           for index, part in enumerate(wrap(entry, width - 4))]
-    if 1 + len(wrapped) <= height:
-        return [title, *wrapped]
-    return [title, *_fit(model, [[("", "  " + entry)] for entry in entries], height - 1)]
+    if 1 + len(entries) > height:
+        return [title, *_fit(model, [[("", _cut("  " + entry, width))] for entry in entries],
+                             height - 1)]
+    spare = height - 1 - len(entries)  # lines left for the wrapped parts of long keys
+    lines: list[Line] = [title]
+    for entry in entries:
+        parts = wrap(entry, width - 4)
+        if len(parts) - 1 <= spare:
+            spare -= len(parts) - 1
+            lines += [[("", ("  " if index == 0 else "    ") + part)]
+                      for index, part in enumerate(parts)]
+        else:
+            lines.append([("", _cut("  " + entry, width))])
+    return lines
+
+
+def _cut(text: str, width: int) -> str:
+    """`text` in `width` columns, ending in "…" if it had to be cut."""
+    if get_cwidth(text) <= width:
+        return text
+    kept = clip([("", text)], width - 1)[0][1]
+    return kept + "…"
 
 
 # -- screens ------------------------------------------------------------------------------------
