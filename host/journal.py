@@ -38,12 +38,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from host.bots import check_level
 from host.group_commit import GroupCommit
 from host.round_log import ReplayedRound, RoundLog
+from host.seating import BOT, HUMAN
+from protocol.errors import ProtocolError
 from protocol.game_codec import decode_action, encode_action
 from protocol.trust.host import HostCommitments
 from unonet import events as ev
 from unonet.actions import HOST, Action, Expire, Penalize, StartRound
+from unonet.errors import EngineError, RulesError
 from unonet.match import Match
 from unonet.rules import RuleSet
 
@@ -83,8 +87,20 @@ class SeatRecord:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> SeatRecord:
-        return cls(str(data["kind"]), str(data["name"]), data.get("token_hash"),
-                   data.get("level"))
+        """ValueError (damage) unless each field is what the host writes: a seat of a kind it
+        seats, a name, a token's hash in hex, a bot level it plays."""
+        kind, name = data["kind"], data["name"]
+        token_hash, level = data.get("token_hash"), data.get("level")
+        if kind not in (HUMAN, BOT) or type(name) is not str:
+            raise ValueError(f"a seat of kind {kind!r} named {name!r}")
+        if token_hash is not None and not (type(token_hash) is str and len(token_hash) == 64
+                                           and bytes.fromhex(token_hash)):
+            raise ValueError(f"a seat's token hash {token_hash!r}")
+        if level is not None and type(level) is not str:
+            raise ValueError(f"a seat's bot level {level!r}")
+        if kind == BOT:
+            check_level(level)
+        return cls(kind, name, token_hash, level)
 
 
 @dataclass(frozen=True)
@@ -114,7 +130,7 @@ class Header:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Header:
-        if data.get("kind") != "header":
+        if not isinstance(data, Mapping) or data.get("kind") != "header":
             raise JournalError("the first line is not a journal header")
         if data.get("format") != FORMAT_VERSION:
             raise JournalError(f"journal format {data.get('format')!r} is not {FORMAT_VERSION}")
@@ -123,8 +139,34 @@ class Header:
             seats=tuple(SeatRecord.from_dict(s) for s in data["seats"]),
             seed=bytes.fromhex(data["seed"]),
             game_id=bytes.fromhex(data["game_id"]),
-            table=dict(data["table"]),
+            table=_checked_table(data["table"]),
         )
+
+
+TABLE_RECORD: dict[str, tuple[type, ...]] = {
+    "number": (int,), "name": (str,), "preset": (str,), "headless": (bool,),
+    "operator": (bool,), "capacity": (int,), "target_seats": (int, type(None)),
+    "host": (dict,),
+}
+"""The table record's keys a resumed table is built from, and the types each may have (a
+journal from before a key has none of it: the defaults then)."""
+
+
+def _checked_table(record: Any) -> dict[str, Any]:
+    """The header's table record, refused (JournalError) unless each key a resumed table is
+    built from has its type: a whole number of a table, 2 to 10 seats."""
+    if type(record) is not dict:
+        raise JournalError(f"its table record is {type(record).__name__}, not a map")
+    for key, types in TABLE_RECORD.items():
+        if key not in record:
+            continue
+        value = record[key]
+        fits = type(value) in types
+        if fits and type(value) is int:
+            fits = value >= 0 if key == "number" else 2 <= value <= 10
+        if not fits:
+            raise JournalError(f"its table {key} is {value!r}")
+    return dict(record)
 
 
 @dataclass(frozen=True)
@@ -437,13 +479,44 @@ def load(path: str | os.PathLike[str]) -> Resumed:
         offset = end + 1
     if not lines:
         raise JournalError("the journal has no header")
-    header = Header.from_dict(lines[0])
-    match = Match(header.rules, len(header.seats), header.seed)
+    try:
+        header = Header.from_dict(lines[0])
+        match = Match(header.rules, len(header.seats), header.seed)
+    except DAMAGE as exc:
+        raise JournalError(f"its header: {_what(exc)}") from None
     resumed = Resumed(header, match, valid_bytes=offset)
+    try:
+        _replay(resumed, lines)
+    except DAMAGE as exc:
+        raise JournalError(_what(exc)) from None
+    return resumed
+
+
+DAMAGE = (KeyError, TypeError, ValueError, AttributeError, EngineError, RulesError,
+          ProtocolError)
+"""What a journal that was not written as the host writes it (edited, or another file)
+makes its replay raise: each is turned into a JournalError, one line for the operator."""
+
+
+def _what(exc: Exception) -> str:
+    if isinstance(exc, KeyError):
+        return f"no {exc} in it"
+    if isinstance(exc, EngineError):
+        return f"the rules refuse it ({exc.message})"
+    if isinstance(exc, ProtocolError):
+        return f"not an action ({exc.message})"
+    return str(exc) or type(exc).__name__
+
+
+def _replay(resumed: Resumed, lines: list[Any]) -> None:
+    """The match of `resumed` played on from the journal's `lines` after the header."""
+    header, match = resumed.header, resumed.match
     deck_size = len(match.manifest)
     pending: dict[int, TrustRecord] = {}  # records since the last StartRound, by round
     latest: TrustRecord | None = None  # the last record, until a StartRound uses it
     for number, line in enumerate(lines[1:], start=2):
+        if type(line) is not dict:
+            raise JournalError(f"line {number}: not a record")
         try:
             if line["kind"] == "trust":
                 latest = TrustRecord.from_dict(line)
@@ -460,23 +533,23 @@ def load(path: str | os.PathLike[str]) -> Resumed:
                 raise JournalError(f"line {number}: unknown kind {line['kind']!r}")
             seat = int(line["seat"])
             action = decode_logged_action(line["action"])
-        except (KeyError, TypeError, ValueError) as exc:
-            raise JournalError(f"line {number}: {exc}") from None
-        events = match.apply(seat, action)
-        if seat == HOST and isinstance(action, StartRound):
-            _round_over(resumed, pending, latest)
-            resumed.commitments = None if latest is None else latest.rebuild(header.game_id)
-            resumed.round_events = []
-            latest = None
-            pending.clear()
-            if resumed.commitments is not None:
-                resumed.commitments.deal(deck_size)
-        resumed.round_events.extend(events)
-        for event in events:
-            if isinstance(event, ev.Reshuffled) and resumed.commitments is not None:
-                resumed.commitments.reshuffle(event.epoch, event.sources)
+            events = match.apply(seat, action)
+            if seat == HOST and isinstance(action, StartRound):
+                _round_over(resumed, pending, latest)
+                resumed.commitments = (None if latest is None
+                                       else latest.rebuild(header.game_id))
+                resumed.round_events = []
+                latest = None
+                pending.clear()
+                if resumed.commitments is not None:
+                    resumed.commitments.deal(deck_size)
+            resumed.round_events.extend(events)
+            for event in events:
+                if isinstance(event, ev.Reshuffled) and resumed.commitments is not None:
+                    resumed.commitments.reshuffle(event.epoch, event.sources)
+        except DAMAGE as exc:
+            raise JournalError(f"line {number}: {_what(exc)}") from None
     resumed.abandoned = [pending[r].rebuild(header.game_id) for r in sorted(pending)]
-    return resumed
 
 
 def _round_over(resumed: Resumed, pending: Mapping[int, TrustRecord],
