@@ -55,9 +55,28 @@ def load_or_create_identity(directory: Path) -> HostIdentity:
     if not (key_path.exists() and cert_path.exists()):
         _create(key_path, cert_path)
     os.chmod(key_path, 0o600)
-    cert = x509.load_pem_x509_certificate(cert_path.read_bytes())
+    try:
+        cert = x509.load_pem_x509_certificate(cert_path.read_bytes())
+    except ValueError:
+        raise IdentityError(cert_path, "is not a certificate") from None
+    try:
+        key = serialization.load_pem_private_key(key_path.read_bytes(), password=None)
+    except (ValueError, TypeError):  # TypeError: a key that wants a password
+        raise IdentityError(key_path, "is not a key this host can read") from None
+    if key.public_key() != cert.public_key():
+        raise IdentityError(key_path, f"is not the key of {cert_path.name}")
     der = cert.public_bytes(serialization.Encoding.DER)
     return HostIdentity(cert_path, key_path, fingerprint_of(der))
+
+
+class IdentityError(ValueError):
+    """The host's key or certificate cannot serve: which file, and how to start afresh (a new
+    identity, whose new fingerprint the players who pinned the old one are told of)."""
+
+    def __init__(self, path: Path, problem: str) -> None:
+        super().__init__(f"the host's identity file {path} {problem}; to make a new identity, "
+                         f"move {path.parent / KEY_FILE} and {path.parent / CERT_FILE} away "
+                         "(players who pinned the old fingerprint are then warned it changed)")
 
 
 def identity_signer(identity: HostIdentity) -> Signer:

@@ -11,7 +11,12 @@ import trio
 import trio.testing
 
 from client.tls import HostKeyMismatch, normalize_pin, open_pinned_stream
-from host.tls import format_fingerprint, load_or_create_identity, server_context
+from host.tls import (
+    IdentityError,
+    format_fingerprint,
+    load_or_create_identity,
+    server_context,
+)
 
 
 def test_identity_is_made_once_and_the_key_is_owner_only(tmp_path: Path) -> None:
@@ -21,6 +26,32 @@ def test_identity_is_made_once_and_the_key_is_owner_only(tmp_path: Path) -> None
     assert len(first.fingerprint) == 32
     assert stat.S_IMODE(first.key_path.stat().st_mode) == 0o600
     assert len(first.display.replace("-", "")) == 52
+
+
+def test_a_damaged_or_mismatched_identity_says_which_file_and_how_to_start_afresh(
+    tmp_path: Path,
+) -> None:
+    """Found by trying: a damaged key file stopped `unonet host` with cryptography's "Unable
+    to load PEM file", naming no file. Each case names its file and how to make a new one."""
+    first, other = tmp_path / "first", tmp_path / "other"
+    made = load_or_create_identity(first)
+    load_or_create_identity(other)
+    key, cert = made.key_path.read_bytes(), made.cert_path.read_bytes()
+    for key_bytes, cert_bytes, blamed, problem in (
+        (b"garbage", cert, "host-key.pem", "is not a key this host can read"),
+        (key, b"garbage", "host-cert.pem", "is not a certificate"),
+        ((other / "host-key.pem").read_bytes(), cert, "host-key.pem",
+         "is not the key of host-cert.pem"),
+    ):
+        made.key_path.write_bytes(key_bytes)
+        made.cert_path.write_bytes(cert_bytes)
+        with pytest.raises(IdentityError) as raised:
+            load_or_create_identity(first)
+        said = str(raised.value)
+        assert f"{first / blamed} {problem}" in said and "move" in said, said
+    made.key_path.write_bytes(key)
+    made.cert_path.write_bytes(cert)
+    assert load_or_create_identity(first).fingerprint == made.fingerprint
 
 
 def test_pins_accept_grouped_base32_prefixes_and_hex() -> None:
