@@ -59,7 +59,7 @@ class KnownHosts:
     def entries(self) -> dict[str, bytes]:
         """Every remembered address; lines that do not parse are skipped, not fatal."""
         try:
-            text = self.path.read_text(encoding="utf-8")
+            text = self.path.read_text(encoding="utf-8", errors="replace")  # a bad line is skipped
         except FileNotFoundError:
             return {}
         found: dict[str, bytes] = {}

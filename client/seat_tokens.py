@@ -79,7 +79,7 @@ class SeatTokens:
 
     def entries(self) -> list[KeptSeat]:
         try:
-            text = self.path.read_text(encoding="utf-8")
+            text = self.path.read_text(encoding="utf-8", errors="replace")  # a bad line is skipped
         except (FileNotFoundError, NotADirectoryError):
             return []
         return [kept for line in text.splitlines() if (kept := KeptSeat.parse(line)) is not None]
