@@ -44,6 +44,7 @@ from client.network import LinkConfig, run_link
 from client.safe_text import own_name, shown
 from client.seat_tokens import SeatTokens
 from client.tls import normalize_pin, open_pinned_stream
+from protocol.limits import INT_MAX
 from protocol.text import TextRefused
 
 DEFAULT_PORT = 7077
@@ -77,6 +78,18 @@ class JoinError(Exception):
 # -- options -------------------------------------------------------------------------------------
 
 
+def table_number(text: str) -> int:
+    """`--table`: a table's number as the host's list gives it (0 and up), checked here rather
+    than refused by the host after the connection is made."""
+    try:
+        number = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a table number") from None
+    if not 0 <= number <= INT_MAX:
+        raise argparse.ArgumentTypeError(f"{number} is not a table number (0 and up)")
+    return number
+
+
 def add_join_arguments(parser: argparse.ArgumentParser) -> None:
     """`unonet join HOST:PORT` with --name, --fingerprint, --no-tls, --table, --lang, --no-bell."""
     parser.add_argument("address", metavar="HOST:PORT",
@@ -87,7 +100,7 @@ def add_join_arguments(parser: argparse.ArgumentParser) -> None:
                         "16+ characters, or 64 hex digits): pins it instead of asking")
     parser.add_argument("--no-tls", action="store_true",
                         help="plain TCP, only for a host started with --no-tls")
-    parser.add_argument("--table", type=int, default=None, metavar="N",
+    parser.add_argument("--table", type=table_number, default=None, metavar="N",
                         help="join table N at once (default: choose from the host's list)")
     parser.add_argument("--spectate", action="store_true",
                         help="watch the table (--table, default 0) instead of taking a seat; "

@@ -56,6 +56,10 @@ def said(result: subprocess.CompletedProcess[str]) -> list[str]:
           "0"], 2, "--seats 9: these rules seat 2 to 6 players, not 9"),
         (["play", "--log", "--set", "teams=pairs", "--bots", "5"], 2, "--bots 5"),
         (["bot", "127.0.0.1:99999"], 2, "not '99999'"),
+        (["bot", "127.0.0.1:1", "--table", "-1"], 2, "-1 is not a table number (0 and up)"),
+        (["bot", "127.0.0.1:1", "--table", "x"], 2, "'x' is not a table number"),
+        (["host", "--resume", "tests/test_host_journal.py"], 2,
+         "not a journal this host can resume"),
         (["play", "--bots", "x"], 2, "unonet: argument --bots: invalid int value: 'x' "
          "(see unonet play --help)"),
         (["host", "--bots"], 2, "argument --bots: expected one argument (see unonet host"),

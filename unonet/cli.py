@@ -11,7 +11,13 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import TYPE_CHECKING
 
-from client.cli import HostAddress, add_join_arguments, add_play_arguments, parse_address
+from client.cli import (
+    HostAddress,
+    add_join_arguments,
+    add_play_arguments,
+    parse_address,
+    table_number,
+)
 from host.compiled import compiled_parts
 from host.settings import (
     JOURNAL_SYNC_LONGEST_MS,
@@ -639,7 +645,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     bot.add_argument("address", metavar="HOST:PORT")
     bot.add_argument("--name", default="bot", help="the bot's name at the table")
-    bot.add_argument("--table", type=int, default=None, metavar="N",
+    bot.add_argument("--table", type=table_number, default=None, metavar="N",
                      help="table to join (default: the first with a free seat)")
     bot.add_argument("--policy", default="normal", choices=sorted(POLICIES),
                      help="how the bot plays (default normal)")
