@@ -32,6 +32,7 @@ from unonet.cli import (
     CommandError,
     build_parser,
     recorded_opened,
+    resumed_journals,
     take_recorded_options,
 )
 from unonet.rules import RuleSet, preset
@@ -297,3 +298,16 @@ def test_a_host_who_plays_refuses_several_journals_on_a_real_terminal(tmp_path: 
     assert "UNONET-EXIT=2" in screen
     assert ("unonet: --resume given 2 times: several matches carry on at a dedicated server "
             "(--headless)") in " ".join(screen.split())
+
+
+def test_a_journal_whose_match_is_over_is_refused_with_its_result(tmp_path: Path) -> None:
+    """Found by trying: `--resume` of a journal from journals/finished/ opened a table whose
+    match had ended. The stop line never names one; given one, the command says so."""
+    from test_host_journal import _play_some
+
+    path = tmp_path / "table0-over.jsonl"
+    played = _play_some(path, 100_000, RuleSet(max_rounds=1))
+    assert played.winner is not None
+    with pytest.raises(CommandError, match=rf"its match is over \(seat {played.winner} won, "
+                       rf"{'-'.join(map(str, played.scores))}\): there is nothing to carry on"):
+        resumed_journals([str(path)])

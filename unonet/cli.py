@@ -34,7 +34,7 @@ from unonet.bots import POLICIES
 from unonet.bots.driver import play_match
 from unonet.errors import EngineError
 from unonet.events import Event, RoundEnded, TurnStarted
-from unonet.match import Match
+from unonet.match import MATCH_OVER, Match
 from unonet.narrate import Narrator
 from unonet.rulebook import LANGUAGES, UnknownLanguage, describe_rules
 from unonet.rules import PRESETS, RulesError, RuleSet, parse_option, playable_presets, preset
@@ -314,6 +314,11 @@ def resumed_journals(paths: Sequence[str]) -> list[tuple[Path, Resumed]]:
         except JournalError as exc:
             raise CommandError(f"--resume {path}: not a journal this host can resume "
                                f"({exc})") from None
+        if resumed.match.phase == MATCH_OVER:
+            scores = "-".join(str(score) for score in resumed.match.scores)
+            raise CommandError(f"--resume {path}: its match is over (seat "
+                               f"{resumed.match.winner} won, {scores}): there is nothing to "
+                               "carry on")
         number = resumed.header.table.get("number", 0)
         if type(number) is not int or number < 0:
             raise CommandError(f"--resume {path}: not a journal this host can resume (its "
