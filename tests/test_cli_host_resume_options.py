@@ -31,6 +31,7 @@ from unonet.cli import (
     HOST_DEFAULTS,
     CommandError,
     build_parser,
+    record_differences,
     recorded_opened,
     resumed_journals,
     take_recorded_options,
@@ -311,3 +312,13 @@ def test_a_journal_whose_match_is_over_is_refused_with_its_result(tmp_path: Path
     with pytest.raises(CommandError, match=rf"its match is over \(seat {played.winner} won, "
                        rf"{'-'.join(map(str, played.scores))}\): there is nothing to carry on"):
         resumed_journals([str(path)])
+
+
+def test_journals_of_two_hosts_are_carried_on_as_the_first_one_s_host_did_and_said_so() -> None:
+    first = host_record(HostOptions(journal_sync=250, tables=2), 7077)
+    assert record_differences(first, dict(first)) == ""
+    assert record_differences(first, {**first, "port": 7078, "tls": False}) == \
+        "port 7078, not 7077, tls False, not True"
+    assert record_differences(first, host_record(HostOptions(seats=3, tables=2), 7077)) == \
+        "journal_sync 0, not 250, other tables opened"
+    assert record_differences(None, first) == "one of them keeps no host record"

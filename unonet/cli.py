@@ -227,6 +227,10 @@ def cmd_host(args: argparse.Namespace) -> int:
     opened: Opened | None = None
     if resume:
         record = resume[0][1].header.table.get("host")
+        for path, other in resume[1:]:
+            if (differs := record_differences(record, other.header.table.get("host"))):
+                print(f"unonet: --resume {path}: its host was not this one ({differs}); this "
+                      f"host listens and plays as that of {resume[0][0]} did", file=sys.stderr)
         take_recorded_options(args, record, resume[0][0])
         if args.rules is None and not args.set and args.seats is None and args.bots is None:
             opened = recorded_opened(record, resume[0][0])
@@ -374,6 +378,20 @@ def take_recorded_options(args: argparse.Namespace, record: object, journal: obj
                                f"host record has {key} {value!r})")
         if getattr(args, name) is None:
             setattr(args, name, (not value) if key == "tls" else value)
+
+
+def record_differences(first: object, other: object) -> str:
+    """How the host record of `other` differs from `first`'s, in words ("" if it does not):
+    one host carries several journals on as the first one's host listened and played."""
+    if not isinstance(first, dict) or not isinstance(other, dict):
+        return "" if first == other else "one of them keeps no host record"
+    words = []
+    for key in sorted(set(first) | set(other)):
+        if first.get(key) == other.get(key):
+            continue
+        words.append("other tables opened" if key == "opened"
+                     else f"{key} {other.get(key)!r}, not {first.get(key)!r}")
+    return ", ".join(words)
 
 
 Opened = tuple[str, RuleSet, int, int]
