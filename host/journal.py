@@ -44,6 +44,7 @@ from host.round_log import ReplayedRound, RoundLog
 from host.seating import BOT, HUMAN
 from protocol.errors import ProtocolError
 from protocol.game_codec import decode_action, encode_action
+from protocol.text import normal_name
 from protocol.trust.host import HostCommitments
 from unonet import events as ev
 from unonet.actions import HOST, Action, Expire, Penalize, StartRound
@@ -91,8 +92,8 @@ class SeatRecord:
         seats, a name, a token's hash in hex, a bot level it plays."""
         kind, name = data["kind"], data["name"]
         token_hash, level = data.get("token_hash"), data.get("level")
-        if kind not in (HUMAN, BOT) or type(name) is not str:
-            raise ValueError(f"a seat of kind {kind!r} named {name!r}")
+        if kind not in (HUMAN, BOT) or type(name) is not str or normal_name(name) != name:
+            raise ValueError(f"a seat of kind {kind!r} named {name!r}")  # as no player is
         if token_hash is not None and not (type(token_hash) is str and len(token_hash) == 64
                                            and bytes.fromhex(token_hash)):
             raise ValueError(f"a seat's token hash {token_hash!r}")

@@ -97,6 +97,9 @@ def test_a_line_that_is_not_a_record_or_an_action_the_rules_refuse_is_damage(
           *journal_lines[actions[-1] + 1:]], "the rules refuse it"),
         ([{**journal_lines[0], "table": {"number": 0, "capacity": "4"}}, *journal_lines[1:]],
          "its table capacity is '4'"),
+        ([{**journal_lines[0], "seats": [{**journal_lines[0]["seats"][0], "name": "a\x1b[2J"},
+                                         *journal_lines[0]["seats"][1:]]},
+          *journal_lines[1:]], r"its header: the name contains U\+001B"),  # no player's
     ):
         path = tmp_path / "damaged.jsonl"
         path.write_text("".join(json.dumps(line) + "\n" for line in lines))
