@@ -9,6 +9,7 @@ defaults."""
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import shlex
@@ -322,3 +323,27 @@ def test_journals_of_two_hosts_are_carried_on_as_the_first_one_s_host_did_and_sa
     assert record_differences(first, host_record(HostOptions(seats=3, tables=2), 7077)) == \
         "journal_sync 0, not 250, other tables opened"
     assert record_differences(None, first) == "one of them keeps no host record"
+
+
+def test_the_command_says_how_a_second_journal_s_host_differed(
+    tmp_path: Path, processes: list[subprocess.Popen[str]]
+) -> None:
+    from test_host_journal import _play_some
+
+    journals = []
+    for number, port in ((0, 47001), (1, 47002)):
+        path = tmp_path / f"table{number}-x.jsonl"
+        _play_some(path, 30)
+        lines = path.read_text().splitlines()
+        header = json.loads(lines[0])
+        header["table"] = {"number": number, "name": f"t{number}",
+                           "host": {**host_record(HostOptions(tls=False), port),
+                                    "bind": "127.0.0.1"}}
+        path.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
+        journals += ["--resume", str(path)]
+    host = unonet(tmp_path, "host", *journals, "--port", "0")
+    processes.append(host)
+    said = read_until(host.stderr, r"its host was not this one \((.*)\); this host listens")
+    assert said.group(1) == "port 47002, not 47001"
+    read_until(host.stdout, r"listening on 127\.0\.0\.1, port \d+")
+    assert stop(host)[0] == 130
