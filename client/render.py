@@ -1340,8 +1340,11 @@ def tables_body(model: ClientModel, width: int, height: int) -> list[Line]:
     tr = model.tr
     lines: list[Line] = [[("class:heading", tr("tables.title"))],
                          [("", tr("tables.name", name=model.my_name or "player"))]]
-    notice = model.notice
-    lines += [[("class:notice", part)] for part in wrap(notice, width)] if notice else [[]]
+    notice = wrap(model.notice, width) if model.notice else []
+    room = max(1, height - len(lines) - min(3, len(model.tables or ())))  # the list's first 3
+    if len(notice) > room:  # a host's message of a thousand characters: the list stays seen
+        notice = [*notice[:room - 1], _cut(notice[room - 1] + " …", width)]
+    lines += [[("class:notice", part)] for part in notice] if notice else [[]]
     if not model.tables:
         return [*lines, [("", tr("tables.none"))]]
     rows: list[Line] = []

@@ -38,7 +38,8 @@ def shown(model: ClientModel, width: int, height: int) -> list[str]:
 @settings(max_examples=300, deadline=None)
 @given(count=st.integers(1, 120), cursor=st.integers(0, 119),
        height=st.integers(MIN_HEIGHT, 40), width=st.integers(MIN_WIDTH, 120),
-       notice=st.sampled_from([None, "Refused: the table is full.", "x " * 150]))
+       notice=st.sampled_from([None, "Refused: the table is full.", "x " * 150,
+                               "a host's longest message " * 41]))
 def test_the_selected_table_is_on_the_screen_and_every_other_is_shown_or_counted(
     count: int, cursor: int, height: int, width: int, notice: str | None
 ) -> None:
