@@ -500,6 +500,7 @@ makes its replay raise: each is turned into a JournalError, one line for the ope
 
 
 def _what(exc: Exception) -> str:
+    """What is wrong, in the operator's words rather than the exception's."""
     if isinstance(exc, KeyError):
         return f"no {exc} in it"
     if isinstance(exc, EngineError):

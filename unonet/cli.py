@@ -323,10 +323,7 @@ def resumed_journals(paths: Sequence[str]) -> list[tuple[Path, Resumed]]:
             raise CommandError(f"--resume {path}: its match is over (seat "
                                f"{resumed.match.winner} won, {scores}): there is nothing to "
                                "carry on")
-        number = resumed.header.table.get("number", 0)
-        if type(number) is not int or number < 0:
-            raise CommandError(f"--resume {path}: not a journal this host can resume (its "
-                               f"table number is {number!r})")
+        number = resumed.header.table.get("number", 0)  # a whole number (load checked it)
         if number in tables:
             raise CommandError(f"--resume {tables[number]} and {path}: both are table "
                                f"{number}'s match; carry them on at two hosts")
