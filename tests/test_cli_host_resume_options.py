@@ -60,10 +60,13 @@ def read_until(stream: IO[str] | None, pattern: str) -> re.Match[str]:
     """The first line of `stream` that matches `pattern` (the process's own pace, no sleeps;
     the test's timeout bounds it)."""
     assert stream is not None
+    seen: list[str] = []
     for line in stream:
         if found := re.search(pattern, line):
             return found
-    raise AssertionError(f"the stream ended before {pattern!r}")
+        seen.append(line)
+    raise AssertionError(f"the stream ended before {pattern!r}; its last lines: "
+                         f"{''.join(seen[-5:])!r}")
 
 
 def stop(process: subprocess.Popen[str]) -> tuple[int, list[str]]:
