@@ -93,8 +93,9 @@ def test_a_line_that_is_not_a_record_or_an_action_the_rules_refuse_is_damage(
     for lines, said in (
         ([["not", "a", "header"], *journal_lines[1:]], "not a journal header"),
         ([journal_lines[0], [1, 2], *journal_lines[1:]], "line 2: not a record"),
-        ([*journal_lines[:actions[-1] + 1], journal_lines[actions[-1]],
-          *journal_lines[actions[-1] + 1:]], "the rules refuse it"),
+        # a player's move before the first deal (always refused: no round is on)
+        ([*journal_lines[:actions[0]], journal_lines[actions[1]],
+          *journal_lines[actions[0]:]], "the rules refuse it"),
         ([{**journal_lines[0], "table": {"number": 0, "capacity": "4"}}, *journal_lines[1:]],
          "its table capacity is '4'"),
         ([{**journal_lines[0], "seats": [{**journal_lines[0]["seats"][0], "name": "a\x1b[2J"},
