@@ -389,6 +389,7 @@ class Entry:
     marker: str
     team: str
     name: str
+    """The name as shown whole, " (you)" included for ours."""
     count: str
     count_style: str
     uno: str
@@ -453,10 +454,9 @@ def entry_lines(model: ClientModel, entries: Sequence[Entry], width: int) -> lis
         bare, points = True, widest(e.bare_points for e in entries)
     name = max(4, name - max(0, total() - width))
     lines: list[Line] = []
+    you = f" ({model.tr('ui.you')})"
     for e in entries:
-        cut = e.name
-        while get_cwidth(cut) > name:
-            cut = cut[:-1]
+        cut = _cut_name(e.name, name, you if e.seat == model.me else "")
         line: Line = [
             ("class:turn" if e.marker.strip() else "", e.marker),
             ("class:dim", f"{e.team:<{team}}"),
@@ -469,6 +469,25 @@ def entry_lines(model: ClientModel, entries: Sequence[Entry], width: int) -> lis
         line.append((e.tag_style, e.tag))
         lines.append(clip(line, width))
     return lines
+
+
+def _cut_name(name: str, width: int, suffix: str) -> str:
+    """`name` in `width` columns, cut at its end with "…"; `suffix` (our " (you)") is kept
+    whole where there is room for it and a letter of the name. In a column of fewer than
+    ELLIPSIS_FROM the letters tell players apart better than a mark would."""
+    if get_cwidth(name) <= width:
+        return name
+    keep = suffix if suffix and name.endswith(suffix) and get_cwidth(suffix) + 2 <= width \
+        else ""
+    mark = "…" if width >= ELLIPSIS_FROM else ""
+    base = name[:len(name) - len(keep)]
+    while base and get_cwidth(base) + len(mark) + get_cwidth(keep) > width:
+        base = base[:-1]
+    return base + mark + keep
+
+
+ELLIPSIS_FROM = 6
+"""The narrowest name column whose cut names end in "…" (five letters and the mark)."""
 
 
 NAME_ROOM = 10

@@ -1,0 +1,35 @@
+"""Names as long as a player may choose (32 characters) on a narrow screen: a cut name ends
+in "…", and our own keeps its " (you)" whole (found in tmux at 60x18: "Wolfgang Amadeus
+Mozart the Grea (you" lost its bracket, and nothing said the name was cut)."""
+
+from __future__ import annotations
+
+from client_table import scenario_table
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from client.i18n import LANGUAGES, Translator
+from client.model import ClientModel
+from client.render import MIN_HEIGHT, MIN_WIDTH, compose
+
+LONG = "Wolfgang Amadeus Mozart the Grea"  # 32 characters, the most a name may have
+OTHER = "Johann Sebastian Bach of Leipzig"
+
+
+@settings(max_examples=60, deadline=None)
+@given(width=st.integers(MIN_WIDTH, 90), lang=st.sampled_from(LANGUAGES))
+def test_a_long_name_is_cut_with_a_mark_and_ours_keeps_you(width: int, lang: str) -> None:
+    model = ClientModel(Translator(lang), name=LONG)
+    table = scenario_table(model)
+    table.names[0], table.names[1] = LONG, OTHER
+    table.start(model.apply)
+    assert model.me == 0 and model.name(0) == LONG
+    lines = "".join(f[1] for f in compose(model, width, MIN_HEIGHT, True)).split("\n")
+    you = f"({model.tr('ui.you')})"
+    ours = next(line for line in lines[1:5] if you in line)
+    theirs = next(line for line in lines[1:5] if OTHER[:5] in line)
+    for line, name in ((ours, LONG), (theirs, OTHER)):
+        shown = line[2:].split("…")[0] if "…" in line else None
+        assert shown is None or name.startswith(shown), line
+        assert "…" in line or name in line, line
+    assert f"… {you}" in ours or f"{LONG} {you}" in ours, ours
