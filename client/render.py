@@ -1276,7 +1276,7 @@ def lobby_body(model: ClientModel, width: int, height: int) -> list[Line]:
             tags.append(tr("ui.offline"))
         ready = tr("lobby.ready") if info.ready else tr("lobby.not_ready")
         style = "class:ok" if info.ready else "class:dim"
-        lines.append([("", f" {info.seat + 1:>2}. {who[:20]:<20} "),
+        lines.append([("", f" {info.seat + 1:>2}. {_cut_name(who, 20, ''):<20} "),
                       (style, f"{ready:<12}"), ("class:dim", ", ".join(tags))])
     if lobby.spectators:
         lines.append([("class:dim", "  " + tr("lobby.spectators", count=lobby.spectators))])
@@ -1426,7 +1426,8 @@ def result_lines(model: ClientModel, result: RoundResult, width: int, room: int,
         if given < needed:  # the last line gives a card's room to the count
             shown = faces[:given * per_line - 2]
         rows: list[Line] = [[("class:me" if seat == model.me else "",
-                              f" {model.name(seat)[:14]:<14} {result.points[seat]:>7} "
+                              f" {_cut_name(model.name(seat), 14, ''):<14} "
+                              f"{result.points[seat]:>7} "
                               f"{result.scores[seat]:>7}  ")]]
         for index, face in enumerate(shown):
             if index and index % per_line == 0:
@@ -1514,7 +1515,7 @@ def match_end_body(model: ClientModel, width: int, height: int, look: Look) -> l
     lines.append([("class:dim", head)])
     order = sorted(range(len(view.seats)), key=lambda s: standing(model, s))
     for seat in order:
-        text = f" {model.name(seat)[:14]:<14} {view.seats[seat].score:>7} "
+        text = f" {_cut_name(model.name(seat), 14, ''):<14} {view.seats[seat].score:>7} "
         text += "".join(f"{r.points[seat]:>6}" for r in rounds)
         lines.append([("class:me" if seat == model.me else "", text)])
     if model.results:

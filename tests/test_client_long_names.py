@@ -33,3 +33,12 @@ def test_a_long_name_is_cut_with_a_mark_and_ours_keeps_you(width: int, lang: str
         assert shown is None or name.startswith(shown), line
         assert "…" in line or name in line, line
     assert f"… {you}" in ours or f"{LONG} {you}" in ours, ours
+
+
+def test_the_lobby_and_the_scores_mark_a_cut_name_too() -> None:
+    model = ClientModel(Translator("en"), name=LONG)
+    table = scenario_table(model, lobby_first=True)
+    table.names[0] = LONG
+    table.start(model.apply)
+    lines = "".join(f[1] for f in compose(model, 80, 23, True)).split("\n")
+    assert any(line.startswith("  1. Wolfgang Amadeus Mo… ") for line in lines), lines
