@@ -4,7 +4,7 @@ Mozart the Grea (you" lost its bracket, and nothing said the name was cut)."""
 
 from __future__ import annotations
 
-from client_table import scenario_table
+from client_table import play_out_the_round, play_to_the_forgotten_uno, scenario_table
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -35,10 +35,21 @@ def test_a_long_name_is_cut_with_a_mark_and_ours_keeps_you(width: int, lang: str
     assert f"… {you}" in ours or f"{LONG} {you}" in ours, ours
 
 
-def test_the_lobby_and_the_scores_mark_a_cut_name_too() -> None:
+def test_the_lobby_marks_a_cut_name_too() -> None:
     model = ClientModel(Translator("en"), name=LONG)
     table = scenario_table(model, lobby_first=True)
     table.names[0] = LONG
     table.start(model.apply)
     lines = "".join(f[1] for f in compose(model, 80, 23, True)).split("\n")
     assert any(line.startswith("  1. Wolfgang Amadeus Mo… ") for line in lines), lines
+
+
+def test_the_round_s_score_table_marks_a_cut_name_too() -> None:
+    model = ClientModel(Translator("en"), name=LONG)
+    table = scenario_table(model)
+    table.names[0] = LONG
+    table.start(model.apply)
+    play_to_the_forgotten_uno(model, table)
+    play_out_the_round(model, table)
+    lines = "".join(f[1] for f in compose(model, 80, 23, True)).split("\n")
+    assert any(line.startswith(" Wolfgang Amad… ") for line in lines), lines  # 14 columns
