@@ -112,11 +112,12 @@ class Header:
     game_id: bytes
     table: dict[str, Any]
     """The table's settings (number, name, preset, headless, target_seats, capacity,
-    operator) and `host`: how its host listened and played (bind, port, tls, headless,
-    bot_delay, max_connections, per_address, journal_sync, tables, and the rules, seats and
-    bots of the tables it opened; host/run.py host_record), which `--resume` takes for any
-    flag not given again. A journal written before `host` has none: the
-    command line's defaults then. Unknown keys are kept and ignored."""
+    operator, created: a table a client opened) and `host`: how its host listened and played
+    (bind, port, tls, headless, bot_delay, max_connections, per_address, journal_sync,
+    tables, and the rules, seats and bots of the tables it opened; host/run.py
+    host_record), which `--resume` takes for any flag not given again. A journal written
+    before `host` has none: the command line's defaults then. Unknown keys are kept and
+    ignored."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -147,7 +148,7 @@ class Header:
 TABLE_RECORD: dict[str, tuple[type, ...]] = {
     "number": (int,), "name": (str,), "preset": (str,), "headless": (bool,),
     "operator": (bool,), "capacity": (int,), "target_seats": (int, type(None)),
-    "host": (dict,),
+    "created": (bool,), "host": (dict,),
 }
 """The table record's keys a resumed table is built from, and the types each may have (a
 journal from before a key has none of it: the defaults then)."""

@@ -17,6 +17,7 @@ import logging
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 from host.group_commit import GroupCommit
@@ -57,6 +58,13 @@ class Registry:
         self.journals = GroupCommit()
         """Every table's journal, committed together by the server before it sends what the
         outbox holds (host/group_commit.py)."""
+        self.journal_dir: Path | None = None
+        """Where the tables clients open from the lobby journal their matches: the host's
+        own folder (host/run.py sets it), so that a crash or a stop loses none of theirs
+        either; None, they keep none (tests that build a registry alone)."""
+        self.host_record: Mapping[str, Any] = {}
+        """How the host listens and plays (host/run.py host_record), for the journals of the
+        tables clients open: any of them can be the first one `--resume` reads."""
         self._recipients: dict[int, set[ConnId]] = {}
         """While the server holds what it sends for a commit: per table, the connections it
         sent anything since the last commit (its members then, and any who left since)."""
@@ -96,6 +104,8 @@ class Registry:
 
     def add_table(self, table: Table) -> None:
         self.tables[table.number] = table
+        if table.settings.created:  # removed once abandoned (its creator: unknown, if resumed)
+            self._created_by.setdefault(table.number, None)
         self._touched.add(table.number)
         self._next_number = max(self._next_number, table.number + 1)
         log.info("table %d (%s) open, rules %s", table.number, table.settings.name,
@@ -375,7 +385,9 @@ class Registry:
             self.outbox.append(refused(conn, request, exc.code, exc.msg))
             return
         table = self.create_table(TableSettings(table_name, rules, preset_name,
-                                                timings=self.timings))
+                                                timings=self.timings,
+                                                journal_dir=self.journal_dir,
+                                                host=self.host_record, created=True))
         self._created_by[table.number] = address
         self._run(table, lambda: table.join(conn, name or DEFAULT_PLAYER_NAME, 0, request, now))
         if table.number in self.tables and conn in table.room.members:

@@ -95,7 +95,7 @@ def resume_table(registry: Registry, path: Path, options: HostOptions, journal_d
         headless=bool(record.get("headless", True)),
         target_seats=record.get("target_seats"), timings=timings, journal_dir=journal_dir,
         operator=bool(record.get("operator", record.get("headless", True)))
-        and not options.player_owner,
+        and not options.player_owner, created=bool(record.get("created", False)),
     )
     journal = Journal.open_append(path, resumed.valid_bytes, registry.journals)
     table = Table.from_journal(number, resumed, journal, settings, registry.outbox, now,
@@ -114,6 +114,7 @@ def build_registry(options: HostOptions, journal_dir: Path, now: float,
     timings = TableTimings(bot_delay=options.bot_delay)
     registry = Registry(timings, signer)
     registry.journals.interval = options.journal_sync / 1000 if options.journal_sync else None
+    registry.journal_dir = journal_dir  # the tables clients open journal theirs too
     for path in options.resume:
         resume_table(registry, path, options, journal_dir, timings, now)
     fresh = [(number, name) for number, name in enumerate(table_names(options.tables))
@@ -241,6 +242,7 @@ async def serving(options: HostOptions) -> AsyncIterator[ServedHost]:
             listeners = await nursery.start(server.serve)
             port = listeners[0].socket.getsockname()[1]
             record = host_record(options, port)
+            registry.host_record = record
             served = ServedHost(port, fingerprint, home, tuple(lan_addresses(options.bind)),
                                 registry, record)
             options.running.append(served)
@@ -308,17 +310,22 @@ def tables_line(served: ServedHost) -> str:
 
 
 def farewell(served: ServedHost) -> list[str]:
-    """What the host's own player reads after leaving: the table is gone for everyone, and
-    how a match that was on carries on."""
+    """What the host's own player reads after leaving: the host's tables are gone for
+    everyone at them, and how the matches that were on carry on: one command for all of them
+    (friends' tables too), so that everyone is back in one host, on its port."""
     journals = served.journals()
     if not journals:
         return ["unonet host: you left, so the table is closed for everyone at it."]
-    lines = ["unonet host: you left in mid-match, so the table is closed for everyone at it."]
-    for path in journals:
-        lines.append(f"The match is kept in its journal {path}; to carry it on (everyone takes "
-                     f"their seat back with the same unonet join):")
-        lines.append(f"  {served.resume_command(path)}")
-    return lines
+    if len(journals) == 1:
+        return ["unonet host: you left in mid-match, so the table is closed for everyone at it.",
+                f"The match is kept in its journal {journals[0]}; to carry it on (everyone "
+                "takes their seat back with the same unonet join):",
+                f"  {served.resume_command(*journals)}"]
+    return [f"unonet host: you left with {len(journals)} matches on, so the host's tables are "
+            "closed for everyone at them.",
+            "They are kept in their journals; to carry them all on in one host (everyone "
+            "takes their seat back with the same unonet join):",
+            f"  {served.resume_command(*journals)}"]
 
 
 def stopped_line(options: HostOptions) -> str:

@@ -80,6 +80,9 @@ class TableSettings:
     operator: bool = False
     """The operator's table (`unonet host --headless`): no player owns it, so no player
     changes its rules, kicks, adds bots or penalizes; the operator's command line decides."""
+    created: bool = False
+    """A table a client opened from the lobby: removed once abandoned. Its journal says so,
+    so that it is again once resumed."""
     plays_on: bool = True
     """Headless: after a match every player still there is ready again, so a new match
     follows each one (a dedicated server's table). False for `unonet play`'s table, whose one
@@ -719,7 +722,7 @@ class Table:
         return {"number": self.number, "name": s.name, "preset": s.preset,
                 "headless": s.headless, "target_seats": s.target_seats,
                 "capacity": len(self.room.seats), "operator": s.operator,
-                "host": dict(s.host)}
+                "created": s.created, "host": dict(s.host)}
 
     def _lobby_changed(self, now: float) -> None:
         """Every member gets the new table_state; a headless table may start now."""

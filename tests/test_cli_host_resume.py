@@ -15,9 +15,9 @@ import trio
 from client_net import LinkHarness, start_link
 
 from client.cli import OWN_HOST, play_main
-from client.link import ConnectionChanged, LobbyChanged, Update
+from client.link import ConnectionChanged, LobbyChanged, TablesListed, Update
 from client.link_session import Command
-from client.lobby import SetReady, StartMatch
+from client.lobby import AddBot, CreateTable, SetReady, StartMatch
 from client.network import Backoff, LinkConfig
 from client.seat_tokens import SeatTokens
 from host.run import HostOptions, ServedHost, farewell
@@ -25,10 +25,9 @@ from unonet.cli import host_for_player
 from unonet.rules import RuleSet
 
 
-def host_options(home: Path, resume: Path | None = None) -> HostOptions:
+def host_options(home: Path, *resume: Path) -> HostOptions:
     return HostOptions(rules=RuleSet(target=500), bind="127.0.0.1", port=0, bots=1, seats=2,
-                       headless=False, tls=True, home=home, share_notice=True,
-                       resume=() if resume is None else (resume,))
+                       headless=False, tls=True, home=home, share_notice=True, resume=resume)
 
 
 async def host_and_player(nursery: trio.Nursery, options: HostOptions,
@@ -113,3 +112,52 @@ async def test_when_the_host_is_gone_the_link_says_so_with_the_attempt(
     assert lost.detail
     assert [s for s in friend.states() if s == "reconnecting"] == ["reconnecting"] * 3
     assert isinstance(lost, ConnectionChanged)
+
+
+async def test_a_friend_s_table_is_journalled_and_carried_on_with_the_host_s_own(
+    nursery: trio.Nursery, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Found by trying: a table a friend opened from the lobby of `unonet host` kept no
+    journal, so its match was lost when the host left (and a dedicated server's lobby
+    tables the same). It journals now; the host's farewell carries both matches on in one
+    command, which a host who plays takes: the player back in its seat at its own table, the
+    friend's table again under its number, its match on, still the friend's to lose."""
+    monkeypatch.setenv("UNONET_HOME", str(tmp_path))
+    ran: list[ServedHost] = []
+    options = host_options(tmp_path)
+    harness, stop = await host_and_player(nursery, options, ran)
+    await harness.until(lambda u: isinstance(u, LobbyChanged) and u.lobby.you is not None)
+    harness.send(SetReady(True))
+    harness.send(StartMatch())
+    seat = (await harness.until(seated_in_match)).lobby.you  # type: ignore[attr-defined]
+    friend = await start_link(nursery, LinkConfig("127.0.0.1", ran[0].port, name="Fred",
+                                                  pin=ran[0].fingerprint))
+    await friend.until(lambda u: isinstance(u, TablesListed))
+    friend.send(CreateTable(name="Fred's"))
+    await friend.until(lambda u: isinstance(u, LobbyChanged) and u.lobby.you is not None)
+    friend.send(AddBot())
+    friend.send(SetReady(True))
+    friend.send(StartMatch())
+    await friend.until(seated_in_match)
+    with trio.fail_after(20):
+        while len(ran[0].journals()) < 2:
+            await trio.sleep(0.01)
+    own, theirs = ran[0].journals()
+    said = farewell(ran[0])
+    assert "2 matches on" in said[0]
+    assert said[-1].startswith(f"  unonet host --resume {own} --resume {theirs} ")
+    await friend.close()
+    stop.cancel()
+    await harness.finished.wait()
+
+    again: list[ServedHost] = []
+    back, _ = await host_and_player(
+        nursery, host_options(tmp_path, own, theirs), again)
+    resumed = await back.until(seated_in_match)
+    assert isinstance(resumed, LobbyChanged) and resumed.lobby.you == seat
+    registry = again[0].registry
+    assert registry is not None
+    table = registry.tables[1]
+    assert table.settings.name == "Fred's" and table.settings.created
+    assert table.game is not None and not table.game.over
+    assert again[0].journals() == [own, theirs]

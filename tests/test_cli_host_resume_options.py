@@ -25,9 +25,7 @@ from typing import IO
 import pytest
 from test_client_terminal import Terminal
 
-from host.journal import Header, Journal, SeatRecord
 from host.run import HostOptions, host_record, resume_flags
-from protocol.trust.primitives import new_game_id
 from unonet.cli import (
     HOST_DEFAULTS,
     CommandError,
@@ -281,28 +279,44 @@ def test_resume_refuses_a_journal_given_twice_or_two_of_one_table(
         assert result.returncode == 2 and len(lines) == 1 and words in lines[0], lines
 
 
-def test_a_host_who_plays_refuses_several_journals_on_a_real_terminal(tmp_path: Path) -> None:
-    """On a terminal, `unonet host` plays at its one table: two journals to carry on get one
-    line that says where they can go, before any screen opens or anything listens."""
+def test_a_host_who_plays_carries_several_journals_on_in_a_real_terminal(
+    tmp_path: Path,
+) -> None:
+    """On a terminal, `unonet host` takes several journals too (its friends' tables journal
+    their matches, and its farewell names them all in one command): it says so, opens its
+    screen, and leaves with q as ever."""
     if shutil.which("tmux") is None:
         pytest.skip("tmux is not installed: no real terminal to drive")
+    from test_host_journal import _play_some
+
     journals = []
     for number in (0, 1):
         path = tmp_path / f"table{number}.jsonl"
-        header = Header(RuleSet(), (SeatRecord("human", "ana"), SeatRecord("bot", "bo")),
-                        b"seed", new_game_id(), {"number": number, "name": f"t{number}"})
-        Journal.create(path, header).close()
+        _play_some(path, 5)  # mid-round
+        lines = path.read_text().splitlines()
+        header = json.loads(lines[0])
+        header["table"]["number"] = number
+        path.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
         journals += ["--resume", str(path)]
-    term = Terminal(tmp_path, shlex.join(
-        ["cd", str(REPO)]) + " && " + shlex.join([sys.executable, "-m", "unonet.cli", "host",
-                                                  *journals]))
+    term = Terminal(tmp_path, shlex.join(["cd", str(REPO)]) + " && " + shlex.join(
+        [sys.executable, "-m", "unonet.cli", "host", *journals, "--no-tls", "--port", "0"]))
     try:
+        # The screen opens; this terminal's player has no seat in either journal (they are
+        # the test's), so the host says why on its table list, both tables there.
+        screen = term.wait_text("Tables on this host")
+        assert screen.count("3/3 players (playing)") == 2, screen
+        term.keys("q")
+        screen = term.wait(lambda text: "UNONET-EXIT=" in text or "?" in text, "q's answer")
+        if "UNONET-EXIT=" not in screen:
+            term.keys("y")
         screen = term.wait_text("UNONET-EXIT=")
     finally:
         term.close()
-    assert "UNONET-EXIT=2" in screen
-    assert ("unonet: --resume given 2 times: several matches carry on at a dedicated server "
-            "(--headless)") in " ".join(screen.split())
+    said = " ".join(screen.split())
+    assert "unonet host: resuming 2 matches on a free port" in said, screen
+    assert "you left with 2 matches on" in said, screen
+    assert "".join(screen.split()).count("--resume") == 2, screen  # one command, both journals
+    assert "UNONET-EXIT=0" in said
 
 
 def test_a_journal_whose_match_is_over_is_refused_with_its_result(tmp_path: Path) -> None:

@@ -273,9 +273,6 @@ def cmd_host(args: argparse.Namespace) -> int:
         raise CommandError(f"--tables {tables}: a dedicated server's option (--headless); "
                            "the host who plays has one table, and friends open more from "
                            "the lobby")
-    if len(resume) > 1 and not headless:
-        raise CommandError(f"--resume given {len(resume)} times: several matches carry on at "
-                           "a dedicated server (--headless); the host who plays has one table")
     options = HostOptions(
         rules=rules, preset=args.rules, bind=args.bind, port=args.port, bots=args.bots,
         seats=seats, headless=headless, tls=not args.no_tls,
@@ -429,7 +426,9 @@ def _host_and_play(args: argparse.Namespace, options: HostOptions) -> int:
     ran: list[ServedHost] = []
     where = f"port {options.port}" if options.port else "a free port (the chat names it)"
     if options.resume:
-        print(f"unonet host: resuming {options.resume[0]} on {where}; you take "
+        what = (str(options.resume[0]) if len(options.resume) == 1
+                else f"{len(options.resume)} matches")
+        print(f"unonet host: resuming {what} on {where}; you take "
               "your seat back, friends theirs with the same unonet join.", flush=True)
     else:
         print(f"unonet host: starting on {where}; your table opens now "
@@ -652,9 +651,9 @@ def build_parser() -> argparse.ArgumentParser:
                       help="resume the match of a journal file, listening and playing as its "
                       "host did (its --bind, --port, --no-tls, --headless, --bot-delay, "
                       "--max-connections, --per-address, --journal-sync, --tables) unless "
-                      "given again; a dedicated server takes it once per table, for a club's "
-                      "matches (listening as the first journal's host did); the host's other "
-                      "tables open again empty, with the rules, seats and bots they had")
+                      "given again; once per table, for several matches (listening as the "
+                      "first journal's host did); a dedicated server's other tables open again "
+                      "empty, with the rules, seats and bots they had")
     add_play_arguments(host)
     host.set_defaults(func=cmd_host)
 
