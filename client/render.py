@@ -473,21 +473,25 @@ def entry_lines(model: ClientModel, entries: Sequence[Entry], width: int) -> lis
 
 def _cut_name(name: str, width: int, suffix: str) -> str:
     """`name` in `width` columns, cut at its end with "…"; `suffix` (our " (you)") is kept
-    whole where there is room for it and a letter of the name. In a column of fewer than
-    ELLIPSIS_FROM the letters tell players apart better than a mark would."""
+    whole where the name keeps NAME_LETTERS letters (all, if fewer) and the mark beside it.
+    In a column of fewer than ELLIPSIS_FROM the letters tell players apart better than a
+    mark would."""
     if get_cwidth(name) <= width:
         return name
-    keep = suffix if suffix and name.endswith(suffix) and get_cwidth(suffix) + 2 <= width \
-        else ""
     mark = "…" if width >= ELLIPSIS_FROM else ""
+    letters = min(NAME_LETTERS, len(name) - len(suffix))
+    keep = suffix if suffix and name.endswith(suffix) and \
+        letters + len(mark) + get_cwidth(suffix) <= width else ""
     base = name[:len(name) - len(keep)]
     while base and get_cwidth(base) + len(mark) + get_cwidth(keep) > width:
         base = base[:-1]
-    return base + mark + keep
+    return base.rstrip() + mark + keep
 
 
 ELLIPSIS_FROM = 6
 """The narrowest name column whose cut names end in "…" (five letters and the mark)."""
+NAME_LETTERS = 4
+"""The letters of our own cut name kept before its " (you)": the name tells more."""
 
 
 NAME_ROOM = 10

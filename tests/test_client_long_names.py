@@ -53,3 +53,15 @@ def test_the_round_s_score_table_marks_a_cut_name_too() -> None:
     play_out_the_round(model, table)
     lines = "".join(f[1] for f in compose(model, 80, 23, True)).split("\n")
     assert any(line.startswith(" Wolfgang Amad… ") for line in lines), lines  # 14 columns
+
+
+def test_our_short_name_keeps_its_letters_before_its_you() -> None:
+    """Seen at 60x18 with six players in two columns: "Tess (you)" in 8 columns had become
+    "T… (you)"; the name tells more than the mark, so it keeps 4 letters first."""
+    from client.render import _cut_name
+
+    assert _cut_name("Tess (you)", 8, " (you)") == "Tess (y…"
+    assert _cut_name("Tess (you)", 6, " (you)") == "Tess…"
+    assert _cut_name("Wolfgang Amadeus (you)", 11, " (you)") == "Wolf… (you)"
+    assert _cut_name("Wolfgang Amadeus (you)", 10, " (you)") == "Wolfgang…"
+    assert _cut_name("Ana", 4, "") == "Ana"
