@@ -482,10 +482,7 @@ def _cut_name(name: str, width: int, suffix: str) -> str:
     letters = min(NAME_LETTERS, len(name) - len(suffix))
     keep = suffix if suffix and name.endswith(suffix) and \
         letters + len(mark) + get_cwidth(suffix) <= width else ""
-    base = name[:len(name) - len(keep)]
-    while base and get_cwidth(base) + len(mark) + get_cwidth(keep) > width:
-        base = base[:-1]
-    return base.rstrip() + mark + keep
+    return _cut(name[:len(name) - len(keep)], width - get_cwidth(keep), mark) + keep
 
 
 ELLIPSIS_FROM = 6
@@ -1132,12 +1129,15 @@ def help_lines(model: ClientModel, plain: bool, width: int, height: int) -> list
     return lines
 
 
-def _cut(text: str, width: int) -> str:
-    """`text` in `width` columns, ending in "…" if it had to be cut."""
+def _cut(text: str, width: int, mark: str = "…") -> str:
+    """`text` in `width` columns (wide characters counted), ending in `mark` if it had to be
+    cut, without the spaces the cut left before it."""
     if get_cwidth(text) <= width:
         return text
-    kept = clip([("", text)], width - 1)[0][1]
-    return kept + "…"
+    kept = text
+    while kept and get_cwidth(kept) + get_cwidth(mark) > width:
+        kept = kept[:-1]
+    return kept.rstrip() + mark
 
 
 # -- screens ------------------------------------------------------------------------------------

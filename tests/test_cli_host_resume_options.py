@@ -9,7 +9,6 @@ defaults."""
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 import shlex
@@ -24,6 +23,7 @@ from typing import IO
 
 import pytest
 from test_client_terminal import Terminal
+from test_host_journal import _play_some
 
 from host.run import HostOptions, host_record, resume_flags
 from unonet.cli import (
@@ -287,16 +287,10 @@ def test_a_host_who_plays_carries_several_journals_on_in_a_real_terminal(
     screen, and leaves with q as ever."""
     if shutil.which("tmux") is None:
         pytest.skip("tmux is not installed: no real terminal to drive")
-    from test_host_journal import _play_some
-
     journals = []
     for number in (0, 1):
         path = tmp_path / f"table{number}.jsonl"
-        _play_some(path, 5)  # mid-round
-        lines = path.read_text().splitlines()
-        header = json.loads(lines[0])
-        header["table"]["number"] = number
-        path.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
+        _play_some(path, 5, table={"number": number, "name": "t"})  # mid-round
         journals += ["--resume", str(path)]
     term = Terminal(tmp_path, shlex.join(["cd", str(REPO)]) + " && " + shlex.join(
         [sys.executable, "-m", "unonet.cli", "host", *journals, "--no-tls", "--port", "0"]))
@@ -322,8 +316,6 @@ def test_a_host_who_plays_carries_several_journals_on_in_a_real_terminal(
 def test_a_journal_whose_match_is_over_is_refused_with_its_result(tmp_path: Path) -> None:
     """Found by trying: `--resume` of a journal from journals/finished/ opened a table whose
     match had ended. The stop line never names one; given one, the command says so."""
-    from test_host_journal import _play_some
-
     path = tmp_path / "table0-over.jsonl"
     played = _play_some(path, 100_000, RuleSet(max_rounds=1))
     assert played.winner is not None
@@ -345,18 +337,12 @@ def test_journals_of_two_hosts_are_carried_on_as_the_first_one_s_host_did_and_sa
 def test_the_command_says_how_a_second_journal_s_host_differed(
     tmp_path: Path, processes: list[subprocess.Popen[str]]
 ) -> None:
-    from test_host_journal import _play_some
-
     journals = []
     for number, port in ((0, 47001), (1, 47002)):
         path = tmp_path / f"table{number}-x.jsonl"
-        _play_some(path, 5)  # mid-round: no round can end in 5 actions, so neither the match
-        lines = path.read_text().splitlines()
-        header = json.loads(lines[0])
-        header["table"] = {"number": number, "name": f"t{number}",
-                           "host": {**host_record(HostOptions(tls=False), port),
-                                    "bind": "127.0.0.1"}}
-        path.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
+        # mid-round: no round can end in 5 actions, so neither the match
+        _play_some(path, 5, table={"number": number, "name": f"t{number}", "host": {
+            **host_record(HostOptions(tls=False), port), "bind": "127.0.0.1"}})
         journals += ["--resume", str(path)]
     host = unonet(tmp_path, "host", *journals, "--port", "0")
     processes.append(host)

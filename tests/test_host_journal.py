@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -25,12 +26,15 @@ from unonet.match import BETWEEN_ROUNDS, MATCH_OVER, Match
 from unonet.rules import RuleSet
 
 
-def _play_some(path: Path, actions: int, rules: RuleSet | None = None) -> Match:
-    """A journaled match between bots; rounds keyed by the trust scheme with one player seed."""
+def _play_some(path: Path, actions: int, rules: RuleSet | None = None,
+               table: dict[str, Any] | None = None) -> Match:
+    """A journaled match between bots; rounds keyed by the trust scheme with one player seed;
+    `table` is the header's table record (table 0, "t", if not given)."""
     rules = rules or RuleSet(target=50)
     seats = (SeatRecord("human", "ana", hashlib.sha256(b"t").hexdigest()),
              SeatRecord("bot", "bo", level="normal"), SeatRecord("bot", "cy", level="normal"))
-    header = Header(rules, seats, b"seed", new_game_id(), {"number": 0, "name": "t"})
+    header = Header(rules, seats, b"seed", new_game_id(),
+                    table if table is not None else {"number": 0, "name": "t"})
     journal = Journal.create(path, header)
     match = Match(rules, 3, header.seed)
     bots = [NormalBot(s, rules, match.manifest, seed=s) for s in range(3)]
