@@ -25,7 +25,6 @@ import asyncio
 import getpass
 import logging
 import os
-import ssl
 import sys
 from collections.abc import Callable, Mapping
 from contextlib import AbstractAsyncContextManager
@@ -43,7 +42,7 @@ from client.link_session import Command
 from client.network import LinkConfig, run_link
 from client.safe_text import own_name, shown
 from client.seat_tokens import SeatTokens
-from client.tls import normalize_pin, open_pinned_stream
+from client.tls import CONNECT_FAILURES, connect_failure, normalize_pin, open_pinned_stream
 from protocol.limits import INT_MAX
 from protocol.text import TextRefused
 
@@ -182,10 +181,10 @@ def resolve_pin(
     remembered = hosts.lookup(host, port)
     try:
         seen = probe(host, port) if probe else trio.run(probe_fingerprint, host, port)
-    except (OSError, trio.TooSlowError, trio.BrokenResourceError, ssl.SSLError) as exc:
+    except CONNECT_FAILURES as exc:
         if remembered is not None:
             return None  # a known host that is down: the screen keeps trying, and says so
-        raise JoinError(f"cannot reach {host}:{port}: {exc}") from None
+        raise JoinError(f"cannot reach {host}:{port}: {connect_failure(exc)}") from None
     if remembered is not None:
         if seen != remembered:  # said now, before the screen opens, with what to do
             raise JoinError(changed_warning(host, port, remembered, seen, hosts.path))

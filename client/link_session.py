@@ -86,6 +86,8 @@ class Ended:
 
     retry: bool
     reason: str
+    silent: bool = False
+    """The host closed the stream without a word (no bye, no error frame)."""
 
 
 @dataclass
@@ -320,7 +322,7 @@ class LinkSession:
             case ConnectionClosed(reason=reason, msg=msg):
                 retry = reason is None or reason in RETRY_BYES
                 why = "the host closed the connection" if reason is None else reason
-                out.ended = Ended(retry, f"{why}: {msg}" if msg else why)
+                out.ended = Ended(retry, f"{why}: {msg}" if msg else why, silent=reason is None)
             case MessageRefused(error=error, message_type=kind):
                 log.info("ignored a host message (%s): %s", kind, error)
             case ResyncNeeded(expected=expected, received=received):

@@ -152,6 +152,10 @@ class BotResult:
     refusals: list[str] = field(default_factory=list)
     intents: int = 0
     closed: str | None = None
+    welcomed: bool = False
+    """The host answered our hello."""
+    closed_silently: bool = False
+    """The host closed the stream without a word (what a TLS host does to plain bytes)."""
     latencies: list[float] = field(default_factory=list)  # seconds from intent to its answer
 
 
@@ -166,6 +170,8 @@ class NetworkBot:
         self.link = LinkSession(name, table=table, client_name="unonet-bot",
                                 observe=self._session_events, verify=verify)
         self.verify = verify
+        self.asked_table = table
+        """The table the bot was sent to (--table), else None: the first with a free seat."""
         self.link.token = resume
         self.name = name
         self.level = level
@@ -217,6 +223,7 @@ class NetworkBot:
         if out.ended is not None and not self.done:
             self.done = True
             self.result.closed = out.ended.reason
+            self.result.closed_silently = out.ended.silent
         if not data:
             self.done = True
             self.result.closed = self.result.closed or "eof"
@@ -338,13 +345,21 @@ class NetworkBot:
         elif isinstance(update, TablesListed):
             free = [t for t in update.tables if not t.started and t.players < t.seats]
             if not free:
-                log.warning("%s: no table with a free seat", self.name)
+                log.info("%s: no table with a free seat", self.name)
+                self.result.closed = "no table with a free seat"
                 return self._leave("no free seat")
             self.link.table = free[0].table
             return bytes(self.link.command(JoinTable(free[0].table, self.link.name)).frames)
         elif isinstance(update, Refused):
             log.info("%s: refused: %s %s", self.name, update.code, update.message)
             self.result.refusals.append(update.code)
+            if (self.asked_table is not None and self.link.seat is None
+                    and self.result.seat is None):
+                # The table it was sent to refused it (no such table, full, started): it
+                # does not sit elsewhere instead, nor wait, but says why and leaves. A bot
+                # that chose a table itself chooses again from the list that follows.
+                self.result.closed = f"{update.code}: {update.message}".rstrip(": ")
+                return self._leave("not seated")
         return b""
 
     def _lobby(self, update: LobbyChanged) -> bytes:
@@ -498,7 +513,7 @@ async def play(
             now = trio.current_time()
             pending = bot.wake(now) if data is None else bot.receive(data, now)
             if bot.link.limits and not welcomed:
-                welcomed = True
+                welcomed = bot.result.welcomed = True
                 pacer.set_limits(now, bot.link.limits.get("rate", RATE_PER_SECOND),
                                  bot.link.limits.get("burst", RATE_BURST))
             if bot.result.intents > intents and think > 0:

@@ -35,7 +35,10 @@ from client.link_session import CloseLink, Command, Ended, LinkSession, Output
 from client.seat_tokens import NO_FINGERPRINT, SeatSlot, SeatTokens
 from client.tls import (
     ALPN,
+    CONNECT_FAILURES,
+    NO_TLS_HINT,
     HostKeyMismatch,
+    connect_failure,
     format_fingerprint,
     open_pinned_stream,
     peer_fingerprint,
@@ -217,15 +220,17 @@ async def run_link(
             await updates.send(HostKeyWarning(exc.warning))  # the screen shows it whole
             await updates.send(ConnectionChanged("lost", exc.warning))
             return state
-        except (OSError, trio.TooSlowError, trio.BrokenResourceError, ssl.SSLError) as exc:
+        except CONNECT_FAILURES as exc:
             log.info("connecting to %s:%d failed: %r", config.host, config.port, exc)
-            ended = Ended(True, f"cannot connect: {exc}")
+            ended = Ended(True, f"cannot connect: {connect_failure(exc)}")
         else:
             seen_before = seen_before or _fingerprint(stream)
             if state.slot is None and config.seat_tokens is not None:
                 await _take_back_seat(config, config.seat_tokens, state, seen_before, updates)
             connected_at = trio.current_time()
             welcomed, ended = await _serve(stream, state, commands, updates)
+            if not welcomed and ended.silent and not config.tls:
+                ended = Ended(ended.retry, f"{ended.reason}; {NO_TLS_HINT}", silent=True)
             if welcomed:
                 ever_welcomed = True
                 if trio.current_time() - connected_at >= config.backoff.stable:

@@ -670,12 +670,17 @@ def color_choices(model: ClientModel, colors: Sequence[Color], look: Look) -> Li
     return line
 
 
+def connection_line(model: ClientModel) -> str:
+    """The link's state and why: "connection lost: cannot connect: Connection refused"."""
+    state = model.tr(f"conn.{model.connection}")
+    return f"{state}: {model.connection_detail}".rstrip(": ")
+
+
 def status(model: ClientModel, look: Look) -> Line:
     """What the game waits for: a prompt of ours, or whose turn it is and what is pending;
     while the host is away, only that (no prompt invites a move that cannot be sent)."""
     if model.offline and model.local_prompt is None:
-        state = model.tr(f"conn.{model.connection}")
-        return [("class:prompt", f"{state}: {model.connection_detail}".rstrip(": "))]
+        return [("class:prompt", connection_line(model))]
     line = prompt_status(model, look)
     if line is not None:
         return line
@@ -1182,9 +1187,12 @@ def compose(model: ClientModel, width: int, height: int, plain: bool,
         body = match_end_body(model, width, body_height, look)
         keys = ["end.rematch", "key.deck", "end.leave"]
     else:
-        body = [[("", model.tr("ui.connecting"))]]
-        # Why we are still connecting (a seat in use elsewhere, a full host): said here, or
-        # the player sees nothing but "Connecting..." while the link tries again.
+        # Why we are still connecting (a seat in use elsewhere, a full host, a refused
+        # connection and the next attempt), or why we gave up: said here, or the player sees
+        # nothing but "Connecting..." while the link tries again, or after it stopped trying.
+        body = [] if model.offline else [[("", model.tr("ui.connecting"))]]
+        if model.connection_detail or model.offline:
+            body += [[("class:prompt", part)] for part in wrap(connection_line(model), width)]
         body += [[("class:notice", part)] for part in wrap(model.notice, width)] \
             if model.notice else []
     if model.offline and not (small or model.host_key_warning):

@@ -10,6 +10,7 @@ The fingerprint's text form and pin parsing are protocol/fingerprint.py's, share
 
 from __future__ import annotations
 
+import os
 import ssl
 
 import trio
@@ -25,9 +26,12 @@ from protocol.fingerprint import (
 
 __all__ = [
     "ALPN",
+    "CONNECT_FAILURES",
     "MIN_PIN_CHARS",
+    "NO_TLS_HINT",
     "HostKeyMismatch",
     "client_context",
+    "connect_failure",
     "fingerprint_matches",
     "format_fingerprint",
     "normalize_pin",
@@ -48,11 +52,38 @@ class HostKeyMismatch(Exception):
         self.expected = expected
         self.actual = actual
 
+NO_TLS_HINT = "a host started without --no-tls speaks TLS: leave out --no-tls"
+"""Said when a host closed a plain connection before answering its hello: what a TLS host
+does with bytes that are not TLS."""
+
+CONNECT_FAILURES = (OSError, trio.TooSlowError, trio.BrokenResourceError, ssl.SSLError)
+"""What reaching a host can raise that is the network's or the peer's doing, not ours."""
 
 
-
-
-
+def connect_failure(exc: BaseException) -> str:
+    """One line for a player on why reaching the host failed (one of CONNECT_FAILURES). trio
+    says nothing in a timeout's or a broken stream's own text: the cause behind them is what
+    tells a wrong port from a host that speaks no TLS."""
+    if isinstance(exc, trio.TooSlowError):
+        return "no answer in time (a firewall, or not a unonet host?)"
+    cause = exc.__cause__ if isinstance(exc, trio.BrokenResourceError) else exc
+    if isinstance(cause, ssl.SSLError):
+        reason = cause.reason or cause.strerror or str(cause)
+        return (f"the TLS handshake failed ({reason}): not a unonet host, or one started with "
+                "--no-tls (then join with --no-tls too)")
+    if isinstance(cause, OSError):
+        # trio.open_tcp_stream's "all attempts to connect to H:P failed" says only that; why
+        # (refused, unreachable) is in the group of each address's error behind it.
+        tried = cause.__cause__
+        if isinstance(tried, BaseExceptionGroup):
+            reasons = [os.strerror(error.errno) if error.errno else str(error)
+                       for error in tried.exceptions if isinstance(error, OSError)]
+            if reasons:
+                return ", ".join(dict.fromkeys(reasons))
+        return cause.strerror or str(cause) or type(cause).__name__
+    if isinstance(exc, trio.BrokenResourceError):
+        return "the host closed the connection during the TLS handshake (not a unonet host?)"
+    return str(exc) or type(exc).__name__
 
 
 def client_context() -> ssl.SSLContext:

@@ -64,6 +64,14 @@ def said(result: subprocess.CompletedProcess[str]) -> list[str]:
          "(see unonet play --help)"),
         (["host", "--bots"], 2, "argument --bots: expected one argument (see unonet host"),
         (["frob"], 2, "invalid choice: 'frob'"),
+        (["--frob"], 2, "unrecognized arguments: --frob (see unonet --help)"),
+        (["bot", "127.0.0.1:1", "--matches", "0"], 2, "0: matches from 1 to 1,000,000"),
+        (["bot", "127.0.0.1:1", "--name", "host"], 2, "--name: that name is reserved"),
+        (["bot", "127.0.0.1:1", "--fingerprint", "AAAA"], 2, "--fingerprint: a fingerprint has"),
+        # A port as a word of its own: the line says where it goes.
+        (["join", "127.0.0.1", "7077"], 2, "the port goes after a colon: unonet join "
+         "127.0.0.1:7077"),
+        (["bot", "::1", "7077"], 2, "the port goes after a colon: unonet bot [::1]:7077"),
     ],
 )
 def test_a_failing_command_says_why_in_one_line(
@@ -149,3 +157,11 @@ def test_a_failure_while_stopping_for_ctrl_c_is_still_a_ctrl_c(
         assert cli.main(["host", "--headless"]) == 130
         err = capsys.readouterr().err
         assert "Bad file descriptor" not in err and "host stopped (Ctrl-C)" in err
+
+
+def test_play_options_without_the_word_play_play(tmp_path: Path) -> None:
+    """`unonet` alone plays, so `unonet --bots 2 --log` does too, rather than taking `2` for a
+    command."""
+    result = run_unonet(["--bots", "2", "--log", "--seed", "00", "--quiet"], tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip()

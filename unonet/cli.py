@@ -103,6 +103,24 @@ def seconds(text: str) -> float:
     return value
 
 
+CONNECT_TIMEOUT = 10.0
+"""Seconds `unonet bot` waits for the host's TCP and TLS answers, as `unonet join` does."""
+
+MAX_BOT_MATCHES = 1_000_000
+"""`unonet bot --matches`: a bound that no session reaches (a match takes a minute or more)."""
+
+
+def match_count(text: str) -> int:
+    """`--matches`: how many matches a bot plays before leaving, 1 and up."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of matches") from None
+    if not 1 <= value <= MAX_BOT_MATCHES:
+        raise argparse.ArgumentTypeError(f"{value}: matches from 1 to {MAX_BOT_MATCHES:,}")
+    return value
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     """The real game against bots on a terminal; the bot-match log with --log (or on a pipe)."""
     if (args.log or args.seed or args.quiet or args.verbose or args.speed is not None
@@ -462,33 +480,68 @@ def host_for_player(
 
 
 def cmd_bot(args: argparse.Namespace) -> int:
-    """A bot that joins a host over the network, like any client."""
+    """A bot that joins a host over the network, like any client. Exit 0 once it played its
+    matches, 1 if it could not reach the host or the host ended the session first (why, in
+    one line), 3 if the host failed a check, 4 if the host is not the pinned one."""
     import trio
 
     from client import netbot
-    from client.tls import HostKeyMismatch, format_fingerprint, open_pinned_stream
+    from client.safe_text import own_name
+    from client.tls import (
+        CONNECT_FAILURES,
+        NO_TLS_HINT,
+        HostKeyMismatch,
+        connect_failure,
+        format_fingerprint,
+        normalize_pin,
+        open_pinned_stream,
+    )
+    from protocol.text import TextRefused
 
     address, port = parse_address(args.address)  # as `unonet join` reads it
+    try:
+        name = own_name(args.name)
+    except TextRefused as refused:
+        raise CommandError(f"--name: {refused.msg}") from None
+    try:
+        pin = None if args.fingerprint is None else normalize_pin(args.fingerprint)
+    except ValueError as exc:
+        raise CommandError(f"--fingerprint: {exc}") from None
 
     async def run() -> int:
-        stream: trio.abc.Stream = await trio.open_tcp_stream(address, port)
-        if not args.no_tls:
-            try:
-                stream, seen = await open_pinned_stream(stream, args.fingerprint)
-            except HostKeyMismatch as exc:
-                print(f"unonet: WARNING, not the pinned host: {exc}", file=sys.stderr)
-                return 4
-            if args.fingerprint is None:
-                print(f"host fingerprint {format_fingerprint(seen)} (not checked: pass "
-                      "--fingerprint to pin it)", file=sys.stderr)
+        try:
+            with trio.fail_after(CONNECT_TIMEOUT):
+                stream: trio.abc.Stream = await trio.open_tcp_stream(address, port)
+            if not args.no_tls:
+                stream, seen = await open_pinned_stream(stream, pin,
+                                                        handshake_timeout=CONNECT_TIMEOUT)
+                if pin is None:
+                    print(f"host fingerprint {format_fingerprint(seen)} (not checked: pass "
+                          "--fingerprint to pin it)", file=sys.stderr)
+        except HostKeyMismatch as exc:
+            print(f"unonet: WARNING, not the pinned host: {exc}", file=sys.stderr)
+            return 4
+        except CONNECT_FAILURES as exc:
+            print(f"unonet: cannot reach {address}:{port}: {connect_failure(exc)}",
+                  file=sys.stderr)
+            return 1
         think = netbot.DEFAULT_THINK if args.think is None else args.think
-        result = await netbot.play(stream, name=args.name, level=args.policy, table=args.table,
+        result = await netbot.play(stream, name=name, level=args.policy, table=args.table,
                                    matches=args.matches, think=think)
         for ended in result.matches:
             print(f"match over: seat {ended.winner} wins, scores {list(ended.scores)}")
         for violation in result.violations:
             print(f"the host failed a check: {violation}", file=sys.stderr)
-        return 0 if not result.violations else 3
+        if result.violations:
+            return 3
+        if len(result.matches) < args.matches:
+            played = f"after {len(result.matches)} of {args.matches} matches"
+            why = result.closed or "the host left"
+            if args.no_tls and not result.welcomed and result.closed_silently:
+                why += f"; {NO_TLS_HINT}"
+            print(f"unonet: the session ended {played}: {why}", file=sys.stderr)
+            return 1
+        return 0
 
     code: int = trio.run(run)
     return code
@@ -668,7 +721,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="table to join (default: the first with a free seat)")
     bot.add_argument("--policy", default="normal", choices=sorted(POLICIES),
                      help="how the bot plays (default normal)")
-    bot.add_argument("--matches", type=int, default=1, metavar="N",
+    bot.add_argument("--matches", type=match_count, default=1, metavar="N",
                      help="matches to play before leaving (default 1)")
     bot.add_argument("--think", type=seconds, default=None, metavar="SECONDS",
                      help="wait this long before each action (default 0.1; 0 for tests and "
@@ -710,9 +763,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.command is None:
-        args = parser.parse_args(["play", *(argv or sys.argv[1:])])
+    words = list(sys.argv[1:] if argv is None else argv)
+    if not words or (words[0].startswith("-") and words[0] not in TOP_LEVEL_OPTIONS):
+        words.insert(0, "play")  # `unonet` alone, or with play's options, plays
+    args, extra = parser.parse_known_args(words)
+    if extra:
+        parser.error(unrecognized(args, extra))
     try:
         result: int = args.func(args)
         return result
@@ -749,6 +805,26 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise  # a bug: its traceback is worth seeing
         print(f"unonet: {failure}", file=sys.stderr)
         return 1
+
+
+TOP_LEVEL_OPTIONS = ("-h", "--help", "--version")
+
+
+def unrecognized(args: argparse.Namespace, extra: list[str]) -> str:
+    """argparse's complaint about words no option took, with the likely slip named: a port
+    given as a word of its own (`unonet join 10.0.0.5 7077`) rather than after a colon."""
+    message = f"unrecognized arguments: {' '.join(extra)}"
+    address = getattr(args, "address", None)
+    if (args.command not in ("join", "bot") or not isinstance(address, str)
+            or len(extra) != 1 or not extra[0].isdigit()):
+        return message
+    if ":" not in address:
+        host = address
+    elif address.count(":") > 1 and not address.startswith("["):
+        host = f"[{address}]"  # an IPv6 address takes brackets before its port
+    else:
+        return message  # a port was given already
+    return f"{message}; the port goes after a colon: unonet {args.command} {host}:{extra[0]}"
 
 
 def _stopped(args: argparse.Namespace) -> int:

@@ -1,0 +1,231 @@
+"""A host that cannot be reached, or is not what the player asked for, is said in words that
+tell what to do: a refused port, a host that speaks no TLS (or TLS to a plain connection), one
+that never answers, a table that is not there. Found by hand: `unonet bot` printed a traceback
+for a TLS mismatch and hung at a table that did not exist, and the join screen said only
+"Connecting..." and "connection lost", or "cannot reach ...: " with nothing after the colon
+(trio's broken-stream and timeout errors have no text of their own)."""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import trio
+import trio.testing
+from client_net import start_host
+from prompt_toolkit.utils import get_cwidth
+
+from client.i18n import Translator
+from client.link import ConnectionChanged, Update
+from client.link_session import Command
+from client.model import ClientModel
+from client.network import Backoff, LinkConfig, run_link
+from client.render import compose
+from client.tls import NO_TLS_HINT, connect_failure, open_pinned_stream
+from host.tls import load_or_create_identity, server_context
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+# -- connect_failure: one line for each way reaching a host fails --------------------------------
+
+
+async def failure_of(port: int, *, timeout: float = 5.0) -> str:
+    """What reaching 127.0.0.1:`port` over TLS says when it fails (it must fail)."""
+    try:
+        with trio.fail_after(timeout):
+            tcp = await trio.open_tcp_stream("127.0.0.1", port)
+            await open_pinned_stream(tcp, None, handshake_timeout=timeout)
+    except Exception as exc:  # whatever it is, connect_failure must word it
+        return connect_failure(exc)
+    raise AssertionError("the connection succeeded")
+
+
+def free_port() -> int:
+    """A port nothing listens on (bound, then closed: refused until something takes it)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+async def test_a_refused_port_says_refused() -> None:
+    assert await failure_of(free_port()) == "Connection refused"
+
+
+async def test_a_server_that_speaks_no_tls_is_named_as_such() -> None:
+    async def http(stream: trio.SocketStream) -> None:
+        await stream.send_all(b"HTTP/1.1 400 Bad Request\r\n\r\n")
+        await stream.aclose()
+
+    async with trio.open_nursery() as nursery:
+        listeners = await nursery.start(trio.serve_tcp, http, 0)
+        port = listeners[0].socket.getsockname()[1]
+        said = await failure_of(port)
+        nursery.cancel_scope.cancel()
+    assert said.startswith("the TLS handshake failed (WRONG_VERSION_NUMBER)")
+    assert "--no-tls" in said
+
+
+async def test_a_server_that_never_answers_is_a_timeout_in_words(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    async def silent(stream: trio.SocketStream) -> None:
+        await trio.sleep_forever()
+
+    async with trio.open_nursery() as nursery:
+        listeners = await nursery.start(trio.serve_tcp, silent, 0)
+        said = await failure_of(listeners[0].socket.getsockname()[1], timeout=10)
+        nursery.cancel_scope.cancel()
+    assert said == "no answer in time (a firewall, or not a unonet host?)"
+
+
+def test_every_failure_has_words() -> None:
+    """trio's timeout and broken-stream errors say nothing by themselves."""
+    assert connect_failure(trio.TooSlowError()) != ""
+    assert connect_failure(trio.BrokenResourceError()) != ""
+    assert connect_failure(OSError("no route")) == "no route"
+
+
+# -- the join screen: why it is still connecting, or gave up ------------------------------------
+
+
+def screen(model: ClientModel, width: int = 80, height: int = 23) -> str:
+    text = "".join(fragment[1] for fragment in compose(model, width, height, plain=False))
+    assert all(get_cwidth(line) <= width for line in text.split("\n"))
+    return text
+
+
+def joined_text(text: str) -> str:
+    return " ".join(line.strip() for line in text.split("\n") if line.strip())
+
+
+@pytest.mark.parametrize("width", [60, 80])
+def test_the_connecting_screen_says_why_it_tries_again_and_why_it_stopped(width: int) -> None:
+    model = ClientModel(Translator("en"), name="Zed")
+    model.apply(ConnectionChanged("connecting"))
+    assert "Connecting..." in screen(model, width)
+    trying = "cannot reach the host (Connection refused); attempt 1 of 3 in 0.5 s"
+    model.apply(ConnectionChanged("connecting", trying))
+    said = joined_text(screen(model, width))
+    assert "Connecting..." in said and f"connecting: {trying}" in said
+    model.apply(ConnectionChanged("lost", "the host closed the connection; " + NO_TLS_HINT))
+    said = joined_text(screen(model, width))
+    assert "Connecting..." not in said  # it stopped trying: the screen must not say it tries
+    assert f"connection lost: the host closed the connection; {NO_TLS_HINT}" in said
+
+
+# -- the link: a plain connection to a TLS host ---------------------------------------------------
+
+
+async def test_a_plain_link_to_a_tls_host_says_to_leave_out_no_tls(tmp_path: Path) -> None:
+    context = server_context(load_or_create_identity(tmp_path))
+    updates_in, updates_out = trio.open_memory_channel[Update](math.inf)
+    _, commands_out = trio.open_memory_channel[Command](math.inf)
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, tls=context)
+        config = LinkConfig("127.0.0.1", host.port, name="Zed", tls=False,
+                            backoff=Backoff(first=0.01, first_attempts=1))
+        with trio.fail_after(30):
+            await run_link(config, commands_out, updates_in)
+        nursery.cancel_scope.cancel()
+    seen = []
+    while True:
+        try:
+            seen.append(updates_out.receive_nowait())
+        except trio.WouldBlock:
+            break
+    last = seen[-1]
+    assert isinstance(last, ConnectionChanged) and last.state == "lost"
+    assert last.detail.endswith(NO_TLS_HINT), last.detail
+    retried = [u for u in seen if isinstance(u, ConnectionChanged) and u.state == "connecting"
+               and u.detail]
+    assert retried and all(NO_TLS_HINT in u.detail for u in retried)
+
+
+# -- `unonet bot`, run as a user runs it -------------------------------------------------------
+
+
+def run_unonet(args: list[str], home: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "UNONET_HOME": str(home), "XDG_CONFIG_HOME": str(home),
+           "XDG_STATE_HOME": str(home)}
+    return subprocess.run(
+        [sys.executable, "-m", "unonet.cli", *args], cwd=REPO, env=env, stdin=subprocess.DEVNULL,
+        capture_output=True, text=True, timeout=120,
+    )
+
+
+@pytest.fixture(scope="module")
+def hosts(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, int]]:
+    """Real headless hosts: with TLS, without, and one whose only table is full (two bots
+    play at it): their ports by kind."""
+    home = tmp_path_factory.mktemp("hosts")
+    env = {**os.environ, "UNONET_HOME": str(home), "XDG_CONFIG_HOME": str(home),
+           "XDG_STATE_HOME": str(home)}
+    running: list[subprocess.Popen[str]] = []
+    ports: dict[str, int] = {}
+    try:
+        for kind, extra in (("tls", ["--bots", "1"]), ("plain", ["--no-tls", "--bots", "1"]),
+                            ("full", ["--no-tls", "--bots", "2", "--seats", "2"])):
+            host = subprocess.Popen(
+                [sys.executable, "-m", "unonet.cli", "host", "--headless", "--bind",
+                 "127.0.0.1", "--port", "0", *extra],
+                cwd=REPO, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL, text=True,
+            )
+            running.append(host)
+            assert host.stdout is not None
+            for line in host.stdout:  # it prints its port once it listens
+                found = re.search(r"port (\d+)", line)
+                if found:
+                    ports[kind] = int(found.group(1))
+                    break
+            assert kind in ports, f"the {kind} host never said its port"
+        yield ports
+    finally:
+        for host in running:
+            host.kill()
+            host.wait()
+
+
+def complaint(result: subprocess.CompletedProcess[str]) -> list[str]:
+    """stderr's lines, less the fingerprint line an unpinned TLS bot prints first."""
+    return [line for line in result.stderr.splitlines()
+            if line.strip() and not line.startswith("host fingerprint")]
+
+
+@pytest.mark.parametrize(
+    ("kind", "args", "words"),
+    [
+        ("tls", ["--no-tls"], f"the session ended after 0 of 1 matches: the host closed the "
+                              f"connection; {NO_TLS_HINT}"),
+        ("plain", [], "the TLS handshake failed (WRONG_VERSION_NUMBER): not a unonet host, or "
+                      "one started with --no-tls"),
+        ("plain", ["--no-tls", "--table", "9"], "the session ended after 0 of 1 matches: "
+                                                "unknown_table: no table 9"),
+        ("tls", ["--table", "9"], "unknown_table: no table 9"),
+        ("full", ["--no-tls"], "the session ended after 0 of 1 matches: no table with a free "
+                               "seat"),
+    ],
+)
+def test_a_bot_that_cannot_play_says_why_in_one_line(
+    hosts: dict[str, int], kind: str, args: list[str], words: str, tmp_path: Path,
+) -> None:
+    result = run_unonet(["bot", f"127.0.0.1:{hosts[kind]}", "--think", "0", *args], tmp_path)
+    assert result.returncode == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    lines = complaint(result)
+    assert len(lines) == 1 and words in lines[0], lines
+
+
+def test_a_bot_at_a_refused_port_says_so(tmp_path: Path) -> None:
+    port = free_port()
+    result = run_unonet(["bot", f"127.0.0.1:{port}", "--no-tls"], tmp_path)
+    assert result.returncode == 1
+    assert complaint(result) == [f"unonet: cannot reach 127.0.0.1:{port}: Connection refused"]
