@@ -34,6 +34,7 @@ from client.lobby import (
     TableInfo,
 )
 from client.rule_editor import editor_options, step_option
+from client.rule_words import rule_changes
 from client.safe_text import own_chat, own_name, shown, typed
 from protocol.text import TextRefused
 from unonet import events as ev
@@ -70,6 +71,10 @@ CHAT_LINES = 100
 MAX_CHAT_CHARS = 200
 """The protocol's chat limit (protocol.limits.MAX_CHAT_CHARS); longer lines are cut here."""
 MAX_NAME_CHARS = 32
+
+RULE_CHANGES_SAID = 3
+"""A rule change of more options than this (a preset) is said as a count: the lobby lists
+the table's rules anyway, and the chat keeps a few lines."""
 """A player's name on the wire is str(1..32) (SPEC.md 8.2 join_table); longer names are cut."""
 
 COLOR_ORDER = {color: i for i, color in enumerate(ALL_COLORS)}
@@ -780,13 +785,36 @@ class ClientModel:
                 self.pressed = []
 
     def apply_lobby(self, lobby: LobbyState) -> None:
+        before = self.lobby
         self.lobby = lobby
+        if before is not None and before.table == lobby.table and not lobby.started:
+            self._rules_news(before, lobby)
         self.option_cursor = min(self.option_cursor, len(editor_options()) - 1)
         if self.name_pending and lobby.you is not None and not lobby.started:
             # create_table seats us under the hello name; ours was chosen later ([UNO-8-14])
             self.name_pending = False
             if lobby.you < len(lobby.seats) and lobby.seats[lobby.you].name != self.my_name:
                 self.outbox.append(JoinTable(lobby.table, self.my_name))
+
+    def _rules_news(self, before: LobbyState, lobby: LobbyState) -> None:
+        """The owner changed the rules: said in the chat to everyone but the owner (who sees
+        the editor), with what changed. The host makes every player ready again then: a
+        player who was ready hears it, else the start waits on them without a word why."""
+        changed = rule_changes(before.rules, lobby.rules, self.tr.lang)
+        if not changed or (lobby.you is not None and lobby.you == lobby.owner):
+            return
+        owner = lobby.owner
+        name = (lobby.seats[owner].name if owner is not None and owner < len(lobby.seats)
+                else None) or "?"
+        if len(changed) > RULE_CHANGES_SAID:
+            text = self.tr("news.rules_many", name=shown(name), count=len(changed))
+        else:
+            text = self.tr("news.rules", name=shown(name), changes="; ".join(changed))
+        was = next((s for s in before.seats if s.seat == before.you), None)
+        now = next((s for s in lobby.seats if s.seat == lobby.you), None)
+        if was is not None and now is not None and was.ready and not now.ready:
+            text += " · " + self.tr("news.ready_again")
+        self._chat(ChatLine(self.tr("news.table"), text, None, "local"))
 
     def apply_trust(self, report: link.TrustReport) -> None:
         """A check's outcome: a violation goes into the log too (the panel keeps them all);

@@ -48,12 +48,13 @@ from client.model import (
     shown_order,
 )
 from client.rule_editor import editor_options
+from client.rule_words import differences, rule_changes
 from client.safe_text import shown
 from unonet.actions import Draw
 from unonet.cards import Color, Face, Kind
 from unonet.phase import Phase
 from unonet.rulebook import option_meaning, option_title, value_words
-from unonet.rules import OPTIONS, RuleSet
+from unonet.rules import PRESETS, RuleSet
 
 Fragment = tuple[str, str] | tuple[str, str, Callable[[MouseEvent], object]]
 Line = list[Fragment]
@@ -1251,20 +1252,10 @@ def game_body(model: ClientModel, width: int, height: int, look: Look) -> list[L
 
 def rules_in_words(model: ClientModel) -> list[str]:
     """The table's rules as sentences: each option that differs from the official rules."""
-    tr = model.tr
     lobby = model.lobby
     if lobby is None:
         return []
-    base = RuleSet()
-    variant = str(lobby.rules.get("variant", base.variant))  # titles in its card names
-    out = []
-    for name, info in OPTIONS.items():
-        value = lobby.rules.get(name, getattr(base, name))
-        if value == getattr(base, name):
-            continue
-        title = option_title(info.name, tr.lang, variant)
-        out.append(f"{title}: {value_words(info.name, value, tr.lang, variant)}")
-    return out or [tr("lobby.official")]
+    return differences(lobby.rules, model.tr.lang) or [model.tr("lobby.official")]
 
 
 def lobby_body(model: ClientModel, width: int, height: int) -> list[Line]:
@@ -1294,7 +1285,9 @@ def lobby_body(model: ClientModel, width: int, height: int) -> list[Line]:
         lines.append([("class:dim", "  " + tr("lobby.spectators", count=lobby.spectators))])
     lines.append(notice_line(model))
     preset = lobby.preset or "official"
-    lines.append([("class:heading", tr("lobby.rules", preset=preset))])
+    changed = preset in PRESETS and bool(rule_changes(PRESETS[preset], lobby.rules, tr.lang))
+    heading = tr("lobby.rules_changed" if changed else "lobby.rules", preset=shown(preset))
+    lines.append([("class:heading", heading)])
     if model.is_owner:
         meaning = meaning_lines(model, width)
         lines += option_lines(model, max(3, height - len(lines) - 5 - len(meaning)))

@@ -1,0 +1,100 @@
+"""A rule change by the owner is said in every other player's chat, with what changed; a
+player whom it made no longer ready hears that too. Found in tmux: the host changed a rule,
+the friend's "ready" went away without a word, and the start was refused waiting on him."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from client.i18n import Translator
+from client.link import LobbyChanged
+from client.lobby import LobbyState, SeatInfo
+from client.model import ClientModel
+from client.rule_words import differences, rule_changes
+from unonet.rules import RuleSet, preset
+
+
+def lobby(you: int, rules: dict[str, object], *, fred_ready: bool) -> LobbyState:
+    seats = (SeatInfo(0, "human", "Hana", False, True),
+             SeatInfo(1, "human", "Fred", fred_ready, True),
+             SeatInfo(2, "bot", "Ana", True, True))
+    return LobbyState(0, "unonet", 0, rules, seats, False, preset="official", you=you)
+
+
+def news(model: ClientModel) -> list[str]:
+    return [line.text for line in model.chat]
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("en", "Hana changed the rules: Stacking draw cards: same kind · you are no longer "
+           "ready: r when you agree"),
+    ("it", "Hana ha cambiato le regole: "),
+    ("pt", "Hana mudou as regras: "),
+])
+def test_a_guest_hears_what_changed_and_that_it_is_no_longer_ready(lang: str, said: str) -> None:
+    model = ClientModel(Translator(lang), name="Fred")
+    model.apply(LobbyChanged(lobby(1, {}, fred_ready=True)))
+    assert news(model) == []
+    model.apply(LobbyChanged(lobby(1, {"stacking": "same_kind"}, fred_ready=False)))
+    assert len(news(model)) == 1 and news(model)[0].startswith(said)
+    assert news(model)[0].endswith(Translator(lang)("news.ready_again"))
+
+
+def test_a_guest_who_was_not_ready_hears_only_the_change() -> None:
+    model = ClientModel(Translator("en"), name="Fred")
+    model.apply(LobbyChanged(lobby(1, {}, fred_ready=False)))
+    model.apply(LobbyChanged(lobby(1, {"target": 200}, fred_ready=False)))
+    assert news(model) == ["Hana changed the rules: Target points: 200 points"]
+
+
+def test_the_owner_is_not_told_of_its_own_changes_nor_anyone_of_no_change() -> None:
+    owner = ClientModel(Translator("en"), name="Hana")
+    owner.apply(LobbyChanged(lobby(0, {}, fred_ready=True)))
+    owner.apply(LobbyChanged(lobby(0, {"stacking": "same_kind"}, fred_ready=False)))
+    guest = ClientModel(Translator("en"), name="Fred")
+    guest.apply(LobbyChanged(lobby(1, {}, fred_ready=False)))
+    guest.apply(LobbyChanged(lobby(1, {}, fred_ready=True)))  # only a seat changed
+    assert news(owner) == [] and news(guest) == []
+
+
+def test_a_preset_is_said_as_a_count() -> None:
+    no_mercy = preset("no_mercy").to_dict()
+    model = ClientModel(Translator("en"), name="Fred")
+    model.apply(LobbyChanged(lobby(1, {}, fred_ready=False)))
+    model.apply(LobbyChanged(replace(lobby(1, no_mercy, fred_ready=False), preset="no_mercy")))
+    count = len(rule_changes({}, no_mercy, "en"))
+    assert count > 3
+    assert news(model) == [f"Hana changed {count} rules (the table's rules are above)"]
+
+
+def test_a_new_table_is_not_a_change() -> None:
+    model = ClientModel(Translator("en"), name="Fred")
+    model.apply(LobbyChanged(lobby(1, {}, fred_ready=False)))
+    model.apply(LobbyChanged(replace(lobby(1, {"target": 200}, fred_ready=False), table=3)))
+    assert news(model) == []
+
+
+def test_changes_and_differences_agree() -> None:
+    """A change from the official rules is the same words as the lobby's difference."""
+    rules = RuleSet(target=200, stacking="same_kind").to_dict()
+    assert rule_changes({}, rules, "en") == differences(rules, "en")
+    assert rule_changes(rules, rules, "en") == []
+
+
+def test_the_lobby_says_when_the_rules_are_no_longer_the_preset() -> None:
+    from client.render import compose
+
+    model = ClientModel(Translator("en"), name="Fred")
+    model.apply(LobbyChanged(lobby(1, {}, fred_ready=False)))
+
+    def screen() -> list[str]:
+        text = "".join(fragment[1] for fragment in compose(model, 80, 23, plain=False))
+        return [line.strip() for line in text.split("\n")]
+
+    assert "Rules (official)" in screen()
+    model.apply(LobbyChanged(lobby(1, {"target": 200}, fred_ready=False)))
+    assert "Rules (official, changed)" in screen()
+    model.apply(LobbyChanged(lobby(1, {}, fred_ready=False)))  # changed back
+    assert "Rules (official)" in screen()
