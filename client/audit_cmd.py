@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, TextIO
 
+from client.safe_text import shown
 from client.tls import format_fingerprint
 from client.transcript import (
     END_TYPE,
@@ -180,28 +181,34 @@ def round_lines(audit: Audit) -> list[str]:
     return lines
 
 
+def say(line: str, file: TextIO) -> None:
+    """Print a line for the reader's terminal, escaped: a transcript is anyone's file (it is
+    given to others to check), so its host label and a violation's words may hold anything."""
+    print(shown(line), file=file)
+
+
 def report(audit: Audit, out: TextIO) -> int:
     """Print the audit's findings; return the exit status."""
-    print(f"match {audit.identity.game_id.hex()} on {audit.host_label}, "
+    say(f"match {audit.identity.game_id.hex()} on {audit.host_label}, "
           f"{audit.identity.seats} seats, seen as "
           f"{'seat ' + str(audit.seat) if audit.seat is not None else 'a spectator'}", file=out)
-    print(fingerprint_line("host signing key (SHA-256 of its public key)",
+    say(fingerprint_line("host signing key (SHA-256 of its public key)",
                            audit.identity.signer), file=out)
     for cert in audit.certificates:
-        print(fingerprint_line("host certificate (as unonet host prints it)", cert), file=out)
+        say(fingerprint_line("host certificate (as unonet host prints it)", cert), file=out)
     for line in round_lines(audit):
-        print(line, file=out)
+        say(line, file=out)
     in_rounds = {id(v) for rnd in audit.verifier.rounds for v in rnd.violations}
     for violation in audit.all_violations():
         if id(violation) not in in_rounds:
-            print(f"match: VIOLATION {violation}", file=out)
+            say(f"match: VIOLATION {violation}", file=out)
     if not audit.match_ended and not audit.capped:
         why = ("its player left the table" if audit.left else
                "its client stopped recording (it was closed or killed), or the host went silent")
-        print(f"note: the transcript stops before the match ended: {why}; the round it stops "
+        say(f"note: the transcript stops before the match ended: {why}; the round it stops "
               "in is not judged, audits owed before it are counted as missing", file=out)
     if audit.capped:
-        print("note: the transcript was capped at its size limit; what came after is not "
+        say("note: the transcript was capped at its size limit; what came after is not "
               "recorded and not audited", file=out)
     rounds = audit.verifier.rounds
     audited = sum(r.status == "audited" for r in rounds)
@@ -210,10 +217,10 @@ def report(audit: Audit, out: TextIO) -> int:
     summary = (f"{counted(len(rounds), 'round')}, {audited} audited, {abandoned} abandoned "
                f"before the deal, {counted(audit.events, 'event')} checked")
     if violations:
-        print(f"summary: {summary}; {counted(len(violations), 'violation')}: the host broke the "
+        say(f"summary: {summary}; {counted(len(violations), 'violation')}: the host broke the "
               "protocol", file=out)
         return EXIT_VIOLATION
-    print(f"summary: {summary}; everything holds", file=out)
+    say(f"summary: {summary}; everything holds", file=out)
     return EXIT_HOLDS
 
 
@@ -224,7 +231,7 @@ def run(path: Path, out: TextIO, err: TextIO) -> int:
         audit = audit_records(records)
     except (TranscriptError, NotAuditable) as exc:
         message = str(exc) if isinstance(exc, TranscriptError) else f"{path}: {exc}"
-        print(f"unonet audit: {message}", file=err)
+        say(f"unonet audit: {message}", file=err)
         return EXIT_UNREADABLE
     return report(audit, out)
 

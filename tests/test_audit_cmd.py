@@ -260,3 +260,17 @@ def test_a_certificate_whose_key_is_not_the_signer_fails(
     assert code == 1
     assert "VIOLATION signature:" in out and "certificate" in out
     assert "host certificate (as unonet host prints it): " in out
+
+
+def test_a_transcripts_text_reaches_the_terminal_escaped(
+    tmp_path: Path, honest: Records, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A transcript is given to others to check: what it says (its host label here) is
+    printed as text, so a terminal escape in it cannot clear or rewrite the reader's screen."""
+    hostile = copy.deepcopy(honest)
+    assert hostile[0]["t"] == "transcript"
+    hostile[0]["host"] = "\x1b[2J\x1b[Hall clear \u202eevil"
+    code, out, _ = _audit(_write(tmp_path, hostile), capsys)
+    assert code == 0, out
+    assert "\x1b" not in out and "\u202e" not in out
+    assert "on \\x1b[2J\\x1b[Hall clear \\u202eevil, " in out

@@ -229,3 +229,29 @@ def test_a_bot_at_a_refused_port_says_so(tmp_path: Path) -> None:
     result = run_unonet(["bot", f"127.0.0.1:{port}", "--no-tls"], tmp_path)
     assert result.returncode == 1
     assert complaint(result) == [f"unonet: cannot reach 127.0.0.1:{port}: Connection refused"]
+
+
+def test_a_hostile_hosts_words_reach_the_bots_terminal_escaped(tmp_path: Path) -> None:
+    """The host's error text goes to the operator's terminal: a terminal escape in it is
+    shown as text, never sent to the terminal."""
+    from protocol.frames import encode_frame
+
+    refusal = encode_frame({"t": "error", "code": "server_full", "fatal": True,
+                            "msg": "\x1b[2Jwiped \u202eevil"})
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        port = server.getsockname()[1]
+        bot = subprocess.Popen(
+            [sys.executable, "-m", "unonet.cli", "bot", f"127.0.0.1:{port}", "--no-tls"],
+            cwd=REPO, env={**os.environ, "XDG_CONFIG_HOME": str(tmp_path)},
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        server.settimeout(60)
+        conn, _ = server.accept()
+        with conn:
+            conn.recv(65536)  # its hello
+            conn.sendall(refusal)
+        _, err = bot.communicate(timeout=60)
+    assert bot.returncode == 1, err
+    assert "\x1b" not in err and "\u202e" not in err
+    assert "server_full: \\x1b[2Jwiped \\u202eevil" in err

@@ -486,7 +486,7 @@ def cmd_bot(args: argparse.Namespace) -> int:
     import trio
 
     from client import netbot
-    from client.safe_text import own_name
+    from client.safe_text import own_name, shown
     from client.tls import (
         CONNECT_FAILURES,
         NO_TLS_HINT,
@@ -530,13 +530,13 @@ def cmd_bot(args: argparse.Namespace) -> int:
                                    matches=args.matches, think=think)
         for ended in result.matches:
             print(f"match over: seat {ended.winner} wins, scores {list(ended.scores)}")
-        for violation in result.violations:
-            print(f"the host failed a check: {violation}", file=sys.stderr)
+        for violation in result.violations:  # the host's own words are in it: escaped
+            print(f"the host failed a check: {shown(str(violation))}", file=sys.stderr)
         if result.violations:
             return 3
         if len(result.matches) < args.matches:
             played = f"after {len(result.matches)} of {args.matches} matches"
-            why = result.closed or "the host left"
+            why = shown(result.closed or "the host left")  # the host's words: escaped
             if args.no_tls and not result.welcomed and result.closed_silently:
                 why += f"; {NO_TLS_HINT}"
             print(f"unonet: the session ended {played}: {why}", file=sys.stderr)
