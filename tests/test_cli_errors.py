@@ -7,6 +7,7 @@ Each case runs the real `unonet` command in a child process, as a user would."""
 
 from __future__ import annotations
 
+import io
 import os
 import signal
 import socket
@@ -165,3 +166,47 @@ def test_play_options_without_the_word_play_play(tmp_path: Path) -> None:
     result = run_unonet(["--bots", "2", "--log", "--seed", "00", "--quiet"], tmp_path)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip()
+
+
+class Terminal(io.StringIO):
+    """stdin or stdout as a terminal: `unonet host` plays at its table there."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize(("flag", "words"), [
+    (["--tables", "3"], "--tables 3: a dedicated server's option (--headless)"),
+    (["--player-owner"], "--player-owner: a dedicated server's option (--headless)"),
+])
+def test_a_dedicated_servers_option_on_a_hosts_terminal_is_refused(
+    flag: list[str], words: str, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str], tmp_path: Path,
+) -> None:
+    """The host who plays has one table, which it owns: these flags would do nothing there,
+    so they are refused rather than ignored."""
+    from unonet.cli import main
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    monkeypatch.setattr(sys, "stdin", Terminal())
+    monkeypatch.setattr(sys, "stdout", Terminal())
+    assert main(["host", "--no-tls", "--port", "0", *flag]) == 2
+    assert words in capsys.readouterr().err
+
+
+def test_a_dedicated_server_says_it_ignores_the_players_options(tmp_path: Path) -> None:
+    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path), "XDG_STATE_HOME": str(tmp_path)}
+    host = subprocess.Popen(
+        [sys.executable, "-m", "unonet.cli", "host", "--headless", "--no-tls", "--bind",
+         "127.0.0.1", "--port", "0", "--name", "Hana", "--lang", "it"],
+        cwd=REPO, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        assert host.stderr is not None
+        first = host.stderr.readline()
+    finally:
+        host.kill()
+        host.wait()
+    assert first == ("unonet: --name, --lang: for the host who plays; a dedicated server has "
+                     "no player of its own, so ignored.\n")

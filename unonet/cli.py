@@ -291,6 +291,9 @@ def cmd_host(args: argparse.Namespace) -> int:
         raise CommandError(f"--tables {tables}: a dedicated server's option (--headless); "
                            "the host who plays has one table, and friends open more from "
                            "the lobby")
+    if args.player_owner and not headless:
+        raise CommandError("--player-owner: a dedicated server's option (--headless); the host "
+                           "who plays owns its table")
     options = HostOptions(
         rules=rules, preset=args.rules, bind=args.bind, port=args.port, bots=args.bots,
         seats=seats, headless=headless, tls=not args.no_tls,
@@ -306,6 +309,11 @@ def cmd_host(args: argparse.Namespace) -> int:
         if not (args.headless or interactive):  # said once the options hold
             print("unonet: not on a terminal, so running as a dedicated server (--headless).",
                   file=sys.stderr)
+        unused = [flag for flag, given in (("--name", args.name), ("--lang", args.lang),
+                                           ("--no-bell", args.no_bell)) if given]
+        if unused:  # a dedicated server has no player of its own: said, not silently dropped
+            print(f"unonet: {', '.join(unused)}: for the host who plays; a dedicated server "
+                  "has no player of its own, so ignored.", file=sys.stderr)
         trio.run(run_host, options)
         return 0
     options.share_notice = True
