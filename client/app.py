@@ -40,6 +40,7 @@ from client.model import (
     ColorPrompt,
     QuitPrompt,
     Screen,
+    SeatPrompt,
     TargetPrompt,
 )
 from unonet.actions import Action
@@ -273,6 +274,12 @@ class ClientApp:
             return
         if isinstance(prompt, TargetPrompt) and self._target_key(key):
             return
+        if isinstance(prompt, SeatPrompt):  # a seat's number answers it; any other key: no
+            if key.isdigit():
+                self.send(model.pick_seat(_seat_of(key)))
+            else:
+                model.cancel_prompt()
+            return
         handlers = {
             Screen.GAME: self._game_key,
             Screen.LOBBY: self._lobby_key,
@@ -331,6 +338,8 @@ class ClientApp:
             model.toggle_mark()
         elif key == "n" and isinstance(prompt, ChallengePrompt):
             self.send(model.accept())
+        elif key == "p":
+            model.ask_penalty()
 
     def _watching_key(self, key: str) -> None:
         """A spectator's keys on the table: a seat number sits there if its player is gone;
@@ -356,6 +365,8 @@ class ClientApp:
             self.send(model.add_bot())
         elif key == "x":
             self.send(model.remove_bot())
+        elif key == "k":
+            model.ask_kick()
         elif key == "s":
             self.send(model.start_match())
         elif key.isdigit():

@@ -46,6 +46,8 @@ from client.tls import CONNECT_FAILURES, connect_failure, normalize_pin, open_pi
 from protocol.limits import INT_MAX
 from protocol.text import TextRefused
 
+log = logging.getLogger("unonet.client.cli")
+
 DEFAULT_PORT = 7077
 OWN_HOST = "own-host"
 """The place (client/seat_tokens.py) the host's own player keeps its seat under, whatever port
@@ -63,6 +65,9 @@ class HostAddress:
     fingerprint: str | None = None
     table: int = 0
     place: str | None = None
+    fresh: bool = False
+    """The host opened its tables anew (no --resume): a seat kept under `place` from an
+    earlier run names nothing there, so it is dropped rather than offered and refused."""
 
 
 StartLocalHost = Callable[[argparse.Namespace], AbstractAsyncContextManager[HostAddress]]
@@ -285,11 +290,17 @@ def play_main(
         async with start_local_host(args) as address:
             if address.place == OWN_HOST:
                 await updates.send(Hosting())  # the quit prompt and the chat say what q ends
+            tokens = SeatTokens() if address.place else None
+            if tokens is not None and address.place is not None and address.fresh:
+                try:
+                    tokens.drop(address.place, address.table)
+                except OSError as exc:  # then the host refuses it, and the player is told
+                    log.warning("seat tokens: %s", exc)
             config = LinkConfig(address.host, address.port, name=name,
                                 tls=address.fingerprint is not None, pin=address.fingerprint,
                                 table=address.table, auto_ready=auto_ready,
                                 transcripts=config_dir(), place=address.place,
-                                seat_tokens=SeatTokens() if address.place else None)
+                                seat_tokens=tokens)
             await run_link(config, commands, updates)
 
     return main

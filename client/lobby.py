@@ -114,6 +114,25 @@ class RemoveBot:
 
 
 @dataclass(frozen=True, slots=True)
+class Kick:
+    """Owner, in the lobby: free `seat` of its player (whose seat token stops working)."""
+
+    seat: int
+
+
+HINT_PENALTY = 2
+"""Cards a player draws for telling another what to play (seed 000, RULES.md 1.11)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Penalize:
+    """Owner, during a round: `seat` draws `count` cards (seed 000's hinting penalty)."""
+
+    seat: int
+    count: int = HINT_PENALTY
+
+
+@dataclass(frozen=True, slots=True)
 class StartMatch:
     """Owner: start the match."""
 
@@ -125,10 +144,10 @@ class Leave:
 
 LobbyCommand = (
     ListTables | CreateTable | JoinTable | Spectate | SetReady | SetRules | AddBot | RemoveBot
-    | StartMatch | Leave
+    | Kick | Penalize | StartMatch | Leave
 )
 LOBBY_COMMANDS = (
-    ListTables, CreateTable, JoinTable, Spectate, SetReady, SetRules, AddBot, RemoveBot,
-    StartMatch, Leave,
+    ListTables, CreateTable, JoinTable, Spectate, SetReady, SetRules, AddBot, RemoveBot, Kick,
+    Penalize, StartMatch, Leave,
 )
 """The command classes, for isinstance (the union above is for annotations)."""

@@ -24,8 +24,10 @@ from client.lobby import (
     AddBot,
     CreateTable,
     JoinTable,
+    Kick,
     LobbyCommand,
     LobbyState,
+    Penalize,
     RemoveBot,
     SetReady,
     SetRules,
@@ -181,9 +183,17 @@ class QuitPrompt:
     pass
 
 
+@dataclass(frozen=True, slots=True)
+class SeatPrompt:
+    """The owner's moderation: the next seat number names whom to kick (`kick`, in the
+    lobby) or to penalize (`penalize`, during a round: seed 000's hinting penalty)."""
+
+    kind: str
+
+
 Prompt = (
     ColorPrompt | ChallengePrompt | StackPrompt | DrawnCardPrompt | TargetPrompt | BuzzPrompt
-    | QuitPrompt
+    | QuitPrompt | SeatPrompt
 )
 
 
@@ -274,7 +284,7 @@ class ClientModel:
         self.pressed: list[int] = []  # the seats that pressed B in the open race, in order
         self.eliminated: set[int] = set()
         self.uno_armed = False
-        self.local_prompt: ColorPrompt | QuitPrompt | None = None
+        self.local_prompt: ColorPrompt | QuitPrompt | SeatPrompt | None = None
         self.show_help = False
         self.current_notice: Notice | None = None
         self.bell = False  # set when a decision of ours starts; the app rings and clears it
@@ -1229,6 +1239,42 @@ class ClientModel:
             return None
         bots = [s.seat for s in self.lobby.seats if s.kind == "bot"]
         return RemoveBot(bots[-1]) if bots else None
+
+    def ask_kick(self) -> None:
+        """`k` in the lobby (owner): the next seat number is whom to remove."""
+        if self._owner_only() and self.lobby is not None and not self.lobby.started:
+            self.local_prompt = SeatPrompt("kick")
+
+    def ask_penalty(self) -> None:
+        """`p` during a round (owner): the next seat number draws the hinting penalty."""
+        if self.local_prompt is not None:
+            return  # a colour being chosen stays open: its card is half played
+        if self._owner_only() and self.view is not None:
+            self.local_prompt = SeatPrompt("penalize")
+
+    def pick_seat(self, index: int) -> LobbyCommand | None:
+        """A seat number answering the SeatPrompt: the command for that seat. Kicking a bot
+        removes it (the owner's x, for that seat); our own seat or an empty one is refused
+        here with a notice, the rest is the host's to judge."""
+        prompt = self.local_prompt
+        self.local_prompt = None
+        lobby = self.lobby
+        if not isinstance(prompt, SeatPrompt) or lobby is None:
+            return None
+        if not 0 <= index < len(lobby.seats):
+            self.notice = self.tr("n.no_seat", seat=index + 1)
+            return None
+        seat = lobby.seats[index]
+        if index == lobby.you:
+            self.notice = self.tr("n.not_yourself")
+            return None
+        if seat.kind == "empty":
+            self.notice = self.tr("n.seat_empty", seat=index + 1)
+            return None
+        self.notice = ""
+        if prompt.kind == "penalize":
+            return Penalize(index)
+        return RemoveBot(index) if seat.kind == "bot" else Kick(index)
 
     def start_match(self) -> LobbyCommand | None:
         return StartMatch() if self._owner_only() else None

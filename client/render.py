@@ -33,6 +33,7 @@ from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 from prompt_toolkit.styles import Style
 from prompt_toolkit.utils import get_cwidth
 
+from client.lobby import HINT_PENALTY
 from client.model import (
     BuzzPrompt,
     ChallengePrompt,
@@ -43,6 +44,7 @@ from client.model import (
     QuitPrompt,
     RoundResult,
     Screen,
+    SeatPrompt,
     StackPrompt,
     TargetPrompt,
     shown_order,
@@ -729,8 +731,8 @@ def prompt_status(model: ClientModel, look: Look) -> Line | None:
     tr = model.tr
     prompt = model.prompt
     p = "class:prompt"
-    if isinstance(prompt, QuitPrompt):
-        return [(p, quit_words(model))]
+    if isinstance(prompt, QuitPrompt | SeatPrompt):
+        return [(p, local_question(model, prompt))]
     if isinstance(prompt, ColorPrompt):
         if prompt.roulette:  # the choices early: a narrow screen folds the rest
             card = tr.card(Face(Kind.WILD_COLOR_ROULETTE))
@@ -779,6 +781,13 @@ def prompt_status(model: ClientModel, look: Look) -> Line | None:
     if isinstance(prompt, BuzzPrompt):
         return [(p, tr("ui.buzz_you")), *pressed_line(model)]
     return None
+
+
+def local_question(model: ClientModel, prompt: QuitPrompt | SeatPrompt) -> str:
+    """A question of this screen's own (leave? whom to kick or penalize?), in words."""
+    if isinstance(prompt, SeatPrompt):
+        return model.tr(f"ui.{prompt.kind}_who", count=HINT_PENALTY)
+    return quit_words(model)
 
 
 def quit_words(model: ClientModel) -> str:
@@ -1067,6 +1076,10 @@ def _fit(model: ClientModel, lines: list[Line], room: int) -> list[Line]:
     return [*lines[:room - 1], more]
 
 
+HELP_VALUES: dict[str, dict[str, object]] = {"help.penalize": {"count": HINT_PENALTY}}
+"""The numbers a help line names, by its key."""
+
+
 def help_keys(model: ClientModel, plain: bool) -> list[str]:
     """The help's lines for where the player is: the table list's keys, the lobby's (the
     owner's too, for the owner), or the game's under the rules in force (no B without
@@ -1080,7 +1093,8 @@ def help_keys(model: ClientModel, plain: bool) -> list[str]:
         keys = ["help.seat_lobby", "help.name"] if model.watching else \
             ["help.ready", "help.seat_lobby", "help.name"]
         if model.is_owner:
-            keys += ["help.start", "help.preset", "help.options", "help.change", "help.bots"]
+            keys += ["help.start", "help.preset", "help.options", "help.change", "help.bots",
+                     "help.kick"]
         return [*keys, "help.chat", "help.trust", "help.help", "help.leave"]
     if model.watching:
         return ["help.watching", "help.sit_match", "help.chat", "help.trust", "help.help",
@@ -1098,7 +1112,8 @@ def help_keys(model: ClientModel, plain: bool) -> list[str]:
     if rules is None or rules.seven_zero:
         keys.append("help.target")
     keys += ["help.colors", *(["help.flip"] if model.flip else []),
-             *(["help.no_mercy"] if model.no_mercy else []), "help.chat", "help.trust"]
+             *(["help.no_mercy"] if model.no_mercy else []),
+             *(["help.penalize"] if model.is_owner else []), "help.chat", "help.trust"]
     if screen is Screen.ROUND_END:
         keys.insert(0, "help.ready_round")
     keys += ["help.help", "help.quit"]
@@ -1111,6 +1126,11 @@ def help_keys(model: ClientModel, plain: bool) -> list[str]:
     return keys
 
 
+def help_entries(model: ClientModel, plain: bool) -> list[str]:
+    """The help's lines in words (help_keys, with the numbers they name)."""
+    return [model.tr(key, **HELP_VALUES.get(key, {})) for key in help_keys(model, plain)]
+
+
 def help_lines(model: ClientModel, plain: bool, width: int, height: int) -> list[Line]:
     """The help in `height` lines: each key's line wrapped under itself where it is wider than
     the screen, as far as the room goes (the keys first in the list first); a key left on one
@@ -1118,7 +1138,7 @@ def help_lines(model: ClientModel, plain: bool, width: int, height: int) -> list
     keys that fit and how many more a taller terminal shows."""
     tr = model.tr
     title: Line = [("class:heading", tr("help.title"))]
-    entries = [tr(key) for key in help_keys(model, plain)]
+    entries = help_entries(model, plain)
     if 1 + len(entries) > height:
         return [title, *_fit(model, [[("", _cut("  " + entry, width))] for entry in entries],
                              height - 1)]
@@ -1199,8 +1219,9 @@ def compose(model: ClientModel, width: int, height: int, plain: bool,
     if model.offline and not (small or model.host_key_warning):
         # The host is gone: only leaving works; once tries ran out, say how to come back.
         keys = ["key.join_later", "key.quit"] if model.connection == "lost" else ["key.quit"]
-    if isinstance(model.local_prompt, QuitPrompt) and (small or screen is not Screen.GAME):
-        body = [[("class:prompt", quit_words(model))], *body]
+    asking = model.local_prompt
+    if isinstance(asking, QuitPrompt | SeatPrompt) and (small or screen is not Screen.GAME):
+        body = [[("class:prompt", local_question(model, asking))], *body]
     body = (body + [[] for _ in range(body_height)])[:body_height]
     return to_text([header(model, width), *body, keybar(model, keys, width)], width)
 

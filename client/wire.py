@@ -15,10 +15,12 @@ from client.lobby import (
     AddBot,
     CreateTable,
     JoinTable,
+    Kick,
     Leave,
     ListTables,
     LobbyCommand,
     LobbyState,
+    Penalize,
     RemoveBot,
     SeatInfo,
     SetReady,
@@ -186,6 +188,10 @@ def lobby_request(command: LobbyCommand) -> tuple[str, dict[str, Any]]:
             return "add_bot", {k: v for k, v in fields.items() if v is not None}
         case RemoveBot(seat=seat):
             return "remove_bot", {"seat": seat}
+        case Kick(seat=seat):
+            return "kick", {"seat": seat}
+        case Penalize(seat=seat, count=count):
+            return "penalize", {"seat": seat, "count": count}
         case StartMatch():
             return "start", {}
         case Leave():

@@ -15,7 +15,7 @@ import trio
 from client_net import LinkHarness, start_link
 
 from client.cli import OWN_HOST, play_main
-from client.link import ConnectionChanged, LobbyChanged, TablesListed, Update
+from client.link import ConnectionChanged, LobbyChanged, Refused, TablesListed, Update
 from client.link_session import Command
 from client.lobby import AddBot, CreateTable, SetReady, StartMatch
 from client.network import Backoff, LinkConfig
@@ -161,3 +161,37 @@ async def test_a_friend_s_table_is_journalled_and_carried_on_with_the_host_s_own
     assert table.settings.name == "Fred's" and table.settings.created
     assert table.game is not None and not table.game.over
     assert again[0].journals() == [own, theirs]
+
+
+async def test_a_fresh_host_does_not_offer_its_player_the_last_runs_seat(
+    nursery: trio.Nursery, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Found in tmux: `unonet host` started again without --resume greeted its own player
+    with "Refused: the host no longer knows your seat ... joining as a newcomer": the seat
+    kept from the last run was offered to a host that never had it. A fresh host's player
+    sits down as a newcomer without a word; the kept seat is only for --resume."""
+    monkeypatch.setenv("UNONET_HOME", str(tmp_path))
+    ran: list[ServedHost] = []
+    harness, stop = await host_and_player(nursery, host_options(tmp_path), ran)
+    await harness.until(lambda u: isinstance(u, LobbyChanged) and u.lobby.you is not None)
+    harness.send(SetReady(True))
+    harness.send(StartMatch())
+    await harness.until(seated_in_match)
+    tokens = SeatTokens(tmp_path / "seat_tokens")
+    with trio.fail_after(20):
+        while not tokens.entries():
+            await trio.sleep(0.01)
+    stop.cancel()
+    await harness.finished.wait()
+
+    again: list[ServedHost] = []
+    fresh, stop_again = await host_and_player(nursery, host_options(tmp_path), again)
+    seen: list[Update] = []
+
+    def seated(update: Update) -> bool:
+        seen.append(update)
+        return isinstance(update, LobbyChanged) and update.lobby.you is not None
+
+    await fresh.until(seated)
+    assert not [u for u in seen if isinstance(u, Refused)], seen
+    stop_again.cancel()

@@ -16,7 +16,7 @@ from client.i18n import LANGUAGES, Translator
 from client.link import TablesListed
 from client.lobby import TableInfo
 from client.model import ClientModel
-from client.render import MIN_HEIGHT, MIN_WIDTH, compose, help_keys
+from client.render import MIN_HEIGHT, MIN_WIDTH, compose, help_entries
 from unonet.rules import RuleSet
 
 EVERY_OPTION = RuleSet(hand_size=4, buzzers=True, sequences=True, multiples=True,
@@ -46,7 +46,7 @@ def test_every_key_of_the_help_is_said_whole_or_counted(
     where: str, lang: str, plain: bool, width: int, height: int
 ) -> None:
     model = at(where, lang)
-    entries = [model.tr(key) for key in help_keys(model, plain)]
+    entries = help_entries(model, plain)
     lines = "".join(f[1] for f in compose(model, width, height, plain)).split("\n")
     assert len(lines) == height
     body = [line.rstrip() for line in lines[2:-1]]  # under the title bar and "Keys"
@@ -73,7 +73,7 @@ def test_every_key_of_the_help_is_said_whole_or_counted(
 
 def test_the_game_s_help_under_every_option_fits_a_24_line_terminal_whole() -> None:
     model = at("game", "en")
-    entries = [model.tr(key) for key in help_keys(model, False)]
+    entries = help_entries(model, False)
     assert len(entries) >= 14  # every rule key is in it
     lines = "".join(f[1] for f in compose(model, 80, 23, False)).split("\n")
     said = " ".join(line.strip() for line in lines[2:-1] if line.strip())

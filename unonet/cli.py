@@ -480,7 +480,7 @@ def host_for_player(
             async with serving(options) as served:
                 ran.append(served)
                 yield HostAddress("127.0.0.1", served.port, served.fingerprint, table=0,
-                                  place=OWN_HOST)
+                                  place=OWN_HOST, fresh=not options.resume)
 
         return running()
 

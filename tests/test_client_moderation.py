@@ -1,0 +1,127 @@
+"""The owner's moderation from the client: `k` then a seat's number removes that player from
+the lobby (a bot is removed as with x), `p` then a seat's number during a round gives that
+player seed 000's hinting penalty (RULES.md 1.11: "draws 2"). The host had both (SPEC.md
+`kick`, `penalize`), and `unonet host --player-owner` promised them to owners, but no key of
+the client sent either. Each is played here over real sockets, from the key to the host."""
+
+from __future__ import annotations
+
+import trio
+from client_net import MACHINE_SPEED, start_link
+
+from client.i18n import Translator
+from client.link import ConnectionChanged, GameEvent, LobbyChanged, TablesListed, Update
+from client.lobby import (
+    HINT_PENALTY,
+    AddBot,
+    CreateTable,
+    JoinTable,
+    Kick,
+    Penalize,
+    RemoveBot,
+    SetReady,
+    StartMatch,
+)
+from client.model import ClientModel, SeatPrompt
+from client.network import LinkConfig
+from client.render import compose
+from host.registry import Registry
+from host.server import HostServer, ServerConfig
+from host.settings import FAST_TIMINGS
+from unonet import events as ev
+
+
+async def club(nursery: trio.Nursery) -> int:
+    """A host with no table yet: its players open them (and own them) from the lobby."""
+    server = HostServer(Registry(FAST_TIMINGS),
+                        ServerConfig(bind="127.0.0.1", port=0, limits=MACHINE_SPEED))
+    listeners: list[trio.SocketListener] = await nursery.start(server.serve)
+    return int(listeners[0].socket.getsockname()[1])
+
+
+def screen(model: ClientModel) -> str:
+    return "".join(fragment[1] for fragment in compose(model, 80, 23, plain=False))
+
+
+async def test_the_owner_kicks_a_player_and_removes_a_bot_by_seat(
+    nursery: trio.Nursery,
+) -> None:
+    port = await club(nursery)
+    owner = await start_link(nursery, LinkConfig("127.0.0.1", port, name="Hana", tls=False))
+    await owner.until(lambda u: isinstance(u, TablesListed))
+    owner.send(CreateTable(name="Hana's"))
+    await owner.until(lambda u: isinstance(u, LobbyChanged) and u.lobby.you == 0)
+    owner.send(AddBot())
+    friend = await start_link(nursery, LinkConfig("127.0.0.1", port, name="Fred", tls=False))
+    await friend.until(lambda u: isinstance(u, TablesListed))
+    friend.send(JoinTable(0, "Fred"))
+    fred = await friend.until(lambda u: isinstance(u, LobbyChanged) and u.lobby.you is not None)
+    assert isinstance(fred, LobbyChanged)
+    fred_seat = fred.lobby.you
+    assert fred_seat is not None
+
+    model = ClientModel(Translator("en"), name="Hana")
+
+    def fred_seated(update: Update) -> bool:
+        model.apply(update)
+        lobby = model.lobby
+        return lobby is not None and lobby.seats[fred_seat].kind == "human"
+
+    await owner.until(fred_seated)
+    assert model.lobby is not None
+    bot_seat = next(s.seat for s in model.lobby.seats if s.kind == "bot")
+
+    model.ask_kick()
+    assert model.local_prompt == SeatPrompt("kick")
+    assert "Remove whom from the table?" in screen(model)
+    assert model.pick_seat(0) is None and model.notice == "That is your own seat."
+    model.ask_kick()
+    assert model.pick_seat(bot_seat) == RemoveBot(bot_seat)  # a bot goes as with x
+    model.ask_kick()
+    kick = model.pick_seat(fred_seat)
+    assert kick == Kick(fred_seat)
+    owner.send(kick)
+    lost = await friend.until_state("lost")
+    assert isinstance(lost, ConnectionChanged) and lost.detail.startswith("kicked")
+    emptied = await owner.until(lambda u: isinstance(u, LobbyChanged)
+                                and u.lobby.seats[fred_seat].kind == "empty")
+    assert isinstance(emptied, LobbyChanged)
+
+
+async def test_the_owner_penalizes_a_hint_during_a_round(nursery: trio.Nursery) -> None:
+    port = await club(nursery)
+    owner = await start_link(nursery, LinkConfig("127.0.0.1", port, name="Hana", tls=False))
+    await owner.until(lambda u: isinstance(u, TablesListed))
+    owner.send(CreateTable(name="Hana's"))
+    await owner.until(lambda u: isinstance(u, LobbyChanged) and u.lobby.you == 0)
+    friend = await start_link(nursery, LinkConfig("127.0.0.1", port, name="Fred", tls=False))
+    await friend.until(lambda u: isinstance(u, TablesListed))
+    friend.send(JoinTable(0, "Fred"))
+    fred = await friend.until(lambda u: isinstance(u, LobbyChanged) and u.lobby.you is not None)
+    assert isinstance(fred, LobbyChanged) and fred.lobby.you is not None
+    fred_seat = fred.lobby.you
+    friend.send(SetReady(True))
+    await owner.until(lambda u: isinstance(u, LobbyChanged)
+                      and u.lobby.seats[fred_seat].ready)
+    owner.send(SetReady(True))
+    owner.send(StartMatch())
+
+    model = ClientModel(Translator("en"), name="Hana")
+    model.ask_penalty()  # not seated at a table yet: nothing to penalize
+    assert model.local_prompt is None
+
+    def turn_started(update: Update) -> bool:  # the round is being played
+        model.apply(update)
+        return isinstance(update, GameEvent) and isinstance(update.event, ev.TurnStarted)
+
+    await owner.until(turn_started)
+    model.ask_penalty()
+    assert model.local_prompt == SeatPrompt("penalize")
+    assert f"Their seat's number (1-0) draws {HINT_PENALTY}" in screen(model)
+    penalty = model.pick_seat(fred_seat)
+    assert penalty == Penalize(fred_seat, HINT_PENALTY)
+    owner.send(penalty)
+    said = await friend.until(lambda u: isinstance(u, GameEvent)
+                              and isinstance(u.event, ev.Penalized))
+    assert isinstance(said, GameEvent) and isinstance(said.event, ev.Penalized)
+    assert (said.event.target, said.event.count) == (fred_seat, HINT_PENALTY)
