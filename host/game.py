@@ -231,10 +231,12 @@ class Game:
         found = [t for t in times if t is not None]
         return min(found) if found else None
 
-    def tick(self, now: float) -> None:
+    def tick(self, now: float) -> bool:
         """Do what is due at `now`: takeovers, seed phases, the next round, an expiry, and at
         most one bot action of each kind, a decision and a race (so a table of bots yields
-        between moves)."""
+        between moves). True if a seat was taken over: the table's state changed (its seat
+        is `taken_over` now, open to a newcomer), which the table tells its members."""
+        taken_over = False
         for index, seat in self.room.occupied():
             if (
                 seat.kind == HUMAN
@@ -242,7 +244,7 @@ class Game:
                 and not seat.taken_over
                 and now >= seat.disconnected_at + self.timings.grace
             ):
-                seat.taken_over = True
+                seat.taken_over = taken_over = True
                 log.info("%s: seat %d (%s) gone past the grace period; a bot plays it",
                          self.label, index, seat.name)
                 self._refresh(now)
@@ -268,6 +270,7 @@ class Game:
         if self.race_due is not None and now >= self.race_due:
             self.race_due = None
             self._race_move(now)
+        return taken_over
 
     # -- rounds and trust --------------------------------------------------------------------
 

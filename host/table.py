@@ -159,7 +159,8 @@ class Table:
 
     def tick(self, now: float) -> None:
         if self.game is not None:
-            self.game.tick(now)
+            if self.game.tick(now):
+                self._lobby_changed(now)  # a seat past its grace: a bot plays it, open to all
             if self.game.over and self.restart_at is None:
                 self._match_over(now)
         if self.restart_at is not None and now >= self.restart_at:

@@ -10,6 +10,7 @@ from dataclasses import replace
 
 import pytest
 import trio
+import trio.testing
 from client_net import play_until, start_host, start_link
 
 from client.link import GameEvent, LobbyChanged, Refused, Update
@@ -80,3 +81,32 @@ def test_the_client_reads_taken_over_and_an_older_hosts_absence() -> None:
     message["seats"] = [dict(seat, taken_over=1)]
     with pytest.raises(WireError):
         lobby_from_wire(message)
+
+
+async def test_a_seat_past_its_grace_is_shown_as_open_when_its_stand_in_takes_it(
+    nursery: trio.Nursery, autojump_clock: trio.testing.MockClock,
+) -> None:
+    """Found in tmux: the host logged "gone past the grace period; a bot plays it", but sent
+    no table_state, so every screen still showed the player offline and a spectator's client
+    refused the seat ("may still come back"). The members hear of the takeover now."""
+    timings = replace(FAST_TIMINGS, grace=30.0)
+    host = await start_host(nursery, bots=1, players=2, rules=RULES, timings=timings)
+    ana = await start_link(nursery, link(host.port, "Ana"))
+    bo = await start_link(nursery, link(host.port, "Bo"))
+    cy = await start_link(nursery, link(host.port, "Cy", spectate=True))
+    async with trio.open_nursery() as both:
+        for player in (ana, bo):
+            both.start_soon(play_until, player, cards_played)
+    await bo.close()
+    dropped = await cy.until(lambda u: (s := seat_named(u, "Bo")) is not None
+                             and not s.connected)
+    dropped_at = trio.current_time()
+    assert not seat_named(dropped, "Bo").taken_over  # type: ignore[union-attr]
+    opened = await cy.until(lambda u: (s := seat_named(u, "Bo")) is not None and s.taken_over,
+                            timeout=timings.grace + 10)
+    assert trio.current_time() - dropped_at >= timings.grace - 1
+    bo_seat = seat_named(opened, "Bo")
+    assert bo_seat is not None
+    cy.send(JoinTable(0, "Cy", bo_seat.seat))  # and the seat is the spectator's to take
+    taken = await cy.until(lambda u: isinstance(u, LobbyChanged) and u.lobby.you == bo_seat.seat)
+    assert isinstance(taken, LobbyChanged)
