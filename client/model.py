@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal
 
 from client import link
 from client.draw_log import DrawRuns
@@ -73,11 +73,11 @@ CHAT_LINES = 100
 MAX_CHAT_CHARS = 200
 """The protocol's chat limit (protocol.limits.MAX_CHAT_CHARS); longer lines are cut here."""
 MAX_NAME_CHARS = 32
+"""A player's name on the wire is str(1..32) (SPEC.md 8.2 join_table); longer names are cut."""
 
 RULE_CHANGES_SAID = 3
 """A rule change of more options than this (a preset) is said as a count: the lobby lists
 the table's rules anyway, and the chat keeps a few lines."""
-"""A player's name on the wire is str(1..32) (SPEC.md 8.2 join_table); longer names are cut."""
 
 COLOR_ORDER = {color: i for i, color in enumerate(ALL_COLORS)}
 
@@ -188,7 +188,7 @@ class SeatPrompt:
     """The owner's moderation: the next seat number names whom to kick (`kick`, in the
     lobby) or to penalize (`penalize`, during a round: seed 000's hinting penalty)."""
 
-    kind: str
+    kind: Literal["kick", "penalize"]
 
 
 Prompt = (

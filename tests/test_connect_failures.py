@@ -7,6 +7,7 @@ for a TLS mismatch and hung at a table that did not exist, and the join screen s
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import re
@@ -255,3 +256,59 @@ def test_a_hostile_hosts_words_reach_the_bots_terminal_escaped(tmp_path: Path) -
     assert bot.returncode == 1, err
     assert "\x1b" not in err and "\u202e" not in err
     assert "server_full: \\x1b[2Jwiped \\u202eevil" in err
+
+
+async def test_a_bot_that_catches_the_host_cheating_exits_3(
+    nursery: trio.Nursery, tmp_path: Path,
+) -> None:
+    """`unonet bot` checks the deck as a player's client does: a host that swaps a dealt card
+    (and signs its lie) is named on stderr, escaped, and the exit status is 3."""
+    from tamper import Forger, Message, TamperingStream, chain, event_of
+
+    from unonet.rules import RuleSet
+
+    host = await start_host(nursery, bots=1, players=1, rules=RuleSet(max_rounds=1))
+    forger = Forger(host.registry.signer)
+    swapped = False
+
+    def swap(message: Message) -> list[Message]:
+        nonlocal swapped
+        event = event_of(message, "cards_received")
+        if swapped or event is None:
+            return [message]
+        swapped = True
+        cards = list(event["cards"])
+        cards[0] = (cards[0] + 1) % 108
+        return [{**message, "event": {**message["event"], "cards": cards}}]
+
+    async def dishonest(client: trio.SocketStream) -> None:
+        """Between the bot and the real host: the host's messages, one of them a lie."""
+        upstream = TamperingStream(await trio.open_tcp_stream("127.0.0.1", host.port),
+                                   chain(swap, lambda message: [forger.forge(message)]))
+
+        async def pump(source: trio.abc.Stream, sink: trio.abc.Stream) -> None:
+            try:
+                while data := await source.receive_some(65536):
+                    await sink.send_all(data)
+            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                pass
+            with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+                await sink.aclose()
+
+        async with trio.open_nursery() as both:
+            both.start_soon(pump, client, upstream)
+            both.start_soon(pump, upstream, client)
+
+    listeners = await nursery.start(trio.serve_tcp, dishonest, 0)
+    port = listeners[0].socket.getsockname()[1]
+    with trio.fail_after(300):
+        bot = await trio.run_process(
+            [sys.executable, "-m", "unonet.cli", "bot", f"127.0.0.1:{port}", "--no-tls",
+             "--think", "0"],
+            cwd=REPO, env={**os.environ, "XDG_CONFIG_HOME": str(tmp_path)},
+            capture_stdout=True, capture_stderr=True, check=False)
+    err = bot.stderr.decode()
+    assert swapped
+    assert bot.returncode == 3, err
+    assert "the host failed a check: " in err and "card_mismatch" in err
+    assert "Traceback" not in err

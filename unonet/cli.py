@@ -721,7 +721,10 @@ def build_parser() -> argparse.ArgumentParser:
     bot = sub.add_parser(
         "bot",
         help="join a host with a bot over the network",
-        description="A bot that plays through the network like any client.",
+        description="A bot that plays through the network like any client, checking the "
+        "host's deck as a player's client does. Exit 0 once it played its matches; 1 if it "
+        "could not reach the host, or the host ended the session first (why, in one line); 3 "
+        "if the host failed a check; 4 if the host is not the pinned one.",
     )
     bot.add_argument("address", metavar="HOST:PORT")
     bot.add_argument("--name", default="bot", help="the bot's name at the table")
