@@ -74,9 +74,11 @@ class HostOptions:
 
 
 def table_names(count: int) -> list[str]:
-    """The names of the tables a host opens at start: "unonet" alone, "unonet 1".. for a club
-    (numbered from 1 as people count; the wire's table numbers start at 0)."""
-    return ["unonet"] if count == 1 else [f"unonet {n}" for n in range(1, count + 1)]
+    """The names of the tables a host opens at start: "unonet" alone, "table 0".. for a club,
+    by the number that `unonet join --table N`, the host's log and a table opened from the
+    lobby without a name ("table 3") go by. Counted from 1 they were "unonet 1" for table 0,
+    and "unonet 3" and a friend's "table 3" were different tables."""
+    return ["unonet"] if count == 1 else [f"table {n}" for n in range(count)]
 
 
 def resume_table(registry: Registry, path: Path, options: HostOptions, journal_dir: Path,

@@ -199,8 +199,8 @@ def test_a_club_host_stopped_with_matches_on_two_tables_carries_both_on_in_one_h
     heard = read_until(resumed.stdout, r"listening on (\S+), port (\d+)")
     assert heard.groups() == ("127.0.0.1", str(port))
     assert read_until(resumed.stdout, r"tables open: (.*)").group(1) == (
-        "0 'unonet 1' (2 seats, 1 bot), 1 'unonet 2' (2 seats, 1 bot), "
-        "2 'unonet 3' (2 seats, 1 bot)")
+        "0 'table 0' (2 seats, 1 bot), 1 'table 1' (2 seats, 1 bot), "
+        "2 'table 2' (2 seats, 1 bot)")
     bot = unonet(tmp_path, "bot", f"127.0.0.1:{port}", "--no-tls", "--think", "0",
                  "--table", "1")
     processes.append(bot)

@@ -94,9 +94,10 @@ async def test_clients_open_more_tables_from_the_lobby(tmp_path: Path) -> None:
         await client.stream.aclose()
 
 
-def test_the_table_names_count_from_one() -> None:
+def test_the_table_names_are_their_numbers() -> None:
+    """As `--table N`, the host's log and a lobby table's default name count them."""
     assert table_names(1) == ["unonet"]
-    assert table_names(3) == ["unonet 1", "unonet 2", "unonet 3"]
+    assert table_names(3) == ["table 0", "table 1", "table 2"]
 
 
 def test_caps_are_checked_with_the_line_the_operator_reads() -> None:
