@@ -32,6 +32,7 @@ from client.lobby import (
 from protocol.errors import ProtocolError
 from protocol.game_codec import decode_view
 from unonet.cards import Color, DeckManifest, Face, Kind, build_manifest
+from unonet.rules import OPTIONS, RulesError, RuleSet
 from unonet.view import View
 
 
@@ -143,13 +144,26 @@ def lobby_from_wire(message: Mapping[str, Any]) -> LobbyState:
         table=_int(message, "table"),
         name=_str(message, "name"),
         owner=_opt_int(message, "owner"),
-        rules=dict(_map(message.get("rules"), "rules")),
+        rules=_rules(message.get("rules")),
         seats=seats,
         started=_bool(message, "started"),
         preset=_opt_str(message, "preset"),
         spectators=_int(message, "spectators"),
         you=_opt_int(message, "you"),
     )
+
+
+def _rules(value: Any) -> dict[str, Any]:
+    """A table's rule options as this engine knows them: an option it does not know (a newer
+    host's) is left out, as [UNO-6-10] has unknown keys ignored; a known one whose value the
+    rules refuse makes the message unusable (the screen words every value it shows, and a
+    list or map there broke the words, not only the meaning)."""
+    known = {name: option for name, option in _map(value, "rules").items() if name in OPTIONS}
+    try:
+        RuleSet(**known)
+    except (RulesError, TypeError) as exc:
+        raise WireError(f"rules: {exc}") from None
+    return known
 
 
 def tables_from_wire(message: Mapping[str, Any]) -> tuple[TableInfo, ...]:

@@ -23,6 +23,8 @@ from client.lobby import TableInfo
 from client.model import ClientModel, Screen
 from client.render import HOST_MARK, LOCAL_MARK, chat_lines, compose
 from client.safe_text import shown
+from client.wire import WireError, lobby_from_wire
+from protocol.examples import EXAMPLES
 from protocol.text import REFUSED_CATEGORIES
 
 WIDTH, HEIGHT = 80, 23
@@ -163,3 +165,23 @@ def test_the_command_line_refuses_a_reserved_name() -> None:
     with pytest.raises(JoinError, match="reserved"):
         player_name(argparse.Namespace(name="Host:"), {})
     assert player_name(argparse.Namespace(name="ada\x07"), {}) == "ada"
+
+
+@pytest.mark.parametrize("value", [[], {"a": 1}, "x\x1b[2J", True, 10**30])
+def test_a_rule_value_the_rules_refuse_makes_a_table_state_unusable(value: object) -> None:
+    """Found by trying values: a host whose table_state said `variant: []` (or any list or
+    map) crashed the screen, which words every rule that differs from the official ones."""
+    message = {**EXAMPLES["table_state"], "rules": {"target": 200, "variant": value}}
+    with pytest.raises(WireError, match="rules: "):
+        lobby_from_wire(message)
+
+
+def test_an_option_this_client_does_not_know_is_left_out() -> None:
+    """A newer host's option ([UNO-6-10]): ignored, the known ones kept and worded."""
+    message = {**EXAMPLES["table_state"], "owner": None,
+               "rules": {"target": 200, "warp_drive": [1, 2]}}
+    lobby = lobby_from_wire(message)
+    assert lobby.rules == {"target": 200}
+    model = ClientModel(Translator("en"), name="Me")
+    model.apply(LobbyChanged(lobby))
+    assert "Target points: 200 points" in drawn(model)
