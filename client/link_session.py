@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from client import wire
+from client.bounds import BoundsError, check_event, check_view
 from client.link import (
     ChatReceived,
     ConnectionChanged,
@@ -152,6 +153,8 @@ class LinkSession:
         commitments and audits go unchecked (see TrustGate); our seed is still contributed.
         `transcript`: where the match's messages are kept, for `unonet audit`."""
         self._trust_shown = TrustStatus()
+        self._deck: int | None = None  # the match's deck size (its manifest), once known
+        self._seats: int | None = None  # the table's seats (the last snapshot), once known
         self.session = ClientSession(name=self.name)
         self.limits: Mapping[str, int] = {}
         self._ready_sent = False
@@ -283,8 +286,14 @@ class LinkSession:
             case MessageReceived(message=message):
                 self._message(message, out)
             case WireSnapshot(view=view, legal=legal):
-                out.updates.append(Snapshot(wire.view_from_wire(view), legal))
+                decoded = wire.view_from_wire(view)
+                if self._deck is None:  # SPEC.md 7.1: the manifest comes first
+                    raise wire.WireError("a snapshot before its match's manifest")
+                self._within_bounds(check_view, decoded, self._deck)
+                self._seats = len(decoded.seats)
+                out.updates.append(Snapshot(decoded, legal))
             case WireGameEvent(event=game_event, legal=legal):
+                self._event_within_bounds(game_event)
                 if isinstance(game_event, ev.MatchEnded):
                     self.match_on = False
                     self.after_match = True
@@ -294,6 +303,8 @@ class LinkSession:
                 if not isinstance(game_event, UnknownEvent):
                     out.updates.append(GameEvent(game_event, legal))
             case HistoryReceived(round_no=round_no, first=first, events=events):
+                for wired in events:
+                    self._event_within_bounds(wired.event)
                 self._missed(round_no, first, [wired.event for wired in events], out)
             case RequestRefused(request=request, error=error):
                 if request.get("t") == "join_table" and self._from_audience is not None:
@@ -384,6 +395,7 @@ class LinkSession:
             # The gate decoded it as it arrived; if it could not (no match identity to check),
             # the deck still shows, or the WireError says why it cannot.
             manifest = self.gate.manifest or wire.manifest_from_wire(message)
+            self._deck, self._seats = len(manifest), None  # a new match: its snapshot follows
             out.updates.append(ManifestReceived(manifest))
         elif kind == "chat_message":
             host = message.get("host") is True
@@ -397,6 +409,21 @@ class LinkSession:
             if mine is not None:
                 kind = "seed_commit" if kind == "round_prepare" else "seed_reveal"
                 out.frames += self.session.send({"t": kind, **mine.to_dict()})
+
+    @staticmethod
+    def _within_bounds(check: Callable[..., None], *args: object) -> None:
+        """A check of client/bounds.py: what it refuses is an unusable message."""
+        try:
+            check(*args)
+        except BoundsError as exc:
+            raise wire.WireError(str(exc)) from None
+
+    def _event_within_bounds(self, event: ev.Event | UnknownEvent) -> None:
+        """An event of the match in play names only its seats and its deck's cards (known
+        once the snapshot came: before it, nothing uses events)."""
+        if (self._seats is not None and self._deck is not None
+                and not isinstance(event, UnknownEvent)):
+            self._within_bounds(check_event, event, self._seats, self._deck)
 
     def _missed(self, round_no: int, first: int, events: Sequence[ev.Event | UnknownEvent],
                 out: Output) -> None:

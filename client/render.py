@@ -84,8 +84,14 @@ def color_keys(lang: str) -> dict[Color, str]:
     return {**COLOR_KEYS, **LANGUAGE_COLOR_KEYS.get(lang, {})}
 
 
-TEAM_NAMES = "AB"
-"""teams=pairs: team 0 is A, team 1 is B."""
+TEAM_NAMES = "ABC"
+"""teams=pairs: team 0 is A, team 1 is B, and at six seats team 2 is C (partners sit
+opposite: seat s and s + seats/2)."""
+
+
+def team_name(team: int) -> str:
+    """A team's letter; a number past them (a host's invention), as a number."""
+    return TEAM_NAMES[team] if 0 <= team < len(TEAM_NAMES) else str(team)
 
 STYLE = Style.from_dict({
     "title": "bg:#303030 #ffffff bold",
@@ -433,7 +439,7 @@ def entry_of(model: ClientModel, seat: int) -> Entry:
     elif view.dealer == seat:
         tag, tag_style = tr("ui.dealer"), "class:dim"
     return Entry(seat, "▶ " if view.current == seat else "  ",
-                 f"{TEAM_NAMES[info.team]} " if info.team is not None else "", name, count,
+                 f"{team_name(info.team)} " if info.team is not None else "", name, count,
                  count_style, uno, uno_style,
                  tr("ui.points", points=info.score), str(info.score), tag, tag_style)
 
@@ -541,7 +547,7 @@ def players(model: ClientModel, width: int, look: Look | None = None,
     look = look if look is not None else Look(plain=False)
     count = model.seat_count
     entries = [entry_of(model, s) for s in range(count)]
-    teams = team_line(model)
+    teams = team_line(model, width)
     if count <= 4 or (model.flip and count + len(teams) <= room):
         return player_cells(model, entries, width, look) + teams
     half = (width - 1) // 2
@@ -592,17 +598,24 @@ def face_row(faces: Sequence[Face], look: Look) -> Line:
     return row
 
 
-def team_line(model: ClientModel) -> list[Line]:
-    """teams=pairs: each team, its partners and its total, on one line (none without teams)."""
+def team_line(model: ClientModel, width: int) -> list[Line]:
+    """teams=pairs: each team, its partners and its total, as many to a line as fit `width`
+    (none without teams): three teams of six seats take two lines at 80 columns."""
     teams = model.teams()
     if not teams:
         return []
     parts = [
-        model.tr("ui.team_score", team=TEAM_NAMES[team],
+        model.tr("ui.team_score", team=team_name(team),
                  names=" + ".join(model.name(s) for s in seats), points=model.team_points(team))
         for team, seats in sorted(teams.items())
     ]
-    return [[("class:dim", "  " + " · ".join(parts))]]
+    lines: list[str] = []
+    for part in parts:
+        if lines and get_cwidth(f"{lines[-1]} · {part}") <= width:
+            lines[-1] = f"{lines[-1]} · {part}"
+        else:
+            lines.append("  " + part)
+    return [[("class:dim", line)] for line in lines]
 
 
 def centre(model: ClientModel, look: Look, width: int) -> Line:

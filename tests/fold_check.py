@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from client.bounds import check_event, check_view
 from client.fold import ViewTracker
 from unonet import events as ev
 from unonet.match import Match
@@ -21,10 +22,17 @@ def trackers_of(match: Match) -> dict[int | None, ViewTracker]:
 def fold_step(
     match: Match, trackers: dict[int | None, ViewTracker], events: Sequence[ev.Event], where: str
 ) -> None:
-    """Give each fold what its audience got of `events`, then hold it to the engine's view."""
+    """Give each fold what its audience got of `events`, then hold it to the engine's view.
+    Every event and view is also within client/bounds.py's checks: a real match's never
+    counts as a hostile host's."""
+    deck = len(match.manifest)
+    for event in events:
+        check_event(event, match.seats, deck)
     for who, tracker in trackers.items():
         for event in events:
             audience = event.audience
             if audience is None or (who is not None and who in audience):
                 tracker.apply(event)
-        assert tracker.view == observe(match, who), f"seat {who} {where}: {list(events)}"
+        view = observe(match, who)
+        check_view(view, deck)
+        assert tracker.view == view, f"seat {who} {where}: {list(events)}"

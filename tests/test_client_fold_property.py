@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from test_properties import all_legal, choose_action, house_rule_options, playable_rules
 
+from client.bounds import check_event, check_view
 from client.fold import ViewTracker
 from unonet.actions import Action, Play
 from unonet.match import MATCH_OVER, Match
@@ -67,11 +68,14 @@ def test_the_folded_view_is_the_engine_view_after_every_batch(
             break
         seat, action = next_action(match, rng, step)
         events = match.apply(seat, action)
+        for event in events:  # a real match is never out of bounds (client/bounds.py)
+            check_event(event, seats, len(match.manifest))
         for who, tracker in trackers.items():
             for event in events:
                 audience = event.audience
                 if audience is None or (who is not None and who in audience):
                     tracker.apply(event)
+            check_view(match.view(who), len(match.manifest))
             assert tracker.view == match.view(who), (
                 f"seat {who} after {action!r} by {seat} (step {step}): {events}"
             )

@@ -320,3 +320,19 @@ def test_at_ten_seats_the_swap_chooser_keeps_the_cursor_in_view() -> None:
     text = screen(model)
     assert ">10 Luca (2)" in " ".join(text.split())
     assert_in_step(table)
+
+
+def test_six_players_in_pairs_show_three_teams() -> None:
+    """Six seats make three teams (seat s with s + 3): the screen had letters for two and
+    stopped with an IndexError on the first deal of any six-player game in pairs (found by
+    checking every real view against client/bounds.py)."""
+    model = fresh()
+    table = house_table(
+        model, RuleSet(hand_size=2, teams="pairs"),
+        [["r5", "r6"], ["g1", "g2"], ["y1", "y2"], ["b1", "b2"], ["g3", "g4"], ["y3", "y4"]],
+        "r0", {}, dealer=5,
+    )
+    lines = [line.strip() for line in screen(model).split("\n")]
+    assert "Team A (Me + Dario): 0 pts · Team B (Bruno + Eva): 0 pts" in lines
+    assert "Team C (Chiara + Fabio): 0 pts" in lines  # on a line of its own: 80 columns
+    assert_in_step(table)

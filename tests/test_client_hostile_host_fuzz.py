@@ -1,0 +1,114 @@
+"""A hostile host cannot crash the client with a message: every message a host may send, with
+one value anywhere in it replaced by a hostile one (a list, a map, an escape, a huge number, a
+wrong type), goes through the client's session, its model and its screen without an exception.
+The protocol's catalogue refuses most of them; what it lets through (a map's values, say) the
+client must refuse or word itself. Found this way: `table_state.rules` with a list for a rule."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from client.i18n import Translator
+from client.link_session import LinkSession
+from client.model import ClientModel
+from client.render import compose
+from protocol.examples import EXAMPLES
+from protocol.frames import encode_frame
+from protocol.messages import CATALOGUE, Direction
+from unonet.rules import OPTIONS
+
+FROM_HOST = sorted(t for t, spec in CATALOGUE.items()
+                   if spec.direction in (Direction.HOST_TO_CLIENT, Direction.BOTH)
+                   and t in EXAMPLES and t not in ("welcome", "hello"))
+"""The messages a host sends after its welcome, each with its SPEC.md example to start from."""
+
+PRELUDE = ("table_state", "manifest", "snapshot")
+
+HOSTILE = st.one_of(
+    st.none(), st.booleans(), st.integers(min_value=-(2**63), max_value=2**64 - 1),
+    st.floats(allow_nan=True), st.text(max_size=20),
+    st.sampled_from(["\x1b[2J", "\u202eevil", "", "a" * 300, "host", "official", "flip"]),
+    st.lists(st.integers(), max_size=3), st.dictionaries(st.text(max_size=5), st.integers(),
+                                                         max_size=3),
+    st.binary(max_size=8),
+)
+
+
+KEYS = sorted({*OPTIONS, *(f.name for spec in CATALOGUE.values() for f in spec.fields),
+               "taken_over", "kind", "seat", "cards", "color", "number"})
+"""Keys a hostile host may add to any map: every field and rule option the client knows."""
+
+
+def maps(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every map in a message, as the path to it (the message itself is ())."""
+    found = [prefix] if isinstance(value, dict) else []
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            found += maps(inner, (*prefix, key))
+    elif isinstance(value, list):
+        for index, inner in enumerate(value):
+            found += maps(inner, (*prefix, index))
+    return found
+
+
+def paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every place in a message a value sits (map keys and list indexes, nested)."""
+    found = [prefix] if prefix else []
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            found += paths(inner, (*prefix, key))
+    elif isinstance(value, list):
+        for index, inner in enumerate(value):
+            found += paths(inner, (*prefix, index))
+    return found
+
+
+def replaced(message: dict[str, Any], path: tuple[Any, ...], value: Any) -> dict[str, Any]:
+    changed = copy.deepcopy(message)
+    where: Any = changed
+    for step in path[:-1]:
+        where = where[step]
+    where[path[-1]] = value
+    return changed
+
+
+def welcomed() -> tuple[LinkSession, ClientModel]:
+    """A link past its handshake (the SPEC.md example welcome), and a screen's model."""
+    link = LinkSession("me")
+    link.connect()
+    model = ClientModel(Translator("en"), name="me")
+    for update in link.receive(encode_frame(EXAMPLES["welcome"])).updates:
+        model.apply(update)
+    return link, model
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_no_message_from_a_host_crashes_the_client(data: st.DataObject) -> None:
+    link, model = welcomed()
+    # A table in play first (its state, deck and view), so that each message has one to land
+    # on: an event, an audit or a history goes as deep as it would in a match.
+    for kind in PRELUDE:
+        for update in link.receive(encode_frame(EXAMPLES[kind])).updates:
+            model.apply(update)
+    kind = data.draw(st.sampled_from(FROM_HOST), label="message")
+    message = dict(EXAMPLES[kind])
+    if data.draw(st.booleans(), label="add a key"):  # a key added to some map
+        where = data.draw(st.sampled_from(maps(message)), label="map")
+        path = (*where, data.draw(st.sampled_from(KEYS), label="key"))
+    else:  # a value replaced
+        path = data.draw(st.sampled_from([p for p in paths(message) if p != ("t",)]),
+                         label="path")
+    message = replaced(message, path, data.draw(HOSTILE, label="value"))
+    try:
+        frame = encode_frame(message, check=False)
+    except Exception:
+        return
+    for update in link.receive(frame).updates:
+        model.apply(update)
+    for width, height in ((80, 23), (60, 17)):
+        compose(model, width, height, plain=False)
