@@ -1,0 +1,71 @@
+"""The screen draws any table the engine can make: random house rules and variants, 2 to 10
+seats, a random point of a random match, each seat's view and a spectator's, at the usual and
+the smallest terminal. A six-player game in pairs (three teams) stopped the screen with an
+IndexError at its first deal while every test drew two teams: this draws them all."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+from prompt_toolkit.utils import get_cwidth
+from test_client_fold_property import next_action
+from test_properties import house_rule_options, playable_rules
+
+from client.i18n import Translator
+from client.link import LobbyChanged, ManifestReceived, Snapshot
+from client.lobby import LobbyState, SeatInfo
+from client.model import ClientModel
+from client.render import MIN_HEIGHT, MIN_WIDTH, compose
+from unonet.match import MATCH_OVER, Match
+
+SIZES = ((80, 23), (MIN_WIDTH, MIN_HEIGHT))
+
+
+def model_of(match: Match, seat: int | None, lang: str) -> ClientModel:
+    """A client at `seat` (None: watching) that has just entered `match` where it is now."""
+    model = ClientModel(Translator(lang), name=f"P{seat}")
+    model.apply(ManifestReceived(match.manifest))
+    seats = tuple(SeatInfo(s, "human" if s % 3 else "bot", f"Player {s}", True, True)
+                  for s in range(match.seats))
+    model.apply(LobbyChanged(LobbyState(0, "table", 0, match.rules.to_dict(), seats, True,
+                                        you=seat)))
+    legal = match.legal_actions(seat) if seat is not None else []
+    model.apply(Snapshot(match.view(seat), legal))
+    return model
+
+
+@settings(max_examples=80, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(
+    seats=st.integers(2, 10),
+    variant=st.sampled_from(["classic", "classic", "flip", "no_mercy"]),
+    seed=st.binary(min_size=1, max_size=8),
+    options=house_rule_options(),
+    choices=st.integers(0, 2**32),
+    steps=st.integers(0, 150),
+    lang=st.sampled_from(["en", "it", "pt"]),
+)
+def test_any_table_at_any_point_is_drawn_within_the_screen(
+    seats: int, variant: str, seed: bytes, options: dict[str, Any], choices: int, steps: int,
+    lang: str,
+) -> None:
+    rules = playable_rules({**options, "variant": variant}, seats)
+    assume(rules is not None)
+    assert rules is not None
+    match = Match(rules, seats, seed)
+    rng = random.Random(choices)
+    for step in range(steps):
+        if match.phase == MATCH_OVER:
+            break
+        seat, action = next_action(match, rng, step)
+        match.apply(seat, action)
+    for who in (0, seats - 1, None):
+        model = model_of(match, who, lang)
+        for width, height in SIZES:
+            text = "".join(fragment[1] for fragment in compose(model, width, height, False))
+            lines = text.split("\n")
+            assert len(lines) == height
+            assert all(get_cwidth(line) <= width for line in lines), (width, lines)
