@@ -11,6 +11,7 @@ the host decides, the client never guesses rules (SPEC.md: a minimal client need
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Literal
@@ -261,6 +262,10 @@ class ClientModel:
         """Events of the round from a round_history (link.MissedEvents), told in the log once
         the seats' names are known: a resume's table_state comes after its snapshot."""
         self.chat: deque[ChatLine] = deque(maxlen=CHAT_LINES)
+        self._rules_said: tuple[ChatLine, Mapping[str, Any], bool] | None = None
+        """The last rule-change line, the rules before the changes it says, and whether it
+        says we are no longer ready: the owner's next change, with nothing said between,
+        rewrites that line rather than adding one per arrow key."""
         self.trust = link.TrustStatus()
         """The deck checks of the match, whole (the link sends each change)."""
         self.trust_seen = 0
@@ -810,21 +815,33 @@ class ClientModel:
         """The owner changed the rules: said in the chat to everyone but the owner (who sees
         the editor), with what changed. The host makes every player ready again then: a
         player who was ready hears it, else the start waits on them without a word why."""
-        changed = rule_changes(before.rules, lobby.rules, self.tr.lang)
-        if not changed or (lobby.you is not None and lobby.you == lobby.owner):
+        if before.rules == lobby.rules or (lobby.you is not None and lobby.you == lobby.owner):
             return
+        base, unready = before.rules, False
+        said = self._rules_said
+        if said is not None and self.chat and self.chat[-1] is said[0]:
+            base, unready = said[1], said[2]  # the same stretch of changes: one line for it
+            self.chat.pop()
+            self.chat_unread = max(0, self.chat_unread - 1)
+        changed = rule_changes(base, lobby.rules, self.tr.lang)
         owner = lobby.owner
         name = (lobby.seats[owner].name if owner is not None and owner < len(lobby.seats)
                 else None) or "?"
-        if len(changed) > RULE_CHANGES_SAID:
+        if not changed:  # changed, then changed back
+            text = self.tr("news.rules_back", name=shown(name))
+        elif len(changed) > RULE_CHANGES_SAID:
             text = self.tr("news.rules_many", name=shown(name), count=len(changed))
         else:
             text = self.tr("news.rules", name=shown(name), changes="; ".join(changed))
         was = next((s for s in before.seats if s.seat == before.you), None)
         now = next((s for s in lobby.seats if s.seat == lobby.you), None)
-        if was is not None and now is not None and was.ready and not now.ready:
+        unready = unready or (was is not None and now is not None and was.ready
+                              and not now.ready)
+        if unready and now is not None and not now.ready:
             text += " · " + self.tr("news.ready_again")
-        self._chat(ChatLine(self.tr("news.table"), text, None, "local"))
+        line = ChatLine(self.tr("news.table"), text, None, "local")
+        self._chat(line)
+        self._rules_said = (line, base, unready)
 
     def apply_trust(self, report: link.TrustReport) -> None:
         """A check's outcome: a violation goes into the log too (the panel keeps them all);

@@ -98,3 +98,34 @@ def test_the_lobby_says_when_the_rules_are_no_longer_the_preset() -> None:
     assert "Rules (official, changed)" in screen()
     model.apply(LobbyChanged(lobby(1, {}, fred_ready=False)))  # changed back
     assert "Rules (official)" in screen()
+
+
+def test_the_owners_arrow_keys_make_one_line_not_one_each() -> None:
+    """The owner steps a rule with the arrows: each step is a table_state. With nothing said
+    in between, the guest's chat keeps one line that says where the rules ended up."""
+    model = ClientModel(Translator("en"), name="Fred")
+    model.apply(LobbyChanged(lobby(1, {}, fred_ready=True)))
+    for target in (550, 600, 650):
+        model.apply(LobbyChanged(lobby(1, {"target": target}, fred_ready=False)))
+    assert news(model) == ["Hana changed the rules: Target points: 650 points · you are no "
+                           "longer ready: r when you agree"]
+    model.apply(LobbyChanged(lobby(1, {}, fred_ready=False)))  # and back to where it was
+    assert news(model) == ["Hana put the rules back as they were · you are no longer ready: "
+                           "r when you agree"]
+    model.apply(LobbyChanged(lobby(1, {}, fred_ready=True)))  # Fred readies: no rule change
+    model.apply(LobbyChanged(lobby(1, {"stacking": "same_kind"}, fred_ready=False)))
+    assert news(model) == ["Hana changed the rules: Stacking draw cards: same kind · you are no "
+                           "longer ready: r when you agree"]
+
+
+def test_a_line_said_between_starts_a_new_rule_line() -> None:
+    from client.link import ChatReceived
+
+    model = ClientModel(Translator("en"), name="Fred")
+    model.apply(LobbyChanged(lobby(1, {}, fred_ready=False)))
+    model.apply(LobbyChanged(lobby(1, {"target": 200}, fred_ready=False)))
+    model.apply(ChatReceived("Hana", "how about 300?", 0))
+    model.apply(LobbyChanged(lobby(1, {"target": 300}, fred_ready=False)))
+    assert news(model) == ["Hana changed the rules: Target points: 200 points",
+                           "how about 300?",
+                           "Hana changed the rules: Target points: 300 points"]
