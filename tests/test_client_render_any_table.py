@@ -15,10 +15,11 @@ from test_client_fold_property import next_action
 from test_properties import house_rule_options, playable_rules
 
 from client.i18n import Translator
-from client.link import LobbyChanged, ManifestReceived, Snapshot
+from client.link import GameEvent, LobbyChanged, ManifestReceived, Snapshot
 from client.lobby import LobbyState, SeatInfo
 from client.model import ClientModel
 from client.render import MIN_HEIGHT, MIN_WIDTH, compose
+from unonet import events as ev
 from unonet.match import MATCH_OVER, Match
 
 SIZES = ((80, 23), (MIN_WIDTH, MIN_HEIGHT))
@@ -69,3 +70,43 @@ def test_any_table_at_any_point_is_drawn_within_the_screen(
             lines = text.split("\n")
             assert len(lines) == height
             assert all(get_cwidth(line) <= width for line in lines), (width, lines)
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(
+    seats=st.integers(2, 10),
+    variant=st.sampled_from(["classic", "classic", "flip", "no_mercy"]),
+    seed=st.binary(min_size=1, max_size=8),
+    options=house_rule_options(),
+    choices=st.integers(0, 2**32),
+    lang=st.sampled_from(["en", "it", "pt"]),
+)
+def test_a_whole_match_as_a_seat_follows_it_is_drawn_within_the_screen(
+    seats: int, variant: str, seed: bytes, options: dict[str, Any], choices: int, lang: str,
+) -> None:
+    """Seat 0's client fed every event it gets from the first deal on, as over the wire: the
+    table, the round-end scores (every hand of every seat) and the match's end, drawn as it
+    goes."""
+    rules = playable_rules({**options, "variant": variant, "max_rounds": 2}, seats)
+    assume(rules is not None)
+    assert rules is not None
+    match = Match(rules, seats, seed)
+    model = model_of(match, 0, lang)
+    rng = random.Random(choices)
+    for step in range(400):
+        if match.phase == MATCH_OVER:
+            break
+        seat, action = next_action(match, rng, step)
+        events = match.apply(seat, action)
+        legal = match.legal_actions(0)
+        for event in events:
+            if event.audience is None or 0 in event.audience:
+                model.apply(GameEvent(event, legal))
+        ended = any(isinstance(event, ev.RoundEnded | ev.MatchEnded) for event in events)
+        if ended or step % 25 == 0:  # the scores' screens each time they show
+            for width, height in SIZES:
+                text = "".join(fragment[1] for fragment in compose(model, width, height, False))
+                lines = text.split("\n")
+                assert len(lines) == height
+                assert all(get_cwidth(line) <= width for line in lines), (width, lines)
