@@ -82,13 +82,18 @@ class JoinError(Exception):
 # -- options -------------------------------------------------------------------------------------
 
 
+def whole(text: str, noun: str) -> int:
+    """An option's whole number, else argparse's one line: `'x' is not a <noun>`."""
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a {noun}") from None
+
+
 def table_number(text: str) -> int:
     """`--table`: a table's number as the host's list gives it (0 and up), checked here rather
     than refused by the host after the connection is made."""
-    try:
-        number = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a table number") from None
+    number = whole(text, "table number")
     if not 0 <= number <= INT_MAX:
         raise argparse.ArgumentTypeError(f"{number} is not a table number (0 and up)")
     return number

@@ -43,27 +43,16 @@ KEYS = sorted({*OPTIONS, *(f.name for spec in CATALOGUE.values() for f in spec.f
 """Keys a hostile host may add to any map: every field and rule option the client knows."""
 
 
-def maps(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    """Every map in a message, as the path to it (the message itself is ())."""
-    found = [prefix] if isinstance(value, dict) else []
+def places(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[tuple[Any, ...], Any]]:
+    """Every place in a message a value sits, the message itself first (its path is ()),
+    with the value there: map keys and list indexes, nested."""
+    found = [(prefix, value)]
     if isinstance(value, dict):
         for key, inner in value.items():
-            found += maps(inner, (*prefix, key))
+            found += places(inner, (*prefix, key))
     elif isinstance(value, list):
         for index, inner in enumerate(value):
-            found += maps(inner, (*prefix, index))
-    return found
-
-
-def paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    """Every place in a message a value sits (map keys and list indexes, nested)."""
-    found = [prefix] if prefix else []
-    if isinstance(value, dict):
-        for key, inner in value.items():
-            found += paths(inner, (*prefix, key))
-    elif isinstance(value, list):
-        for index, inner in enumerate(value):
-            found += paths(inner, (*prefix, index))
+            found += places(inner, (*prefix, index))
     return found
 
 
@@ -97,11 +86,13 @@ def test_no_message_from_a_host_crashes_the_client(data: st.DataObject) -> None:
             model.apply(update)
     kind = data.draw(st.sampled_from(FROM_HOST), label="message")
     message = dict(EXAMPLES[kind])
+    found = places(message)
     if data.draw(st.booleans(), label="add a key"):  # a key added to some map
-        where = data.draw(st.sampled_from(maps(message)), label="map")
+        where = data.draw(st.sampled_from([p for p, v in found if isinstance(v, dict)]),
+                          label="map")
         path = (*where, data.draw(st.sampled_from(KEYS), label="key"))
     else:  # a value replaced
-        path = data.draw(st.sampled_from([p for p in paths(message) if p != ("t",)]),
+        path = data.draw(st.sampled_from([p for p, _ in found if p not in ((), ("t",))]),
                          label="path")
     message = replaced(message, path, data.draw(HOSTILE, label="value"))
     try:

@@ -38,62 +38,59 @@ def model_of(match: Match, seat: int | None, lang: str) -> ClientModel:
     return model
 
 
-@settings(max_examples=80, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
-@given(
-    seats=st.integers(2, 10),
-    variant=st.sampled_from(["classic", "classic", "flip", "no_mercy"]),
-    seed=st.binary(min_size=1, max_size=8),
-    options=house_rule_options(),
-    choices=st.integers(0, 2**32),
-    steps=st.integers(0, 150),
-    lang=st.sampled_from(["en", "it", "pt"]),
-)
-def test_any_table_at_any_point_is_drawn_within_the_screen(
-    seats: int, variant: str, seed: bytes, options: dict[str, Any], choices: int, steps: int,
-    lang: str,
-) -> None:
-    rules = playable_rules({**options, "variant": variant}, seats)
+VARIANTS = ("classic", "classic", "flip", "no_mercy")
+LANGS = ("en", "it", "pt")
+PATIENCE = settings(deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+
+
+@st.composite
+def tables(draw: st.DrawFn, **fixed: Any) -> tuple[Match, random.Random, str]:
+    """A match the engine can play (random house rules and variant, 2-10 seats, options in
+    `fixed` pinned), a random player's choices for it, and a language."""
+    seats = draw(st.integers(2, 10))
+    options = {**draw(house_rule_options()), "variant": draw(st.sampled_from(VARIANTS)), **fixed}
+    rules = playable_rules(options, seats)
     assume(rules is not None)
     assert rules is not None
-    match = Match(rules, seats, seed)
-    rng = random.Random(choices)
+    match = Match(rules, seats, draw(st.binary(min_size=1, max_size=8)))
+    return match, random.Random(draw(st.integers(0, 2**32))), draw(st.sampled_from(LANGS))
+
+
+def assert_drawn(model: ClientModel) -> None:
+    """The screen at each size: its height, and no line wider than the terminal."""
+    for width, height in SIZES:
+        text = "".join(fragment[1] for fragment in compose(model, width, height, False))
+        lines = text.split("\n")
+        assert len(lines) == height
+        assert all(get_cwidth(line) <= width for line in lines), (width, lines)
+
+
+@settings(PATIENCE, max_examples=80)
+@given(table=tables(), steps=st.integers(0, 150))
+def test_any_table_at_any_point_is_drawn_within_the_screen(
+    table: tuple[Match, random.Random, str], steps: int,
+) -> None:
+    match, rng, lang = table
     for step in range(steps):
         if match.phase == MATCH_OVER:
             break
         seat, action = next_action(match, rng, step)
         match.apply(seat, action)
-    for who in (0, seats - 1, None):
-        model = model_of(match, who, lang)
-        for width, height in SIZES:
-            text = "".join(fragment[1] for fragment in compose(model, width, height, False))
-            lines = text.split("\n")
-            assert len(lines) == height
-            assert all(get_cwidth(line) <= width for line in lines), (width, lines)
+    for who in (0, match.seats - 1, None):
+        assert_drawn(model_of(match, who, lang))
 
 
-@settings(max_examples=40, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
-@given(
-    seats=st.integers(2, 10),
-    variant=st.sampled_from(["classic", "classic", "flip", "no_mercy"]),
-    seed=st.binary(min_size=1, max_size=8),
-    options=house_rule_options(),
-    choices=st.integers(0, 2**32),
-    lang=st.sampled_from(["en", "it", "pt"]),
-)
+@settings(PATIENCE, max_examples=40)
+@given(table=tables(max_rounds=2))
 def test_a_whole_match_as_a_seat_follows_it_is_drawn_within_the_screen(
-    seats: int, variant: str, seed: bytes, options: dict[str, Any], choices: int, lang: str,
+    table: tuple[Match, random.Random, str],
 ) -> None:
     """Seat 0's client fed every event it gets from the first deal on, as over the wire: the
     table, the round-end scores (every hand of every seat) and the match's end, drawn as it
     goes."""
-    rules = playable_rules({**options, "variant": variant, "max_rounds": 2}, seats)
-    assume(rules is not None)
-    assert rules is not None
-    match = Match(rules, seats, seed)
+    match, rng, lang = table
     model = model_of(match, 0, lang)
-    rng = random.Random(choices)
     for step in range(400):
         if match.phase == MATCH_OVER:
             break
@@ -105,8 +102,4 @@ def test_a_whole_match_as_a_seat_follows_it_is_drawn_within_the_screen(
                 model.apply(GameEvent(event, legal))
         ended = any(isinstance(event, ev.RoundEnded | ev.MatchEnded) for event in events)
         if ended or step % 25 == 0:  # the scores' screens each time they show
-            for width, height in SIZES:
-                text = "".join(fragment[1] for fragment in compose(model, width, height, False))
-                lines = text.split("\n")
-                assert len(lines) == height
-                assert all(get_cwidth(line) <= width for line in lines), (width, lines)
+            assert_drawn(model)

@@ -22,6 +22,7 @@ import trio
 import trio.testing
 from client_net import start_host
 from prompt_toolkit.utils import get_cwidth
+from test_cli_errors import run_unonet
 
 from client.i18n import Translator
 from client.link import ConnectionChanged, Update
@@ -151,15 +152,6 @@ async def test_a_plain_link_to_a_tls_host_says_to_leave_out_no_tls(tmp_path: Pat
 
 
 # -- `unonet bot`, run as a user runs it -------------------------------------------------------
-
-
-def run_unonet(args: list[str], home: Path) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "UNONET_HOME": str(home), "XDG_CONFIG_HOME": str(home),
-           "XDG_STATE_HOME": str(home)}
-    return subprocess.run(
-        [sys.executable, "-m", "unonet.cli", *args], cwd=REPO, env=env, stdin=subprocess.DEVNULL,
-        capture_output=True, text=True, timeout=120,
-    )
 
 
 @pytest.fixture(scope="module")

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_client_hostile_host_fuzz import places
 from test_host_journal import _play_some
 
 from host.journal import JournalError, load
@@ -33,16 +34,9 @@ VALUES = st.one_of(st.none(), st.booleans(), st.integers(-3, 300), st.text(max_s
                    st.dictionaries(st.text(max_size=4), st.integers(0, 3), max_size=2))
 
 
-def paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+def paths(value: Any) -> list[tuple[Any, ...]]:
     """Every place in a decoded line a value sits (map keys and list positions)."""
-    found = [prefix] if prefix else []
-    if isinstance(value, dict):
-        for key, item in value.items():
-            found += paths(item, (*prefix, key))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            found += paths(item, (*prefix, index))
-    return found
+    return [path for path, _ in places(value) if path]
 
 
 def edited(line: Any, path: tuple[Any, ...], value: Any, remove: bool) -> Any:

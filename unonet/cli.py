@@ -17,6 +17,7 @@ from client.cli import (
     add_play_arguments,
     parse_address,
     table_number,
+    whole,
 )
 from host.compiled import compiled_parts
 from host.settings import (
@@ -112,10 +113,7 @@ MAX_BOT_MATCHES = 1_000_000
 
 def match_count(text: str) -> int:
     """`--matches`: how many matches a bot plays before leaving, 1 and up."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of matches") from None
+    value = whole(text, "number of matches")
     if not 1 <= value <= MAX_BOT_MATCHES:
         raise argparse.ArgumentTypeError(f"{value}: matches from 1 to {MAX_BOT_MATCHES:,}")
     return value
