@@ -291,7 +291,7 @@ EN: dict[str, str] = {
     "help.bots": "a: add a bot, x: remove the last bot",
     "help.kick": "k, then 1-0: remove that seat's player (or bot) from the table",
     "help.penalize": "p, then 1-0: that player draws {count} for a hint (the owner's penalty)",
-    "ui.kick_who": "Remove whom from the table? Their seat's number (1-0); Esc: nobody",
+    "ui.kick_who": "Remove whom? Their seat's number (1-0); Esc: nobody",
     "ui.penalize_who": "Who hinted? Their seat's number (1-0) draws {count}; Esc: nobody",
     "n.not_yourself": "That is your own seat.",
     "n.seat_empty": "Seat {seat} is empty.",
@@ -616,9 +616,8 @@ IT: dict[str, str] = {
     "help.kick": "k, poi 1-0: manda via dal tavolo il giocatore (o il bot) di quel posto",
     "help.penalize": "p, poi 1-0: quel giocatore pesca {count} per un suggerimento (penalità del "
                      "padrone)",
-    "ui.kick_who": "Chi mandi via dal tavolo? Il numero del suo posto (1-0); Esc: nessuno",
-    "ui.penalize_who": "Chi ha suggerito? Il numero del suo posto (1-0) pesca {count}; Esc: "
-                       "nessuno",
+    "ui.kick_who": "Chi mandi via? Il numero del posto (1-0); Esc: nessuno",
+    "ui.penalize_who": "Chi ha suggerito? Il suo posto (1-0) pesca {count}; Esc: nessuno",
     "n.not_yourself": "È il tuo posto.",
     "n.seat_empty": "Il posto {seat} è vuoto.",
     "help.leave": "q o Ctrl-C: lascia il tavolo (chiede conferma)",
@@ -946,8 +945,8 @@ PT: dict[str, str] = {
     "help.kick": "k, depois 1-0: tira da mesa o jogador (ou o bot) daquele lugar",
     "help.penalize": "p, depois 1-0: esse jogador compra {count} por uma dica (a penalidade do "
                      "dono)",
-    "ui.kick_who": "Tirar quem da mesa? O número do lugar (1-0); Esc: ninguém",
-    "ui.penalize_who": "Quem deu a dica? O número do lugar (1-0) compra {count}; Esc: ninguém",
+    "ui.kick_who": "Tirar quem? O número do lugar (1-0); Esc: ninguém",
+    "ui.penalize_who": "Quem deu a dica? O lugar (1-0) compra {count}; Esc: ninguém",
     "n.not_yourself": "Esse é o seu lugar.",
     "n.seat_empty": "O lugar {seat} está vazio.",
     "help.leave": "q ou Ctrl-C: sai da mesa (pergunta antes)",

@@ -1234,7 +1234,9 @@ def compose(model: ClientModel, width: int, height: int, plain: bool,
         keys = ["key.join_later", "key.quit"] if model.connection == "lost" else ["key.quit"]
     asking = model.local_prompt
     if isinstance(asking, QuitPrompt | SeatPrompt) and (small or screen is not Screen.GAME):
-        body = [[("class:prompt", local_question(model, asking))], *body]
+        question: list[Line] = [[("class:prompt", part)]
+                                for part in wrap(local_question(model, asking), width)]
+        body = [*question, *body]
     body = (body + [[] for _ in range(body_height)])[:body_height]
     return to_text([header(model, width), *body, keybar(model, keys, width)], width)
 

@@ -6,6 +6,7 @@ the client sent either. Each is played here over real sockets, from the key to t
 
 from __future__ import annotations
 
+import pytest
 import trio
 from client_net import MACHINE_SPEED, start_link
 
@@ -73,7 +74,7 @@ async def test_the_owner_kicks_a_player_and_removes_a_bot_by_seat(
 
     model.ask_kick()
     assert model.local_prompt == SeatPrompt("kick")
-    assert "Remove whom from the table?" in screen(model)
+    assert "Remove whom? Their seat's number (1-0); Esc: nobody" in screen(model)
     assert model.pick_seat(0) is None and model.notice == "That is your own seat."
     model.ask_kick()
     assert model.pick_seat(bot_seat) == RemoveBot(bot_seat)  # a bot goes as with x
@@ -125,3 +126,14 @@ async def test_the_owner_penalizes_a_hint_during_a_round(nursery: trio.Nursery) 
                               and isinstance(u.event, ev.Penalized))
     assert isinstance(said, GameEvent) and isinstance(said.event, ev.Penalized)
     assert (said.event.target, said.event.count) == (fred_seat, HINT_PENALTY)
+
+
+@pytest.mark.parametrize("lang", ["en", "it", "pt"])
+@pytest.mark.parametrize("kind", ["kick", "penalize"])
+def test_the_owners_questions_fit_the_smallest_screen(lang: str, kind: str) -> None:
+    """The question takes the status line in a round: it must be whole at 60 columns."""
+    from client.render import MIN_WIDTH, local_question
+
+    model = ClientModel(Translator(lang), name="Hana")
+    question = local_question(model, SeatPrompt(kind))  # type: ignore[arg-type]
+    assert len(question) <= MIN_WIDTH and "Esc" in question, question
