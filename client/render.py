@@ -1271,7 +1271,14 @@ def game_body(model: ClientModel, width: int, height: int, look: Look) -> list[L
         # more than the news of a key pressed before it (its choices must not be cut); so
         # does why the host cannot be reached, the one thing that matters while it is so.
         waiting, notice = fold_line(waiting, width)
-    lines: list[Line] = [*table, centre(model, look, width), waiting, notice]
+        notices = [notice]
+    elif width_of(notice) > width:
+        # A long notice (a seat that may not be taken yet, and why) takes a second line from
+        # the log below rather than losing its end at the screen's edge.
+        notices = list(fold_line(notice, width))
+    else:
+        notices = [notice]
+    lines: list[Line] = [*table, centre(model, look, width), waiting, *notices]
     hand_rows = 5
     bottom = height - len(lines) - hand_rows
     lines += (hand_lines(model, width, hand_rows, look) + [[]] * hand_rows)[:hand_rows]
@@ -1292,6 +1299,10 @@ def rules_in_words(model: ClientModel) -> list[str]:
     if lobby is None:
         return []
     return differences(lobby.rules, model.tr.lang) or [model.tr("lobby.official")]
+
+
+LOBBY_NOTICE_LINES = 3
+"""The most lines a notice takes in the lobby: the seats and rules stay in view."""
 
 
 def lobby_body(model: ClientModel, width: int, height: int) -> list[Line]:
@@ -1319,7 +1330,13 @@ def lobby_body(model: ClientModel, width: int, height: int) -> list[Line]:
                       (style, f"{ready:<12}"), ("class:dim", ", ".join(tags))])
     if lobby.spectators:
         lines.append([("class:dim", "  " + tr("lobby.spectators", count=lobby.spectators))])
-    lines.append(notice_line(model))
+    # A notice whole (a refusal's reason, why a seat cannot be taken) in up to three lines,
+    # a host's longer one cut there; one line, empty, when there is none.
+    notice = wrap(model.notice, width)
+    if len(notice) > LOBBY_NOTICE_LINES:
+        notice = [*notice[:LOBBY_NOTICE_LINES - 1],
+                  _cut(notice[LOBBY_NOTICE_LINES - 1] + " …", width)]
+    lines += [[("class:notice", part)] for part in notice] or [[]]
     preset = lobby.preset or "official"
     changed = preset in PRESETS and bool(rule_changes(PRESETS[preset], lobby.rules, tr.lang))
     heading = tr("lobby.rules_changed" if changed else "lobby.rules", preset=shown(preset))
