@@ -396,7 +396,7 @@ class ClientApp:
         self.focus_input()
 
     def _match_end_key(self, key: str, prompt: object) -> None:
-        if key in ("r", "enter"):
+        if key in ("r", "enter") and not self.model.watching:
             self.send(self.model.rematch())
 
     def _round_end_key(self, key: str, prompt: object) -> None:

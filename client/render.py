@@ -1220,6 +1220,8 @@ def compose(model: ClientModel, width: int, height: int, plain: bool,
     elif screen is Screen.MATCH_END:
         body = match_end_body(model, width, body_height, look)
         keys = ["end.rematch", "key.deck", "end.leave"]
+        if model.watching:  # a rematch is the players' to ask for
+            keys = keys[1:]
     else:
         # Why we are still connecting (a seat in use elsewhere, a full host, a refused
         # connection and the next attempt), or why we gave up: said here, or the player sees

@@ -5,13 +5,18 @@ without a rematch (someone left) the lobby shows, to start from there. A real en
 
 from __future__ import annotations
 
+import random
+
 from client_table import play_out_the_round, play_to_the_forgotten_uno, scenario_table
+from test_client_fold_property import next_action
+from test_client_render_any_table import model_of
 
 from client.i18n import Translator
 from client.link import LobbyChanged
 from client.lobby import LobbyState, SeatInfo, SetReady
 from client.model import ClientModel, Screen
 from client.render import compose
+from unonet.match import MATCH_OVER, Match
 from unonet.rules import RuleSet
 
 
@@ -60,3 +65,19 @@ def test_before_asking_the_scores_stay_even_when_the_table_is_back_in_its_lobby(
     model = finished()
     model.apply(LobbyChanged(lobby(False, (False, False, True))))
     assert model.screen is Screen.MATCH_END  # the final scores stay until we answer
+
+
+def test_a_spectator_is_not_offered_the_players_rematch() -> None:
+    """Found in tmux: watching a bot table to its end, the screen said `r rematch`, and r did
+    nothing (a rematch is the seated players' to ask for)."""
+    match = Match(RuleSet(max_rounds=1), 2, b"\x01")
+    rng = random.Random(1)
+    for step in range(2000):
+        if match.phase == MATCH_OVER:
+            break
+        seat, action = next_action(match, rng, step)
+        match.apply(seat, action)
+    model = model_of(match, None, "en")
+    assert model.watching and model.screen is Screen.MATCH_END
+    keys = text(model).split("\n")[-1]
+    assert "rematch" not in keys and "q leave" in keys
