@@ -1458,6 +1458,21 @@ def _scrolled(model: ClientModel, rows: list[Line], cursor: int, room: int) -> l
     return [*more(start), *rows[start:end], *more(count - end)]
 
 
+def match_winner_words(model: ClientModel, winner: int | None) -> str:
+    """Who won the match: under teams=pairs the winner's team, partners and all (a partner
+    of the winner has won too, and read "Dario wins the match!")."""
+    teams = model.teams()
+    view = model.view
+    team = (view.seats[winner].team if view is not None and winner is not None
+            and 0 <= winner < len(view.seats) else None)
+    if team is None or team not in teams:
+        return winner_words(model, "end.match", winner)
+    names = " + ".join(model.name(seat) for seat in teams[team])
+    if model.me in teams[team]:
+        return model.tr("end.match_team_you", names=names)
+    return model.tr("end.match_team", team=team_name(team), names=names)
+
+
 def winner_words(model: ClientModel, key: str, winner: int | None, **values: object) -> str:
     """`key`'s sentence naming the winner, or its "_you" form when the winner is us."""
     if winner is not None and winner == model.me:
@@ -1566,7 +1581,7 @@ def match_end_body(model: ClientModel, width: int, height: int, look: Look) -> l
     view = model.view
     assert view is not None
     lines: list[Line] = [
-        [("class:uno", winner_words(model, "end.match", view.match_winner))], [],
+        [("class:uno", match_winner_words(model, view.match_winner))], [],
         [("class:heading", tr("end.history"))],
     ]
     rounds = model.results[-max(1, (width - 26) // 6):]

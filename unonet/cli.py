@@ -39,6 +39,7 @@ from unonet.match import MATCH_OVER, Match
 from unonet.narrate import Narrator
 from unonet.rulebook import LANGUAGES, UnknownLanguage, describe_rules
 from unonet.rules import PRESETS, RulesError, RuleSet, parse_option, playable_presets, preset
+from unonet.scoring import partner as match_partner
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -226,7 +227,10 @@ def cmd_log(args: argparse.Namespace) -> int:
 
     play_match(match, bots, show)
     assert match.winner is not None
-    print(f"Match over after {match.round_no} rounds: {names[match.winner]} wins.")
+    partner = match_partner(match.rules, match.seats, match.winner)  # teams=pairs: both won
+    winners = (f"{names[match.winner]} wins" if partner is None
+               else f"{names[match.winner]} and {names[partner]} (partners) win")
+    print(f"Match over after {match.round_no} rounds: {winners}.")
     return 0
 
 
