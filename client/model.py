@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any, Literal
 
@@ -685,6 +685,10 @@ class ClientModel:
                 reason = self.tr(f"err.{code}") if f"err.{code}" in self.tr.strings else message
                 # After these the link tries again: about the connection, not the game, they
                 # are no longer true once it is back (the host stopping, our seat still in use).
+                if code == "kicked" and self.lobby is not None:
+                    # The seat is no longer ours: the lobby stops calling it "you" (before
+                    # the notice, which holds while the lobby stays as it is then).
+                    self.lobby = replace(self.lobby, you=None)
                 self.refused(self.tr("n.refused", reason=shown(reason or code)),
                              about="connection" if code in RETRY_CODES else "state")
         self._expire_notice()

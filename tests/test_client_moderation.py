@@ -137,3 +137,20 @@ def test_the_owners_questions_fit_the_smallest_screen(lang: str, kind: str) -> N
     model = ClientModel(Translator(lang), name="Hana")
     question = local_question(model, SeatPrompt(kind))  # type: ignore[arg-type]
     assert len(question) <= MIN_WIDTH and "Esc" in question, question
+
+
+def test_a_kicked_player_is_no_longer_shown_in_the_seat() -> None:
+    """Found in tmux: after the kick, Fred's lobby still said "Fred ... you" under the notice
+    that the owner had removed him."""
+    from client.link import Refused
+    from client.lobby import LobbyState, SeatInfo
+
+    model = ClientModel(Translator("en"), name="Fred")
+    seats = (SeatInfo(0, "human", "Hana", False, True), SeatInfo(1, "human", "Fred", True, True))
+    model.apply(LobbyChanged(LobbyState(0, "t", 0, {}, seats, False, you=1)))
+    assert "Fred                 ready       you" in screen(model)
+    model.apply(Refused("kicked", "the table's owner removed you"))
+    model.apply(ConnectionChanged("lost", "kicked: the table's owner removed you"))
+    text = screen(model)
+    assert model.lobby is not None and model.lobby.you is None
+    assert "you" not in text.split("\n")[2] and "removed you" in text
