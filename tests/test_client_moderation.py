@@ -111,11 +111,13 @@ async def test_the_owner_penalizes_a_hint_during_a_round(nursery: trio.Nursery) 
     model.ask_penalty()  # not seated at a table yet: nothing to penalize
     assert model.local_prompt is None
 
-    def turn_started(update: Update) -> bool:  # the round is being played
+    def dealt(update: Update) -> bool:
+        """The round is being played once its first card is turned. (Not its first turn: a
+        first card that is a Wild waits for its colour, and nobody here chooses it.)"""
         model.apply(update)
-        return isinstance(update, GameEvent) and isinstance(update.event, ev.TurnStarted)
+        return isinstance(update, GameEvent) and isinstance(update.event, ev.TopCardTurned)
 
-    await owner.until(turn_started)
+    await owner.until(dealt)
     model.ask_penalty()
     assert model.local_prompt == SeatPrompt("penalize")
     assert f"Their seat's number (1-0) draws {HINT_PENALTY}" in screen(model)
