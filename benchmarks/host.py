@@ -378,6 +378,7 @@ def _phase(tables: int, echo_clients: int, think: tuple[float, float],
         "fanout_kernel_us_per_request": 1e6 * (fanout1[1] - fanout0[1])
         / max(1, len(fanout_latencies)),
         "fanout_requests": len(fanout_latencies),
+        "echo_requests": len(echo_latencies),
         "p50": percentile(latencies, 0.5), "p99": percentile(latencies, 0.99),
         "echo_p50": percentile(echo_latencies, 0.5), "echo_p99": percentile(echo_latencies, 0.99),
         "fanout_p50": percentile(fanout_latencies, 0.5),
@@ -431,8 +432,11 @@ def saturate(tables: int, workers: int, warmup: float, seconds: float, against: 
     if journal_root is not None:
         durable = phase(0, 0, (0.0, 0.0), (0.0, 0.0), workers, anchor_warmup, anchor_seconds,
                         journal_root=journal_root, durable_clients=SATURATE_ECHO_CLIENTS)
+    anchors = {"echo": echo["echo_requests"], "fanout": fan["fanout_requests"],
+               "durable": durable.get("durable_requests", 0)}
     return {**host, **level, "echo_us_per_request": echo["echo_us_per_request"],
             "durable_us_per_request": durable["durable_us_per_request"],
+            "anchor_requests": anchors,
             **{key: fan[key] for key in ("fanout_us_per_request",
                                          "fanout_kernel_us_per_request")}}
 

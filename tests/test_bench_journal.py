@@ -69,13 +69,18 @@ def test_the_saturate_phase_measures_each_server_alone_in_a_window_of_its_own(
 ) -> None:
     """The host's window has no echo, fan-out or durable echo requests in it (they took the
     host's core and caches when they ran beside it), and each anchor's cost comes from a
-    window where it ran."""
-    found = bench.saturate(1, 1, 0.5, 1.0, None, tmp_path)
+    window where it ran: its requests were served there. Seen in CI: with half a second of
+    warm-up the fan-out's clients were at times not yet sending in its window (its cost then
+    read as its idle CPU), and a starved echo's CPU, in the kernel's 10 ms ticks, read 0;
+    the benchmark's own warm-ups are seconds long, and this one is 1.5 s."""
+    found = bench.saturate(1, 1, 1.5, 1.0, None, tmp_path)
     assert found["actions"] > 0
     assert math.isnan(found["echo_p50"]) and found["fanout_requests"] == 0
     assert found["durable_requests"] == 0
-    assert found["echo_us_per_request"] > 0 and found["fanout_us_per_request"] > 0
-    assert found["durable_us_per_request"] is not None and found["durable_us_per_request"] > 0
+    anchors = found["anchor_requests"]
+    assert anchors["echo"] > 0 and anchors["fanout"] > 0 and anchors["durable"] > 0, anchors
+    assert found["echo_us_per_request"] >= 0 and found["fanout_us_per_request"] >= 0
+    assert found["durable_us_per_request"] is not None and found["durable_us_per_request"] >= 0
     # the same host without its journal, its players held to the rate the journalling one
     # reached (benchmarks/host_load.Pacer): never faster than asked
     assert found["level_host_us_per_action"] > 0
