@@ -42,7 +42,13 @@ from client.link_session import Command
 from client.network import LinkConfig, run_link
 from client.safe_text import own_name, shown
 from client.seat_tokens import SeatTokens
-from client.tls import CONNECT_FAILURES, connect_failure, normalize_pin, open_pinned_stream
+from client.tls import (
+    CONNECT_FAILURES,
+    CONNECT_TIMEOUT,
+    connect_failure,
+    normalize_pin,
+    open_pinned_stream,
+)
 from protocol.limits import INT_MAX
 from protocol.text import TextRefused
 
@@ -160,7 +166,7 @@ def player_name(args: argparse.Namespace, environ: Mapping[str, str]) -> str:
 # -- trust on first use ------------------------------------------------------------------------
 
 
-async def probe_fingerprint(host: str, port: int, timeout: float = 10.0) -> bytes:
+async def probe_fingerprint(host: str, port: int, timeout: float = CONNECT_TIMEOUT) -> bytes:
     """The fingerprint the host shows; nothing is sent over the TLS connection."""
     with trio.fail_after(timeout):
         tcp = await trio.open_tcp_stream(host, port)

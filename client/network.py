@@ -36,6 +36,7 @@ from client.seat_tokens import NO_FINGERPRINT, SeatSlot, SeatTokens
 from client.tls import (
     ALPN,
     CONNECT_FAILURES,
+    CONNECT_TIMEOUT,
     NO_TLS_HINT,
     HostKeyMismatch,
     connect_failure,
@@ -97,7 +98,7 @@ class LinkConfig:
     table: int | None = None
     auto_ready: bool = False
     backoff: Backoff = field(default_factory=Backoff)
-    connect_timeout: float = 10.0
+    connect_timeout: float = CONNECT_TIMEOUT
     transcripts: Path | None = None
     """The data dir whose transcripts/ keeps each match's transcript (`unonet audit`); None:
     the one `known_hosts` lives in, and none without known_hosts."""

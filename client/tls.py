@@ -27,6 +27,7 @@ from protocol.fingerprint import (
 __all__ = [
     "ALPN",
     "CONNECT_FAILURES",
+    "CONNECT_TIMEOUT",
     "MIN_PIN_CHARS",
     "NO_TLS_HINT",
     "HostKeyMismatch",
@@ -51,6 +52,9 @@ class HostKeyMismatch(Exception):
         )
         self.expected = expected
         self.actual = actual
+
+CONNECT_TIMEOUT = 10.0
+"""Seconds a client waits for the host's TCP answer, and again for its TLS handshake."""
 
 NO_TLS_HINT = "a host started without --no-tls speaks TLS: leave out --no-tls"
 """Said when a host closed a plain connection before answering its hello: what a TLS host
@@ -108,7 +112,7 @@ async def open_pinned_stream(
     transport: trio.abc.Stream,
     pin: str | None,
     *,
-    handshake_timeout: float = 10.0,
+    handshake_timeout: float = CONNECT_TIMEOUT,
 ) -> tuple[trio.SSLStream[trio.abc.Stream], bytes]:
     """Wrap `transport` in TLS, finish the handshake, and check the pin before anything is sent.
 

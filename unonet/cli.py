@@ -105,9 +105,6 @@ def seconds(text: str) -> float:
     return value
 
 
-CONNECT_TIMEOUT = 10.0
-"""Seconds `unonet bot` waits for the host's TCP and TLS answers, as `unonet join` does."""
-
 MAX_BOT_MATCHES = 1_000_000
 """`unonet bot --matches`: a bound that no session reaches (a match takes a minute or more)."""
 
@@ -499,6 +496,7 @@ def cmd_bot(args: argparse.Namespace) -> int:
     from client.safe_text import own_name, shown
     from client.tls import (
         CONNECT_FAILURES,
+        CONNECT_TIMEOUT,
         NO_TLS_HINT,
         HostKeyMismatch,
         connect_failure,
