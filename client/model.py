@@ -752,8 +752,9 @@ class ClientModel:
             return
         manifest, names, side = self.manifest, self.names(), self.side
         dark = self._dark.of(self.tracker.view.dark_faces)
+        pairs = any(info.team is not None for info in self.tracker.view.seats)
         self.draw_runs.tell(self.log, event, lambda told: narrate(
-            told, names, manifest, self.me, self.tr.lang, side, dark))
+            told, names, manifest, self.me, self.tr.lang, side, dark, pairs))
 
     def _tell_missed(self) -> None:
         """What happened in the round before we came (back), in the log before what follows."""

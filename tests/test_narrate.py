@@ -17,7 +17,7 @@ from unonet.bots import NormalBot
 from unonet.bots.driver import play_match
 from unonet.cards import Color, DeckManifest, Face, Kind, classic_manifest
 from unonet.match import Match
-from unonet.narrate import BOOKKEEPING, SAID_BY_THE_CATCH, narrate
+from unonet.narrate import BOOKKEEPING, SAID_BY_THE_CATCH, Narrator, narrate
 from unonet.phase import DECISIONS, Phase
 from unonet.rules import preset
 from unonet.words import CARD_WORDS, LANGUAGES, SENTENCES, game_words
@@ -378,3 +378,36 @@ def test_the_first_card_sent_back_and_the_no_mercy_cards_are_named() -> None:
         "Davi cancels the 10 cards pending: nobody draws them.")
     assert say(ev.DecisionPending(1, Phase.ROULETTE, 0)) == (
         "Bruno names the colour for the Wild Color Roulette.")
+
+
+def test_under_pairs_the_match_is_won_by_both_partners_with_the_teams_score() -> None:
+    """teams=pairs: seat 2 and seat 0 opposite it win together (the log said "Chiara wins the
+    match!", leaving out her partner Ana, who has won too); the team's score is the partners'
+    higher one, as the score screen counts it."""
+    won = ev.MatchEnded(2, (510, 40, 500, 40))
+    assert narrate(won, NAMES, MANIFEST, pairs=True) == (
+        "Chiara + Ana win the match with 510 points!")
+    assert narrate(won, NAMES, MANIFEST, lang="it", pairs=True) == (
+        "Chiara + Ana vincono la partita con 510 punti!")
+    assert narrate(won, NAMES, MANIFEST, lang="pt", pairs=True) == (
+        "Chiara + Ana vencem a partida com 510 pontos!")
+    assert narrate(won, NAMES, MANIFEST) == "Chiara wins the match with 500 points!"
+    assert narrate(ev.MatchEnded(7, (1, 2, 3, 4)), NAMES, MANIFEST, pairs=True) == (
+        "? wins the match with 0 points!")
+
+
+def test_a_logged_match_of_pairs_names_the_winning_team() -> None:
+    """`unonet play --log` under teams: the last line names both partners."""
+    rules = preset("official", teams="pairs")
+    names = ("A", "B", "C", "D")
+    match = Match(rules, 4, b"pairs")
+    narrator_lines: list[str] = []
+    tell = Narrator(names, match.manifest, None, "en", pairs=True)
+    bots = [NormalBot(seat, rules, match.manifest, seed=seat) for seat in range(4)]
+
+    def show(seat: int, action: Action, events: list[ev.Event]) -> None:
+        narrator_lines.extend(text for event in events if (text := tell(event)))
+
+    play_match(match, bots, show)
+    last = narrator_lines[-1]
+    assert re.fullmatch(r"(A \+ C|C \+ A|B \+ D|D \+ B) win the match with \d+ points!", last)

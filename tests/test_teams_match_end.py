@@ -9,6 +9,7 @@ import pytest
 from test_client_fold_property import next_action
 from test_client_render_any_table import model_of
 
+from client.link import GameEvent
 from unonet.cli import main
 from unonet.match import MATCH_OVER, Match
 from unonet.rules import RuleSet
@@ -48,6 +49,25 @@ def test_the_score_screen_names_the_winning_team(seats: int) -> None:
     loser = next(s for s in range(seats) if s not in (winner, mate))
     assert headline(match, loser) == f"Team {team} ({names}) wins the match!"
     assert headline(match, None) == f"Team {team} ({names}) wins the match!"
+
+
+def test_the_clients_log_names_both_partners() -> None:
+    """The log a player reads (and `play --log --verbose`'s narrator) said "Player 2 wins the
+    match with 510 points!" under teams; it names the partners now."""
+    match = Match(RuleSet(teams="pairs", max_rounds=1), 4, b"\x02")
+    model = model_of(match, 0, "en")
+    rng = random.Random(2)
+    for step in range(3000):
+        if match.phase == MATCH_OVER:
+            break
+        seat, action = next_action(match, rng, step)
+        for event in match.apply(seat, action):
+            if event.audience is None or 0 in event.audience:
+                model.apply(GameEvent(event, match.legal_actions(0)))
+    winner = match.winner
+    assert winner is not None
+    mate = partner(match.rules, 4, winner)
+    assert model.log[-1].startswith(f"Player {winner} + Player {mate} win the match with ")
 
 
 def test_the_bot_log_names_both_partners(capsys: pytest.CaptureFixture[str]) -> None:

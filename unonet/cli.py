@@ -205,7 +205,7 @@ def cmd_log(args: argparse.Namespace) -> int:
     print("Seats: " + ", ".join(f"{i}: {n}" for i, n in enumerate(names)))
     # A public log: the Narrator follows the side in play and, in UNO Flip, the dark faces told
     # to everybody (a card id names its light face only), so it must hear every event.
-    tell = Narrator(names, match.manifest, None, args.lang or "en")
+    tell = Narrator(names, match.manifest, None, args.lang or "en", rules.teams == "pairs")
 
     def show(seat: int, action: Action, events: list[Event]) -> None:
         said = False

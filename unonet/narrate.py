@@ -53,17 +53,19 @@ def narrate(
     lang: str = DEFAULT_LANGUAGE,
     side: int = 0,
     dark: Mapping[int, Face] | None = None,
+    pairs: bool = False,
 ) -> str | None:
     """The sentence for `event` as `viewer` (a seat, or None for a spectator or a public log)
     reads it, in `lang` (English if unknown), cards named by their face on `side` (UNO Flip:
     the side in play once `event` happened; 0 for every other deck), a dark face as `dark`
-    (card id -> dark face told to `viewer` this round) says."""
+    (card id -> dark face told to `viewer` this round) says. `pairs`: the table plays
+    teams=pairs, so a match is won by the winner and the partner opposite, together."""
     audience = event.audience
     if audience is not None and viewer not in audience:
         return None
     if type(event) in BOOKKEEPING:
         return None
-    return _Teller(game_words(lang), names, manifest, side, dark or {}).tell(event)
+    return _Teller(game_words(lang), names, manifest, side, dark or {}, pairs).tell(event)
 
 
 class Narrator:
@@ -74,8 +76,10 @@ class Narrator:
     passed too: their dark faces are not taken."""
 
     def __init__(self, names: Sequence[str], manifest: DeckManifest,
-                 viewer: int | None = None, lang: str = DEFAULT_LANGUAGE) -> None:
+                 viewer: int | None = None, lang: str = DEFAULT_LANGUAGE,
+                 pairs: bool = False) -> None:
         self.names = names
+        self.pairs = pairs
         self.manifest = manifest
         self.viewer = viewer
         self.lang = lang
@@ -93,15 +97,17 @@ class Narrator:
                 if event.audience is None or self.viewer in event.audience:
                     self.dark.update(zip(cards, faces, strict=False))
         return narrate(event, self.names, self.manifest, self.viewer, self.lang, self.side,
-                       self.dark)
+                       self.dark, self.pairs)
 
 
 class _Teller:
     """One event's wording: the language's words, and how seats and cards are named."""
 
     def __init__(self, words: Words, names: Sequence[str], manifest: DeckManifest,
-                 side: int = 0, dark: Mapping[int, Face] | None = None) -> None:
+                 side: int = 0, dark: Mapping[int, Face] | None = None,
+                 pairs: bool = False) -> None:
         self.tr = words
+        self.pairs = pairs
         self.names = names
         self.manifest = manifest
         self.side = side
@@ -111,6 +117,13 @@ class _Teller:
         if seat is None or not 0 <= seat < len(self.names):
             return "?"
         return self.names[seat]
+
+    def partner(self, seat: int) -> int | None:
+        """teams=pairs: the seat opposite (unonet.scoring.partner), if the table has one."""
+        count = len(self.names)
+        if not self.pairs or count < 4 or count % 2 or not 0 <= seat < count:
+            return None
+        return (seat + count // 2) % count
 
     def seats(self, seats: Iterable[int]) -> str:
         return ", ".join(self.name(s) for s in seats)
@@ -175,7 +188,15 @@ class _Teller:
                 return tr("ev.round_ended", name=name(winner), scores=table)
             case ev.MatchEnded(winner=winner, scores=scores):
                 total = scores[winner] if 0 <= winner < len(scores) else 0
-                return tr("ev.match_ended", name=name(winner), points=total)
+                partner = self.partner(winner)
+                if partner is None:
+                    return tr("ev.match_ended", name=name(winner), points=total)
+                # Partners are credited alike; each holds the team's score less its own refused
+                # jump-ins, and the higher one is the team's (client.model.team_points).
+                if partner < len(scores):
+                    total = max(total, scores[partner])
+                return tr("ev.match_ended_team", names=f"{name(winner)} + {name(partner)}",
+                          points=total)
             case ev.SeatEliminated(seat=s, score=score):
                 return tr("ev.eliminated", name=name(s), points=score)
         return None
