@@ -490,6 +490,9 @@ class Table:
             self.room.outbox.append(CloseConnection(seat.conn, Code.KICKED,
                                                     "the table's owner removed you"))
         log.info("%s: seat %d (%s) kicked", self.label, index, seat.name)
+        # The table_state that follows shows only an emptied seat, which reads as a leave:
+        # everyone still at the table hears why.
+        self.room.broadcast(host_notice(f"the table's owner removed {seat.name}"))
         self._free(index)
 
     def _on_start(self, member: Member, message: Mapping[str, Any], now: float) -> None:

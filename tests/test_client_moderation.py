@@ -11,7 +11,14 @@ import trio
 from client_net import MACHINE_SPEED, start_link
 
 from client.i18n import Translator
-from client.link import ConnectionChanged, GameEvent, LobbyChanged, TablesListed, Update
+from client.link import (
+    ChatReceived,
+    ConnectionChanged,
+    GameEvent,
+    LobbyChanged,
+    TablesListed,
+    Update,
+)
 from client.lobby import (
     HINT_PENALTY,
     AddBot,
@@ -84,6 +91,9 @@ async def test_the_owner_kicks_a_player_and_removes_a_bot_by_seat(
     owner.send(kick)
     lost = await friend.until_state("lost")
     assert isinstance(lost, ConnectionChanged) and lost.detail.startswith("kicked")
+    # The others hear why the seat emptied (its table_state alone reads as Fred leaving).
+    told = await owner.until(lambda u: isinstance(u, ChatReceived) and u.host)
+    assert isinstance(told, ChatReceived) and told.text == "the table's owner removed Fred"
     emptied = await owner.until(lambda u: isinstance(u, LobbyChanged)
                                 and u.lobby.seats[fred_seat].kind == "empty")
     assert isinstance(emptied, LobbyChanged)
