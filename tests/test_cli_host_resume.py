@@ -114,14 +114,11 @@ async def test_when_the_host_is_gone_the_link_says_so_with_the_attempt(
     assert isinstance(lost, ConnectionChanged)
 
 
-async def test_a_friend_s_table_is_journalled_and_carried_on_with_the_host_s_own(
-    nursery: trio.Nursery, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Found by trying: a table a friend opened from the lobby of `unonet host` kept no
-    journal, so its match was lost when the host left (and a dedicated server's lobby
-    tables the same). It journals now; the host's farewell carries both matches on in one
-    command, which a host who plays takes: the player back in its seat at its own table, the
-    friend's table again under its number, its match on, still the friend's to lose."""
+async def two_matches_stopped(
+    nursery: trio.Nursery, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> tuple[Path, Path, int | None]:
+    """A host who plays, its match on at table 0 and a friend's at a table the friend opened,
+    stopped: their journals, and the host player's seat."""
     monkeypatch.setenv("UNONET_HOME", str(tmp_path))
     ran: list[ServedHost] = []
     options = host_options(tmp_path)
@@ -149,7 +146,18 @@ async def test_a_friend_s_table_is_journalled_and_carried_on_with_the_host_s_own
     await friend.close()
     stop.cancel()
     await harness.finished.wait()
+    return own, theirs, seat
 
+
+async def test_a_friend_s_table_is_journalled_and_carried_on_with_the_host_s_own(
+    nursery: trio.Nursery, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Found by trying: a table a friend opened from the lobby of `unonet host` kept no
+    journal, so its match was lost when the host left (and a dedicated server's lobby
+    tables the same). It journals now; the host's farewell carries both matches on in one
+    command, which a host who plays takes: the player back in its seat at its own table, the
+    friend's table again under its number, its match on, still the friend's to lose."""
+    own, theirs, seat = await two_matches_stopped(nursery, tmp_path, monkeypatch)
     again: list[ServedHost] = []
     back, _ = await host_and_player(
         nursery, host_options(tmp_path, own, theirs), again)
@@ -194,4 +202,26 @@ async def test_a_fresh_host_does_not_offer_its_player_the_last_runs_seat(
 
     await fresh.until(seated)
     assert not [u for u in seen if isinstance(u, Refused)], seen
+    stop_again.cancel()
+
+
+async def test_a_host_resuming_only_a_friends_table_seats_its_player_afresh(
+    nursery: trio.Nursery, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`unonet host --resume` with a friend's journal only: table 0 opens new, and its player
+    was offered the seat kept from the last run's table 0, refused ("the host no longer knows
+    your seat"). The kept seat is offered only where table 0's match is carried on."""
+    _, theirs, _ = await two_matches_stopped(nursery, tmp_path, monkeypatch)
+    again: list[ServedHost] = []
+    back, stop_again = await host_and_player(nursery, host_options(tmp_path, theirs), again)
+    seen: list[Update] = []
+
+    def seated(update: Update) -> bool:
+        seen.append(update)
+        return isinstance(update, LobbyChanged) and update.lobby.you is not None
+
+    lobby = await back.until(seated)
+    assert isinstance(lobby, LobbyChanged) and not lobby.lobby.started
+    assert not [u for u in seen if isinstance(u, Refused)], seen
+    assert again[0].journals() == [theirs]
     stop_again.cancel()

@@ -478,8 +478,12 @@ def host_for_player(
         async def running() -> AsyncIterator[HostAddress]:
             async with serving(options) as served:
                 ran.append(served)
+                # The seat kept from the last run is the player's only where table 0's match
+                # was carried on: a fresh host, or one resuming only friends' tables, opens a
+                # new table 0 that never had it.
+                own = served.registry.tables.get(0) if served.registry is not None else None
                 yield HostAddress("127.0.0.1", served.port, served.fingerprint, table=0,
-                                  place=OWN_HOST, fresh=not options.resume)
+                                  place=OWN_HOST, fresh=own is None or own.game is None)
 
         return running()
 
