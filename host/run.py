@@ -18,7 +18,7 @@ import trio
 from host.addresses import lan_addresses, with_port
 from host.collector import tuned_collector
 from host.config import config_dir
-from host.journal import Journal, load
+from host.journal import Journal, Resumed, load
 from host.logs import setup_logging
 from host.registry import Registry
 from host.seating import BOT
@@ -45,6 +45,10 @@ class HostOptions:
     resume: tuple[Path, ...] = ()
     """--resume: the journals whose matches this host carries on, a table each (several only
     on a dedicated server); none, a fresh start."""
+    loaded: dict[Path, Resumed] = field(default_factory=dict)
+    """Journals of `resume` the command line has loaded already (to check them before
+    anything starts): the host takes each as it is, rather than replay its match again. Taken
+    once: a second host built from these options loads its own."""
     home: Path | None = None
     share_notice: bool = False  # tell whoever sits down how friends join (the host's own UI)
     tables: int = 1
@@ -85,7 +89,7 @@ def resume_table(registry: Registry, path: Path, options: HostOptions, journal_d
                  timings: TableTimings, now: float) -> None:
     """Rebuild the table of the journal at `path`, its match carried on, under the number it
     had (ValueError if the registry has that number already)."""
-    resumed = load(path)
+    resumed = options.loaded.pop(path, None) or load(path)
     record = resumed.header.table
     number = int(record.get("number", 0))
     if number in registry.tables:

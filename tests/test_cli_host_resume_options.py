@@ -350,3 +350,30 @@ def test_the_command_says_how_a_second_journal_s_host_differed(
     assert said.group(1) == "port 47002, not 47001"
     read_until(host.stdout, r"listening on 127\.0\.0\.1, port \d+")
     assert stop(host)[0] == 130
+
+
+def test_resume_replays_each_journal_once(tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """The command line loads each journal to check it, and the host used to load it again:
+    a long match was replayed twice before the host listened. The host takes the loaded one;
+    a second host built from the same options (the first one's match moved on) loads its own."""
+    import host.run
+    from host.run import build_registry
+
+    path = tmp_path / "table0.jsonl"
+    _play_some(path, 5)  # mid-round
+    resume = resumed_journals([str(path)])
+    replays: list[Path] = []
+    real_load = host.run.load
+
+    def counted(journal: Path) -> object:
+        replays.append(journal)
+        return real_load(journal)
+
+    monkeypatch.setattr(host.run, "load", counted)
+    options = HostOptions(rules=RuleSet(), resume=(path,), loaded=dict(resume), home=tmp_path)
+    registry = build_registry(options, tmp_path, 0.0)
+    game = registry.tables[0].game
+    assert game is not None and game.match is resume[0][1].match and replays == []
+    build_registry(options, tmp_path, 0.0)
+    assert replays == [path]

@@ -296,7 +296,7 @@ def cmd_host(args: argparse.Namespace) -> int:
     options = HostOptions(
         rules=rules, preset=args.rules, bind=args.bind, port=args.port, bots=args.bots,
         seats=seats, headless=headless, tls=not args.no_tls,
-        resume=tuple(path for path, _ in resume),
+        resume=tuple(path for path, _ in resume), loaded=dict(resume),
         player_owner=args.player_owner, tables=tables, bot_delay=args.bot_delay,
         limits=ConnectionLimits().with_caps(max_connections, per_address),
         journal_sync=journal_sync,
