@@ -6,12 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import trio
+from client_net import start_link
 
 from client.link import ChatReceived, LobbyChanged
 from client.lobby import JoinTable, SetReady, StartMatch
 from client.network import LinkConfig
 from host.run import HostOptions, describe, join_line, serving
-from tests.client_net import start_link
 from unonet.rules import RuleSet
 
 
