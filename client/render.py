@@ -469,7 +469,7 @@ def entry_lines(model: ClientModel, entries: Sequence[Entry], width: int) -> lis
         line: Line = [
             ("class:turn" if e.marker.strip() else "", e.marker),
             ("class:dim", f"{e.team:<{team}}"),
-            ("class:me" if e.seat == model.me else "", cut + " " * (name - get_cwidth(cut) + 1)),
+            ("class:me" if e.seat == model.me else "", pad(cut, name + 1)),
             (e.count_style, f"{e.count:>{count}} "),
         ]
         if uno:
@@ -478,6 +478,13 @@ def entry_lines(model: ClientModel, entries: Sequence[Entry], width: int) -> lis
         line.append((e.tag_style, e.tag))
         lines.append(clip(line, width))
     return lines
+
+
+def pad(text: str, width: int) -> str:
+    """`text` and the spaces that make it `width` columns wide, counted as the terminal draws
+    them: a name in Chinese or with an emoji takes two columns a letter (format's `:<20`
+    counts characters, and pushed the columns after such a name out of line)."""
+    return text + " " * max(0, width - get_cwidth(text))
 
 
 def _cut_name(name: str, width: int, suffix: str) -> str:
@@ -1328,7 +1335,7 @@ def lobby_body(model: ClientModel, width: int, height: int) -> list[Line]:
             tags.append(tr("ui.offline"))
         ready = tr("lobby.ready") if info.ready else tr("lobby.not_ready")
         style = "class:ok" if info.ready else "class:dim"
-        lines.append([("", f" {info.seat + 1:>2}. {_cut_name(who, 20, ''):<20} "),
+        lines.append([("", f" {info.seat + 1:>2}. {pad(_cut_name(who, 20, ''), 20)} "),
                       (style, f"{ready:<12}"), ("class:dim", ", ".join(tags))])
     if lobby.spectators:
         lines.append([("class:dim", "  " + tr("lobby.spectators", count=lobby.spectators))])
@@ -1501,7 +1508,7 @@ def result_lines(model: ClientModel, result: RoundResult, width: int, room: int,
         if given < needed:  # the last line gives a card's room to the count
             shown = faces[:given * per_line - 2]
         rows: list[Line] = [[("class:me" if seat == model.me else "",
-                              f" {_cut_name(model.name(seat), 14, ''):<14} "
+                              f" {pad(_cut_name(model.name(seat), 14, ''), 14)} "
                               f"{result.points[seat]:>7} "
                               f"{result.scores[seat]:>7}  ")]]
         for index, face in enumerate(shown):
@@ -1590,7 +1597,7 @@ def match_end_body(model: ClientModel, width: int, height: int, look: Look) -> l
     lines.append([("class:dim", head)])
     order = sorted(range(len(view.seats)), key=lambda s: standing(model, s))
     for seat in order:
-        text = f" {_cut_name(model.name(seat), 14, ''):<14} {view.seats[seat].score:>7} "
+        text = f" {pad(_cut_name(model.name(seat), 14, ''), 14)} {view.seats[seat].score:>7} "
         text += "".join(f"{r.points[seat]:>6}" for r in rounds)
         lines.append([("class:me" if seat == model.me else "", text)])
     if model.results:

@@ -1,0 +1,77 @@
+"""Names are padded by the columns a terminal draws them in: a name in Chinese, or with an
+emoji, takes two columns a character. Found in tmux: the lobby padded names by their
+characters, so "李小龙🎉é" pushed its row's "not ready" four columns to the right of the
+others; the round's and the match's score tables did the same."""
+
+from __future__ import annotations
+
+import random
+import re
+
+from prompt_toolkit.utils import get_cwidth
+from test_client_fold_property import next_action
+
+from client.i18n import Translator
+from client.link import GameEvent, LobbyChanged, ManifestReceived, Snapshot
+from client.lobby import LobbyState, SeatInfo
+from client.model import ClientModel
+from client.render import Look, compose, result_lines
+from unonet.match import MATCH_OVER, Match
+from unonet.rules import RuleSet
+
+NAMES = ("李小龙🎉é", "Ana", "\uff46\uff55\uff4c\uff4c", "Bo")  # "full" in fullwidth letters
+"""Wide (CJK, an emoji, fullwidth Latin) beside narrow names."""
+
+
+def lobby(started: bool) -> LobbyState:
+    seats = tuple(SeatInfo(s, "human", name, s % 2 == 0, True) for s, name in enumerate(NAMES))
+    return LobbyState(0, "table", 0, RuleSet(max_rounds=1).to_dict(), seats, started, you=1)
+
+
+def columns_after_names(lines: list[str]) -> list[int]:
+    """For each line that holds a name, the column of the field after its padding: where a
+    word starts (left-aligned), or where a number ends (right-aligned: points, a count)."""
+    found = []
+    for line in lines:
+        if " wins" in line:  # a headline, not a row
+            continue
+        for name in NAMES:
+            hit = re.search(re.escape(name) + r" +(\d+\b)?", line)
+            if hit:
+                found.append(get_cwidth(line[:hit.end()]))
+    return found
+
+
+def text_of(model: ClientModel) -> list[str]:
+    return "".join(fragment[1] for fragment in compose(model, 80, 23, plain=True)).split("\n")
+
+
+def test_the_lobby_lines_up_wide_and_narrow_names() -> None:
+    model = ClientModel(Translator("en"), name="Ana")
+    model.apply(LobbyChanged(lobby(started=False)))
+    found = columns_after_names(text_of(model))
+    assert len(found) == len(NAMES) and len(set(found)) == 1, found
+
+
+def test_the_table_and_the_score_tables_line_up_wide_and_narrow_names() -> None:
+    match = Match(RuleSet(max_rounds=1), len(NAMES), b"wide")
+    model = ClientModel(Translator("en"), name="Ana")
+    model.apply(ManifestReceived(match.manifest))
+    model.apply(LobbyChanged(lobby(started=True)))
+    model.apply(Snapshot(match.view(1), match.legal_actions(1)))
+    table = columns_after_names(text_of(model)[1:1 + len(NAMES)])
+    assert len(table) == len(NAMES) and len(set(table)) == 1, table
+    rng = random.Random(3)
+    for step in range(3000):
+        if match.phase == MATCH_OVER:
+            break
+        seat, action = next_action(match, rng, step)
+        for event in match.apply(seat, action):
+            if event.audience is None or 1 in event.audience:
+                model.apply(GameEvent(event, match.legal_actions(1)))
+    assert match.phase == MATCH_OVER and model.results
+    rows = result_lines(model, model.results[-1], 80, len(NAMES), Look(plain=True))
+    found = columns_after_names(["".join(fragment[1] for fragment in row) for row in rows])
+    assert len(found) == len(NAMES) and len(set(found)) == 1, found
+    ended = columns_after_names(text_of(model))
+    assert len(ended) >= len(NAMES) and len(set(ended)) == 1, ended
