@@ -58,7 +58,7 @@ def test_the_table_and_the_score_tables_line_up_wide_and_narrow_names() -> None:
     model = ClientModel(Translator("en"), name="Ana")
     model.apply(ManifestReceived(match.manifest))
     model.apply(LobbyChanged(lobby(started=True)))
-    model.apply(Snapshot(match.view(1), match.legal_actions(1)))
+    model.apply(Snapshot(match.view(1), tuple(match.legal_actions(1))))
     table = columns_after_names(text_of(model)[1:1 + len(NAMES)])
     assert len(table) == len(NAMES) and len(set(table)) == 1, table
     rng = random.Random(3)
@@ -68,7 +68,7 @@ def test_the_table_and_the_score_tables_line_up_wide_and_narrow_names() -> None:
         seat, action = next_action(match, rng, step)
         for event in match.apply(seat, action):
             if event.audience is None or 1 in event.audience:
-                model.apply(GameEvent(event, match.legal_actions(1)))
+                model.apply(GameEvent(event, tuple(match.legal_actions(1))))
     assert match.phase == MATCH_OVER and model.results
     rows = result_lines(model, model.results[-1], 80, len(NAMES), Look(plain=True))
     found = columns_after_names(["".join(fragment[1] for fragment in row) for row in rows])
