@@ -150,6 +150,17 @@ def width_of(line: Iterable[Fragment]) -> int:
     return sum(get_cwidth(f[1]) for f in line)
 
 
+def within(text: str, width: int) -> str:
+    """The longest start of `text` that fits in `width` columns, wide characters counted (a
+    slice counts characters: ten Chinese ones are twenty columns)."""
+    used = 0
+    for index, char in enumerate(text):
+        used += get_cwidth(char)
+        if used > width:
+            return text[:index]
+    return text
+
+
 def clip(line: Line, width: int) -> Line:
     """The line cut to `width` columns (wide characters counted) and padded with spaces."""
     out: Line = []
@@ -160,12 +171,7 @@ def clip(line: Line, width: int) -> Line:
         if room <= 0:
             break
         if get_cwidth(text) > room:
-            cut = ""
-            for ch in text:
-                if get_cwidth(cut + ch) > room:
-                    break
-                cut += ch
-            text = cut
+            text = within(text, room)
         if text:
             out.append((fragment[0], text, *fragment[2:]))
             used += get_cwidth(text)
@@ -218,8 +224,9 @@ def wrap(text: str, width: int) -> list[str]:
         if current:
             lines.append(current)
         while width > 0 and get_cwidth(word) > width:
-            lines.append(word[:width])
-            word = word[width:]
+            head = within(word, width) or word[0]  # a character wider than the line goes whole
+            lines.append(head)
+            word = word[len(head):]
         current = word
     if current:
         lines.append(current)
@@ -350,7 +357,7 @@ def header(model: ClientModel, width: int) -> Line:
     left = " " + " · ".join(parts)
     room = max(0, width - get_cwidth(left) - width_of(side) - get_cwidth(right))
     if room == 0:
-        right = right[: max(0, width - get_cwidth(left) - width_of(side) - 1)]
+        right = within(right, max(0, width - get_cwidth(left) - width_of(side) - 1))
         room = max(0, width - get_cwidth(left) - width_of(side) - get_cwidth(right))
     return [(style, left), *side, (style, " " * room + right)]
 
@@ -1052,7 +1059,8 @@ def trust_panel_lines(model: ClientModel, width: int, height: int) -> list[Line]
                                                   width - 1)]
     if trust.transcript:  # a path has no spaces to wrap at: its end is what tells it apart
         path = tr("trust.panel_transcript", path=trust.transcript)
-        head.append([("", " " + (path if get_cwidth(path) < width else "…" + path[-width + 3:]))])
+        tail = within(path[::-1], width - 3)[::-1]
+        head.append([("", " " + (path if get_cwidth(path) < width else "…" + tail))])
     if trust.abandoned_rounds:
         head.append([("class:prompt", " " + tr("trust.panel_redealt",
                                                 count=trust.abandoned_rounds))])

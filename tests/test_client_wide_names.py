@@ -12,7 +12,7 @@ from prompt_toolkit.utils import get_cwidth
 from test_client_fold_property import next_action
 
 from client.i18n import Translator
-from client.link import GameEvent, LobbyChanged, ManifestReceived, Snapshot
+from client.link import ChatReceived, GameEvent, LobbyChanged, ManifestReceived, Snapshot
 from client.lobby import LobbyState, SeatInfo
 from client.model import ClientModel
 from client.render import Look, compose, result_lines
@@ -75,3 +75,23 @@ def test_the_table_and_the_score_tables_line_up_wide_and_narrow_names() -> None:
     assert len(found) == len(NAMES) and len(set(found)) == 1, found
     ended = columns_after_names(text_of(model))
     assert len(ended) >= len(NAMES) and len(set(ended)) == 1, ended
+
+
+def test_a_long_chat_line_in_chinese_is_wrapped_whole() -> None:
+    """Found in tmux: a chat line of Chinese with no space lost its middle. A word longer
+    than the pane was broken every `width` characters, twice as many columns, and each
+    piece was then cut at the pane's edge."""
+    from client.render import wrap
+
+    text = "你好世界 这是一个很长的消息用来测试换行是否正确处理宽字符的情况 🎉🎉🎉 end"
+    for width in (1, 2, 7, 28, 29):
+        lines = wrap(text, width)
+        assert all(get_cwidth(line) <= max(width, 2) for line in lines), (width, lines)
+        assert "".join(lines).replace(" ", "") == text.replace(" ", "")
+    model = ClientModel(Translator("en"), name="Ana")
+    model.apply(LobbyChanged(lobby(started=False)))
+    model.apply(ChatReceived(NAMES[0], text, 0))
+    for width, height in ((80, 23), (60, 17)):
+        screen = "".join(fragment[1] for fragment in compose(model, width, height, plain=True))
+        chat = "".join(line.split("│")[-1].strip() for line in screen.split("\n"))
+        assert "".join(text.split()) in "".join(chat.split()), screen
