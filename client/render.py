@@ -1188,10 +1188,7 @@ def _cut(text: str, width: int, mark: str = "…") -> str:
     cut, without the spaces the cut left before it."""
     if get_cwidth(text) <= width:
         return text
-    kept = text
-    while kept and get_cwidth(kept) + get_cwidth(mark) > width:
-        kept = kept[:-1]
-    return kept.rstrip() + mark
+    return within(text, max(0, width - get_cwidth(mark))).rstrip() + mark
 
 
 # -- screens ------------------------------------------------------------------------------------
