@@ -50,6 +50,9 @@ def said(result: subprocess.CompletedProcess[str]) -> list[str]:
         (["host", "--headless", "--no-tls", "--port", "0", "--seats", "4", "--bots", "5"], 2,
          "0 to 4 bots fit"),
         (["play", "--log", "--bots", "1"], 2, "--bots 1: a logged match has 2 to 10"),
+        # Not asked for a log: the line says why the match is one (the output is a pipe).
+        (["play", "--bots", "1"], 2, "a logged match has 2 to 10 bots (the output is not a "
+         "terminal, so the match is logged)"),
         (["play", "--log", "--rules", "no_mercy", "--bots", "8"], 2, "--bots 8"),
         (["host", "--rules", "no_mercy", "--bots", "8", "--no-tls", "--port", "0"], 2,
          "--bots 8: 0 to 6 bots fit"),

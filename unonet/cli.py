@@ -192,8 +192,10 @@ def cmd_log(args: argparse.Namespace) -> int:
     rules = parse_rules(args.rules, args.set)
     seats = 4 if args.bots is None else args.bots
     if not 2 <= seats <= rules.max_players:
+        why = "" if args.log or sys.stdout.isatty() else \
+            " (the output is not a terminal, so the match is logged)"
         raise CommandError(f"--bots {seats}: a logged match has 2 to {rules.max_players} bots"
-                           + ("" if rules.max_players == 10 else f" with {args.rules}"))
+                           + ("" if rules.max_players == 10 else f" with {args.rules}") + why)
     check_seats(rules, seats, f"--bots {seats}")
     seed = args.seed if args.seed is not None else secrets.token_bytes(16)
     match = Match(rules, seats, seed)
