@@ -30,6 +30,7 @@ from client.lobby import (
     LobbyState,
     Penalize,
     RemoveBot,
+    SeatInfo,
     SetReady,
     SetRules,
     Spectate,
@@ -686,9 +687,14 @@ class ClientModel:
                 # After these the link tries again: about the connection, not the game, they
                 # are no longer true once it is back (the host stopping, our seat still in use).
                 if code == "kicked" and self.lobby is not None:
-                    # The seat is no longer ours: the lobby stops calling it "you" (before
-                    # the notice, which holds while the lobby stays as it is then).
-                    self.lobby = replace(self.lobby, you=None)
+                    # The seat is no longer ours, and the host has freed it: the lobby shows
+                    # it empty, not ours (before the notice, which holds while the lobby
+                    # stays as it is then).
+                    lobby = self.lobby
+                    seats = tuple(
+                        SeatInfo(info.seat, "empty", None, False, False)
+                        if info.seat == lobby.you else info for info in lobby.seats)
+                    self.lobby = replace(lobby, you=None, seats=seats)
                 self.refused(self.tr("n.refused", reason=shown(reason or code)),
                              about="connection" if code in RETRY_CODES else "state")
         self._expire_notice()

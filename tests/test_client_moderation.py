@@ -166,3 +166,6 @@ def test_a_kicked_player_is_no_longer_shown_in_the_seat() -> None:
     text = screen(model)
     assert model.lobby is not None and model.lobby.you is None
     assert "you" not in text.split("\n")[2] and "removed you" in text
+    # The host freed the seat: the lobby shows it empty, not Fred's.
+    assert "Fred" not in text.split("\n")[2] and "(empty seat)" in text.split("\n")[2]
+    assert model.lobby.seats[1].kind == "empty"
