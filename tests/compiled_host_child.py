@@ -457,7 +457,7 @@ def raw_frame(message: dict[str, Any]) -> bytes | None:
     import msgpack
 
     try:
-        payload = msgpack.packb(message, use_bin_type=True)
+        payload: bytes = msgpack.packb(message, use_bin_type=True)
     except (TypeError, ValueError, OverflowError):
         return None
     return struct.pack(">I", len(payload)) + payload

@@ -26,7 +26,7 @@ async def test_every_answer_comes_after_its_request_is_fsynced(
         real_fsync(fd)
         synced.append(os.fstat(fd).st_size)
 
-    monkeypatch.setattr(host_load.os, "fsync", recording_fsync)
+    monkeypatch.setattr("benchmarks.host_load.os.fsync", recording_fsync)
     frame = encode_frame(ECHO_MESSAGE, check=False)
     async with trio.open_nursery() as nursery:
         port = await nursery.start(host_load.echo_server, str(journal))
@@ -48,9 +48,13 @@ async def test_durable_echo_clients_time_their_round_trips_apart_from_the_echo(
     stats = Stats(counting=True)
     async with trio.open_nursery() as nursery:
         port = await nursery.start(host_load.echo_server, str(tmp_path / "durable-echo"))
+
+        async def client(i: int) -> None:
+            await host_load.run_echo_client(port, stats, (0.0, 0.0), random.Random(i),
+                                            durable=True)
+
         for index in range(3):
-            nursery.start_soon(lambda i=index: host_load.run_echo_client(
-                port, stats, (0.0, 0.0), random.Random(i), durable=True))
+            nursery.start_soon(client, index)
         with trio.fail_after(20):
             while len(stats.durable_latencies) < 30:
                 await trio.sleep(0.01)

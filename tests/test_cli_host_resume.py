@@ -126,7 +126,9 @@ async def two_matches_stopped(
     await harness.until(lambda u: isinstance(u, LobbyChanged) and u.lobby.you is not None)
     harness.send(SetReady(True))
     harness.send(StartMatch())
-    seat = (await harness.until(seated_in_match)).lobby.you  # type: ignore[attr-defined]
+    started = await harness.until(seated_in_match)
+    assert isinstance(started, LobbyChanged)
+    seat = started.lobby.you
     friend = await start_link(nursery, LinkConfig("127.0.0.1", ran[0].port, name="Fred",
                                                   pin=ran[0].fingerprint))
     await friend.until(lambda u: isinstance(u, TablesListed))

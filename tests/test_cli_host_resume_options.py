@@ -358,15 +358,16 @@ def test_resume_replays_each_journal_once(tmp_path: Path,
     a long match was replayed twice before the host listened. The host takes the loaded one;
     a second host built from the same options (the first one's match moved on) loads its own."""
     import host.run
+    from host.journal import Resumed, load
     from host.run import build_registry
 
     path = tmp_path / "table0.jsonl"
     _play_some(path, 5)  # mid-round
     resume = resumed_journals([str(path)])
     replays: list[Path] = []
-    real_load = host.run.load
+    real_load = load  # what host.run calls, till patched below
 
-    def counted(journal: Path) -> object:
+    def counted(journal: Path) -> Resumed:
         replays.append(journal)
         return real_load(journal)
 

@@ -14,9 +14,17 @@ from client.app import ClientApp
 from client.i18n import Translator
 from client.model import ClientModel
 from unonet.actions import Buzz, ChooseTarget, Play
+from unonet.cards import Face
 from unonet.rules import RuleSet
 
 OTHERS = [["g1", "g2", "g3", "g4", "g6"], ["r1", "r2", "y1", "y2", "y3"]]
+
+
+def face_of(model: ClientModel, card: int) -> Face:
+    """The face `model` reads `card` by: one it was told, or the test fails here."""
+    face = model.face(card)
+    assert face is not None, f"card {card} was never told"
+    return face
 
 
 @contextmanager
@@ -30,7 +38,7 @@ def app_at(rules: RuleSet, mine: list[str]) -> Iterator[tuple[ClientApp, LocalTa
 def index_of(app: ClientApp, code: str) -> str:
     """The digit key that selects the card `code` in the hand shown."""
     hand = app.model.hand
-    return str(next(i for i, c in enumerate(hand) if app.model.face(c).code == code) + 1)
+    return str(next(i for i, c in enumerate(hand) if face_of(app.model, c).code == code) + 1)
 
 
 def test_arrows_and_enter_pick_whom_to_swap_with() -> None:
@@ -51,7 +59,7 @@ def test_m_marks_cards_and_enter_plays_them_as_one() -> None:
         app.handle("enter")
         played = table.intents[-1]
         assert isinstance(played, Play) and len(played.also) == 2
-        faces = [app.model.face(c).code for c in (played.card, *played.also)]
+        faces = [face_of(app.model, c).code for c in (played.card, *played.also)]
         assert faces == ["r5", "b5", "g5"]
         assert table.mismatches == []
 

@@ -5,6 +5,8 @@ a knocked-out seat and teams. Each scenario is a real engine Match on a stacked 
 
 from __future__ import annotations
 
+from typing import Any
+
 from client_table import LocalTable, fresh, house_table, pick, play_of, screen
 
 from client.link import GameEvent
@@ -18,8 +20,15 @@ from unonet.rules import RuleSet
 WIDTH, HEIGHT = 80, 23
 
 
+def face_of(model: ClientModel, card: int) -> Face:
+    """The face `model` reads `card` by: one it was told, or the test fails here."""
+    face = model.face(card)
+    assert face is not None, f"card {card} was never told"
+    return face
+
+
 def codes(model: ClientModel, cards: tuple[int, ...]) -> list[str]:
-    return [model.face(c).code for c in cards]
+    return [face_of(model, c).code for c in cards]
 
 
 def assert_in_step(table: LocalTable) -> None:
@@ -29,10 +38,10 @@ def assert_in_step(table: LocalTable) -> None:
 # -- stacking and deflect ------------------------------------------------------------------------
 
 
-def stack_table(model: ClientModel, **rules: object) -> LocalTable:
+def stack_table(model: ClientModel, **rules: Any) -> LocalTable:
     """Chiara opens with a red +2 on me; I hold a green +2 and a red Skip."""
     return house_table(
-        model, RuleSet(hand_size=4, stacking="same_kind", **rules),  # type: ignore[arg-type]
+        model, RuleSet(hand_size=4, stacking="same_kind", **rules),
         [["g+2", "rS", "b5", "y7"], ["g1", "g2", "g3", "g4"], ["r+2", "r1", "y1", "y2"]],
         "r3", {2: ["r+2"]}, dealer=1,
     )

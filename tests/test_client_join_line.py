@@ -40,5 +40,6 @@ def test_the_chat_breaks_a_fingerprint_over_lines_instead_of_cutting_it() -> Non
     served = ServedHost(7077, FINGERPRINT, Path("/tmp"), ("192.168.1.20",))
     model.apply(ChatReceived("host", join_line(served)))
     for width in (24, 38, 80):
-        text = "".join("".join(part for _, part in line) for line in chat_lines(model, width, 20))
+        text = "".join("".join(fragment[1] for fragment in line)
+                       for line in chat_lines(model, width, 20))
         assert FINGERPRINT.replace("-", "") in text.replace("-", "").replace(" ", "")

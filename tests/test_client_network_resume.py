@@ -9,6 +9,7 @@ the round cannot end while the player is away, whatever the machine's speed.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import replace
 
 import trio
@@ -56,7 +57,7 @@ def config(port: int) -> LinkConfig:
     return LinkConfig("127.0.0.1", port, name="me", tls=False, table=0, auto_ready=True)
 
 
-def audited(round_no: int) -> object:
+def audited(round_no: int) -> Callable[[Update], bool]:
     def check(update: Update) -> bool:
         return (isinstance(update, TrustReport) and update.round_no == round_no
                 and "audited" in update.what)
@@ -152,7 +153,7 @@ delay the bots could finish it first (it failed so once in CI), and the rest of 
 ended while the player was away is never told: missed rounds are not."""
 
 
-def round_started(round_no: int) -> object:
+def round_started(round_no: int) -> Callable[[Update], bool]:
     def check(update: Update) -> bool:
         return (isinstance(update, GameEvent) and isinstance(update.event, ev.RoundStarted)
                 and update.event.round_no == round_no)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
 import trio
 from client_net import MACHINE_SPEED, LinkHarness, LocalHost, play_until, start_host, start_link
@@ -32,11 +33,11 @@ from unonet import events as ev
 from unonet.rules import RuleSet
 
 
-def config(port: int, tokens: SeatTokens, **changes: object) -> LinkConfig:
-    base: dict[str, object] = {"name": "me", "tls": False, "table": 0, "auto_ready": True,
-                               "seat_tokens": tokens}
+def config(port: int, tokens: SeatTokens | None, **changes: object) -> LinkConfig:
+    base: dict[str, Any] = {"name": "me", "tls": False, "table": 0, "auto_ready": True,
+                            "seat_tokens": tokens}
     base.update(changes)
-    return LinkConfig("127.0.0.1", port, **base)  # type: ignore[arg-type]
+    return LinkConfig("127.0.0.1", port, **base)
 
 
 def seated(update: Update) -> bool:

@@ -7,6 +7,7 @@ Discard All's UNO call. Each scenario is a real engine Match on a stacked deck
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from client_table import LocalTable, fresh, house_table, pick, play_of, screen
@@ -24,7 +25,7 @@ ALL_FACES = ["rDA", "gSE", "b+4", "WR+4", "W+6", "W+10", "WCR"]
 
 
 def table(model: ClientModel, hands: list[list[str]], top: str = "r5",
-          plans: dict[int, list[str]] | None = None, draws: tuple[str, ...] = (),
+          plans: dict[int, Sequence[str]] | None = None, draws: tuple[str, ...] = (),
           dealer: int = 2, **rules: object) -> LocalTable:
     """Me at seat 0 (dealer 2: I play first; dealer 1: seat 2 plays first, then me)."""
     return house_table(model, NO_MERCY.replace(hand_size=len(hands[0]), **rules), hands, top,

@@ -5,7 +5,7 @@ may still come back: the seat opens once a" stopped at the screen's edge)."""
 from __future__ import annotations
 
 import pytest
-from test_client_house_rules import fresh, house_table
+from client_table import fresh, house_table
 
 from client.i18n import Translator
 from client.link import LobbyChanged

@@ -25,13 +25,20 @@ from client.rule_editor import editor_options
 from unonet.actions import Catch, Challenge, Draw
 from unonet.bots import NormalBot
 from unonet.bots.base import Bot
-from unonet.cards import Color
+from unonet.cards import Color, Face
 from unonet.match import Match
 from unonet.rulebook import option_title
 from unonet.rules import RuleSet
 from unonet.scoring import hand_points
 
 WIDTH, HEIGHT = 80, 23  # 24 rows less the chat input line
+
+
+def face_of(model: ClientModel, card: int) -> Face:
+    """The face `model` reads `card` by: one it was told, or the test fails here."""
+    face = model.face(card)
+    assert face is not None, f"card {card} was never told"
+    return face
 
 
 def screen_lines(model: ClientModel, plain: bool, width: int = WIDTH,
@@ -227,9 +234,9 @@ def test_in_italian_the_card_codes_use_the_colour_keys() -> None:
     model.toggle_help()
     text = "\n".join(screen_lines(model, plain=True))
     assert "[R3]" in text  # the top card: rosso 3 (the hand is blu 3, blu Cambio, two Jolly)
-    green = next(c for c in range(108) if model.face(c).code == "g5")
-    assert card_code(model.face(green), color_keys("it")) == "V5"
-    assert card_code(model.face(green)) == "G5"
+    green = next(c for c in range(108) if face_of(model, c).code == "g5")
+    assert card_code(face_of(model, green), color_keys("it")) == "V5"
+    assert card_code(face_of(model, green)) == "G5"
 
 
 def test_without_colour_the_selected_playable_card_keeps_its_star() -> None:
@@ -263,7 +270,7 @@ def test_the_score_screen_shows_a_twelve_card_hand_whole_at_80_columns() -> None
     model.results[-1] = result
     assert model.manifest is not None
     lines = screen_lines(model, plain=True)
-    codes = [card_code(model.face(card)) for card in twelve]
+    codes = [card_code(face_of(model, card)) for card in twelve]
     shown = codes_on(lines)
     for code in codes:  # every card of the twelve, in order, on two lines under its column
         assert code in shown, code
@@ -296,7 +303,7 @@ def test_a_hand_that_cannot_fit_ends_in_a_count_and_its_points() -> None:
     assert model.manifest is not None
     lines = result_lines(model, result, 80, len(result.hands), Look(plain=True))  # no spare
     text = "\n".join("".join(f[1] for f in line) for line in lines)
-    shown = [card for card in twelve if f"[{card_code(model.face(card))}]" in text]
+    shown = [card for card in twelve if f"[{card_code(face_of(model, card))}]" in text]
     hidden = twelve[len(shown):]
     assert shown == twelve[:len(shown)] and hidden
     points = hand_points(model.manifest, hidden)
@@ -318,7 +325,7 @@ def test_the_match_end_shows_the_final_rounds_hands() -> None:
     assert "You win the match!" in text and "Round 1: You win!" in text
     assert "Cards left" in text
     for card in twelve:
-        assert f"[{card_code(model.face(card))}]" in text
+        assert f"[{card_code(face_of(model, card))}]" in text
 
 
 def test_the_round_end_and_match_end_screens_fit() -> None:

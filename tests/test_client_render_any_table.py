@@ -33,7 +33,7 @@ def model_of(match: Match, seat: int | None, lang: str) -> ClientModel:
                   for s in range(match.seats))
     model.apply(LobbyChanged(LobbyState(0, "table", 0, match.rules.to_dict(), seats, True,
                                         you=seat)))
-    legal = match.legal_actions(seat) if seat is not None else []
+    legal = tuple(match.legal_actions(seat)) if seat is not None else ()
     model.apply(Snapshot(match.view(seat), legal))
     return model
 
@@ -45,7 +45,7 @@ PATIENCE = settings(deadline=None,
 
 
 @st.composite
-def tables(draw: st.DrawFn, **fixed: Any) -> tuple[Match, random.Random, str]:
+def tables(draw: st.DrawFn, /, **fixed: Any) -> tuple[Match, random.Random, str]:
     """A match the engine can play (random house rules and variant, 2-10 seats, options in
     `fixed` pinned), a random player's choices for it, and a language."""
     seats = draw(st.integers(2, 10))
@@ -96,7 +96,7 @@ def test_a_whole_match_as_a_seat_follows_it_is_drawn_within_the_screen(
             break
         seat, action = next_action(match, rng, step)
         events = match.apply(seat, action)
-        legal = match.legal_actions(0)
+        legal = tuple(match.legal_actions(0))
         for event in events:
             if event.audience is None or 0 in event.audience:
                 model.apply(GameEvent(event, legal))

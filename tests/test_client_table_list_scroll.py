@@ -26,9 +26,16 @@ def listed(count: int, cursor: int, notice: str | None = None) -> ClientModel:
     model.apply(TablesListed(tuple(TableInfo(n, f"club {n + 1}", 4, n % 5, n % 3 == 0)
                                    for n in range(count))))
     model.table_next(cursor)
-    model.notice = notice
+    model.notice = "" if notice is None else notice  # "" clears it, as None did
     assert model.screen is Screen.TABLES
     return model
+
+
+def club_number(line: str) -> int:
+    """The N of the "club N:" a line of the list shows."""
+    found = re.search(r"club (\d+):", line)
+    assert found is not None, line
+    return int(found.group(1))
 
 
 def shown(model: ClientModel, width: int, height: int) -> list[str]:
@@ -51,7 +58,7 @@ def test_the_selected_table_is_on_the_screen_and_every_other_is_shown_or_counted
     assert len(selected) == 1 and f"club {cursor % count + 1}:" in selected[0], lines
     counted = sum(int(found.group(1)) for line in lines if (found := MORE.match(line)))
     assert len(tables) + counted == count, lines
-    numbers = [int(re.search(r"club (\d+):", line).group(1)) for line in tables]  # type: ignore[union-attr]
+    numbers = [club_number(line) for line in tables]
     assert numbers == list(range(numbers[0], numbers[0] + len(numbers)))  # one run, in order
 
 

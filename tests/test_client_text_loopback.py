@@ -48,9 +48,9 @@ class Raw:
                 data = bytes(await self.stream.receive_some(RECEIVE_CHUNK))
                 assert data, f"the host closed; frames: {self.frames}"
                 self.decoder.receive_data(data)
-                while (frame := self.decoder.next_frame()) is not NEED_DATA:
-                    assert isinstance(frame, dict)
-                    self.frames.append(frame)
+                while (decoded := self.decoder.next_frame()) is not NEED_DATA:
+                    assert isinstance(decoded, dict)
+                    self.frames.append(decoded)
 
 
 def answer_to(request: int) -> Any:

@@ -6,6 +6,8 @@ option's title, value and explanation in its card names."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 from client_table import LocalTable, fresh, house_table, screen
 from test_rulebook_variants import deck_kinds, names_lacking
@@ -22,7 +24,7 @@ from unonet.rules import RuleSet, preset
 SIZES = ((60, 20), (80, 24))
 
 
-def no_mercy_table(model: ClientModel, hands: list[list[str]], plans: dict[int, list[str]],
+def no_mercy_table(model: ClientModel, hands: list[list[str]], plans: dict[int, Sequence[str]],
                    draws: tuple[str, ...] = ()) -> LocalTable:
     """Me at seat 0; dealer 1, so seat 2 plays first, then me."""
     rules = RuleSet(variant="no_mercy", hand_size=len(hands[0]))

@@ -203,7 +203,7 @@ async def in_round(host: Host, name: str = "ana") -> Peer:
     return peer
 
 
-Outcome = tuple[dict[str, Any], Peer | None]
+Outcome = tuple[Mapping[str, Any], Peer | None]
 """The error message as sent, and the connection it came on (None: from the engine)."""
 Case = Callable[[trio.Nursery], Awaitable[Outcome]]
 CASES: dict[str, Case] = {}

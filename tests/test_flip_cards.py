@@ -3,6 +3,9 @@ and the Flip itself. Dealer 0 and three seats unless said: seat 1 plays first.""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from flip_scenario import FLIP_RULES, card, flip_deal, name, names, play_events, side, top
 from scenario import of_type, one, refused
 
@@ -115,15 +118,16 @@ def test_wd4_policy_enforce_refuses_a_wild_draw_two_while_holding_the_colour() -
 # -- the Flip ------------------------------------------------------------------------------------
 
 
-def _flipped(**kwargs: object) -> tuple[Match, list[ev.Event]]:
-    """Seat 1 plays a red Flip on red 3 (whose dark face is orange 4); seat 2 is next."""
-    hands = kwargs.pop("hands", None) or [
+def _flipped(hands: Sequence[Sequence[str]] | None = None, top: str = "red 3/orange 4",
+             **kwargs: Any) -> tuple[Match, list[ev.Event]]:
+    """Seat 1 plays a red Flip on red 3 (whose dark face is orange 4); seat 2 is next. kwargs
+    go to flip_deal as they are (its dealer, rules or after_flip)."""
+    hands = hands or [
         ["yellow 1/purple 1", "yellow 2/purple 2"],
         ["red Flip", "green 5/pink 7"],
         ["blue 1/orange 9", "blue 2/cyan 3"],
     ]
-    match = flip_deal(hands, top=str(kwargs.pop("top", "red 3/orange 4")),  # type: ignore[arg-type]
-                      draws=["yellow 9/cyan 2"], **kwargs)  # type: ignore[arg-type]
+    match = flip_deal(hands, top=top, draws=["yellow 9/cyan 2"], **kwargs)
     return match, play(match, 1, "red Flip")
 
 
@@ -193,7 +197,7 @@ def test_a_dark_flip_turns_everything_back_to_the_light_side() -> None:
 
 
 def _dark(seat2: list[str], seat0: tuple[str, str] = ("yellow 1", "yellow 2"),
-          **kwargs: object) -> Match:
+          **kwargs: Any) -> Match:
     """After seat 1's Flip: top orange 4, seat 2 to play `seat2`."""
     match, _ = _flipped(hands=[list(seat0), ["red Flip", "green 5"], seat2], **kwargs)
     return match
@@ -234,7 +238,8 @@ UNTIL_CYAN = ["green 1/pink 1", "green 2/Wild", "green 3/cyan 3", "green 4/pink 
               "green 5/pink 5"]
 
 
-def _wild_draw_color(seat2_other: str, **kwargs: object) -> tuple[Match, list[ev.Event]]:
+def _wild_draw_color(seat2_other: str, **kwargs: Any) -> tuple[Match, list[ev.Event]]:
+    """kwargs go to _dark as they are: its seat0, or the match's options."""
     match = _dark(["blue 1/Wild Draw Color", seat2_other], after_flip=UNTIL_CYAN, **kwargs)
     return match, play(match, 2, "Wild Draw Color", CYAN)
 

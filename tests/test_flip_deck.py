@@ -4,11 +4,12 @@ the seed, and the options that combine with Flip or that the rule set refuses by
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 import pytest
 from flip_scenario import FLIP_RULES, flip_match
 
-from unonet.cards import CLASSIC_COLORS, EXTRA_COLORS, Kind
+from unonet.cards import CLASSIC_COLORS, EXTRA_COLORS, Color, Face, Kind
 from unonet.errors import ErrorCode, RulesError
 from unonet.flip_deck import (
     DARK,
@@ -42,10 +43,11 @@ def test_the_deck_has_112_cards_each_with_a_light_and_a_dark_face() -> None:
     ids=["light", "dark"],
 )
 def test_each_side_has_1_to_9_twice_and_two_of_each_action_per_colour_and_eight_wilds(
-    faces: tuple, colors: tuple, actions: tuple, wilds: tuple
+    faces: tuple[Face, ...], colors: tuple[Color, ...], actions: tuple[Kind, ...],
+    wilds: tuple[Kind, ...],
 ) -> None:
     counts = Counter((f.kind, f.color, f.number) for f in faces)
-    expected: Counter = Counter()
+    expected: Counter[tuple[Kind, Color | None, int | None]] = Counter()
     for color in colors:
         for number in range(1, 10):  # no zeros on either side
             expected[(Kind.NUMBER, color, number)] = 2
@@ -119,7 +121,7 @@ def test_the_tests_build_flip_matches_with_their_own_pairing() -> None:
         {"draw_until_playable": True, "draw_when_playable": "forbidden"},
     ],
 )
-def test_options_that_make_sense_combine_with_flip(options: dict) -> None:
+def test_options_that_make_sense_combine_with_flip(options: dict[str, Any]) -> None:
     match = flip_match(4, b"x", FLIP_RULES.replace(**options))
     match.start_round()
 

@@ -24,7 +24,7 @@ async def test_a_chat_line_to_twelve_members_is_encoded_once(
     monkeypatch: pytest.MonkeyPatch
 ) -> None:
     encoded: Counter[str] = Counter()
-    real = protocol.connection.encode_frame
+    real = encode_frame  # what protocol.connection calls, till patched below
 
     def counting(message: Mapping[str, Any], *args: Any, **kwargs: Any) -> bytes:
         encoded[str(message.get("t"))] += 1

@@ -278,7 +278,8 @@ async def test_a_seat_whose_client_just_closed_is_not_alive_before_the_host_read
     nursery: trio.Nursery, autojump_clock: trio.testing.MockClock
 ) -> None:
     server, (table,), listener = await start(nursery, LIMITS)
-    ana = RawClient(await connect_from("127.0.0.1", port_of(listener)))
+    tcp = await connect_from("127.0.0.1", port_of(listener))
+    ana = RawClient(tcp)
     assert await ana.hello() == "welcome"
     await ana.stream.send_all(encode_frame({"t": "join_table", "id": 1, "table": 0,
                                             "name": "ana"}))
@@ -287,6 +288,6 @@ async def test_a_seat_whose_client_just_closed_is_not_alive_before_the_host_read
     assert holder is not None and holder.conn is not None
     connection = server.connections[holder.conn]
     assert connection.alive(trio.current_time())  # it just sent a frame
-    ana.stream.socket.close()  # killed: no checkpoint, the host has not read the close yet
+    tcp.socket.close()  # killed: no checkpoint, the host has not read the close yet
     assert holder.conn in server.connections
     assert not connection.alive(trio.current_time())  # so a resume right now is not refused

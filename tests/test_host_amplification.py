@@ -9,6 +9,8 @@ floods are sent in one write, far over what the bucket refills in the seconds th
 
 from __future__ import annotations
 
+from typing import Any
+
 import trio
 import trio.testing
 from test_host_robustness import HELLO, fatal_code, read_all
@@ -30,7 +32,7 @@ def framed(payload: bytes) -> bytes:
 def seventy_millisecond_ping() -> bytes:
     """The frame of the issue: a ping of ~23,000 empty maps, within the old limits (arrays of
     255 maps in arrays of 60 and 30 under two keys: depth 4)."""
-    row = [{}] * 255
+    row: list[dict[str, Any]] = [{}] * 255
     payload = pack({"t": "ping", "n": 1, "x": [row] * 60, "y": [row] * 30})
     assert MAX_CLIENT_FRAME < len(payload) <= MAX_FRAME and payload.count(b"\x80") > 22_000
     return framed(payload)

@@ -12,8 +12,9 @@ import trio.testing
 from host.registry import Registry
 from host.server import HostServer, ServerConfig
 from host.settings import BENCHMARK_LIMITS
+from protocol.connection import MessageRefused
 from protocol.frames import FrameDecoder, encode_frame
-from protocol.host_connection import HostConnection, MessageRefused, RequestReceived
+from protocol.host_connection import HostConnection, RequestReceived
 
 HELLO = {"t": "hello", "v": [1], "features": [], "name": "a",
          "client": {"name": "test", "version": "1"}}
@@ -62,7 +63,7 @@ async def test_a_read_of_several_frames_is_answered_in_their_order(
     await stream.send_all(encode_frame(HELLO))
     assert (await next_frame())["t"] == "welcome"
     await stream.send_all(b"".join(encode_frame(m) for m in ONE_READ))
-    got = []
+    got: list[tuple[str, Any]] = []
     with trio.fail_after(10):
         while len(got) < 6:
             frame = await next_frame()

@@ -14,6 +14,8 @@ import trio.testing
 
 import host.connection as connection_module
 from host.bots import SeatBots
+from host.connection import ClientConnection
+from host.outgoing import event_frame
 from host.registry import Registry
 from host.round_log import EventsChain, canonical_event
 from host.server import HostServer, ServerConfig
@@ -24,7 +26,7 @@ from protocol.game_codec import encode_event
 from protocol.trust.primitives import seed_commitment
 from protocol.trust.signing import EventsDigest, canonical
 from unonet.actions import HOST, StartRound
-from unonet.bots import POLICIES
+from unonet.bots import POLICIES, Bot, NormalBot
 from unonet.events import Event
 from unonet.match import Match
 from unonet.rules import RuleSet
@@ -37,6 +39,12 @@ def _frames(data: bytes) -> list[dict[str, Any]]:
     while isinstance(frame := decoder.next_frame(), dict):
         out.append(frame)
     return out
+
+
+def socket_of(conn: ClientConnection) -> trio.socket.SocketType:
+    """The socket under a connection the server accepted (always a trio.SocketStream)."""
+    assert isinstance(conn.stream, trio.SocketStream)
+    return conn.stream.socket
 
 
 class RawPlayer:
@@ -99,13 +107,13 @@ async def test_an_intents_answer_and_its_events_leave_in_one_write(
                                                limits=BENCHMARK_LIMITS))
     listener = (await nursery.start(server.serve))[0]
     writes: list[tuple[int, bytes]] = []
-    real_write = connection_module.os.write
+    real_write = os.write
     stream = await trio.testing.open_stream_to_socket_listener(listener)
     player = RawPlayer(stream)
     with trio.fail_after(20):
         legal = await player.until_decision()
         (conn,) = server.connections.values()
-        fd = conn.stream.socket.fileno()
+        fd = socket_of(conn).fileno()
         monkeypatch.setattr(connection_module, "os", SimpleNamespace(  # writes counted
             read=os.read, write=lambda fd, data: _count(real_write, writes, fd, data)))
         await player.send({"t": "intent", "id": 77, "action": legal[0]})
@@ -139,7 +147,7 @@ async def test_the_sender_of_an_intent_is_served_before_the_rest_of_its_table(
         await trio.sleep_forever()  # the other keeps reading: its socket never fills
 
     writes: list[tuple[int, bytes]] = []
-    real_write = connection_module.os.write
+    real_write = os.write
     with trio.fail_after(20):
         async with trio.open_nursery() as inner:
             for player in players:
@@ -148,12 +156,12 @@ async def test_the_sender_of_an_intent_is_served_before_the_rest_of_its_table(
                 await trio.sleep(0.01)
             await trio.testing.wait_all_tasks_blocked()
             actor, legal = decided[0]
-            by_name = {c.stream.socket.getpeername(): c for c in server.connections.values()}
-            fd = by_name[actor.stream.socket.getsockname()].stream.socket.fileno()
+            by_name = {socket_of(c).getpeername(): c for c in server.connections.values()}
+            fd = socket_of(by_name[actor.stream.socket.getsockname()]).fileno()
             monkeypatch.setattr(connection_module, "os", SimpleNamespace(
                 read=os.read, write=lambda fd, data: _count(real_write, writes, fd, data)))
             actor_protocol = by_name[actor.stream.socket.getsockname()].protocol
-            real_frame = connection_module.event_frame
+            real_frame = event_frame
 
             def frame(protocol: Any, item: Any, *, check: bool) -> bytes:
                 made.append((protocol is actor_protocol, len(writes)))  # writes done by then
@@ -198,20 +206,26 @@ def _play(match: Match, bots: SeatBots, steps: int) -> list[Event]:
     return seen + events
 
 
+def normal(policy: Bot) -> NormalBot:
+    """A "normal" policy as the NormalBot it is, for what it has seen."""
+    assert isinstance(policy, NormalBot)
+    return policy
+
+
 def test_a_players_stand_in_is_fed_only_when_its_seat_is_asked_to_act() -> None:
     match = Match(RuleSet(), 3, bytes(16))
     bots = SeatBots(match, ["normal"] * 3)
     played = _play(match, bots, 12)
     seat = match.pending_seat
     assert seat is not None
-    assert not bots.policies[seat].seen  # type: ignore[attr-defined]  # nobody asked it yet
-    eager = POLICIES["normal"](seat, match.rules, match.manifest, seed=seat)
+    assert not normal(bots.policies[seat]).seen  # nobody asked it yet
+    eager = normal(POLICIES["normal"](seat, match.rules, match.manifest, seed=seat))
     for event in played:
         if event.audience is None or seat in event.audience:
             eager.observe(event)
-    assert eager.seen  # type: ignore[attr-defined]
+    assert eager.seen
     assert bots.decide([seat]) is not None  # taken over: its policy learns the round first
-    assert bots.policies[seat].seen == eager.seen  # type: ignore[attr-defined]
+    assert normal(bots.policies[seat]).seen == eager.seen
 
 
 def test_the_round_logs_digest_is_the_trust_schemes() -> None:

@@ -20,7 +20,7 @@ from host.journal import (
 )
 from protocol.trust.host import HostCommitments
 from protocol.trust.primitives import new_game_id, new_seed, seed_commitment
-from unonet.actions import HOST, StartRound
+from unonet.actions import HOST, Action, StartRound
 from unonet.bots import NormalBot
 from unonet.match import BETWEEN_ROUNDS, MATCH_OVER, Match
 from unonet.rules import RuleSet
@@ -38,6 +38,8 @@ def _play_some(path: Path, actions: int, rules: RuleSet | None = None,
     journal = Journal.create(path, header)
     match = Match(rules, 3, header.seed)
     bots = [NormalBot(s, rules, match.manifest, seed=s) for s in range(3)]
+    seat: int
+    action: Action
     for _ in range(actions):
         if match.phase == MATCH_OVER:
             break
@@ -51,7 +53,9 @@ def _play_some(path: Path, actions: int, rules: RuleSet | None = None,
             journal.write_trust(TrustRecord.of(commitments))
             seat, action = HOST, StartRound(commitments.key)
         else:
-            seat = match.pending_seat  # type: ignore[assignment]
+            pending = match.pending_seat
+            assert pending is not None, "a round in play waits on a seat"
+            seat = pending
             action = bots[seat].act(match.view(seat), match.legal_actions(seat))
         match.apply(seat, action)
         journal.write_action(seat, action)

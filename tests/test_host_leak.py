@@ -111,7 +111,7 @@ class Ledger:
                 self.problems.append(f"{self.name} saw seat {event.target}'s challenged hand")
         elif isinstance(event, ev.CardPlayed | ev.TopCardTurned):
             self.public.add(event.card)
-        elif isinstance(event, ev.Reshuffled | ev.CardsReturned):
+        elif isinstance(event, ev.Reshuffled):  # (a CardsReturned names no card: face down)
             self.public |= set(event.cards)
         elif isinstance(event, ev.RoundEnded):
             self.public |= {c for hand in event.hands for c in hand}

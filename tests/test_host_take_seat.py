@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 import trio
@@ -34,7 +35,8 @@ from client.transcript import transcript_dir
 from unonet import events as ev
 from unonet.rules import RuleSet
 
-RULES = RuleSet(max_rounds=2, target=10_000)
+ROUNDS = 2
+RULES = RuleSet(max_rounds=ROUNDS, target=10_000)
 
 
 def ended(update: Update) -> bool:
@@ -45,9 +47,16 @@ def cards_played(update: Update) -> bool:
     return isinstance(update, GameEvent) and isinstance(update.event, ev.CardPlayed)
 
 
-def link(port: int, name: str, **changes: object) -> LinkConfig:
+def taken_over(host: LocalHost, seat: int) -> bool:
+    """Whether a stand-in plays `seat` now (it is held: its player left in mid-match)."""
+    holder = host.table.room.seats[seat]
+    assert holder is not None
+    return holder.taken_over
+
+
+def link(port: int, name: str, **changes: Any) -> LinkConfig:
     return LinkConfig("127.0.0.1", port, name=name, tls=False, table=0, auto_ready=True,
-                      **changes)  # type: ignore[arg-type]
+                      **changes)
 
 
 def violations(harness: LinkHarness) -> list[TrustReport]:
@@ -95,7 +104,7 @@ async def stand_in_plays_bos_seat(host: LocalHost, ana: LinkHarness, bo: LinkHar
     seat = next(i for i, s in host.table.room.occupied() if s.name == "Bo")
     bo.send(Leave())
     with trio.fail_after(30):
-        while not host.table.room.seats[seat].taken_over:  # type: ignore[union-attr]
+        while not taken_over(host, seat):
             await trio.sleep(0.01)
     return seat
 
@@ -120,18 +129,19 @@ async def test_a_spectator_sits_in_a_stand_ins_seat_and_plays_it(
         both.start_soon(play_until, ana, ended)
         both.start_soon(play_until, cy, ended)
     assert host.table.finished or (host.table.game is not None and host.table.game.over)
-    status = await every_round_judged(cy, RULES.max_rounds)
-    assert [r.state for r in status.rounds] == ["audited"] * RULES.max_rounds
+    status = await every_round_judged(cy, ROUNDS)
+    assert [r.state for r in status.rounds] == ["audited"] * ROUNDS
     assert all(seat not in r.absent_seeds for r in status.rounds[1:])  # her seed went in
     assert violations(cy) == [] and violations(ana) == []
-    audits_clean(tmp_path, RULES.max_rounds)
+    audits_clean(tmp_path, ROUNDS)
 
 
 @pytest.mark.parametrize("round_no", [1, 2])
 async def test_a_newcomer_joins_straight_into_a_stand_ins_seat_and_the_host_is_not_flagged(
     nursery: trio.Nursery, round_no: int, tmp_path: Path
 ) -> None:
-    rules = RuleSet(max_rounds=round_no + 1, target=10_000)
+    rounds = round_no + 1
+    rules = RuleSet(max_rounds=rounds, target=10_000)
     host = await start_host(nursery, bots=1, players=2, rules=rules)
     ana = await start_link(nursery, link(host.port, "Ana"))
     bo = await start_link(nursery, link(host.port, "Bo"))
@@ -144,12 +154,12 @@ async def test_a_newcomer_joins_straight_into_a_stand_ins_seat_and_the_host_is_n
     async with trio.open_nursery() as both:
         both.start_soon(play_until, ana, ended, 200)
         both.start_soon(play_until, cy, ended, 200)
-    status = await every_round_judged(cy, rules.max_rounds)
+    status = await every_round_judged(cy, rounds)
     assert violations(cy) == [] and violations(ana) == []
-    assert [r.state for r in status.rounds] == ["audited"] * rules.max_rounds  # hers included
+    assert [r.state for r in status.rounds] == ["audited"] * rounds  # hers included
     assert status.rounds[sat_in - 1].round_no == sat_in
     assert seat not in status.rounds[sat_in].absent_seeds  # the next round has her seed
-    audits_clean(tmp_path, rules.max_rounds)
+    audits_clean(tmp_path, rounds)
 
 
 async def test_no_seat_is_offered_while_every_player_is_there(nursery: trio.Nursery) -> None:
@@ -192,10 +202,10 @@ async def back_in_the_seat_to_the_end(host: LocalHost, ana: LinkHarness, cy: Lin
     await play_until(cy, ended, 200, current=resumed)
     with trio.fail_after(60):
         await ana_done.wait()
-    status = await every_round_judged(cy, RULES.max_rounds)
+    status = await every_round_judged(cy, ROUNDS)
     assert violations(cy) == [] and violations(ana) == []
-    assert [r.state for r in status.rounds] == ["audited"] * RULES.max_rounds
-    audits_clean(tmp_path, RULES.max_rounds)
+    assert [r.state for r in status.rounds] == ["audited"] * ROUNDS
+    audits_clean(tmp_path, ROUNDS)
 
 
 @pytest.mark.parametrize("cut_in_round", [1, 2])

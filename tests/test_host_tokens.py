@@ -7,13 +7,16 @@ restart (SPEC.md 8.2).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import trio
 from test_host_authority import Member, in_a_match, serve
 from test_host_resume import restart, start_journaled, token_of
 
+from host.outgoing import ConnId, SendMessage
 from host.registry import Registry, ResumeRefused
+from host.seating import Seat
 from host.settings import FAST_TIMINGS
 from host.table import Table, TableSettings
 from protocol.client_session import MessageReceived, Snapshot, Welcomed
@@ -42,6 +45,16 @@ def fatal(member: Member) -> str | None:
                 None)
 
 
+def failed(member: Member) -> Callable[[], bool]:
+    """Whether `member`'s connection failed yet, to wait on with `until_true`."""
+    return lambda: fatal(member) is not None
+
+
+def conn_of(seat: Seat) -> ConnId | None:
+    """`seat.conn` read afresh: mypy keeps a re-read narrowed across the awaits that change it."""
+    return seat.conn
+
+
 async def test_a_copied_token_cannot_take_the_seat_of_a_player_who_is_answering(
     nursery: trio.Nursery,
 ) -> None:
@@ -61,7 +74,7 @@ async def test_a_copied_token_cannot_take_the_seat_of_a_player_who_is_answering(
     # A thief trying in a loop: every try is refused, and ana hears of it once, not per try.
     for _ in range(10):
         again = await Member.connect(listener, "mallory", resume=token)
-        await again.until_true(lambda again=again: fatal(again) is not None)
+        await again.until_true(failed(again))
         assert fatal(again) == "seat_in_use"
     await ana.send(ana.session.request("list_tables")[1])  # a round trip: all notices are in
     await ana.until_true(lambda: bool(ana.messages("tables")))
@@ -76,7 +89,7 @@ async def test_a_resume_renews_the_token_so_the_old_one_is_worthless(
     assert seat is not None
     await ana.stream.aclose()
     with trio.fail_after(WAIT):
-        while seat.conn is not None:
+        while conn_of(seat) is not None:
             await trio.sleep(0.01)
     back = await Member.connect(listener, "ana", resume=first)
     await back.until(Snapshot)
@@ -89,14 +102,14 @@ async def test_a_resume_renews_the_token_so_the_old_one_is_worthless(
     assert isinstance(second, bytes) and second != first
     await back.stream.aclose()
     with trio.fail_after(WAIT):
-        while seat.conn is not None:
+        while conn_of(seat) is not None:
             await trio.sleep(0.01)
     copy = await Member.connect(listener, "ana", resume=first)
     await copy.until_true(lambda: fatal(copy) is not None)
     assert fatal(copy) == "invalid_resume"
     again = await Member.connect(listener, "ana", resume=second)
     await again.until(Snapshot)
-    assert seat.conn is not None
+    assert conn_of(seat) is not None
 
 
 def test_the_journal_keeps_a_renewed_token_and_forgets_one_given_up_by_leave(
@@ -109,7 +122,7 @@ def test_the_journal_keeps_a_renewed_token_and_forgets_one_given_up_by_leave(
     assert isinstance(found, tuple)
     registry.resume(2, *found, 1.0)
     second = next(o.message["token"] for o in registry.take_outgoing()
-                  if getattr(o, "conn", None) == 2 and o.message.get("t") == "seated")  # type: ignore[union-attr]
+                  if isinstance(o, SendMessage) and o.conn == 2 and o.message.get("t") == "seated")
     registry2, _ = restart(tmp_path, 2.0, registry.signer)  # the host stops and resumes
     assert registry2.find_resume(first, 2.0) == ResumeRefused(
         "invalid_resume", "this token names no seat")

@@ -45,11 +45,13 @@ class Player(Receiver):
         kind = message["t"]
         round_no = message.get("round")
         if kind == "round_prepare" and round_no not in self.seeds:
+            assert isinstance(round_no, int)
             seed = self.seeds[round_no] = secrets.token_bytes(32)
             commit = seed_commitment(message["game_id"], round_no, 0, seed)
             self.to_send.append({"t": "seed_commit", "round": round_no, "commit": commit})
         elif kind == "seed_commits" and self.reveal and any(s == 0 for s, _ in
                                                             message["commits"]):
+            assert isinstance(round_no, int)
             self.to_send.append({"t": "seed_reveal", "round": round_no,
                                  "seed": self.seeds[round_no]})
 

@@ -139,6 +139,7 @@ def test_the_narrator_follows_the_side_through_a_real_flip() -> None:
     )
     tell = Narrator(NAMES[:2], match.manifest)
     first = match.pending_seat
+    assert first is not None
     assert match.round is not None
     paired = match.round.manifest  # the round's pairing: the narrator never reads it
     flip_card = next(c for c in match.round.hands[first]
@@ -151,6 +152,7 @@ def test_the_narrator_follows_the_side_through_a_real_flip() -> None:
     assert flipped.endswith(f"{paired.face(top, DARK).name} on top.")
     # the next card played is named by its dark face
     seat = match.pending_seat
+    assert seat is not None
     plays = [a for a in match.legal_actions(seat) if isinstance(a, Play) and a.color is None]
     assert plays, "the stacked deal leaves the next player a card to play on the dark side"
     told = [(e, tell(e)) for e in match.apply(seat, plays[0])]  # its dark face told first

@@ -452,7 +452,7 @@ def test_what_a_house_rules_match_sends_reads_back(seed: int) -> None:
     """Every event, view and legal list of a played match, every house rule on, goes through
     the catalogue unchanged: the wire carries what the engine really emits."""
     rng = random.Random(seed)
-    match = Match(RuleSet(**HOUSE_RULES), 4, bytes([seed]) * 16)
+    match = Match(RuleSet.from_dict(HOUSE_RULES), 4, bytes([seed]) * 16)
     produced = match.apply(HOST, StartRound())
     for _ in range(1500):
         for event in produced:

@@ -21,7 +21,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from protocol.client_session import ClientSession
+from protocol.client_session import ClientSession, Welcomed
 from protocol.connection import ConnectionFailed, MessageRefused
 from protocol.errors import ProtocolError
 from protocol.examples import EXAMPLES
@@ -127,7 +127,7 @@ def test_honest_frames_hold_few_containers_and_cost_little() -> None:
 def empty_maps_ping(limit: int) -> bytes:
     """A ping within the old profile holding as many empty maps as `limit` bytes allow: arrays
     of 255 maps (under the 256 limit) in a map of up to 60 arrays, at depth 3 and 4."""
-    row = [{}] * 255
+    row: list[dict[str, Any]] = [{}] * 255
     rows: list[list[dict[str, Any]]] = []
     extra: dict[str, Any] = {}
     message: dict[str, Any] = {"t": "ping", "n": 1, "x": extra}
@@ -356,7 +356,8 @@ def test_welcome_announces_every_bound() -> None:
     client = ClientSession(name="ada")
     host.receive_data(client.hello(), now=0.0)
     [welcomed] = client.receive_data(host.welcome())
-    limits = welcomed.limits  # type: ignore[attr-defined]
+    assert isinstance(welcomed, Welcomed)
+    limits = welcomed.limits
     assert limits["max_client_frame"] == MAX_CLIENT_FRAME
     assert limits["max_client_containers"] == MAX_CLIENT_CONTAINERS
     assert limits["rate_bytes"] == RATE_TOKEN_BYTES and limits["chat_burst"] == CHAT_BURST

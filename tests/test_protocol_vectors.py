@@ -16,6 +16,7 @@ from protocol.game_codec import (
     ACTION_TYPES,
     EVENT_TYPES,
     PROOF_FIELDS,
+    UnknownEvent,
     decode_action,
     decode_event,
     decode_legal,
@@ -121,6 +122,7 @@ def test_each_intent_vector_is_the_action_it_names(name: str) -> None:
 def test_each_event_vector_is_the_event_it_names_with_its_proof(name: str) -> None:
     message = _decoded(_vector(f"event_{name}"), Role.HOST)
     wire = decode_event(message["event"])
+    assert not isinstance(wire.event, UnknownEvent)
     assert encode_event(wire.event, wire.proof) == EVENT_EXAMPLES[name]
     assert set(wire.proof) == set(PROOF_FIELDS.get(name, {}))  # every proof field it may carry
 

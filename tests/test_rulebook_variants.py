@@ -97,7 +97,8 @@ def names_lacking(text: str, lang: str, present: set[Kind]) -> list[str]:
     makes. A name inside a longer name of a card that is present does not count (Flip's Wild
     Draw Two is no Draw Two). The plain Wild's name is also the word for every wild card,
     which each variant has: not counted."""
-    names = {kind: CARD_WORDS[lang][f"kind.{kind.value}"] for kind in Kind if kind != Kind.NUMBER}
+    names: dict[Kind, str] = {
+        kind: CARD_WORDS[lang][f"kind.{kind.value}"] for kind in Kind if kind != Kind.NUMBER}
     said = []
     for kind, name in names.items():
         if kind in present or kind is Kind.WILD:

@@ -63,7 +63,7 @@ def test_the_clients_log_names_both_partners() -> None:
         seat, action = next_action(match, rng, step)
         for event in match.apply(seat, action):
             if event.audience is None or 0 in event.audience:
-                model.apply(GameEvent(event, match.legal_actions(0)))
+                model.apply(GameEvent(event, tuple(match.legal_actions(0))))
     winner = match.winner
     assert winner is not None
     mate = partner(match.rules, 4, winner)

@@ -15,6 +15,7 @@ import random
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
+from typing import TypeVar
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -61,6 +62,9 @@ from unonet.rules import RuleSet
 EVERYONE = (0, 1, 2, None)
 
 
+E = TypeVar("E", bound=ev.Event)
+
+
 def kinds(found: list[Violation]) -> set[ViolationKind]:
     return {v.kind for v in found}
 
@@ -75,9 +79,16 @@ def found_before_audit(t: Transcript, seat: int | None) -> list[Violation]:
     return verifier.violations()
 
 
-def first(t: Transcript, kind: type[ev.Event], test: Callable[[ev.Event], bool] = bool) -> int:
+def first(t: Transcript, kind: type[E], test: Callable[[E], bool] = bool) -> int:
     """The index of the first event of `kind` that passes `test`."""
     return next(i for i, event, _ in t.events() if isinstance(event, kind) and test(event))
+
+
+def event_at(t: Transcript, index: int) -> ev.Event:
+    """The event of delivery `index` (which must be an event, not a trust message)."""
+    item = t.deliveries[index].item
+    assert isinstance(item, tuple), item
+    return item[0]
 
 
 def another(face: Face, side: int) -> Face:
@@ -233,7 +244,7 @@ def test_a_wrong_other_side_face_in_a_hand_is_caught_by_everyone_at_the_audit(
     complete: Transcript,
 ) -> None:
     index = first(complete, ev.OtherSidesShown, lambda e: bool(e.faces))
-    shown = complete.deliveries[index].item[0]
+    shown = event_at(complete, index)
     assert isinstance(shown, ev.OtherSidesShown)
     hidden = 1 - side_at(complete, index)
     lie = another(shown.faces[0], hidden)
@@ -254,7 +265,7 @@ def test_a_wrong_face_for_the_draw_pile_s_top_is_caught_at_the_audit(
     complete: Transcript,
 ) -> None:
     index = first(complete, ev.PileOtherSideShown, lambda e: e.face is not None)
-    shown = complete.deliveries[index].item[0]
+    shown = event_at(complete, index)
     assert isinstance(shown, ev.PileOtherSideShown) and shown.face is not None
     lie = another(shown.face, 1 - side_at(complete, index))
     complete.set_event(index, replace(shown, face=lie))
@@ -269,7 +280,7 @@ def test_a_wrong_face_for_the_draw_pile_s_top_is_caught_at_the_audit(
 
 def test_the_pile_s_top_shown_at_another_position_is_caught_at_once(t: Transcript) -> None:
     index = first(t, ev.PileOtherSideShown, lambda e: e.position is not None)
-    shown = t.deliveries[index].item[0]
+    shown = event_at(t, index)
     assert isinstance(shown, ev.PileOtherSideShown) and shown.position is not None
     epoch, position = shown.position
     elsewhere = (epoch, position + 1)
@@ -286,7 +297,7 @@ def test_a_hand_shown_with_a_position_its_seat_does_not_hold_is_caught_at_once(
     top = t.find(ev.TopCardTurned)[-1][1]
     assert isinstance(top, ev.TopCardTurned)  # on the discard pile: nobody holds it
     index = first(t, ev.OtherSidesShown, lambda e: len(e.faces) > 1)
-    shown = t.deliveries[index].item[0]
+    shown = event_at(t, index)
     assert isinstance(shown, ev.OtherSidesShown)
     left_out = shown.positions[0]
     positions = sorted([*shown.positions[1:], top.position])
@@ -314,7 +325,7 @@ def test_a_hand_s_other_sides_left_unsent_are_flagged_by_the_referee(t: Transcri
 
 def test_a_flipped_to_the_wrong_side_is_caught_by_everyone_at_once(t: Transcript) -> None:
     index = first(t, ev.Flipped)
-    flipped = t.deliveries[index].item[0]
+    flipped = event_at(t, index)
     assert isinstance(flipped, ev.Flipped)
     t.set_event(index, replace(flipped, side=1 - flipped.side))
     for seat in EVERYONE:
@@ -327,7 +338,7 @@ def test_a_flipped_to_the_wrong_side_is_caught_by_everyone_at_once(t: Transcript
 
 def test_a_flipped_naming_another_new_top_is_caught_by_everyone_at_once(t: Transcript) -> None:
     index = first(t, ev.Flipped)
-    flipped = t.deliveries[index].item[0]
+    flipped = event_at(t, index)
     assert isinstance(flipped, ev.Flipped)
     before = [e for i, e, _ in t.events() if i < index and isinstance(e, ev.CardPlayed)][-1]
     assert before.card != flipped.top  # the Flip card itself: the old top, now the bottom
@@ -365,7 +376,9 @@ def test_a_wrong_hand_digest_at_a_challengeable_card_of_either_side_is_caught(ki
         i for i, e, p in t.events()
         if i < index and isinstance(e, ev.CardPlayed) and e.seat == verdict.target
     )
-    event, proof = t.deliveries[played].item  # type: ignore[misc]
+    item = t.deliveries[played].item
+    assert isinstance(item, tuple)
+    event, proof = item
     assert proof.hand_digest is not None  # the honest host sends it
     t.set_event(played, event, replace(proof, hand_digest=bytes(32)))
     for seat in EVERYONE:
@@ -496,7 +509,7 @@ def test_a_wrong_dark_face_told_to_everybody_is_caught_by_everyone_at_the_audit(
     complete: Transcript,
 ) -> None:
     index = first(complete, ev.DarkFacesShown, lambda e: e.seat is None)
-    told = complete.deliveries[index].item[0]
+    told = event_at(complete, index)
     assert isinstance(told, ev.DarkFacesShown)
     card, truth = told.cards[0], told.faces[0]
     lie = _lie_for(complete, truth)
@@ -528,7 +541,7 @@ def test_a_wrong_dark_face_told_to_a_seat_alone_is_caught_by_that_seat_at_the_au
               if isinstance(e, ev.DarkFacesShown) and e.seat is None for c in e.cards}
     index = first(complete, ev.DarkFacesShown,
                   lambda e: e.seat is not None and not set(e.cards) & public)
-    told = complete.deliveries[index].item[0]
+    told = event_at(complete, index)
     assert isinstance(told, ev.DarkFacesShown) and told.seat is not None
     lie = _lie_for(complete, told.faces[0])
     complete.set_event(index, replace(told, faces=(lie, *told.faces[1:])))
@@ -547,7 +560,7 @@ def test_a_card_played_on_the_dark_side_with_no_dark_face_told_is_caught_by_ever
 ) -> None:
     index = first(complete, ev.DarkFacesShown,
                   lambda e: e.seat is None and len(e.cards) == 1)
-    nxt = complete.deliveries[index + 1].item[0]
+    nxt = event_at(complete, index + 1)
     assert isinstance(nxt, ev.CardPlayed | ev.Flipped)
     del complete.deliveries[index]
     complete.redigest()
@@ -563,7 +576,7 @@ def test_cards_given_without_their_dark_faces_are_caught_by_their_receiver_at_on
     complete: Transcript,
 ) -> None:
     index = first(complete, ev.DarkFacesShown, lambda e: e.seat is not None)
-    told = complete.deliveries[index].item[0]
+    told = event_at(complete, index)
     assert isinstance(told, ev.DarkFacesShown) and told.seat is not None
     del complete.deliveries[index]
     complete.redigest()

@@ -134,7 +134,7 @@ def test_a_challengeable_card_is_the_one_on_the_side_in_play() -> None:
     ledger = dealt()
     assert ledger.apply(ev.CardPlayed(1, WD2, (0, 1), Color.BLUE, False)) == []
     light = ledger.snapshots[1]
-    assert (light.side, light.color_before, light.positions) == (0, Color.RED, {(0, 3)})
+    assert (light.side, light.color_before, light.positions) == (0, Color.RED, frozenset({(0, 3)}))
     flipped(ledger)
     tell(ledger, WD2 + 1)
     assert ledger.apply(ev.CardPlayed(0, WD2 + 1, (0, 2), Color.PINK, False)) == []

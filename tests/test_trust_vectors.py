@@ -95,9 +95,9 @@ def check_round(data: dict[str, Any]) -> None:
     )
     reshuffle = data["reshuffle_epoch_1"]
     sources = [tuple(s) for s in reshuffle["sources"]]
-    order = reshuffle_order(key, 1, sources)  # type: ignore[arg-type]
+    order = reshuffle_order(key, 1, sources)
     assert [list(s) for s in order] == reshuffle["order"]
-    epoch1 = reshuffle_deck(game_id, rnd, key, 1, sources, lambda p: deck.order[p[1]])  # type: ignore[arg-type]
+    epoch1 = reshuffle_deck(game_id, rnd, key, 1, sources, lambda p: deck.order[p[1]])
     assert list(epoch1.order) == reshuffle["cards"]
     assert [c.hex() for c in epoch1.commitments] == reshuffle["commitments"]
     assert epoch1.deck_commitment.hex() == reshuffle["deck_commitment"]
