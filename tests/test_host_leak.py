@@ -5,7 +5,8 @@ the start and one that enters in mid-match (and gets the round so far as `round_
 Every frame each client receives is decoded and every field that carries a card id is checked:
 a hidden card id may only reach the seat that holds it (its own hand, the cards it receives,
 its legal plays, the card it just drew) or the challenger it is revealed to. Face-up cards
-(played, turned, reshuffled, returned) and the hands shown at the round's end are public.
+(played, turned, reshuffled) and the hands shown at the round's end are public; the
+cards a knocked-out seat returns go back face down, and no event names them.
 """
 
 from __future__ import annotations
