@@ -9,10 +9,10 @@ import random
 import re
 
 from prompt_toolkit.utils import get_cwidth
-from test_client_fold_property import next_action
+from test_teams_match_end import follow_to_the_end
 
 from client.i18n import Translator
-from client.link import ChatReceived, GameEvent, LobbyChanged, ManifestReceived, Snapshot
+from client.link import ChatReceived, LobbyChanged, ManifestReceived, Snapshot
 from client.lobby import LobbyState, SeatInfo
 from client.model import ClientModel
 from client.render import Look, compose, result_lines
@@ -61,14 +61,7 @@ def test_the_table_and_the_score_tables_line_up_wide_and_narrow_names() -> None:
     model.apply(Snapshot(match.view(1), tuple(match.legal_actions(1))))
     table = columns_after_names(text_of(model)[1:1 + len(NAMES)])
     assert len(table) == len(NAMES) and len(set(table)) == 1, table
-    rng = random.Random(3)
-    for step in range(3000):
-        if match.phase == MATCH_OVER:
-            break
-        seat, action = next_action(match, rng, step)
-        for event in match.apply(seat, action):
-            if event.audience is None or 1 in event.audience:
-                model.apply(GameEvent(event, tuple(match.legal_actions(1))))
+    follow_to_the_end(match, random.Random(3), model, 1)
     assert match.phase == MATCH_OVER and model.results
     rows = result_lines(model, model.results[-1], 80, len(NAMES), Look(plain=True))
     found = columns_after_names(["".join(fragment[1] for fragment in row) for row in rows])

@@ -10,6 +10,7 @@ from test_client_fold_property import next_action
 from test_client_render_any_table import model_of
 
 from client.link import GameEvent
+from client.model import ClientModel
 from unonet.cli import main
 from unonet.match import MATCH_OVER, Match
 from unonet.rules import RuleSet
@@ -24,6 +25,19 @@ def finished(seats: int) -> Match:
             return match
         seat, action = next_action(match, rng, step)
         match.apply(seat, action)
+    raise AssertionError("the match did not end")
+
+
+def follow_to_the_end(match: Match, rng: random.Random, model: ClientModel, seat: int) -> None:
+    """Play `match` out with random choices, `model` fed every event `seat` gets, as over the
+    wire."""
+    for step in range(3000):
+        if match.phase == MATCH_OVER:
+            return
+        actor, action = next_action(match, rng, step)
+        for event in match.apply(actor, action):
+            if event.audience is None or seat in event.audience:
+                model.apply(GameEvent(event, tuple(match.legal_actions(seat))))
     raise AssertionError("the match did not end")
 
 
@@ -56,14 +70,7 @@ def test_the_clients_log_names_both_partners() -> None:
     match with 510 points!" under teams; it names the partners now."""
     match = Match(RuleSet(teams="pairs", max_rounds=1), 4, b"\x02")
     model = model_of(match, 0, "en")
-    rng = random.Random(2)
-    for step in range(3000):
-        if match.phase == MATCH_OVER:
-            break
-        seat, action = next_action(match, rng, step)
-        for event in match.apply(seat, action):
-            if event.audience is None or 0 in event.audience:
-                model.apply(GameEvent(event, tuple(match.legal_actions(0))))
+    follow_to_the_end(match, random.Random(2), model, 0)
     winner = match.winner
     assert winner is not None
     mate = partner(match.rules, 4, winner)
