@@ -213,7 +213,8 @@ def plain_line(text: str, style: str = "") -> Line:
 
 def wrap(text: str, width: int) -> list[str]:
     """Words into lines of at most `width` columns (a word longer than a line, such as a
-    fingerprint to copy, is broken over lines, never cut short)."""
+    fingerprint to copy, is broken over lines, never cut short: after a hyphen where one is
+    in the line's second half, so that a fingerprint's groups stay whole)."""
     lines: list[str] = []
     current = ""
     for word in text.split():
@@ -225,6 +226,9 @@ def wrap(text: str, width: int) -> list[str]:
             lines.append(current)
         while width > 0 and get_cwidth(word) > width:
             head = within(word, width) or word[0]  # a character wider than the line goes whole
+            hyphen = head.rfind("-")
+            if hyphen >= len(head) // 2:  # a fingerprint's groups stay whole, to read and copy
+                head = head[:hyphen + 1]
             lines.append(head)
             word = word[len(head):]
         current = word

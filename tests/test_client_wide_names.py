@@ -88,3 +88,18 @@ def test_a_long_chat_line_in_chinese_is_wrapped_whole() -> None:
         screen = "".join(fragment[1] for fragment in compose(model, width, height, plain=True))
         chat = "".join(line.split("│")[-1].strip() for line in screen.split("\n"))
         assert "".join(text.split()) in "".join(chat.split()), screen
+
+
+def test_a_fingerprint_is_broken_between_its_groups() -> None:
+    """Found in tmux: the host's "Friends join with" notice broke its fingerprint mid-group
+    ("...-6EKB-ABA" / "O-SQAA") in the chat pane; a group split over two lines is easy to
+    copy wrong."""
+    from client.render import wrap
+
+    fingerprint = "ONZ3-X7CD-FYOK-YJXX-PVPY-UQYY-K2PI-XKTL-AFUJ-VSTO-6EKB-ABAO-SQAA"
+    for width in (12, 20, 29, 30, 41):
+        lines = wrap(f"unonet join 192.0.2.2:7110 --fingerprint {fingerprint}", width)
+        groups = [line for line in lines if line[:4].isupper() or line.startswith("ONZ3")]
+        assert "".join(groups) == fingerprint, (width, lines)
+        assert all(line.endswith("-") for line in groups[:-1]), (width, lines)
+        assert all(get_cwidth(line) <= width for line in lines), (width, lines)
