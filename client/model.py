@@ -972,6 +972,10 @@ class ClientModel:
         if not plays:
             if self.my_turn:
                 self.notice = self.tr("n.not_playable", card=self.tr.card(self.face(card)))
+            elif (rules := self.rules()) is not None and rules.jump_in != "off" and any(
+                    isinstance(a, Play) for a in self.legal):  # a jump-in is open, not to it
+                self.notice = self.tr(f"n.not_jump_in_{rules.jump_in}",
+                                      card=self.tr.card(self.face(card)))
             else:
                 self.notice = self.tr("n.not_your_turn")
             return None
