@@ -24,6 +24,7 @@ from unonet import events as ev
 from unonet.cards import CHALLENGEABLE_KINDS, Color, DeckManifest, Face, Kind
 from unonet.in_play import face_in_play
 from unonet.phase import Phase
+from unonet.scoring import opposite
 from unonet.words import DEFAULT_LANGUAGE, Words, game_words
 
 __all__ = ["BOOKKEEPING", "SAID_BY_THE_CATCH", "Narrator", "narrate"]
@@ -119,11 +120,11 @@ class _Teller:
         return self.names[seat]
 
     def partner(self, seat: int) -> int | None:
-        """teams=pairs: the seat opposite (unonet.scoring.partner), if the table has one."""
+        """teams=pairs: the seat opposite, if the table has one."""
         count = len(self.names)
         if not self.pairs or count < 4 or count % 2 or not 0 <= seat < count:
             return None
-        return (seat + count // 2) % count
+        return opposite(count, seat)
 
     def seats(self, seats: Iterable[int]) -> str:
         return ", ".join(self.name(s) for s in seats)

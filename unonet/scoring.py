@@ -17,7 +17,12 @@ def hand_points(manifest: DeckManifest, hand: Sequence[int], side: int = 0) -> i
 
 def partner(rules: RuleSet, seats: int, seat: int) -> int | None:
     """`teams=pairs`: the partner sits opposite."""
-    return (seat + seats // 2) % seats if rules.teams == "pairs" else None
+    return opposite(seats, seat) if rules.teams == "pairs" else None
+
+
+def opposite(seats: int, seat: int) -> int:
+    """The seat across the table from `seat`: its partner under `teams=pairs`."""
+    return (seat + seats // 2) % seats
 
 
 def team_of(rules: RuleSet, seats: int, seat: int) -> int | None:
