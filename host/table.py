@@ -729,11 +729,13 @@ class Table:
                 "created": s.created, "host": dict(s.host)}
 
     def _lobby_changed(self, now: float) -> None:
-        """Every member gets the new table_state; a headless table may start now."""
+        """Every member gets the new table_state; a headless table may start now: once its
+        seats are filled and ready, and someone is there (a table of bots alone waits for
+        its first watcher, rather than play and journal match after match for nobody)."""
         for conn, member in self.room.members.items():
             self.room.send(conn, self.table_state(member.seat))
         target = self._target()
-        if self.game is None and target is not None:
+        if self.game is None and target is not None and self.room.members:
             occupied = [seat for _, seat in self.room.occupied()]
             if len(occupied) >= target and all(
                 s.kind == BOT or (s.ready and s.connected) for s in occupied

@@ -56,3 +56,39 @@ def test_after_the_break_a_headless_table_plays_on_unless_it_waits_for_its_playe
     if not plays_on:  # r on the score screen: ready, and the next match starts
         registry.request(1, "ana", {"t": "ready", "id": 99, "ready": True}, now)
         assert table.game is not None and not table.game.over
+
+
+def playing(table: Table) -> bool:
+    """A match is on at `table` (read afresh after each request)."""
+    return table.game is not None and not table.game.over
+
+
+def test_a_table_of_bots_plays_for_its_watchers_and_stops_when_nobody_is_left() -> None:
+    """Found in tmux: a dedicated server's table seated by bots alone (`--bots 3 --seats 3`)
+    started for its first watcher and then played on after the watcher left, match after
+    match, journalled, for nobody, for as long as the host ran. Now it finishes the match it
+    is in, then waits for someone to come and watch; the next watcher starts the next one."""
+    registry = Registry(FAST_TIMINGS)
+    table = registry.create_table(TableSettings(
+        "bots", RuleSet(max_rounds=1), capacity=3, headless=True, target_seats=3,
+        timings=FAST_TIMINGS))
+    for _ in range(3):
+        table.add_bot()
+    assert not playing(table)  # nobody has come yet
+    registry.request(1, "wes", {"t": "spectate", "id": 1, "table": 0}, 0.0)
+    assert playing(table)  # a match for its watcher
+    registry.request(1, "wes", {"t": "leave", "id": 2}, 0.0)
+    now = 0.0
+    for _ in range(20_000):
+        if table.matches_played == 1:
+            break
+        now = max(now, registry.next_deadline() or now) + 1.0
+        registry.tick(now)
+        registry.take_outgoing()
+    assert table.matches_played == 1  # the match it was in is played to its end
+    for _ in range(5):  # long after the break
+        now += 60.0
+        registry.tick(now)
+    assert table.game is None and table.matches_played == 1  # no match for nobody
+    registry.request(2, "zoe", {"t": "spectate", "id": 1, "table": 0}, now)
+    assert playing(table)
