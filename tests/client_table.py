@@ -52,7 +52,7 @@ from unonet.actions import (
     Play,
 )
 from unonet.bots.base import Bot
-from unonet.cards import Color
+from unonet.cards import Color, Face
 from unonet.errors import EngineError
 from unonet.events import Event
 from unonet.match import BETWEEN_ROUNDS, IN_ROUND, Match
@@ -403,3 +403,10 @@ def pick(model: ClientModel, code: str) -> None:
     model.select_card(next(
         c for c in model.hand if (face := model.face(c)) is not None and face.code == code
     ))
+
+
+def face_of(model: ClientModel, card: int) -> Face:
+    """The face `model` reads `card` by: one it was told, or the test fails here."""
+    face = model.face(card)
+    assert face is not None, f"card {card} was never told"
+    return face

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
-from client_table import LocalTable
+from client_table import LocalTable, face_of
 from prompt_toolkit.output.vt100 import _256ColorCache
 from prompt_toolkit.utils import get_cwidth
 
@@ -30,13 +30,6 @@ from unonet.rules import RuleSet
 FLIP_RULES = RuleSet(variant="flip")
 
 NAMES = ["Me", "Bruno", "Chiara", "Davi", "Eva", "Fabio", "Gina", "Hugo", "Ines", "Joao"]
-
-
-def face_of(model: ClientModel, card: int) -> Face:
-    """The face `model` reads `card` by: one it was told, or the test fails here."""
-    face = model.face(card)
-    assert face is not None, f"card {card} was never told"
-    return face
 
 
 def flip_table(seats: int = 4, side: int = DARK, lang: str = "en") -> ClientModel:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from client_table import LocalTable, house_table
+from client_table import LocalTable, face_of, house_table
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
@@ -14,17 +14,9 @@ from client.app import ClientApp
 from client.i18n import Translator
 from client.model import ClientModel
 from unonet.actions import Buzz, ChooseTarget, Play
-from unonet.cards import Face
 from unonet.rules import RuleSet
 
 OTHERS = [["g1", "g2", "g3", "g4", "g6"], ["r1", "r2", "y1", "y2", "y3"]]
-
-
-def face_of(model: ClientModel, card: int) -> Face:
-    """The face `model` reads `card` by: one it was told, or the test fails here."""
-    face = model.face(card)
-    assert face is not None, f"card {card} was never told"
-    return face
 
 
 @contextmanager

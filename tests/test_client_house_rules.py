@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from client_table import LocalTable, fresh, house_table, pick, play_of, screen
+from client_table import LocalTable, face_of, fresh, house_table, pick, play_of, screen
 
 from client.link import GameEvent
 from client.model import BuzzPrompt, ChallengePrompt, ClientModel, StackPrompt, TargetPrompt
@@ -18,13 +18,6 @@ from unonet.events import MatchEnded, SeatEliminated
 from unonet.rules import RuleSet
 
 WIDTH, HEIGHT = 80, 23
-
-
-def face_of(model: ClientModel, card: int) -> Face:
-    """The face `model` reads `card` by: one it was told, or the test fails here."""
-    face = model.face(card)
-    assert face is not None, f"card {card} was never told"
-    return face
 
 
 def codes(model: ClientModel, cards: tuple[int, ...]) -> list[str]:

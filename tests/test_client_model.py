@@ -7,6 +7,7 @@ from dataclasses import replace
 from client_table import (
     LocalTable,
     code_of,
+    face_of,
     house_table,
     play_of,
     play_to_the_forgotten_uno,
@@ -25,7 +26,7 @@ from client.model import (
     Screen,
 )
 from unonet.actions import Accept, CallUno, Catch, Challenge, ChooseColor, Draw, Play
-from unonet.cards import Color, Face
+from unonet.cards import Color
 from unonet.rules import RuleSet
 from unonet.view import View
 
@@ -35,13 +36,6 @@ def setup(lang: str = "en") -> tuple[ClientModel, LocalTable]:
     table = scenario_table(model)
     table.start(model.apply)
     return model, table
-
-
-def face_of(model: ClientModel, card: int) -> Face:
-    """The face `model` reads `card` by: one it was told, or the test fails here."""
-    face = model.face(card)
-    assert face is not None, f"card {card} was never told"
-    return face
 
 
 def afresh(model: ClientModel) -> ClientModel:

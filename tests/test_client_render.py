@@ -9,6 +9,7 @@ from dataclasses import replace
 import pytest
 from client_table import (
     LocalTable,
+    face_of,
     play_of,
     play_out_the_round,
     play_to_the_forgotten_uno,
@@ -25,20 +26,13 @@ from client.rule_editor import editor_options
 from unonet.actions import Catch, Challenge, Draw
 from unonet.bots import NormalBot
 from unonet.bots.base import Bot
-from unonet.cards import Color, Face
+from unonet.cards import Color
 from unonet.match import Match
 from unonet.rulebook import option_title
 from unonet.rules import RuleSet
 from unonet.scoring import hand_points
 
 WIDTH, HEIGHT = 80, 23  # 24 rows less the chat input line
-
-
-def face_of(model: ClientModel, card: int) -> Face:
-    """The face `model` reads `card` by: one it was told, or the test fails here."""
-    face = model.face(card)
-    assert face is not None, f"card {card} was never told"
-    return face
 
 
 def screen_lines(model: ClientModel, plain: bool, width: int = WIDTH,

@@ -84,13 +84,6 @@ def first(t: Transcript, kind: type[E], test: Callable[[E], bool] = bool) -> int
     return next(i for i, event, _ in t.events() if isinstance(event, kind) and test(event))
 
 
-def event_at(t: Transcript, index: int) -> ev.Event:
-    """The event of delivery `index` (which must be an event, not a trust message)."""
-    item = t.deliveries[index].item
-    assert isinstance(item, tuple), item
-    return item[0]
-
-
 def another(face: Face, side: int) -> Face:
     """A face of the same side of the Flip deck that is not `face`."""
     pool = light_faces() if side == 0 else dark_faces()
@@ -244,7 +237,7 @@ def test_a_wrong_other_side_face_in_a_hand_is_caught_by_everyone_at_the_audit(
     complete: Transcript,
 ) -> None:
     index = first(complete, ev.OtherSidesShown, lambda e: bool(e.faces))
-    shown = event_at(complete, index)
+    shown = complete.event_at(index)
     assert isinstance(shown, ev.OtherSidesShown)
     hidden = 1 - side_at(complete, index)
     lie = another(shown.faces[0], hidden)
@@ -265,7 +258,7 @@ def test_a_wrong_face_for_the_draw_pile_s_top_is_caught_at_the_audit(
     complete: Transcript,
 ) -> None:
     index = first(complete, ev.PileOtherSideShown, lambda e: e.face is not None)
-    shown = event_at(complete, index)
+    shown = complete.event_at(index)
     assert isinstance(shown, ev.PileOtherSideShown) and shown.face is not None
     lie = another(shown.face, 1 - side_at(complete, index))
     complete.set_event(index, replace(shown, face=lie))
@@ -280,7 +273,7 @@ def test_a_wrong_face_for_the_draw_pile_s_top_is_caught_at_the_audit(
 
 def test_the_pile_s_top_shown_at_another_position_is_caught_at_once(t: Transcript) -> None:
     index = first(t, ev.PileOtherSideShown, lambda e: e.position is not None)
-    shown = event_at(t, index)
+    shown = t.event_at(index)
     assert isinstance(shown, ev.PileOtherSideShown) and shown.position is not None
     epoch, position = shown.position
     elsewhere = (epoch, position + 1)
@@ -297,7 +290,7 @@ def test_a_hand_shown_with_a_position_its_seat_does_not_hold_is_caught_at_once(
     top = t.find(ev.TopCardTurned)[-1][1]
     assert isinstance(top, ev.TopCardTurned)  # on the discard pile: nobody holds it
     index = first(t, ev.OtherSidesShown, lambda e: len(e.faces) > 1)
-    shown = event_at(t, index)
+    shown = t.event_at(index)
     assert isinstance(shown, ev.OtherSidesShown)
     left_out = shown.positions[0]
     positions = sorted([*shown.positions[1:], top.position])
@@ -325,7 +318,7 @@ def test_a_hand_s_other_sides_left_unsent_are_flagged_by_the_referee(t: Transcri
 
 def test_a_flipped_to_the_wrong_side_is_caught_by_everyone_at_once(t: Transcript) -> None:
     index = first(t, ev.Flipped)
-    flipped = event_at(t, index)
+    flipped = t.event_at(index)
     assert isinstance(flipped, ev.Flipped)
     t.set_event(index, replace(flipped, side=1 - flipped.side))
     for seat in EVERYONE:
@@ -338,7 +331,7 @@ def test_a_flipped_to_the_wrong_side_is_caught_by_everyone_at_once(t: Transcript
 
 def test_a_flipped_naming_another_new_top_is_caught_by_everyone_at_once(t: Transcript) -> None:
     index = first(t, ev.Flipped)
-    flipped = event_at(t, index)
+    flipped = t.event_at(index)
     assert isinstance(flipped, ev.Flipped)
     before = [e for i, e, _ in t.events() if i < index and isinstance(e, ev.CardPlayed)][-1]
     assert before.card != flipped.top  # the Flip card itself: the old top, now the bottom
@@ -509,7 +502,7 @@ def test_a_wrong_dark_face_told_to_everybody_is_caught_by_everyone_at_the_audit(
     complete: Transcript,
 ) -> None:
     index = first(complete, ev.DarkFacesShown, lambda e: e.seat is None)
-    told = event_at(complete, index)
+    told = complete.event_at(index)
     assert isinstance(told, ev.DarkFacesShown)
     card, truth = told.cards[0], told.faces[0]
     lie = _lie_for(complete, truth)
@@ -541,7 +534,7 @@ def test_a_wrong_dark_face_told_to_a_seat_alone_is_caught_by_that_seat_at_the_au
               if isinstance(e, ev.DarkFacesShown) and e.seat is None for c in e.cards}
     index = first(complete, ev.DarkFacesShown,
                   lambda e: e.seat is not None and not set(e.cards) & public)
-    told = event_at(complete, index)
+    told = complete.event_at(index)
     assert isinstance(told, ev.DarkFacesShown) and told.seat is not None
     lie = _lie_for(complete, told.faces[0])
     complete.set_event(index, replace(told, faces=(lie, *told.faces[1:])))
@@ -560,7 +553,7 @@ def test_a_card_played_on_the_dark_side_with_no_dark_face_told_is_caught_by_ever
 ) -> None:
     index = first(complete, ev.DarkFacesShown,
                   lambda e: e.seat is None and len(e.cards) == 1)
-    nxt = event_at(complete, index + 1)
+    nxt = complete.event_at(index + 1)
     assert isinstance(nxt, ev.CardPlayed | ev.Flipped)
     del complete.deliveries[index]
     complete.redigest()
@@ -576,7 +569,7 @@ def test_cards_given_without_their_dark_faces_are_caught_by_their_receiver_at_on
     complete: Transcript,
 ) -> None:
     index = first(complete, ev.DarkFacesShown, lambda e: e.seat is not None)
-    told = event_at(complete, index)
+    told = complete.event_at(index)
     assert isinstance(told, ev.DarkFacesShown) and told.seat is not None
     del complete.deliveries[index]
     complete.redigest()

@@ -53,13 +53,6 @@ def events_of(t: Transcript, seat: int | None) -> list[int]:
     return [i for i in received(t, seat) if isinstance(t.deliveries[i].item, tuple)]
 
 
-def event_at(t: Transcript, index: int) -> ev.Event:
-    """The event delivered at index `index` of round `t` (one of its events_of)."""
-    item = t.deliveries[index].item
-    assert isinstance(item, tuple), f"delivery {index} is no event"
-    return item[0]
-
-
 def live(t: Transcript, verifier: TrustVerifier, until: int | None = None) -> None:
     """Round `t` as received live, up to its `until` first events (None: all of it)."""
     stop = None if until is None else events_of(t, SEAT)[until]
@@ -264,10 +257,10 @@ def test_a_round_missed_after_a_cut_between_a_public_draw_and_its_private_cards_
     t = rounds[1]
     mine = events_of(t, SEAT)
     cut = next(j + 1 for j, index in enumerate(mine[:-1])
-               if isinstance(drawn := event_at(t, index), ev.CardsDrawn)
+               if isinstance(drawn := t.event_at(index), ev.CardsDrawn)
                and drawn.seat == SEAT
                and drawn.reason != "deal"
-               and isinstance(event_at(t, mine[j + 1]), ev.CardsReceived))
+               and isinstance(t.event_at(mine[j + 1]), ev.CardsReceived))
     verifier = replay(rounds[0], SEAT)
     live(t, verifier, until=cut)  # the public draw, not its private cards
     enter(rounds, verifier, back=5, cut=3)  # rounds 2, 3, 4 missed; back in 6

@@ -38,13 +38,6 @@ def event_indices(t: Transcript, seat: int | None) -> list[int]:
     return [i for i in received(t, seat) if isinstance(t.deliveries[i].item, tuple)]
 
 
-def event_at(t: Transcript, index: int) -> ev.Event:
-    """The event delivered at index `index` of round `t` (one of its event_indices)."""
-    item = t.deliveries[index].item
-    assert isinstance(item, tuple), f"delivery {index} is no event"
-    return item[0]
-
-
 def position(t: Transcript, seat: int | None, k: int) -> int:
     """The delivery index at which position `k` of round `t` starts, for `seat`."""
     events = event_indices(t, seat)
@@ -138,7 +131,7 @@ class _Client:
         a round the client saw end is audited in full when its audit comes on a later entry,
         not missed (SPEC.md [UNO-11-48]), whether or not it was there for the audit itself."""
         t = self.rounds[j]
-        return any(isinstance(event_at(t, index), ev.RoundEnded)
+        return any(isinstance(t.event_at(index), ev.RoundEnded)
                    for index in event_indices(t, self.seat)[:stop])
 
     def live(self, j: int, start: int | None, stop: int) -> None:

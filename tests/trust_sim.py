@@ -94,6 +94,12 @@ class Transcript:
     def manifest(self) -> DeckManifest:
         return self.match.manifest
 
+    def event_at(self, index: int) -> ev.Event:
+        """The event of delivery `index`, which must be an event, not a trust message."""
+        item = self.deliveries[index].item
+        assert isinstance(item, tuple), f"delivery {index} is no event"
+        return item[0]
+
     @property
     def seats(self) -> int:
         return self.match.seats
