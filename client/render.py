@@ -1328,6 +1328,8 @@ def lobby_body(model: ClientModel, width: int, height: int) -> list[Line]:
     lobby = model.lobby
     assert lobby is not None
     lines: list[Line] = []
+    # The status column as wide as its longer word and a space ("não está pronto" is 15).
+    status_width = 1 + max(get_cwidth(tr("lobby.ready")), get_cwidth(tr("lobby.not_ready")))
     for info in lobby.seats:
         if info.kind == "empty":
             who = tr("lobby.empty")
@@ -1345,7 +1347,7 @@ def lobby_body(model: ClientModel, width: int, height: int) -> list[Line]:
         ready = tr("lobby.ready") if info.ready else tr("lobby.not_ready")
         style = "class:ok" if info.ready else "class:dim"
         lines.append([("", f" {info.seat + 1:>2}. {pad(_cut_name(who, 20, ''), 20)} "),
-                      (style, f"{ready:<12}"), ("class:dim", ", ".join(tags))])
+                      (style, pad(ready, status_width)), ("class:dim", ", ".join(tags))])
     if lobby.spectators:
         lines.append([("class:dim", "  " + tr("lobby.spectators", count=lobby.spectators))])
     # A notice whole (a refusal's reason, why a seat cannot be taken) in up to three lines,
