@@ -359,10 +359,15 @@ def header(model: ClientModel, width: int) -> Line:
                               + get_cwidth(right)) >= width:
         parts.pop(1 if alert else -1)  # alert: what the host did comes before the table's name
     left = " " + " · ".join(parts)
+    spare = width - 1 - get_cwidth(left) - width_of(side)  # the last column left blank
+    if get_cwidth(right) > spare:
+        # The deck's words cut with "…", the connection kept whole; but what the host was
+        # caught doing keeps the room it needs, the connection's word giving way.
+        connection = f" · {tr(f'conn.{model.connection}')} "
+        keep = spare - get_cwidth(connection) - 1
+        right = (within(trust, keep) + "…" + connection if keep > 0 and not alert
+                 else within(right, spare))
     room = max(0, width - get_cwidth(left) - width_of(side) - get_cwidth(right))
-    if room == 0:
-        right = within(right, max(0, width - get_cwidth(left) - width_of(side) - 1))
-        room = max(0, width - get_cwidth(left) - width_of(side) - get_cwidth(right))
     return [(style, left), *side, (style, " " * room + right)]
 
 
