@@ -1333,8 +1333,8 @@ def lobby_body(model: ClientModel, width: int, height: int) -> list[Line]:
     lobby = model.lobby
     assert lobby is not None
     lines: list[Line] = []
-    # The status column as wide as its longer word and a space ("não está pronto" is 15).
-    status_width = 1 + max(get_cwidth(tr("lobby.ready")), get_cwidth(tr("lobby.not_ready")))
+    # The status column: 12, or as wide as its longer word and a space ("não está pronto").
+    status_width = max(12, 1 + get_cwidth(tr("lobby.ready")), 1 + get_cwidth(tr("lobby.not_ready")))
     for info in lobby.seats:
         if info.kind == "empty":
             who = tr("lobby.empty")
