@@ -477,7 +477,7 @@ def entry_lines(model: ClientModel, entries: Sequence[Entry], width: int) -> lis
     name = max(min(name, NAME_ROOM), name - max(0, total() - width))
     if total() > width:
         bare, points = True, widest(e.bare_points for e in entries)
-    name = max(4, name - max(0, total() - width))
+    name = max(min(4, name), name - max(0, total() - width))  # never wider than the names
     lines: list[Line] = []
     you = f" ({model.tr('ui.you')})"
     for e in entries:

@@ -1,0 +1,65 @@
+"""The title bar and the players' rows when room is short: what gives way, and what never does."""
+
+from __future__ import annotations
+
+import re
+
+from client.i18n import Translator
+from client.link import LobbyChanged, ManifestReceived, Snapshot
+from client.lobby import LobbyState, SeatInfo
+from client.model import ClientModel
+from client.render import Look, header, players
+from unonet.match import Match
+from unonet.rules import preset
+
+
+def flip_model(lang: str, you: int | None = 2, names: tuple[str, ...] = ("A", "B", "Zé"),
+               dealt: bool = False) -> ClientModel:
+    """At a UNO Flip table in its first round (its deck not checked yet): the player in seat
+    `you`, or a spectator (None); `dealt` once the cards are dealt."""
+    rules = preset("flip")
+    match = Match(rules, len(names), b"room")
+    if dealt:
+        match.start_round()
+    model = ClientModel(Translator(lang), name="Zé" if you is not None else "Evil")
+    model.apply(ManifestReceived(match.manifest))
+    seats = tuple(SeatInfo(s, "human", name, True, True) for s, name in enumerate(names))
+    model.apply(LobbyChanged(LobbyState(0, "unonet", 0, rules.to_dict(), seats, True, you=you)))
+    model.apply(Snapshot(match.view(you), tuple(match.legal_actions(you)) if you is not None
+                         else ()))
+    return model
+
+
+def test_a_narrow_bar_cuts_the_decks_words_and_keeps_the_connection_whole() -> None:
+    """Found in tmux at 60 columns in Portuguese: the bar ended "verificando rodada 1 ·
+    conecta", the connection's word cut. The deck's words now give way, with "…" (an alert,
+    what the host was caught doing, keeps its room: test_client_render)."""
+    for lang in ("en", "it", "pt"):
+        model = flip_model(lang)
+        connected = model.tr(f"conn.{model.connection}")
+        for width in range(40, 100):
+            bar = "".join(fragment[1] for fragment in header(model, width))
+            assert len(bar) <= width, (lang, width, bar)
+            assert bar.endswith(f" · {connected} "), (lang, width, bar)
+            assert model.tr("side.light").lower() in bar.lower(), (lang, width, bar)
+
+
+def test_a_wide_bar_says_everything_uncut() -> None:
+    model = flip_model("pt")
+    bar = "".join(fragment[1] for fragment in header(model, 120))
+    connection = model.tr(f"conn.{model.connection}")
+    assert "…" not in bar and bar.endswith(f"{model.tr('trust.unchecked')} · {connection} "), bar
+
+
+def test_a_spectator_of_short_names_sees_dealer_whole_in_uno_flip() -> None:
+    """Found in tmux: watching a UNO Flip table of "Ana", "Ann" and "Zé", the dealer's row
+    ended "deale" at any width. The name column was widened to its floor of 4 when every
+    name was shorter, one column more than the other sides' rows had left the players."""
+    model = flip_model("en", None, ("Ana", "Ann", "Zé"), dealt=True)
+    view = model.view
+    assert view is not None and view.dealer is not None
+    for width in (60, 80, 100):
+        rows = ["".join(fragment[1] for fragment in line)
+                for line in players(model, width, Look(plain=True))]
+        dealer = rows[view.dealer]
+        assert re.search(r"\d+ pts dealer ", dealer), (width, rows)
