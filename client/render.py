@@ -1349,7 +1349,8 @@ def lobby_body(model: ClientModel, width: int, height: int) -> list[Line]:
             tags.append(tr("ui.you"))
         if info.kind == "human" and not info.connected:
             tags.append(tr("ui.offline"))
-        ready = tr("lobby.ready") if info.ready else tr("lobby.not_ready")
+        ready = ("" if info.kind == "empty"  # nobody there to be ready or not
+                 else tr("lobby.ready") if info.ready else tr("lobby.not_ready"))
         style = "class:ok" if info.ready else "class:dim"
         lines.append([("", f" {info.seat + 1:>2}. {pad(_cut_name(who, 20, ''), 20)} "),
                       (style, pad(ready, status_width)), ("class:dim", ", ".join(tags))])

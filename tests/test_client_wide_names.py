@@ -103,23 +103,3 @@ def test_a_fingerprint_is_broken_between_its_groups() -> None:
         assert "".join(groups) == fingerprint, (width, lines)
         assert all(line.endswith("-") for line in groups[:-1]), (width, lines)
         assert all(get_cwidth(line) <= width for line in lines), (width, lines)
-
-
-def test_the_lobby_keeps_a_space_between_readiness_and_role_in_every_language() -> None:
-    """Found in tmux: in Portuguese "não está pronto" (15 letters) filled a 12-column field,
-    and ran into the role after it: "não está prontodono". The roles (seat 1 the owner's,
-    seat 2 ours) start in one column, a space after the longer readiness word."""
-    for lang in ("en", "it", "pt"):
-        tr = Translator(lang)
-        model = ClientModel(tr, name="Ana")
-        model.apply(LobbyChanged(lobby(started=False)))
-        lines = text_of(model)
-        owner = next(line for line in lines if NAMES[0] in line)
-        ours = next(line for line in lines if NAMES[1] in line)
-        assert tr("lobby.ready") in owner and tr("lobby.not_ready") in ours, (lang, lines)
-        columns = set()
-        for line, role in ((owner, tr("lobby.owner")), (ours, tr("ui.you"))):
-            at = line.index(role)
-            assert line[at - 1] == " ", (lang, line)
-            columns.add(get_cwidth(line[:at]))
-        assert len(columns) == 1, (lang, owner, ours)

@@ -1,0 +1,45 @@
+"""The lobby's seat rows: what each says of the seat's player, in every language."""
+
+from __future__ import annotations
+
+from prompt_toolkit.utils import get_cwidth
+from test_client_wide_names import NAMES, lobby, text_of
+
+from client.i18n import Translator
+from client.link import LobbyChanged
+from client.lobby import LobbyState, SeatInfo
+from client.model import ClientModel
+from unonet.rules import RuleSet
+
+
+def test_the_lobby_keeps_a_space_between_readiness_and_role_in_every_language() -> None:
+    """Found in tmux: in Portuguese "não está pronto" (15 letters) filled a 12-column field,
+    and ran into the role after it: "não está prontodono". The roles (seat 1 the owner's,
+    seat 2 ours) start in one column, a space after the longer readiness word."""
+    for lang in ("en", "it", "pt"):
+        tr = Translator(lang)
+        model = ClientModel(tr, name="Ana")
+        model.apply(LobbyChanged(lobby(started=False)))
+        lines = text_of(model)
+        owner = next(line for line in lines if NAMES[0] in line)
+        ours = next(line for line in lines if NAMES[1] in line)
+        assert tr("lobby.ready") in owner and tr("lobby.not_ready") in ours, (lang, lines)
+        columns = set()
+        for line, role in ((owner, tr("lobby.owner")), (ours, tr("ui.you"))):
+            at = line.index(role)
+            assert line[at - 1] == " ", (lang, line)
+            columns.add(get_cwidth(line[:at]))
+        assert len(columns) == 1, (lang, owner, ours)
+
+
+def test_an_empty_seat_is_neither_ready_nor_not_ready() -> None:
+    """Found in tmux: a table opened from the list showed nine "(empty seat)  not ready"
+    rows, as if someone there were holding the start up."""
+    tr = Translator("en")
+    model = ClientModel(tr, name="Ana")
+    seats = (SeatInfo(0, "human", "Ana", False, True), SeatInfo(1, "empty", None, False, False))
+    model.apply(LobbyChanged(LobbyState(0, "table", 0, RuleSet().to_dict(), seats, False, you=0)))
+    lines = text_of(model)
+    empty = next(line for line in lines if tr("lobby.empty") in line)
+    assert tr("lobby.not_ready") not in empty and tr("lobby.ready") not in empty, empty
+    assert tr("lobby.not_ready") in next(line for line in lines if "Ana" in line)
