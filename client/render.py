@@ -33,7 +33,7 @@ from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 from prompt_toolkit.styles import Style
 from prompt_toolkit.utils import get_cwidth
 
-from client.lobby import HINT_PENALTY
+from client.lobby import HINT_PENALTY, SeatInfo
 from client.model import (
     BuzzPrompt,
     ChallengePrompt,
@@ -1328,6 +1328,29 @@ LOBBY_NOTICE_LINES = 3
 """The most lines a notice takes in the lobby: the seats and rules stay in view."""
 
 
+EMPTY_RUN = 3
+"""Consecutive empty seats shown as one row ("2-10. (empty seats)"): a table opened from the
+list has ten seats, and nine rows saying "empty" left its rules two lines."""
+
+
+def seat_rows(seats: Sequence[SeatInfo]) -> list[tuple[int, int]]:
+    """The lobby's rows as (first, last) seat indices: each seat its own row, but a run of
+    EMPTY_RUN or more empty seats one row."""
+    rows: list[tuple[int, int]] = []
+    index = 0
+    while index < len(seats):
+        end = index
+        if seats[index].kind == "empty":
+            while end + 1 < len(seats) and seats[end + 1].kind == "empty":
+                end += 1
+        if end - index + 1 >= EMPTY_RUN:
+            rows.append((index, end))
+        else:
+            rows.extend((seat, seat) for seat in range(index, end + 1))
+        index = end + 1
+    return rows
+
+
 def lobby_body(model: ClientModel, width: int, height: int) -> list[Line]:
     tr = model.tr
     lobby = model.lobby
@@ -1335,9 +1358,14 @@ def lobby_body(model: ClientModel, width: int, height: int) -> list[Line]:
     lines: list[Line] = []
     # The status column: 12, or as wide as its longer word and a space ("não está pronto").
     status_width = max(12, 1 + get_cwidth(tr("lobby.ready")), 1 + get_cwidth(tr("lobby.not_ready")))
-    for info in lobby.seats:
+    rows = seat_rows(lobby.seats)
+    labels = [f"{first + 1}." if first == last else f"{first + 1}-{last + 1}."
+              for first, last in rows]
+    label_width = max(3, *(len(label) for label in labels))
+    for (first, last), label in zip(rows, labels, strict=True):
+        info = lobby.seats[first]
         if info.kind == "empty":
-            who = tr("lobby.empty")
+            who = tr("lobby.empty" if first == last else "lobby.empty_run")
         else:
             who = info.name or tr("ui.seat", seat=info.seat + 1)
         tags = []
@@ -1352,7 +1380,7 @@ def lobby_body(model: ClientModel, width: int, height: int) -> list[Line]:
         ready = ("" if info.kind == "empty"  # nobody there to be ready or not
                  else tr("lobby.ready") if info.ready else tr("lobby.not_ready"))
         style = "class:ok" if info.ready else "class:dim"
-        lines.append([("", f" {info.seat + 1:>2}. {pad(_cut_name(who, 20, ''), 20)} "),
+        lines.append([("", f" {label:>{label_width}} {pad(_cut_name(who, 20, ''), 20)} "),
                       (style, pad(ready, status_width)), ("class:dim", ", ".join(tags))])
     if lobby.spectators:
         lines.append([("class:dim", "  " + tr("lobby.spectators", count=lobby.spectators))])

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from prompt_toolkit.utils import get_cwidth
 from test_client_wide_names import NAMES, lobby, text_of
 
@@ -43,3 +45,24 @@ def test_an_empty_seat_is_neither_ready_nor_not_ready() -> None:
     empty = next(line for line in lines if tr("lobby.empty") in line)
     assert tr("lobby.not_ready") not in empty and tr("lobby.ready") not in empty, empty
     assert tr("lobby.not_ready") in next(line for line in lines if "Ana" in line)
+
+
+def test_a_run_of_empty_seats_is_one_row_and_leaves_the_rules_room() -> None:
+    """Found in tmux: a table opened from the list has ten seats; nine "(empty seat)" rows
+    left its owner two lines of rules at 80x24. Three or more empty seats in a row are one
+    row now, numbered by the seats it stands for; one or two keep a row each."""
+    kinds = ("human", "empty", "empty", "bot", "empty", "empty", "empty", "empty", "empty",
+             "empty")
+    seats = tuple(SeatInfo(s, kind, None if kind == "empty" else f"P{s}", False, True)
+                  for s, kind in enumerate(kinds))
+    tr = Translator("en")
+    model = ClientModel(tr, name="P0")
+    model.apply(LobbyChanged(LobbyState(0, "table", 0, RuleSet().to_dict(), seats, False,
+                                        you=0)))
+    lines = text_of(model)
+    rows = [line for line in lines if re.match(r" *\d+(-\d+)?\. ", line)]
+    assert [line.split(".")[0].strip() for line in rows] == ["1", "2", "3", "4", "5-10"], rows
+    assert tr("lobby.empty_run") in rows[-1] and tr("lobby.empty") in rows[1]
+    assert len({line.index(".") for line in rows}) == 1, rows  # the numbers line up
+    options = [line for line in lines if line.startswith("   ") and "  " in line.strip()]
+    assert len(options) >= 5, lines  # the rule editor keeps room: 2 options before
