@@ -64,11 +64,17 @@ from unonet.cards import (
     Face,
     Kind,
 )
+from unonet.errors import ErrorCode
 from unonet.in_play import DarkFaces, face_in_play
 from unonet.narrate import narrate
 from unonet.phase import Phase
 from unonet.rules import OPTIONS, RuleSet, playable_presets
 from unonet.view import View
+
+ENGINE_CODES = frozenset(str(code) for code in ErrorCode)
+"""The engine's codes for a refused move (SPEC.md 12). Those with no words of their own
+(err.*) are said as "not possible now" outside English: the interface offers only legal
+moves, so a refused one was a race with the table."""
 
 LOG_LINES = 200
 CHAT_LINES = 100
@@ -683,7 +689,7 @@ class ClientModel:
                 else:
                     self.legal = ()  # the host is gone: nothing can be played until it is back
             case link.Refused(code=code, message=message):
-                reason = self.tr(f"err.{code}") if f"err.{code}" in self.tr.strings else message
+                reason = self.refusal_reason(code, message)
                 # After these the link tries again: about the connection, not the game, they
                 # are no longer true once it is back (the host stopping, our seat still in use).
                 if code == "kicked" and self.lobby is not None:
@@ -698,6 +704,20 @@ class ClientModel:
                 self.refused(self.tr("n.refused", reason=shown(reason or code)),
                              about="connection" if code in RETRY_CODES else "state")
         self._expire_notice()
+
+    def refusal_reason(self, code: str, message: str) -> str:
+        """A refusal in the player's words: ours for the codes whose meaning is ours to say
+        (a move refused, a seat given up); else the host's own words where the player reads
+        English (they name the seat, the limit; unonet's host writes its diagnostic `msg` in
+        English), and our words for the code in another language."""
+        if self.tr.has(f"err.{code}"):
+            return self.tr(f"err.{code}")
+        if self.tr.lang != "en" or not message:
+            if self.tr.has(f"refusal.{code}"):
+                return self.tr(f"refusal.{code}")
+            if code in ENGINE_CODES:  # a move the table had moved on from (a race)
+                return self.tr("refusal.move")
+        return message
 
     def _chat(self, line: ChatLine, mine: bool = False) -> None:
         """A chat line: unread until the chat has the keys, unless we said it."""

@@ -64,7 +64,7 @@ async def test_a_lost_seat_and_the_refused_join_after_it_are_both_told_on_the_li
     lines = await land(harness, model)
     said = " ".join(line.strip() for line in lines)
     assert "Tables on this host" in said
-    assert "the host no longer knows your seat" in said, "\n".join(lines)
+    assert "your seat was given up while you were away" in said, "\n".join(lines)
     assert "· Refused: no seat can be taken" in said, "\n".join(lines)
     await harness.close()
     await player.close()
