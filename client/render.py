@@ -1328,6 +1328,15 @@ LOBBY_NOTICE_LINES = 3
 """The most lines a notice takes in the lobby: the seats and rules stay in view."""
 
 
+def preset_words(model: ClientModel) -> str:
+    """The table's preset as the lobby heads its rules: its id (what `--rules` and SPEC.md
+    call it) and what it is, where we know ("seed000: Italian Wikipedia"); an id that only
+    the host knows, escaped."""
+    preset = (model.lobby.preset if model.lobby is not None else None) or "official"
+    key = f"preset.{preset}"
+    return f"{preset}: {model.tr(key)}" if model.tr.has(key) else shown(preset)
+
+
 EMPTY_RUN = 3
 """Consecutive empty seats shown as one row ("2-10. (empty seats)"): a table opened from the
 list has ten seats, and nine rows saying "empty" left its rules two lines."""
@@ -1393,7 +1402,7 @@ def lobby_body(model: ClientModel, width: int, height: int) -> list[Line]:
     lines += [[("class:notice", part)] for part in notice] or [[]]
     preset = lobby.preset or "official"
     changed = preset in PRESETS and bool(rule_changes(PRESETS[preset], lobby.rules, tr.lang))
-    heading = tr("lobby.rules_changed" if changed else "lobby.rules", preset=shown(preset))
+    heading = tr("lobby.rules_changed" if changed else "lobby.rules", preset=preset_words(model))
     lines.append([("class:heading", heading)])
     if model.is_owner:
         meaning = meaning_lines(model, width)

@@ -11,7 +11,7 @@ from client.i18n import Translator
 from client.link import LobbyChanged
 from client.lobby import LobbyState, SeatInfo
 from client.model import ClientModel
-from unonet.rules import RuleSet
+from unonet.rules import PRESETS, RuleSet
 
 
 def test_the_lobby_keeps_a_space_between_readiness_and_role_in_every_language() -> None:
@@ -66,3 +66,18 @@ def test_a_run_of_empty_seats_is_one_row_and_leaves_the_rules_room() -> None:
     assert len({line.index(".") for line in rows}) == 1, rows  # the numbers line up
     options = [line for line in lines if line.startswith("   ") and "  " in line.strip()]
     assert len(options) >= 5, lines  # the rule editor keeps room: 2 options before
+
+
+def test_the_rules_heading_says_what_a_preset_is() -> None:
+    """Found in tmux: the owner's "p" showed "Regole (seed000)", a name from our sources'
+    file names that tells a player nothing. The id stays (it is what `--rules` and SPEC.md
+    call the preset); what it is follows. A preset only the host knows is shown escaped."""
+    seats = (SeatInfo(0, "human", "Bea", False, True),)
+    for lang, preset, heading in (("it", "seed000", "Regole (seed000: Wikipedia italiana)"),
+                                  ("en", "seed004", "Rules (seed004: Brazilian rules)"),
+                                  ("pt", "party", "Regras (party: regras da casa)"),
+                                  ("en", "club\x1b[31m", "Rules (club\\x1b[31m)")):
+        model = ClientModel(Translator(lang), name="Bea")
+        rules = RuleSet(**PRESETS.get(preset, {})).to_dict()
+        model.apply(LobbyChanged(LobbyState(0, "t", 0, rules, seats, False, preset, you=0)))
+        assert any(heading in line for line in text_of(model)), (lang, preset, text_of(model))
