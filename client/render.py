@@ -1334,6 +1334,8 @@ def preset_words(model: ClientModel) -> str:
     the host knows, escaped."""
     preset = (model.lobby.preset if model.lobby is not None else None) or "official"
     key = f"preset.{preset}"
+    if preset == "official":
+        return preset  # "Rules (official)" says it
     return f"{preset}: {model.tr(key)}" if model.tr.has(key) else shown(preset)
 
 

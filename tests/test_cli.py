@@ -21,6 +21,18 @@ def test_help_lists_play(capsys: pytest.CaptureFixture[str]) -> None:
     assert "play" in capsys.readouterr().out
 
 
+@pytest.mark.parametrize("command", ["play", "host", "rules"])
+def test_help_says_what_each_preset_is(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """"seed000" alone tells a newcomer nothing: each preset's --help names what it is."""
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    said = " ".join(capsys.readouterr().out.split())  # argparse wraps the lines
+    for words in ("official (the rules in the box)", "seed000 (Italian Wikipedia)",
+                  "seed003 (Italian online game)", "seed004 (Brazilian rules)",
+                  "flip (UNO Flip)", "party (house rules)"):
+        assert words in said, (command, words)
+
+
 def test_play_prints_a_whole_match(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", "--bots", "3", "--seed", "0102", "--set", "target=100"]) == 0
     out = capsys.readouterr().out

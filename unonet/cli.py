@@ -19,6 +19,7 @@ from client.cli import (
     table_number,
     whole,
 )
+from client.i18n import Translator
 from host.compiled import compiled_parts
 from host.settings import (
     JOURNAL_SYNC_LONGEST_MS,
@@ -608,6 +609,14 @@ class VersionAction(argparse.Action):
         parser.exit()
 
 
+def preset_words() -> str:
+    """Each preset the engine plays with what it is, for --help: "seed000" alone tells a
+    newcomer nothing (the words are the lobby's, client/i18n.py)."""
+    english = Translator("en")
+    return ", ".join(f"{name} ({english(f'preset.{name}')})" if english.has(f"preset.{name}")
+                     else name for name in playable_presets())
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog="unonet",
@@ -627,7 +636,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--bots", type=int, default=None, metavar="N",
                       help="bots to play against (default 3); with --log, seats (default 4)")
     play.add_argument("--rules", default="official", choices=playable_presets(),
-                      help="rule preset (default official)")
+                      help="rule preset (default official): " + preset_words())
     play.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE",
                       help="change one rule option, e.g. --set uno_penalty=4 (repeatable)")
     play.add_argument("--policy", default="normal", choices=sorted(POLICIES),
@@ -672,7 +681,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="port (default 7077; with --resume, the journal's)")
     host.add_argument("--rules", default=None, choices=playable_presets(),
                       help="rule preset (default official; with --resume, that of the "
-                      "tables the journal's host opened)")
+                      "tables the journal's host opened): " + preset_words())
     host.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE",
                       help="change one rule option (repeatable)")
     host.add_argument("--bots", type=int, default=None, metavar="N",
@@ -756,8 +765,7 @@ def build_parser() -> argparse.ArgumentParser:
         "RULEBOOK.md is the whole rules document.",
     )
     rules.add_argument("preset", nargs="?", default="official", metavar="PRESET",
-                       help="the preset to start from: " + ", ".join(playable_presets())
-                       + " (default official)")
+                       help="the preset to start from (default official): " + preset_words())
     rules.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE",
                        help="change one rule option, e.g. --set stacking=same_kind (repeatable)")
     rules.add_argument("--lang", default=None, metavar="en|it|pt",
