@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from client.i18n import Translator
 from host.game import BUZZER_WINDOW
 from unonet import rulebook
 from unonet.cli import main
@@ -198,7 +199,8 @@ def test_rules_prints_each_preset_in_each_language(
 ) -> None:
     assert main(["rules", name, "--lang", lang]) == 0
     captured = capsys.readouterr()
-    assert captured.out == describe_rules(preset(name), lang, name=name)
+    what = Translator(lang)(f"preset.{name}")  # said beside the id: "seed000" tells nothing
+    assert captured.out == describe_rules(preset(name), lang, name=f"{name} ({what})")
     assert captured.err == ""
 
 
@@ -207,7 +209,8 @@ def test_rules_applies_every_set_on_the_preset(capsys: pytest.CaptureFixture[str
     assert main(args) == 0
     out = capsys.readouterr().out
     expected = preset("party", uno_penalty=4, max_rounds=8)
-    assert out == describe_rules(expected, "it", name="party uno_penalty=4 max_rounds=8")
+    name = "party (regole della casa) uno_penalty=4 max_rounds=8"
+    assert out == describe_rules(expected, "it", name=name)
     assert "* Penalità UNO: 4 carte (ufficiale: 2 carte)." in out
     assert "6.12 " in out
 

@@ -578,7 +578,10 @@ def cmd_rules(args: argparse.Namespace) -> int:
         raise RulesError("preset", f"{args.preset} is not played yet (issues 14 and 15)")
     rules = parse_rules(args.preset, args.set)
     rules.check_playable()
-    name = " ".join([args.preset, *(setting.strip() for setting in args.set)])
+    words = Translator(lang)
+    known = f"preset.{args.preset}"
+    what = f" ({words(known)})" if words.has(known) and args.preset != "official" else ""
+    name = " ".join([args.preset + what, *(setting.strip() for setting in args.set)])
     print(describe_rules(rules, lang, name=name), end="")
     return 0
 
