@@ -1471,7 +1471,14 @@ def meaning_lines(model: ClientModel, width: int) -> list[Line]:
     rules = model.lobby.rules if model.lobby is not None else {}
     variant = str(rules.get("variant", RuleSet().variant))
     text = model.tr("ui.meaning", text=option_meaning(info.name, model.tr.lang, variant))
-    return [[("class:dim", "   " + part)] for part in wrap(text, width - 4)[:2]]
+    parts = wrap(text, width - 4)
+    if len(parts) > MEANING_LINES:  # cut, and seen to be: the rest is in RULEBOOK.md
+        parts = [*parts[:MEANING_LINES - 1], _cut(parts[MEANING_LINES - 1] + " …", width - 4)]
+    return [[("class:dim", "   " + part)] for part in parts]
+
+
+MEANING_LINES = 2
+"""The lines the option under the owner's cursor is explained in: the options stay in view."""
 
 
 def tables_body(model: ClientModel, width: int, height: int) -> list[Line]:

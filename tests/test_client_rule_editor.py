@@ -11,8 +11,9 @@ from prompt_toolkit.utils import get_cwidth
 from client.i18n import Translator
 from client.lobby import LobbyState, SeatInfo, SetRules
 from client.model import ClientModel
-from client.render import compose
+from client.render import compose, meaning_lines
 from client.rule_editor import editor_options, plays, step_option
+from unonet.rulebook import option_meaning
 from unonet.rules import RuleSet, preset
 
 
@@ -96,6 +97,25 @@ def test_the_option_under_the_cursor_says_what_it_does_in_the_players_language()
         text = screen(model)
         assert words in text and "> " in text
         assert "+2" in text  # the meaning of stacking names the card
+
+
+def test_a_meaning_cut_for_room_ends_in_an_ellipsis() -> None:
+    """Found in tmux at 60 columns in Italian: "Colori"'s meaning stopped at "ognuno con la",
+    mid-sentence, as if that were all. A cut meaning now ends in "…"; a whole one does not."""
+    names = [info.name for info in editor_options()]
+    for lang in ("en", "it", "pt"):
+        for name in names:
+            model = owner_lobby({}, lang=lang)
+            model.option_cursor = names.index(name)
+            for width in (60, 80, 120):
+                meaning = "".join(fragment[1] for line in meaning_lines(model, width)
+                                  for fragment in line)
+                said = " ".join(meaning.split())
+                whole = " ".join(model.tr("ui.meaning", text=option_meaning(
+                    name, lang, "classic")).split())
+                assert said == whole or (said.endswith("…")
+                                         and whole.startswith(said[:-1].rstrip())), said
+                assert len(meaning_lines(model, width)) <= 2
 
 
 def test_a_guest_sees_every_rule_that_differs_from_the_official_ones() -> None:
