@@ -1427,16 +1427,36 @@ def lobby_body(model: ClientModel, width: int, height: int) -> list[Line]:
 
 def guest_rule_lines(model: ClientModel, width: int, rows: int) -> list[Line]:
     """Every option that differs from the official rules, in two columns when one does not
-    fit in `rows` (a guest sees the whole rule set, not the editor)."""
+    fit in `rows` (a guest sees the whole rule set, not the editor); when two do not either,
+    the last cell says how many more there are."""
     texts = rules_in_words(model)
-    if len(texts) <= rows or rows < 1:
+    if rows < 1:
+        return []
+    if len(texts) <= rows:
         return [[("", "  " + text)] for text in texts]
+    if len(texts) > 2 * rows:  # not even in two columns: the last cell counts the rest
+        kept = 2 * rows - 1
+        texts = [*texts[:kept], model.tr("ui.more", count=len(texts) - kept)]
     half = (len(texts) + 1) // 2
     column = (width - 1) // 2
-    left: list[Line] = [[("", "  " + text)] for text in texts[:half]]
-    right: list[Line] = [[("", " " + text)] for text in texts[half:]]
+    left: list[Line] = [[("", "  " + rule_within(text, column - 3))] for text in texts[:half]]
+    right: list[Line] = [[("", " " + rule_within(text, width - column - 2))]
+                         for text in texts[half:]]
     return [[*clip(a, column), *clip(b, width - column)]
             for a, b in zip(left, right + [[]] * (len(left) - len(right)), strict=True)]
+
+
+def rule_within(text: str, width: int) -> str:
+    """A rule's "title: value" in `width` columns: its title cut with "…", its value whole
+    (found in tmux at 60 columns: "Comprar com carta jogável: " had lost "proibido"), unless
+    the value alone does not fit."""
+    if get_cwidth(text) <= width:
+        return text
+    title, colon, value = text.rpartition(": ")
+    room = width - get_cwidth(colon + value)
+    if not colon or room < 2:
+        return _cut(text, width)
+    return _cut(title, room) + colon + value
 
 
 def option_lines(model: ClientModel, rows: int) -> list[Line]:

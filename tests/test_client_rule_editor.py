@@ -4,6 +4,7 @@ whole rule set."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from prompt_toolkit.utils import get_cwidth
@@ -13,6 +14,7 @@ from client.lobby import LobbyState, SeatInfo, SetRules
 from client.model import ClientModel
 from client.render import compose, meaning_lines
 from client.rule_editor import editor_options, plays, step_option
+from client.rule_words import differences
 from unonet.rulebook import option_meaning
 from unonet.rules import RuleSet, preset
 
@@ -129,3 +131,38 @@ def test_a_guest_sees_every_rule_that_differs_from_the_official_ones() -> None:
                   "Acumular cartas de compra: crescente", "Terminar com carta especial: não"):
         assert piece in text, piece
     assert "As regras oficiais." not in text
+
+
+def test_a_guest_in_a_narrow_terminal_sees_every_value_whole() -> None:
+    """Found in tmux at 60 columns in Portuguese: a guest's rules in two columns were cut at
+    each column's edge, "Comprar com carta jogável: " without its "proibido". A title now
+    gives way with "…"; the value stays whole."""
+    rules = preset("seed004", seven_zero=True).to_dict()
+    for lang in ("en", "it", "pt"):
+        model = owner_lobby(rules, seated=4, lang=lang, preset_name="seed004", you=1)
+        for width, height in ((60, 17), (60, 18), (80, 17)):
+            text = "".join(fragment[1] for fragment in compose(model, width, height, True))
+            for words in differences(rules, lang):
+                title, _, value = words.rpartition(": ")
+                shown = [line for line in text.split("\n")
+                         if f": {value}" in line and title[:4] in line]
+                assert shown, (lang, width, words, text)
+
+
+
+def test_a_guest_who_cannot_see_every_rule_is_told_how_many_more() -> None:
+    """Found in tmux: sixteen differing rules in a 60x17 window ran over the lobby's last
+    lines, and the ones past the bottom were gone unsaid. The last cell now counts them."""
+    rules = preset("seed004", seven_zero=True, stacking="escalating", buzzers=True,
+                   uno_penalty=3, target=300, max_rounds=4, jump_in="identical",
+                   think_time=20, hand_size=8).to_dict()
+    model = owner_lobby(rules, seated=6, preset_name="seed004", you=1)
+    everything = differences(rules, "en")
+    for width, height in ((60, 17), (60, 20), (80, 23)):
+        text = "".join(fragment[1] for fragment in compose(model, width, height, True))
+        seen = [words for words in everything if f": {words.rpartition(': ')[2]}" in text
+                and words[:4] in text]
+        more = re.search(r"\+(\d+) more", text)
+        hidden = int(more.group(1)) if more else 0
+        assert len(seen) + hidden >= len(everything), (width, height, text)
+        assert "Waiting for the owner to start." in text, (width, height, text)
