@@ -979,7 +979,7 @@ PT: dict[str, str] = {
     "preset.seed003": "jogo online italiano",
     "preset.seed004": "regras brasileiras",
     "preset.flip": "UNO Flip",
-    "preset.no_mercy": "UNO No Mercy",
+    "preset.no_mercy": "UNO Sem Piedade",
     "preset.party": "regras da casa",
     "lobby.official": "As regras oficiais.",
     "lobby.spectators": "{count} assistindo",

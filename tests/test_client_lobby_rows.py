@@ -81,3 +81,14 @@ def test_the_rules_heading_says_what_a_preset_is() -> None:
         rules = RuleSet(**PRESETS.get(preset, {})).to_dict()
         model.apply(LobbyChanged(LobbyState(0, "t", 0, rules, seats, False, preset, you=0)))
         assert any(heading in line for line in text_of(model)), (lang, preset, text_of(model))
+
+
+def test_a_variants_preset_is_named_as_the_rules_name_its_game() -> None:
+    """The lobby's words for the flip and no_mercy presets are the rulebook's names of
+    their games, in each language (Portuguese said "UNO No Mercy" beside "UNO Sem Piedade")."""
+    from unonet.rulebook import value_words
+
+    for lang in ("en", "it", "pt"):
+        for variant in ("flip", "no_mercy"):
+            assert Translator(lang)(f"preset.{variant}") == value_words(
+                "variant", variant, lang, "classic"), (lang, variant)
