@@ -784,7 +784,7 @@ PT: dict[str, str] = {
     "ui.offline": "desconectado",
     "ui.online": "conectado",
     "ui.bot": "bot",
-    "ui.dealer": "dá as cartas",
+    "ui.dealer": "carteador",
     "ui.top": "Na mesa",
     "ui.color": "Cor",
     "ui.pile": "Monte: {count}",

@@ -63,3 +63,19 @@ def test_a_spectator_of_short_names_sees_dealer_whole_in_uno_flip() -> None:
                 for line in players(model, width, Look(plain=True))]
         dealer = rows[view.dealer]
         assert re.search(r"\d+ pts dealer ", dealer), (width, rows)
+
+
+def test_ten_players_in_two_columns_at_60_keep_the_dealer_whole_in_every_language() -> None:
+    """Found in tmux: at the smallest window (60 columns), ten players in two columns of 29,
+    Portuguese cut its dealer's "dá as cartas" to "dá as carta": the shortest row it allows
+    (four letters of name, "7 cartas", a bare score) left eleven columns. It says
+    "carteador" now, the word for the one who deals."""
+    names = ("Ana", "Bruno", "Chiara", "Dario", "Elena", "Fabio", "Gianna", "Hugo", "Irene",
+             "Jacopo")
+    for lang in ("en", "it", "pt"):
+        model = flip_model(lang, 0, names, dealt=True)
+        view = model.view
+        assert view is not None and view.dealer is not None
+        rows = ["".join(fragment[1] for fragment in line)
+                for line in players(model, 60, Look(plain=True))]
+        assert any(model.tr("ui.dealer") + " " in row + " " for row in rows), (lang, rows)
