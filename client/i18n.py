@@ -810,7 +810,7 @@ PT: dict[str, str] = {
     "ui.log": "Jogo",
     "ui.chat": "Chat",
     "ui.chat_focus": "Tab: volta ao jogo",
-    "ui.more": "+{count}",
+    "ui.more": "mais {count}",
     "ui.connecting": "Conectando...",
     "ui.stack_you": "+{amount} em você: {answers}, ou Espaço compra {amount}.",
     "ui.answer_stack": "jogue uma carta de compra",

@@ -92,3 +92,11 @@ def test_the_language_comes_from_the_flag_then_the_locale(
     arg: str | None, environ: dict[str, str], expected: str
 ) -> None:
     assert pick_language(arg, environ) == expected
+
+
+def test_more_never_reads_as_a_draw_card() -> None:
+    """Found on Portuguese's end screen: a hand's cards left over were counted "+4", which
+    reads as a Draw Four beside the cards shown."""
+    for lang in LANGUAGES:
+        said = Translator(lang)("ui.more", count=4)
+        assert not re.fullmatch(r"\+\d+", said.strip()), (lang, said)
