@@ -159,12 +159,14 @@ class Game:
         self._committed(HOST, action, events, now)
         return True
 
-    def token_changed(self, seat: int, token_hash: bytes | None) -> None:
+    def token_changed(self, seat: int, token_hash: bytes | None, name: str | None = None
+                      ) -> None:
         """A seat's resume token was renewed (resume, take-over) or given up (leave): the
         journal says so, so that after a restart the token in the player's hands works and
-        a spent one does not."""
+        a spent one does not; `name` is a newcomer's who took the seat over, so that it is
+        still theirs after a restart."""
         if self.journal is not None:
-            self.journal.write_token(seat, token_hash)
+            self.journal.write_token(seat, token_hash, name)
 
     def seed_message(
         self, conn: ConnId, seat: int, message: Mapping[str, Any], now: float

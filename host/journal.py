@@ -21,7 +21,8 @@ to a sync every MS milliseconds: a crash of the host loses nothing, a power cut 
   entrants to get as the host that never stopped would have sent them (`Resumed.earlier`);
 - `action`: one applied action, its seat (-1 for the host) and the action as a tagged map;
 - `token`: a seat's resume token changed (a resume renews it, a take-over gives a new one, a
-  leave gives it up: SPEC.md 8.2): the seat and the new SHA-256, or null. The latest wins.
+  leave gives it up: SPEC.md 8.2): the seat and the new SHA-256, or null, and with a
+  take-over the `name` of the newcomer who now plays the seat. The latest of each wins.
 
 The engine replays deterministically (`Match.replay`), so rules + seed + actions are the whole
 state. A crash mid-write leaves at most one partial last line; `load` drops it and the next
@@ -317,9 +318,13 @@ class Journal:
     def write_action(self, seat: int, action: Action) -> None:
         self._write({"kind": "action", "seat": seat, "action": encode_logged_action(action)})
 
-    def write_token(self, seat: int, token_hash: bytes | None) -> None:
-        self._write({"kind": "token", "seat": seat,
-                     "token_hash": None if token_hash is None else token_hash.hex()})
+    def write_token(self, seat: int, token_hash: bytes | None, name: str | None = None) -> None:
+        """`name`: the seat's player is someone else now (a take-over), under this name."""
+        line: dict[str, Any] = {"kind": "token", "seat": seat,
+                                "token_hash": None if token_hash is None else token_hash.hex()}
+        if name is not None:
+            line["name"] = name
+        self._write(line)
 
     def fileno(self) -> int:
         return self._fd
@@ -450,6 +455,13 @@ class Resumed:
     """Seats whose resume token changed after the header: the latest hex SHA-256, or None
     (given up)."""
 
+    names: dict[int, str] = field(default_factory=dict)
+    """Seats taken over by a newcomer after the header: the latest newcomer's name."""
+
+    def seat_name(self, seat: int) -> str:
+        """The name the seat's player goes by when the journal ends."""
+        return self.names.get(seat, self.header.seats[seat].name)
+
     def token_hash(self, seat: int) -> str | None:
         """The seat's resume token hash in force when the journal ends."""
         if seat in self.tokens:
@@ -531,6 +543,10 @@ def _replay(resumed: Resumed, lines: list[Any]) -> None:
                     raise JournalError(f"line {number}: no seat {seat}")
                 hashed = line["token_hash"]
                 resumed.tokens[seat] = None if hashed is None else bytes.fromhex(hashed).hex()
+                if "name" in line:
+                    if type(line["name"]) is not str or not line["name"]:
+                        raise JournalError(f"line {number}: a seat's name is not a name")
+                    resumed.names[seat] = line["name"]
                 continue
             if line["kind"] != "action":
                 raise JournalError(f"line {number}: unknown kind {line['kind']!r}")

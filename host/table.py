@@ -241,7 +241,7 @@ class Table:
         token, hashed = new_token()
         seat.name = self._unique(name, index)
         seat.token_hash, seat.conn = hashed, conn
-        self.game.token_changed(index, hashed)
+        self.game.token_changed(index, hashed, seat.name)
         seat.disconnected_at, seat.taken_over, seat.ready = None, False, True
         self.room.members[conn] = Member(conn, index, seat.name)
         log.info("%s: %s takes seat %d from its stand-in", self.label, seat.name, index)
@@ -632,7 +632,7 @@ class Table:
             else:
                 recorded = resumed.token_hash(index)
                 hashed = bytes.fromhex(recorded) if recorded else None
-                table.room.seats[index] = Seat(HUMAN, record.name, ready=True,
+                table.room.seats[index] = Seat(HUMAN, resumed.seat_name(index), ready=True,
                                                token_hash=hashed, disconnected_at=now,
                                                taken_over=hashed is None)
         table.owner = table._default_owner()

@@ -450,3 +450,35 @@ def test_a_round_abandoned_by_one_restart_keeps_its_place_after_the_next(tmp_pat
         (1, "ended"), (2, "abandoned"), (3, "ended"), (4, "ended")]
     assert seat0.verifier.abandoned_rounds == 1
     assert seat0.bad_signatures == []
+
+
+def test_a_seat_taken_over_mid_match_keeps_its_newcomers_name_after_a_restart(
+    tmp_path: Path,
+) -> None:
+    """Found in tmux: Cid took Bea's seat from its stand-in mid-match; after the host was
+    stopped and resumed, the seat was "Bea" again on every screen, Cid's own too (the journal
+    recorded the new token, not who held it). Its take-over line now names the newcomer."""
+    registry, table, _ = start_journaled(tmp_path)
+    now = 0.0
+    while table.game is None or table.game.match.phase != IN_ROUND:
+        now = max(now, registry.next_deadline() or now)
+        registry.tick(now)
+    registry.request(1, "ana", {"t": "leave", "id": 3}, now)  # a stand-in plays seat 0
+    registry.request(2, "cid", {"t": "join_table", "id": 5, "table": 0, "name": "cid",
+                                "seat": 0}, now)
+    seated = registry.take_outgoing()
+    assert table.room.seats[0] is not None and table.room.seats[0].name == "cid"
+    token = token_of(seated, conn=2)
+    game = table.game
+    assert game is not None and game.journal is not None
+    game.journal.close()
+
+    registry2, table2 = restart(tmp_path, now + 1, registry.signer)
+    assert table2.room.seats[0] is not None and table2.room.seats[0].name == "cid"
+    found = registry2.find_resume(token, now + 1)
+    assert isinstance(found, tuple) and found[1] == 0
+    registry2.resume(2, found[0], found[1], now + 1)
+    lobby = next(o.message for o in registry2.take_outgoing()
+                 if isinstance(o, SendMessage) and o.conn == 2
+                 and o.message["t"] == "table_state")
+    assert lobby["seats"][0]["name"] == "cid", lobby
