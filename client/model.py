@@ -656,6 +656,8 @@ class ClientModel:
                 self.apply_lobby(lobby)
                 self._tell_missed()
             case link.TablesListed(tables=tables):
+                if self.lobby is not None or self.tracker is not None:
+                    self._leave_table()  # the link lists tables only when it is at none
                 self.tables = tables
                 self.table_cursor = min(self.table_cursor, max(0, len(tables) - 1))
             case link.ChatReceived(name=name, text=text, seat=seat, host=host):
@@ -690,6 +692,10 @@ class ClientModel:
                     self.legal = ()  # the host is gone: nothing can be played until it is back
             case link.Refused(code=code, message=message):
                 reason = self.refusal_reason(code, message)
+                if code == "invalid_resume":
+                    # Our seat is gone (the link joins again as a newcomer): so is the table
+                    # it showed, and this refusal lands on whatever comes next.
+                    self._leave_table()
                 # After these the link tries again: about the connection, not the game, they
                 # are no longer true once it is back (the host stopping, our seat still in use).
                 if code == "kicked" and self.lobby is not None:
@@ -718,6 +724,23 @@ class ClientModel:
             if code in ENGINE_CODES:  # a move the table had moved on from (a race)
                 return self.tr("refusal.move")
         return message
+
+    def _leave_table(self) -> None:
+        """We are at no table any more (our seat was lost, the table we were at is gone):
+        nothing of it stays on the screen. Found in tmux: after a host restart that did not
+        keep a lobby's table, its lobby stayed on screen for good, with us as its owner."""
+        self.lobby = None
+        self.tracker = self.manifest = None
+        self.legal = ()
+        self.tables = None  # until the link lists them anew
+        self.results = []
+        self.eliminated = set()
+        self.marked, self.pressed = [], []
+        self.local_prompt = None
+        self.reading_scores = self.rematch_asked = False
+        self.trust = link.TrustStatus()
+        self.trust_seen = 0
+        self.show_trust = False
 
     def _chat(self, line: ChatLine, mine: bool = False) -> None:
         """A chat line: unread until the chat has the keys, unless we said it."""

@@ -8,15 +8,18 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import pytest
 import trio
 from client_net import LinkHarness, start_host, start_link
 
 from client.i18n import Translator
-from client.link import TablesListed
+from client.link import ConnectionChanged, LobbyChanged, Refused, TablesListed
+from client.lobby import LobbyState, SeatInfo, TableInfo
 from client.model import ClientModel, Screen
 from client.network import LinkConfig
 from client.render import compose
 from client.seat_tokens import KeptSeat, SeatTokens
+from unonet.rules import RuleSet
 
 WIDTH, HEIGHT = 80, 23
 
@@ -68,3 +71,35 @@ async def test_a_lost_seat_and_the_refused_join_after_it_are_both_told_on_the_li
     assert "· Refused: no seat can be taken" in said, "\n".join(lines)
     await harness.close()
     await player.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_a_lobby_the_host_did_not_keep_gives_way_to_the_list_with_both_reasons(
+    lang: str,
+) -> None:
+    """Found in tmux: Bea owned a new table's lobby; the host was stopped and resumed with
+    its journals, which do not keep a lobby. Her client came back, lost its seat, was refused
+    the table as a newcomer, and went on showing the dead lobby, her as its owner, for good.
+    Now the lost seat takes the table off the screen; the list comes with both reasons."""
+    tr = Translator(lang)
+    model = ClientModel(tr, name="Bea")
+    seats = (SeatInfo(0, "human", "Bea", False, True), SeatInfo(1, "empty", None, False, False))
+    model.apply(LobbyChanged(LobbyState(2, "table 2", 0, RuleSet().to_dict(), seats, False,
+                                        you=0)))
+    assert model.screen is Screen.LOBBY and model.is_owner
+    model.apply(ConnectionChanged("reconnecting"))
+    model.apply(Refused("invalid_resume", "the host no longer knows your seat"))
+    assert model.screen is not Screen.LOBBY and model.lobby is None
+    model.apply(ConnectionChanged("connected"))
+    model.apply(Refused("unknown_table", "no table 2"))
+    model.apply(TablesListed((TableInfo(0, "unonet", 3, 3, True, "flip"),)))
+    assert model.screen is Screen.TABLES and not model.is_owner
+    said = " ".join(" ".join(compose_text(model)).split())
+    lost = tr("err.invalid_resume")
+    gone = "no table 2" if lang == "en" else tr("refusal.unknown_table")
+    assert lost[:30] in said and gone in said, said
+
+
+def compose_text(model: ClientModel) -> list[str]:
+    return "".join(fragment[1] for fragment in compose(model, WIDTH, HEIGHT,
+                                                       plain=True)).split("\n")
