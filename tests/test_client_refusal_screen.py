@@ -93,7 +93,7 @@ def test_a_lobby_the_host_did_not_keep_gives_way_to_the_list_with_both_reasons(
     model.apply(ConnectionChanged("connected"))
     model.apply(Refused("unknown_table", "no table 2"))
     model.apply(TablesListed((TableInfo(0, "unonet", 3, 3, True, "flip"),)))
-    assert screen_of(model) is Screen.TABLES and not model.is_owner
+    assert screen_of(model) is Screen.TABLES
     said = " ".join(" ".join(compose_text(model)).split())
     lost = tr("err.invalid_resume")
     gone = "no table 2" if lang == "en" else tr("refusal.unknown_table")
