@@ -89,6 +89,9 @@ class Ended:
     reason: str
     silent: bool = False
     """The host closed the stream without a word (no bye, no error frame)."""
+    at_once: bool = False
+    """Connect again without waiting: the host is there and refused only what we came with
+    (a seat token it no longer knows, now forgotten)."""
 
 
 @dataclass
@@ -329,7 +332,8 @@ class LinkSession:
                 out.updates.append(report)
             case ConnectionFailed(error=error):
                 retry = error.code in RETRY_CODES or error.code == Code.INVALID_RESUME
-                out.ended = Ended(retry, f"{error.code}: {error.message}")
+                out.ended = Ended(retry, f"{error.code}: {error.message}",
+                                  at_once=error.code == Code.INVALID_RESUME)
             case ConnectionClosed(reason=reason, msg=msg):
                 retry = reason is None or reason in RETRY_BYES
                 why = "the host closed the connection" if reason is None else reason

@@ -212,6 +212,7 @@ async def run_link(
     seen_before: bytes | None = None
     ever_welcomed = False
     attempt = 0
+    again_at_once = False  # the last connection ended asking to connect again at once
     await updates.send(ConnectionChanged("connecting"))
     while True:
         try:
@@ -236,6 +237,12 @@ async def run_link(
                 ever_welcomed = True
                 if trio.current_time() - connected_at >= config.backoff.stable:
                     attempt = 0
+        if ended.retry and ended.at_once and not again_at_once:
+            again_at_once = True  # once: a host that refuses the newcomer too gets the backoff
+            await updates.send(ConnectionChanged("reconnecting" if ever_welcomed
+                                                 else "connecting"))
+            continue
+        again_at_once = False
         if not ended.retry:
             final = "closed" if ended.reason == CLOSED else "lost"
             await updates.send(ConnectionChanged(final, "" if final == "closed" else ended.reason))

@@ -16,7 +16,7 @@ from client.i18n import Translator
 from client.link import ConnectionChanged, LobbyChanged, Refused, TablesListed
 from client.lobby import LobbyState, SeatInfo, TableInfo
 from client.model import ClientModel, Screen
-from client.network import LinkConfig
+from client.network import Backoff, LinkConfig
 from client.render import compose
 from client.seat_tokens import KeptSeat, SeatTokens
 from unonet.rules import RuleSet
@@ -71,6 +71,30 @@ async def test_a_lost_seat_and_the_refused_join_after_it_are_both_told_on_the_li
     assert "· Refused: no seat can be taken" in said, "\n".join(lines)
     await harness.close()
     await player.close()
+
+
+async def test_a_seat_the_host_no_longer_knows_is_followed_at_once_by_the_newcomers_join(
+    nursery: trio.Nursery, tmp_path: Path
+) -> None:
+    """Found in tmux: after a host restart, a client whose seat was not kept waited out its
+    backoff (8 s at the fifth attempt) before joining as a newcomer, though the host was up
+    and had only refused the token. It connects again at once now: here the backoff's first
+    pause is a minute, and the client is on the table list long before."""
+    host = await start_host(nursery, bots=1)
+    tokens = SeatTokens(tmp_path / "seat_tokens")
+    tokens.keep(KeptSeat(f"127.0.0.1:{host.port}", "-", 0, 1, bytes(32), time.time()))
+    harness = await start_link(nursery, LinkConfig(
+        "127.0.0.1", host.port, name="me", tls=False, seat_tokens=tokens,
+        backoff=Backoff(first=60.0, cap=60.0)))
+    model = ClientModel(Translator("en"), name="me")
+    with trio.fail_after(10):  # a minute's backoff would fail this
+        while not (isinstance(update := await harness.next(), LobbyChanged)
+                   and update.lobby.you is not None):  # seated as a newcomer
+            model.apply(update)
+    model.apply(update)
+    said = " ".join(compose_text(model))
+    assert "your seat was given up while you were away" in " ".join(said.split()), said
+    await harness.close()
 
 
 @pytest.mark.parametrize("lang", ["en", "it"])
