@@ -175,10 +175,15 @@ class TrustStatus:
 
 @dataclass(frozen=True, slots=True)
 class ConnectionChanged:
-    """The link's own state: connecting, connected, reconnecting, lost or closed."""
+    """The link's own state: connecting, connected, reconnecting, lost or closed. `detail`:
+    why (a diagnostic, as the host or the system said it); while trying again, `attempt` of
+    `attempts` comes in `delay` seconds (the screen words them in the player's language)."""
 
     state: str
     detail: str = ""
+    attempt: int = 0
+    attempts: int = 0
+    delay: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)

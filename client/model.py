@@ -280,7 +280,9 @@ class ClientModel:
         are, the title bar shows the newest one in the alert style."""
         self.show_trust = False
         self.connection = "connecting"
-        self.connection_detail = ""  # why, for the status line: "the host is gone; attempt 2..."
+        self.connection_detail = ""  # why, for the status line: "Connection refused"
+        self.connection_retry: link.ConnectionChanged | None = None
+        """While the link waits to try again: which attempt, of how many, in how long."""
         self.connects = 0
         """How many times the link has connected: a notice about the connection (the host
         stopping, our seat still in use) goes once it connects again."""
@@ -683,9 +685,10 @@ class ClientModel:
                 self.trust = update
                 if self.show_trust:
                     self.trust_seen = len(update.violations)  # it is on the screen now
-            case link.ConnectionChanged(state=state, detail=detail):
+            case link.ConnectionChanged(state=state, detail=detail, attempt=attempt):
                 self.connection = state
                 self.connection_detail = detail
+                self.connection_retry = update if attempt else None
                 if state == "connected":
                     self.connects += 1
                 else:

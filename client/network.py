@@ -253,10 +253,9 @@ async def run_link(
             await updates.send(ConnectionChanged("lost", ended.reason))
             return state
         delay = config.backoff.delay(attempt)
-        gone = "the host is gone" if ever_welcomed else "cannot reach the host"
         await updates.send(ConnectionChanged(
-            "reconnecting" if ever_welcomed else "connecting",
-            f"{gone} ({ended.reason}); attempt {attempt} of {limit} in {delay:g} s"))
+            "reconnecting" if ever_welcomed else "connecting", ended.reason,
+            attempt=attempt, attempts=limit, delay=delay))
         if await _wait_offline(delay, commands, updates):
             await updates.send(ConnectionChanged("closed"))
             return state

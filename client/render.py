@@ -712,6 +712,12 @@ def color_choices(model: ClientModel, colors: Sequence[Color], look: Look) -> Li
 def connection_line(model: ClientModel) -> str:
     """The link's state and why: "connection lost: cannot connect: Connection refused"."""
     state = model.tr(f"conn.{model.connection}")
+    retry = model.connection_retry
+    if retry is not None:
+        why = model.tr("conn.gone" if model.connection == "reconnecting" else "conn.unreachable",
+                       reason=retry.detail)
+        return f"{state}: " + model.tr("conn.retry", why=why, attempt=retry.attempt,
+                                       attempts=retry.attempts, delay=f"{retry.delay:g}")
     return f"{state}: {model.connection_detail}".rstrip(": ")
 
 

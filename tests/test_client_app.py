@@ -458,14 +458,15 @@ def test_a_changed_fingerprint_screen_quits_with_q_at_once() -> None:
 
 
 def test_while_the_host_is_gone_the_keys_offered_are_the_ones_that_work() -> None:
-    detail = ("the host is gone (cannot connect: [Errno 111] Connect call failed "
-              "('127.0.0.1', 47107)); attempt 3 of 15 in 4 s")
+    reason = "cannot connect: [Errno 111] Connect call failed ('127.0.0.1', 47107)"
+    detail = f"the host is gone ({reason}); attempt 3 of 15 in 4 s"
 
     async def script(d: Driver) -> None:
         m = d.model
         await d.press("")
         assert m.my_turn
-        d.client.deliver(ConnectionChanged("reconnecting", detail))
+        d.client.deliver(ConnectionChanged("reconnecting", reason, attempt=3, attempts=15,
+                                           delay=4.0))
         await d.press("\r 1u")
         lines = screen_lines(d)
         said = " ".join(line.strip() for line in lines)

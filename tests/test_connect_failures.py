@@ -114,7 +114,8 @@ def test_the_connecting_screen_says_why_it_tries_again_and_why_it_stopped(width:
     model.apply(ConnectionChanged("connecting"))
     assert "Connecting..." in screen(model, width)
     trying = "cannot reach the host (Connection refused); attempt 1 of 3 in 0.5 s"
-    model.apply(ConnectionChanged("connecting", trying))
+    model.apply(ConnectionChanged("connecting", "Connection refused", attempt=1, attempts=3,
+                                  delay=0.5))
     said = joined_text(screen(model, width))
     assert "Connecting..." in said and f"connecting: {trying}" in said
     model.apply(ConnectionChanged("lost", "the host closed the connection; " + NO_TLS_HINT))
@@ -304,3 +305,17 @@ async def test_a_bot_that_catches_the_host_cheating_exits_3(
     assert bot.returncode == 3, err
     assert "the host failed a check: " in err and "card_mismatch" in err
     assert "Traceback" not in err
+
+
+def test_the_next_attempt_is_said_in_the_players_language() -> None:
+    """Found in tmux: an Italian player read "riconnessione: the host is gone (...); attempt
+    5 of 15 in 8 s". The words are the player's; the reason stays as the system said it."""
+    model = ClientModel(Translator("it"), name="Bea")
+    model.apply(ConnectionChanged("reconnecting", "Connection refused", attempt=5, attempts=15,
+                                  delay=8.0))
+    said = joined_text(screen(model, 80))
+    assert ("riconnessione: l'host non c'è più (Connection refused); tentativo 5 di 15 fra "
+            "8 s") in said, said
+    model.apply(ConnectionChanged("connected"))
+    assert "tentativo" not in joined_text(screen(model, 80))
+
