@@ -100,3 +100,19 @@ def test_more_never_reads_as_a_draw_card() -> None:
     for lang in LANGUAGES:
         said = Translator(lang)("ui.more", count=4)
         assert not re.fullmatch(r"\+\d+", said.strip()), (lang, said)
+
+
+def test_a_count_of_one_is_said_in_the_singular() -> None:
+    """Found in tmux: Portuguese said "Chat (1 novas, Tab lê)", Italian "1 nuovi"; a count
+    of one takes a key's `_one` form where a catalogue has one."""
+    for lang, key, one, many in (("pt", "ui.unread", "(1 nova, Tab lê)", "(2 novas, Tab lê)"),
+                                 ("it", "ui.unread", "(1 nuovo, Tab per leggere)",
+                                  "(2 nuovi, Tab per leggere)"),
+                                 ("it", "lobby.spectators", "1 guarda", "2 guardano"),
+                                 ("en", "ui.roulette_turned_you",
+                                  "You named red and keep the card turned: R5.",
+                                  "You named red and keep the 2 cards turned: R5.")):
+        tr = Translator(lang)
+        values = {"color": "red", "cards": "R5"} if "roulette" in key else {}
+        assert tr(key, count=1, **values) == one, (lang, key)
+        assert tr(key, count=2, **values) == many, (lang, key)

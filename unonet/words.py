@@ -382,6 +382,11 @@ class Words:
         self.strings = self.catalogues[self.lang]
 
     def __call__(self, key: str, **values: object) -> str:
+        """The string `key` with `values` in it; with count=1, `key`_one where a catalogue
+        has it (Italian "1 nuovo", not "1 nuovi")."""
+        if values.get("count") == 1 and (f"{key}_one" in self.strings or f"{key}_one"
+                                         in self.catalogues[DEFAULT_LANGUAGE]):
+            key = f"{key}_one"
         template = self.strings.get(key) or self.catalogues[DEFAULT_LANGUAGE].get(key) or key
         return template.format(**values) if values else template
 
