@@ -733,7 +733,7 @@ class ClientModel:
         nothing of it stays on the screen. Found in tmux: after a host restart that did not
         keep a lobby's table, its lobby stayed on screen for good, with us as its owner."""
         self.lobby = None
-        self.tracker = self.manifest = None
+        self.tracker = None  # the manifest stays: the link decodes what follows against it
         self.legal = ()
         self.tables = None  # until the link lists them anew
         self.results = []

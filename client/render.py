@@ -204,7 +204,27 @@ def fold_line(line: Line, width: int) -> tuple[Line, Line]:
         used += len(piece)
     if second:
         second[0] = (second[0][0], second[0][1].lstrip(), *second[0][2:])
-    return first, second
+    return first, marked_cut(second, width)
+
+
+def marked_cut(line: Line, width: int) -> Line:
+    """`line` in `width` columns, ending in "…" (in its last kept fragment's style) where it
+    had to be cut: a folded notice's second line is cut so, not mid-word at the edge as if
+    it were all (found in tmux: the roulette's turned cards ended "Desca")."""
+    if width_of(line) <= width:
+        return line
+    kept = clip(line, max(0, width - 1))
+    while kept and not kept[-1][1].strip():
+        kept.pop()  # clip's padding, and the spaces the cut left
+    if not kept:
+        return [("", "…")]
+    last = kept[-1]
+    text = last[1].rstrip()
+    space = text.rfind(" ")
+    if space > len(text) // 2:  # at a word's end, not in its middle
+        text = text[:space].rstrip(" ,;:")
+    kept[-1] = (last[0], text + "…", *last[2:])
+    return kept
 
 
 def plain_line(text: str, style: str = "") -> Line:

@@ -8,7 +8,7 @@ from client.i18n import Translator
 from client.link import LobbyChanged, ManifestReceived, Snapshot
 from client.lobby import LobbyState, SeatInfo
 from client.model import ClientModel
-from client.render import Look, header, players
+from client.render import Look, fold_line, header, players, width_of
 from unonet.match import Match
 from unonet.rules import preset
 
@@ -79,3 +79,21 @@ def test_ten_players_in_two_columns_at_60_keep_the_dealer_whole_in_every_languag
         rows = ["".join(fragment[1] for fragment in line)
                 for line in players(model, 60, Look(plain=True))]
         assert any(model.tr("ui.dealer") + " " in row + " " for row in rows), (lang, rows)
+
+
+def test_a_notice_folded_in_two_lines_says_where_it_was_cut() -> None:
+    """Found in tmux at 60 columns in Portuguese: the roulette's turned cards, folded into
+    two lines, ended "..., Comprar Duas azul, Desca" at the screen's edge, as if that were
+    all. The second line now ends in "…" at a word's end; a notice that fits is whole."""
+    text = ("Você escolheu verde e fica com as 7 cartas viradas: 7 vermelho, 5 azul, Pular "
+            "Todos azul, Comprar Duas azul, Descartar Tudo verde, 3 verde.")
+    for width in (40, 60, 80):
+        first, second = fold_line([("class:notice", text)], width)
+        one, two = ("".join(fragment[1] for fragment in line) for line in (first, second))
+        assert width_of(first) <= width and width_of(second) <= width, (width, one, two)
+        if len(text) <= 2 * width - 2 and two.rstrip().endswith("."):
+            assert f"{one} {two}" == text
+        else:
+            assert two.endswith("…") and text.startswith(f"{one} {two[:-1]}"), (width, two)
+    first, second = fold_line([("class:notice", "Short and whole, at two lines: 12 34.")], 20)
+    assert "".join(fragment[1] for fragment in second) == "two lines: 12 34."
