@@ -213,7 +213,23 @@ def test_every_sentence_is_used_and_every_key_used_exists() -> None:
     source = NARRATOR.read_text()
     used = set(re.findall(r'"(ev\.[a-z_]+)"', source))
     sentences = {key for key in SENTENCES["en"] if key.startswith("ev.")}
-    assert used == sentences
+    singular = {key for key in sentences if key.endswith("_one")}  # said for count=1
+    assert used == sentences - singular
+    assert {key.removesuffix("_one") for key in singular} <= used
+
+
+def test_a_count_of_one_is_said_in_the_singular() -> None:
+    """Found in `unonet play --log` of No Mercy: "Davi names red and keeps the 1 cards
+    turned up", "fica com as 1 cartas viradas"."""
+    from unonet.words import Words
+
+    for lang, said in (("en", "Ana names red and keeps the card turned up: R5."),
+                       ("it", "Ana sceglie red e si tiene la carta scoperta: R5."),
+                       ("pt", "Ana escolhe red e fica com a carta virada: R5.")):
+        words = Words(lang)
+        values = {"name": "Ana", "color": "red", "cards": "R5"}
+        assert words("ev.roulette_turned", count=1, **values) == said
+        assert "2" in words("ev.roulette_turned", count=2, **values)
 
 
 def test_the_client_names_cards_with_the_narrators_words() -> None:

@@ -167,6 +167,7 @@ SENTENCES: dict[str, dict[str, str]] = {
         "ev.reveal": "{target}'s hand was: {cards}.",
         "ev.reveal_empty": "{target}'s hand was empty.",
         "ev.penalized": "The table owner penalizes {name}: {count} cards.",
+        "ev.penalized_one": "The table owner penalizes {name}: 1 card.",
         "ev.expired": "{name} ran out of time.",
         "ev.round_ended": "{name} wins the round. Scores: {scores}.",
         "ev.round_ended_points": "{name} wins the round (+{points} points). Scores: {scores}.",
@@ -182,6 +183,7 @@ SENTENCES: dict[str, dict[str, str]] = {
         "ev.roulette": "{name} names the colour for the {card}.",
         "ev.roulette_turned": "{name} names {color} and keeps the {count} cards turned up: "
                               "{cards}.",
+        "ev.roulette_turned_one": "{name} names {color} and keeps the card turned up: {cards}.",
         "ev.cards_discarded": "{name} also discards {cards}.",
         "ev.draw_cancelled": "{name} cancels the {count} cards pending: nobody draws them.",
         "ev.stacked": "{name} answers the draw: {count} cards are now pending.",
@@ -200,6 +202,7 @@ SENTENCES: dict[str, dict[str, str]] = {
         "ev.knocked_out": "{name} holds {count} cards and is out of the round "
                           "({points} penalty points).",
         "ev.cards_returned": "{name}'s {count} cards go face down under the draw pile.",
+        "ev.cards_returned_one": "{name}'s card goes face down under the draw pile.",
         "ev.stalemate": "Stalemate: nobody can play or draw. {name} holds the fewest points "
                         "and wins the round.",
         "ev.eliminated": "{name} reaches {points} points and is out of the match.",
@@ -241,6 +244,7 @@ SENTENCES: dict[str, dict[str, str]] = {
         "ev.reveal": "La mano di {target} era: {cards}.",
         "ev.reveal_empty": "La mano di {target} era vuota.",
         "ev.penalized": "Il padrone del tavolo penalizza {name}: {count} carte.",
+        "ev.penalized_one": "Il padrone del tavolo penalizza {name}: 1 carta.",
         "ev.expired": "{name} ha esaurito il tempo.",
         "ev.round_ended": "{name} vince la manche. Punteggi: {scores}.",
         "ev.round_ended_points": "{name} vince la manche (+{points} punti). Punteggi: {scores}.",
@@ -256,6 +260,7 @@ SENTENCES: dict[str, dict[str, str]] = {
         "ev.roulette": "{name} sceglie il colore per la {card}.",
         "ev.roulette_turned": "{name} sceglie {color} e si tiene le {count} carte scoperte: "
                               "{cards}.",
+        "ev.roulette_turned_one": "{name} sceglie {color} e si tiene la carta scoperta: {cards}.",
         "ev.cards_discarded": "{name} scarta anche {cards}.",
         "ev.draw_cancelled": "{name} annulla le {count} carte da pescare: nessuno le pesca.",
         "ev.stacked": "{name} risponde: ora le carte da pescare sono {count}.",
@@ -274,6 +279,7 @@ SENTENCES: dict[str, dict[str, str]] = {
         "ev.knocked_out": "{name} ha {count} carte ed è eliminato dalla manche "
                           "({points} punti di penalità).",
         "ev.cards_returned": "Le {count} carte di {name} vanno coperte sotto il mazzo.",
+        "ev.cards_returned_one": "La carta di {name} va coperta sotto il mazzo.",
         "ev.stalemate": "Stallo: nessuno può giocare né pescare. {name} ha meno punti in mano "
                         "e vince la manche.",
         "ev.eliminated": "{name} raggiunge {points} punti ed è eliminato dalla partita.",
@@ -316,6 +322,7 @@ SENTENCES: dict[str, dict[str, str]] = {
         "ev.reveal": "A mão de {target} era: {cards}.",
         "ev.reveal_empty": "A mão de {target} estava vazia.",
         "ev.penalized": "O dono da mesa penaliza {name}: {count} cartas.",
+        "ev.penalized_one": "O dono da mesa penaliza {name}: 1 carta.",
         "ev.expired": "O tempo de {name} acabou.",
         "ev.round_ended": "{name} vence a rodada. Placar: {scores}.",
         "ev.round_ended_points": "{name} vence a rodada (+{points} pontos). Placar: {scores}.",
@@ -332,6 +339,7 @@ SENTENCES: dict[str, dict[str, str]] = {
         "ev.roulette": "{name} escolhe a cor da {card}.",
         "ev.roulette_turned": "{name} escolhe {color} e fica com as {count} cartas viradas: "
                               "{cards}.",
+        "ev.roulette_turned_one": "{name} escolhe {color} e fica com a carta virada: {cards}.",
         "ev.cards_discarded": "{name} descarta também {cards}.",
         "ev.draw_cancelled": "{name} anula as {count} cartas pendentes: ninguém as compra.",
         "ev.stacked": "{name} responde: agora são {count} cartas para comprar.",
@@ -350,6 +358,7 @@ SENTENCES: dict[str, dict[str, str]] = {
         "ev.knocked_out": "{name} tem {count} cartas e está fora da rodada "
                           "({points} pontos de penalidade).",
         "ev.cards_returned": "As {count} cartas de {name} vão viradas para baixo sob o monte.",
+        "ev.cards_returned_one": "A carta de {name} vai virada para baixo sob o monte.",
         "ev.stalemate": "Jogo travado: ninguém pode jogar nem comprar. {name} tem menos pontos "
                         "na mão e vence a rodada.",
         "ev.eliminated": "{name} chega a {points} pontos e está fora da partida.",
