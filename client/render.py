@@ -1398,7 +1398,7 @@ def lobby_body(model: ClientModel, width: int, height: int) -> list[Line]:
     rows = seat_rows(lobby.seats)
     labels = [f"{first + 1}." if first == last else f"{first + 1}-{last + 1}."
               for first, last in rows]
-    label_width = max(3, *(len(label) for label in labels))
+    label_width = max([3, *(len(label) for label in labels)])  # a host may list no seat
     for (first, last), label in zip(rows, labels, strict=True):
         info = lobby.seats[first]
         if info.kind == "empty":

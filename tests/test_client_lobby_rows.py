@@ -92,3 +92,10 @@ def test_a_variants_preset_is_named_as_the_rules_name_its_game() -> None:
         for variant in ("flip", "no_mercy"):
             assert Translator(lang)(f"preset.{variant}") == value_words(
                 "variant", variant, lang, "classic"), (lang, variant)
+
+
+def test_a_lobby_of_no_seats_is_drawn() -> None:
+    """A host may send a table_state with no seat at all: the lobby is drawn, empty."""
+    model = ClientModel(Translator("en"), name="Bea")
+    model.apply(LobbyChanged(LobbyState(0, "t", None, RuleSet().to_dict(), (), False)))
+    assert any("Rules" in line for line in text_of(model))
