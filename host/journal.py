@@ -544,9 +544,10 @@ def _replay(resumed: Resumed, lines: list[Any]) -> None:
                 hashed = line["token_hash"]
                 resumed.tokens[seat] = None if hashed is None else bytes.fromhex(hashed).hex()
                 if "name" in line:
-                    if type(line["name"]) is not str or not line["name"]:
+                    name = line["name"]
+                    if type(name) is not str or normal_name(name) != name:
                         raise JournalError(f"line {number}: a seat's name is not a name")
-                    resumed.names[seat] = line["name"]
+                    resumed.names[seat] = name
                 continue
             if line["kind"] != "action":
                 raise JournalError(f"line {number}: unknown kind {line['kind']!r}")

@@ -95,6 +95,11 @@ def test_a_line_that_is_not_a_record_or_an_action_the_rules_refuse_is_damage(
         ([{**journal_lines[0], "seats": [{**journal_lines[0]["seats"][0], "name": "a\x1b[2J"},
                                          *journal_lines[0]["seats"][1:]]},
           *journal_lines[1:]], r"its header: the name contains U\+001B"),  # no player's
+        # a take-over's newcomer named as no player can be
+        ([*journal_lines, {"kind": "token", "seat": 0, "token_hash": None, "name": "a\x1b[2J"}],
+         "the name contains U\\+001B"),
+        ([*journal_lines, {"kind": "token", "seat": 0, "token_hash": None, "name": 7}],
+         "a seat's name is not a name"),
     ):
         path = tmp_path / "damaged.jsonl"
         path.write_text("".join(json.dumps(line) + "\n" for line in lines))
