@@ -28,6 +28,7 @@ from host.table import Table, TableSettings
 from host.tls import identity_signer, load_or_create_identity, server_context
 from protocol.trust.signing import Signer
 from unonet.rules import RuleSet
+from unonet.words import Words
 
 log = logging.getLogger("unonet.host")
 
@@ -51,6 +52,8 @@ class HostOptions:
     once: a second host built from these options loads its own."""
     home: Path | None = None
     share_notice: bool = False  # tell whoever sits down how friends join (the host's own UI)
+    notice_lang: str = "en"
+    """The language of that notice: the host's own player's (unonet/words.py has it)."""
     tables: int = 1
     """--tables: how many tables a dedicated server opens at start, each with these rules,
     seats and bots (clients may open more from the lobby, up to MAX_LIVE_TABLES)."""
@@ -255,7 +258,7 @@ async def serving(options: HostOptions) -> AsyncIterator[ServedHost]:
             for table in registry.tables.values():
                 table.settings.host = record  # into each journal's header, for --resume
                 if options.share_notice:
-                    table.settings.notice = join_line(served)
+                    table.settings.notice = join_line(served, options.notice_lang)
             yield served
             nursery.cancel_scope.cancel()
 
@@ -278,14 +281,17 @@ def check_can_listen(bind: str | None, port: int) -> None:
     trio.run(listen_once)
 
 
-def join_line(served: ServedHost) -> str:
-    """The command friends type, the same in the chat and on stdout: this machine's address
-    (the others it has, if that one is not reachable from their network), port, fingerprint."""
+def join_line(served: ServedHost, lang: str = "en") -> str:
+    """The command friends type, the same in the chat (in the language of the host's player)
+    and on stdout (in English, as the command line speaks): this machine's address (the
+    others it has, if that one is not reachable from their network), port, fingerprint."""
+    words = Words(lang)
     first, *others = served.addresses
     pin = "--no-tls" if served.fingerprint is None else f"--fingerprint {served.fingerprint}"
-    line = f"Friends join with: unonet join {with_port(first, served.port)} {pin}"
+    line = words("host.join_with",
+                 command=f"unonet join {with_port(first, served.port)} {pin}")
     if others:
-        line += f" (or at {', '.join(others)})"
+        line = words("host.join_or", line=line, addresses=", ".join(others))
     return line
 
 

@@ -43,3 +43,13 @@ def test_the_chat_breaks_a_fingerprint_over_lines_instead_of_cutting_it() -> Non
         text = "".join("".join(fragment[1] for fragment in line)
                        for line in chat_lines(model, width, 20))
         assert FINGERPRINT.replace("-", "") in text.replace("-", "").replace(" ", "")
+
+
+def test_the_chat_says_it_in_the_language_of_the_hosts_player() -> None:
+    """Found in tmux: `unonet host --lang pt` greeted its own player with "Friends join with:
+    ..." in English. The chat's line is in the player's language; stdout stays English."""
+    served = ServedHost(7077, None, Path("/tmp"), ("192.168.1.20", "10.0.0.7"))
+    assert join_line(served, "pt") == ("Os amigos entram com: unonet join 192.168.1.20:7077 "
+                                       "--no-tls (ou em 10.0.0.7)")
+    assert join_line(served, "it").startswith("Gli amici entrano con: unonet join ")
+    assert join_line(served) in describe(HostOptions(notice_lang="pt"), served)

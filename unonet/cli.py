@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import secrets
 import sys
 import time
@@ -19,7 +20,7 @@ from client.cli import (
     table_number,
     whole,
 )
-from client.i18n import Translator
+from client.i18n import Translator, pick_language
 from host.compiled import compiled_parts
 from host.settings import (
     JOURNAL_SYNC_LONGEST_MS,
@@ -319,6 +320,7 @@ def cmd_host(args: argparse.Namespace) -> int:
         trio.run(run_host, options)
         return 0
     options.share_notice = True
+    options.notice_lang = pick_language(args.lang, os.environ)  # the host's player reads it
     return _host_and_play(args, options)
 
 
@@ -564,10 +566,6 @@ def cmd_bot(args: argparse.Namespace) -> int:
 
 def cmd_rules(args: argparse.Namespace) -> int:
     """`unonet rules`: a rule set in words, in the language asked for (else the terminal's)."""
-    import os
-
-    from client.i18n import pick_language
-
     if args.lang is not None and args.lang.strip().lower() not in LANGUAGES:
         raise UnknownLanguage(args.lang)
     lang = pick_language(args.lang, os.environ)

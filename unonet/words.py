@@ -181,6 +181,8 @@ SENTENCES: dict[str, dict[str, str]] = {
         "ev.picks_target": "{name} picks whom to swap hands with.",
         "ev.buzzer_race": "{name}'s Buzzer: everyone still in presses B.",
         "ev.roulette": "{name} names the colour for the {card}.",
+        "host.join_with": "Friends join with: {command}",
+        "host.join_or": "{line} (or at {addresses})",
         "ev.roulette_turned": "{name} names {color} and keeps the {count} cards turned up: "
                               "{cards}.",
         "ev.roulette_turned_one": "{name} names {color} and keeps the card turned up: {cards}.",
@@ -258,6 +260,8 @@ SENTENCES: dict[str, dict[str, str]] = {
         "ev.picks_target": "{name} sceglie con chi scambiare la mano.",
         "ev.buzzer_race": "Buzzer di {name}: tutti quelli in gioco premono B.",
         "ev.roulette": "{name} sceglie il colore per la {card}.",
+        "host.join_with": "Gli amici entrano con: {command}",
+        "host.join_or": "{line} (o a {addresses})",
         "ev.roulette_turned": "{name} sceglie {color} e si tiene le {count} carte scoperte: "
                               "{cards}.",
         "ev.roulette_turned_one": "{name} sceglie {color} e si tiene la carta scoperta: {cards}.",
@@ -337,6 +341,8 @@ SENTENCES: dict[str, dict[str, str]] = {
         "ev.picks_target": "{name} escolhe com quem trocar de mão.",
         "ev.buzzer_race": "Buzzer de {name}: todos que estão no jogo apertam B.",
         "ev.roulette": "{name} escolhe a cor da {card}.",
+        "host.join_with": "Os amigos entram com: {command}",
+        "host.join_or": "{line} (ou em {addresses})",
         "ev.roulette_turned": "{name} escolhe {color} e fica com as {count} cartas viradas: "
                               "{cards}.",
         "ev.roulette_turned_one": "{name} escolhe {color} e fica com a carta virada: {cards}.",
