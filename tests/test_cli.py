@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import argparse
+
 import pytest
 
 from unonet import __version__
@@ -74,3 +76,18 @@ def test_bad_rules_are_refused_naming_the_option(
 ) -> None:
     assert main(["play", *args]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_every_commands_arguments_say_what_they_are() -> None:
+    """`unonet bot --help` listed HOST:PORT with no word about it: every positional argument
+    and option of every command has a help text."""
+    from unonet.cli import build_parser
+
+    parser = build_parser()
+    commands = next(action for action in parser._actions
+                    if isinstance(action, argparse._SubParsersAction))
+    for name, command in commands.choices.items():
+        for action in command._actions:
+            if not isinstance(action, argparse._HelpAction):
+                assert action.help, (name, action.dest)
+

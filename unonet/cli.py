@@ -13,6 +13,7 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import TYPE_CHECKING
 
 from client.cli import (
+    DEFAULT_PORT,
     HostAddress,
     add_join_arguments,
     add_play_arguments,
@@ -742,7 +743,8 @@ def build_parser() -> argparse.ArgumentParser:
         "could not reach the host, or the host ended the session first (why, in one line); 3 "
         "if the host failed a check; 4 if the host is not the pinned one.",
     )
-    bot.add_argument("address", metavar="HOST:PORT")
+    bot.add_argument("address", metavar="HOST:PORT",
+                     help=f"the host to join (port {DEFAULT_PORT} if left out)")
     bot.add_argument("--name", default="bot", help="the bot's name at the table")
     bot.add_argument("--table", type=table_number, default=None, metavar="N",
                      help="table to join (default: the first with a free seat)")
