@@ -397,6 +397,8 @@ EN: dict[str, str] = {
     "news.table": "table",
     "news.took_seat": "{name} took seat {seat}",
     "news.dropped": "{name} lost the connection",
+    "news.seat_forgotten": "the seat kept for table {table} at {place} is older than {days} "
+    "days: forgotten",
     "news.back": "{name} is back",
     "news.left": "{name} left",
     "news.left_bot": "{name} left: a bot plays seat {seat}",
@@ -773,6 +775,8 @@ IT: dict[str, str] = {
     "news.table": "tavolo",
     "news.took_seat": "{name} si siede al posto {seat}",
     "news.dropped": "{name} ha perso la connessione",
+    "news.seat_forgotten": "il posto tenuto per il tavolo {table} su {place} ha più di {days} "
+    "giorni: dimenticato",
     "news.back": "{name} è tornato",
     "news.left": "{name} se n'è andato",
     "news.left_bot": "{name} se n'è andato: un bot gioca il posto {seat}",
@@ -1147,6 +1151,8 @@ PT: dict[str, str] = {
     "news.table": "mesa",
     "news.took_seat": "{name} sentou no lugar {seat}",
     "news.dropped": "{name} perdeu a conexão",
+    "news.seat_forgotten": "o lugar guardado da mesa {table} em {place} tem mais de {days} "
+    "dias: esquecido",
     "news.back": "{name} voltou",
     "news.left": "{name} saiu",
     "news.left_bot": "{name} saiu: um bot joga o lugar {seat}",

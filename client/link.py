@@ -18,7 +18,7 @@ implement it around a real engine Match. The contract:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -187,6 +187,15 @@ class ConnectionChanged:
 
 
 @dataclass(frozen=True, slots=True)
+class LocalNews:
+    """Something the link tells the player itself (a kept seat forgotten): the words' key and
+    values, for the screen to say in the player's language."""
+
+    key: str
+    values: Mapping[str, object]
+
+
+@dataclass(frozen=True, slots=True)
 class Refused:
     """The host refused a request; `code` is the stable error code (engine or SPEC.md 12)."""
 
@@ -197,7 +206,7 @@ class Refused:
 Update = (
     Snapshot | GameEvent | MissedEvents | ManifestReceived | LobbyChanged | TablesListed
     | ChatReceived | TrustReport | TrustStatus | ConnectionChanged | Refused | SeatNews
-    | HostKeyWarning | Hosting
+    | HostKeyWarning | Hosting | LocalNews
 )
 
 Deliver = Callable[[Update], None]

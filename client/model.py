@@ -671,6 +671,8 @@ class ClientModel:
             case link.SeatNews(what=what, name=name, seat=seat, old=old):
                 text = self.tr(f"news.{what}", name=shown(name), seat=seat + 1, old=shown(old))
                 self._chat(ChatLine(self.tr("news.table"), text, None, "local"))
+            case link.LocalNews(key=key, values=values):
+                self._chat(ChatLine("unonet", self.tr(key, **values), None, "local"))
             case link.Hosting():
                 self.hosting = True
                 self._chat(ChatLine("unonet", self.tr("news.hosting"), None, "local"),

@@ -30,9 +30,9 @@ from pathlib import Path
 import trio
 
 from client.known_hosts import KnownHosts, Seen, address_key, changed_warning
-from client.link import ChatReceived, ConnectionChanged, HostKeyWarning, Refused, Update
+from client.link import ConnectionChanged, HostKeyWarning, LocalNews, Refused, Update
 from client.link_session import CloseLink, Command, Ended, LinkSession, Output
-from client.seat_tokens import NO_FINGERPRINT, SeatSlot, SeatTokens
+from client.seat_tokens import NO_FINGERPRINT, TOKEN_LIFETIME, SeatSlot, SeatTokens
 from client.tls import (
     ALPN,
     CONNECT_FAILURES,
@@ -276,8 +276,9 @@ async def _take_back_seat(config: LinkConfig, tokens: SeatTokens, state: LinkSes
     except OSError as exc:  # an unreadable file loses the seat, not the game
         log.warning("seat tokens: %s", exc)
         return
-    for line in found.dropped:
-        await updates.send(ChatReceived("unonet", line))
+    for stale in found.dropped:
+        await updates.send(LocalNews("news.seat_forgotten", {
+            "table": stale.table, "place": place, "days": f"{TOKEN_LIFETIME / 86400:g}"}))
     if found.seat is not None and state.token is None and not config.spectate:
         log.info("taking back seat %d at table %d of %s", found.seat.seat, found.seat.table,
                  place)

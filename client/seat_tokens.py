@@ -64,11 +64,11 @@ class KeptSeat:
 
 @dataclass(frozen=True)
 class Lookup:
-    """What `SeatTokens.find` found: the seat to take back, and the lines the user should read
-    about tokens it dropped on the way (too old)."""
+    """What `SeatTokens.find` found: the seat to take back, and the tokens it dropped on the
+    way (too old), which the player is told of."""
 
     seat: KeptSeat | None
-    dropped: tuple[str, ...] = ()
+    dropped: tuple[KeptSeat, ...] = ()
 
 
 class SeatTokens:
@@ -93,8 +93,7 @@ class SeatTokens:
         stale = [k for k in kept if k.place == place and now - k.saved > TOKEN_LIFETIME]
         if stale:
             self._write([k for k in kept if k not in stale])
-        dropped = tuple(f"the seat kept for table {k.table} at {place} is older than "
-                        f"{TOKEN_LIFETIME / 86400:g} days: forgotten" for k in stale)
+        dropped = tuple(stale)
         fresh = [k for k in kept if k not in stale and k.place == place
                  and k.fingerprint == fingerprint and table in (None, k.table)]
         return Lookup(max(fresh, key=lambda k: k.saved) if fresh else None, dropped)

@@ -13,16 +13,19 @@ from typing import Any
 import trio
 from client_net import MACHINE_SPEED, LinkHarness, LocalHost, play_until, start_host, start_link
 
+from client.i18n import Translator
 from client.link import (
     ChatReceived,
     ConnectionChanged,
     LobbyChanged,
+    LocalNews,
     Refused,
     SeatNews,
     TablesListed,
     Update,
 )
 from client.lobby import JoinTable, SetReady, Spectate, StartMatch
+from client.model import ClientModel
 from client.network import LinkConfig
 from client.seat_tokens import TOKEN_LIFETIME, KeptSeat, SeatTokens
 from host.registry import Registry
@@ -127,8 +130,12 @@ async def test_an_old_token_is_forgotten_with_a_line_and_never_sent(
     tokens.keep(KeptSeat(f"127.0.0.1:{host.port}", "-", 0, 1, bytes(32), old))
     harness = await start_link(nursery, config(host.port, tokens, auto_ready=False))
     await harness.until(seated)
-    lines = [u for u in harness.seen if isinstance(u, ChatReceived) and u.name == "unonet"]
-    assert len(lines) == 1 and "forgotten" in lines[0].text
+    news = [u for u in harness.seen if isinstance(u, LocalNews)]
+    assert [u.key for u in news] == ["news.seat_forgotten"]
+    for lang, word in (("en", "forgotten"), ("it", "dimenticato"), ("pt", "esquecido")):
+        model = ClientModel(Translator(lang), name="me")  # said in the player's language
+        model.apply(news[0])
+        assert word in model.chat[-1].text and f"127.0.0.1:{host.port}" in model.chat[-1].text
     assert not [u for u in harness.seen if isinstance(u, Refused)]  # the host never saw it
     assert tokens.entries() == []
     await harness.close()
