@@ -181,6 +181,8 @@ class ConnectionChanged:
 
     state: str
     detail: str = ""
+    code: str = ""
+    """What ended the connection (client/link_session.Ended.code), if that is what changed."""
     attempt: int = 0
     attempts: int = 0
     delay: float = 0.0

@@ -92,6 +92,14 @@ class Ended:
     at_once: bool = False
     """Connect again without waiting: the host is there and refused only what we came with
     (a seat token it no longer knows, now forgotten)."""
+    code: str = ""
+    """What ended it, for the screen to say in the player's words: a protocol code or bye
+    reason, or one of the link's own (LINK_ENDINGS); `reason` stays the diagnostic."""
+
+
+LINK_ENDINGS = ("cannot_connect", "host_closed", "host_closed_plain", "connection_broken",
+                "no_answer", "host_silent")
+"""The link's own codes for how a connection ended (words for each in client/i18n.py)."""
 
 
 @dataclass
@@ -333,11 +341,12 @@ class LinkSession:
             case ConnectionFailed(error=error):
                 retry = error.code in RETRY_CODES or error.code == Code.INVALID_RESUME
                 out.ended = Ended(retry, f"{error.code}: {error.message}",
-                                  at_once=error.code == Code.INVALID_RESUME)
+                                  at_once=error.code == Code.INVALID_RESUME, code=error.code)
             case ConnectionClosed(reason=reason, msg=msg):
                 retry = reason is None or reason in RETRY_BYES
                 why = "the host closed the connection" if reason is None else reason
-                out.ended = Ended(retry, f"{why}: {msg}" if msg else why, silent=reason is None)
+                out.ended = Ended(retry, f"{why}: {msg}" if msg else why, silent=reason is None,
+                                  code=reason or "host_closed")
             case MessageRefused(error=error, message_type=kind):
                 log.info("ignored a host message (%s): %s", kind, error)
             case ResyncNeeded(expected=expected, received=received):

@@ -281,6 +281,7 @@ class ClientModel:
         self.show_trust = False
         self.connection = "connecting"
         self.connection_detail = ""  # why, for the status line: "Connection refused"
+        self.connection_code = ""  # what ended the connection, to say in our words
         self.connection_retry: link.ConnectionChanged | None = None
         """While the link waits to try again: which attempt, of how many, in how long."""
         self.connects = 0
@@ -687,9 +688,10 @@ class ClientModel:
                 self.trust = update
                 if self.show_trust:
                     self.trust_seen = len(update.violations)  # it is on the screen now
-            case link.ConnectionChanged(state=state, detail=detail, attempt=attempt):
+            case link.ConnectionChanged(state=state, detail=detail, attempt=attempt, code=code):
                 self.connection = state
                 self.connection_detail = detail
+                self.connection_code = code
                 self.connection_retry = update if attempt else None
                 if state == "connected":
                     self.connects += 1

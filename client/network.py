@@ -224,7 +224,7 @@ async def run_link(
             return state
         except CONNECT_FAILURES as exc:
             log.info("connecting to %s:%d failed: %r", config.host, config.port, exc)
-            ended = Ended(True, f"cannot connect: {connect_failure(exc)}")
+            ended = Ended(True, f"cannot connect: {connect_failure(exc)}", code="cannot_connect")
         else:
             seen_before = seen_before or _fingerprint(stream)
             if state.slot is None and config.seat_tokens is not None:
@@ -232,7 +232,8 @@ async def run_link(
             connected_at = trio.current_time()
             welcomed, ended = await _serve(stream, state, commands, updates)
             if not welcomed and ended.silent and not config.tls:
-                ended = Ended(ended.retry, f"{ended.reason}; {NO_TLS_HINT}", silent=True)
+                ended = Ended(ended.retry, f"{ended.reason}; {NO_TLS_HINT}", silent=True,
+                              code="host_closed_plain")
             if welcomed:
                 ever_welcomed = True
                 if trio.current_time() - connected_at >= config.backoff.stable:
@@ -245,12 +246,13 @@ async def run_link(
         again_at_once = False
         if not ended.retry:
             final = "closed" if ended.reason == CLOSED else "lost"
-            await updates.send(ConnectionChanged(final, "" if final == "closed" else ended.reason))
+            await updates.send(ConnectionChanged(final, "" if final == "closed" else ended.reason,
+                                                 code=ended.code))
             return state
         attempt += 1
         limit = config.backoff.attempts if ever_welcomed else config.backoff.first_attempts
         if attempt > limit:
-            await updates.send(ConnectionChanged("lost", ended.reason))
+            await updates.send(ConnectionChanged("lost", ended.reason, code=ended.code))
             return state
         delay = config.backoff.delay(attempt)
         await updates.send(ConnectionChanged(
@@ -366,7 +368,8 @@ class _Connection:
         except (trio.BrokenResourceError, trio.ClosedResourceError, trio.TooSlowError) as exc:
             # The host may have said why (a fatal error, a bye) just before closing: let the
             # reader take what is already in flight for a moment; its reason wins over ours.
-            self.send_failed = Ended(True, f"connection broken while sending: {exc!r}")
+            self.send_failed = Ended(True, f"connection broken while sending: {exc!r}",
+                                     code="connection_broken")
             assert self.nursery is not None
             scope = self.nursery.cancel_scope
             scope.deadline = min(scope.deadline, trio.current_time() + SEND_FAILURE_GRACE)
@@ -395,16 +398,16 @@ class _Connection:
                 try:
                     data = bytes(await self.stream.receive_some(RECEIVE_CHUNK))
                 except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
-                    self.end(Ended(True, f"connection broken: {exc!r}"))
+                    self.end(Ended(True, f"connection broken: {exc!r}", code="connection_broken"))
                     return
             if data is None:
                 now = trio.current_time()
                 if not self.welcomed and now >= handshake_deadline:
-                    self.end(Ended(True, "the host did not answer the hello"))
+                    self.end(Ended(True, "the host did not answer the hello", code="no_answer"))
                     return
                 due = keepalive.due(now)
                 if due is Due.CUT:
-                    self.end(Ended(True, "the host went silent"))
+                    self.end(Ended(True, "the host went silent", code="host_silent"))
                     return
                 if due is Due.PING:
                     await self.send(self.state.ping())

@@ -738,7 +738,26 @@ def connection_line(model: ClientModel) -> str:
                        reason=retry.detail)
         return f"{state}: " + model.tr("conn.retry", why=why, attempt=retry.attempt,
                                        attempts=retry.attempts, delay=f"{retry.delay:g}")
-    return f"{state}: {model.connection_detail}".rstrip(": ")
+    return f"{state}: {ending_words(model)}".rstrip(": ")
+
+
+OWN_ENDINGS = frozenset({"host_closed_plain", "no_answer", "host_silent"})
+"""Endings whose diagnostic is only our own English sentence: said in the player's words
+alone, not followed by it."""
+
+
+def ending_words(model: ClientModel) -> str:
+    """Why the connection ended, in the player's words where we have them (a protocol code's,
+    the link's own), the diagnostic after them in parentheses; in English the diagnostic as
+    it was (it says the same, and more)."""
+    code, detail = model.connection_code, model.connection_detail
+    if model.tr.lang == "en" or not code:
+        return detail
+    key = next((k for k in (f"refusal.{code}", f"lost.{code}") if model.tr.has(k)), None)
+    if key is None:
+        return detail
+    words = model.tr(key)
+    return words if code in OWN_ENDINGS or not detail else f"{words} ({detail})"
 
 
 def status(model: ClientModel, look: Look) -> Line:

@@ -147,6 +147,12 @@ async def test_a_plain_link_to_a_tls_host_says_to_leave_out_no_tls(tmp_path: Pat
     last = seen[-1]
     assert isinstance(last, ConnectionChanged) and last.state == "lost"
     assert last.detail.endswith(NO_TLS_HINT), last.detail
+    assert last.code == "host_closed_plain"  # for the screen to say in the player's words
+    model = ClientModel(Translator("pt"), name="Zé")
+    model.apply(last)
+    said = joined_text(screen(model, 80))
+    assert "conexão perdida: o host fechou a conexão: um host iniciado sem --no-tls fala TLS, " \
+        "tire o --no-tls" in said and NO_TLS_HINT not in said, said
     retried = [u for u in seen if isinstance(u, ConnectionChanged) and u.state == "connecting"
                and u.detail]
     assert retried and all(NO_TLS_HINT in u.detail for u in retried)
@@ -318,4 +324,33 @@ def test_the_next_attempt_is_said_in_the_players_language() -> None:
             "8 s") in said, said
     model.apply(ConnectionChanged("connected"))
     assert "tentativo" not in joined_text(screen(model, 80))
+
+
+def test_why_the_connection_was_lost_is_said_in_the_players_words() -> None:
+    """An Italian or Portuguese player read "connessione persa: cannot connect: Connection
+    refused": the link's codes and the protocol's have our words now, the diagnostic after
+    them; English reads as it did."""
+    lost = ConnectionChanged("lost", "cannot connect: Connection refused", code="cannot_connect")
+    for lang, words in (("it", "connessione persa: l'host non si raggiunge (cannot connect: "
+                                "Connection refused)"),
+                        ("pt", "conexão perdida: não dá para alcançar o host (cannot connect: "
+                               "Connection refused)"),
+                        ("en", "connection lost: cannot connect: Connection refused")):
+        model = ClientModel(Translator(lang), name="Zé")
+        model.apply(lost)
+        assert words in joined_text(screen(model, 80)), (lang, screen(model, 80))
+    model = ClientModel(Translator("it"), name="Zé")
+    model.apply(ConnectionChanged("lost", "shutting_down: the host is stopping",
+                                  code="shutting_down"))
+    assert "l'host si sta fermando (shutting_down: the host is stopping)" in joined_text(
+        screen(model, 80))
+
+
+def test_every_way_the_link_ends_has_words_in_every_language() -> None:
+    from client.i18n import CATALOGUES
+    from client.link_session import LINK_ENDINGS
+
+    for code in LINK_ENDINGS:
+        for lang, strings in CATALOGUES.items():
+            assert f"lost.{code}" in strings, (lang, code)
 
