@@ -40,7 +40,7 @@ from client.lobby import (
 from client.rule_editor import editor_options, step_option
 from client.rule_words import rule_changes
 from client.safe_text import own_chat, own_name, shown, typed
-from protocol.text import TextRefused
+from protocol.text import TextRefused, normal_name
 from unonet import events as ev
 from unonet.actions import (
     Accept,
@@ -1184,7 +1184,13 @@ class ClientModel:
         return Spectate(self.tables[min(self.table_cursor, len(self.tables) - 1)].table)
 
     def create_table(self) -> LobbyCommand:
-        return CreateTable()
+        """A new table named for its owner in the owner's words ("Tavolo di Bea"), not the
+        host's "table 3"; the host's name where ours would be too long or refused."""
+        try:
+            name = normal_name(self.tr("tables.new_name", name=self.my_name or "player"))
+        except TextRefused:
+            return CreateTable()
+        return CreateTable(name)
 
     def set_name(self, text: str) -> LobbyCommand | None:
         """The name typed after `e` (spaces folded, cut to 32). Seated in the lobby it renames

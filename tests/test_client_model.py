@@ -226,11 +226,20 @@ def test_a_name_chosen_before_joining_goes_with_the_join() -> None:
     assert model.join_selected(2) == JoinTable(5, "Ada", 2)
 
 
+def test_a_new_table_is_named_for_its_owner_in_the_owners_words() -> None:
+    """Found in tmux: a table opened from the list was "table 1" for a Portuguese player. It
+    is named for its owner now; a name too long for a table's leaves it to the host."""
+    assert ClientModel(Translator("pt"), name="Zé").create_table() == CreateTable("Mesa de Zé")
+    assert ClientModel(Translator("it"), name="Bea").create_table() == CreateTable(
+        "Tavolo di Bea")
+    assert ClientModel(Translator("en"), name="A" * 32).create_table() == CreateTable()
+
+
 def test_a_name_chosen_before_creating_a_table_renames_us_once_seated() -> None:
     """create_table seats us under the hello name; the model asks for ours once."""
     model = ClientModel(Translator("en"), name="Me")
     model.set_name("Ada")
-    assert model.create_table() == CreateTable()
+    assert model.create_table() == CreateTable("Ada's table")
     model.apply_lobby(lobby(0, ("Me", None)))
     assert model.outbox == [JoinTable(5, "Ada")]
     model.outbox.clear()
