@@ -550,10 +550,11 @@ def report(saturated: list[dict[str, Any]], paced: list[dict[str, Any]]) -> None
         print(f"echo round trip p50 / p99    {spread(e50, ms, '{:.2f}')} / "
               f"{spread(e99, ms, '{:.2f}')} ms")
         print(f"p50 action / echo            "
-              f"{spread([a / b for a, b in zip(p50, e50, strict=True)], 1, '{:.1f}')} x   "
-              "(target <= 1.5: a typical action's answer takes this many echo round trips)")
+              f"{spread([a / b for a, b in zip(p50, e50, strict=True)], 1, '{:.2f}')} x   "
+              "(target <= 1.5: a typical action's answer takes this many echo round trips;"
+              " two decimals: at the target's edge one read 1.5 up to 1.549)")
         print(f"p99 action / echo            "
-              f"{spread([a / b for a, b in zip(p99, e99, strict=True)], 1, '{:.1f}')} x   "
+              f"{spread([a / b for a, b in zip(p99, e99, strict=True)], 1, '{:.2f}')} x   "
               "(target <= 3: the slowest 1 % of answers beside the slowest 1 % of echoes)")
         f50 = [r["fanout_p50"] for r in paced]
         f99 = [r["fanout_p99"] for r in paced]
