@@ -1202,3 +1202,11 @@ class Translator(Words):
     table); a missing key falls back to English, then the key."""
 
     catalogues = CATALOGUES
+
+
+def preset_meaning(tr: Words, preset: str) -> str | None:
+    """What a preset is, in `tr`'s language ("Italian Wikipedia" for seed000, whose name is
+    a sources file's and tells a player nothing); None for one only a host knows."""
+    key = f"preset.{preset}"
+    return tr(key) if tr.has(key) else None
+

@@ -33,6 +33,7 @@ from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 from prompt_toolkit.styles import Style
 from prompt_toolkit.utils import get_cwidth
 
+from client.i18n import preset_meaning
 from client.lobby import HINT_PENALTY, SeatInfo
 from client.model import (
     BuzzPrompt,
@@ -1378,10 +1379,10 @@ def preset_words(model: ClientModel) -> str:
     call it) and what it is, where we know ("seed000: Italian Wikipedia"); an id that only
     the host knows, escaped."""
     preset = (model.lobby.preset if model.lobby is not None else None) or "official"
-    key = f"preset.{preset}"
-    if preset == "official":
-        return preset  # "Rules (official)" says it
-    return f"{preset}: {model.tr(key)}" if model.tr.has(key) else shown(preset)
+    what = preset_meaning(model.tr, preset)
+    if preset == "official" or what is None:
+        return shown(preset)  # "Rules (official)" says it; a host's own, escaped
+    return f"{preset}: {what}"
 
 
 EMPTY_RUN = 3

@@ -21,7 +21,7 @@ from client.cli import (
     table_number,
     whole,
 )
-from client.i18n import Translator, pick_language
+from client.i18n import Translator, pick_language, preset_meaning
 from host.compiled import compiled_parts
 from host.settings import (
     JOURNAL_SYNC_LONGEST_MS,
@@ -577,10 +577,9 @@ def cmd_rules(args: argparse.Namespace) -> int:
         raise RulesError("preset", f"{args.preset} is not played yet (issues 14 and 15)")
     rules = parse_rules(args.preset, args.set)
     rules.check_playable()
-    words = Translator(lang)
-    known = f"preset.{args.preset}"
-    what = f" ({words(known)})" if words.has(known) and args.preset != "official" else ""
-    name = " ".join([args.preset + what, *(setting.strip() for setting in args.set)])
+    what = preset_meaning(Translator(lang), args.preset) if args.preset != "official" else None
+    name = " ".join([f"{args.preset} ({what})" if what else args.preset,
+                     *(setting.strip() for setting in args.set)])
     print(describe_rules(rules, lang, name=name), end="")
     return 0
 
@@ -615,8 +614,8 @@ def preset_words() -> str:
     """Each preset the engine plays with what it is, for --help: "seed000" alone tells a
     newcomer nothing (the words are the lobby's, client/i18n.py)."""
     english = Translator("en")
-    return ", ".join(f"{name} ({english(f'preset.{name}')})" if english.has(f"preset.{name}")
-                     else name for name in playable_presets())
+    return ", ".join(f"{name} ({what})" if (what := preset_meaning(english, name)) else name
+                     for name in playable_presets())
 
 
 def build_parser() -> argparse.ArgumentParser:
