@@ -252,6 +252,9 @@ EN: dict[str, str] = {
     "lobby.not_ready": "not ready",
     "lobby.empty": "(empty seat)",
     "lobby.empty_run": "(empty seats)",
+    "notice.removed": "the table's owner removed {name}",
+    "notice.resume_tried": "someone tried to take your seat from another connection; it "
+    "stays yours",
     "lobby.rules": "Rules ({preset})",
     "lobby.rules_changed": "Rules ({preset}, changed)",
     "preset.official": "the rules in the box",
@@ -636,6 +639,9 @@ IT: dict[str, str] = {
     "lobby.not_ready": "non pronto",
     "lobby.empty": "(posto libero)",
     "lobby.empty_run": "(posti liberi)",
+    "notice.removed": "il padrone del tavolo ha tolto {name} dal tavolo",
+    "notice.resume_tried": "qualcuno ha provato a prendere il tuo posto da un'altra "
+    "connessione; resta tuo",
     "lobby.rules": "Regole ({preset})",
     "lobby.rules_changed": "Regole ({preset}, modificate)",
     "preset.official": "le regole della scatola",
@@ -1021,6 +1027,8 @@ PT: dict[str, str] = {
     "lobby.not_ready": "não está pronto",
     "lobby.empty": "(lugar vazio)",
     "lobby.empty_run": "(lugares vazios)",
+    "notice.removed": "o dono da mesa tirou {name} da mesa",
+    "notice.resume_tried": "alguém tentou pegar o seu lugar de outra conexão; ele continua seu",
     "lobby.rules": "Regras ({preset})",
     "lobby.rules_changed": "Regras ({preset}, alteradas)",
     "preset.official": "as regras da caixa",

@@ -80,6 +80,9 @@ class ChatReceived:
     text: str
     seat: int | None = None
     host: bool = False
+    notice: str | None = None
+    """A host notice's code (SPEC.md [UNO-8-31]): said in the player's words if known."""
+    about: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -413,7 +413,9 @@ class LinkSession:
         elif kind == "chat_message":
             host = message.get("host") is True
             out.updates.append(ChatReceived(message["name"], message["text"],
-                                            None if host else message.get("seat"), host))
+                                            None if host else message.get("seat"), host,
+                                            message.get("notice") if host else None,
+                                            message.get("about") if host else None))
         elif kind in ("round_prepare", "seed_commits"):
             if kind == "round_prepare":
                 self._round = (bytes(message["game_id"]), message["round"])

@@ -663,8 +663,12 @@ class ClientModel:
                     self._leave_table()  # the link lists tables only when it is at none
                 self.tables = tables
                 self.table_cursor = min(self.table_cursor, max(0, len(tables) - 1))
-            case link.ChatReceived(name=name, text=text, seat=seat, host=host):
+            case link.ChatReceived(name=name, text=text, seat=seat, host=host, notice=notice,
+                                   about=about):
                 if host:
+                    key = f"notice.{notice}"
+                    if notice is not None and self.tr.has(key):  # SPEC.md [UNO-8-31]
+                        text = self.tr(key, name=about or "?")
                     self._chat(ChatLine(shown(name), shown(text), None, "host"))
                 else:
                     self._chat(ChatLine(shown(name), shown(text), seat),

@@ -89,10 +89,17 @@ class TableSettings:
     player reads the scores as long as it likes and starts the next match with r."""
 
 
-def host_notice(text: str) -> dict[str, Any]:
+def host_notice(text: str, notice: str | None = None, about: str | None = None
+                ) -> dict[str, Any]:
     """A chat line from the host itself: `host: true` is what clients draw as the host's own,
-    a mark no member's line carries (and no member may be called "host")."""
-    return {"t": "chat_message", "name": "host", "text": text, "host": True}
+    a mark no member's line carries (and no member may be called "host"). `notice`: its code,
+    for a client to say it in its player's words (SPEC.md [UNO-8-31]); `about`: whom."""
+    message: dict[str, Any] = {"t": "chat_message", "name": "host", "text": text, "host": True}
+    if notice is not None:
+        message["notice"] = notice
+    if about is not None:
+        message["about"] = about
+    return message
 
 
 class Table:
@@ -339,7 +346,8 @@ class Table:
             log.warning("%s: a resume of seat %d (%s) refused: its connection is alive",
                         self.label, index, seat.name)
             self.room.send(seat.conn, host_notice(
-                "someone tried to resume your seat from another connection; you keep it"))
+                "someone tried to resume your seat from another connection; you keep it",
+                "resume_tried"))
 
     def disconnect(self, conn: ConnId, now: float) -> None:
         """The connection is gone. In a match the seat waits for its player (grace period,
@@ -492,7 +500,8 @@ class Table:
         log.info("%s: seat %d (%s) kicked", self.label, index, seat.name)
         # The table_state that follows shows only an emptied seat, which reads as a leave:
         # everyone still at the table hears why.
-        self.room.broadcast(host_notice(f"the table's owner removed {seat.name}"))
+        self.room.broadcast(host_notice(f"the table's owner removed {seat.name}", "removed",
+                                        seat.name))
         self._free(index)
 
     def _on_start(self, member: Member, message: Mapping[str, Any], now: float) -> None:

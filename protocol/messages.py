@@ -283,6 +283,9 @@ _SPECS: tuple[MessageSpec, ...] = (
         Field("text", CHAT_LINE, "the line"),
         opt("seat", SEAT, "their seat (absent: a spectator)"),
         opt("host", Bool(), "true only on the host's own notices, never on a member's line"),
+        opt("notice", CODE, "a host notice's code, for the client's own words (section 8, "
+            "[UNO-8-31])"),
+        opt("about", NAME, "the player a host notice is about"),
     ), "a chat line, to everyone at the table"),
     # -- trust ---------------------------------------------------------------------------------
     MessageSpec("round_prepare", H, TRUST, (
