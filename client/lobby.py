@@ -51,6 +51,8 @@ class TableInfo:
     players: int
     started: bool
     preset: str | None = None
+    open: int | None = None
+    """Seats a join may take now (SPEC.md [UNO-8-32]); None: an older host's list."""
 
 
 # -- commands ----------------------------------------------------------------------------------

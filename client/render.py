@@ -1567,7 +1567,9 @@ def tables_body(model: ClientModel, width: int, height: int) -> list[Line]:
         mark = ">" if i == model.table_cursor else " "
         text = tr("tables.line", name=table.name, players=table.players, seats=table.seats)
         if table.started:
-            text += f" ({tr('tables.playing')})"
+            key = ("tables.playing" if table.open is None
+                   else "tables.playing_open" if table.open else "tables.playing_watch")
+            text += f" ({tr(key, count=table.open)})"
         rows.append([("class:cursor" if i == model.table_cursor else "", f" {mark} {text}")])
     return [*lines, *_scrolled(model, rows, model.table_cursor, height - len(lines))]
 

@@ -141,8 +141,17 @@ class Table:
         return {
             "table": self.number, "name": self.settings.name, "seats": len(self.room.seats),
             "players": sum(1 for _ in self.room.occupied()), "started": self.started,
-            "preset": self.settings.preset,
+            "preset": self.settings.preset, "open": self.open_seats(),
         }
+
+    def open_seats(self) -> int:
+        """How many seats a join_table may take now (SPEC.md [UNO-8-32]): the empty ones in
+        the lobby, the stand-ins' in mid-match, none while the scores are read."""
+        if not self.started:
+            return sum(1 for seat in self.room.seats if seat is None)
+        if self.game is None or self.game.over:
+            return 0
+        return sum(1 for index in range(len(self.room.seats)) if self._open_in_match(index))
 
     @property
     def abandoned(self) -> bool:

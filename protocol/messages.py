@@ -140,6 +140,7 @@ TABLE_SUMMARY = Struct(
         Field("players", Int(0, MAX_SEATS)),
         Field("started", Bool()),
         opt("preset", CODE),
+        opt("open", Int(0, MAX_SEATS)),
     ),
     "table summary (§8.2)",
 )

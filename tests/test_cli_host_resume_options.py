@@ -298,7 +298,7 @@ def test_a_host_who_plays_carries_several_journals_on_in_a_real_terminal(
         # The screen opens; this terminal's player has no seat in either journal (they are
         # the test's), so the host says why on its table list, both tables there.
         screen = term.wait_text("Tables on this host")
-        assert screen.count("3/3 players (playing)") == 2, screen
+        assert screen.count("3/3 players (playing, no seat open") == 2, screen
         term.keys("q")
         screen = term.wait(lambda text: "UNONET-EXIT=" in text or "?" in text, "q's answer")
         if "UNONET-EXIT=" not in screen:

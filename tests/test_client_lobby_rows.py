@@ -99,3 +99,27 @@ def test_a_lobby_of_no_seats_is_drawn() -> None:
     model = ClientModel(Translator("en"), name="Bea")
     model.apply(LobbyChanged(LobbyState(0, "t", None, RuleSet().to_dict(), (), False)))
     assert any("Rules" in line for line in text_of(model))
+
+
+def test_the_table_list_says_whether_a_match_has_a_seat_open() -> None:
+    """Found in tmux: "table 1: 2/10 players (playing)" read as eight seats to take, and
+    Enter was refused. The list says now whether a seat is open (SPEC [UNO-8-32])."""
+    from client.link import TablesListed
+    from client.lobby import TableInfo
+
+    tables = (TableInfo(0, "a", 10, 2, True, None, 0), TableInfo(1, "b", 4, 4, True, None, 1),
+              TableInfo(2, "c", 4, 2, True, None, 2), TableInfo(3, "d", 4, 2, True),
+              TableInfo(4, "e", 4, 1, False, None, 3))
+    for lang, said in (("en", ("a: 2/10 players (playing, no seat open: w watches)",
+                               "b: 4/4 players (playing, 1 seat open)",
+                               "c: 2/4 players (playing, 2 seats open)",
+                               "d: 2/4 players (playing)", "e: 1/4 players")),
+                       ("pt", ("a: 2/10 jogadores (jogando, nenhum lugar livre: w assiste)",
+                               "b: 4/4 jogadores (jogando, 1 lugar livre)",
+                               "c: 2/4 jogadores (jogando, 2 lugares livres)",
+                               "d: 2/4 jogadores (jogando)", "e: 1/4 jogadores"))):
+        model = ClientModel(Translator(lang), name="Zé")
+        model.apply(TablesListed(tables))
+        rows = [line.strip(" >") for line in text_of(model)]
+        for line in said:
+            assert line in rows, (lang, line, rows)

@@ -53,6 +53,7 @@ async def test_only_a_stand_ins_seat_is_shown_as_open(nursery: trio.Nursery) -> 
     lobby = await cy.until(lambda u: isinstance(u, LobbyChanged) and u.lobby.started)
     assert isinstance(lobby, LobbyChanged)
     assert not any(s.taken_over for s in lobby.lobby.seats)  # everyone is there
+    assert host.table.summary()["open"] == 0  # the table list says: watch (SPEC [UNO-8-32])
 
     await bo.close()  # a drop: Bo's seat waits for him
     waiting = await cy.until(lambda u: (s := seat_named(u, "Bo")) is not None
@@ -69,6 +70,7 @@ async def test_only_a_stand_ins_seat_is_shown_as_open(nursery: trio.Nursery) -> 
                             and s.taken_over)
     assert isinstance(opened, LobbyChanged)
     assert [s.name for s in opened.lobby.seats if s.taken_over] == ["Dee"]
+    assert host.table.summary()["open"] == 1  # Bo's seat waits for him; Dee's is open
     assert host.table.room.seats[bo_seat.seat] is not None
 
 
