@@ -228,6 +228,16 @@ def marked_cut(line: Line, width: int) -> Line:
     return kept
 
 
+def wrap_within(text: str, width: int, most: int) -> list[str]:
+    """`text` wrapped into at most `most` lines (at least one), the last ending in "…" where
+    the rest had to be left out: a cut text says so."""
+    lines = wrap(text, width)
+    most = max(1, most)
+    if len(lines) <= most:
+        return lines
+    return [*lines[:most - 1], _cut(lines[most - 1] + " …", width)]
+
+
 def plain_line(text: str, style: str = "") -> Line:
     return [(style, text)]
 
@@ -1443,10 +1453,7 @@ def lobby_body(model: ClientModel, width: int, height: int) -> list[Line]:
         lines.append([("class:dim", "  " + tr("lobby.spectators", count=lobby.spectators))])
     # A notice whole (a refusal's reason, why a seat cannot be taken) in up to three lines,
     # a host's longer one cut there; one line, empty, when there is none.
-    notice = wrap(model.notice, width)
-    if len(notice) > LOBBY_NOTICE_LINES:
-        notice = [*notice[:LOBBY_NOTICE_LINES - 1],
-                  _cut(notice[LOBBY_NOTICE_LINES - 1] + " …", width)]
+    notice = wrap_within(model.notice, width, LOBBY_NOTICE_LINES)
     lines += [[("class:notice", part)] for part in notice] or [[]]
     preset = lobby.preset or "official"
     changed = preset in PRESETS and bool(rule_changes(PRESETS[preset], lobby.rules, tr.lang))
@@ -1537,10 +1544,8 @@ def meaning_lines(model: ClientModel, width: int) -> list[Line]:
     rules = model.lobby.rules if model.lobby is not None else {}
     variant = str(rules.get("variant", RuleSet().variant))
     text = model.tr("ui.meaning", text=option_meaning(info.name, model.tr.lang, variant))
-    parts = wrap(text, width - 4)
-    if len(parts) > MEANING_LINES:  # cut, and seen to be: the rest is in RULEBOOK.md
-        parts = [*parts[:MEANING_LINES - 1], _cut(parts[MEANING_LINES - 1] + " …", width - 4)]
-    return [[("class:dim", "   " + part)] for part in parts]
+    # cut, and seen to be: the rest is in RULEBOOK.md
+    return [[("class:dim", "   " + part)] for part in wrap_within(text, width - 4, MEANING_LINES)]
 
 
 MEANING_LINES = 2
@@ -1555,10 +1560,9 @@ def tables_body(model: ClientModel, width: int, height: int) -> list[Line]:
     tr = model.tr
     lines: list[Line] = [[("class:heading", tr("tables.title"))],
                          [("", tr("tables.name", name=model.my_name or "player"))]]
-    notice = wrap(model.notice, width) if model.notice else []
     room = max(1, height - len(lines) - min(3, len(model.tables or ())))  # the list's first 3
-    if len(notice) > room:  # a host's message of a thousand characters: the list stays seen
-        notice = [*notice[:room - 1], _cut(notice[room - 1] + " …", width)]
+    # a host's message of a thousand characters is cut: the list stays seen
+    notice = wrap_within(model.notice, width, room) if model.notice else []
     lines += [[("class:notice", part)] for part in notice] if notice else [[]]
     if not model.tables:
         return [*lines, [("", tr("tables.none"))]]
