@@ -8,7 +8,7 @@ messages, every event with its map (for the events digest), every round_history,
 `finish()` for the audits still owed. It prints one line per round and a summary, and the host's
 key fingerprint so whoever reads the output can compare it with the host they know.
 
-Exit status: 0 everything holds, 1 a violation, 2 a file that is not a readable transcript (one
+Exit status: 0 no violation found, 1 a violation, 2 a file that is not a readable transcript (one
 line on stderr, never a traceback).
 """
 
@@ -220,7 +220,12 @@ def report(audit: Audit, out: TextIO) -> int:
         say(f"summary: {summary}; {counted(len(violations), 'violation')}: the host broke the "
               "protocol", file=out)
         return EXIT_VIOLATION
-    say(f"summary: {summary}; everything holds", file=out)
+    unjudged = sum(r.status not in ("audited", "violated") for r in rounds)
+    if unjudged:  # nothing found is not everything checked: say what was not
+        say(f"summary: {summary}; no violation found, but "
+            f"{counted(unjudged, 'round')} could not be audited", file=out)
+    else:
+        say(f"summary: {summary}; everything holds", file=out)
     return EXIT_HOLDS
 
 

@@ -211,6 +211,20 @@ def test_a_truncated_transcript_is_unreadable(
     assert err.count("\n") == 1 and "truncated" in err
 
 
+def test_a_transcript_that_stops_mid_round_does_not_say_everything_holds(
+    tmp_path: Path, honest: Records, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Nothing found in a round that could not be audited is not the same as everything
+    checked: the summary says so, and the exit status still says no violation was found."""
+    first_end = _events(honest, "round_ended")[0]
+    code, out, err = _audit(_write(tmp_path, honest[:first_end]), capsys)
+    assert code == 0, out
+    assert err == ""
+    assert "round 1: not audited (the transcript ends before its audit)" in out
+    assert "everything holds" not in out
+    assert out.rstrip().endswith("no violation found, but 1 round could not be audited")
+
+
 @pytest.mark.parametrize(
     "data",
     [b"", b"not msgpack at all \xc1", msgpack.packb({"t": "manifest"}),
