@@ -6,6 +6,7 @@ import argparse
 
 import pytest
 
+from client.i18n import LOCALE_VARIABLES
 from unonet import __version__
 from unonet.cli import main
 
@@ -35,6 +36,16 @@ def test_help_says_what_each_preset_is(command: str, capsys: pytest.CaptureFixtu
         assert words in said, (command, words)
 
 
+@pytest.fixture
+def english_locale(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The log's language comes from the locale when --lang is not given: English here,
+    whatever the machine running the tests says."""
+    for variable in LOCALE_VARIABLES:
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+
+
+@pytest.mark.usefixtures("english_locale")
 def test_play_prints_a_whole_match(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", "--bots", "3", "--seed", "0102", "--set", "target=100"]) == 0
     out = capsys.readouterr().out
@@ -44,6 +55,33 @@ def test_play_prints_a_whole_match(capsys: pytest.CaptureFixture[str]) -> None:
     assert out.rstrip().endswith("wins.")
 
 
+@pytest.mark.parametrize(("lang", "seats", "over"), [
+    ("it", "Posti: 0: Ana, 1: Bruno, 2: Chiara", "Partita finita dopo "),
+    ("pt", "Lugares: 0: Ana, 1: Bruno, 2: Chiara", "Partida encerrada após "),
+])
+@pytest.mark.parametrize("chosen_by", ["--lang", "LANG"])
+def test_a_logged_match_is_in_the_players_language_from_first_line_to_last(
+    lang: str, seats: str, over: str, chosen_by: str, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Found in an Italian log: its lines were Italian but its first three and its last were
+    English, and without --lang the locale was not asked, as --help says it is."""
+    for variable in LOCALE_VARIABLES:
+        monkeypatch.delenv(variable, raising=False)
+    args = ["play", "--bots", "3", "--seed", "0102", "--set", "target=100"]
+    if chosen_by == "--lang":
+        args += ["--lang", lang]
+    else:
+        monkeypatch.setenv("LANG", f"{lang}_{lang.upper()}.UTF-8")
+    assert main(args) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[2] == seats
+    assert lines[-1].startswith(over)
+    english = ("a match of", "replay with", "Seats:", "Match over", " wins", "Round ")
+    assert not [line for line in lines if any(words in line for words in english)]
+
+
+@pytest.mark.usefixtures("english_locale")
 def test_play_is_replayable_from_its_seed(capsys: pytest.CaptureFixture[str]) -> None:
     main(["play", "--bots", "2", "--seed", "ab", "--set", "target=100"])
     first = capsys.readouterr().out

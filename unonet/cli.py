@@ -43,6 +43,7 @@ from unonet.narrate import Narrator
 from unonet.rulebook import LANGUAGES, UnknownLanguage, describe_rules
 from unonet.rules import PRESETS, RulesError, RuleSet, parse_option, playable_presets, preset
 from unonet.scoring import partner as match_partner
+from unonet.words import game_words
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -205,12 +206,15 @@ def cmd_log(args: argparse.Namespace) -> int:
     names = list(BOT_NAMES[:seats])
     policy = POLICIES[args.policy]
     bots = [policy(seat, rules, match.manifest, seed=seat) for seat in range(seats)]
-    print(f"unonet {__version__}: a match of {seats} bots ({args.policy}), rules {args.rules}")
-    print(f"seed {seed.hex()} (replay with --seed)")
-    print("Seats: " + ", ".join(f"{i}: {n}" for i, n in enumerate(names)))
+    lang = pick_language(args.lang, os.environ)  # as --help says: else from the locale
+    say = game_words(lang)
+    print(say("log.header", version=__version__, count=seats, policy=args.policy,
+              rules=args.rules))
+    print(say("log.seed", seed=seed.hex()))
+    print(say("log.seats", seats=", ".join(f"{i}: {n}" for i, n in enumerate(names))))
     # A public log: the Narrator follows the side in play and, in UNO Flip, the dark faces told
     # to everybody (a card id names its light face only), so it must hear every event.
-    tell = Narrator(names, match.manifest, None, args.lang or "en", rules.teams == "pairs")
+    tell = Narrator(names, match.manifest, None, lang, rules.teams == "pairs")
 
     def show(seat: int, action: Action, events: list[Event]) -> None:
         said = False
@@ -230,9 +234,11 @@ def cmd_log(args: argparse.Namespace) -> int:
     play_match(match, bots, show)
     assert match.winner is not None
     partner = match_partner(match.rules, match.seats, match.winner)  # teams=pairs: both won
-    winners = (f"{names[match.winner]} wins" if partner is None
-               else f"{names[match.winner]} and {names[partner]} (partners) win")
-    print(f"Match over after {match.round_no} rounds: {winners}.")
+    if partner is None:
+        print(say("log.over", count=match.round_no, name=names[match.winner]))
+    else:
+        print(say("log.over_partners", count=match.round_no, name=names[match.winner],
+                  partner=names[partner]))
     return 0
 
 

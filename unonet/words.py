@@ -181,6 +181,14 @@ SENTENCES: dict[str, dict[str, str]] = {
         "ev.picks_target": "{name} picks whom to swap hands with.",
         "ev.buzzer_race": "{name}'s Buzzer: everyone still in presses B.",
         "ev.roulette": "{name} names the colour for the {card}.",
+        "log.header": "unonet {version}: a match of {count} bots ({policy}), rules {rules}",
+        "log.seed": "seed {seed} (replay with --seed)",
+        "log.seats": "Seats: {seats}",
+        "log.over": "Match over after {count} rounds: {name} wins.",
+        "log.over_one": "Match over after 1 round: {name} wins.",
+        "log.over_partners": "Match over after {count} rounds: {name} and {partner} (partners) "
+                             "win.",
+        "log.over_partners_one": "Match over after 1 round: {name} and {partner} (partners) win.",
         "host.join_with": "Friends join with: {command}",
         "host.join_or": "{line} (or at {addresses})",
         "ev.roulette_turned": "{name} names {color} and keeps the {count} cards turned up: "
@@ -260,6 +268,15 @@ SENTENCES: dict[str, dict[str, str]] = {
         "ev.picks_target": "{name} sceglie con chi scambiare la mano.",
         "ev.buzzer_race": "Buzzer di {name}: tutti quelli in gioco premono B.",
         "ev.roulette": "{name} sceglie il colore per la {card}.",
+        "log.header": "unonet {version}: una partita di {count} bot ({policy}), regole {rules}",
+        "log.seed": "seme {seed} (per rigiocarla: --seed)",
+        "log.seats": "Posti: {seats}",
+        "log.over": "Partita finita dopo {count} manche: vince {name}.",
+        "log.over_one": "Partita finita dopo 1 manche: vince {name}.",
+        "log.over_partners": "Partita finita dopo {count} manche: vincono {name} e {partner} "
+                             "(in coppia).",
+        "log.over_partners_one": "Partita finita dopo 1 manche: vincono {name} e {partner} "
+                                 "(in coppia).",
         "host.join_with": "Gli amici entrano con: {command}",
         "host.join_or": "{line} (o a {addresses})",
         "ev.roulette_turned": "{name} sceglie {color} e si tiene le {count} carte scoperte: "
@@ -341,6 +358,15 @@ SENTENCES: dict[str, dict[str, str]] = {
         "ev.picks_target": "{name} escolhe com quem trocar de mão.",
         "ev.buzzer_race": "Buzzer de {name}: todos que estão no jogo apertam B.",
         "ev.roulette": "{name} escolhe a cor da {card}.",
+        "log.header": "unonet {version}: uma partida de {count} bots ({policy}), regras {rules}",
+        "log.seed": "semente {seed} (para repetir: --seed)",
+        "log.seats": "Lugares: {seats}",
+        "log.over": "Partida encerrada após {count} rodadas: {name} vence.",
+        "log.over_one": "Partida encerrada após 1 rodada: {name} vence.",
+        "log.over_partners": "Partida encerrada após {count} rodadas: {name} e {partner} "
+                             "(parceiros) vencem.",
+        "log.over_partners_one": "Partida encerrada após 1 rodada: {name} e {partner} "
+                                 "(parceiros) vencem.",
         "host.join_with": "Os amigos entram com: {command}",
         "host.join_or": "{line} (ou em {addresses})",
         "ev.roulette_turned": "{name} escolhe {color} e fica com as {count} cartas viradas: "
