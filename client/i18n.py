@@ -358,6 +358,8 @@ EN: dict[str, str] = {
     "ui.quit_host": "Leave? You host this table: leaving ends it for everyone. y yes, n no",
     "ui.unread": "({count} new, Tab reads)",
     "ui.unread_one": "(1 new, Tab reads)",
+    "ui.unread_short": "({count} new)",
+    "ui.unread_short_one": "(1 new)",
     "ui.watching": "You are watching (public information only)",
     # UNO Flip
     "ui.side": "{side} side",
@@ -746,6 +748,8 @@ IT: dict[str, str] = {
     "ui.quit_host": "Uscire? Ospiti tu il tavolo: se esci finisce per tutti. s sì, n no",
     "ui.unread": "({count} nuovi, Tab per leggere)",
     "ui.unread_one": "(1 nuovo, Tab per leggere)",
+    "ui.unread_short": "({count} nuovi)",
+    "ui.unread_short_one": "(1 nuovo)",
     "ui.watching": "Stai guardando (solo informazioni pubbliche)",
     # UNO Flip
     "ui.side": "lato {side}",
@@ -1137,6 +1141,8 @@ PT: dict[str, str] = {
                     "n não",
     "ui.unread": "({count} novas, Tab lê)",
     "ui.unread_one": "(1 nova, Tab lê)",
+    "ui.unread_short": "({count} novas)",
+    "ui.unread_short_one": "(1 nova)",
     "ui.watching": "Você está assistindo (só informação pública)",
     # UNO Flip
     "ui.side": "lado {side}",

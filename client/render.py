@@ -162,23 +162,50 @@ def within(text: str, width: int) -> str:
     return text
 
 
-def clip(line: Line, width: int) -> Line:
-    """The line cut to `width` columns (wide characters counted) and padded with spaces."""
+def clip(line: Line, width: int, *, mark: bool = True) -> Line:
+    """The line cut to `width` columns (wide characters counted) and padded with spaces; a
+    line that had more to say than its spaces ends in "…" where it was cut: the screen's
+    edge must not pass for the end of a sentence (found in tmux at 60 columns: "La partita
+    inizia quando tutti i giocatori seduti sono pront"). Without `mark`, cut bare: for a
+    caller that marks the cut its own way."""
+    if width <= 0:
+        return []
     out: Line = []
     used = 0
-    for fragment in line:
+    for index, fragment in enumerate(line):
         text = fragment[1]
         room = width - used
-        if room <= 0:
-            break
         if get_cwidth(text) > room:
             text = within(text, room)
+            if mark and (fragment[1][len(text):].strip()
+                         or any(f[1].strip() for f in line[index + 1:])):
+                return _marked(out, (fragment[0], text, *fragment[2:]), width)
         if text:
             out.append((fragment[0], text, *fragment[2:]))
             used += get_cwidth(text)
     if used < width:
         out.append(("", " " * (width - used)))
     return out
+
+
+def _marked(out: Line, last: Fragment, width: int) -> Line:
+    """`clip`'s line when text was left out: what fits in `width` - 1 columns, the rest of
+    the last column "…" in the style of the fragment that was cut (padding if it was less)."""
+    if last[1]:
+        out.append(last)
+    kept: Line = []
+    used = 0
+    for fragment in out:
+        text = within(fragment[1], width - 1 - used)
+        if text:
+            kept.append((fragment[0], text, *fragment[2:]))
+            used += get_cwidth(text)
+        if used >= width - 1:
+            break
+    if used < width - 1:
+        kept.append(("", " " * (width - 1 - used)))
+    kept.append((last[0], "…"))
+    return kept
 
 
 def fold_line(line: Line, width: int) -> tuple[Line, Line]:
@@ -214,7 +241,7 @@ def marked_cut(line: Line, width: int) -> Line:
     it were all (found in tmux: the roulette's turned cards ended "Desca")."""
     if width_of(line) <= width:
         return line
-    kept = clip(line, max(0, width - 1))
+    kept = clip(line, max(0, width - 1), mark=False)
     while kept and not kept[-1][1].strip():
         kept.pop()  # clip's padding, and the spaces the cut left
     if not kept:
@@ -1074,11 +1101,16 @@ def chat_lines(model: ClientModel, width: int, rows: int) -> list[Line]:
     return lines[-rows:]
 
 
-def chat_title(model: ClientModel) -> Line:
-    """The chat pane's title, with how many lines came while the table had the keys."""
+def chat_title(model: ClientModel, width: int) -> Line:
+    """The chat pane's title, with how many lines came while the table had the keys; in a
+    narrow pane without the key that reads them (found at 60 columns: "Chat (1 nuovo, Tab
+    per" at the pane's edge), which the key bar and help name."""
     title: Line = [("class:heading", model.tr("ui.chat"))]
     if model.chat_unread:
-        title += [("", " "), ("class:prompt", model.tr("ui.unread", count=model.chat_unread))]
+        news = model.tr("ui.unread", count=model.chat_unread)
+        if get_cwidth(model.tr("ui.chat") + " " + news) > width:
+            news = model.tr("ui.unread_short", count=model.chat_unread)
+        title += [("", " "), ("class:prompt", news)]
     return title
 
 
@@ -1367,7 +1399,7 @@ def game_body(model: ClientModel, width: int, height: int, look: Look) -> list[L
         log = log_lines(model, left_width, bottom - 1)
         chat = chat_lines(model, right_width, bottom - 1)
         heads = side_by_side([[("class:heading", model.tr("ui.log"))]],
-                             [chat_title(model)], left_width, width)
+                             [chat_title(model, right_width)], left_width, width)
         lines += heads + side_by_side(log, chat, left_width, width)
     return lines
 
@@ -1468,12 +1500,12 @@ def lobby_body(model: ClientModel, width: int, height: int) -> list[Line]:
     if not model.is_owner and not lobby.started:
         # A dedicated server's table has no owner (SPEC [UNO-8-22]): it starts on its own.
         waiting = "lobby.wait_owner" if lobby.owner is not None else "lobby.wait_ready"
-        lines.append([("class:dim", tr(waiting))])
+        lines += [[("class:dim", part)] for part in wrap_within(tr(waiting), width, 2)]
     if lobby.started:
-        lines.append([("class:prompt", tr("lobby.starting"))])
+        lines += [[("class:prompt", part)] for part in wrap_within(tr("lobby.starting"), width, 2)]
     room = height - len(lines) - 1
     if room > 1:
-        lines.append(chat_title(model))
+        lines.append(chat_title(model, width))
         lines += chat_lines(model, width, room - 1)
     return lines
 
@@ -1491,12 +1523,24 @@ def guest_rule_lines(model: ClientModel, width: int, rows: int) -> list[Line]:
         kept = 2 * rows - 1
         texts = [*texts[:kept], model.tr("ui.more", count=len(texts) - kept)]
     half = (len(texts) + 1) // 2
-    column = (width - 1) // 2
+    column = column_split(texts[:half], texts[half:], width)
     left: list[Line] = [[("", "  " + rule_within(text, column - 3))] for text in texts[:half]]
     right: list[Line] = [[("", " " + rule_within(text, width - column - 2))]
                          for text in texts[half:]]
     return [[*clip(a, column), *clip(b, width - column)]
             for a, b in zip(left, right + [[]] * (len(left) - len(right)), strict=True)]
+
+
+def column_split(left: Sequence[str], right: Sequence[str], width: int) -> int:
+    """Where guest_rule_lines' second column starts: after the first's longest rule where the
+    second's longest still fits beside it, else the width shared in proportion to what each
+    needs (half each cut "Draw with a playable ca…" at 78 columns beside "Sequences: yes")."""
+    need_left = max((get_cwidth(text) for text in left), default=0) + 3  # indent, a space
+    need_right = max((get_cwidth(text) for text in right), default=0) + 2
+    if need_left + need_right <= width:
+        return need_left
+    share = width * need_left // (need_left + need_right)
+    return min(max(share, width // 3), width - width // 3)
 
 
 def rule_within(text: str, width: int) -> str:
@@ -1569,11 +1613,19 @@ def tables_body(model: ClientModel, width: int, height: int) -> list[Line]:
     rows: list[Line] = []
     for i, table in enumerate(model.tables):
         mark = ">" if i == model.table_cursor else " "
-        text = tr("tables.line", name=table.name, players=table.players, seats=table.seats)
+        state = ""
         if table.started:
             key = ("tables.playing" if table.open is None
                    else "tables.playing_open" if table.open else "tables.playing_watch")
-            text += f" ({tr(key, count=table.open)})"
+            state = f" ({tr(key, count=table.open)})"
+        # What a table's name cannot have of the line, it gives up with "…": how full the
+        # table is and whether a seat is open stay whole (found at 60 columns in a club's
+        # list: "Mesa de Zé Maria da Silva Santos: 4/10 players (playing,").
+        over = get_cwidth(f" {mark} " + tr("tables.line", name=table.name, players=table.players,
+                                           seats=table.seats) + state) - width
+        name = (_cut(table.name, max(NAME_LETTERS + 1, get_cwidth(table.name) - over))
+                if over > 0 else table.name)
+        text = tr("tables.line", name=name, players=table.players, seats=table.seats) + state
         rows.append([("class:cursor" if i == model.table_cursor else "", f" {mark} {text}")])
     return [*lines, *_scrolled(model, rows, model.table_cursor, height - len(lines))]
 

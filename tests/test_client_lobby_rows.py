@@ -11,6 +11,7 @@ from client.i18n import Translator
 from client.link import LobbyChanged
 from client.lobby import LobbyState, SeatInfo
 from client.model import ClientModel
+from client.render import compose
 from unonet.rules import PRESETS, RuleSet
 
 
@@ -123,3 +124,21 @@ def test_the_table_list_says_whether_a_match_has_a_seat_open() -> None:
         rows = [line.strip(" >") for line in text_of(model)]
         for line in said:
             assert line in rows, (lang, line, rows)
+
+
+def test_the_lobby_says_when_the_match_starts_whole_at_the_smallest_window() -> None:
+    """Found in tmux at 60 columns: a dedicated server's lobby said "La partita inizia quando
+    tutti i giocatori seduti sono pront", cut at the window's edge as if that were all. The
+    sentence now wraps; every language, from the smallest window up."""
+    seats = (SeatInfo(0, "human", "Bea", False, True), SeatInfo(1, "human", "Cid", True, True))
+    for lang in ("en", "it", "pt"):
+        tr = Translator(lang)
+        for started, key in ((False, "lobby.wait_ready"), (True, "lobby.starting")):
+            model = ClientModel(tr, name="Bea")
+            model.apply(LobbyChanged(LobbyState(0, "table", None, RuleSet().to_dict(), seats,
+                                                started, you=0)))
+            for width in (60, 80):
+                screen = "".join(fragment[1] for fragment in compose(model, width, 18, True))
+                said = " ".join(screen.split())
+                assert " ".join(tr(key).split()) in said, (lang, width, screen)
+

@@ -190,6 +190,28 @@ def test_chat_lines_that_came_while_the_table_had_the_keys_are_counted_until_tab
     assert model.chat_unread == 1
 
 
+@pytest.mark.parametrize(("lang", "whole", "short"), [
+    ("en", "Chat (1 new, Tab reads)", "Chat (1 new)"),
+    ("it", "Chat (1 nuovo, Tab per leggere)", "Chat (1 nuovo)"),
+    ("pt", "Chat (1 nova, Tab lê)", "Chat (1 nova)"),
+])
+def test_the_chat_count_fits_the_chat_pane_at_every_width(lang: str, whole: str,
+                                                          short: str) -> None:
+    """Found in tmux at 60 columns: "Chat (1 nuovo, Tab per" at the pane's edge. In a pane
+    too narrow for the key that reads the chat (the key bar names it), the count alone."""
+    model = playing(lang)
+    model.apply(ChatReceived("Bruno", "ciao", 1))
+    for width in range(60, 121, 5):
+        text = screen(model, width, 18)
+        assert whole in text or short in text, (width, text)
+        heading = next(line for line in text.split("\n") if "Chat (" in line)
+        assert "…" not in heading, (width, heading)
+    assert whole in screen(model, 120, 24)
+    assert short in screen(model, 60, 18) or whole in screen(model, 60, 18)
+    if lang == "it":  # the longest: the count alone at 60 columns
+        assert short in screen(model, 60, 18)
+
+
 @pytest.mark.parametrize(("lang", "took", "left_bot"), [
     ("en", "Bruno took seat 2", "Bruno left: a bot plays seat 2"),
     ("it", "Bruno si siede al posto 2", "Bruno se n'è andato: un bot gioca il posto 2"),
