@@ -1751,10 +1751,14 @@ def round_end_body(model: ClientModel, width: int, height: int, look: Look) -> l
 
 
 def _not_ready(model: ClientModel) -> list[str]:
+    """Who the next round or the rematch waits for, "(you)" marking us as the table's rows
+    do: "Waiting for: Ana" did not tell Ana that the wait was hers."""
     lobby = model.lobby
     if lobby is None:
         return []
-    return [model.name(s.seat) for s in lobby.seats if s.kind == "human" and not s.ready]
+    you = f" ({model.tr('ui.you')})"
+    return [model.name(s.seat) + (you if s.seat == lobby.you else "")
+            for s in lobby.seats if s.kind == "human" and not s.ready]
 
 
 def standing(model: ClientModel, seat: int) -> tuple[bool, int]:

@@ -286,7 +286,7 @@ def test_at_60x18_the_score_screen_gives_the_hands_every_line_it_has() -> None:
     text = "\n".join(lines)
     assert "more" not in text, text  # 5 + 3 + 1 lines of hands fit, with nothing left empty
     assert len(codes_on(lines)) == 32
-    assert "Target: 500" in text and "Waiting for: Me" in text
+    assert "Target: 500" in text and "Waiting for: Me (you)" in text  # the wait is ours: we say so
 
 
 def test_a_hand_that_cannot_fit_ends_in_a_count_and_its_points() -> None:
