@@ -426,6 +426,11 @@ EN: dict[str, str] = {
     "news.hosting": "You host this table: leaving (q) ends it for everyone.",
     "ui.key_changed": "THE HOST'S FINGERPRINT HAS CHANGED: not connected, and nothing more "
                       "is sent to it.",
+    "ui.key_pinned": "You pinned (--fingerprint):",
+    "ui.key_remembered": "Remembered for {address}:",
+    "ui.key_earlier": "What {address} showed at this session's first connection:",
+    "ui.key_seen": "What the host shows now:",
+    "ui.key_forget": "Or remove the line for {address} from {path}.",
     "ui.key_changed_do": "It may not be the host you trusted. Ask the person hosting for the "
                          "fingerprint unonet host printed; if it is the new one, join again "
                          "with --fingerprint. q quits (the warning is printed again).",
@@ -820,6 +825,11 @@ IT: dict[str, str] = {
     "news.hosting": "Ospiti tu questo tavolo: se esci (q) finisce per tutti.",
     "ui.key_changed": "L'IMPRONTA DELL'HOST È CAMBIATA: non connesso, e non gli si manda "
                       "più nulla.",
+    "ui.key_pinned": "Hai indicato (--fingerprint):",
+    "ui.key_remembered": "Ricordata per {address}:",
+    "ui.key_earlier": "Quella che {address} ha mostrato alla prima connessione:",
+    "ui.key_seen": "Quella che l'host mostra ora:",
+    "ui.key_forget": "Oppure togli la riga di {address} da {path}.",
     "ui.key_changed_do": "Potrebbe non essere l'host di cui ti fidi. Chiedi a chi ospita "
                          "l'impronta stampata da unonet host; se è quella nuova, rientra con "
                          "--fingerprint. q esce (l'avviso viene ristampato).",
@@ -1211,6 +1221,11 @@ PT: dict[str, str] = {
     "news.hosting": "Você hospeda esta mesa: se sair (q), ela acaba para todos.",
     "ui.key_changed": "A IMPRESSÃO DIGITAL DO HOST MUDOU: não conectado, e nada mais é "
                       "enviado a ele.",
+    "ui.key_pinned": "Você fixou (--fingerprint):",
+    "ui.key_remembered": "Lembrada para {address}:",
+    "ui.key_earlier": "A que {address} mostrou na primeira conexão:",
+    "ui.key_seen": "A que o host mostra agora:",
+    "ui.key_forget": "Ou apague a linha de {address} em {path}.",
     "ui.key_changed_do": "Pode não ser o host em que você confiou. Peça a quem hospeda a "
                          "impressão digital que o unonet host mostrou; se for a nova, entre "
                          "de novo com --fingerprint. q sai (o aviso é mostrado de novo).",

@@ -316,6 +316,7 @@ class ClientModel:
         self.chat_focused = False  # the input line has the keys (the app says, on Tab)
         self.chat_unread = 0  # chat lines that came while the table had the keys
         self.host_key_warning = ""  # the host showed another fingerprint: shown whole
+        self.host_key: link.HostKeyWarning | None = None  # and its parts, to word it
         self.draw_runs = DrawRuns()  # a run of single-card draws is one log line
         self.knocked: dict[int, int] = {}  # seats knocked out this round -> their points
 
@@ -684,6 +685,7 @@ class ClientModel:
                            mine=True)
             case link.HostKeyWarning(warning=warning):
                 self.host_key_warning = warning
+                self.host_key = update
                 self.local_prompt = None
                 self.show_help = self.show_trust = False
             case link.TrustReport():

@@ -41,6 +41,7 @@ from client.tls import (
     HostKeyMismatch,
     connect_failure,
     format_fingerprint,
+    normalize_pin,
     open_pinned_stream,
     peer_fingerprint,
 )
@@ -116,11 +117,23 @@ class LinkConfig:
 
 
 class HostKeyChanged(Exception):
-    """The host showed a fingerprint other than the one pinned or remembered."""
+    """The host showed a fingerprint other than the one pinned or remembered; `update` is
+    what the screen is told (HostKeyWarning: the English `warning` and its parts)."""
 
-    def __init__(self, warning: str) -> None:
-        super().__init__(warning)
-        self.warning = warning
+    def __init__(self, update: HostKeyWarning) -> None:
+        super().__init__(update.warning)
+        self.warning = update.warning
+        self.update = update
+
+
+def grouped_pin(pin: str) -> str:
+    """A pin as given (dashes or none, hex or base32) in the groups of 4 `unonet host`
+    prints: "AAAABBBBCCCCDDDD" read as another fingerprint beside the grouped one shown."""
+    try:
+        bare = normalize_pin(pin)
+    except ValueError:  # not one we would have connected with; as it came
+        return pin
+    return "-".join(bare[i:i + 4] for i in range(0, len(bare), 4))
 
 
 Connector = Callable[[LinkConfig, "bytes | None"], Awaitable[trio.abc.Stream]]
@@ -140,13 +153,23 @@ async def open_stream(config: LinkConfig, seen_before: bytes | None) -> trio.abc
     try:
         stream, seen = await open_pinned_stream(tcp, pin, handshake_timeout=config.connect_timeout)
     except HostKeyMismatch as exc:
-        if seen_before is not None and config.known_hosts is not None:
+        address = address_key(config.host, config.port)
+        shows = format_fingerprint(exc.actual)
+        if seen_before is not None:
             # The host this session met at first shows another key on a reconnect: ssh's
             # warning, with the fingerprint to pin if the host really made a new one.
-            raise HostKeyChanged(changed_warning(config.host, config.port, seen_before,
-                                                 exc.actual, config.known_hosts.path)) from None
-        raise HostKeyChanged(f"the host's fingerprint is {format_fingerprint(exc.actual)}, not "
-                             f"the pinned {exc.expected}: refusing to connect") from None
+            met = format_fingerprint(seen_before)
+            warning = (changed_warning(config.host, config.port, seen_before, exc.actual,
+                                       config.known_hosts.path)
+                       if config.known_hosts is not None else
+                       f"the host's fingerprint is {shows}, not {met} as at the first "
+                       "connection: refusing to connect")
+            raise HostKeyChanged(HostKeyWarning(warning, "earlier", address, met,
+                                                shows)) from None
+        expected = grouped_pin(exc.expected)
+        raise HostKeyChanged(HostKeyWarning(
+            f"the host's fingerprint is {shows}, not the pinned {expected}: refusing to connect",
+            "pinned", address, expected, shows)) from None
     try:
         if stream.selected_alpn_protocol() != ALPN:  # SPEC.md UNO-3-3
             raise ssl.SSLError(f"the host did not select ALPN {ALPN}")
@@ -164,8 +187,10 @@ def _check_known_host(config: LinkConfig, seen: bytes) -> None:
     check = hosts.check(config.host, config.port, seen)
     if check.seen is Seen.CHANGED and config.pin is None:
         assert check.remembered is not None
-        raise HostKeyChanged(changed_warning(config.host, config.port, check.remembered, seen,
-                                             hosts.path))
+        raise HostKeyChanged(HostKeyWarning(
+            changed_warning(config.host, config.port, check.remembered, seen, hosts.path),
+            "remembered", address_key(config.host, config.port),
+            format_fingerprint(check.remembered), format_fingerprint(seen), str(hosts.path)))
     if check.seen is not Seen.KNOWN:  # first contact, or an explicit pin the user typed
         hosts.remember(config.host, config.port, seen)
 
@@ -219,7 +244,7 @@ async def run_link(
             stream = await connector(config, seen_before)
         except HostKeyChanged as exc:
             log.error("%s", exc.warning)
-            await updates.send(HostKeyWarning(exc.warning))  # the screen shows it whole
+            await updates.send(exc.update)  # the screen shows it whole
             await updates.send(ConnectionChanged("lost", exc.warning))
             return state
         except CONNECT_FAILURES as exc:

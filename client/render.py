@@ -1357,10 +1357,24 @@ def host_key_lines(model: ClientModel, width: int) -> list[Line]:
     but a host that may not be the one we trusted; nothing more is sent to it."""
     tr = model.tr
     lines: list[Line] = [[("class:alert", part)] for part in wrap(tr("ui.key_changed"), width)]
-    for paragraph in model.host_key_warning.splitlines():  # a line that fits keeps its spaces
-        parts = [paragraph] if get_cwidth(paragraph) <= width else wrap(paragraph, width)
-        lines += [[("", part)] for part in parts]
+    key = model.host_key
+    if key is None or not key.reason:  # the warning alone: its English lines as they are
+        for paragraph in model.host_key_warning.splitlines():  # a line that fits keeps its spaces
+            parts = [paragraph] if get_cwidth(paragraph) <= width else wrap(paragraph, width)
+            lines += [[("", part)] for part in parts]
+        lines += [[("class:prompt", part)] for part in wrap(tr("ui.key_changed_do"), width)]
+        return lines
+    address = shown(key.address)  # what the user typed, or a name a resolver gave
+    said = [(f"ui.key_{key.reason}", key.expected), ("ui.key_seen", key.seen)]
+    for label, fingerprint in said:
+        lines += [[("", part)] for part in wrap(tr(label, address=address), width)]
+        lines += [[("class:heading", "  " + part)] for part in wrap(fingerprint, width - 2)]
     lines += [[("class:prompt", part)] for part in wrap(tr("ui.key_changed_do"), width)]
+    command = f"unonet join {address} --fingerprint {key.seen[:19]}"
+    lines += [[("", "  " + part)] for part in wrap(command, width - 2)]
+    if key.reason == "remembered" and key.known_hosts:
+        lines += [[("", part)] for part in wrap(tr("ui.key_forget", address=address,
+                                                   path=shown(key.known_hosts)), width)]
     return lines
 
 

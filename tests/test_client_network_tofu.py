@@ -68,6 +68,11 @@ async def test_a_changed_fingerprint_is_refused_loudly_and_nothing_is_sent(
     assert format_fingerprint(identity.fingerprint) in lost.detail
     assert format_fingerprint(bytes(32)) in lost.detail
     assert str(hosts.path) in lost.detail
+    # and its parts, for the screen to say in the player's words
+    assert (warned.reason, warned.address) == ("remembered", address_key("127.0.0.1", port))
+    assert warned.expected == format_fingerprint(bytes(32))
+    assert warned.seen == format_fingerprint(identity.fingerprint)
+    assert warned.known_hosts == str(hosts.path)
     with trio.fail_after(5):
         await harness.finished.wait()
     assert harness.streams == []  # refused before the link ever got a stream to write on
@@ -108,6 +113,9 @@ async def test_a_key_that_changes_on_a_reconnect_is_a_warning_not_a_disconnect(
     assert format_fingerprint(identity_a.fingerprint) in warned.warning  # the one met first
     assert format_fingerprint(identity_b.fingerprint) in warned.warning  # the one shown now
     assert f"--fingerprint {format_fingerprint(identity_b.fingerprint)[:19]}" in warned.warning
+    assert warned.reason == "earlier"
+    assert warned.expected == format_fingerprint(identity_a.fingerprint)
+    assert warned.seen == format_fingerprint(identity_b.fingerprint)
     lost = await harness.until_state("lost")
     assert lost.detail == warned.warning
     with trio.fail_after(5):
@@ -131,12 +139,15 @@ async def test_an_explicit_pin_connects_and_replaces_the_remembered_fingerprint(
 
 
 async def test_a_wrong_explicit_pin_is_refused(nursery: trio.Nursery, tmp_path: Path) -> None:
-    port, _ = await tls_host(nursery, tmp_path)
+    port, identity = await tls_host(nursery, tmp_path)
     hosts = KnownHosts(tmp_path / "client" / "known_hosts")
     harness = await start_link(nursery, tls_config(port, hosts,
                                                    pin=format_fingerprint(bytes(32))))
+    warned = await harness.until_type(HostKeyWarning)
     lost = await harness.until_state("lost")
     assert "not the pinned" in lost.detail
+    assert (warned.reason, warned.seen) == ("pinned", format_fingerprint(identity.fingerprint))
+    assert warned.expected == format_fingerprint(bytes(32))  # grouped, as the user typed it
     assert harness.streams == []
     assert hosts.lookup("127.0.0.1", port) is None
 

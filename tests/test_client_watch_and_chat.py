@@ -270,6 +270,34 @@ def test_a_changed_host_key_fills_the_screen_with_what_to_do(lang: str, title: s
                                                                            plain=False)}
 
 
+@pytest.mark.parametrize(("lang", "english"), [("it", "the host's fingerprint is"),
+                                                ("pt", "refusing to connect")])
+@pytest.mark.parametrize("reason", ["pinned", "remembered", "earlier"])
+def test_a_changed_host_key_is_said_in_the_players_words(lang: str, english: str,
+                                                          reason: str) -> None:
+    """Found in tmux: a Portuguese client's warning for a wrong --fingerprint read "the host's
+    fingerprint is …, not the pinned AAAABBBBCCCCDDDD: refusing to connect" (English, and the
+    pin without its dashes). Where the link gives the warning's parts, the screen words them:
+    whence the expected fingerprint, the one shown now, and the command that pins it."""
+    expected, seen = "AAAA-BBBB-CCCC-DDDD", "6HPL-C3VL-ZJL3-U3AC-MNRO-FTSV-6L5R-YYJQ-EJPC"
+    warning = f"the host's fingerprint is {seen}, not the pinned {expected}: refusing to connect"
+    model = playing(lang)
+    model.apply(HostKeyWarning(warning, reason, "127.0.0.1:7301", expected, seen,
+                               "/home/zé/.config/unonet/known_hosts"))
+    model.apply(ConnectionChanged("lost", warning))
+    for width, height in ((60, 17), (WIDTH, HEIGHT)):
+        text = screen(model, width, height)
+        joined = " ".join(text.split())
+        assert english not in text, (width, text)
+        assert model.tr(f"ui.key_{reason}", address="127.0.0.1:7301") in joined
+        assert model.tr("ui.key_seen") in joined
+        assert expected in text and seen in text.replace("\n  ", "")
+        assert "unonet join 127.0.0.1:7301 --fingerprint 6HPL-C3VL-ZJL3-U3AC" in joined
+        forget = model.tr("ui.key_forget", address="127.0.0.1:7301",
+                          path="/home/zé/.config/unonet/known_hosts")
+        assert (forget in joined) == (reason == "remembered"), (width, text)
+
+
 def test_a_plain_disconnect_is_not_a_key_warning() -> None:
     model = playing()
     model.apply(ConnectionChanged("lost", "the host closed the connection"))
