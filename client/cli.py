@@ -141,8 +141,10 @@ def parse_address(text: str) -> tuple[str, int]:
         raise ValueError(f"expected HOST:PORT, not {text!r}")
     if not port_text:
         return host, DEFAULT_PORT
-    if not port_text.isdigit() or not 0 < int(port_text) < 65_536:
+    if not port_text.isdigit():
         raise ValueError(f"expected a port number after the colon, not {port_text!r}")
+    if not 0 < int(port_text) < 65_536:  # a number, but no port: say which ports there are
+        raise ValueError(f"{int(port_text)} is not a port (1 to 65535)")
     return host, int(port_text)
 
 

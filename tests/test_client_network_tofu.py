@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import io
 import math
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -284,9 +285,14 @@ def test_addresses_parse(text: str, expected: tuple[str, int]) -> None:
     assert parse_address(text) == expected
 
 
-@pytest.mark.parametrize("text", [":7077", "host:port", "host:70000", "[::1]:x"])
-def test_bad_addresses_are_refused(text: str) -> None:
-    with pytest.raises(ValueError):
+@pytest.mark.parametrize(("text", "said"), [
+    (":7077", "expected HOST:PORT"), ("host:port", "expected a port number"),
+    ("host:70000", "70000 is not a port (1 to 65535)"), ("[::1]:0", "0 is not a port"),
+    ("[::1]:x", "expected a port number"),
+])
+def test_bad_addresses_are_refused(text: str, said: str) -> None:
+    """A number that is no port is not told "expected a port number" (found: localhost:99999)."""
+    with pytest.raises(ValueError, match=re.escape(said)):
         parse_address(text)
 
 
