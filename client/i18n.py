@@ -366,7 +366,8 @@ EN: dict[str, str] = {
     "ui.flipped": "{name} flipped the table: {side} side up, {card} on top.",
     "ui.flipped_you": "You flipped the table: {side} side up, {card} on top.",
     "ui.pile_back": "back",
-    "ui.row_more": "+{count}",
+    "ui.row_more": "{count} more",
+    "ui.row_more_one": "1 more",
     "ui.challenge_until": "{target} played {card} on you: F challenges, Space draws until a "
                           "card is {color}.",
     "ui.challenge_until_stack": "{target} played {card} on you: F challenges, Space draws "
@@ -761,7 +762,8 @@ IT: dict[str, str] = {
     "ui.flipped": "{name} ha girato il tavolo: lato {side}, in cima {card}.",
     "ui.flipped_you": "Hai girato il tavolo: lato {side}, in cima {card}.",
     "ui.pile_back": "retro",
-    "ui.row_more": "+{count}",
+    "ui.row_more": "altre {count}",
+    "ui.row_more_one": "un'altra",
     "ui.challenge_until": "{target} ti ha giocato {card}: F contesta, Spazio pesca finché non "
                           "esce una carta {color}.",
     "ui.challenge_until_stack": "{target} ti ha giocato {card}: F contesta, Spazio pesca "
@@ -1124,8 +1126,8 @@ PT: dict[str, str] = {
     "key.join_later": "mais tarde rode o mesmo unonet join",
     "end.round_you": "Rodada {round}: você venceu!",
     "end.match_you": "Você venceu a partida!",
-    "end.more": "+{count} ({points} pts)",
-    "end.more_one": "+1 ({points} pts)",
+    "end.more": "mais {count} ({points} pts)",
+    "end.more_one": "mais 1 ({points} pts)",
     "help.tables_pick": "Cima/Baixo: escolhe uma mesa",
     "help.tables_join": "Enter: entra na mesa escolhida, num lugar livre",
     "help.seat_tables": "1-0: entra na mesa escolhida nesse lugar",
@@ -1159,7 +1161,8 @@ PT: dict[str, str] = {
     "ui.flipped": "{name} virou a mesa: lado {side}, {card} na mesa.",
     "ui.flipped_you": "Você virou a mesa: lado {side}, {card} na mesa.",
     "ui.pile_back": "verso",
-    "ui.row_more": "+{count}",
+    "ui.row_more": "mais {count}",
+    "ui.row_more_one": "mais 1",
     "ui.challenge_until": "{target} jogou {card} em você: F desafia, Espaço compra até sair "
                           "a cor {color}.",
     "ui.challenge_until_stack": "{target} jogou {card} em você: F desafia, Espaço compra até "

@@ -642,7 +642,8 @@ def players(model: ClientModel, width: int, look: Look | None = None,
 
 def other_side_row(model: ClientModel, seat: int, width: int, look: Look) -> Line:
     """UNO Flip: the other side of `seat`'s cards, as everybody sees them, by colour; what
-    does not fit in `width` columns is counted ("+3"), never left out unsaid. Colour: each
+    does not fit in `width` columns is counted ("3 more"), never left out unsaid; where not
+    one face fits, nothing (a count alone said only what the hand's count says). Colour: each
     colour's faces on one chip of that colour; plain: codes, `O3 K+5 W`."""
     view = model.view
     if view is None or not 0 <= seat < len(view.seats):
@@ -651,7 +652,7 @@ def other_side_row(model: ClientModel, seat: int, width: int, look: Look) -> Lin
     whole = face_row(faces, look)
     if width_of(whole) <= width:
         return whole
-    for count in range(len(faces) - 1, -1, -1):
+    for count in range(len(faces) - 1, 0, -1):  # no face at all: the count is the hand's
         hidden = len(faces) - count
         row = [*face_row(faces[:count], look),
                ("class:dim", ("" if not count or not look.plain else " ")

@@ -96,10 +96,17 @@ def test_the_language_comes_from_the_flag_then_the_locale(
 
 def test_more_never_reads_as_a_draw_card() -> None:
     """Found on Portuguese's end screen: a hand's cards left over were counted "+4", which
-    reads as a Draw Four beside the cards shown."""
+    reads as a Draw Four beside the cards shown; then in UNO Flip's other-side row at 60
+    columns, "+6" beside a player with nothing else shown (a Draw Six?), and the end screen's
+    "+4 (20 pts)" in Portuguese. No count of more, in any language, is a bare "+N" (with
+    its points in parentheses or without): a word says what it counts ("+4 more")."""
+    keys = [key for key in CATALOGUES["en"] if key.endswith(("more", "more_one"))]
+    assert {"ui.more", "ui.row_more", "end.more"} <= set(keys)
     for lang in LANGUAGES:
-        said = Translator(lang)("ui.more", count=4)
-        assert not re.fullmatch(r"\+\d+", said.strip()), (lang, said)
+        for key in keys:
+            said = Translator(lang)(key, count=4, points=20)
+            bare = re.sub(r"\s*\(.*\)$", "", said.strip())
+            assert not re.fullmatch(r"\+\d+", bare), (lang, key, said)
 
 
 def test_a_count_of_one_is_said_in_the_singular() -> None:
