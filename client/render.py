@@ -1793,11 +1793,15 @@ def match_end_body(model: ClientModel, width: int, height: int, look: Look) -> l
     tr = model.tr
     view = model.view
     assert view is not None
+    rounds = model.results[-max(1, (width - 26) // 6):]
+    # Rounds left out on the left are said: "#10 … #14" under a bare heading read as the
+    # whole match, the totals not adding up (found at 60 columns after fourteen rounds).
+    heading = (tr("end.history") if len(rounds) == len(model.results) else
+               tr("end.history_last", count=len(rounds), total=len(model.results)))
     lines: list[Line] = [
         [("class:uno", match_winner_words(model, view.match_winner))], [],
-        [("class:heading", tr("end.history"))],
+        [("class:heading", heading)],
     ]
-    rounds = model.results[-max(1, (width - 26) // 6):]
     head = f" {tr('end.col_player')[:14]:<14} {tr('end.col_total')[:7]:>7} "
     head += "".join(f"{'#' + str(r.round_no):>6}" for r in rounds)
     lines.append([("class:dim", head)])

@@ -322,6 +322,32 @@ def test_the_match_end_shows_the_final_rounds_hands() -> None:
         assert f"[{card_code(face_of(model, card))}]" in text
 
 
+@pytest.mark.parametrize(("lang", "all_rounds", "last_five"), [
+    ("en", "Points per round", "Points per round (the last 5 of 14)"),
+    ("it", "Punti per manche", "Punti per manche (le ultime 5 di 14)"),
+    ("pt", "Pontos por rodada", "Pontos por rodada (as últimas 5 de 14)"),
+])
+def test_the_match_end_says_when_it_shows_only_the_last_rounds(
+    lang: str, all_rounds: str, last_five: str
+) -> None:
+    """Found at 60 columns after fourteen rounds: "#10 #11 … #14" under "Points per round",
+    as if the match had had five rounds and the totals did not add up."""
+    model = ClientModel(Translator(lang), name="Me")
+    draws = ["b7", "W+4", "W+4", "W+4", "b9", "r1", "r2"]
+    table = scenario_table(model, rules=RuleSet(hand_size=4, target=50), draws=draws)
+    table.start(model.apply)
+    play_to_the_forgotten_uno(model, table)
+    play_out_the_round(model, table)
+    assert model.screen is Screen.MATCH_END
+    one = "\n".join(screen_lines(model, plain=True, width=60, height=17))
+    assert all_rounds in one and "(" not in one.split(all_rounds)[1].split("\n")[0]
+    model.results = [replace(model.results[-1], round_no=n) for n in range(1, 15)]
+    text = "\n".join(screen_lines(model, plain=True, width=60, height=17))
+    assert last_five in text and "#10" in text and "#14" in text and "#9 " not in text
+    wide = "\n".join(screen_lines(model, plain=True, width=120, height=24))
+    assert "#1 " in wide or f"{all_rounds} (" in wide
+
+
 def test_the_round_end_and_match_end_screens_fit() -> None:
     model, table = started()
     play_to_the_forgotten_uno(model, table)
