@@ -45,6 +45,9 @@ from client.model import (
 )
 from unonet.actions import Action
 
+CHAT_SCROLL = 3
+"""Lines a PgUp or PgDn moves the chat: the lobby's pane at the smallest screen."""
+
 KEYS = (
     "left", "right", "up", "down", "enter", "space", "escape",
     "0", "1", "2", "3", "4", "5", "6", "7", "8", "9",
@@ -207,11 +210,25 @@ class ClientApp:
         def _(event: KeyPressEvent) -> None:
             self.handle("c-c")
 
+        # The chat's earlier lines, whoever has the keys: at 60x18 the lobby's chat has three
+        # lines, and the host's own "friends join with" line took four.
+        @kb.add("pageup")
+        def _(event: KeyPressEvent) -> None:
+            self.scroll_chat(CHAT_SCROLL)
+
+        @kb.add("pagedown")
+        def _(event: KeyPressEvent) -> None:
+            self.scroll_chat(-CHAT_SCROLL)
+
         return kb
 
     @property
     def _chatting(self) -> Filter:
         return has_focus(self.chat_buffer)
+
+    def scroll_chat(self, lines: int) -> None:
+        size = self.app.output.get_size()
+        self.model.scroll_chat(lines, render.chat_depth(self.model, size.columns))
 
     def toggle_chat(self) -> None:
         self.naming = False

@@ -269,6 +269,7 @@ class ClientModel:
         """Events of the round from a round_history (link.MissedEvents), told in the log once
         the seats' names are known: a resume's table_state comes after its snapshot."""
         self.chat: deque[ChatLine] = deque(maxlen=CHAT_LINES)
+        self.chat_back = 0  # wrapped lines the chat pane is scrolled back from its newest
         self._rules_said: tuple[ChatLine, Mapping[str, Any], bool] | None = None
         """The last rule-change line, the rules before the changes it says, and whether it
         says we are no longer ready: the owner's next change, with nothing said between,
@@ -768,10 +769,18 @@ class ClientModel:
         return self.me is None and name == self.my_name
 
     def focus_chat(self, focused: bool) -> None:
-        """The input line got (or gave back) the keys: with them, every line is read."""
+        """The input line got (or gave back) the keys: with them, every line is read; given
+        back, the chat shows its newest lines again."""
         self.chat_focused = focused
         if focused:
             self.chat_unread = 0
+        else:
+            self.chat_back = 0
+
+    def scroll_chat(self, lines: int, depth: int) -> None:
+        """PgUp/PgDn: the chat `lines` further back (negative: forward), never past its newest
+        line nor `depth`, the wrapped lines before it on the screen (render.chat_depth)."""
+        self.chat_back = min(max(0, self.chat_back + lines), max(0, depth))
 
     def apply_snapshot(self, view: View, legal: tuple[Action, ...] | list[Action]) -> None:
         if self.manifest is None:

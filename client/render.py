@@ -1085,21 +1085,46 @@ def chat_lines(model: ClientModel, width: int, rows: int) -> list[Line]:
     """The end of the chat, wrapped, newest at the bottom. A member's line is `2 ada: text`
     (seat, name, text); a host notice `» host: text` in its own style, text included; the
     mark is the client's, so a line's first column always says who wrote it."""
+    if rows < 1:
+        return []
     lines: list[Line] = []
-    for entry in list(model.chat)[-rows:]:
-        mark, mark_style = chat_mark(entry)
-        name, text = shown(entry.name), shown(entry.text)
-        text_style = "class:chat.host" if entry.kind == "host" else \
-            "class:chat.local" if entry.kind == "local" else ""
-        name_style = "class:chat.host" if entry.kind == "host" else "class:chat.name"
-        for i, part in enumerate(wrap(f"{name}: {text}", max(1, width - len(mark) - 1))):
-            lead = (mark_style, mark + " ") if i == 0 else ("", " " * (len(mark) + 1))
-            if i == 0 and part.startswith(name + ":"):
-                lines.append([lead, (name_style, name + ":"),
-                              (text_style, part[len(name) + 1:])])
-            else:
-                lines.append([lead, (text_style, part)])
-    return lines[-rows:]
+    needed = rows + model.chat_back  # PgUp: the pane ends chat_back lines before the newest
+    for entry in reversed(model.chat):  # only as far back as the pane shows
+        lines[:0] = chat_entry_lines(entry, width)
+        if len(lines) >= needed:
+            break
+    end = len(lines) - min(model.chat_back, max(0, len(lines) - rows))
+    return lines[max(0, end - rows):end]
+
+
+def chat_pane_width(model: ClientModel, width: int) -> int:
+    """The chat pane's columns on a screen `width` wide: the lobby's whole width, the
+    table's right two fifths."""
+    return width - width * 3 // 5 - 1 if model.screen is Screen.GAME else width
+
+
+def chat_depth(model: ClientModel, width: int) -> int:
+    """How far back the chat can scroll on a screen `width` wide: its wrapped lines but the
+    newest (the pane shows at least one)."""
+    pane = chat_pane_width(model, width)
+    return max(0, sum(len(chat_entry_lines(entry, pane)) for entry in model.chat) - 1)
+
+
+def chat_entry_lines(entry: ChatLine, width: int) -> list[Line]:
+    """One chat line, wrapped under its mark."""
+    mark, mark_style = chat_mark(entry)
+    name, text = shown(entry.name), shown(entry.text)
+    text_style = "class:chat.host" if entry.kind == "host" else \
+        "class:chat.local" if entry.kind == "local" else ""
+    name_style = "class:chat.host" if entry.kind == "host" else "class:chat.name"
+    lines: list[Line] = []
+    for i, part in enumerate(wrap(f"{name}: {text}", max(1, width - len(mark) - 1))):
+        lead = (mark_style, mark + " ") if i == 0 else ("", " " * (len(mark) + 1))
+        if i == 0 and part.startswith(name + ":"):
+            lines.append([lead, (name_style, name + ":"), (text_style, part[len(name) + 1:])])
+        else:
+            lines.append([lead, (text_style, part)])
+    return lines
 
 
 def chat_title(model: ClientModel, width: int) -> Line:
@@ -1107,7 +1132,9 @@ def chat_title(model: ClientModel, width: int) -> Line:
     narrow pane without the key that reads them (found at 60 columns: "Chat (1 nuovo, Tab
     per" at the pane's edge), which the key bar and help name."""
     title: Line = [("class:heading", model.tr("ui.chat"))]
-    if model.chat_unread:
+    if model.chat_back:  # scrolled back: say so, and how to come back
+        title += [("", " "), ("class:prompt", model.tr("ui.chat_back"))]
+    elif model.chat_unread:
         news = model.tr("ui.unread", count=model.chat_unread)
         if get_cwidth(model.tr("ui.chat") + " " + news) > width:
             news = model.tr("ui.unread_short", count=model.chat_unread)
@@ -1409,8 +1436,8 @@ def game_body(model: ClientModel, width: int, height: int, look: Look) -> list[L
     bottom = height - len(lines) - hand_rows
     lines += (hand_lines(model, width, hand_rows, look) + [[]] * hand_rows)[:hand_rows]
     if bottom > 0:
-        left_width = width * 3 // 5
-        right_width = width - left_width - 1
+        right_width = chat_pane_width(model, width)
+        left_width = width - right_width - 1
         log = log_lines(model, left_width, bottom - 1)
         chat = chat_lines(model, right_width, bottom - 1)
         heads = side_by_side([[("class:heading", model.tr("ui.log"))]],

@@ -24,6 +24,7 @@ from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.mouse_events import MouseButton, MouseEvent, MouseEventType
 from prompt_toolkit.output.vt100 import Vt100_Output
 
+from client import render
 from client.app import ClientApp, build, login_name
 from client.i18n import Translator
 from client.link import ChatReceived, ConnectionChanged, HostKeyWarning
@@ -429,6 +430,38 @@ def test_tab_reads_the_chat_and_lines_after_it_count_again() -> None:
         await d.press("2")
         d.client.deliver(ChatReceived("Chiara", "new", 2))
         assert m.chat_unread == 1 and m.selected == 1
+        d.pipe.send_text("qy")
+
+    with driver() as d:
+        run(d, script)
+
+
+def test_page_up_shows_the_chats_earlier_lines_and_page_down_comes_back() -> None:
+    """Found in tmux: at 60x18 the lobby's chat has three lines, and the host's own "friends
+    join with" line took four: its start, the address to give, could not be read. PgUp and
+    PgDn scroll the chat, whoever has the keys; the chat's title says it is scrolled."""
+    long = "join with: unonet join 192.0.2.2:7077 --fingerprint " + "ABCD-" * 12 + "EFGH"
+
+    async def script(d: Driver) -> None:
+        m = d.model
+        await d.press("")
+        d.client.deliver(ChatReceived("Bruno", long, 1))
+        for n in range(30):
+            d.client.deliver(ChatReceived("Chiara", f"line {n}", 2))
+        await d.press("")
+        assert "line 29" in screen_text(d) and "192.0.2.2" not in screen_text(d)
+        for _ in range(12):
+            await d.press("\x1b[5~")  # PgUp
+        assert "192.0.2.2" in screen_text(d) and "earlier lines, PgDn" in screen_text(d)
+        depth = m.chat_back
+        await d.press("\x1b[5~" * 40)  # past the oldest line: it stays in view
+        assert m.chat_back == render.chat_depth(m, 80) and "Bruno" in screen_text(d)
+        assert depth <= m.chat_back
+        await d.press("\x1b[6~" * 60)  # PgDn, to the newest
+        assert m.chat_back == 0 and "line 29" in screen_text(d)
+        assert "earlier lines" not in screen_text(d)
+        await d.press("\x1b[5~\t\t")  # the chat's keys given back: the newest again
+        assert m.chat_back == 0
         d.pipe.send_text("qy")
 
     with driver() as d:
