@@ -53,7 +53,7 @@ from client.model import (
 from client.rule_editor import editor_options
 from client.rule_words import differences, rule_changes
 from client.safe_text import shown
-from unonet.actions import Draw
+from unonet.actions import Accept, Draw, Pass
 from unonet.cards import Color, Face, Kind
 from unonet.phase import Phase
 from unonet.rulebook import option_meaning, option_title, value_words
@@ -1149,12 +1149,22 @@ def game_keys(model: ClientModel) -> list[str]:
         keys = ["key.sit"] if model.open_seats() else []
         return [*keys, "key.deck", "key.chat", "key.help", "key.quit"]
     rules = model.rules()
-    keys = ["key.play", "key.draw", "key.uno"]
+    keys = ["key.play", space_key(model), "key.uno"]
     if (rules is None or rules.wd4_policy == "challenge") and not model.no_mercy:
         keys.append("key.challenge")
     if rules is None or rules.buzzers:
         keys.append("key.buzz")
     return [*keys, "key.deck", "key.chat", "key.help", "key.quit"]
+
+
+def space_key(model: ClientModel) -> str:
+    """What Space does now, in the order `ClientModel.draw` tries (found in tmux: after a
+    draw the bar still said "Space draw" where Space keeps the card and passes): take a
+    pending draw, draw, or pass; "draw" while nothing is ours to do."""
+    for kind, key in ((Accept, "key.accept"), (Draw, "key.draw"), (Pass, "key.pass")):
+        if any(isinstance(action, kind) for action in model.legal):
+            return key
+    return "key.draw"
 
 
 def keybar(model: ClientModel, items: Sequence[str], width: int) -> Line:

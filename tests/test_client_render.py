@@ -23,7 +23,7 @@ from client.lobby import LobbyState, SeatInfo, TableInfo
 from client.model import ChatLine, ClientModel, RoundResult, Screen
 from client.render import Look, card_code, color_keys, compose, result_lines
 from client.rule_editor import editor_options
-from unonet.actions import Catch, Challenge, Draw
+from unonet.actions import Accept, Catch, Challenge, Draw, Pass
 from unonet.bots import NormalBot
 from unonet.bots.base import Bot
 from unonet.cards import Color
@@ -211,6 +211,34 @@ def test_the_key_bar_keeps_help_and_quit_and_shows_only_keys_in_force() -> None:
     assert "B buzz" not in screen_lines(model, plain=False)[-1]  # no buzzers: no B
     buzzers, _ = house_started(RuleSet(buzzers=True))
     assert "B buzz" in screen_lines(buzzers, plain=False)[-1]
+
+
+@pytest.mark.parametrize(("lang", "draw", "take", "pass_"), [
+    ("en", "Space draw", "Space take", "Space pass"),
+    ("it", "Spazio pesca", "Spazio prende", "Spazio passa"),
+    ("pt", "Espaço compra", "Espaço aceita", "Espaço passa"),
+])
+def test_the_key_bar_says_what_space_does_now(lang: str, draw: str, take: str,
+                                              pass_: str) -> None:
+    """Found in tmux: after a draw the bar still said "Space draw", where Space keeps the
+    drawn card and passes. It says what Space does, as ClientModel.draw does it: take the
+    Wild Draw Four played on us, draw, or pass."""
+    model, table = started(lang)
+
+    def bar() -> str:
+        return screen_lines(model, plain=False)[-1]
+
+    assert draw in bar()
+    model.select_index(2)  # the scenario: a Wild naming green; Bruno g7; Chiara's bluffed +4
+    model.play_selected()
+    table.send_intent(play_of(model.choose_color(Color.GREEN)))
+    assert any(isinstance(action, Accept) for action in model.legal)
+    assert take in bar() and draw not in bar()
+    table.send_intent(Challenge())  # she was bluffing: she draws 4, and it is our turn
+    assert draw in bar()
+    table.send_intent(Draw())  # b9: playable, so Space keeps it and passes
+    assert any(isinstance(action, Pass) for action in model.legal)
+    assert pass_ in bar() and draw not in bar()
 
 
 def house_started(rules: RuleSet) -> tuple[ClientModel, LocalTable]:
