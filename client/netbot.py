@@ -46,6 +46,7 @@ from client.link import (
 )
 from client.link_session import LinkSession
 from client.lobby import JoinTable
+from client.safe_text import shown
 from protocol.client_session import GameEvent as WireGameEvent
 from protocol.client_session import (
     MessageReceived,
@@ -157,6 +158,31 @@ class BotResult:
     closed_silently: bool = False
     """The host closed the stream without a word (what a TLS host does to plain bytes)."""
     latencies: list[float] = field(default_factory=list)  # seconds from intent to its answer
+    names: dict[int, str] = field(default_factory=dict)
+    """Each seat's name as the table's lobby last said it (the host's words: escape them)."""
+
+
+def report_lines(result: BotResult) -> list[str]:
+    """What `unonet bot` prints of its session: each match's winner and scores by name (it
+    said "seat 1 wins, scores [238, 684]", in the host log's seat numbers, never saying which
+    seat was the bot), then what the deck checks covered: "no violation" is said only of
+    what was checked."""
+    def name(seat: int) -> str:
+        given = shown(result.names.get(seat) or f"seat {seat}")
+        return f"{given} (this bot)" if seat == result.seat else given
+
+    lines = []
+    for number, ended in enumerate(result.matches, 1):
+        scores = ", ".join(f"{name(seat)} {score}" for seat, score in enumerate(ended.scores))
+        lines.append(f"match {number} over: {name(ended.winner)} wins; scores: {scores}")
+    rounds = len(result.rounds)
+    checked = f"deck checks: {len(result.audited)} of {rounds} rounds audited in full"
+    if result.violations:
+        count = len(result.violations)
+        lines.append(f"{checked}; {count} violation{'' if count == 1 else 's'} (below)")
+    elif rounds:
+        lines.append(f"{checked}, every card and seed held")
+    return lines
 
 
 class NetworkBot:
@@ -294,11 +320,14 @@ class NetworkBot:
     def _audit_reported(self, round_no: int) -> None:
         """Record what the verifier says of round `round_no` now its audit came; a round
         audited in full counts, with its other-side faces checked (UNO Flip)."""
-        verifier = self.link.gate.verifier
-        rounds = verifier.rounds if verifier is not None else []
-        rnd = next((r for r in reversed(rounds) if r.round_no == round_no), None)
+        # The round the audit closed, as the gate kept it when it checked the audit: the
+        # gate's verifier may be a rematch's by now, its own round 1 just dealt (the report
+        # said "0 of 1 rounds audited" one time in three).
+        audits = self.link.gate.audits
+        rnd = next((r for r in audits if r.round_no == round_no), None)
         if rnd is None:
             return
+        audits.remove(rnd)
         self.result.rounds[round_no] = RoundCheck(rnd.status, len(rnd.received))
         if rnd.status == "audited":
             self.result.audited.append(round_no)
@@ -367,6 +396,7 @@ class NetworkBot:
         if lobby.you is not None:
             self.result.seat = lobby.you
         self.rules = RuleSet.from_dict(dict(lobby.rules))
+        self.result.names = {s.seat: s.name for s in lobby.seats if s.name}
         mine = next((s for s in lobby.seats if s.seat == self.result.seat), None)
         if self.leaving:
             return self._leave("match over")  # back in the lobby: no audit is coming now

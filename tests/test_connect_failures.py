@@ -313,6 +313,51 @@ async def test_a_bot_that_catches_the_host_cheating_exits_3(
     assert "Traceback" not in err
 
 
+async def test_a_bot_that_played_says_who_won_by_name_and_what_its_checks_covered(
+    nursery: trio.Nursery, tmp_path: Path,
+) -> None:
+    """`unonet bot` printed "match over: seat 1 wins, scores [238, 684]": seat numbers from
+    0, and not which one was the bot. Now names, the bot marked, and what the deck checks
+    covered, on stdout; nothing on stderr but the unpinned-fingerprint line there is none of
+    over plain TCP."""
+    from unonet.rules import RuleSet
+
+    host = await start_host(nursery, bots=1, players=1, rules=RuleSet(max_rounds=1))
+    with trio.fail_after(300):
+        bot = await trio.run_process(
+            [sys.executable, "-m", "unonet.cli", "bot", f"127.0.0.1:{host.port}", "--no-tls",
+             "--think", "0", "--name", "Robo"],
+            cwd=REPO, env={**os.environ, "XDG_CONFIG_HOME": str(tmp_path)},
+            capture_stdout=True, capture_stderr=True, check=False)
+    out, err = bot.stdout.decode(), bot.stderr.decode()
+    assert bot.returncode == 0, err
+    assert err == ""
+    lines = out.splitlines()
+    assert len(lines) == 2, lines
+    assert re.fullmatch(r"match 1 over: .+ wins; scores: .+ \d+, .+ \d+", lines[0]), lines
+    assert "Robo (this bot)" in lines[0]
+    assert lines[1] == "deck checks: 1 of 1 rounds audited in full, every card and seed held"
+
+
+def test_a_bots_report_escapes_names_and_says_no_more_than_was_checked() -> None:
+    from client.netbot import BotResult, RoundCheck, report_lines
+    from protocol.trust.results import Violation, ViolationKind
+    from unonet.events import MatchEnded
+
+    result = BotResult(seat=0, names={0: "Robo", 1: "\x1b[2Jevil"})
+    result.matches.append(MatchEnded(1, (12, 540)))
+    result.rounds = {1: RoundCheck("audited", 40), 2: RoundCheck("missed", 3)}
+    result.audited = [1]
+    lines = report_lines(result)
+    assert lines[0] == "match 1 over: \\x1b[2Jevil wins; scores: Robo (this bot) 12, " \
+                       "\\x1b[2Jevil 540"
+    assert lines[1] == "deck checks: 1 of 2 rounds audited in full, every card and seed held"
+    result.violations.append(Violation(ViolationKind.CARD_MISMATCH, "a card is not the one"))
+    assert report_lines(result)[1] == "deck checks: 1 of 2 rounds audited in full; 1 violation " \
+                                      "(below)"
+    assert report_lines(BotResult()) == []  # it never played: nothing to claim
+
+
 def test_the_next_attempt_is_said_in_the_players_language() -> None:
     """Found in tmux: an Italian player read "riconnessione: the host is gone (...); attempt
     5 of 15 in 8 s". The words are the player's; the reason stays as the system said it."""

@@ -552,8 +552,8 @@ def cmd_bot(args: argparse.Namespace) -> int:
         think = netbot.DEFAULT_THINK if args.think is None else args.think
         result = await netbot.play(stream, name=name, level=args.policy, table=args.table,
                                    matches=args.matches, think=think)
-        for ended in result.matches:
-            print(f"match over: seat {ended.winner} wins, scores {list(ended.scores)}")
+        for line in netbot.report_lines(result):
+            print(line)
         for violation in result.violations:  # the host's own words are in it: escaped
             print(f"the host failed a check: {shown(str(violation))}", file=sys.stderr)
         if result.violations:

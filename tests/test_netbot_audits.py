@@ -1,0 +1,52 @@
+"""What `unonet bot` reports of its deck checks is what its verifier judged, even when a
+rematch's manifest comes in the same read as the audit that ended the match.
+
+Found running `unonet bot` against a host of one round a match: one time in three it said
+"deck checks: 0 of 1 rounds audited in full". The bot read the audited round from the gate's
+verifier after the read, when the next match's manifest, in the same read, had replaced it: its
+round 1 was the new match's, just dealt. Here the stream between host and bot holds the audit
+back until the rematch's manifest and round_prepare come, and hands them over in one read.
+"""
+
+from __future__ import annotations
+
+import trio
+import trio.testing
+from client_net import start_host
+from tamper import Message, TamperingStream
+
+from client import netbot
+from unonet.rules import RuleSet
+
+
+async def test_the_audit_and_a_rematch_in_one_read_still_count_the_round_audited(
+    nursery: trio.Nursery,
+) -> None:
+    host = await start_host(nursery, bots=1, players=1, rules=RuleSet(max_rounds=1))
+    held: list[Message] = []
+    released = False
+
+    def hold_the_audit(message: Message) -> list[Message]:
+        nonlocal released
+        if released:
+            return [message]
+        if message.get("t") == "round_audit" or held:
+            held.append(message)
+            if message.get("t") == "round_prepare":  # the rematch's first round, dealt
+                released = True
+                return list(held)  # all in one read
+            return []
+        return [message]
+
+    stream = TamperingStream(await trio.open_tcp_stream("127.0.0.1", host.port),
+                             hold_the_audit)
+    with trio.fail_after(300):
+        result = await netbot.play(stream, name="Robo", table=0, think=0.0)
+    assert released, "the rematch never came: the test did not test the race"
+    kinds = [message.get("t") for message in held]
+    assert kinds[0] == "round_audit" and "manifest" in kinds, kinds
+    assert result.violations == []
+    assert result.audited == [1]
+    assert result.rounds[1].status == "audited" and result.rounds[1].events > 0
+    assert netbot.report_lines(result)[-1] == (
+        "deck checks: 1 of 1 rounds audited in full, every card and seed held")
