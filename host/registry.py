@@ -108,8 +108,9 @@ class Registry:
             self._created_by.setdefault(table.number, None)
         self._touched.add(table.number)
         self._next_number = max(self._next_number, table.number + 1)
+        changed = table.rules.differences()  # "rules {}" read as no rules at all
         log.info("table %d (%s) open, rules %s", table.number, table.settings.name,
-                 table.rules.differences())
+                 changed or "official (no option changed)")
 
     # -- connections ---------------------------------------------------------------------------
 

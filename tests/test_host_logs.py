@@ -120,3 +120,24 @@ async def test_client_chosen_text_cannot_forge_a_log_line(
     messages = [r.getMessage() for r in caplog.records]
     assert any("ended" in m for m in messages)  # refused or welcomed, it was logged
     assert not any("\n" in m or "\x1b" in m for m in messages)
+
+
+def test_a_table_opened_with_the_official_rules_says_so(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The host's log said "table 0 (table 0) open, rules {}": no changed option read as no
+    rules at all."""
+    from host.registry import Registry
+    from host.settings import FAST_TIMINGS
+    from host.table import TableSettings
+    from unonet.rules import RuleSet
+
+    registry = Registry(FAST_TIMINGS)
+    with caplog.at_level(logging.INFO, logger="unonet.host.registry"):
+        registry.create_table(TableSettings("club", RuleSet(), headless=True, target_seats=2,
+                                            timings=FAST_TIMINGS))
+        registry.create_table(TableSettings("fast", RuleSet(target=50), headless=True,
+                                            target_seats=2, timings=FAST_TIMINGS))
+    said = [record.getMessage() for record in caplog.records]
+    assert "table 0 (club) open, rules official (no option changed)" in said, said
+    assert "table 1 (fast) open, rules {'target': 50}" in said, said
