@@ -53,6 +53,8 @@ class TableInfo:
     preset: str | None = None
     open: int | None = None
     """Seats a join may take now (SPEC.md [UNO-8-32]); None: an older host's list."""
+    bots: int | None = None
+    """Seats bots hold (SPEC.md [UNO-8-33]); None: an older host's list."""
 
 
 # -- commands ----------------------------------------------------------------------------------

@@ -1670,6 +1670,10 @@ def tables_body(model: ClientModel, width: int, height: int) -> list[Line]:
             key = ("tables.playing" if table.open is None
                    else "tables.playing_open" if table.open else "tables.playing_watch")
             state = f" ({tr(key, count=table.open)})"
+        elif table.open == 0 and table.players and table.bots == table.players:
+            # Seated by bots alone, its match starts for its first watcher ([UNO-8-22]):
+            # "2/2 players" read as a full table, and Enter was refused.
+            state = f" ({tr('tables.bots_only')})"
         # What a table's name cannot have of the line, it gives up with "…": how full the
         # table is and whether a seat is open stay whole (found at 60 columns in a club's
         # list: "Mesa de Zé Maria da Silva Santos: 4/10 players (playing,").

@@ -169,7 +169,8 @@ def _rules(value: Any) -> dict[str, Any]:
 def tables_from_wire(message: Mapping[str, Any]) -> tuple[TableInfo, ...]:
     return tuple(
         TableInfo(_int(t, "table"), _str(t, "name"), _int(t, "seats"), _int(t, "players"),
-                  _bool(t, "started"), _opt_str(t, "preset"), _opt_int(t, "open"))
+                  _bool(t, "started"), _opt_str(t, "preset"), _opt_int(t, "open"),
+                  _opt_int(t, "bots"))
         for t in (_map(item, "table") for item in _list(message, "tables"))
     )
 

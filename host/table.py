@@ -142,6 +142,7 @@ class Table:
             "table": self.number, "name": self.settings.name, "seats": len(self.room.seats),
             "players": sum(1 for _ in self.room.occupied()), "started": self.started,
             "preset": self.settings.preset, "open": self.open_seats(),
+            "bots": sum(1 for _, seat in self.room.occupied() if seat.kind == BOT),
         }
 
     def open_seats(self) -> int:

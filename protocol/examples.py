@@ -67,7 +67,7 @@ EXAMPLES: dict[str, dict[str, Any]] = {
     "list_tables": {"t": "list_tables", "id": 1},
     "tables": {"t": "tables", "tables": [
         {"table": 0, "name": "kitchen", "seats": 4, "players": 2, "started": False,
-         "preset": "official"}]},
+         "preset": "official", "open": 2, "bots": 1}]},
     "create_table": {"t": "create_table", "id": 2, "name": "kitchen", "preset": "official",
                      "options": {"uno_penalty": 4}},
     "join_table": {"t": "join_table", "id": 3, "table": 0, "name": "ada", "seat": 1},

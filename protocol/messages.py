@@ -141,6 +141,7 @@ TABLE_SUMMARY = Struct(
         Field("started", Bool()),
         opt("preset", CODE),
         opt("open", Int(0, MAX_SEATS)),
+        opt("bots", Int(0, MAX_SEATS)),
     ),
     "table summary (§8.2)",
 )

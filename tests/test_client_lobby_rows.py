@@ -142,3 +142,29 @@ def test_the_lobby_says_when_the_match_starts_whole_at_the_smallest_window() -> 
                 said = " ".join(screen.split())
                 assert " ".join(tr(key).split()) in said, (lang, width, screen)
 
+
+
+def test_the_table_list_offers_a_table_of_bots_alone_to_watch() -> None:
+    """Found in tmux: "table 0: 2/2 players" at a dedicated server whose table two bots held,
+    and Enter was refused. Its match starts for its first watcher; the list says so where
+    the host says how many seats bots hold (SPEC [UNO-8-33]), and not for an older host's
+    list, a table with a human, one with a seat open, or one playing."""
+    from client.link import TablesListed
+    from client.lobby import TableInfo
+
+    tables = (TableInfo(0, "a", 2, 2, False, None, 0, 2), TableInfo(1, "b", 2, 2, False),
+              TableInfo(2, "c", 2, 2, False, None, 0, 1),
+              TableInfo(3, "d", 4, 2, False, None, 2, 2),
+              TableInfo(4, "e", 2, 2, True, None, 0, 2))
+    for lang, said in (("en", ("a: 2/2 players (bots only: w watches them play)",
+                               "b: 2/2 players", "c: 2/2 players", "d: 2/4 players",
+                               "e: 2/2 players (playing, no seat open: w watches)")),
+                       ("it", ("a: 2/2 giocatori (solo bot: w per guardarli giocare)",
+                               "b: 2/2 giocatori", "c: 2/2 giocatori", "d: 2/4 giocatori",
+                               "e: 2/2 giocatori (in gioco, nessun posto libero: w per "
+                               "guardare)"))):
+        model = ClientModel(Translator(lang), name="Zé")
+        model.apply(TablesListed(tables))
+        rows = [line.strip(" >") for line in text_of(model)]
+        for line in said:
+            assert line in rows, (lang, line, rows)

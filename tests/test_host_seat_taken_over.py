@@ -13,11 +13,17 @@ import trio
 import trio.testing
 from client_net import play_until, start_host, start_link
 
-from client.link import GameEvent, LobbyChanged, Refused, Update
-from client.lobby import JoinTable, Leave, SeatInfo
+from client.i18n import Translator
+from client.link import GameEvent, LobbyChanged, Refused, TablesListed, Update
+from client.lobby import JoinTable, Leave, SeatInfo, Spectate
+from client.model import ClientModel
 from client.network import LinkConfig
+from client.render import compose
 from client.wire import WireError, lobby_from_wire
+from host.registry import Registry
+from host.server import HostServer, ServerConfig
 from host.settings import FAST_TIMINGS
+from host.table import TableSettings
 from protocol.examples import EXAMPLES
 from unonet import events as ev
 from unonet.rules import RuleSet
@@ -71,6 +77,7 @@ async def test_only_a_stand_ins_seat_is_shown_as_open(nursery: trio.Nursery) -> 
     assert isinstance(opened, LobbyChanged)
     assert [s.name for s in opened.lobby.seats if s.taken_over] == ["Dee"]
     assert host.table.summary()["open"] == 1  # Bo's seat waits for him; Dee's is open
+    assert host.table.summary()["bots"] == 1  # Dee's stand-in is not a bot's seat ([UNO-8-33])
     assert host.table.room.seats[bo_seat.seat] is not None
 
 
@@ -112,3 +119,29 @@ async def test_a_seat_past_its_grace_is_shown_as_open_when_its_stand_in_takes_it
     cy.send(JoinTable(0, "Cy", bo_seat.seat))  # and the seat is the spectator's to take
     taken = await cy.until(lambda u: isinstance(u, LobbyChanged) and u.lobby.you == bo_seat.seat)
     assert isinstance(taken, LobbyChanged)
+
+
+async def test_a_table_of_bots_alone_is_listed_as_one_to_watch(nursery: trio.Nursery) -> None:
+    """Found in tmux: a dedicated server's table seated by two bots was listed "table 0: 2/2
+    players", and Enter was refused: no free seat. Its match starts for its first watcher
+    ([UNO-8-22]); the list says how many seats bots hold (SPEC [UNO-8-33]) and the client
+    offers to watch it."""
+    registry = Registry(FAST_TIMINGS)  # as `unonet host --headless --bots 2 --seats 2`
+    table = registry.create_table(TableSettings("bots", RULES, capacity=2, headless=True,
+                                                target_seats=2, timings=FAST_TIMINGS))
+    for _ in range(2):
+        table.add_bot()
+    server = HostServer(registry, ServerConfig(bind="127.0.0.1", port=0))
+    port = (await nursery.start(server.serve))[0].socket.getsockname()[1]
+    harness = await start_link(nursery, LinkConfig("127.0.0.1", port, name="Vi", tls=False))
+    listed = await harness.until_type(TablesListed)
+    (listed_table,) = listed.tables
+    assert (listed_table.players, listed_table.bots, listed_table.open,
+            listed_table.started) == (2, 2, 0, False)
+    model = ClientModel(Translator("en"), name="Vi")
+    model.apply(listed)
+    text = "".join(fragment[1] for fragment in compose(model, 80, 23, True))
+    assert "bots: 2/2 players (bots only: w watches them play)" in text, text
+    harness.send(Spectate(0))  # and watching it starts its match
+    await harness.until(lambda u: isinstance(u, LobbyChanged) and u.lobby.started)
+    await harness.close()
