@@ -20,6 +20,7 @@ from collections.abc import Mapping
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
+from prompt_toolkit.document import Document
 from prompt_toolkit.filters import Filter, has_focus
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.input import Input
@@ -34,7 +35,6 @@ from client.i18n import Translator, pick_language
 from client.link import TableLink, Update
 from client.lobby import LOBBY_COMMANDS, LobbyCommand
 from client.model import (
-    MAX_NAME_CHARS,
     ChallengePrompt,
     ClientModel,
     ColorPrompt,
@@ -43,6 +43,7 @@ from client.model import (
     SeatPrompt,
     TargetPrompt,
 )
+from protocol.limits import MAX_CHAT_CHARS, MAX_NAME_CHARS
 from unonet.actions import Action
 
 CHAT_SCROLL = 3
@@ -86,7 +87,8 @@ class ClientApp:
         self.bell_enabled = bell
         self.bells = 0
         self.sent: list[Action | LobbyCommand | str] = []
-        self.chat_buffer = Buffer(multiline=False, accept_handler=self._accept_line)
+        self.chat_buffer = Buffer(multiline=False, accept_handler=self._accept_line,
+                                  on_text_changed=self._bounded)
         self.naming = False  # the input line takes our name (key e) instead of a chat line
         self.body = Window(
             FormattedTextControl(self._text, focusable=True, show_cursor=False),
@@ -150,6 +152,14 @@ class ClientApp:
 
     def _input_prompt(self) -> str:
         return self.model.tr("ui.name_prompt") + " " if self.naming else "> "
+
+    def _bounded(self, buffer: Buffer) -> None:
+        """The input line stops at what the host takes (a name's or a chat line's length), so
+        what is typed past it is seen not to go in, rather than cut from the line sent (it
+        was cut at 200 characters, unsaid, where the host takes 512)."""
+        most = MAX_NAME_CHARS if self.naming else MAX_CHAT_CHARS
+        if len(buffer.text) > most:
+            buffer.document = Document(buffer.text[:most], most)
 
     def _accept_line(self, buffer: Buffer) -> bool:
         """Enter on the input line: our new name after `e`, else a chat line."""

@@ -40,6 +40,7 @@ from client.lobby import (
 from client.rule_editor import editor_options, step_option
 from client.rule_words import rule_changes
 from client.safe_text import own_chat, own_name, shown, typed
+from protocol.limits import MAX_CHAT_CHARS
 from protocol.text import TextRefused, normal_name
 from unonet import events as ev
 from unonet.actions import (
@@ -78,10 +79,6 @@ moves, so a refused one was a race with the table."""
 
 LOG_LINES = 200
 CHAT_LINES = 100
-MAX_CHAT_CHARS = 200
-"""The protocol's chat limit (protocol.limits.MAX_CHAT_CHARS); longer lines are cut here."""
-MAX_NAME_CHARS = 32
-"""A player's name on the wire is str(1..32) (SPEC.md 8.2 join_table); longer names are cut."""
 
 RULE_CHANGES_SAID = 3
 """A rule change of more options than this (a preset) is said as a count: the lobby lists

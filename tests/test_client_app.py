@@ -32,6 +32,7 @@ from client.lobby import AddBot, JoinTable, LobbyCommand, SetReady, SetRules, Sp
 from client.model import ChallengePrompt, ClientModel, ColorPrompt, Prompt, QuitPrompt, Screen
 from client.render import compose
 from client.rule_editor import editor_options, step_option
+from protocol.limits import MAX_CHAT_CHARS, MAX_NAME_CHARS
 from unonet.actions import Accept, Action, CallUno, Catch, Challenge, Draw, Play
 from unonet.cards import Color
 
@@ -466,6 +467,33 @@ def test_page_up_shows_the_chats_earlier_lines_and_page_down_comes_back() -> Non
 
     with driver() as d:
         run(d, script)
+
+
+def test_the_input_line_stops_at_what_the_host_takes() -> None:
+    """A chat line was cut at 200 characters when sent, unsaid, where the host takes 512
+    (the client had its own stale copy of the limit). The input line now stops at the
+    protocol's limit, a chat line's or, after `e`, a name's: what does not go in is seen
+    not to, and everything seen is sent."""
+    async def script(d: Driver) -> None:
+        await d.press("")
+        long = "".join(f"{n % 10}" for n in range(MAX_CHAT_CHARS + 40))
+        await d.press("\t" + long)
+        assert d.client.chat_buffer.text == long[:MAX_CHAT_CHARS]
+        await d.press("\r")
+        assert d.table.chat == [long[:MAX_CHAT_CHARS]]
+        d.pipe.send_text("qy")
+
+    with driver() as d:
+        run(d, script)
+    with driver(lobby_first=True) as d:
+        async def naming(d: Driver) -> None:
+            await d.press("e" + "n" * (MAX_NAME_CHARS + 5))
+            assert d.client.chat_buffer.text == "n" * MAX_NAME_CHARS
+            await d.press("\r")
+            assert d.model.my_name == "n" * MAX_NAME_CHARS
+            d.pipe.send_text("qy")
+
+        run(d, naming)
 
 
 def screen_lines(d: Driver) -> list[str]:
