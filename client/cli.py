@@ -51,10 +51,10 @@ from client.tls import (
 )
 from protocol.limits import INT_MAX
 from protocol.text import TextRefused
+from protocol.versions import DEFAULT_PORT
 
 log = logging.getLogger("unonet.client.cli")
 
-DEFAULT_PORT = 7077
 OWN_HOST = "own-host"
 """The place (client/seat_tokens.py) the host's own player keeps its seat under, whatever port
 `unonet host` listens on this time."""

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from client.known_hosts import config_dir
+from protocol.limits import RESUME_TOKEN_BYTES
 
 FILE_NAME = "seat_tokens"
 HEADER = "# unonet seat tokens: place fingerprint table seat token saved (keep this file secret)\n"
@@ -29,7 +30,6 @@ TOKEN_LIFETIME = 7 * 24 * 3600.0
 """Seconds a kept token is offered: a match interrupted for a week is over for everyone (the host
 gives a dropped seat to a bot after 30 s, but a journal can be resumed days later)."""
 NO_FINGERPRINT = "-"
-TOKEN_BYTES = 32
 
 
 @dataclass(frozen=True)
@@ -59,7 +59,7 @@ class KeptSeat:
                        float(saved))
         except ValueError:
             return None
-        return kept if len(kept.token) == TOKEN_BYTES and kept.table >= 0 else None
+        return kept if len(kept.token) == RESUME_TOKEN_BYTES and kept.table >= 0 else None
 
 
 @dataclass(frozen=True)

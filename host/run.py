@@ -27,6 +27,7 @@ from host.settings import MAX_CONNECTIONS, PER_ADDRESS, ConnectionLimits, TableT
 from host.table import Table, TableSettings
 from host.tls import identity_signer, load_or_create_identity, server_context
 from protocol.trust.signing import Signer
+from protocol.versions import DEFAULT_PORT
 from unonet.rules import RuleSet
 from unonet.words import Words
 
@@ -38,7 +39,7 @@ class HostOptions:
     rules: RuleSet = field(default_factory=RuleSet)
     preset: str = "official"
     bind: str | None = None
-    port: int = 7077
+    port: int = DEFAULT_PORT
     bots: int = 0
     seats: int = 4
     headless: bool = True
@@ -185,7 +186,7 @@ def resume_flags(record: Mapping[str, Any]) -> list[str]:
     flags = []
     if record.get("bind"):
         flags += ["--bind", str(record["bind"])]
-    flags += ["--port", str(record.get("port", 7077))]
+    flags += ["--port", str(record.get("port", DEFAULT_PORT))]
     if record.get("tls") is False:
         flags.append("--no-tls")
     if record.get("headless"):

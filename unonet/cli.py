@@ -13,7 +13,6 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import TYPE_CHECKING
 
 from client.cli import (
-    DEFAULT_PORT,
     HostAddress,
     add_join_arguments,
     add_play_arguments,
@@ -32,6 +31,7 @@ from host.settings import (
     TableTimings,
 )
 from host.table_limits import MAX_LIVE_TABLES
+from protocol.versions import DEFAULT_PORT
 from unonet import __version__
 from unonet.actions import Action
 from unonet.bots import POLICIES
@@ -367,7 +367,7 @@ def resumed_journals(paths: Sequence[str]) -> list[tuple[Path, Resumed]]:
 
 
 HOST_DEFAULTS: dict[str, object] = {
-    "port": 7077, "no_tls": False, "headless": False, "bot_delay": TableTimings().bot_delay,
+    "port": DEFAULT_PORT, "no_tls": False, "headless": False, "bot_delay": TableTimings().bot_delay,
     "max_connections": MAX_CONNECTIONS, "per_address": PER_ADDRESS, "journal_sync": 0,
     "tables": 1,
 }
@@ -685,7 +685,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="address to listen on (default: every interface; with --resume, "
                       "the journal's)")
     host.add_argument("--port", type=port_number, default=None, metavar="N",
-                      help="port (default 7077; with --resume, the journal's)")
+                      help=f"port (default {DEFAULT_PORT}; with --resume, the journal's)")
     host.add_argument("--rules", default=None, choices=playable_presets(),
                       help="rule preset (default official; with --resume, that of the "
                       "tables the journal's host opened): " + preset_words())
