@@ -407,6 +407,7 @@ EN: dict[str, str] = {
     "ui.watching_turn": "You are watching: {name}'s turn.",
     "ui.watch_open": "Seats you can take (their player is gone): {seats}. "
                      "Press the seat's number to play it.",
+    "ui.watch_bots": "Bots hold every seat: no seat will open at this table.",
     "ui.watch_full": "Every seat has its player; one opens if a player leaves and a bot "
                      "stands in.",
     "key.sit": "1-0 take seat",
@@ -811,6 +812,7 @@ IT: dict[str, str] = {
     "ui.watching_turn": "Stai guardando: tocca a {name}.",
     "ui.watch_open": "Posti che puoi prendere (il giocatore se n'è andato): {seats}. "
                      "Premi il numero del posto per giocarlo.",
+    "ui.watch_bots": "I bot occupano ogni posto: a questo tavolo non se ne libera nessuno.",
     "ui.watch_full": "Ogni posto ha il suo giocatore; uno si libera se qualcuno esce e un "
                      "bot lo sostituisce.",
     "key.sit": "1-0 prendi posto",
@@ -1216,6 +1218,7 @@ PT: dict[str, str] = {
     "ui.watching_turn": "Você está assistindo: vez de {name}.",
     "ui.watch_open": "Lugares que você pode pegar (o jogador saiu): {seats}. "
                      "Aperte o número do lugar para jogá-lo.",
+    "ui.watch_bots": "Bots ocupam todos os lugares: nesta mesa nenhum vai abrir.",
     "ui.watch_full": "Todo lugar tem seu jogador; um abre se alguém sair e um bot o "
                      "substituir.",
     "key.sit": "1-0 pega lugar",

@@ -1048,6 +1048,9 @@ def watching_lines(model: ClientModel, width: int) -> list[Line]:
     if seats:
         names = ", ".join(f"{s + 1} {model.name(s)}" for s in seats)
         text = tr("ui.watch_open", seats=names)
+    elif model.lobby is not None and model.lobby.seats and all(
+            seat.kind == "bot" for seat in model.lobby.seats):
+        text = tr("ui.watch_bots")  # no player to leave: no seat will open
     else:
         text = tr("ui.watch_full")
     lines += [[("", " " + part)] for part in wrap(text, width - 1)]

@@ -159,6 +159,20 @@ def test_with_every_player_there_a_spectator_is_told_how_a_seat_opens() -> None:
     assert "take seat" not in text.split("\n")[-1]
 
 
+@pytest.mark.parametrize(("lang", "words"), [("en", "Bots hold every seat"),
+                                              ("pt", "Bots ocupam todos os lugares")])
+def test_a_spectator_of_bots_alone_is_not_told_a_seat_may_open(lang: str, words: str) -> None:
+    """Found in tmux watching a dedicated server's table of three bots: "one opens if a
+    player leaves and a bot stands in", where no player is there to leave."""
+    model = spectator(lang, gone=False)
+    assert model.lobby is not None
+    bots = tuple(replace(seat, kind="bot") for seat in model.lobby.seats)
+    model.apply(LobbyChanged(replace(model.lobby, seats=bots)))
+    text = screen(model)
+    assert words in " ".join(text.split())
+    assert model.tr("ui.watch_full").split(";")[0] not in text
+
+
 @pytest.mark.parametrize(("lang", "words"), [("it", "Stai guardando"),
                                               ("pt", "Você está assistindo")])
 def test_a_spectators_screen_in_italian_and_portuguese(lang: str, words: str) -> None:
