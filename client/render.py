@@ -799,12 +799,12 @@ def ending_words(model: ClientModel) -> str:
     return words if code in OWN_ENDINGS or not detail else f"{words} ({detail})"
 
 
-def status(model: ClientModel, look: Look) -> Line:
+def status(model: ClientModel, look: Look, width: int) -> Line:
     """What the game waits for: a prompt of ours, or whose turn it is and what is pending;
     while the host is away, only that (no prompt invites a move that cannot be sent)."""
     if model.offline and model.local_prompt is None:
         return [("class:prompt", connection_line(model))]
-    line = prompt_status(model, look)
+    line = prompt_status(model, look, width)
     if line is not None:
         return line
     tr = model.tr
@@ -846,7 +846,7 @@ def status(model: ClientModel, look: Look) -> Line:
     return [("", tr("ui.turn_of", name=name))]
 
 
-def prompt_status(model: ClientModel, look: Look) -> Line | None:
+def prompt_status(model: ClientModel, look: Look, width: int) -> Line | None:
     """The question our keys answer now, if there is one."""
     tr = model.tr
     prompt = model.prompt
@@ -897,7 +897,7 @@ def prompt_status(model: ClientModel, look: Look) -> Line | None:
     if isinstance(prompt, DrawnCardPrompt):
         return [(p, tr("ui.drawn", card=tr.card(model.face(prompt.card))))]
     if isinstance(prompt, TargetPrompt):
-        return target_choices(model, prompt)
+        return target_choices(model, prompt, width)
     if isinstance(prompt, BuzzPrompt):
         return [(p, tr("ui.buzz_you")), *pressed_line(model)]
     return None
@@ -936,13 +936,11 @@ def mercy_risk(model: ClientModel, amount: int) -> Line:
     return [("", " "), ("class:catchable", model.tr("ui.mercy_take", limit=limit))]
 
 
-TARGET_ROOM = 150
-"""Columns the swap chooser may take: two lines of an 80-column screen, less the word break."""
-
-
-def target_choices(model: ClientModel, prompt: TargetPrompt, room: int = TARGET_ROOM) -> Line:
+def target_choices(model: ClientModel, prompt: TargetPrompt, width: int) -> Line:
     """The swap chooser: every player we may swap with and their cards, the cursor on one;
-    when they do not fit in `room` columns (two lines), those nearest the cursor."""
+    when they do not fit in the two lines the status folds into at `width` columns, those
+    nearest the cursor, with "…" on each side where some are left out (found at 60 columns
+    with ten players: the line was made for 80, and the cursor's own choice fell off it)."""
     view = model.view
     assert view is not None
     head: Line = [("class:prompt", model.tr("ui.pick_target_keys") + " ")]
@@ -951,9 +949,18 @@ def target_choices(model: ClientModel, prompt: TargetPrompt, room: int = TARGET_
         chosen = index == prompt.cursor
         text = f"{'>' if chosen else ' '}{seat + 1} {model.name(seat)} ({view.seats[seat].cards})"
         entries.append((index, [("class:cursor" if chosen else "", text), ("", "  ")]))
-    while len(entries) > 1 and width_of(head) + sum(width_of(e) for _, e in entries) > room:
-        entries.remove(max(entries, key=lambda e: abs(e[0] - prompt.cursor)))
-    return head + [fragment for _, entry in entries for fragment in entry]
+    # The fold breaks at a space: its first line may end a word early, so the room is two
+    # lines less the longest word.
+    words = [word for fragment in [*head, *(f for _, e in entries for f in e)]
+             for word in fragment[1].split()]
+    room = 2 * width - max((get_cwidth(word) for word in words), default=0) - 1
+    if width_of(head) + sum(width_of(e) for _, e in entries) > room:
+        room -= 4  # the "… " and " …" that say where choices are left out
+        while len(entries) > 1 and width_of(head) + sum(width_of(e) for _, e in entries) > room:
+            entries.remove(max(entries, key=lambda e: abs(e[0] - prompt.cursor)))
+    before: Line = [("class:dim", "… ")] if entries[0][0] > 0 else []
+    after: Line = [("class:dim", "…")] if entries[-1][0] < len(prompt.targets) - 1 else []
+    return head + before + [fragment for _, entry in entries for fragment in entry] + after
 
 
 def pressed_line(model: ClientModel) -> Line:
@@ -1429,7 +1436,7 @@ def too_small(model: ClientModel, width: int, height: int) -> list[Line]:
 
 def game_body(model: ClientModel, width: int, height: int, look: Look) -> list[Line]:
     table = players(model, width, look, height - 8 - 3)  # leave the log a heading and 2 lines
-    waiting = status(model, look)
+    waiting = status(model, look, width)
     notice = notice_line(model)
     if width_of(waiting) > width and (not notice or model.prompt is not None
                                       or model.offline):

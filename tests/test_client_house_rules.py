@@ -107,6 +107,35 @@ def test_a_seven_opens_a_chooser_of_the_other_players() -> None:
     assert_in_step(table)
 
 
+def test_the_swap_chooser_keeps_the_cursors_choice_in_view_at_every_width() -> None:
+    """Found at 60 columns with ten players: the chooser was cut for an 80-column screen, and
+    with the cursor on the ninth player its line ended ">9…", the name gone. Those nearest
+    the cursor are shown in the status's two lines at any width, with "…" where some are
+    left out."""
+    colours = "rgby"
+    hands = [["r7", "rS", "b5", "y7"]] + [
+        [f"{colours[(i + k) % 4]}{(i * 4 + k) % 9 + 1}" for k in range(4)] for i in range(9)]
+    for lang in ("en", "pt"):
+        model = fresh(lang)
+        table = house_table(model, RuleSet(hand_size=4, seven_zero=True), hands, "r3", {})
+        pick(model, "r7")
+        table.send_intent(play_of(model.play_selected()))
+        prompt = model.prompt
+        assert isinstance(prompt, TargetPrompt) and len(prompt.targets) == 9
+        for cursor in range(9):
+            seat = prompt.targets[cursor]
+            chosen = f">{seat + 1} {model.name(seat)} ("
+            for width in (60, 70, 80, 100):
+                text = " ".join(screen(model, width=width, height=18).split())
+                assert chosen in text, (lang, cursor, width, text)
+                shown = [s for s in prompt.targets if f"{s + 1} {model.name(s)} (" in text]
+                if prompt.targets[0] not in shown:
+                    assert "… " in text, (lang, cursor, width)
+            model.move_target(1)
+            prompt = model.prompt
+            assert isinstance(prompt, TargetPrompt)
+
+
 # -- sequences and multiples ---------------------------------------------------------------------
 
 
