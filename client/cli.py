@@ -25,7 +25,9 @@ import asyncio
 import getpass
 import logging
 import os
+import shutil
 import sys
+import textwrap
 from collections.abc import Callable, Mapping
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
@@ -36,7 +38,8 @@ import trio
 
 from client.app import ClientApp, add_arguments, build
 from client.guest import CLOSE_GRACE, LinkMain, NetworkLink
-from client.known_hosts import KnownHosts, changed_warning, config_dir, first_contact_notice
+from client.i18n import Translator, pick_language
+from client.known_hosts import KnownHosts, address_key, changed_warning, config_dir
 from client.link import Hosting, Update
 from client.link_session import Command
 from client.network import LinkConfig, run_link
@@ -46,6 +49,7 @@ from client.tls import (
     CONNECT_FAILURES,
     CONNECT_TIMEOUT,
     connect_failure,
+    format_fingerprint,
     normalize_pin,
     open_pinned_stream,
 )
@@ -186,9 +190,12 @@ def resolve_pin(
     stdin: TextIO,
     stdout: TextIO,
     probe: Callable[[str, int], bytes] | None = None,
+    tr: Translator | None = None,
 ) -> str | None:
     """The explicit pin to pass the link, or None when known_hosts holds the answer (or TLS is
-    off). First contact is settled here: shown, accepted (or not), remembered."""
+    off). First contact is settled here: shown, accepted (or not), remembered, in the
+    player's words (`tr`, English by default), each sentence wrapped to the terminal."""
+    tr = tr or Translator("en")
     if args.no_tls:
         return None
     if args.fingerprint:
@@ -207,16 +214,33 @@ def resolve_pin(
         if seen != remembered:  # said now, before the screen opens, with what to do
             raise JoinError(changed_warning(host, port, remembered, seen, hosts.path))
         return None
-    print(first_contact_notice(host, port, seen), file=stdout)
+    width = max(40, shutil.get_terminal_size().columns - 1)
+
+    def say(text: str) -> None:
+        # a path or an address is not broken: it is read whole, and copied
+        print(textwrap.fill(text, width, break_long_words=False, break_on_hyphens=False),
+              file=stdout)
+
+    say(tr("first.contact", address=address_key(host, port)))
+    # Whole groups to a line (the terminal broke "CMG/L" at 60 columns), to compare and copy.
+    groups = format_fingerprint(seen).split("-")
+    line = ""
+    for group in groups:
+        if line and len(f"  {line}-{group}-") > width:
+            print(f"  {line}-", file=stdout)
+            line = ""
+        line = f"{line}-{group}" if line else group
+    print(f"  {line}", file=stdout)
+    say(tr("first.compare"))
     if stdin.isatty():
-        answer = _ask(stdin, stdout, "Trust this host and remember its fingerprint? [y/N] ")
-        if answer not in ("y", "yes"):
-            raise JoinError("not trusted; nothing was sent to the host")
+        answer = _ask(stdin, stdout, tr("first.ask") + " ")
+        if answer not in {"y", "yes", tr("key.yes"), tr("first.yes_word")}:
+            raise JoinError(tr("first.not_trusted"))
     else:
-        print("stdin is not a terminal, so nobody can be asked: accepting this fingerprint on "
-              "first use (pass --fingerprint to pin one instead).", file=stdout)
+        say(tr("first.unasked"))
     hosts.remember(host, port, seen)
-    print(f"Remembered in {hosts.path}.", file=stdout, flush=True)
+    say(tr("first.remembered", path=hosts.path))
+    stdout.flush()
     return None
 
 
@@ -277,7 +301,8 @@ def run_join(
         args.name = player_name(args, env)  # the screen shows the name the host hears
         hosts = known_hosts or KnownHosts()
         pin = resolve_pin(args, host, port, hosts, stdin=stdin or sys.stdin,
-                          stdout=stdout or sys.stdout)
+                          stdout=stdout or sys.stdout,
+                          tr=Translator(pick_language(getattr(args, "lang", None), env)))
     except (JoinError, ValueError) as exc:
         print(f"unonet: {shown(str(exc), keep_newlines=True)}", file=err)
         return 2

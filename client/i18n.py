@@ -324,6 +324,15 @@ EN: dict[str, str] = {
     "ui.too_small": "Make the terminal larger: at least {width}x{height} (now {now}).",
     "ui.help_close": "any key closes the help",
     "key.yes": "y",
+    "first.contact": "First connection to {address}. The host's fingerprint is",
+    "first.compare": "Compare it with the one the host printed (unonet host shows it) before "
+                     "trusting it.",
+    "first.ask": "Trust this host and remember its fingerprint? [y/N]",
+    "first.yes_word": "yes",
+    "first.not_trusted": "not trusted; nothing was sent to the host",
+    "first.unasked": "stdin is not a terminal, so nobody can be asked: accepting this "
+                     "fingerprint on first use (pass --fingerprint to pin one instead).",
+    "first.remembered": "Remembered in {path}.",
     "key.play": "Enter play",
     "key.draw": "Space draw",
     "key.accept": "Space take",
@@ -726,6 +735,15 @@ IT: dict[str, str] = {
     "ui.too_small": "Allarga il terminale: almeno {width}x{height} (ora {now}).",
     "ui.help_close": "un tasto qualsiasi chiude l'aiuto",
     "key.yes": "s",
+    "first.contact": "Prima connessione a {address}. L'impronta dell'host è",
+    "first.compare": "Confrontala con quella che l'host ha stampato (unonet host la mostra) "
+                     "prima di fidarti.",
+    "first.ask": "Ti fidi di questo host e ricordi la sua impronta? [s/N]",
+    "first.yes_word": "sì",
+    "first.not_trusted": "host non accettato; non gli è stato mandato niente",
+    "first.unasked": "stdin non è un terminale, quindi non si può chiedere a nessuno: questa "
+                     "impronta è accettata al primo uso (--fingerprint ne fissa una).",
+    "first.remembered": "Ricordata in {path}.",
     "key.play": "Invio gioca",
     "key.draw": "Spazio pesca",
     "key.accept": "Spazio prende",
@@ -1131,6 +1149,15 @@ PT: dict[str, str] = {
     "ui.too_small": "Aumente o terminal: pelo menos {width}x{height} (agora {now}).",
     "ui.help_close": "qualquer tecla fecha a ajuda",
     "key.yes": "s",
+    "first.contact": "Primeira conexão com {address}. A impressão digital do host é",
+    "first.compare": "Compare com a que o host mostrou (o unonet host a mostra) antes de "
+                     "confiar.",
+    "first.ask": "Confiar neste host e lembrar a impressão digital dele? [s/N]",
+    "first.yes_word": "sim",
+    "first.not_trusted": "host não aceito; nada foi enviado a ele",
+    "first.unasked": "stdin não é um terminal, então não há a quem perguntar: esta impressão "
+                     "digital é aceita no primeiro uso (--fingerprint fixa uma).",
+    "first.remembered": "Lembrada em {path}.",
     "key.play": "Enter joga",
     "key.draw": "Espaço compra",
     "key.accept": "Espaço aceita",

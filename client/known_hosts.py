@@ -116,12 +116,3 @@ def changed_warning(host: str, port: int, remembered: bytes, seen: bytes, path: 
         f"or remove the line for {address_key(host, port)} from\n"
         f"  {path}"
     )
-
-
-def first_contact_notice(host: str, port: int, seen: bytes) -> str:
-    """What the user reads before trusting a host for the first time."""
-    return (
-        f"First connection to {address_key(host, port)}. The host's fingerprint is\n"
-        f"  {format_fingerprint(seen)}\n"
-        "Compare it with the one the host printed (unonet host shows it) before trusting it."
-    )

@@ -5,6 +5,7 @@ replaces the remembered one); and `unonet join`'s first-contact prompt, on and o
 from __future__ import annotations
 
 import argparse
+import functools
 import io
 import math
 import re
@@ -16,6 +17,7 @@ import trio
 from client_net import CuttableStream, LinkHarness, start_host, start_link
 
 from client.cli import JoinError, parse_address, probe_fingerprint, resolve_pin
+from client.i18n import Translator
 from client.known_hosts import KnownHosts, address_key, changed_warning
 from client.link import HostKeyWarning, Snapshot, TablesListed, Update
 from client.link_session import Command
@@ -216,6 +218,42 @@ def test_on_a_terminal_first_contact_is_asked(tmp_path: Path, answer: str, trust
                         probe=probe)
         assert hosts.lookup("example.org", 7077) is None
     assert "[y/N]" in out.getvalue()
+
+
+@pytest.mark.parametrize(("answer", "trusted"), [("s\n", True), ("sì\n", True), ("S\n", True),
+                                                 ("y\n", True), ("n\n", False)])
+def test_first_contact_is_asked_in_the_players_words(
+    tmp_path: Path, answer: str, trusted: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Found in tmux: `unonet join --lang pt` asked "Trust this host and remember its
+    fingerprint? [y/N]" in English, and the terminal broke "fingerprint i/s" at 60 columns.
+    The question is the player's language, its yes too, and each sentence is wrapped to the
+    terminal; the fingerprint keeps a line of its own, whole."""
+    monkeypatch.setenv("COLUMNS", "60")
+    hosts = KnownHosts(tmp_path / "known_hosts")
+    out = io.StringIO()
+    tr = Translator("it")
+    call = functools.partial(resolve_pin, join_args(), "example.org", 7077, hosts,
+                             stdin=FakeInput(answer, True), stdout=out, probe=probe, tr=tr)
+    if trusted:
+        call()
+        assert hosts.lookup("example.org", 7077) == SEEN
+    else:
+        with pytest.raises(JoinError, match="host non accettato"):
+            call()
+        assert hosts.lookup("example.org", 7077) is None
+    text = out.getvalue()
+    assert "Prima connessione a example.org:7077" in text and "[s/N]" in text
+    lines = text.splitlines()
+    fingerprint = lines[2:4] if lines[2].endswith("-") else lines[2:3]  # at 60 columns: two
+    assert "".join(line.strip() for line in fingerprint) == format_fingerprint(SEEN), lines
+    assert all(line.startswith("  ") and len(line) <= 60 for line in fingerprint), lines
+    whole = (str(hosts.path), "[s/N]")  # the answer follows [s/N]
+    assert all(len(line) <= 60 for line in text.splitlines()
+               if not any(part in line for part in whole)), text
+    if trusted:
+        assert f"Ricordata in {hosts.path}." in text.replace("\n", " ")
+    assert "Trust" not in text
 
 
 def test_a_known_host_is_checked_before_the_screen_opens(tmp_path: Path) -> None:
