@@ -39,7 +39,7 @@ import trio
 from client.app import ClientApp, add_arguments, build
 from client.guest import CLOSE_GRACE, LinkMain, NetworkLink
 from client.i18n import Translator, pick_language
-from client.known_hosts import KnownHosts, address_key, changed_warning, config_dir
+from client.known_hosts import KnownHosts, address_key, config_dir
 from client.link import Hosting, Update
 from client.link_session import Command
 from client.network import LinkConfig, run_link
@@ -210,27 +210,25 @@ def resolve_pin(
         if remembered is not None:
             return None  # a known host that is down: the screen keeps trying, and says so
         raise JoinError(f"cannot reach {host}:{port}: {connect_failure(exc)}") from None
+    width = max(40, shutil.get_terminal_size().columns - 1)
+    address = address_key(host, port)
     if remembered is not None:
         if seen != remembered:  # said now, before the screen opens, with what to do
-            raise JoinError(changed_warning(host, port, remembered, seen, hosts.path))
+            raise JoinError("\n".join([
+                *sentence(tr("ui.key_changed"), width),
+                *sentence(tr("ui.key_remembered", address=address), width),
+                *fingerprint_lines(remembered, width),
+                *sentence(tr("ui.key_seen"), width), *fingerprint_lines(seen, width),
+                *sentence(tr("first.changed_do"), width),
+                f"  unonet join {address} --fingerprint {format_fingerprint(seen)[:19]}",
+                *sentence(tr("ui.key_forget", address=address, path=hosts.path), width)]))
         return None
-    width = max(40, shutil.get_terminal_size().columns - 1)
 
     def say(text: str) -> None:
-        # a path or an address is not broken: it is read whole, and copied
-        print(textwrap.fill(text, width, break_long_words=False, break_on_hyphens=False),
-              file=stdout)
+        print("\n".join(sentence(text, width)), file=stdout)
 
-    say(tr("first.contact", address=address_key(host, port)))
-    # Whole groups to a line (the terminal broke "CMG/L" at 60 columns), to compare and copy.
-    groups = format_fingerprint(seen).split("-")
-    line = ""
-    for group in groups:
-        if line and len(f"  {line}-{group}-") > width:
-            print(f"  {line}-", file=stdout)
-            line = ""
-        line = f"{line}-{group}" if line else group
-    print(f"  {line}", file=stdout)
+    say(tr("first.contact", address=address))
+    print("\n".join(fingerprint_lines(seen, width)), file=stdout)
     say(tr("first.compare"))
     if stdin.isatty():
         answer = _ask(stdin, stdout, tr("first.ask") + " ")
@@ -242,6 +240,24 @@ def resolve_pin(
     say(tr("first.remembered", path=hosts.path))
     stdout.flush()
     return None
+
+
+def sentence(text: str, width: int) -> list[str]:
+    """`text` wrapped to the terminal, a path or an address never broken: they are read
+    whole, and copied."""
+    return textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False)
+
+
+def fingerprint_lines(digest: bytes, width: int) -> list[str]:
+    """A fingerprint indented, whole groups to a line (the terminal broke "CMG/L" at 60
+    columns), to compare and copy."""
+    lines, line = [], ""
+    for group in format_fingerprint(digest).split("-"):
+        if line and len(f"  {line}-{group}-") > width:
+            lines.append(f"  {line}-")
+            line = ""
+        line = f"{line}-{group}" if line else group
+    return [*lines, f"  {line}"]
 
 
 def _ask(stdin: TextIO, stdout: TextIO, question: str) -> str:

@@ -333,6 +333,8 @@ EN: dict[str, str] = {
     "first.unasked": "stdin is not a terminal, so nobody can be asked: accepting this "
                      "fingerprint on first use (pass --fingerprint to pin one instead).",
     "first.remembered": "Remembered in {path}.",
+    "first.changed_do": "It may not be the host you trusted. Ask the person hosting for the "
+                        "fingerprint unonet host printed; if it is the new one, join with:",
     "key.play": "Enter play",
     "key.draw": "Space draw",
     "key.accept": "Space take",
@@ -744,6 +746,8 @@ IT: dict[str, str] = {
     "first.unasked": "stdin non è un terminale, quindi non si può chiedere a nessuno: questa "
                      "impronta è accettata al primo uso (--fingerprint ne fissa una).",
     "first.remembered": "Ricordata in {path}.",
+    "first.changed_do": "Potrebbe non essere l'host di cui ti fidi. Chiedi a chi ospita "
+                        "l'impronta stampata da unonet host; se è quella nuova, entra con:",
     "key.play": "Invio gioca",
     "key.draw": "Spazio pesca",
     "key.accept": "Spazio prende",
@@ -1158,6 +1162,9 @@ PT: dict[str, str] = {
     "first.unasked": "stdin não é um terminal, então não há a quem perguntar: esta impressão "
                      "digital é aceita no primeiro uso (--fingerprint fixa uma).",
     "first.remembered": "Lembrada em {path}.",
+    "first.changed_do": "Pode não ser o host em que você confiou. Peça a quem hospeda a "
+                        "impressão digital que o unonet host mostrou; se for a nova, entre "
+                        "com:",
     "key.play": "Enter joga",
     "key.draw": "Espaço compra",
     "key.accept": "Espaço aceita",

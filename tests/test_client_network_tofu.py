@@ -272,6 +272,35 @@ def test_a_known_host_is_checked_before_the_screen_opens(tmp_path: Path) -> None
     assert hosts.lookup("example.org", 7077) == SEEN  # never overwritten silently
 
 
+def test_a_changed_key_before_the_screen_opens_is_said_in_the_players_words(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The screen's warning was in the player's language, the same warning before the
+    screen opened in English; both say it in the player's words now, with the command that
+    pins the new fingerprint and the file that remembers the old one."""
+    monkeypatch.setenv("COLUMNS", "60")
+    hosts = KnownHosts(tmp_path / "known_hosts")
+    hosts.remember("example.org", 7077, SEEN)
+    other = bytes(reversed(SEEN))
+    tr = Translator("pt")
+    with pytest.raises(JoinError) as refused:
+        resolve_pin(join_args(), "example.org", 7077, hosts, stdin=FakeInput("s\n", True),
+                    stdout=io.StringIO(), probe=lambda host, port: other, tr=tr)
+    said = str(refused.value)
+    joined = " ".join(said.split())
+    assert "A IMPRESSÃO DIGITAL DO HOST MUDOU" in said and "FINGERPRINT" not in said
+    unbroken = said.replace("-\n  ", "-")  # whole groups to a line, broken after a dash
+    for fingerprint in (SEEN, other):
+        assert f"\n  {format_fingerprint(fingerprint)}\n" in unbroken, said
+    assert f"unonet join example.org:7077 --fingerprint {format_fingerprint(other)[:19]}" \
+        in said
+    assert tr("ui.key_forget", address="example.org:7077", path=hosts.path) in joined
+    whole = (str(hosts.path), "unonet join")  # a path and a command are copied: never broken
+    assert all(len(line) <= 60 for line in said.splitlines()
+               if not any(part in line for part in whole)), said
+    assert hosts.lookup("example.org", 7077) == SEEN
+
+
 def unreachable(host: str, port: int) -> bytes:
     raise ConnectionRefusedError(111, "Connection refused")
 
