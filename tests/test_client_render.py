@@ -333,14 +333,21 @@ def test_a_hand_that_cannot_fit_ends_in_a_count_and_its_points() -> None:
     assert hand_points(model.manifest, shown) + points == hand_points(model.manifest, twelve)
 
 
-def test_the_match_end_shows_the_final_rounds_hands() -> None:
-    model = ClientModel(Translator("en"), name="Me")
+def match_over(lang: str) -> tuple[ClientModel, LocalTable]:
+    """The scenario's round played out over a target of 50: Chiara's bluff costs her three
+    Wild Draw Fours, 150 points and more, so the round ends the match."""
+    model = ClientModel(Translator(lang), name="Me")
     draws = ["b7", "W+4", "W+4", "W+4", "b9", "r1", "r2"]
     table = scenario_table(model, rules=RuleSet(hand_size=4, target=50), draws=draws)
     table.start(model.apply)
     play_to_the_forgotten_uno(model, table)
     play_out_the_round(model, table)
     assert model.screen is Screen.MATCH_END
+    return model, table
+
+
+def test_the_match_end_shows_the_final_rounds_hands() -> None:
+    model, _ = match_over("en")
     result, twelve = twelve_card_result(model)
     model.results[-1] = result
     text = "\n".join(screen_lines(model, plain=True))
@@ -360,13 +367,7 @@ def test_the_match_end_says_when_it_shows_only_the_last_rounds(
 ) -> None:
     """Found at 60 columns after fourteen rounds: "#10 #11 … #14" under "Points per round",
     as if the match had had five rounds and the totals did not add up."""
-    model = ClientModel(Translator(lang), name="Me")
-    draws = ["b7", "W+4", "W+4", "W+4", "b9", "r1", "r2"]
-    table = scenario_table(model, rules=RuleSet(hand_size=4, target=50), draws=draws)
-    table.start(model.apply)
-    play_to_the_forgotten_uno(model, table)
-    play_out_the_round(model, table)
-    assert model.screen is Screen.MATCH_END
+    model, _ = match_over(lang)
     one = "\n".join(screen_lines(model, plain=True, width=60, height=17))
     assert all_rounds in one and "(" not in one.split(all_rounds)[1].split("\n")[0]
     model.results = [replace(model.results[-1], round_no=n) for n in range(1, 15)]
@@ -388,14 +389,7 @@ def test_the_round_end_and_match_end_screens_fit() -> None:
 
 
 def test_the_match_end_screen_names_the_winner_and_every_rounds_points() -> None:
-    model = ClientModel(Translator("it"), name="Me")
-    # Chiara's bluff costs her three Wild Draw Fours: 150 points and more, over a target of 50.
-    draws = ["b7", "W+4", "W+4", "W+4", "b9", "r1", "r2"]
-    table = scenario_table(model, rules=RuleSet(hand_size=4, target=50), draws=draws)
-    table.start(model.apply)
-    play_to_the_forgotten_uno(model, table)
-    play_out_the_round(model, table)
-    assert model.screen is Screen.MATCH_END
+    model, table = match_over("it")
     text = "\n".join(screen_lines(model, plain=False))
     for piece in ("Hai vinto la partita!", "Punti per manche", "Totale", "#1", "154"):
         assert piece in text, piece
