@@ -160,6 +160,9 @@ class BotResult:
     latencies: list[float] = field(default_factory=list)  # seconds from intent to its answer
     names: dict[int, str] = field(default_factory=dict)
     """Each seat's name as the table's lobby last said it (the host's words: escape them)."""
+    judged: int = 0
+    """Rounds whose audit the verifier judged, over every match (`rounds` keeps the last
+    match's by number)."""
 
 
 def report_lines(result: BotResult) -> list[str]:
@@ -175,7 +178,7 @@ def report_lines(result: BotResult) -> list[str]:
     for number, ended in enumerate(result.matches, 1):
         scores = ", ".join(f"{name(seat)} {score}" for seat, score in enumerate(ended.scores))
         lines.append(f"match {number} over: {name(ended.winner)} wins; scores: {scores}")
-    rounds = len(result.rounds)
+    rounds = result.judged
     checked = f"deck checks: {len(result.audited)} of {rounds} rounds audited in full"
     if result.violations:
         count = len(result.violations)
@@ -328,6 +331,7 @@ class NetworkBot:
         if rnd is None:
             return
         audits.remove(rnd)
+        self.result.judged += 1
         self.result.rounds[round_no] = RoundCheck(rnd.status, len(rnd.received))
         if rnd.status == "audited":
             self.result.audited.append(round_no)

@@ -347,7 +347,7 @@ def test_a_bots_report_escapes_names_and_says_no_more_than_was_checked() -> None
     result = BotResult(seat=0, names={0: "Robo", 1: "\x1b[2Jevil"})
     result.matches.append(MatchEnded(1, (12, 540)))
     result.rounds = {1: RoundCheck("audited", 40), 2: RoundCheck("missed", 3)}
-    result.audited = [1]
+    result.audited, result.judged = [1], 2
     lines = report_lines(result)
     assert lines[0] == "match 1 over: \\x1b[2Jevil wins; scores: Robo (this bot) 12, " \
                        "\\x1b[2Jevil 540"

@@ -48,5 +48,19 @@ async def test_the_audit_and_a_rematch_in_one_read_still_count_the_round_audited
     assert result.violations == []
     assert result.audited == [1]
     assert result.rounds[1].status == "audited" and result.rounds[1].events > 0
+    assert result.judged == 1
     assert netbot.report_lines(result)[-1] == (
         "deck checks: 1 of 1 rounds audited in full, every card and seed held")
+
+
+async def test_a_bot_of_two_matches_counts_every_round_it_judged(nursery: trio.Nursery) -> None:
+    """`rounds` is by round number, and both matches have a round 1: the report counts the
+    rounds judged over the session ("2 of 2"), not the numbers ("2 of 1")."""
+    host = await start_host(nursery, bots=1, players=1, rules=RuleSet(max_rounds=1))
+    stream = await trio.open_tcp_stream("127.0.0.1", host.port)
+    with trio.fail_after(300):
+        result = await netbot.play(stream, name="Robo", table=0, think=0.0, matches=2)
+    assert len(result.matches) == 2 and result.violations == []
+    assert result.audited == [1, 1] and result.judged == 2
+    assert netbot.report_lines(result)[-1] == (
+        "deck checks: 2 of 2 rounds audited in full, every card and seed held")
