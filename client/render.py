@@ -603,7 +603,7 @@ def _line_width(team: int, name: int, count: int, uno: int, points: int, tag: in
 
 ROW_ROOM = 14
 """UNO Flip: the columns a player's other-side row keeps when the names must give way (a few
-faces and the "+N" of the rest)."""
+faces and the "N more" of the rest)."""
 
 
 def player_cells(model: ClientModel, entries: Sequence[Entry], width: int,
