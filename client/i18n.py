@@ -740,7 +740,7 @@ IT: dict[str, str] = {
     "first.contact": "Prima connessione a {address}. L'impronta dell'host è",
     "first.compare": "Confrontala con quella che l'host ha stampato (unonet host la mostra) "
                      "prima di fidarti.",
-    "first.ask": "Ti fidi di questo host e ricordi la sua impronta? [s/N]",
+    "first.ask": "Fidarsi di questo host e ricordarne l'impronta? [s/N]",
     "first.yes_word": "sì",
     "first.not_trusted": "host non accettato; non gli è stato mandato niente",
     "first.unasked": "stdin non è un terminale, quindi non si può chiedere a nessuno: questa "
@@ -865,7 +865,8 @@ IT: dict[str, str] = {
                       "più nulla.",
     "ui.key_pinned": "Hai indicato (--fingerprint):",
     "ui.key_remembered": "Ricordata per {address}:",
-    "ui.key_earlier": "Quella che {address} ha mostrato alla prima connessione:",
+    "ui.key_earlier": "Quella che {address} ha mostrato alla prima connessione di questa "
+                      "sessione:",
     "ui.key_seen": "Quella che l'host mostra ora:",
     "ui.key_forget": "Oppure togli la riga di {address} da {path}.",
     "ui.key_changed_do": "Potrebbe non essere l'host di cui ti fidi. Chiedi a chi ospita "
@@ -1281,7 +1282,7 @@ PT: dict[str, str] = {
                       "enviado a ele.",
     "ui.key_pinned": "Você fixou (--fingerprint):",
     "ui.key_remembered": "Lembrada para {address}:",
-    "ui.key_earlier": "A que {address} mostrou na primeira conexão:",
+    "ui.key_earlier": "A que {address} mostrou na primeira conexão desta sessão:",
     "ui.key_seen": "A que o host mostra agora:",
     "ui.key_forget": "Ou apague a linha de {address} em {path}.",
     "ui.key_changed_do": "Pode não ser o host em que você confiou. Peça a quem hospeda a "

@@ -40,7 +40,6 @@ from client.lobby import (
 from client.rule_editor import editor_options, step_option
 from client.rule_words import rule_changes
 from client.safe_text import own_chat, own_name, shown, typed
-from protocol.limits import MAX_CHAT_CHARS
 from protocol.text import TextRefused, normal_name
 from unonet import events as ev
 from unonet.actions import (
@@ -1173,7 +1172,7 @@ class ClientModel:
     @staticmethod
     def chat_line(text: str) -> str | None:
         """The chat text to send, trimmed and cut to the protocol's limit; None if empty."""
-        return own_chat(" ".join(typed(text).split())[:MAX_CHAT_CHARS])
+        return own_chat(" ".join(typed(text).split()))  # own_chat cuts it to the limit
 
     # -- intents: the table list and the lobby -------------------------------------------------
 

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 
 import trio
 
+from client.audit_cmd import counted
 from client.fold import ViewTracker
 from client.link import (
     GameEvent,
@@ -179,12 +180,13 @@ def report_lines(result: BotResult) -> list[str]:
         scores = ", ".join(f"{name(seat)} {score}" for seat, score in enumerate(ended.scores))
         lines.append(f"match {number} over: {name(ended.winner)} wins; scores: {scores}")
     rounds = result.judged
-    checked = f"deck checks: {len(result.audited)} of {rounds} rounds audited in full"
+    checked = f"deck checks: {len(result.audited)} of {counted(rounds, 'round')} audited in full"
     if result.violations:
-        count = len(result.violations)
-        lines.append(f"{checked}; {count} violation{'' if count == 1 else 's'} (below)")
-    elif rounds:
+        lines.append(f"{checked}; {counted(len(result.violations), 'violation')} (below)")
+    elif rounds and len(result.audited) == rounds:
         lines.append(f"{checked}, every card and seed held")
+    elif rounds:  # a round not watched whole (a resume): no claim for its cards
+        lines.append(f"{checked}; no violation in what was checked")
     return lines
 
 

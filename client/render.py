@@ -655,8 +655,7 @@ def other_side_row(model: ClientModel, seat: int, width: int, look: Look) -> Lin
     for count in range(len(faces) - 1, 0, -1):  # no face at all: the count is the hand's
         hidden = len(faces) - count
         row = [*face_row(faces[:count], look),
-               ("class:dim", ("" if not count or not look.plain else " ")
-                + model.tr("ui.row_more", count=hidden))]
+               ("class:dim", (" " if look.plain else "") + model.tr("ui.row_more", count=hidden))]
         if width_of(row) <= width:
             return row
     return []
@@ -1095,16 +1094,23 @@ def chat_lines(model: ClientModel, width: int, rows: int) -> list[Line]:
     """The end of the chat, wrapped, newest at the bottom. A member's line is `2 ada: text`
     (seat, name, text); a host notice `» host: text` in its own style, text included; the
     mark is the client's, so a line's first column always says who wrote it."""
+    return chat_view(model, width, rows)[0]
+
+
+def chat_view(model: ClientModel, width: int, rows: int) -> tuple[list[Line], int]:
+    """The chat pane's lines and how far back from the newest they really are: PgUp asks
+    for `chat_back` lines, the pane goes no further than its oldest line allows."""
     if rows < 1:
-        return []
+        return [], 0
     lines: list[Line] = []
     needed = rows + model.chat_back  # PgUp: the pane ends chat_back lines before the newest
     for entry in reversed(model.chat):  # only as far back as the pane shows
         lines[:0] = chat_entry_lines(entry, width)
         if len(lines) >= needed:
             break
-    end = len(lines) - min(model.chat_back, max(0, len(lines) - rows))
-    return lines[max(0, end - rows):end]
+    back = min(model.chat_back, max(0, len(lines) - rows))
+    end = len(lines) - back
+    return lines[max(0, end - rows):end], back
 
 
 def chat_pane_width(model: ClientModel, width: int) -> int:
@@ -1137,12 +1143,12 @@ def chat_entry_lines(entry: ChatLine, width: int) -> list[Line]:
     return lines
 
 
-def chat_title(model: ClientModel, width: int) -> Line:
+def chat_title(model: ClientModel, width: int, back: int) -> Line:
     """The chat pane's title, with how many lines came while the table had the keys; in a
     narrow pane without the key that reads them (found at 60 columns: "Chat (1 nuovo, Tab
     per" at the pane's edge), which the key bar and help name."""
     title: Line = [("class:heading", model.tr("ui.chat"))]
-    if model.chat_back:  # scrolled back: say so, and how to come back
+    if back:  # scrolled back (as far as there was to go): say so, and how to come back
         title += [("", " "), ("class:prompt", model.tr("ui.chat_back"))]
     elif model.chat_unread:
         news = model.tr("ui.unread", count=model.chat_unread)
@@ -1459,9 +1465,9 @@ def game_body(model: ClientModel, width: int, height: int, look: Look) -> list[L
         right_width = chat_pane_width(model, width)
         left_width = width - right_width - 1
         log = log_lines(model, left_width, bottom - 1)
-        chat = chat_lines(model, right_width, bottom - 1)
+        chat, back = chat_view(model, right_width, bottom - 1)
         heads = side_by_side([[("class:heading", model.tr("ui.log"))]],
-                             [chat_title(model, right_width)], left_width, width)
+                             [chat_title(model, right_width, back)], left_width, width)
         lines += heads + side_by_side(log, chat, left_width, width)
     return lines
 
@@ -1567,8 +1573,9 @@ def lobby_body(model: ClientModel, width: int, height: int) -> list[Line]:
         lines += [[("class:prompt", part)] for part in wrap_within(tr("lobby.starting"), width, 2)]
     room = height - len(lines) - 1
     if room > 1:
-        lines.append(chat_title(model, width))
-        lines += chat_lines(model, width, room - 1)
+        chat, back = chat_view(model, width, room - 1)
+        lines.append(chat_title(model, width, back))
+        lines += chat
     return lines
 
 

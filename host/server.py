@@ -30,6 +30,7 @@ from host.registry import Registry
 from host.settings import ConnectionLimits
 from protocol.errors import ALL_CODES, Code
 from protocol.fingerprint import ALPN
+from protocol.versions import DEFAULT_PORT
 
 log = logging.getLogger("unonet.host.server")
 
@@ -43,7 +44,7 @@ UNSHARED = frozenset({"error", "bye"})
 @dataclass
 class ServerConfig:
     bind: str | None = None  # None: every interface, IPv4 and IPv6
-    port: int = 7077
+    port: int = DEFAULT_PORT
     tls: ssl.SSLContext | None = None
     limits: ConnectionLimits = field(default_factory=ConnectionLimits)
 

@@ -204,6 +204,20 @@ def test_chat_lines_that_came_while_the_table_had_the_keys_are_counted_until_tab
     assert model.chat_unread == 1
 
 
+def test_the_chat_says_it_is_scrolled_back_only_when_lines_are_hidden() -> None:
+    """Found in review: with two lines in a pane of more rows, PgUp set the chat back one
+    line; nothing was hidden, but the title said "(earlier lines, PgDn)" where the count
+    of unread lines had been. The title follows how far back the pane really is."""
+    model = playing()
+    model.apply(ChatReceived("Bruno", "hi", 1))
+    model.scroll_chat(3, 10)
+    text = screen(model)
+    assert "earlier lines" not in text and "Chat (1 new, Tab reads)" in text
+    for n in range(20):
+        model.apply(ChatReceived("Chiara", f"line {n}", 2))
+    assert "earlier lines" in screen(model) and "line 19" not in screen(model)
+
+
 @pytest.mark.parametrize(("lang", "whole", "short"), [
     ("en", "Chat (1 new, Tab reads)", "Chat (1 new)"),
     ("it", "Chat (1 nuovo, Tab per leggere)", "Chat (1 nuovo)"),

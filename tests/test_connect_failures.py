@@ -336,7 +336,7 @@ async def test_a_bot_that_played_says_who_won_by_name_and_what_its_checks_covere
     assert len(lines) == 2, lines
     assert re.fullmatch(r"match 1 over: .+ wins; scores: .+ \d+, .+ \d+", lines[0]), lines
     assert "Robo (this bot)" in lines[0]
-    assert lines[1] == "deck checks: 1 of 1 rounds audited in full, every card and seed held"
+    assert lines[1] == "deck checks: 1 of 1 round audited in full, every card and seed held"
 
 
 def test_a_bots_report_escapes_names_and_says_no_more_than_was_checked() -> None:
@@ -351,7 +351,8 @@ def test_a_bots_report_escapes_names_and_says_no_more_than_was_checked() -> None
     lines = report_lines(result)
     assert lines[0] == "match 1 over: \\x1b[2Jevil wins; scores: Robo (this bot) 12, " \
                        "\\x1b[2Jevil 540"
-    assert lines[1] == "deck checks: 1 of 2 rounds audited in full, every card and seed held"
+    assert lines[1] == ("deck checks: 1 of 2 rounds audited in full; no violation in what was "
+                        "checked")  # round 2 was not watched whole: no claim for its cards
     result.violations.append(Violation(ViolationKind.CARD_MISMATCH, "a card is not the one"))
     assert report_lines(result)[1] == "deck checks: 1 of 2 rounds audited in full; 1 violation " \
                                       "(below)"

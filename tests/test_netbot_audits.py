@@ -50,7 +50,7 @@ async def test_the_audit_and_a_rematch_in_one_read_still_count_the_round_audited
     assert result.rounds[1].status == "audited" and result.rounds[1].events > 0
     assert result.judged == 1
     assert netbot.report_lines(result)[-1] == (
-        "deck checks: 1 of 1 rounds audited in full, every card and seed held")
+        "deck checks: 1 of 1 round audited in full, every card and seed held")
 
 
 async def test_a_bot_of_two_matches_counts_every_round_it_judged(nursery: trio.Nursery) -> None:
