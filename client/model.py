@@ -1107,13 +1107,21 @@ class ClientModel:
         self.local_prompt = None
         self.show_help = False
 
-    def draw(self) -> Action | None:
-        """Space: draw; after drawing, keep the card and pass; on a +4 waiting, accept it."""
+    def space_action(self) -> Action | None:
+        """What Space does now, if anything: on a +4 or a pending total, take it; else draw;
+        after drawing, keep the card and pass (the key bar says which)."""
         for kind in (Accept, Draw, Pass):
             for action in self.legal:
                 if isinstance(action, kind):
-                    self.local_prompt = None
-                    return self._offer(action)
+                    return action
+        return None
+
+    def draw(self) -> Action | None:
+        """Space: `space_action`, or why there is none."""
+        action = self.space_action()
+        if action is not None:
+            self.local_prompt = None
+            return self._offer(action)
         self.notice = self.tr("n.cannot_draw" if self.my_turn else "n.not_your_turn")
         return None
 

@@ -492,7 +492,7 @@ def entry_of(model: ClientModel, seat: int) -> Entry:
     info = view.seats[seat]
     name = model.name(seat)
     if seat == model.me:
-        name = f"{name} ({tr('ui.you')})"
+        name += you_mark(model)
     count = tr("ui.card") if info.cards == 1 else tr("ui.cards", count=info.cards)
     count_style = "class:dim" if info.out else ""
     if seat in model.eliminated:
@@ -537,7 +537,7 @@ def entry_lines(model: ClientModel, entries: Sequence[Entry], width: int) -> lis
         bare, points = True, widest(e.bare_points for e in entries)
     name = max(min(4, name), name - max(0, total() - width))  # never wider than the names
     lines: list[Line] = []
-    you = f" ({model.tr('ui.you')})"
+    you = you_mark(model)
     for e in entries:
         cut = _cut_name(e.name, name, you if e.seat == model.me else "")
         line: Line = [
@@ -559,6 +559,11 @@ def pad(text: str, width: int) -> str:
     them: a name in Chinese or with an emoji takes two columns a letter (format's `:<20`
     counts characters, and pushed the columns after such a name out of line)."""
     return text + " " * max(0, width - get_cwidth(text))
+
+
+def you_mark(model: ClientModel) -> str:
+    """What follows our own name wherever names are listed: " (you)"."""
+    return f" ({model.tr('ui.you')})"
 
 
 def _cut_name(name: str, width: int, suffix: str) -> str:
@@ -1174,13 +1179,12 @@ def game_keys(model: ClientModel) -> list[str]:
 
 
 def space_key(model: ClientModel) -> str:
-    """What Space does now, in the order `ClientModel.draw` tries (found in tmux: after a
-    draw the bar still said "Space draw" where Space keeps the card and passes): take a
-    pending draw, draw, or pass; "draw" while nothing is ours to do."""
-    for kind, key in ((Accept, "key.accept"), (Draw, "key.draw"), (Pass, "key.pass")):
-        if any(isinstance(action, kind) for action in model.legal):
-            return key
-    return "key.draw"
+    """What Space does now (`ClientModel.space_action`; found in tmux: after a draw the bar
+    still said "Space draw" where Space keeps the card and passes): take a pending draw,
+    draw, or pass; "draw" while nothing is ours to do."""
+    action = model.space_action()
+    return ("key.accept" if isinstance(action, Accept) else
+            "key.pass" if isinstance(action, Pass) else "key.draw")
 
 
 def keybar(model: ClientModel, items: Sequence[str], width: int) -> Line:
@@ -1829,8 +1833,7 @@ def _not_ready(model: ClientModel) -> list[str]:
     lobby = model.lobby
     if lobby is None:
         return []
-    you = f" ({model.tr('ui.you')})"
-    return [model.name(s.seat) + (you if s.seat == lobby.you else "")
+    return [model.name(s.seat) + (you_mark(model) if s.seat == lobby.you else "")
             for s in lobby.seats if s.kind == "human" and not s.ready]
 
 
