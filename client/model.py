@@ -312,8 +312,7 @@ class ClientModel:
         self.hosting = False  # we are the host's own player: leaving ends the table
         self.chat_focused = False  # the input line has the keys (the app says, on Tab)
         self.chat_unread = 0  # chat lines that came while the table had the keys
-        self.host_key_warning = ""  # the host showed another fingerprint: shown whole
-        self.host_key: link.HostKeyWarning | None = None  # and its parts, to word it
+        self.host_key: link.HostKeyWarning | None = None  # another fingerprint: shown whole
         self.draw_runs = DrawRuns()  # a run of single-card draws is one log line
         self.knocked: dict[int, int] = {}  # seats knocked out this round -> their points
 
@@ -680,8 +679,7 @@ class ClientModel:
                 self.hosting = True
                 self._chat(ChatLine("unonet", self.tr("news.hosting"), None, "local"),
                            mine=True)
-            case link.HostKeyWarning(warning=warning):
-                self.host_key_warning = warning
+            case link.HostKeyWarning():
                 self.host_key = update
                 self.local_prompt = None
                 self.show_help = self.show_trust = False
@@ -763,6 +761,11 @@ class ClientModel:
         if seat is not None:
             return seat == self.me
         return self.me is None and name == self.my_name
+
+    @property
+    def host_key_warning(self) -> str:
+        """The changed-fingerprint warning's English text, "" while there is none."""
+        return self.host_key.warning if self.host_key is not None else ""
 
     def focus_chat(self, focused: bool) -> None:
         """The input line got (or gave back) the keys: with them, every line is read; given
