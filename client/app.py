@@ -260,7 +260,7 @@ class ClientApp:
     def handle(self, key: str) -> None:
         """One key, while the game has the focus: the open prompt first, then the screen."""
         model = self.model
-        if model.host_key_warning:
+        if model.host_key is not None:
             # Nothing more goes to that host: the warning is the whole screen, q leaves at once
             # (a confirmation would be hidden under it).
             if key in ("q", "c-c", "escape"):

@@ -27,7 +27,6 @@ import logging
 import os
 import shutil
 import sys
-import textwrap
 from collections.abc import Callable, Mapping
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
@@ -38,11 +37,14 @@ import trio
 
 from client.app import ClientApp, add_arguments, build
 from client.guest import CLOSE_GRACE, LinkMain, NetworkLink
+from client.host_key import fingerprint_lines, sentence, warning_text
 from client.i18n import Translator, pick_language
 from client.known_hosts import KnownHosts, address_key, config_dir
-from client.link import Hosting, Update
+from client.link import Hosting, HostKeyWarning, Update
 from client.link_session import Command
+from client.model import ClientModel
 from client.network import LinkConfig, run_link
+from client.render import connection_line
 from client.safe_text import own_name, shown
 from client.seat_tokens import SeatTokens
 from client.tls import (
@@ -214,21 +216,16 @@ def resolve_pin(
     address = address_key(host, port)
     if remembered is not None:
         if seen != remembered:  # said now, before the screen opens, with what to do
-            raise JoinError("\n".join([
-                *sentence(tr("ui.key_changed"), width),
-                *sentence(tr("ui.key_remembered", address=address), width),
-                *fingerprint_lines(remembered, width),
-                *sentence(tr("ui.key_seen"), width), *fingerprint_lines(seen, width),
-                *sentence(tr("first.changed_do"), width),
-                f"  unonet join {address} --fingerprint {format_fingerprint(seen)[:19]}",
-                *sentence(tr("ui.key_forget", address=address, path=hosts.path), width)]))
+            raise JoinError(warning_text(HostKeyWarning(
+                "remembered", address, format_fingerprint(remembered), format_fingerprint(seen),
+                str(hosts.path)), width, tr))
         return None
 
     def say(text: str) -> None:
         print("\n".join(sentence(text, width)), file=stdout)
 
     say(tr("first.contact", address=address))
-    print("\n".join(fingerprint_lines(seen, width)), file=stdout)
+    print("\n".join(fingerprint_lines(format_fingerprint(seen), width)), file=stdout)
     say(tr("first.compare"))
     if stdin.isatty():
         answer = _ask(stdin, stdout, tr("first.ask") + " ")
@@ -240,24 +237,6 @@ def resolve_pin(
     say(tr("first.remembered", path=hosts.path))
     stdout.flush()
     return None
-
-
-def sentence(text: str, width: int) -> list[str]:
-    """`text` wrapped to the terminal, a path or an address never broken: they are read
-    whole, and copied."""
-    return textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False)
-
-
-def fingerprint_lines(digest: bytes, width: int) -> list[str]:
-    """A fingerprint indented, whole groups to a line (the terminal broke "CMG/L" at 60
-    columns), to compare and copy."""
-    lines, line = [], ""
-    for group in format_fingerprint(digest).split("-"):
-        if line and len(f"  {line}-{group}-") > width:
-            lines.append(f"  {line}-")
-            line = ""
-        line = f"{line}-{group}" if line else group
-    return [*lines, f"  {line}"]
 
 
 def _ask(stdin: TextIO, stdout: TextIO, question: str) -> str:
@@ -289,14 +268,19 @@ async def run_screen(app: ClientApp, link: NetworkLink) -> None:
         await asyncio.wait_for(link.wait_closed(), CLOSE_GRACE + 5)
 
 
-def _finish(link: NetworkLink, stderr: TextIO) -> int:
-    """The exit status, and what the screen could not show in full (the ssh-style warning)."""
+def _finish(link: NetworkLink, model: ClientModel, stderr: TextIO) -> int:
+    """The exit status, and what the screen showed last of a connection lost, in the player's
+    words: a changed fingerprint's whole warning (the screen may have been too small for it),
+    else why the connection ended."""
     state = link.last_state
-    if state is not None and state.state == "lost":
-        print(f"unonet: {shown(state.detail or 'connection lost', keep_newlines=True)}",
-              file=stderr)
-        return 1
-    return 0
+    if state is None or state.state != "lost":
+        return 0
+    width = max(40, shutil.get_terminal_size().columns - 1)
+    if model.host_key is not None:
+        print(warning_text(model.host_key, width, model.tr), file=stderr)
+    else:
+        print(f"unonet: {connection_line(model)}", file=stderr)
+    return 1
 
 
 def run_join(
@@ -329,8 +313,9 @@ def run_join(
                         spectate=args.spectate)
     log_to_file(config_dir() / "client.log")
     link = NetworkLink.to_host(config)
-    asyncio.run(run_screen(build(link, args, env), link))
-    return _finish(link, err)
+    app = build(link, args, env)
+    asyncio.run(run_screen(app, link))
+    return _finish(link, app.model, err)
 
 
 def play_main(
@@ -377,5 +362,6 @@ def run_play(
         print(f"unonet: {shown(str(exc))}", file=sys.stderr)
         return 2
     link = NetworkLink(play_main(args, start_local_host, args.name, auto_ready=auto_ready))
-    asyncio.run(run_screen(build(link, args, env), link))
-    return _finish(link, sys.stderr)
+    app = build(link, args, env)
+    asyncio.run(run_screen(app, link))
+    return _finish(link, app.model, sys.stderr)

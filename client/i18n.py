@@ -333,8 +333,7 @@ EN: dict[str, str] = {
     "first.unasked": "stdin is not a terminal, so nobody can be asked: accepting this "
                      "fingerprint on first use (pass --fingerprint to pin one instead).",
     "first.remembered": "Remembered in {path}.",
-    "first.changed_do": "It may not be the host you trusted. Ask the person hosting for the "
-                        "fingerprint unonet host printed; if it is the new one, join with:",
+
     "key.play": "Enter play",
     "key.draw": "Space draw",
     "key.accept": "Space take",
@@ -451,8 +450,8 @@ EN: dict[str, str] = {
     "ui.key_seen": "What the host shows now:",
     "ui.key_forget": "Or remove the line for {address} from {path}.",
     "ui.key_changed_do": "It may not be the host you trusted. Ask the person hosting for the "
-                         "fingerprint unonet host printed; if it is the new one, join again "
-                         "with --fingerprint. q quits (the warning is printed again).",
+                         "fingerprint unonet host printed; if it is the new one, join with:",
+    "ui.key_printed": "q quits; the warning is printed again when the screen closes.",
 }
 
 IT: dict[str, str] = {
@@ -746,8 +745,7 @@ IT: dict[str, str] = {
     "first.unasked": "stdin non è un terminale, quindi non si può chiedere a nessuno: questa "
                      "impronta è accettata al primo uso (--fingerprint ne fissa una).",
     "first.remembered": "Ricordata in {path}.",
-    "first.changed_do": "Potrebbe non essere l'host di cui ti fidi. Chiedi a chi ospita "
-                        "l'impronta stampata da unonet host; se è quella nuova, entra con:",
+
     "key.play": "Invio gioca",
     "key.draw": "Spazio pesca",
     "key.accept": "Spazio prende",
@@ -870,8 +868,8 @@ IT: dict[str, str] = {
     "ui.key_seen": "Quella che l'host mostra ora:",
     "ui.key_forget": "Oppure togli la riga di {address} da {path}.",
     "ui.key_changed_do": "Potrebbe non essere l'host di cui ti fidi. Chiedi a chi ospita "
-                         "l'impronta stampata da unonet host; se è quella nuova, rientra con "
-                         "--fingerprint. q esce (l'avviso viene ristampato).",
+                         "l'impronta stampata da unonet host; se è quella nuova, entra con:",
+    "ui.key_printed": "q esce; l'avviso viene ristampato quando lo schermo si chiude.",
 }
 
 PT: dict[str, str] = {
@@ -1163,9 +1161,7 @@ PT: dict[str, str] = {
     "first.unasked": "stdin não é um terminal, então não há a quem perguntar: esta impressão "
                      "digital é aceita no primeiro uso (--fingerprint fixa uma).",
     "first.remembered": "Lembrada em {path}.",
-    "first.changed_do": "Pode não ser o host em que você confiou. Peça a quem hospeda a "
-                        "impressão digital que o unonet host mostrou; se for a nova, entre "
-                        "com:",
+
     "key.play": "Enter joga",
     "key.draw": "Espaço compra",
     "key.accept": "Espaço aceita",
@@ -1287,7 +1283,8 @@ PT: dict[str, str] = {
     "ui.key_forget": "Ou apague a linha de {address} em {path}.",
     "ui.key_changed_do": "Pode não ser o host em que você confiou. Peça a quem hospeda a "
                          "impressão digital que o unonet host mostrou; se for a nova, entre "
-                         "de novo com --fingerprint. q sai (o aviso é mostrado de novo).",
+                         "com:",
+    "ui.key_printed": "q sai; o aviso é mostrado de novo quando a tela fecha.",
 }
 
 CATALOGUES: dict[str, dict[str, str]] = {"en": EN, "it": IT, "pt": PT}

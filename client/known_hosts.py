@@ -3,8 +3,9 @@
 The file is `known_hosts` in the unonet config dir ($UNONET_HOME, else $XDG_CONFIG_HOME/unonet,
 else ~/.config/unonet), one `host:port hex-sha256` line per address, `#` for comments. The full
 32 bytes are kept (crypto-protocol.md B4), whatever prefix the user typed. A fingerprint that
-differs from the remembered one is never overwritten silently: `changed_warning` says so as
-loudly as ssh does, and only an explicit `--fingerprint` replaces the line.
+differs from the remembered one is never overwritten silently: the link refuses it and the
+player is told as loudly as ssh does (client.host_key), and only an explicit `--fingerprint`
+replaces the line.
 """
 
 from __future__ import annotations
@@ -13,8 +14,6 @@ import os
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
-
-from client.tls import format_fingerprint
 
 FILE_NAME = "known_hosts"
 HEADER = "# unonet known hosts: host:port, then SHA-256 of the host's certificate (hex)\n"
@@ -96,23 +95,3 @@ class KnownHosts:
         temporary = self.path.with_name(self.path.name + ".tmp")
         temporary.write_text(body, encoding="utf-8")
         os.replace(temporary, self.path)
-
-
-def changed_warning(host: str, port: int, remembered: bytes, seen: bytes, path: Path) -> str:
-    """The warning ssh prints for a changed host key, in unonet's words."""
-    bar = "@" * 59
-    return (
-        f"{bar}\n"
-        "@    WARNING: THE HOST'S FINGERPRINT HAS CHANGED!         @\n"
-        f"{bar}\n"
-        "Someone could be eavesdropping on you right now (a machine in the middle),\n"
-        "or the host made itself a new certificate.\n"
-        f"The fingerprint remembered for {address_key(host, port)} is\n"
-        f"  {format_fingerprint(remembered)}\n"
-        "but the host now shows\n"
-        f"  {format_fingerprint(seen)}\n"
-        "Refusing to connect. Ask the host for its fingerprint (unonet host prints\n"
-        f"it); if it is the new one, join with --fingerprint {format_fingerprint(seen)[:19]}\n"
-        f"or remove the line for {address_key(host, port)} from\n"
-        f"  {path}"
-    )

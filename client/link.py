@@ -103,17 +103,15 @@ class SeatNews:
 class HostKeyWarning:
     """The host showed another certificate fingerprint than the one pinned, remembered, or
     met earlier in this session: nothing more is sent to it, and the link ends "lost" right
-    after. `warning` says what was expected and seen and what to do, in English (the log
-    and the terminal after the app); the screen shows it whole at once, as no ordinary
-    disconnect, in the player's words from the fields after it where they are given."""
+    after. The screen shows it whole at once, as no ordinary disconnect, and the terminal
+    again when the screen closes, in the player's words (client.host_key says it)."""
 
-    warning: str
-    reason: str = ""
+    reason: str
     """Where the expected fingerprint came from: "pinned" (--fingerprint), "remembered"
-    (known_hosts) or "earlier" (this session's first connection); "" for `warning` alone."""
-    address: str = ""  # host:port, as known_hosts keys it
-    expected: str = ""  # grouped as `unonet host` prints it (a pin: as far as it goes)
-    seen: str = ""  # the fingerprint the host showed, grouped
+    (known_hosts) or "earlier" (this session's first connection)."""
+    address: str  # host:port, as known_hosts keys it
+    expected: str  # grouped as `unonet host` prints it (a pin: as far as it goes)
+    seen: str  # the fingerprint the host showed, grouped
     known_hosts: str = ""  # the file that remembered `expected`, for "remembered"
 
 

@@ -762,11 +762,6 @@ class ClientModel:
             return seat == self.me
         return self.me is None and name == self.my_name
 
-    @property
-    def host_key_warning(self) -> str:
-        """The changed-fingerprint warning's English text, "" while there is none."""
-        return self.host_key.warning if self.host_key is not None else ""
-
     def focus_chat(self, focused: bool) -> None:
         """The input line got (or gave back) the keys: with them, every line is read; given
         back, the chat shows its newest lines again."""

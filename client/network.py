@@ -29,7 +29,8 @@ from pathlib import Path
 
 import trio
 
-from client.known_hosts import KnownHosts, Seen, address_key, changed_warning
+from client.host_key import warning_text
+from client.known_hosts import KnownHosts, Seen, address_key
 from client.link import ConnectionChanged, HostKeyWarning, LocalNews, Refused, Update
 from client.link_session import CloseLink, Command, Ended, LinkSession, Output
 from client.seat_tokens import NO_FINGERPRINT, TOKEN_LIFETIME, SeatSlot, SeatTokens
@@ -118,11 +119,11 @@ class LinkConfig:
 
 class HostKeyChanged(Exception):
     """The host showed a fingerprint other than the one pinned or remembered; `update` is
-    what the screen is told (HostKeyWarning: the English `warning` and its parts)."""
+    what the screen is told, `warning` its English text (the log's)."""
 
     def __init__(self, update: HostKeyWarning) -> None:
-        super().__init__(update.warning)
-        self.warning = update.warning
+        self.warning = warning_text(update)
+        super().__init__(self.warning)
         self.update = update
 
 
@@ -158,18 +159,10 @@ async def open_stream(config: LinkConfig, seen_before: bytes | None) -> trio.abc
         if seen_before is not None:
             # The host this session met at first shows another key on a reconnect: ssh's
             # warning, with the fingerprint to pin if the host really made a new one.
-            met = format_fingerprint(seen_before)
-            warning = (changed_warning(config.host, config.port, seen_before, exc.actual,
-                                       config.known_hosts.path)
-                       if config.known_hosts is not None else
-                       f"the host's fingerprint is {shows}, not {met} as at the first "
-                       "connection: refusing to connect")
-            raise HostKeyChanged(HostKeyWarning(warning, "earlier", address, met,
-                                                shows)) from None
-        expected = grouped_pin(exc.expected)
+            raise HostKeyChanged(HostKeyWarning(
+                "earlier", address, format_fingerprint(seen_before), shows)) from None
         raise HostKeyChanged(HostKeyWarning(
-            f"the host's fingerprint is {shows}, not the pinned {expected}: refusing to connect",
-            "pinned", address, expected, shows)) from None
+            "pinned", address, grouped_pin(exc.expected), shows)) from None
     try:
         if stream.selected_alpn_protocol() != ALPN:  # SPEC.md UNO-3-3
             raise ssl.SSLError(f"the host did not select ALPN {ALPN}")
@@ -188,7 +181,6 @@ def _check_known_host(config: LinkConfig, seen: bytes) -> None:
     if check.seen is Seen.CHANGED and config.pin is None:
         assert check.remembered is not None
         raise HostKeyChanged(HostKeyWarning(
-            changed_warning(config.host, config.port, check.remembered, seen, hosts.path),
             "remembered", address_key(config.host, config.port),
             format_fingerprint(check.remembered), format_fingerprint(seen), str(hosts.path)))
     if check.seen is not Seen.KNOWN:  # first contact, or an explicit pin the user typed

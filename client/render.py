@@ -33,7 +33,9 @@ from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 from prompt_toolkit.styles import Style
 from prompt_toolkit.utils import get_cwidth
 
-from client.i18n import preset_meaning
+from client.host_key import Said, fingerprint_lines, warning_said
+from client.i18n import Translator, preset_meaning
+from client.link import HostKeyWarning
 from client.lobby import HINT_PENALTY, SeatInfo
 from client.model import (
     BuzzPrompt,
@@ -1359,8 +1361,8 @@ def compose(model: ClientModel, width: int, height: int, plain: bool,
     small = width < MIN_WIDTH or height < MIN_HEIGHT
     if small:
         body = too_small(model, width, height)
-    elif model.host_key_warning:
-        body = host_key_lines(model, width)
+    elif model.host_key is not None:
+        body = host_key_lines(model.tr, model.host_key, width)
         keys = ["key.quit"]
     elif model.show_trust:
         body = trust_panel_lines(model, width, body_height)
@@ -1398,7 +1400,7 @@ def compose(model: ClientModel, width: int, height: int, plain: bool,
             body += [[("class:prompt", part)] for part in wrap(connection_line(model), width)]
         body += [[("class:notice", part)] for part in wrap(model.notice, width)] \
             if model.notice else []
-    if model.offline and not (small or model.host_key_warning):
+    if model.offline and not (small or model.host_key is not None):
         # The host is gone: only leaving works; once tries ran out, say how to come back.
         keys = ["key.join_later", "key.quit"] if model.connection == "lost" else ["key.quit"]
     asking = model.local_prompt
@@ -1410,29 +1412,18 @@ def compose(model: ClientModel, width: int, height: int, plain: bool,
     return to_text([header(model, width), *body, keybar(model, keys, width)], width)
 
 
-def host_key_lines(model: ClientModel, width: int) -> list[Line]:
+def host_key_lines(tr: Translator, key: HostKeyWarning, width: int) -> list[Line]:
     """A changed host fingerprint, whole, the moment the link finds it: not a disconnect
     but a host that may not be the one we trusted; nothing more is sent to it."""
-    tr = model.tr
-    lines: list[Line] = [[("class:alert", part)] for part in wrap(tr("ui.key_changed"), width)]
-    key = model.host_key
-    if key is None or not key.reason:  # the warning alone: its English lines as they are
-        for paragraph in model.host_key_warning.splitlines():  # a line that fits keeps its spaces
-            parts = [paragraph] if get_cwidth(paragraph) <= width else wrap(paragraph, width)
-            lines += [[("", part)] for part in parts]
-        lines += [[("class:prompt", part)] for part in wrap(tr("ui.key_changed_do"), width)]
-        return lines
-    address = shown(key.address)  # what the user typed, or a name a resolver gave
-    said = [(f"ui.key_{key.reason}", key.expected), ("ui.key_seen", key.seen)]
-    for label, fingerprint in said:
-        lines += [[("", part)] for part in wrap(tr(label, address=address), width)]
-        lines += [[("class:heading", "  " + part)] for part in wrap(fingerprint, width - 2)]
-    lines += [[("class:prompt", part)] for part in wrap(tr("ui.key_changed_do"), width)]
-    command = f"unonet join {address} --fingerprint {key.seen[:19]}"
-    lines += [[("", "  " + part)] for part in wrap(command, width - 2)]
-    if key.reason == "remembered" and key.known_hosts:
-        lines += [[("", part)] for part in wrap(tr("ui.key_forget", address=address,
-                                                   path=shown(key.known_hosts)), width)]
+    lines: list[Line] = []
+    for part in [*warning_said(tr, key), Said("prompt", tr("ui.key_printed"))]:
+        if part.kind == "fingerprint":
+            lines += [[("class:heading", line)] for line in fingerprint_lines(part.text, width)]
+        elif part.kind == "command":
+            lines += [[("", "  " + line)] for line in wrap(part.text, width - 2)]
+        else:
+            style = {"alert": "class:alert", "prompt": "class:prompt"}.get(part.kind, "")
+            lines += [[(style, line)] for line in wrap(part.text, width)]
     return lines
 
 

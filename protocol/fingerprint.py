@@ -24,6 +24,12 @@ FULL_PIN_CHARS = 52
 """Base32 characters of a whole SHA-256 digest, without padding."""
 
 
+def short_pin(fingerprint: str) -> str:
+    """The first groups of a grouped fingerprint that make the shortest pin accepted
+    (MIN_PIN_CHARS): what a player types after --fingerprint."""
+    return "-".join(fingerprint.split("-")[: MIN_PIN_CHARS // 4])
+
+
 def fingerprint_of(der: bytes) -> bytes:
     """SHA-256 of a DER certificate: the 32 bytes players pin."""
     return hashlib.sha256(der).digest()

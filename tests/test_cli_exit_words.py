@@ -1,0 +1,69 @@
+"""What the terminal says after the screen closes on a lost connection: the player's words.
+
+Found reading the code behind a Portuguese tmux session: the screen said why in Portuguese, and
+the terminal after it printed the link's English ("unonet: cannot connect: …", or the English
+warning of a changed fingerprint)."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from client.cli import _finish
+from client.guest import NetworkLink
+from client.i18n import Translator
+from client.link import ConnectionChanged, HostKeyWarning
+from client.model import ClientModel
+
+
+async def never(*_: object) -> None:
+    """A link main that is never started: `_finish` reads only what the link last said."""
+
+
+def ended(lang: str, *updates: object) -> tuple[NetworkLink, ClientModel]:
+    link = NetworkLink(never)
+    model = ClientModel(Translator(lang), name="Me")
+    for update in updates:
+        model.apply(update)  # type: ignore[arg-type]
+        if isinstance(update, ConnectionChanged):
+            link.last_state = update
+    return link, model
+
+
+@pytest.mark.parametrize(("lang", "title"), [("en", "THE HOST'S FINGERPRINT HAS CHANGED"),
+                                              ("it", "L'IMPRONTA DELL'HOST È CAMBIATA"),
+                                              ("pt", "A IMPRESSÃO DIGITAL DO HOST MUDOU")])
+def test_a_changed_fingerprint_is_printed_again_in_the_players_words(lang: str,
+                                                                     title: str) -> None:
+    seen = "6HPL-C3VL-ZJL3-U3AC-MNRO-FTSV-6L5R-YYJQ-EJPC"
+    key = HostKeyWarning("pinned", "127.0.0.1:7301", "AAAA-BBBB-CCCC-DDDD", seen)
+    link, model = ended(lang, key, ConnectionChanged("lost", "the host's fingerprint is …"))
+    err = io.StringIO()
+    assert _finish(link, model, err) == 1
+    said = err.getvalue()
+    assert title in said and "the host's fingerprint is" not in said
+    assert "\n  unonet join 127.0.0.1:7301 --fingerprint 6HPL-C3VL-ZJL3-U3AC\n" in said
+    assert model.tr("ui.key_printed") not in " ".join(said.split())  # the screen's alone
+
+
+@pytest.mark.parametrize(("lang", "words"), [("en", "cannot connect: Connection refused"),
+                                              ("it", "(cannot connect: Connection refused)"),
+                                              ("pt", "(cannot connect: Connection refused)")])
+def test_a_lost_connection_is_said_as_the_screen_said_it(lang: str, words: str) -> None:
+    lost = ConnectionChanged("lost", "cannot connect: Connection refused",
+                             code="cannot_connect")
+    link, model = ended(lang, lost)
+    err = io.StringIO()
+    assert _finish(link, model, err) == 1
+    said = err.getvalue()
+    assert said.startswith(f"unonet: {model.tr('conn.lost')}: ") and words in said, said
+    if lang != "en":
+        assert model.tr("lost.cannot_connect") in said
+
+
+def test_a_screen_left_by_the_player_prints_nothing() -> None:
+    link, model = ended("it", ConnectionChanged("connected"))
+    err = io.StringIO()
+    assert _finish(link, model, err) == 0
+    assert err.getvalue() == ""
