@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from client.lobby import LobbyCommand, LobbyState, TableInfo
+from protocol.trust.checked_round import RoundStatus
 from unonet.actions import Action
 from unonet.cards import DeckManifest
 from unonet.events import Event
@@ -134,6 +135,19 @@ class TrustReport:
     kind: str = ""
     detail: str = ""
     round_no: int | None = None
+    closed: ClosedRound | None = None
+    """For a round_audit's report: the round it closed, as the verifier judged it then (a
+    rematch's manifest later in the same read replaces the verifier and its rounds)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ClosedRound:
+    """A round its audit closed: its state (ROUND_STATES), how many of its events were
+    checked, and how many other-side faces were (UNO Flip)."""
+
+    status: RoundStatus
+    events: int
+    other_sides: int
 
 
 ROUND_STATES = ("checking", "audited", "violated", "abandoned", "missed")

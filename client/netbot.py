@@ -315,29 +315,26 @@ class NetworkBot:
             elif isinstance(event, MessageReceived) and event.message.get("t") == "round_audit":
                 self.final_audit = True
             elif (isinstance(event, WireTrustReport) and event.message_type == "round_audit"
-                  and isinstance(event.outcome, TrustReport)
-                  and event.outcome.round_no is not None):
-                self._audit_reported(event.outcome.round_no)  # the gate's report
+                  and isinstance(event.outcome, TrustReport)):
+                self._audit_reported(event.outcome)  # the gate's report
 
         if self.observe is not None:
             self.observe(events)
 
-    def _audit_reported(self, round_no: int) -> None:
-        """Record what the verifier says of round `round_no` now its audit came; a round
-        audited in full counts, with its other-side faces checked (UNO Flip)."""
-        # The round the audit closed, as the gate kept it when it checked the audit: the
-        # gate's verifier may be a rematch's by now, its own round 1 just dealt (the report
-        # said "0 of 1 rounds audited" one time in three).
-        audits = self.link.gate.audits
-        rnd = next((r for r in audits if r.round_no == round_no), None)
-        if rnd is None:
+    def _audit_reported(self, report: TrustReport) -> None:
+        """Record what the verifier said of the round a round_audit closed, as the gate's
+        report carries it (by the time the bot reads the reports, a rematch's manifest in
+        the same read may have replaced the gate's verifier: a report read after said "0 of
+        1 rounds audited" one time in three); a round audited in full counts, with its
+        other-side faces checked (UNO Flip)."""
+        closed, round_no = report.closed, report.round_no
+        if closed is None or round_no is None:
             return
-        audits.remove(rnd)
         self.result.judged += 1
-        self.result.rounds[round_no] = RoundCheck(rnd.status, len(rnd.received))
-        if rnd.status == "audited":
+        self.result.rounds[round_no] = RoundCheck(closed.status, closed.events)
+        if closed.status == "audited":
             self.result.audited.append(round_no)
-            self.result.other_sides_checked += len(rnd.ledger.side_claims)
+            self.result.other_sides_checked += closed.other_sides
 
     def _refused(self, event: RequestRefused) -> None:
         log.info("%s: %s refused: %s", self.name, event.request["t"], event.error)

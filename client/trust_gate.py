@@ -38,12 +38,12 @@ The gate decides which verifier a message goes to:
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from client import wire
-from client.link import Caught, PanelRound, TrustReport, TrustStatus
+from client.link import Caught, ClosedRound, PanelRound, TrustReport, TrustStatus
 from client.seat_follow import SeatFollower
 from client.tls import format_fingerprint
 from client.transcript import TranscriptWriter
@@ -63,9 +63,6 @@ SEED_MESSAGES = frozenset({"round_prepare", "seed_commits"})
 """What the verifier must see for us to contribute our seed, even when we check nothing."""
 
 SEAT_MESSAGES = frozenset({"welcome", "seated", "table_state"})
-
-AUDITS_KEPT = 16
-"""The audited rounds `TrustGate.audits` keeps for a reader to take (one per read is usual)."""
 
 
 def report_of(message: Mapping[str, Any], outcome: object,
@@ -129,10 +126,6 @@ class TrustGate:
         self._statuses: list[TrustStatus] = []  # each change, in stream order, not yet taken
         self._last_status = TrustStatus()
         self._entering = True  # a connection's entry, until its snapshot: a record of the past
-        self.audits: deque[CheckedRound] = deque(maxlen=AUDITS_KEPT)
-        """Each round a round_audit closed, in stream order, for a reader of the reports that
-        comes after the read (client/netbot.py): by then a rematch's manifest in the same read
-        may have replaced `verifier`, whose round 1 is the new match's."""
         self._follower = SeatFollower()
         """Our seat, and whether it was taken in mid-match on this connection, until the
         snapshot that ends its entry: then (SPEC.md [UNO-8-21]) the host sends the match as a
@@ -306,8 +299,9 @@ class TrustGate:
         current = verifier.current
         outcome = observer.observe(message, event)
         report = report_of(message, outcome, current.round_no if current is not None else None)
-        if kind == "round_audit" and current is not None:
-            self.audits.append(current)
+        if kind == "round_audit" and current is not None and report is not None:
+            report = replace(report, closed=ClosedRound(current.status, len(current.received),
+                                                        len(current.ledger.side_claims)))
         if kind != "event" or isinstance(outcome, Violation):
             self._note_status()
         if kind == "round_audit" and verifier.match_over and current is not None \
