@@ -1691,7 +1691,7 @@ def tables_body(model: ClientModel, width: int, height: int) -> list[Line]:
         # list: "Mesa de Zé Maria da Silva Santos: 4/10 players (playing,").
         over = get_cwidth(f" {mark} " + tr("tables.line", name=table.name, players=table.players,
                                            seats=table.seats) + state) - width
-        name = (_cut(table.name, max(NAME_LETTERS + 1, get_cwidth(table.name) - over))
+        name = (_cut(table.name, max(ELLIPSIS_FROM, get_cwidth(table.name) - over))
                 if over > 0 else table.name)
         text = tr("tables.line", name=name, players=table.players, seats=table.seats) + state
         rows.append([("class:cursor" if i == model.table_cursor else "", f" {mark} {text}")])
