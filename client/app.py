@@ -97,6 +97,9 @@ class ClientApp:
         self.chat_window = Window(
             BufferControl(self.chat_buffer, input_processors=[BeforeInput(self._input_prompt)]),
             height=1,
+            # From its first column each time, scrolled only as far as the cursor needs: the
+            # window kept a long chat line's scroll, and `e` then asked "ur name:".
+            get_horizontal_scroll=lambda window: 0,
         )
         self.app: Application[None] = Application(
             layout=Layout(HSplit([self.body, self.chat_window]), focused_element=self.body),

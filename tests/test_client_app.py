@@ -12,6 +12,7 @@ import argparse
 import asyncio
 import os
 import pwd
+import re
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from io import StringIO
@@ -545,3 +546,31 @@ def test_while_the_host_is_gone_the_keys_offered_are_the_ones_that_work() -> Non
     with driver() as d:
         run(d, script)
         assert d.table.closed
+
+
+def test_the_input_line_shows_its_start_after_a_long_line() -> None:
+    """Found in tmux: after a chat line longer than the screen, `e` asked "ur name:" (the
+    input window kept the long line's horizontal scroll). A line that fits shows whole, from
+    its first column."""
+    def input_line(d: Driver) -> str:
+        """The input line as the app draws it now, the frame drawn whole (not as a
+        difference from the last), escape sequences taken out."""
+        app = d.client.app
+        app.renderer.reset()
+        d.screen.truncate(0)
+        d.screen.seek(0)
+        app.renderer.render(app, app.layout)
+        line = d.screen.getvalue().split("\r\n")[-1]
+        return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|[\x00-\x1f]", "", line)
+
+    async def script(d: Driver) -> None:
+        await d.press("")
+        await d.press("\t" + "x" * 150)
+        assert input_line(d).strip() == "x" * 79  # the line's end, where the cursor is
+        await d.press("\re")
+        assert input_line(d).strip() == "Your name:"  # it showed " " here, "ur name:" in tmux
+        await d.press("\t")  # the name unchanged, the keys back on the table
+        d.pipe.send_text("qy")
+
+    with driver(lobby_first=True) as d:
+        run(d, script)
