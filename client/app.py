@@ -138,9 +138,13 @@ class ClientApp:
         self.app.invalidate()
 
     def _text(self) -> StyleAndTextTuples:
+        width, height = self._screen_size()
+        return render.compose(self.model, width, height, self.plain, on_card=self.click_card)
+
+    def _screen_size(self) -> tuple[int, int]:
+        """The columns and lines the screen draws in (the chat input takes the last line)."""
         size = self.app.output.get_size()
-        return render.compose(self.model, size.columns, max(3, size.rows - 1), self.plain,
-                              on_card=self.click_card)
+        return size.columns, max(3, size.rows - 1)
 
     # -- sending -----------------------------------------------------------------------------------
 
@@ -268,6 +272,11 @@ class ClientApp:
             # (a confirmation would be hidden under it).
             if key in ("q", "c-c", "escape"):
                 self.leave()
+            return
+        if render.too_small_for(*self._screen_size()) and key not in ("q", "c-c") \
+                and not isinstance(model.prompt, QuitPrompt | SeatPrompt):
+            # Found in tmux: a window shrunk on our turn hid the game, and Enter played the
+            # chosen card unseen. Only leaving works, and what answers a question on screen.
             return
         if model.show_help:
             model.show_help = False

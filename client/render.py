@@ -1358,9 +1358,10 @@ def compose(model: ClientModel, width: int, height: int, plain: bool,
     screen = model.screen
     body_height = height - 2  # the title bar and the key bar
     keys: list[str] = ["key.help", "key.quit"]
-    small = width < MIN_WIDTH or height < MIN_HEIGHT
+    small = too_small_for(width, height)
     if small:
         body = too_small(model, width, height)
+        keys = ["key.quit"]  # the game is hidden: only leaving works (the app ignores the rest)
     elif model.host_key is not None:
         body = host_key_lines(model.tr, model.host_key, width)
         keys = ["key.quit"]
@@ -1425,6 +1426,12 @@ def host_key_lines(tr: Translator, key: HostKeyWarning, width: int) -> list[Line
             style = {"alert": "class:alert", "prompt": "class:prompt"}.get(part.kind, "")
             lines += [[(style, line)] for line in wrap(part.text, width)]
     return lines
+
+
+def too_small_for(width: int, height: int) -> bool:
+    """Whether a screen `width` x `height` (lines above the chat input) is below the smallest
+    that shows the table: it then asks for a larger terminal instead."""
+    return width < MIN_WIDTH or height < MIN_HEIGHT
 
 
 def too_small(model: ClientModel, width: int, height: int) -> list[Line]:

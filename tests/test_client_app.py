@@ -46,7 +46,8 @@ class Driver:
                  capacity: int | None = None) -> None:
         self.pipe = pipe
         self.screen = StringIO()
-        output = Vt100_Output(self.screen, lambda: Size(rows=24, columns=80), term="xterm")
+        self.size = Size(rows=24, columns=80)  # the terminal's: a test may resize it
+        output = Vt100_Output(self.screen, lambda: self.size, term="xterm")
         self.model = ClientModel(Translator(lang), name="Me")
         self.table = scenario_table(self.model, lobby_first=lobby_first,
                                     tables_first=tables_first, capacity=capacity)
@@ -573,4 +574,31 @@ def test_the_input_line_shows_its_start_after_a_long_line() -> None:
         d.pipe.send_text("qy")
 
     with driver(lobby_first=True) as d:
+        run(d, script)
+
+
+def test_a_window_too_small_for_the_game_lets_no_key_play_unseen() -> None:
+    """Found in tmux: a window shrunk to 50x15 on our turn showed only "Make the terminal
+    larger", and Enter played the chosen card (a Wild's colour too) without the player
+    seeing either. While the game is hidden only q works (and what answers its question);
+    the key bar offers nothing else."""
+    async def script(d: Driver) -> None:
+        m = d.model
+        await d.press("")
+        assert m.my_turn
+        d.size = Size(rows=15, columns=50)
+        await d.press("3\r ?t")  # choose, play, draw, help, trust: all unseen
+        assert d.client.sent == [] and not m.show_help and not m.show_trust
+        small = "".join(f[1] for f in compose(m, 50, 14, True)).splitlines()
+        assert small[-1].strip() == "q quit"
+        await d.press("q")
+        assert isinstance(prompt(m), QuitPrompt)  # its question is on the small screen
+        await d.press("n")
+        assert prompt(m) is None
+        d.size = Size(rows=24, columns=80)
+        await d.press("3\r")  # seen again: the keys play
+        assert isinstance(prompt(m), ColorPrompt)
+        d.pipe.send_text("qy")
+
+    with driver() as d:
         run(d, script)
