@@ -279,7 +279,11 @@ class ClientApp:
             # chosen card unseen. Only leaving works, and what answers a question on screen.
             return
         if model.show_help:
-            model.show_help = False
+            if key in ("down", "up"):  # a help longer than the screen turns its pages
+                pages = render.help_page_count(model, self.plain, *self._screen_size())
+                model.turn_help_page(1 if key == "down" else -1, pages)
+            else:
+                model.show_help = False
             return
         if model.show_trust and key not in ("q", "c-c"):
             if key in ("t", "escape"):

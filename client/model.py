@@ -298,6 +298,7 @@ class ClientModel:
         self.uno_armed = False
         self.local_prompt: ColorPrompt | QuitPrompt | SeatPrompt | None = None
         self.show_help = False
+        self.help_page = 0  # which page of a help longer than the screen
         self.current_notice: Notice | None = None
         self.bell = False  # set when a decision of ours starts; the app rings and clears it
         self.was_deciding = False
@@ -1174,6 +1175,11 @@ class ClientModel:
     def toggle_help(self) -> None:
         self.show_help = not self.show_help
         self.show_trust = False
+        self.help_page = 0
+
+    def turn_help_page(self, step: int, pages: int) -> None:
+        """↓/↑ while the help is open: the next or the previous of its `pages`."""
+        self.help_page = min(max(0, self.help_page + step), max(0, pages - 1))
 
     @staticmethod
     def chat_line(text: str) -> str | None:

@@ -69,7 +69,7 @@ COLOR_KEYS: dict[Color, str] = {
     Color.RED: "r", Color.YELLOW: "y", Color.GREEN: "g", Color.BLUE: "b",
     Color.ORANGE: "o", Color.PURPLE: "p", Color.PINK: "k", Color.CYAN: "c",
 }
-"""Keys of the colour picker (also 1-8 by position) and letters of the plain card codes."""
+"""Keys of the colour picker (also 1-4 by position) and letters of the plain card codes."""
 
 LANGUAGE_COLOR_KEYS: dict[str, dict[Color, str]] = {
     "it": {Color.YELLOW: "g", Color.GREEN: "v"},  # rosso, giallo, verde, blu
@@ -83,7 +83,7 @@ a card, a name or a key: below it the screen asks for a larger terminal instead.
 
 
 def color_keys(lang: str) -> dict[Color, str]:
-    """The colour picker's letter for each colour in `lang` (digits 1-8 work in every one)."""
+    """The colour picker's letter for each colour in `lang` (digits, by position, in all)."""
     return {**COLOR_KEYS, **LANGUAGE_COLOR_KEYS.get(lang, {})}
 
 
@@ -1316,28 +1316,41 @@ def help_entries(model: ClientModel, plain: bool) -> list[str]:
     return [model.tr(key, **HELP_VALUES.get(key, {})) for key in help_keys(model, plain)]
 
 
+def help_pages(model: ClientModel, plain: bool, width: int, height: int) -> list[list[str]]:
+    """The help's lines in pages of `height` less the title: each key's line wrapped under
+    itself, a key's lines on one page where they fit in one (found in tmux at 60x18: the
+    help's long lines, a No Mercy card legend among them, were cut with no way to read the
+    rest)."""
+    room = max(1, height - 1)
+    pages: list[list[str]] = [[]]
+    for entry in help_entries(model, plain):
+        parts = [("  " if index == 0 else "    ") + part
+                 for index, part in enumerate(wrap(entry, max(1, width - 4)))]
+        if pages[-1] and len(pages[-1]) + len(parts) > room:
+            pages.append([])
+        for part in parts:
+            if len(pages[-1]) == room:
+                pages.append([])
+            pages[-1].append(part)
+    return pages
+
+
+def help_page_count(model: ClientModel, plain: bool, width: int, height: int) -> int:
+    """How many pages the help takes on a screen `width` x `height` (compose's sizes)."""
+    return len(help_pages(model, plain, width, height - 2))  # the title bar and the key bar
+
+
 def help_lines(model: ClientModel, plain: bool, width: int, height: int) -> list[Line]:
-    """The help in `height` lines: each key's line wrapped under itself where it is wider than
-    the screen, as far as the room goes (the keys first in the list first); a key left on one
-    line ends in "…" where the screen cuts it; where even one line each is too tall, the
-    keys that fit and how many more a taller terminal shows."""
+    """The help in `height` lines: its page `model.help_page`, the title saying which of how
+    many where there is more than one."""
     tr = model.tr
-    title: Line = [("class:heading", tr("help.title"))]
-    entries = help_entries(model, plain)
-    if 1 + len(entries) > height:
-        return [title, *_fit(model, [[("", _cut("  " + entry, width))] for entry in entries],
-                             height - 1)]
-    spare = height - 1 - len(entries)  # lines left for the wrapped parts of long keys
-    lines: list[Line] = [title]
-    for entry in entries:
-        parts = wrap(entry, width - 4)
-        if len(parts) - 1 <= spare:
-            spare -= len(parts) - 1
-            lines += [[("", ("  " if index == 0 else "    ") + part)]
-                      for index, part in enumerate(parts)]
-        else:
-            lines.append([("", _cut("  " + entry, width))])
-    return lines
+    pages = help_pages(model, plain, width, height)
+    page = min(model.help_page, len(pages) - 1)
+    title = tr("help.title")
+    if len(pages) > 1:
+        title += " " + tr("help.page", page=page + 1, pages=len(pages))
+    lines: list[Line] = [[("class:heading", _cut(title, width))]]
+    return lines + [[("", line)] for line in pages[page]]
 
 
 def _cut(text: str, width: int, mark: str = "…") -> str:
@@ -1370,7 +1383,8 @@ def compose(model: ClientModel, width: int, height: int, plain: bool,
         keys = ["trust.panel_keys"]
     elif model.show_help:
         body = help_lines(model, plain, width, body_height)
-        keys = ["ui.help_close"]
+        keys = ["ui.help_close" if len(help_pages(model, plain, width, body_height)) == 1
+                else "ui.help_pages"]
     elif screen is Screen.GAME:
         body = game_body(model, width, body_height, look)
         keys = game_keys(model)

@@ -602,3 +602,26 @@ def test_a_window_too_small_for_the_game_lets_no_key_play_unseen() -> None:
 
     with driver() as d:
         run(d, script)
+
+
+def test_a_help_longer_than_the_screen_turns_its_pages() -> None:
+    """Found in tmux at 60x18: the help's long lines were cut with "…" and nothing read
+    the rest. ↓ and ↑ turn its pages; any other key closes it, as before."""
+    async def script(d: Driver) -> None:
+        m = d.model
+        d.size = Size(rows=18, columns=60)
+        await d.press("?")
+        pages = render.help_page_count(m, False, 60, 17)
+        assert showing_help(m) and m.help_page == 0 and pages > 1
+        await d.press("\x1b[B" * (pages + 1))  # down, past the last page
+        assert m.help_page == pages - 1
+        await d.press("\x1b[A")
+        assert m.help_page == pages - 2 and showing_help(m)
+        await d.press("x")
+        assert not showing_help(m) and d.client.sent == []
+        await d.press("?")
+        assert m.help_page == 0  # opened again at its first page
+        d.pipe.send_text("xqy")
+
+    with driver() as d:
+        run(d, script)
