@@ -510,8 +510,10 @@ def entry_of(model: ClientModel, seat: int) -> Entry:
     elif info.catchable:
         uno, uno_style = tr("ui.catchable"), "class:catchable"
     tag, tag_style = "", ""
-    if not model.connected(seat):
+    if not model.connected(seat):  # the dealer too, if so (it read as if the deal had moved)
         tag, tag_style = tr("ui.offline"), "class:offline"
+        if view.dealer == seat:
+            tag += ", " + tr("ui.dealer")
     elif view.dealer == seat:
         tag, tag_style = tr("ui.dealer"), "class:dim"
     return Entry(seat, "▶ " if view.current == seat else "  ",

@@ -595,3 +595,19 @@ def test_the_trust_panel_cuts_a_long_match_and_keeps_the_violations_first() -> N
     text = "\n".join(screen_lines(model, False))
     assert "none: without TLS" in text and model.tr("trust.unchecked") in text
 
+
+
+@pytest.mark.parametrize(("lang", "tag"), [("en", "offline, dealer"),
+                                           ("pt", "desconectado, carteador")])
+def test_a_dealer_who_drops_stays_the_dealer(lang: str, tag: str) -> None:
+    """Found in tmux: the dealer's client killed mid-round, the host's table read "… 0 pts
+    offline" with no "dealer" anywhere, as if the deal had moved; back on its rejoin."""
+    model = ClientModel(Translator(lang), name="Me")
+    scenario_table(model).start(model.apply)  # Chiara, seat 2, deals
+    seats = (SeatInfo(0, "human", "Me", True, True), SeatInfo(1, "bot", "Bruno", True, True),
+             SeatInfo(2, "human", "Chiara", True, False))
+    model.apply_lobby(LobbyState(0, "casa", 0, {}, seats, True, "official", 0, 0))
+    for width in (80, 60):
+        chiara = next(line for line in screen_lines(model, plain=True, width=width)
+                      if "Chiara" in line)
+        assert chiara.rstrip().endswith(tag), (width, chiara)
