@@ -89,7 +89,6 @@ class ClientApp:
         self.sent: list[Action | LobbyCommand | str] = []
         self.chat_buffer = Buffer(multiline=False, accept_handler=self._accept_line,
                                   on_text_changed=self._bounded)
-        self.naming = False  # the input line takes our name (key e) instead of a chat line
         self.body = Window(
             FormattedTextControl(self._text, focusable=True, show_cursor=False),
             always_hide_cursor=True,
@@ -158,20 +157,24 @@ class ClientApp:
             self.link.send_intent(intent)
 
     def _input_prompt(self) -> str:
-        return self.model.tr("ui.name_prompt") + " " if self.naming else "> "
+        """What the input line starts with: what it takes while it has the keys (a chat line
+        looked like nothing at all: the lobby's keys then typed into it unseen)."""
+        if self.model.naming:
+            return self.model.tr("ui.name_prompt") + " "
+        return self.model.tr("ui.chat_prompt") + " " if self.model.chat_focused else "> "
 
     def _bounded(self, buffer: Buffer) -> None:
         """The input line stops at what the host takes (a name's or a chat line's length), so
         what is typed past it is seen not to go in, rather than cut from the line sent (it
         was cut at 200 characters, unsaid, where the host takes 512)."""
-        most = MAX_NAME_CHARS if self.naming else MAX_CHAT_CHARS
+        most = MAX_NAME_CHARS if self.model.naming else MAX_CHAT_CHARS
         if len(buffer.text) > most:
             buffer.document = Document(buffer.text[:most], most)
 
     def _accept_line(self, buffer: Buffer) -> bool:
         """Enter on the input line: our new name after `e`, else a chat line."""
-        if self.naming:
-            self.naming = False
+        if self.model.naming:
+            self.model.naming = False
             self.send(self.model.set_name(buffer.text))
             self.focus_table()
             return False
@@ -218,8 +221,8 @@ class ClientApp:
 
         @kb.add("escape", filter=chatting)
         def _(event: KeyPressEvent) -> None:
-            if self.naming:
-                self.naming = False
+            if self.model.naming:
+                self.model.naming = False
                 self.chat_buffer.reset()
             self.focus_table()
 
@@ -248,7 +251,7 @@ class ClientApp:
         self.model.scroll_chat(lines, render.chat_depth(self.model, size.columns))
 
     def toggle_chat(self) -> None:
-        self.naming = False
+        self.model.naming = False
         if self.app.layout.has_focus(self.chat_buffer):
             self.focus_table()
         else:
@@ -434,7 +437,7 @@ class ClientApp:
 
     def edit_name(self) -> None:
         """`e`: the input line asks for our name; Enter sets it, Escape keeps the old one."""
-        self.naming = True
+        self.model.naming = True
         self.chat_buffer.reset()
         self.focus_input()
 

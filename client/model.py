@@ -299,6 +299,7 @@ class ClientModel:
         self.local_prompt: ColorPrompt | QuitPrompt | SeatPrompt | None = None
         self.show_help = False
         self.help_page = 0  # which page of a help longer than the screen
+        self.naming = False  # the input line takes our name (key e) instead of a chat line
         self.current_notice: Notice | None = None
         self.bell = False  # set when a decision of ours starts; the app rings and clears it
         self.was_deciding = False

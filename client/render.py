@@ -1420,6 +1420,9 @@ def compose(model: ClientModel, width: int, height: int, plain: bool,
     if model.offline and not (small or model.host_key is not None):
         # The host is gone: only leaving works; once tries ran out, say how to come back.
         keys = ["key.join_later", "key.quit"] if model.connection == "lost" else ["key.quit"]
+    if model.chat_focused and not small and model.host_key is None:
+        # The input line has the keys: the screen's keys would type into it.
+        keys = ["name.keys" if model.naming else "chat.keys"]
     asking = model.local_prompt
     if isinstance(asking, QuitPrompt | SeatPrompt) and (small or screen is not Screen.GAME):
         question: list[Line] = [[("class:prompt", part)]

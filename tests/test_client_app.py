@@ -549,21 +549,22 @@ def test_while_the_host_is_gone_the_keys_offered_are_the_ones_that_work() -> Non
         assert d.table.closed
 
 
+def input_line(d: Driver) -> str:
+    """The input line as the app draws it now, the frame drawn whole (not as a
+    difference from the last), escape sequences taken out."""
+    app = d.client.app
+    app.renderer.reset()
+    d.screen.truncate(0)
+    d.screen.seek(0)
+    app.renderer.render(app, app.layout)
+    line = d.screen.getvalue().split("\r\n")[-1]
+    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|[\x00-\x1f]", "", line)
+
+
 def test_the_input_line_shows_its_start_after_a_long_line() -> None:
     """Found in tmux: after a chat line longer than the screen, `e` asked "ur name:" (the
     input window kept the long line's horizontal scroll). A line that fits shows whole, from
     its first column."""
-    def input_line(d: Driver) -> str:
-        """The input line as the app draws it now, the frame drawn whole (not as a
-        difference from the last), escape sequences taken out."""
-        app = d.client.app
-        app.renderer.reset()
-        d.screen.truncate(0)
-        d.screen.seek(0)
-        app.renderer.render(app, app.layout)
-        line = d.screen.getvalue().split("\r\n")[-1]
-        return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|[\x00-\x1f]", "", line)
-
     async def script(d: Driver) -> None:
         await d.press("")
         await d.press("\t" + "x" * 150)
@@ -571,6 +572,32 @@ def test_the_input_line_shows_its_start_after_a_long_line() -> None:
         await d.press("\re")
         assert input_line(d).strip() == "Your name:"  # it showed " " here, "ur name:" in tmux
         await d.press("\t")  # the name unchanged, the keys back on the table
+        d.pipe.send_text("qy")
+
+    with driver(lobby_first=True) as d:
+        run(d, script)
+
+
+def test_while_the_input_line_has_the_keys_the_screen_says_so() -> None:
+    """Found in tmux: after Tab the lobby's key bar still offered "r ready", and r typed into
+    an input line that looked like nothing ("> "). It now asks for what it takes, and the
+    key bar says what Enter and Tab (or Esc) do there."""
+    async def script(d: Driver) -> None:
+        await d.press("")
+        bar = screen_text(d).splitlines()[-1]
+        assert "r ready" in bar and input_line(d).strip() == ">"
+        await d.press("\t")
+        bar = screen_text(d).splitlines()[-1]
+        assert "r ready" not in bar and "Enter send" in bar and "Tab back" in bar
+        assert input_line(d).strip() == "Say:"
+        await d.press("r\t")
+        assert d.client.chat_buffer.text == "r" and d.table.lobby_commands == []
+        assert input_line(d).strip() == "> r"  # kept, the keys back on the table
+        await d.press("e")
+        bar = screen_text(d).splitlines()[-1]
+        assert "Enter sets your name" in bar and "Esc keeps it" in bar
+        await d.press("\t")
+        assert "r ready" in screen_text(d).splitlines()[-1]
         d.pipe.send_text("qy")
 
     with driver(lobby_first=True) as d:
