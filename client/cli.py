@@ -55,6 +55,7 @@ from client.tls import (
     normalize_pin,
     open_pinned_stream,
 )
+from protocol.address import host_port
 from protocol.limits import INT_MAX
 from protocol.text import TextRefused
 from protocol.versions import DEFAULT_PORT
@@ -211,7 +212,8 @@ def resolve_pin(
     except CONNECT_FAILURES as exc:
         if remembered is not None:
             return None  # a known host that is down: the screen keeps trying, and says so
-        raise JoinError(f"cannot reach {host}:{port}: {connect_failure(exc)}") from None
+        raise JoinError(f"cannot reach {host_port(host, port)}: {connect_failure(exc)}") \
+            from None
     width = max(40, shutil.get_terminal_size().columns - 1)
     address = address_key(host, port)
     if remembered is not None:

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
+from protocol.address import host_port
+
 FILE_NAME = "known_hosts"
 HEADER = "# unonet known hosts: host:port, then SHA-256 of the host's certificate (hex)\n"
 
@@ -33,8 +35,7 @@ def config_dir() -> Path:
 
 def address_key(host: str, port: int) -> str:
     """`host:port`, with IPv6 literals in brackets so the colon stays unambiguous."""
-    host = host.strip("[]").lower()
-    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    return host_port(host.lower(), port)
 
 
 class Seen(Enum):

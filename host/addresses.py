@@ -61,6 +61,3 @@ def lan_addresses(bind: str | None) -> list[str]:
     return found[:MOST_ADDRESSES] or ["127.0.0.1"]
 
 
-def with_port(address: str, port: int) -> str:
-    """`host:port`, IPv6 in brackets (as `unonet join` parses it)."""
-    return f"[{address}]:{port}" if ":" in address else f"{address}:{port}"

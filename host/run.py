@@ -15,7 +15,7 @@ from typing import Any
 
 import trio
 
-from host.addresses import lan_addresses, with_port
+from host.addresses import lan_addresses
 from host.collector import tuned_collector
 from host.config import config_dir
 from host.journal import Journal, Resumed, load
@@ -26,6 +26,7 @@ from host.server import HostServer, ServerConfig
 from host.settings import MAX_CONNECTIONS, PER_ADDRESS, ConnectionLimits, TableTimings
 from host.table import Table, TableSettings
 from host.tls import identity_signer, load_or_create_identity, server_context
+from protocol.address import host_port
 from protocol.trust.signing import Signer
 from protocol.versions import DEFAULT_PORT
 from unonet.rules import RuleSet
@@ -290,7 +291,7 @@ def join_line(served: ServedHost, lang: str = "en") -> str:
     first, *others = served.addresses
     pin = "--no-tls" if served.fingerprint is None else f"--fingerprint {served.fingerprint}"
     line = words("host.join_with",
-                 command=f"unonet join {with_port(first, served.port)} {pin}")
+                 command=f"unonet join {host_port(first, served.port)} {pin}")
     if others:
         line = words("host.join_or", line=line, addresses=", ".join(others))
     return line

@@ -28,6 +28,7 @@ from host.logs import ConnectionLog
 from host.outgoing import ConnId, Outgoing, SendEvent, SendMessage
 from host.registry import Registry
 from host.settings import ConnectionLimits
+from protocol.address import host_port
 from protocol.errors import ALL_CODES, Code
 from protocol.fingerprint import ALPN
 from protocol.versions import DEFAULT_PORT
@@ -311,7 +312,7 @@ class HostServer:
             host, port = tcp.socket.getpeername()[:2]
         except OSError:
             host, port = "?", 0
-        peer = f"[{host}]:{port}" if ":" in str(host) else f"{host}:{port}"
+        peer = host_port(str(host), port)
         conn_log = ConnectionLog(log, f"conn {conn_id} ({peer})", accepted)
         scope = self._scopes[conn_id] = trio.CancelScope()
         address = address_key(str(host))

@@ -10,8 +10,9 @@ from client.i18n import Translator
 from client.link import ChatReceived
 from client.model import ClientModel
 from client.render import chat_lines
-from host.addresses import lan_addresses, reachable, with_port
+from host.addresses import lan_addresses, reachable
 from host.run import HostOptions, ServedHost, describe, join_line
+from protocol.address import host_port
 
 FINGERPRINT = "WSBO-67FC-QF2C-UEVD-SUST-CHUQ-NJCL-5456-VXT5-ZR27-F5F4-PPME-T2IA"
 
@@ -32,7 +33,7 @@ def test_the_addresses_are_this_machines_and_reachable() -> None:
     assert found == ["127.0.0.1"] or all(reachable(a) for a in found)
     assert lan_addresses("192.0.2.9") == ["192.0.2.9"]  # --bind names the one to use
     assert not reachable("127.0.0.1") and not reachable("fe80::1") and not reachable("0.0.0.0")
-    assert with_port("::1", 1) == "[::1]:1"
+    assert host_port("::1", 1) == "[::1]:1"
 
 
 def test_the_chat_breaks_a_fingerprint_over_lines_instead_of_cutting_it() -> None:

@@ -386,3 +386,15 @@ def test_the_changed_fingerprint_warning_fits_80_columns(host: str, reason: str)
     assert f"\n  {expected}\n" in text and f"\n  {seen}\n" in text
     assert f"  unonet join {address} --fingerprint {seen[:19]}" in lines
     assert (path in text) == (reason == "remembered")
+
+
+def test_an_unreachable_ipv6_host_is_named_with_its_brackets(tmp_path: Path) -> None:
+    """Found trying `unonet join [::1]:1`: "cannot reach ::1:1", where the port cannot be
+    told from the address; every host:port is written as `unonet join` reads it."""
+    def refused(host: str, port: int) -> bytes:
+        raise ConnectionRefusedError(111, "Connection refused")
+
+    with pytest.raises(JoinError) as failed:
+        resolve_pin(join_args(), "::1", 1, KnownHosts(tmp_path / "known_hosts"),
+                    stdin=FakeInput("", False), stdout=io.StringIO(), probe=refused)
+    assert str(failed.value).startswith("cannot reach [::1]:1: ")

@@ -31,6 +31,7 @@ from host.settings import (
     TableTimings,
 )
 from host.table_limits import MAX_LIVE_TABLES
+from protocol.address import host_port
 from protocol.versions import DEFAULT_PORT
 from unonet import __version__
 from unonet.actions import Action
@@ -546,7 +547,7 @@ def cmd_bot(args: argparse.Namespace) -> int:
             print(f"unonet: WARNING, not the pinned host: {exc}", file=sys.stderr)
             return 4
         except CONNECT_FAILURES as exc:
-            print(f"unonet: cannot reach {address}:{port}: {connect_failure(exc)}",
+            print(f"unonet: cannot reach {host_port(address, port)}: {connect_failure(exc)}",
                   file=sys.stderr)
             return 1
         think = netbot.DEFAULT_THINK if args.think is None else args.think
