@@ -135,3 +135,16 @@ def test_unonet_host_on_a_port_in_use_says_so_before_any_screen(
     assert said[0] == f"unonet: cannot listen on every interface, port {port}: " \
         "Address already in use"
     assert said[1] == "UNONET-EXIT=1"
+
+
+def test_unonet_host_with_a_name_it_refuses_says_so_before_starting(
+    terminal: Callable[[str], Terminal],
+) -> None:
+    """Found in tmux: `unonet host --name host` printed "unonet host: starting on port …;
+    your table opens now", then "--name: that name is reserved"."""
+    term = terminal(f"cd {Path.cwd()} && {sys.executable} -m unonet.cli host --port 0 "
+                    "--name host")
+    screen = term.wait_text("UNONET-EXIT=")
+    said = [line for line in screen.splitlines() if line.strip()]
+    assert said[0].startswith("unonet: --name: that name is reserved"), said
+    assert said[-1] == "UNONET-EXIT=2" and "starting" not in screen

@@ -454,12 +454,16 @@ def recorded_opened(record: object, journal: object) -> Opened | None:
 def _host_and_play(args: argparse.Namespace, options: HostOptions) -> int:
     """The host in this process and the host player's client at its table, as its owner: the
     client joins first, so it owns the table, and starts the match from the lobby (`s`)."""
-    from client.cli import run_play
+    from client.cli import JoinError, player_name, run_play
     from host.config import config_dir
     from host.logs import setup_logging
     from host.run import check_can_listen, describe, farewell
 
     check_can_listen(options.bind, options.port)  # said here, before the screen opens
+    try:  # a name the host would refuse: said before "starting", not after it
+        args.name = player_name(args, os.environ)
+    except JoinError as exc:
+        raise CommandError(str(exc)) from None
     setup_logging(config_dir() / "host.log", to_stderr=False)  # the screen is the terminal's
     ran: list[ServedHost] = []
     where = f"port {options.port}" if options.port else "a free port (the chat names it)"
