@@ -182,14 +182,17 @@ class TrustStatus:
     """The trust checks of the match so far, whole: the link sends a new one whenever it
     changes, so the title bar and the panel never depend on a line that scrolled away.
 
-    `host_key`: the host's certificate fingerprint (empty without TLS); `transcript`: where the
-    match's transcript is kept (empty when none is written)."""
+    `host_key`: the host's certificate fingerprint (empty without TLS); `signing_key`: the
+    fingerprint of the key that signs the match's deck commitments (SHA-256 of its public
+    key, as `unonet audit` prints it; empty before the first manifest); `transcript`: where
+    the match's transcript is kept (empty when none is written)."""
 
     rounds: tuple[PanelRound, ...] = ()
     violations: tuple[Caught, ...] = ()
     abandoned_rounds: int = 0
     host_key: str = ""
     transcript: str = ""
+    signing_key: str = ""
 
     @property
     def current(self) -> PanelRound | None:

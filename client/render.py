@@ -1214,8 +1214,10 @@ def trust_panel_lines(model: ClientModel, width: int, height: int) -> list[Line]
     trust = model.trust
     head: list[Line] = [[("class:heading", tr("trust.panel_title"))]]
     key = trust.host_key or tr("trust.panel_no_key")
-    head += [[("", " " + part)] for part in wrap(tr("trust.panel_host_key", fingerprint=key),
-                                                  width - 1)]
+    said = [tr("trust.panel_host_key", fingerprint=key)]
+    if trust.signing_key:  # what `unonet audit` names: it said "none" here, and a key there
+        said.append(tr("trust.panel_signing_key", fingerprint=trust.signing_key))
+    head += [[("", " " + part)] for text in said for part in wrap(text, width - 1)]
     if trust.transcript:  # a path has no spaces to wrap at: its end is what tells it apart
         path = tr("trust.panel_transcript", path=trust.transcript)
         tail = within(path[::-1], width - 3)[::-1]

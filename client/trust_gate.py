@@ -38,6 +38,7 @@ The gate decides which verifier a message goes to:
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
@@ -166,8 +167,10 @@ class TrustGate:
                 rounds.append(PanelRound(rnd.round_no, state, self._absent(rnd)))
         key = format_fingerprint(fingerprint_of(self.peer_cert)) if self.peer_cert else ""
         path = self.transcript.path if self.transcript is not None else None
+        signer = (format_fingerprint(hashlib.sha256(self.identity.signer).digest())
+                  if self.identity is not None else "")
         return TrustStatus(tuple(rounds), tuple(caught), abandoned, key,
-                           "" if path is None else str(path))
+                           "" if path is None else str(path), signer)
 
     def _absent(self, rnd: CheckedRound) -> tuple[int, ...]:
         """The players whose seed did not go into a round's deck: those seed_reveals marks

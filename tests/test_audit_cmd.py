@@ -30,8 +30,11 @@ from cryptography.x509.oid import NameOID
 from tamper import Message, TamperingStream
 
 from client.audit_cmd import run
-from client.link import GameEvent, Update
+from client.i18n import Translator
+from client.link import GameEvent, TrustStatus, Update
+from client.model import ClientModel
 from client.network import LinkConfig
+from client.render import compose
 from client.transcript import TranscriptWriter, read_transcript
 from protocol.trust.messages import SIGNED_MESSAGES
 from protocol.trust.signing import Signer
@@ -46,7 +49,8 @@ def _match_over(update: Update) -> bool:
     return isinstance(update, GameEvent) and isinstance(update.event, ev.MatchEnded)
 
 
-async def _record_a_match(data_dir: Path) -> Path:
+async def _record_a_match(data_dir: Path) -> tuple[Path, str]:
+    """A match played to its end, recorded; and the signing key the trust panel showed."""
     paths: list[Path] = []
     writer = TranscriptWriter(data_dir, "127.0.0.1 (test)")
 
@@ -72,15 +76,22 @@ async def _record_a_match(data_dir: Path) -> Path:
         nursery.cancel_scope.cancel()
     writer.close()
     assert paths, "no manifest was recorded"
-    return paths[0]  # the match played (a next match, if one started, has its own file)
+    shown = [u.signing_key for u in harness.seen if isinstance(u, TrustStatus)]
+    # the match played (a next match, if one started, has its own file)
+    return paths[0], next(key for key in shown if key)
 
 
 @pytest.fixture(scope="module")
-def honest_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def recorded(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     data_dir = tmp_path_factory.mktemp("unonet-home")
     clock = trio.testing.MockClock(autojump_threshold=0)
-    path: Path = trio.run(_record_a_match, data_dir, clock=clock)
-    return path
+    played: tuple[Path, str] = trio.run(_record_a_match, data_dir, clock=clock)
+    return played
+
+
+@pytest.fixture
+def honest_file(recorded: tuple[Path, str]) -> Path:
+    return recorded[0]
 
 
 @pytest.fixture
@@ -119,6 +130,25 @@ def test_an_honest_transcript_passes_with_every_round_audited(
     assert "VIOLATION" not in out
     assert "everything holds" in out
     assert "host signing key (SHA-256 of its public key): " in out
+
+
+def test_the_trust_panel_names_the_signing_key_the_audit_names(
+    recorded: tuple[Path, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Found in tmux: the panel of a game without TLS said "Host key: none", and `unonet
+    audit` of its transcript "host signing key ZR5F-…". The panel names both keys as what
+    they are: the certificate (none without TLS) and the key that signs the decks."""
+    path, key = recorded
+    code, out, _ = _audit(path, capsys)
+    assert code == 0
+    assert f"host signing key (SHA-256 of its public key): {key}\n" in out
+    model = ClientModel(Translator("en"), name="me")
+    model.apply(TrustStatus(signing_key=key))
+    model.toggle_trust()
+    text = " ".join("".join(f[1] for f in compose(model, 80, 23, True)).split())
+    assert "Host certificate: none: without TLS the connection does not identify the host" \
+        in text
+    assert f"Signing key (it signs every deck commitment): {key}" in text
 
 
 def _tampered(tmp_path: Path, records: Records, change: Callable[[Records], None]) -> Path:
