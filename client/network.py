@@ -41,6 +41,7 @@ from client.tls import (
     NO_TLS_HINT,
     HostKeyMismatch,
     connect_failure,
+    failure_code,
     format_fingerprint,
     normalize_pin,
     open_pinned_stream,
@@ -241,7 +242,8 @@ async def run_link(
             return state
         except CONNECT_FAILURES as exc:
             log.info("connecting to %s:%d failed: %r", config.host, config.port, exc)
-            ended = Ended(True, f"cannot connect: {connect_failure(exc)}", code="cannot_connect")
+            ended = Ended(True, f"cannot connect: {connect_failure(exc)}",
+                          code=failure_code(exc))
         else:
             seen_before = seen_before or _fingerprint(stream)
             if state.slot is None and config.seat_tokens is not None:
@@ -273,7 +275,7 @@ async def run_link(
             return state
         delay = config.backoff.delay(attempt)
         await updates.send(ConnectionChanged(
-            "reconnecting" if ever_welcomed else "connecting", ended.reason,
+            "reconnecting" if ever_welcomed else "connecting", ended.reason, code=ended.code,
             attempt=attempt, attempts=limit, delay=delay))
         if await _wait_offline(delay, commands, updates):
             await updates.send(ConnectionChanged("closed"))

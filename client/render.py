@@ -782,15 +782,26 @@ def connection_line(model: ClientModel) -> str:
     retry = model.connection_retry
     if retry is not None:
         why = model.tr("conn.gone" if model.connection == "reconnecting" else "conn.unreachable",
-                       reason=retry.detail)
+                       reason=reason_words(model, retry.code, retry.detail))
         return f"{state}: " + model.tr("conn.retry", why=why, attempt=retry.attempt,
                                        attempts=retry.attempts, delay=f"{retry.delay:g}")
     return f"{state}: {ending_words(model)}".rstrip(": ")
 
 
-OWN_ENDINGS = frozenset({"host_closed_plain", "no_answer", "host_silent"})
+OWN_ENDINGS = frozenset({"host_closed_plain", "no_answer", "host_silent", "refused",
+                         "unreachable", "unknown_host", "not_tls"})
 """Endings whose diagnostic is only our own English sentence: said in the player's words
 alone, not followed by it."""
+
+
+def reason_words(model: ClientModel, code: str, detail: str) -> str:
+    """Why an attempt to connect failed: in English the system's diagnostic as it came;
+    in another language the link's own words for it where it has them (found in tmux: a
+    Portuguese screen read "o host sumiu (cannot connect: Connection refused)")."""
+    key = f"lost.{code}"
+    if model.tr.lang == "en" or code not in OWN_ENDINGS or not model.tr.has(key):
+        return detail
+    return model.tr(key)
 
 
 def ending_words(model: ClientModel) -> str:

@@ -10,7 +10,9 @@ The fingerprint's text form and pin parsing are protocol/fingerprint.py's, share
 
 from __future__ import annotations
 
+import errno
 import os
+import socket
 import ssl
 
 import trio
@@ -33,6 +35,7 @@ __all__ = [
     "HostKeyMismatch",
     "client_context",
     "connect_failure",
+    "failure_code",
     "fingerprint_matches",
     "format_fingerprint",
     "normalize_pin",
@@ -88,6 +91,36 @@ def connect_failure(exc: BaseException) -> str:
     if isinstance(exc, trio.BrokenResourceError):
         return "the host closed the connection during the TLS handshake (not a unonet host?)"
     return str(exc) or type(exc).__name__
+
+
+REFUSED = frozenset({errno.ECONNREFUSED})
+UNREACHABLE = frozenset({errno.EHOSTUNREACH, errno.ENETUNREACH, errno.ENETDOWN,
+                         errno.EHOSTDOWN, errno.EADDRNOTAVAIL})
+
+
+def failure_code(exc: BaseException) -> str:
+    """What kind of failure `connect_failure` words, as a code the screen says in the player's
+    words (client.i18n `lost.<code>`): refused, unreachable, unknown_host, no_answer, not_tls;
+    cannot_connect for any other."""
+    if isinstance(exc, trio.TooSlowError):
+        return "no_answer"
+    cause = exc.__cause__ if isinstance(exc, trio.BrokenResourceError) else exc
+    if isinstance(cause, ssl.SSLError) or isinstance(exc, trio.BrokenResourceError):
+        return "not_tls"
+    if isinstance(cause, socket.gaierror):
+        return "unknown_host"
+    if isinstance(cause, OSError):
+        tried = cause.__cause__
+        errors = ([e for e in tried.exceptions if isinstance(e, OSError)]
+                  if isinstance(tried, BaseExceptionGroup) else [cause])
+        numbers = {error.errno for error in errors}
+        if numbers and numbers <= REFUSED:
+            return "refused"
+        if numbers and numbers <= REFUSED | UNREACHABLE:
+            return "unreachable"
+        if numbers & {errno.ETIMEDOUT}:
+            return "no_answer"
+    return "cannot_connect"
 
 
 def client_context() -> ssl.SSLContext:

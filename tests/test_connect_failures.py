@@ -8,6 +8,7 @@ for a TLS mismatch and hung at a table that did not exist, and the join screen s
 from __future__ import annotations
 
 import contextlib
+import errno
 import math
 import os
 import re
@@ -30,7 +31,7 @@ from client.link_session import Command
 from client.model import ClientModel
 from client.network import Backoff, LinkConfig, run_link
 from client.render import compose
-from client.tls import NO_TLS_HINT, connect_failure, open_pinned_stream
+from client.tls import NO_TLS_HINT, connect_failure, failure_code, open_pinned_stream
 from host.tls import load_or_create_identity, server_context
 
 REPO = Path(__file__).resolve().parents[1]
@@ -41,12 +42,17 @@ REPO = Path(__file__).resolve().parents[1]
 
 async def failure_of(port: int, *, timeout: float = 5.0) -> str:
     """What reaching 127.0.0.1:`port` over TLS says when it fails (it must fail)."""
+    return connect_failure(await exception_of(port, timeout=timeout))
+
+
+async def exception_of(port: int, *, timeout: float = 5.0) -> Exception:
+    """How reaching 127.0.0.1:`port` over TLS fails (it must fail)."""
     try:
         with trio.fail_after(timeout):
             tcp = await trio.open_tcp_stream("127.0.0.1", port)
             await open_pinned_stream(tcp, None, handshake_timeout=timeout)
     except Exception as exc:  # whatever it is, connect_failure must word it
-        return connect_failure(exc)
+        return exc
     raise AssertionError("the connection succeeded")
 
 
@@ -59,6 +65,7 @@ def free_port() -> int:
 
 async def test_a_refused_port_says_refused() -> None:
     assert await failure_of(free_port()) == "Connection refused"
+    assert failure_code(await exception_of(free_port())) == "refused"
 
 
 async def test_a_server_that_speaks_no_tls_is_named_as_such() -> None:
@@ -69,8 +76,10 @@ async def test_a_server_that_speaks_no_tls_is_named_as_such() -> None:
     async with trio.open_nursery() as nursery:
         listeners = await nursery.start(trio.serve_tcp, http, 0)
         port = listeners[0].socket.getsockname()[1]
-        said = await failure_of(port)
+        failed = await exception_of(port)
         nursery.cancel_scope.cancel()
+    said = connect_failure(failed)
+    assert failure_code(failed) == "not_tls"
     assert said.startswith("the TLS handshake failed (WRONG_VERSION_NUMBER)")
     assert "--no-tls" in said
 
@@ -83,9 +92,10 @@ async def test_a_server_that_never_answers_is_a_timeout_in_words(
 
     async with trio.open_nursery() as nursery:
         listeners = await nursery.start(trio.serve_tcp, silent, 0)
-        said = await failure_of(listeners[0].socket.getsockname()[1], timeout=10)
+        failed = await exception_of(listeners[0].socket.getsockname()[1], timeout=10)
         nursery.cancel_scope.cancel()
-    assert said == "no answer in time (a firewall, or not a unonet host?)"
+    assert connect_failure(failed) == "no answer in time (a firewall, or not a unonet host?)"
+    assert failure_code(failed) == "no_answer"
 
 
 def test_every_failure_has_words() -> None:
@@ -93,6 +103,20 @@ def test_every_failure_has_words() -> None:
     assert connect_failure(trio.TooSlowError()) != ""
     assert connect_failure(trio.BrokenResourceError()) != ""
     assert connect_failure(OSError("no route")) == "no route"
+
+
+def test_every_failure_has_a_code_for_the_players_words() -> None:
+    """The kinds a player can act on have their own code (client.i18n says each); the rest
+    is cannot_connect, said with the system's words."""
+    tried = OSError("all attempts to connect to h:1 failed")
+    tried.__cause__ = ExceptionGroup("", [OSError(errno.EHOSTUNREACH, "No route to host"),
+                                          OSError(errno.ECONNREFUSED, "Connection refused")])
+    assert failure_code(tried) == "unreachable"
+    assert failure_code(socket.gaierror(socket.EAI_NONAME, "Name or service not known")) \
+        == "unknown_host"
+    assert failure_code(OSError(errno.ETIMEDOUT, "Connection timed out")) == "no_answer"
+    assert failure_code(OSError("no route")) == "cannot_connect"
+    assert failure_code(trio.BrokenResourceError()) == "not_tls"
 
 
 # -- the join screen: why it is still connecting, or gave up ------------------------------------
@@ -370,6 +394,22 @@ def test_the_next_attempt_is_said_in_the_players_language() -> None:
             "8 s") in said, said
     model.apply(ConnectionChanged("connected"))
     assert "tentativo" not in joined_text(screen(model, 80))
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("pt", "o host sumiu (conexão recusada: ninguém escuta nessa porta); tentativa 4 de 15"),
+    ("it", "l'host non c'è più (connessione rifiutata: nessuno ascolta su quella porta); "
+           "tentativo 4 di 15"),
+    ("en", "the host is gone (cannot connect: Connection refused); attempt 4 of 15")])
+def test_why_an_attempt_failed_is_in_the_players_words(lang: str, words: str) -> None:
+    """Found in tmux: a Portuguese player whose host had quit read "o host sumiu (cannot
+    connect: Connection refused)". A reason the link knows is said in the player's words
+    (in English, the system's diagnostic as before)."""
+    model = ClientModel(Translator(lang), name="Bea")
+    model.apply(ConnectionChanged("reconnecting", "cannot connect: Connection refused",
+                                  code="refused", attempt=4, attempts=15, delay=4.0))
+    said = joined_text(screen(model, 60))
+    assert words in said and (lang == "en" or "Connection refused" not in said), said
 
 
 def test_why_the_connection_was_lost_is_said_in_the_players_words() -> None:
