@@ -281,7 +281,8 @@ def _finish(link: NetworkLink, model: ClientModel, stderr: TextIO) -> int:
     if model.host_key is not None:
         print(warning_text(model.host_key, width, model.tr), file=stderr)
     else:
-        print(f"unonet: {connection_line(model)}", file=stderr)
+        # escaped: a host's error frame is in it, and this is the terminal, not the screen
+        print(f"unonet: {shown(connection_line(model))}", file=stderr)
     return 1
 
 

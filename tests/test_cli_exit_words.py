@@ -67,3 +67,14 @@ def test_a_screen_left_by_the_player_prints_nothing() -> None:
     err = io.StringIO()
     assert _finish(link, model, err) == 0
     assert err.getvalue() == ""
+
+
+def test_a_hostile_hosts_words_reach_the_terminal_escaped() -> None:
+    """What a host's error frame said is part of why the connection ended; printed on the
+    terminal after the screen, its escape sequences must not act there."""
+    lost = ConnectionChanged("lost", "bye: \x1b]0;pwned\x07\x1b[2J gone", code="")
+    link, model = ended("en", lost)
+    err = io.StringIO()
+    assert _finish(link, model, err) == 1
+    said = err.getvalue()
+    assert "\x1b" not in said and "\x07" not in said and "gone" in said, said
