@@ -1333,7 +1333,7 @@ class ClientModel:
         value = step_option(info, rules, step, max(2, seated))
         if value == current:
             return None
-        return SetRules({info.name: value}, self.lobby.preset)
+        return SetRules({info.name: value})  # over the rules in force: the others stay
 
     def next_preset(self) -> LobbyCommand | None:
         """Owner, `p`: the next preset the engine plays (never flip or no_mercy)."""

@@ -463,12 +463,17 @@ class Table:
     def _on_set_rules(self, member: Member, message: Mapping[str, Any], now: float) -> None:
         self._owner_in_lobby(member)
         options = dict(message["options"])
-        name = str(message.get("preset") or self.settings.preset)
+        given = message.get("preset")
+        name = str(given or self.settings.preset)
         unknown = sorted(set(options) - set(OPTIONS))
         if unknown:
             raise Refusal("invalid_rules", f"{unknown[0]}: unknown option")
         try:
-            rules = preset(name, **options)
+            # SPEC.md set_rules: a preset restarts from it; without one, the options go over
+            # the rules in force (each change undid the ones before it: teams, then a round
+            # limit, and teams was off again).
+            rules = (preset(name, **options) if given is not None
+                     else RuleSet(**{**self.rules.to_dict(), **options}))
             rules.check_table(max(2, self._needed_seats()))
         except EngineError as exc:
             raise Refusal(exc.code.value, exc.message) from None

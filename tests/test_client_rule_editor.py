@@ -71,7 +71,7 @@ def test_arrows_skip_values_the_host_would_refuse_at_this_table() -> None:
     assert not plays({"teams": "pairs"}, 2)
     model = owner_lobby({}, seated=4)
     model.option_cursor = cursor
-    assert model.change_option(1) == SetRules({"teams": "pairs"}, "official")
+    assert model.change_option(1) == SetRules({"teams": "pairs"})  # over the rules in force
     # ... and only when rounds are scored winner_collects.
     model = owner_lobby({"scoring": "lowest_wins"}, seated=4)
     model.option_cursor = cursor
@@ -82,13 +82,13 @@ def test_wide_ranges_step_in_useful_amounts_and_max_hand_penalty_reaches_the_han
     names = [info.name for info in editor_options()]
     model = owner_lobby({})
     model.option_cursor = names.index("target")
-    assert model.change_option(1) == SetRules({"target": 550}, "official")
+    assert model.change_option(1) == SetRules({"target": 550})
     model = owner_lobby({"max_hand_penalty": 0})
     model.option_cursor = names.index("max_hand_penalty")
-    assert model.change_option(-1) == SetRules({"max_hand_penalty": "hand"}, "official")
+    assert model.change_option(-1) == SetRules({"max_hand_penalty": "hand"})
     model = owner_lobby({"max_hand_penalty": "hand"})
     model.option_cursor = names.index("max_hand_penalty")
-    assert model.change_option(1) == SetRules({"max_hand_penalty": 0}, "official")
+    assert model.change_option(1) == SetRules({"max_hand_penalty": 0})
 
 
 def test_the_option_under_the_cursor_says_what_it_does_in_the_players_language() -> None:

@@ -246,3 +246,18 @@ def test_the_servers_clock_sees_the_deadlines_a_full_scan_sees() -> None:
     # Both tables played. Bo's, left to bots alone, may finish its match within the run and
     # is then removed as abandoned (about once in 300 runs): the clock must not miss that.
     assert len(created) == 2 and dealt == created
+
+
+def test_rule_changes_add_up_and_a_preset_starts_afresh() -> None:
+    """Found in tmux: the owner set teams to pairs, then a round limit, and teams was off
+    again: each set_rules restarted from the preset. SPEC.md: options go over the rules in
+    force; only a `preset` restarts from it."""
+    registry, _ = open_table()
+    registry.request(1, "ana", {"t": "set_rules", "id": 2, "options": {"uno_penalty": 4}}, 0.0)
+    registry.request(1, "ana", {"t": "set_rules", "id": 3, "options": {"target": 200}}, 0.0)
+    rules = messages(registry.take_outgoing(), 1, "table_state")[-1]["rules"]
+    assert (rules["uno_penalty"], rules["target"]) == (4, 200)
+    registry.request(1, "ana", {"t": "set_rules", "id": 4, "preset": "official",
+                                "options": {"target": 300}}, 0.0)
+    rules = messages(registry.take_outgoing(), 1, "table_state")[-1]["rules"]
+    assert (rules["uno_penalty"], rules["target"]) == (2, 300)
