@@ -3,11 +3,12 @@
 A light player speaks the protocol as far as playing needs and no further, so that the
 generator's own CPU stays small beside the host's (client/netbot.py decodes, checks, folds and
 verifies every frame: as a load generator it saturated its core long before the host did). It
-joins a headless table, marks itself ready, contributes its seed to every round (so no round
-waits out the seed phase) and answers each decision with the first action of the newest legal
-list the host sent it, preferring a play. It never calls UNO or catches: races would make the
-measured work depend on timing. Its frames are read with one msgpack Unpacker and written with
-protocol.frames.encode_frame, the framing code the echo client uses too.
+joins a headless table, marks itself ready (again after each match: a rematch), contributes
+its seed to every round (so no round waits out the seed phase) and answers each decision with
+the first action of the newest legal list the host sent it, preferring a play. It never calls
+UNO or catches: races would make the measured work depend on timing. Its frames are read with
+one msgpack Unpacker and written with protocol.frames.encode_frame, the framing code the echo
+client uses too.
 
 Latency is measured from the intent's write to the arrival of its answer (`accepted` or a
 refusal); `think` paces a player (a human pace: a decision after a random think time), zero
@@ -103,6 +104,10 @@ class LightPlayer:
         if kind in ("event", "snapshot"):
             self.legal = message.get("legal") or ()
             self.fresh = True
+            event = message.get("event")
+            if isinstance(event, dict) and event.get("type") == "match_ended":
+                self.next_id += 1  # a rematch at once: the table waits for its players
+                return [_frame({"t": "ready", "id": self.next_id, "ready": True})]
         elif kind == "accepted" or (kind == "error" and "ref" in message):
             if self.waiting is not None and message.get("id", message.get("ref")) == \
                     self.waiting[0]:

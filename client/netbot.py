@@ -424,6 +424,11 @@ class NetworkBot:
                 self.leaving = True
                 if not self.verify or self.final_audit:
                     return self._leave("match over")
+            elif self.result.seat is not None:
+                # More matches wanted: r on the score screen, a rematch ([UNO-8-20]); the
+                # table waits for its players' answers, a bot's as anyone's.
+                self.ready_sent = True
+                return self.link.session.request("ready", ready=True)[1]
         return b""
 
     def _leave(self, why: str) -> bytes:

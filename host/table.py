@@ -83,10 +83,6 @@ class TableSettings:
     created: bool = False
     """A table a client opened from the lobby: removed once abandoned. Its journal says so,
     so that it is again once resumed."""
-    plays_on: bool = True
-    """Headless: after a match every player still there is ready again, so a new match
-    follows each one (a dedicated server's table). False for `unonet play`'s table, whose one
-    player reads the scores as long as it likes and starts the next match with r."""
 
 
 def host_notice(text: str, notice: str | None = None, about: str | None = None
@@ -798,9 +794,11 @@ class Table:
             self.start(now)
 
     def _back_to_lobby(self, now: float) -> None:
-        """After a match: dropped players' seats are freed. At a headless table that plays on
-        everyone still there is ready again (a new match follows each one); elsewhere `ready`
-        stays as each player answered the rematch question."""
+        """After a match: dropped players' seats are freed; `ready` stays as each player
+        answered the rematch question. A headless table starts its next match once every
+        player there is ready (its bots always are): found in tmux, a dedicated server's
+        table dealt a new match 15 s after each end, while the score screen offered "r
+        rematch" to a player still reading it."""
         if self.game is not None:
             self.finished.append(self.game.match)
             del self.finished[:-FINISHED_KEPT]
@@ -809,8 +807,6 @@ class Table:
         for index, seat in list(self.room.occupied()):
             if seat.kind == HUMAN and (seat.conn is None or seat.taken_over):
                 self._free(index)
-            elif seat.kind == HUMAN and self.settings.headless and self.settings.plays_on:
-                seat.ready = True
         self._lobby_changed(now)
 
     def table_state(self, you: int | None) -> dict[str, Any]:

@@ -40,17 +40,17 @@ async def test_the_audit_and_a_rematch_in_one_read_still_count_the_round_audited
 
     stream = TamperingStream(await trio.open_tcp_stream("127.0.0.1", host.port),
                              hold_the_audit)
-    with trio.fail_after(300):
-        result = await netbot.play(stream, name="Robo", table=0, think=0.0)
+    with trio.fail_after(300):  # two matches: the bot asks for the rematch that races
+        result = await netbot.play(stream, name="Robo", table=0, think=0.0, matches=2)
     assert released, "the rematch never came: the test did not test the race"
     kinds = [message.get("t") for message in held]
     assert kinds[0] == "round_audit" and "manifest" in kinds, kinds
     assert result.violations == []
-    assert result.audited == [1]
+    assert result.audited == [1, 1]  # the first match's round 1 counted, then the second's
     assert result.rounds[1].status == "audited" and result.rounds[1].events > 0
-    assert result.judged == 1
+    assert result.judged == 2
     assert netbot.report_lines(result)[-1] == (
-        "deck checks: 1 of 1 round audited in full, every card and seed held")
+        "deck checks: 2 of 2 rounds audited in full, every card and seed held")
 
 
 async def test_a_bot_of_two_matches_counts_every_round_it_judged(nursery: trio.Nursery) -> None:

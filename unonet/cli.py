@@ -159,7 +159,7 @@ def start_local_host(args: argparse.Namespace) -> AbstractAsyncContextManager[Ho
         registry = Registry(signer=identity_signer(load_or_create_identity(config_dir())))
         table = registry.create_table(TableSettings(
             "unonet", rules, args.rules, capacity=seats, headless=True, target_seats=seats,
-            timings=registry.timings, plays_on=False))  # the scores stay until r
+            timings=registry.timings))
         for _ in range(args.bots):
             table.add_bot(args.policy)
         server = HostServer(registry, ServerConfig(bind="127.0.0.1", port=0))
