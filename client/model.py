@@ -806,8 +806,10 @@ class ClientModel:
             self.results.append(RoundResult(view.round_no, event.winner, event.hands,
                                             event.points, event.scores, view.side, faces))
             # Hold the next deal while we read the scores (SPEC.md [UNO-8-13]); Enter lets go.
+            # A spectator holds nothing (it was refused at every round's end, unasked).
             self.reading_scores = True
-            self.outbox.append(SetReady(False))
+            if not self.watching:
+                self.outbox.append(SetReady(False))
         if isinstance(event, ev.Flipped):
             self.say(self.flipped_words(event), "race")  # until the next card is played
         self._tell(event)
@@ -1304,6 +1306,8 @@ class ClientModel:
         return SetReady(True)
 
     def ready_next_round(self) -> LobbyCommand | None:
+        if self.watching:  # the players deal the next round; the scores stay until then
+            return None
         if self.reading_scores:
             self.reading_scores = False
             return SetReady(True)

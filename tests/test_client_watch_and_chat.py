@@ -17,6 +17,7 @@ from client.i18n import Translator
 from client.link import (
     ChatReceived,
     ConnectionChanged,
+    GameEvent,
     Hosting,
     HostKeyWarning,
     LobbyChanged,
@@ -28,6 +29,7 @@ from client.link import (
 from client.lobby import JoinTable, SeatInfo, Spectate, TableInfo
 from client.model import ClientModel, Screen
 from client.render import compose, help_keys
+from unonet import events as ev
 
 WIDTH, HEIGHT = 80, 23
 
@@ -342,3 +344,15 @@ def test_a_spectator_in_the_lobby_is_offered_a_seat_not_ready() -> None:
     keybar = screen(model).split("\n")[-1]
     assert "1-0 take that seat" in keybar and "r ready" not in keybar
     assert "help.ready" not in help_keys(model, plain=False)
+
+
+def test_a_spectator_holds_no_deal_at_a_rounds_end() -> None:
+    """Found in tmux: a spectator read "Refused: only someone at a table can do that" at
+    every round's end, having pressed nothing: its client held the next deal (ready false)
+    as a player's does, and Enter asked for the next round, neither of which is a
+    spectator's to ask."""
+    model = spectator()
+    model.outbox.clear()
+    model.apply(GameEvent(ev.RoundEnded(0, ((), (5,), (7,)), (12, 0, 0), (12, 0, 0)), ()))
+    assert model.screen is Screen.ROUND_END and model.outbox == []
+    assert model.ready_next_round() is None
