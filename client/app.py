@@ -254,7 +254,7 @@ class ClientApp:
         self.model.naming = False
         if self.app.layout.has_focus(self.chat_buffer):
             self.focus_table()
-        else:
+        elif self.model.screen is not Screen.TABLES:  # the table list has no chat to say in
             self.focus_input()
 
     def focus_table(self) -> None:

@@ -1287,8 +1287,8 @@ def help_keys(model: ClientModel, plain: bool) -> list[str]:
     screen = model.screen
     if screen is Screen.TABLES:
         return ["help.tables_pick", "help.tables_join", "help.seat_tables",
-                "help.tables_watch", "help.new_table", "help.name", "help.chat", "help.help",
-                "help.quit"]
+                "help.tables_watch", "help.new_table", "help.name", "help.help", "help.quit"]
+        # no chat: it is a table's (found in tmux: Tab opened "Say:" and Enter was refused)
     if screen in (Screen.LOBBY, Screen.CONNECTING):
         keys = ["help.seat_lobby", "help.name"] if model.watching else \
             ["help.ready", "help.seat_lobby", "help.name"]

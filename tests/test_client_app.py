@@ -652,3 +652,20 @@ def test_a_help_longer_than_the_screen_turns_its_pages() -> None:
 
     with driver() as d:
         run(d, script)
+
+
+def test_the_table_list_offers_no_chat() -> None:
+    """Found in tmux: the table list's help offered Tab for the chat; Tab opened "Say:", and
+    Enter was refused ("not at a table"). A chat is a table's: the list offers none."""
+    async def script(d: Driver) -> None:
+        m = d.model
+        await d.press("")
+        assert screen(m) is Screen.TABLES
+        await d.press("\t")
+        assert not m.chat_focused and input_line(d).strip() == ">"
+        help_text = " ".join(f[1] for line in render.help_lines(m, True, 80, 21) for f in line)
+        assert "Tab" not in help_text and "Enter" in help_text
+        d.pipe.send_text("qy")
+
+    with driver(tables_first=True) as d:
+        run(d, script)
