@@ -60,6 +60,7 @@ from unonet.cards import Color, Face, Kind
 from unonet.phase import Phase
 from unonet.rulebook import option_meaning, option_title, value_words
 from unonet.rules import PRESETS, RuleSet
+from unonet.rules import preset as preset_rules
 
 Fragment = tuple[str, str] | tuple[str, str, Callable[[MouseEvent], object]]
 Line = list[Fragment]
@@ -1590,7 +1591,10 @@ def lobby_body(model: ClientModel, width: int, height: int) -> list[Line]:
     notice = wrap_within(model.notice, width, LOBBY_NOTICE_LINES)
     lines += [[("class:notice", part)] for part in notice] or [[]]
     preset = lobby.preset or "official"
-    changed = preset in PRESETS and bool(rule_changes(PRESETS[preset], lobby.rules, tr.lang))
+    # against the preset's whole rule set: the options its variant sets read as changes
+    # (an untouched No Mercy table said "no_mercy, changed")
+    changed = preset in PRESETS and bool(rule_changes(preset_rules(preset).to_dict(),
+                                                      lobby.rules, tr.lang))
     heading = tr("lobby.rules_changed" if changed else "lobby.rules", preset=preset_words(model))
     lines.append([("class:heading", heading)])
     if model.is_owner:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
 from prompt_toolkit.utils import get_cwidth
 
 from client.i18n import Translator
@@ -16,7 +17,7 @@ from client.render import compose, meaning_lines
 from client.rule_editor import editor_options, plays, step_option
 from client.rule_words import differences
 from unonet.rulebook import option_meaning
-from unonet.rules import RuleSet, preset
+from unonet.rules import PRESETS, RuleSet, preset
 
 
 def owner_lobby(rules: dict[str, Any], seated: int = 2, lang: str = "en",
@@ -166,3 +167,14 @@ def test_a_guest_who_cannot_see_every_rule_is_told_how_many_more() -> None:
         hidden = int(more.group(1)) if more else 0
         assert len(seen) + hidden >= len(everything), (width, height, text)
         assert "Waiting for the owner to start." in text, (width, height, text)
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_an_untouched_preset_is_not_said_to_be_changed(name: str) -> None:
+    """Found in tmux: a No Mercy table nobody had changed read "Rules (no_mercy: UNO Show 'Em
+    No Mercy, changed)": the options its variant sets counted as changes."""
+    model = owner_lobby(preset(name).to_dict(), seated=2, preset_name=name, you=1)
+    assert ", changed)" not in screen(model)
+    model = owner_lobby({**preset(name).to_dict(), "target": 123}, seated=2, preset_name=name,
+                        you=1)
+    assert ", changed)" in screen(model)
