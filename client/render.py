@@ -1560,7 +1560,13 @@ def lobby_body(model: ClientModel, width: int, height: int) -> list[Line]:
     lines: list[Line] = []
     # The status column: 12, or as wide as its longer word and a space ("não está pronto").
     status_width = max(12, 1 + get_cwidth(tr("lobby.ready")), 1 + get_cwidth(tr("lobby.not_ready")))
-    rows = seat_rows(lobby.seats)
+    # The seats the rules fill (a No Mercy table seats six of its ten), and any taken beyond.
+    most = lobby.rules.get("max_players")
+    if isinstance(most, int):
+        last_taken = max((seat.seat for seat in lobby.seats if seat.kind != "empty"), default=-1)
+        rows = seat_rows(lobby.seats[:max(most, last_taken + 1)])
+    else:
+        rows = seat_rows(lobby.seats)
     labels = [f"{first + 1}." if first == last else f"{first + 1}-{last + 1}."
               for first, last in rows]
     label_width = max([3, *(len(label) for label in labels)])  # a host may list no seat

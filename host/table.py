@@ -200,6 +200,7 @@ class Table:
                 return
             if self.started:
                 raise Refusal(Code.GAME_IN_PROGRESS, "the match is over; wait for the lobby")
+            self._rules_room()
             index = self._pick_seat(wanted)
         except Refusal as exc:
             self.room.outbox.append(refused(conn, request, exc.code, exc.msg))
@@ -599,6 +600,7 @@ class Table:
     def add_bot(self, level: str = "normal", wanted: int | None = None) -> int:
         """Seat an in-process bot (the host's own: the command line's --bots uses this too)."""
         self._in_lobby()
+        self._rules_room()
         index = self._pick_seat(wanted)
         used = {seat.name.casefold() for _, seat in self.room.occupied()}
         name = next((n for n in BOT_NAMES if n.casefold() not in used),
@@ -678,6 +680,13 @@ class Table:
                  resumed.match.round_no, resumed.match.scores)
         table.game.begin(now)
         return table
+
+    def _rules_room(self) -> None:
+        """One more player or bot only while the rules seat one more: found in tmux, a No
+        Mercy table (six at most) took eight, and its start was refused."""
+        most = self.rules.max_players
+        if sum(1 for _ in self.room.occupied()) >= most:
+            raise Refusal(Code.TABLE_FULL, f"these rules seat at most {most} players")
 
     def _pick_seat(self, wanted: int | None) -> int:
         if wanted is not None:

@@ -168,3 +168,23 @@ def test_the_table_list_offers_a_table_of_bots_alone_to_watch() -> None:
         rows = [line.strip(" >") for line in text_of(model)]
         for line in said:
             assert line in rows, (lang, line, rows)
+
+
+def test_the_lobby_lists_the_seats_the_rules_fill() -> None:
+    """Found in tmux: a No Mercy table (six players at most) listed seats up to 10; the
+    host now refuses a seventh, and the lobby lists six (and any taken beyond them)."""
+    from unonet.rules import preset
+
+    model = ClientModel(Translator("en"), name="P0")
+    seats = tuple(SeatInfo(i, "human" if i == 0 else "bot" if i < 3 else "empty",
+                           f"P{i}" if i < 3 else None, True, i < 3) for i in range(10))
+    model.apply_lobby(LobbyState(0, "t", 0, preset("no_mercy").to_dict(), seats, False,
+                                 "no_mercy", 0, 0))
+    text = "".join(f[1] for f in compose(model, 80, 23, True))
+    assert " 4-6. (empty seats)" in text and "10" not in text.split("Rules")[0]
+    beyond = tuple(SeatInfo(i, "bot", f"P{i}", True, True) if i == 7 else s
+                   for i, s in enumerate(seats))  # an older host's, filled past the rules
+    model.apply_lobby(LobbyState(0, "t", 0, preset("no_mercy").to_dict(), beyond, False,
+                                 "no_mercy", 0, 0))
+    text = "".join(f[1] for f in compose(model, 80, 23, True))
+    assert " 8. P7" in text and "9" not in text.split("Rules")[0].split("P7")[1]

@@ -261,3 +261,21 @@ def test_rule_changes_add_up_and_a_preset_starts_afresh() -> None:
                                 "options": {"target": 300}}, 0.0)
     rules = messages(registry.take_outgoing(), 1, "table_state")[-1]["rules"]
     assert (rules["uno_penalty"], rules["target"]) == (2, 300)
+
+
+def test_no_more_seats_fill_than_the_rules_seat() -> None:
+    """Found in tmux: a No Mercy table (six players at most) took a seventh and an eighth
+    (bots, then players), and its start was refused "max_players: a table needs 2 to 6
+    seats, not 8"."""
+    registry, _ = open_table()
+    registry.request(1, "ana", {"t": "set_rules", "id": 2, "preset": "no_mercy",
+                                "options": {}}, 0.0)
+    for request in range(3, 8):  # five bots: six seated
+        registry.request(1, "ana", {"t": "add_bot", "id": request}, 0.0)
+    registry.take_outgoing()
+    registry.request(1, "ana", {"t": "add_bot", "id": 8}, 0.0)
+    (error,) = messages(registry.take_outgoing(), 1, "error")
+    assert error["code"] == "table_full" and "at most 6" in error["msg"]
+    registry.request(2, "bo", {"t": "join_table", "id": 1, "table": 0, "name": "Bo"}, 0.0)
+    (error,) = messages(registry.take_outgoing(), 2, "error")
+    assert error["code"] == "table_full"
