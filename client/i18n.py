@@ -441,6 +441,7 @@ EN: dict[str, str] = {
     "help.sit_match": "1-0: take that seat if its player is gone (a bot plays it meanwhile)",
     "news.table": "table",
     "news.took_seat": "{name} took seat {seat}",
+    "news.moved": "{name} moved to seat {seat}",
     "news.dropped": "{name} lost the connection",
     "news.seat_forgotten": "the seat kept for table {table} at {place} is older than {days} "
     "days: forgotten",
@@ -869,6 +870,7 @@ IT: dict[str, str] = {
                       "un bot)",
     "news.table": "tavolo",
     "news.took_seat": "{name} si siede al posto {seat}",
+    "news.moved": "{name} passa al posto {seat}",
     "news.dropped": "{name} ha perso la connessione",
     "news.seat_forgotten": "il posto tenuto per il tavolo {table} su {place} ha più di {days} "
     "giorni: dimenticato",
@@ -1296,6 +1298,7 @@ PT: dict[str, str] = {
     "help.sit_match": "1-0: pega esse lugar se o jogador saiu (um bot joga enquanto isso)",
     "news.table": "mesa",
     "news.took_seat": "{name} sentou no lugar {seat}",
+    "news.moved": "{name} mudou para o lugar {seat}",
     "news.dropped": "{name} perdeu a conexão",
     "news.seat_forgotten": "o lugar guardado da mesa {table} em {place} tem mais de {days} "
     "dias: esquecido",

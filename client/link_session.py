@@ -485,12 +485,24 @@ class LinkSession:
                    if (was := old.get(seat)) is not None and was.name != info.name
                    and was.connected and info.connected}  # the same player, connected all
         # along, who took another name ([UNO-8-14]): one line, not a newcomer and a leaver
+        old_seat = {info.name: seat for seat, info in old.items()}
+        moved = {info.name for seat, info in new.items()
+                 if info.name in old_seat and old_seat[info.name] != seat
+                 and (new.get(old_seat[info.name]) is None
+                      or new[old_seat[info.name]].name != info.name)}
+        # A name at another seat, gone from its old one: the same player moved (names are one
+        # a table); one line, not a newcomer and a leaver (found in tmux: "Hugo took seat 7",
+        # "Hugo left"). The start closes the seats up: no news of that.
+        closing_up = lobby.started and not before.started
         for seat, info in new.items():
             was = old.get(seat)
             if seat == lobby.you:
                 continue
             if seat in renamed and was is not None:
                 out.updates.append(SeatNews("renamed", info.name or "", seat, was.name or ""))
+            elif info.name in moved and (was is None or was.name != info.name):
+                if not closing_up:
+                    out.updates.append(SeatNews("moved", info.name or "", seat))
             elif was is None or was.name != info.name:
                 out.updates.append(SeatNews("took_seat", info.name or "", seat))
             elif was.connected and not info.connected:
@@ -499,7 +511,7 @@ class LinkSession:
                 out.updates.append(SeatNews("back", info.name or "", seat))
         for seat, info in old.items():
             now = new.get(seat)
-            if seat != lobby.you and seat not in renamed \
+            if seat != lobby.you and seat not in renamed and info.name not in moved \
                     and (now is None or now.name != info.name):
                 replaced = next((s for s in lobby.seats if s.seat == seat), None)
                 by_bot = replaced is not None and replaced.kind == "bot"

@@ -190,6 +190,22 @@ def test_a_player_who_renames_in_the_lobby_is_one_rename_not_a_join_and_a_leave(
     assert news == [SeatNews("renamed", "Ana 2", came[0].seat, "Bea")]  # made unique
 
 
+def test_a_player_who_moves_to_another_seat_is_one_move_not_a_join_and_a_leave() -> None:
+    """Found in tmux: the owner pressed 7 in the lobby, and the chat read "Hugo took seat
+    7", then "Hugo left"."""
+    registry = lobby_table()
+    host, link = seated_link(registry, "Ana")
+    came = bea_takes_a_seat(registry, host, link)
+    other = next(seat for seat in range(3) if seat not in (0, came[0].seat))
+    registry.request(2, "Bea", {"t": "join_table", "table": 0, "name": "Bea", "id": 2,
+                                "seat": other}, 0.0)
+
+    news = [u for u in link.receive(host_frames(registry, host)).updates
+            if isinstance(u, SeatNews)]
+
+    assert news == [SeatNews("moved", "Bea", other)]
+
+
 def test_a_seat_that_changes_hands_is_still_a_leave_and_a_join() -> None:
     registry = lobby_table()
     host, link = seated_link(registry, "Ana")
