@@ -505,8 +505,9 @@ class LinkSession:
                     out.updates.append(SeatNews("moved", info.name or "", seat))
             elif was is None or was.name != info.name:
                 out.updates.append(SeatNews("took_seat", info.name or "", seat))
-            elif was.connected and not info.connected:
-                out.updates.append(SeatNews("dropped", info.name or "", seat))
+            elif was.connected and not info.connected:  # a quit: a bot plays it at once
+                out.updates.append(SeatNews("left_bot" if info.taken_over else "dropped",
+                                            info.name or "", seat))
             elif info.connected and not was.connected:
                 out.updates.append(SeatNews("back", info.name or "", seat))
         for seat, info in old.items():

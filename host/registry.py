@@ -142,11 +142,12 @@ class Registry:
         self.where[conn] = table.number
         self._run(table, lambda: table.resume(conn, seat, now))
 
-    def disconnect(self, conn: ConnId, now: float) -> None:
+    def disconnect(self, conn: ConnId, now: float, quit_: bool = False) -> None:
+        """The connection is gone; `quit_`: its client said bye, quit (Table.disconnect)."""
         number = self.where.pop(conn, None)
         table = None if number is None else self.tables.get(number)
         if table is not None:
-            self._run(table, lambda: table.disconnect(conn, now))
+            self._run(table, lambda: table.disconnect(conn, now, quit_))
 
     # -- messages ------------------------------------------------------------------------------
 

@@ -336,8 +336,9 @@ class HostServer:
                 ending = connection.ended_as()
             conn_log.last(logging.INFO, "ended: %s after %.1f s", ending,
                           trio.current_time() - accepted)
+            quit_ = ending == "closed (quit)"  # the player chose to leave: no wait for it
             try:
-                self.registry.disconnect(conn_id, trio.current_time())
+                self.registry.disconnect(conn_id, trio.current_time(), quit_)
             except Exception:
                 log.exception("conn %d: disconnect failed", conn_id)
             self.changed()

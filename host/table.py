@@ -356,9 +356,12 @@ class Table:
                 "someone tried to resume your seat from another connection; you keep it",
                 "resume_tried"))
 
-    def disconnect(self, conn: ConnId, now: float) -> None:
+    def disconnect(self, conn: ConnId, now: float, quit_: bool = False) -> None:
         """The connection is gone. In a match the seat waits for its player (grace period,
-        then a bot); in the lobby there is nothing to keep, so the seat is freed."""
+        then a bot); in the lobby there is nothing to keep, so the seat is freed. A player
+        who quit (bye, quit) is not waited for: a bot plays the seat at once, and the player
+        may still take it back with its token (found in tmux: a player who chose to leave was
+        "lost the connection" to the others, whose game stalled for the grace period)."""
         member = self.room.members.pop(conn, None)
         if member is None or member.seat is None:
             if member is not None:
@@ -372,7 +375,9 @@ class Table:
         else:
             seat.conn = None
             seat.disconnected_at = now
-            log.info("%s: %s dropped from seat %d", self.label, seat.name, member.seat)
+            seat.taken_over = quit_
+            log.info("%s: %s %s seat %d", self.label, seat.name,
+                     "quit; a bot plays" if quit_ else "dropped from", member.seat)
             self.game.seat_left(member.seat, now)
         self._lobby_changed(now)
 

@@ -206,6 +206,25 @@ def test_a_player_who_moves_to_another_seat_is_one_move_not_a_join_and_a_leave()
     assert news == [SeatNews("moved", "Bea", other)]
 
 
+def test_a_player_who_quits_in_mid_match_left_and_a_bot_plays_the_seat() -> None:
+    """Found in tmux: a player who chose to leave (q, y) read to the others as "lost the
+    connection"; the host plays the seat at once now, and the news says so."""
+    registry = lobby_table()
+    host, link = seated_link(registry, "Ana")
+    came = bea_takes_a_seat(registry, host, link)
+    registry.tables[0].add_bot()
+    registry.request(1, "Ana", {"t": "ready", "id": 5, "ready": True}, 0.0)
+    registry.request(2, "Bea", {"t": "ready", "id": 5, "ready": True}, 0.0)
+    link.receive(host_frames(registry, host))
+    assert registry.tables[0].game is not None  # the match is on
+    registry.disconnect(2, 1.0, quit_=True)
+
+    news = [u for u in link.receive(host_frames(registry, host)).updates
+            if isinstance(u, SeatNews)]
+
+    assert news == [SeatNews("left_bot", "Bea", came[0].seat)]
+
+
 def test_a_seat_that_changes_hands_is_still_a_leave_and_a_join() -> None:
     registry = lobby_table()
     host, link = seated_link(registry, "Ana")

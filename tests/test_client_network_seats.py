@@ -289,3 +289,22 @@ async def test_a_copied_token_cannot_take_a_live_seat_and_waits_its_turn(
     back = await second.until(seated)
     assert isinstance(back, LobbyChanged) and back.lobby.you == seat and back.lobby.started
     await second.close()
+
+
+async def test_a_client_that_quits_in_mid_match_is_played_by_a_bot_at_once(
+    nursery: trio.Nursery, tmp_path: Path
+) -> None:
+    """q, y in mid-match says bye, quit: the host plays the seat with a bot at once (a kill,
+    above, is waited for), and the seat stays the player's to take back."""
+    tokens = SeatTokens(tmp_path / "seat_tokens")
+    host, first, _, kept = await seated_in_a_match(nursery, tokens)
+    await first.close()  # bye, quit
+    seat = host.table.room.seats[kept.seat]
+    with trio.fail_after(FAST_TIMINGS.grace / 2):  # well within the grace a drop is given
+        while seat is None or not seat.taken_over:
+            await trio.sleep(0.01)
+            seat = host.table.room.seats[kept.seat]
+    again = await start_link(nursery, config(host.port, tokens))
+    back = await again.until(seated)
+    assert isinstance(back, LobbyChanged) and back.lobby.you == kept.seat
+    await again.close()

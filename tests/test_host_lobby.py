@@ -8,6 +8,7 @@ import pytest
 
 from host.outgoing import Outgoing, SendEvent, SendMessage, SendSnapshot
 from host.registry import Registry
+from host.seating import Seat
 from host.settings import FAST_TIMINGS
 from unonet import rules as rules_module
 from unonet.actions import Draw, Play
@@ -279,3 +280,31 @@ def test_no_more_seats_fill_than_the_rules_seat() -> None:
     registry.request(2, "bo", {"t": "join_table", "id": 1, "table": 0, "name": "Bo"}, 0.0)
     (error,) = messages(registry.take_outgoing(), 2, "error")
     assert error["code"] == "table_full"
+
+
+def test_a_player_who_quits_in_mid_match_is_played_at_once_and_may_come_back() -> None:
+    """Found in tmux: a player who chose to leave (q, y: bye quit) read to the others as
+    "lost the connection", and their game waited out the grace period for a player who had
+    said they were going. A bot plays the seat at once; the token still takes it back."""
+    registry = Registry(FAST_TIMINGS)
+    registry.request(1, "ana", {"t": "create_table", "id": 1, "name": "t"}, 0.0)
+    token = messages(registry.take_outgoing(), 1, "seated")[0]["token"]
+    registry.request(2, "bo", {"t": "join_table", "id": 1, "table": 0, "name": "Bo"}, 0.0)
+    for conn, name in ((1, "ana"), (2, "bo")):
+        registry.request(conn, name, {"t": "ready", "id": 3, "ready": True}, 0.0)
+    registry.request(1, "ana", {"t": "start", "id": 4}, 0.0)
+    table = registry.tables[0]
+    assert table.game is not None
+    registry.take_outgoing()
+    registry.disconnect(1, 1.0, quit_=True)
+    def ana() -> Seat:
+        """Her seat, read afresh (mypy would keep what one assert narrowed)."""
+        return next(seat for _, seat in table.room.occupied() if seat.name == "ana")
+
+    assert ana().taken_over and ana().conn is None  # no grace to wait out
+    (state,) = messages(registry.take_outgoing(), 2, "table_state")[-1:]
+    assert any(s["name"] == "ana" and s["taken_over"] for s in state["seats"])
+    found = registry.find_resume(bytes(token), 2.0)
+    assert isinstance(found, tuple)  # her seat, still hers to take back
+    registry.resume(3, found[0], found[1], 2.0)
+    assert not ana().taken_over and ana().conn == 3

@@ -50,7 +50,8 @@ def seat_named(update: Update, name: str) -> SeatInfo | None:
 async def test_only_a_stand_ins_seat_is_shown_as_open(nursery: trio.Nursery) -> None:
     host = await start_host(nursery, bots=1, players=3, rules=RULES, timings=ENDLESS_GRACE)
     ana = await start_link(nursery, link(host.port, "Ana"))
-    bo = await start_link(nursery, link(host.port, "Bo"))
+    kill_bo = trio.CancelScope()  # a drop is a connection that dies, no bye (a quit is not)
+    bo = await start_link(nursery, link(host.port, "Bo"), kill=kill_bo)
     dee = await start_link(nursery, link(host.port, "Dee"))
     cy = await start_link(nursery, link(host.port, "Cy", spectate=True))
     async with trio.open_nursery() as all_three:  # a few plays into the first round
@@ -61,7 +62,7 @@ async def test_only_a_stand_ins_seat_is_shown_as_open(nursery: trio.Nursery) -> 
     assert not any(s.taken_over for s in lobby.lobby.seats)  # everyone is there
     assert host.table.summary()["open"] == 0  # the table list says: watch (SPEC [UNO-8-32])
 
-    await bo.close()  # a drop: Bo's seat waits for him
+    kill_bo.cancel()  # a drop: Bo's seat waits for him
     waiting = await cy.until(lambda u: (s := seat_named(u, "Bo")) is not None
                              and not s.connected)
     bo_seat = seat_named(waiting, "Bo")
@@ -101,12 +102,13 @@ async def test_a_seat_past_its_grace_is_shown_as_open_when_its_stand_in_takes_it
     timings = replace(FAST_TIMINGS, grace=30.0)
     host = await start_host(nursery, bots=1, players=2, rules=RULES, timings=timings)
     ana = await start_link(nursery, link(host.port, "Ana"))
-    bo = await start_link(nursery, link(host.port, "Bo"))
+    kill_bo = trio.CancelScope()  # a drop, no bye: a quit is played by a bot at once
+    bo = await start_link(nursery, link(host.port, "Bo"), kill=kill_bo)
     cy = await start_link(nursery, link(host.port, "Cy", spectate=True))
     async with trio.open_nursery() as both:
         for player in (ana, bo):
             both.start_soon(play_until, player, cards_played)
-    await bo.close()
+    kill_bo.cancel()
     dropped = await cy.until(lambda u: (s := seat_named(u, "Bo")) is not None
                              and not s.connected)
     dropped_at = trio.current_time()
