@@ -335,7 +335,8 @@ class LinkSession:
                     return
                 if error.code == Code.KICKED:
                     self._forget_seat()
-                out.updates.append(Refused(error.code, error.message))
+                if not error.fatal:  # a fatal one ends the connection, which says why once
+                    out.updates.append(Refused(error.code, error.message))
             case TrustReport(outcome=report) if isinstance(report, LinkTrustReport):
                 out.updates.append(report)
             case ConnectionFailed(error=error):

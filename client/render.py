@@ -796,13 +796,14 @@ alone, not followed by it."""
 
 
 def reason_words(model: ClientModel, code: str, detail: str) -> str:
-    """Why an attempt to connect failed: in English the system's diagnostic as it came;
-    in another language the link's own words for it where it has them (found in tmux: a
-    Portuguese screen read "o host sumiu (cannot connect: Connection refused)")."""
-    key = f"lost.{code}"
-    if model.tr.lang == "en" or code not in OWN_ENDINGS or not model.tr.has(key):
-        return detail
-    return model.tr(key)
+    """Why the last attempt to connect failed, for the line that says when the next comes:
+    in English the diagnostic as it came (without the code it starts with); in another
+    language the words for the code where there are some, alone (found in tmux: a Portuguese
+    screen read "o host sumiu (cannot connect: Connection refused)")."""
+    if model.tr.lang == "en" or not code:
+        return detail.removeprefix(f"{code}: ") if code else detail
+    key = next((k for k in (f"refusal.{code}", f"lost.{code}") if model.tr.has(k)), None)
+    return model.tr(key) if key is not None else detail
 
 
 def ending_words(model: ClientModel) -> str:
@@ -811,7 +812,8 @@ def ending_words(model: ClientModel) -> str:
     it was (it says the same, and more)."""
     code, detail = model.connection_code, model.connection_detail
     if model.tr.lang == "en" or not code:
-        return detail
+        # the diagnostic without the code it starts with: "server_full: the host is full"
+        return detail.removeprefix(f"{code}: ") if code else detail
     key = next((k for k in (f"refusal.{code}", f"lost.{code}") if model.tr.has(k)), None)
     if key is None:
         return detail

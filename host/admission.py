@@ -103,8 +103,10 @@ class Admission:
         if self._admitted - len(drop) >= room:
             squatter = self._squatter(now, seated, None, exclude=drop)
             if squatter is None:
-                return self._refused(conn, f"the host is full ({self._admitted} connections, "
-                                           "none idle for long enough to make room)")
+                count = self._admitted
+                return self._refused(conn, f"the host is full ({count} connection"
+                                           f"{'' if count == 1 else 's'}, none idle for long "
+                                           "enough to make room)")
             drop.append(squatter)
         for victim in drop:
             self.gone(victim)

@@ -440,3 +440,23 @@ def test_every_way_the_link_ends_has_words_in_every_language() -> None:
         for lang, strings in CATALOGUES.items():
             assert f"lost.{code}" in strings, (lang, code)
 
+
+
+def test_a_refusal_that_ends_the_connection_is_said_without_its_code() -> None:
+    """Found in tmux: "connection lost: server_full: the host is full (…)": the code is for
+    programs; the words after it, in English, or the player's own words."""
+    lost = ConnectionChanged("lost", "server_full: the host is full (1 connection, none idle "
+                             "for long enough to make room)", code="server_full")
+    model = ClientModel(Translator("en"), name="Zé")
+    model.apply(lost)
+    said = joined_text(screen(model, 80))
+    assert "connection lost: the host is full (1 connection" in said and "server_full" not in said
+    model = ClientModel(Translator("en"), name="Zé")
+    model.apply(ConnectionChanged("connecting", "server_full: the host is full", code="server_full",
+                                  attempt=1, attempts=3, delay=2.0))
+    said = joined_text(screen(model, 80))
+    assert "(the host is full); attempt 1 of 3" in said and "server_full" not in said
+    model = ClientModel(Translator("pt"), name="Zé")
+    model.apply(ConnectionChanged("connecting", "server_full: the host is full", code="server_full",
+                                  attempt=1, attempts=3, delay=2.0))
+    assert model.tr("refusal.server_full") in joined_text(screen(model, 80))

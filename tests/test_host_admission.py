@@ -110,3 +110,13 @@ def test_gone_frees_every_structure_and_is_idempotent() -> None:
         admission.gone(conn)
     assert admission.sizes() == {"entries": 0, "pending": 0, "addresses": 0}
     assert admission.admitted == 0
+
+
+def test_the_full_hosts_refusal_counts_its_connections_in_words() -> None:
+    """Found in tmux: "the host is full (1 connections, …)"."""
+    limits = replace(LIMITS, max_connections=3, resume_reserve=2)
+    admission = Admission(limits)
+    assert admitted(admission, 1, "a", 0.0, seated=frozenset({1}))
+    admission.accept(2, "b", 1.0)
+    verdict = admission.hello(2, 1.0, resume=False, seated=frozenset({1}))
+    assert not verdict.admitted and "(1 connection, none idle" in verdict.msg
