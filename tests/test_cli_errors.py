@@ -71,6 +71,12 @@ def said(result: subprocess.CompletedProcess[str]) -> list[str]:
         (["--frob"], 2, "unrecognized arguments: --frob (see unonet --help)"),
         (["bot", "127.0.0.1:1", "--matches", "0"], 2, "0: matches from 1 to 1,000,000"),
         (["bot", "127.0.0.1:1", "--name", "host"], 2, "--name: that name is reserved"),
+        # `unonet rules` described sets every table refuses, exit 0 (found in tmux)
+        (["rules", "--set", "teams=pairs", "--set", "scoring=lowest_wins"], 2,
+         "teams: pairs score with scoring=winner_collects, not lowest_wins"),
+        (["rules", "flip", "--set", "decks=2"], 2, "decks: UNO Flip plays one double-sided"),
+        (["rules", "--set", "teams=pairs", "--set", "max_players=3"], 2,
+         "teams: pairs need 4 or 6 seats; max_players=3 allows fewer"),
         (["bot", "127.0.0.1:1", "--fingerprint", "AAAA"], 2, "--fingerprint: a fingerprint has"),
         # A port as a word of its own: the line says where it goes.
         (["join", "127.0.0.1", "7077"], 2, "the port goes after a colon: unonet join "

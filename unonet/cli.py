@@ -587,7 +587,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
     if args.preset not in playable_presets():
         raise RulesError("preset", f"{args.preset} is not played yet (issues 14 and 15)")
     rules = parse_rules(args.preset, args.set)
-    rules.check_playable()
+    rules.check_options()  # what every table would refuse is not described as playable
     what = preset_meaning(Translator(lang), args.preset) if args.preset != "official" else None
     name = " ".join([f"{args.preset} ({what})" if what else args.preset,
                      *(setting.strip() for setting in args.set)])

@@ -150,22 +150,33 @@ class RuleSet:
                     code=ErrorCode.NOT_IMPLEMENTED,
                 )
 
-    def check_table(self, seats: int, *, unreleased_variants: bool = False) -> None:
-        """Refuse a table these rules cannot deal: seat count, deck too small, an option its
-        variant excludes (`unreleased_variants`: see check_playable)."""
+    def check_options(self, *, unreleased_variants: bool = False) -> None:
+        """Refuse options no table could play, whatever its seats: what the engine does not
+        play, an option the variant excludes, teams with another scoring or too few seats
+        (`unonet rules` described such sets, exit 0, that every table refused)."""
         self.check_playable(unreleased_variants=unreleased_variants)
         self.check_variant_options()
-        if not 2 <= seats <= self.max_players:
-            raise RulesError(
-                "max_players", f"a table needs 2 to {self.max_players} seats, not {seats}"
-            )
         if self.teams == "pairs":
-            if seats not in (4, 6):
-                raise RulesError("teams", f"pairs need 4 or 6 seats, not {seats}")
             if self.scoring != "winner_collects":
                 raise RulesError(
                     "teams", f"pairs score with scoring=winner_collects, not {self.scoring}"
                 )
+            if self.max_players < 4:
+                raise RulesError(
+                    "teams", f"pairs need 4 or 6 seats; max_players={self.max_players} allows "
+                    "fewer"
+                )
+
+    def check_table(self, seats: int, *, unreleased_variants: bool = False) -> None:
+        """Refuse a table these rules cannot deal: check_options, the seat count, a deck too
+        small (`unreleased_variants`: see check_playable)."""
+        self.check_options(unreleased_variants=unreleased_variants)
+        if not 2 <= seats <= self.max_players:
+            raise RulesError(
+                "max_players", f"a table needs 2 to {self.max_players} seats, not {seats}"
+            )
+        if self.teams == "pairs" and seats not in (4, 6):
+            raise RulesError("teams", f"pairs need 4 or 6 seats, not {seats}")
         deck = len(self.manifest())
         needed = seats * self.hand_size + 2  # the hands, the first discard, one card to draw
         if needed > deck:
