@@ -410,7 +410,9 @@ def header(model: ClientModel, width: int) -> Line:
     parts = ["unonet"]
     if model.lobby is not None:
         parts.append(tr("lobby.title", name=model.lobby.name))
-    if view is not None and view.round_no:
+    if view is not None and view.round_no and model.screen is not Screen.LOBBY:
+        # a round of a match being played or just over (the lobby after a match read "Round
+        # 1" of the match before: found in tmux)
         parts.append(tr("ui.round", round=view.round_no))
     trust, alert = trust_title(model)
     right = f"{trust} · {tr(f'conn.{model.connection}')} "

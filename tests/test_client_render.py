@@ -611,3 +611,15 @@ def test_a_dealer_who_drops_stays_the_dealer(lang: str, tag: str) -> None:
         chiara = next(line for line in screen_lines(model, plain=True, width=width)
                       if "Chiara" in line)
         assert chiara.rstrip().endswith(tag), (width, chiara)
+
+
+def test_the_lobby_after_a_match_names_no_round_of_it() -> None:
+    """Found in tmux: back in the lobby after a match, the title bar still read "Round 1"
+    of the match that was over."""
+    model, _ = match_over("en")
+    assert "Round 1" in screen_lines(model, plain=True)[0]
+    assert model.lobby is not None
+    model.rematch()  # asked; nobody else did: the table's lobby follows
+    model.apply_lobby(replace(model.lobby, started=False))
+    assert model.screen is Screen.LOBBY
+    assert "Round" not in screen_lines(model, plain=True)[0]
