@@ -340,7 +340,7 @@ def test_the_round_end_gives_the_winners_points_and_the_scores() -> None:
 
 def test_private_sentences_name_the_cards_to_their_owner() -> None:
     got = ev.CardsReceived(1, P, (card("r5"), card("W")))
-    assert say(got, "it", viewer=1) == "Hai pescato: 5 rosso, Jolly."
+    assert say(got, "it", viewer=1) == "Hai ricevuto: 5 rosso, Jolly."
     drawn = ev.MayPlayDrawn(1, card("g7"))
     assert say(drawn, "en", viewer=1) == "You may play the card you drew, green 7, now."
 

@@ -62,7 +62,7 @@ def test_cards_are_named_on_the_side_in_play() -> None:
     assert say(played, side=DARK) == "Chiara plays cyan Skip Everyone."
     assert say(played, side=LIGHT) == f"Chiara plays {both[0].name}."
     got = ev.CardsReceived(0, P, (card_with(DARK, "orange Draw Five"),))
-    assert narrate(got, NAMES, MANIFEST, 0, "it", DARK, TOLD) == "Hai pescato: +5 arancione."
+    assert narrate(got, NAMES, MANIFEST, 0, "it", DARK, TOLD) == "Hai ricevuto: +5 arancione."
 
 
 def test_a_dark_card_never_told_is_a_question_mark_not_its_light_face() -> None:

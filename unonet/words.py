@@ -235,7 +235,7 @@ SENTENCES: dict[str, dict[str, str]] = {
         "why.penalty_moderation": "penalità",
         "why.penalty_buzzer": "buzzer",
         "why.stack": "le carte accumulate",
-        "ev.you_got": "Hai pescato: {cards}.",
+        "ev.you_got": "Hai ricevuto: {cards}.",
         "ev.may_play_drawn": "Puoi giocare subito la carta pescata, {card}.",
         "ev.skipped": "{name} salta il turno.",
         "ev.direction_cw": "Il gioco procede in senso orario.",
