@@ -144,6 +144,7 @@ EN: dict[str, str] = {
     "err.invalid_resume": "your seat was given up while you were away (the match ended, or "
     "someone took it): you join as a newcomer",
     # what a refusal's code means, for a player whose language is not the host's English
+    "refusal.seat_in_use": "your seat is in use from another connection",
     "refusal.server_full": "the host has no room for another connection now",
     "refusal.shutting_down": "the host is stopping",
     "refusal.kicked": "the table's owner removed you",
@@ -248,6 +249,7 @@ EN: dict[str, str] = {
     "lost.not_tls": "the TLS handshake failed: not a unonet host, or one started with "
                     "--no-tls (then join with --no-tls too)",
     "conn.unreachable": "cannot reach the host ({reason})",
+    "conn.refused": "the host refused ({reason})",
     "conn.retry": "{why}; attempt {attempt} of {attempts} in {delay} s",
     "conn.connecting": "connecting",
     "conn.connected": "connected",
@@ -571,6 +573,7 @@ IT: dict[str, str] = {
     "err.round_over": "la manche è finita",
     "err.invalid_resume": "il tuo posto è stato ceduto mentre eri via (la partita è finita, "
     "o qualcuno l'ha preso): entri come nuovo arrivato",
+    "refusal.seat_in_use": "il tuo posto è in uso da un'altra connessione",
     "refusal.server_full": "l'host ora non ha posto per un'altra connessione",
     "refusal.shutting_down": "l'host si sta fermando",
     "refusal.kicked": "il padrone del tavolo ti ha tolto dal tavolo",
@@ -676,6 +679,7 @@ IT: dict[str, str] = {
     "lost.not_tls": "l'handshake TLS non è riuscito: non è un host unonet, o è uno avviato "
                     "con --no-tls (allora entra anche tu con --no-tls)",
     "conn.unreachable": "l'host non si raggiunge ({reason})",
+    "conn.refused": "l'host ha rifiutato ({reason})",
     "conn.retry": "{why}; tentativo {attempt} di {attempts} fra {delay} s",
     "conn.connecting": "connessione",
     "conn.connected": "connesso",
@@ -1001,6 +1005,7 @@ PT: dict[str, str] = {
     "err.round_over": "a rodada acabou",
     "err.invalid_resume": "seu lugar foi cedido enquanto você estava fora (a partida acabou, "
     "ou alguém o pegou): você entra como novato",
+    "refusal.seat_in_use": "seu lugar está em uso por outra conexão",
     "refusal.server_full": "o host não tem lugar para outra conexão agora",
     "refusal.shutting_down": "o host está parando",
     "refusal.kicked": "o dono da mesa tirou você da mesa",
@@ -1106,6 +1111,7 @@ PT: dict[str, str] = {
     "lost.not_tls": "o handshake TLS falhou: não é um host unonet, ou é um iniciado com "
                     "--no-tls (então entre com --no-tls também)",
     "conn.unreachable": "não dá para alcançar o host ({reason})",
+    "conn.refused": "o host recusou ({reason})",
     "conn.retry": "{why}; tentativa {attempt} de {attempts} em {delay} s",
     "conn.connecting": "conectando",
     "conn.connected": "conectado",

@@ -784,8 +784,10 @@ def connection_line(model: ClientModel) -> str:
     state = model.tr(f"conn.{model.connection}")
     retry = model.connection_retry
     if retry is not None:
-        why = model.tr("conn.gone" if model.connection == "reconnecting" else "conn.unreachable",
-                       reason=reason_words(model, retry.code, retry.detail))
+        # A host that answered and refused is no host gone or out of reach.
+        key = ("conn.refused" if model.tr.has(f"refusal.{retry.code}") else
+               "conn.gone" if model.connection == "reconnecting" else "conn.unreachable")
+        why = model.tr(key, reason=reason_words(model, retry.code, retry.detail))
         return f"{state}: " + model.tr("conn.retry", why=why, attempt=retry.attempt,
                                        attempts=retry.attempts, delay=f"{retry.delay:g}")
     return f"{state}: {ending_words(model)}".rstrip(": ")
@@ -805,7 +807,7 @@ def reason_words(model: ClientModel, code: str, detail: str) -> str:
     if model.tr.lang == "en" or not code:
         return detail.removeprefix(f"{code}: ") if code else detail
     key = next((k for k in (f"refusal.{code}", f"lost.{code}") if model.tr.has(k)), None)
-    return model.tr(key) if key is not None else detail
+    return model.tr(key) if key is not None else detail.removeprefix(f"{code}: ")
 
 
 def ending_words(model: ClientModel) -> str:

@@ -460,3 +460,16 @@ def test_a_refusal_that_ends_the_connection_is_said_without_its_code() -> None:
     model.apply(ConnectionChanged("connecting", "server_full: the host is full", code="server_full",
                                   attempt=1, attempts=3, delay=2.0))
     assert model.tr("refusal.server_full") in joined_text(screen(model, 80))
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("en", "connecting: the host refused (the seat's player is connected); attempt 1 of 15"),
+    ("it", "l'host ha rifiutato (il tuo posto è in uso da un'altra connessione); tentativo 1"),
+])
+def test_a_host_that_refused_is_not_said_to_be_out_of_reach(lang: str, words: str) -> None:
+    """A seat in use (a copy of our token, say) is a refusal by a host that answered, not
+    "cannot reach the host"; since a fatal refusal is said once, by this line, it says it."""
+    model = ClientModel(Translator(lang), name="Bea")
+    model.apply(ConnectionChanged("connecting", "seat_in_use: the seat's player is connected",
+                                  code="seat_in_use", attempt=1, attempts=15, delay=1.0))
+    assert words in joined_text(screen(model, 80))

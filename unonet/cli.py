@@ -173,14 +173,18 @@ def start_local_host(args: argparse.Namespace) -> AbstractAsyncContextManager[Ho
 
 def check_seats(rules: RuleSet, seats: int, flag: str) -> None:
     """`rules.check_table(seats)`, its refusal naming the flag that chose the seat count
-    (`--bots 8`, `--seats 9`) rather than the rule option (max_players) the user never typed."""
+    (`--bots 8`, `--seats 9`) rather than the rule option (max_players) the user never typed.
+    What no seat count would mend is said by its option alone (it blamed "--bots 4", which
+    the user never typed, for teams with another scoring)."""
+    rules.check_options()
     try:
         rules.check_table(seats)
     except RulesError as exc:
         if exc.option == "max_players":
             raise CommandError(f"{flag}: these rules seat 2 to {rules.max_players} players, "
                                f"not {seats}") from None
-        raise CommandError(f"{flag} ({seats} seats): {exc.message}") from None
+        counted = "" if str(seats) in flag.split(" (")[0] else f" ({seats} seats)"
+        raise CommandError(f"{flag}{counted}: {exc.message}") from None
 
 
 def cmd_join(args: argparse.Namespace) -> int:
@@ -201,7 +205,8 @@ def cmd_log(args: argparse.Namespace) -> int:
             " (the output is not a terminal, so the match is logged)"
         raise CommandError(f"--bots {seats}: a logged match has 2 to {rules.max_players} bots"
                            + ("" if rules.max_players == 10 else f" with {args.rules}") + why)
-    check_seats(rules, seats, f"--bots {seats}")
+    check_seats(rules, seats, f"--bots {seats}" if args.bots is not None
+                else f"the default {seats} bots (choose with --bots)")
     seed = args.seed if args.seed is not None else secrets.token_bytes(16)
     match = Match(rules, seats, seed)
     names = list(BOT_NAMES[:seats])
@@ -291,8 +296,9 @@ def cmd_host(args: argparse.Namespace) -> int:
         seats = max(2, min(room, args.bots + 1))  # starts by itself once these are filled
     else:
         seats = rules.max_players  # room for friends; the owner starts when all are in
-    check_seats(rules, seats, f"--bots {args.bots}" if args.seats is None
-                else f"--seats {seats}")
+    check_seats(rules, seats, f"--seats {seats}" if args.seats is not None
+                else f"the table's {seats} seats (choose with --seats)" if not headless
+                else f"--bots {args.bots}")
     tables = whole_number("--tables", args.tables, 1, MAX_LIVE_TABLES)
     max_connections = whole_number("--max-connections", args.max_connections, 1,
                                    MAX_CONNECTIONS_CEILING)
