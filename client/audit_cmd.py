@@ -189,9 +189,11 @@ def say(line: str, file: TextIO) -> None:
 
 def report(audit: Audit, out: TextIO) -> int:
     """Print the audit's findings; return the exit status."""
+    sat = audit.verifier.seat  # a spectator who took a seat in mid-match is that seat now
+    seen = (f"seat {audit.seat}" if audit.seat is not None else
+            f"a spectator, then seat {sat}" if sat is not None else "a spectator")
     say(f"match {audit.identity.game_id.hex()} on {audit.host_label}, "
-          f"{audit.identity.seats} seats, seen as "
-          f"{'seat ' + str(audit.seat) if audit.seat is not None else 'a spectator'}", file=out)
+        f"{audit.identity.seats} seats, seen as {seen}", file=out)
     say(fingerprint_line("host signing key (SHA-256 of its public key)",
                            audit.identity.signer), file=out)
     for cert in audit.certificates:

@@ -78,16 +78,19 @@ async def every_round_judged(harness: LinkHarness, rounds: int) -> TrustStatus:
     return status
 
 
-def audits_clean(data_dir: Path, rounds: int) -> None:
+def audits_clean(data_dir: Path, rounds: int, seen_as: str | None = None) -> None:
     """`unonet audit` on the newcomer's transcript reads it as her client did: every round
     audited, nothing held against the host (the seat's public draws from before she sat are
-    owed her no private copy, SPEC.md [UNO-11-60])."""
+    owed her no private copy, SPEC.md [UNO-11-60]); `seen_as`, what its first line says of
+    whose view it was."""
     said = []
     for path in transcript_dir(data_dir).glob("*.msgpack"):  # (a next match has its own)
         out = io.StringIO()
         assert run(path, out, io.StringIO()) == 0, out.getvalue()
         said.append(out.getvalue())
     assert any(f"{rounds} audited" in text for text in said), said
+    if seen_as is not None:  # found in tmux: "seen as a spectator" of one who sat and played
+        assert any(text.splitlines()[0].endswith(f"seen as {seen_as}") for text in said), said
 
 
 async def stand_in_plays_bos_seat(host: LocalHost, ana: LinkHarness, bo: LinkHarness,
@@ -133,7 +136,7 @@ async def test_a_spectator_sits_in_a_stand_ins_seat_and_plays_it(
     assert [r.state for r in status.rounds] == ["audited"] * ROUNDS
     assert all(seat not in r.absent_seeds for r in status.rounds[1:])  # her seed went in
     assert violations(cy) == [] and violations(ana) == []
-    audits_clean(tmp_path, ROUNDS)
+    audits_clean(tmp_path, ROUNDS, seen_as=f"a spectator, then seat {seat}")
 
 
 @pytest.mark.parametrize("round_no", [1, 2])
