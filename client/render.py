@@ -799,30 +799,28 @@ OWN_ENDINGS = frozenset({"host_closed_plain", "no_answer", "host_silent", "refus
 alone, not followed by it."""
 
 
-def reason_words(model: ClientModel, code: str, detail: str) -> str:
-    """Why the last attempt to connect failed, for the line that says when the next comes:
-    in English the diagnostic as it came (without the code it starts with); in another
-    language the words for the code where there are some, alone (found in tmux: a Portuguese
-    screen read "o host sumiu (cannot connect: Connection refused)")."""
+def reason_words(model: ClientModel, code: str, detail: str, *, with_detail: bool = False
+                 ) -> str:
+    """Why a connection ended or an attempt failed: in English the diagnostic as it came,
+    without the code it starts with ("server_full: the host is full"); in another language
+    the words for the code where there are some (found in tmux: a Portuguese screen read "o
+    host sumiu (cannot connect: Connection refused)"), `with_detail` the diagnostic after them
+    in parentheses but where the words say all the link knows (OWN_ENDINGS)."""
+    bare = detail.removeprefix(f"{code}: ") if code else detail
     if model.tr.lang == "en" or not code:
-        return detail.removeprefix(f"{code}: ") if code else detail
+        return bare
     key = next((k for k in (f"refusal.{code}", f"lost.{code}") if model.tr.has(k)), None)
-    return model.tr(key) if key is not None else detail.removeprefix(f"{code}: ")
+    if key is None:
+        return bare
+    words = model.tr(key)
+    return f"{words} ({detail})" if with_detail and detail and code not in OWN_ENDINGS \
+        else words
 
 
 def ending_words(model: ClientModel) -> str:
-    """Why the connection ended, in the player's words where we have them (a protocol code's,
-    the link's own), the diagnostic after them in parentheses; in English the diagnostic as
-    it was (it says the same, and more)."""
-    code, detail = model.connection_code, model.connection_detail
-    if model.tr.lang == "en" or not code:
-        # the diagnostic without the code it starts with: "server_full: the host is full"
-        return detail.removeprefix(f"{code}: ") if code else detail
-    key = next((k for k in (f"refusal.{code}", f"lost.{code}") if model.tr.has(k)), None)
-    if key is None:
-        return detail
-    words = model.tr(key)
-    return words if code in OWN_ENDINGS or not detail else f"{words} ({detail})"
+    """Why the connection ended: reason_words, the diagnostic after the player's words."""
+    return reason_words(model, model.connection_code, model.connection_detail,
+                        with_detail=True)
 
 
 def status(model: ClientModel, look: Look, width: int) -> Line:
