@@ -17,12 +17,14 @@ import trio
 
 from client.link import ConnectionChanged, GameEvent, Refused, Snapshot, Update
 from client.link_session import CloseLink, Command, LinkSession
+from client.lobby import SetReady
 from client.network import LinkConfig, open_stream, run_link
 from host.registry import Registry
 from host.server import HostServer, ServerConfig
 from host.settings import FAST_TIMINGS, ConnectionLimits, TableTimings
 from host.table import Table, TableSettings
 from unonet.actions import Accept, Action, CallUno, Catch, ChooseColor, Draw, Pass, Play
+from unonet.events import MatchEnded
 from unonet.match import Match
 from unonet.rules import RuleSet
 
@@ -197,11 +199,14 @@ def choose(legal: tuple[Action, ...]) -> Action | None:
 
 async def play_until(harness: LinkHarness, done: Callable[[Update], bool],
                      timeout: float = 60.0, *, current: Update | None = None,
-                     chooser: Callable[[tuple[Action, ...]], Action | None] = choose) -> Update:
+                     chooser: Callable[[tuple[Action, ...]], Action | None] = choose,
+                     rematch: bool = False) -> Update:
     """Answer every decision with `choose` until an update satisfies `done`. A decision is
     taken on the newest legal list of what has arrived, once per decision (a refusal allows one
     more try), so the player never floods the host. `current`: an update already read whose
-    legal actions are still to be answered; `chooser` picks the action (`choose` by default)."""
+    legal actions are still to be answered; `chooser` picks the action (`choose` by default);
+    `rematch`: r on each score screen, a rematch (the table waits for its players' answers,
+    [UNO-8-20]), for a test that plays match after match until something comes."""
     acted: tuple[Action, ...] = ()
     latest: Snapshot | GameEvent | None = None  # the newest legal list that arrived
     retried: Snapshot | GameEvent | None = None
@@ -217,6 +222,9 @@ async def play_until(harness: LinkHarness, done: Callable[[Update], bool],
                     # turn may come right after what we waited for): the next caller gets it.
                     harness.give_back(batch[index + 1:])
                     return update
+            if rematch and any(isinstance(u, GameEvent) and isinstance(u.event, MatchEnded)
+                               for u in batch):
+                harness.send(SetReady(True))
             if any(isinstance(u, Refused | ConnectionChanged) for u in batch):
                 acted = ()  # refused, or sent on a connection that broke: decide again
             game = [u for u in batch if isinstance(u, Snapshot | GameEvent)]

@@ -63,8 +63,7 @@ def play_to_the_match_end(term: Terminal) -> str:
 def test_a_short_match_ends_on_the_score_screen_and_r_starts_the_rematch(
     terminal: Callable[[str], Terminal], tmp_path: Path,
 ) -> None:
-    # The host's own player (not a headless table, where the next match would start by
-    # itself once the break is over): after the match only r starts another.
+    # The host's own player: after the match only r starts another (as at any table).
     term = terminal(f"cd {Path.cwd()} && {sys.executable} -m unonet.cli host --bind 127.0.0.1 "
                     "--port 0 --bots 1 --bot-delay 0 --seats 2 --name Tester --set hand_size=2 "
                     "--set max_rounds=1 --set uno_penalty=0")

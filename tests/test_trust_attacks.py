@@ -117,6 +117,7 @@ async def play_through(
     timeout: float = 120.0,
     bots: int = 2,
     timings: TableTimings = TIMINGS,
+    rematch: bool = False,
 ) -> Played:
     """One player and two host bots play until `until`, the host's messages to the player
     passed through the tamper; `lie` changes the host's own game once it exists. Then the
@@ -127,7 +128,7 @@ async def play_through(
                                lambda stream: TamperingStream(stream, make_tamper(host)))
     if lie is not None:
         nursery.start_soon(_lie_when_dealt, host, lie)
-    await play_until(harness, until, timeout=timeout, chooser=chooser)
+    await play_until(harness, until, timeout=timeout, chooser=chooser, rematch=rematch)
     await trio.sleep(0.3)  # what the host sends right after (an audit) arrives
     await harness.close()
     return Played(harness, host, _last_status(harness.seen), transcripts)
@@ -241,7 +242,8 @@ async def test_a_fake_challenge_reveal_is_caught(nursery: trio.Nursery, tmp_path
                 and bool(update.event.cards))
 
     played = await play_through(nursery, tmp_path, lambda host: once(fake), until=revealed,
-                                chooser=challenging, bots=1, timings=FAST_TIMINGS)
+                                chooser=challenging, bots=1, timings=FAST_TIMINGS,
+                                rematch=True)  # r after each match: the table waits for it
     assert_flagged(played, "card_mismatch")
 
 
