@@ -335,7 +335,9 @@ class LinkSession:
                     return
                 if error.code == Code.KICKED:
                     self._forget_seat()
-                if not error.fatal:  # a fatal one ends the connection, which says why once
+                if not error.fatal or error.code == Code.KICKED:
+                    # a fatal one ends the connection, which says why once; a kick also
+                    # empties our seat on the screen (the model does it on this refusal)
                     out.updates.append(Refused(error.code, error.message))
             case TrustReport(outcome=report) if isinstance(report, LinkTrustReport):
                 out.updates.append(report)
@@ -478,8 +480,8 @@ class LinkSession:
         before = self._lobby if self._lobby is not None and self._lobby.table == lobby.table \
             else None
         self._lobby = lobby
-        if before is None:
-            return
+        if before is None or (lobby.started and not before.started):
+            return  # the scene, or the start's closing up of the seats: no news
         old = {s.seat: s for s in before.seats if s.kind == "human"}
         new = {s.seat: s for s in lobby.seats if s.kind == "human"}
         renamed = {seat for seat, info in new.items()
