@@ -98,7 +98,7 @@ class SetReady:
 
 @dataclass(frozen=True, slots=True)
 class SetRules:
-    """Owner: rule options over `preset` (None keeps the table's preset)."""
+    """Owner: rule options over `preset`, or (None) over the rules in force."""
 
     options: Mapping[str, Any]
     preset: str | None = None

@@ -785,7 +785,7 @@ def connection_line(model: ClientModel) -> str:
     retry = model.connection_retry
     if retry is not None:
         # A host that answered and refused is no host gone or out of reach.
-        key = ("conn.refused" if model.tr.has(f"refusal.{retry.code}") else
+        key = ("conn.refused" if retry.code in ADMISSION_REFUSALS else
                "conn.gone" if model.connection == "reconnecting" else "conn.unreachable")
         why = model.tr(key, reason=reason_words(model, retry.code, retry.detail))
         return f"{state}: " + model.tr("conn.retry", why=why, attempt=retry.attempt,
@@ -797,6 +797,11 @@ OWN_ENDINGS = frozenset({"host_closed_plain", "no_answer", "host_silent", "refus
                          "unreachable", "unknown_host", "not_tls"})
 """Endings whose diagnostic is only our own English sentence: said in the player's words
 alone, not followed by it."""
+
+
+ADMISSION_REFUSALS = frozenset({"server_full", "seat_in_use"})
+"""Codes of a host that answered and would not let us in: "the host refused" on the retry line
+(a host stopping, or a connection cut as idle, is not one)."""
 
 
 def reason_words(model: ClientModel, code: str, detail: str, *, with_detail: bool = False

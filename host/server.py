@@ -336,7 +336,9 @@ class HostServer:
                 ending = connection.ended_as()
             conn_log.last(logging.INFO, "ended: %s after %.1f s", ending,
                           trio.current_time() - accepted)
-            quit_ = ending == "closed (quit)"  # the player chose to leave: no wait for it
+            # the player chose to leave (bye, quit): no wait for it
+            quit_ = connection is not None and connection.ending() == "closed" \
+                and connection.farewell == "quit"
             try:
                 self.registry.disconnect(conn_id, trio.current_time(), quit_)
             except Exception:
