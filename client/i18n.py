@@ -346,7 +346,6 @@ EN: dict[str, str] = {
     "first.unasked": "stdin is not a terminal, so nobody can be asked: accepting this "
                      "fingerprint on first use (pass --fingerprint to pin one instead).",
     "first.remembered": "Remembered in {path}.",
-
     "key.play": "Enter play",
     "key.draw": "Space draw",
     "key.accept": "Space take",
@@ -772,7 +771,6 @@ IT: dict[str, str] = {
     "first.unasked": "stdin non è un terminale, quindi non si può chiedere a nessuno: questa "
                      "impronta è accettata al primo uso (--fingerprint ne fissa una).",
     "first.remembered": "Ricordata in {path}.",
-
     "key.play": "Invio gioca",
     "key.draw": "Spazio pesca",
     "key.accept": "Spazio prende",
@@ -1203,7 +1201,6 @@ PT: dict[str, str] = {
     "first.unasked": "stdin não é um terminal, então não há a quem perguntar: esta impressão "
                      "digital é aceita no primeiro uso (--fingerprint fixa uma).",
     "first.remembered": "Lembrada em {path}.",
-
     "key.play": "Enter joga",
     "key.draw": "Espaço compra",
     "key.accept": "Espaço aceita",
