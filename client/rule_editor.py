@@ -11,7 +11,7 @@ from functools import cache
 from typing import Any
 
 from unonet.errors import EngineError
-from unonet.rules import OPTIONS, OptionInfo, RuleSet
+from unonet.rules import OPTIONS, OptionInfo, RuleSet, options_over
 
 STEPS = {"target": 50, "max_hand_penalty": 10, "think_time": 5, "max_hand": 5}
 """How far one arrow key moves a wide-ranged option (1 otherwise): target runs 50..10000."""
@@ -66,7 +66,7 @@ def step_option(info: OptionInfo, rules: dict[str, Any], step: int, seats: int) 
         value = _next_value(info, value, step)
         if value == current:
             break
-        if plays({**rules, info.name: value}, seats):
+        if plays(options_over(rules, {info.name: value}), seats):
             return value
     return current
 

@@ -475,7 +475,7 @@ class Table:
             # the rules in force (each change undid the ones before it: teams, then a round
             # limit, and teams was off again).
             rules = (preset(name, **options) if given is not None
-                     else RuleSet(**{**self.rules.to_dict(), **options}))
+                     else self.rules.with_options(options))
             rules.check_table(max(2, self._needed_seats()))
         except EngineError as exc:
             raise Refusal(exc.code.value, exc.message) from None

@@ -217,8 +217,8 @@ _SPECS: tuple[MessageSpec, ...] = (
                 "mark the sender's seat ready"),
     MessageSpec("set_rules", C, LOBBY, (
         _ID,
-        Field("options", RULE_OPTIONS, "rule options over the preset"),
-        opt("preset", CODE, "rule preset"),
+        Field("options", RULE_OPTIONS, "rule options over the preset, or over the rules in force"),
+        opt("preset", CODE, "rule preset to restart from"),
     ), "owner: change the rules"),
     MessageSpec("add_bot", C, LOBBY, (
         _ID, opt("seat", SEAT, "seat (any free if absent)"), opt("level", CODE, "bot policy"),

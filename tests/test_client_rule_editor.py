@@ -17,7 +17,7 @@ from client.render import compose, meaning_lines
 from client.rule_editor import editor_options, plays, step_option
 from client.rule_words import differences
 from unonet.rulebook import option_meaning
-from unonet.rules import PRESETS, RuleSet, preset
+from unonet.rules import PRESETS, RuleSet, options_over, preset
 
 
 def owner_lobby(rules: dict[str, Any], seated: int = 2, lang: str = "en",
@@ -60,7 +60,17 @@ def test_the_editor_lists_the_house_rules_and_the_variants_played() -> None:
     assert step_option(variant, {"variant": "flip"}, 1, 4) == "no_mercy"
     assert step_option(variant, {"variant": "no_mercy"}, 1, 4) == "classic"
     assert step_option(variant, {"variant": "flip"}, 1, 8) == "classic"  # No Mercy: 2-6
-    assert step_option(variant, {"colors": 6}, 1, 4) == "classic"  # Flip has its own colours
+    # A change of variant puts back what either variant sets itself (SPEC.md [UNO-8-34]):
+    # six colours give way to Flip's own, and No Mercy's always-on rules to classic's.
+    assert step_option(variant, {"colors": 6}, 1, 4) == "flip"
+    assert step_option(variant, {"colors": 6, "buzzers": True}, 1, 4) == "flip"
+    no_mercy = preset("no_mercy").to_dict()
+    assert step_option(variant, no_mercy, 1, 6) == "classic"
+    assert options_over(no_mercy, {"variant": "classic"})["stacking"] == "off"
+    assert options_over(no_mercy, {"variant": "classic", "stacking": "same_kind"})[
+        "stacking"] == "same_kind"  # unless the change gives it
+    assert options_over({"target": 200}, {"uno_penalty": 4}) == {"target": 200,
+                                                                  "uno_penalty": 4}
 
 
 def test_arrows_skip_values_the_host_would_refuse_at_this_table() -> None:

@@ -264,6 +264,29 @@ def test_rule_changes_add_up_and_a_preset_starts_afresh() -> None:
     assert (rules["uno_penalty"], rules["target"]) == (2, 300)
 
 
+def test_a_change_of_variant_drops_what_the_old_variant_fixed() -> None:
+    """Found in review: from No Mercy to classic without a preset, the table kept No Mercy's
+    escalating stacking, 7-0 and six seats; and a house rule set earlier refused No Mercy by
+    name. SPEC.md [UNO-8-34]: a change of variant puts back what either variant sets itself."""
+    registry, _ = open_table()
+    registry.request(1, "ana", {"t": "set_rules", "id": 2, "preset": "no_mercy",
+                                "options": {}}, 0.0)
+    registry.request(1, "ana", {"t": "set_rules", "id": 3, "options": {"variant": "classic"}},
+                     0.0)
+    rules = messages(registry.take_outgoing(), 1, "table_state")[-1]["rules"]
+    assert rules["variant"] == "classic" and rules["target"] == 1000  # the preset's, kept
+    assert (rules["stacking"], rules["seven_zero"], rules["max_players"]) == ("off", False, 10)
+    registry.request(1, "ana", {"t": "set_rules", "id": 4, "options": {"stacking": "same_kind"}},
+                     0.0)
+    registry.request(1, "ana", {"t": "set_rules", "id": 5, "options": {"variant": "no_mercy"}},
+                     0.0)
+    out = registry.take_outgoing()
+    assert not messages(out, 1, "error")
+    rules = messages(out, 1, "table_state")[-1]["rules"]
+    assert (rules["variant"], rules["stacking"], rules["max_players"]) == ("no_mercy",
+                                                                           "escalating", 6)
+
+
 def test_no_more_seats_fill_than_the_rules_seat() -> None:
     """Found in tmux: a No Mercy table (six players at most) took a seventh and an eighth
     (bots, then players), and its start was refused "max_players: a table needs 2 to 6

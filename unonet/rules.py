@@ -8,6 +8,7 @@ engine does not play yet is refused with a `RulesError` naming the option, never
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
@@ -189,11 +190,12 @@ class RuleSet:
     def excluded_options(self) -> tuple[str, ...]:
         """The options this rule set's variant sets itself (check_variant_options refuses any
         other value): UNO Flip's deck is its own."""
-        if self.variant == "flip":
-            return FLIP_OWN_OPTIONS
-        if self.variant == "no_mercy":
-            return NO_MERCY_OWN_OPTIONS
-        return ()
+        return variant_own_options(self.variant)
+
+    def with_options(self, options: Mapping[str, Any]) -> RuleSet:
+        """These rules with `options` over them (SPEC.md `set_rules` without a preset):
+        see `options_over`."""
+        return RuleSet(**options_over(self.to_dict(), options))
 
     def check_variant_options(self) -> None:
         """Refuse, by name, an option the variant excludes. UNO Flip has its own deck: one
@@ -260,6 +262,31 @@ class RuleSet:
         """The options that differ from the official rules."""
         base = RuleSet()
         return {k: v for k, v in self.to_dict().items() if getattr(base, k) != v}
+
+
+def variant_own_options(variant: str) -> tuple[str, ...]:
+    """The options a variant sets itself: UNO Flip's deck, No Mercy's deck and rules."""
+    if variant == "flip":
+        return FLIP_OWN_OPTIONS
+    if variant == "no_mercy":
+        return NO_MERCY_OWN_OPTIONS
+    return ()
+
+
+def options_over(current: Mapping[str, Any], options: Mapping[str, Any]) -> dict[str, Any]:
+    """The options of `current` with `options` over them, so that changes made one at a time
+    add up. A change of variant first puts back the classic default of every option the old
+    or the new variant sets itself, unless `options` gives it: from No Mercy to classic, the
+    table would otherwise keep No Mercy's escalating stacking and six seats; to No Mercy, an
+    earlier house rule would refuse the variant by name."""
+    merged = dict(current)
+    old = merged.get("variant", _CLASSIC_DEFAULTS["variant"])
+    new = options.get("variant", old)
+    if new != old:
+        for name in {*variant_own_options(old), *variant_own_options(new)}:
+            merged[name] = _CLASSIC_DEFAULTS[name]
+    merged.update(options)
+    return merged
 
 
 def _word(value: Any) -> str:
