@@ -212,8 +212,8 @@ def resolve_pin(
     except CONNECT_FAILURES as exc:
         if remembered is not None:
             return None  # a known host that is down: the screen keeps trying, and says so
-        raise JoinError(f"cannot reach {host_port(host, port)}: {connect_failure(exc)}") \
-            from None
+        failure = connect_failure(exc)
+        raise JoinError(f"cannot reach {host_port(host, port)}: {failure.words}") from None
     width = max(40, shutil.get_terminal_size().columns - 1)
     address = address_key(host, port)
     if remembered is not None:

@@ -41,7 +41,6 @@ from client.tls import (
     NO_TLS_HINT,
     HostKeyMismatch,
     connect_failure,
-    failure_code,
     format_fingerprint,
     normalize_pin,
     open_pinned_stream,
@@ -242,8 +241,8 @@ async def run_link(
             return state
         except CONNECT_FAILURES as exc:
             log.info("connecting to %s:%d failed: %r", config.host, config.port, exc)
-            ended = Ended(True, f"cannot connect: {connect_failure(exc)}",
-                          code=failure_code(exc))
+            failure = connect_failure(exc)
+            ended = Ended(True, f"cannot connect: {failure.words}", code=failure.code)
         else:
             seen_before = seen_before or _fingerprint(stream)
             if state.slot is None and config.seat_tokens is not None:

@@ -14,6 +14,7 @@ import errno
 import os
 import socket
 import ssl
+from dataclasses import dataclass
 
 import trio
 
@@ -32,10 +33,10 @@ __all__ = [
     "CONNECT_TIMEOUT",
     "MIN_PIN_CHARS",
     "NO_TLS_HINT",
+    "ConnectFailure",
     "HostKeyMismatch",
     "client_context",
     "connect_failure",
-    "failure_code",
     "fingerprint_matches",
     "format_fingerprint",
     "normalize_pin",
@@ -67,60 +68,69 @@ CONNECT_FAILURES = (OSError, trio.TooSlowError, trio.BrokenResourceError, ssl.SS
 """What reaching a host can raise that is the network's or the peer's doing, not ours."""
 
 
-def connect_failure(exc: BaseException) -> str:
-    """One line for a player on why reaching the host failed (one of CONNECT_FAILURES). trio
-    says nothing in a timeout's or a broken stream's own text: the cause behind them is what
-    tells a wrong port from a host that speaks no TLS."""
-    if isinstance(exc, trio.TooSlowError):
-        return "no answer in time (a firewall, or not a unonet host?)"
-    cause = exc.__cause__ if isinstance(exc, trio.BrokenResourceError) else exc
-    if isinstance(cause, ssl.SSLError):
-        reason = cause.reason or cause.strerror or str(cause)
-        return (f"the TLS handshake failed ({reason}): not a unonet host, or one started with "
-                "--no-tls (then join with --no-tls too)")
-    if isinstance(cause, OSError):
-        # trio.open_tcp_stream's "all attempts to connect to H:P failed" says only that; why
-        # (refused, unreachable) is in the group of each address's error behind it.
-        tried = cause.__cause__
-        if isinstance(tried, BaseExceptionGroup):
-            reasons = [os.strerror(error.errno) if error.errno else str(error)
-                       for error in tried.exceptions if isinstance(error, OSError)]
-            if reasons:
-                return ", ".join(dict.fromkeys(reasons))
-        return cause.strerror or str(cause) or type(cause).__name__
-    if isinstance(exc, trio.BrokenResourceError):
-        return "the host closed the connection during the TLS handshake (not a unonet host?)"
-    return str(exc) or type(exc).__name__
-
-
 REFUSED = frozenset({errno.ECONNREFUSED})
 UNREACHABLE = frozenset({errno.EHOSTUNREACH, errno.ENETUNREACH, errno.ENETDOWN,
                          errno.EHOSTDOWN, errno.EADDRNOTAVAIL})
 
 
-def failure_code(exc: BaseException) -> str:
-    """What kind of failure `connect_failure` words, as a code the screen says in the player's
-    words (client.i18n `lost.<code>`): refused, unreachable, unknown_host, no_answer, not_tls;
-    cannot_connect for any other."""
+@dataclass(frozen=True)
+class ConnectFailure:
+    """Why reaching a host failed: `code` for the screen, which says it in the player's words
+    (client.i18n `lost.<code>`): refused, unreachable, unknown_host, no_answer, not_tls,
+    connection_broken, or cannot_connect for any other; `words` for a terminal or a log, in
+    English, with the system's own reason."""
+
+    code: str
+    words: str
+
+    def __str__(self) -> str:
+        return self.words
+
+
+def connect_failure(exc: BaseException) -> ConnectFailure:
+    """Why reaching the host failed (one of CONNECT_FAILURES), the code and the words from one
+    reading of it, so that the screen and the terminal never disagree. trio says nothing in a
+    timeout's or a broken stream's own text: the cause behind them is what tells a wrong port
+    from a host that speaks no TLS."""
     if isinstance(exc, trio.TooSlowError):
-        return "no_answer"
+        return ConnectFailure("no_answer", "no answer in time (a firewall, or not a unonet host?)")
     cause = exc.__cause__ if isinstance(exc, trio.BrokenResourceError) else exc
-    if isinstance(cause, ssl.SSLError) or isinstance(exc, trio.BrokenResourceError):
-        return "not_tls"
+    if isinstance(cause, ssl.SSLError):
+        reason = getattr(cause, "reason", None) or cause.strerror or str(cause)
+        return ConnectFailure("not_tls", f"the TLS handshake failed ({reason}): not a unonet "
+                              "host, or one started with --no-tls (then join with --no-tls too)")
     if isinstance(cause, socket.gaierror):
-        return "unknown_host"
+        return ConnectFailure("unknown_host", cause.strerror or str(cause))
     if isinstance(cause, OSError):
-        tried = cause.__cause__
-        errors = ([e for e in tried.exceptions if isinstance(e, OSError)]
-                  if isinstance(tried, BaseExceptionGroup) else [cause])
-        numbers = {error.errno for error in errors}
-        if numbers and numbers <= REFUSED:
-            return "refused"
-        if numbers and numbers <= REFUSED | UNREACHABLE:
-            return "unreachable"
-        if numbers & {errno.ETIMEDOUT}:
-            return "no_answer"
-    return "cannot_connect"
+        during = "during the TLS handshake: " if cause is not exc else ""
+        return _os_failure(cause, during)
+    if isinstance(exc, trio.BrokenResourceError):
+        return ConnectFailure("not_tls", "the host closed the connection during the TLS "
+                              "handshake (not a unonet host?)")
+    return ConnectFailure("cannot_connect", str(exc) or type(exc).__name__)
+
+
+def _os_failure(error: OSError, during: str) -> ConnectFailure:
+    """The system's reasons, one per address tried: trio.open_tcp_stream's "all attempts to
+    connect to H:P failed" says only that; why (refused, unreachable) is in the group of each
+    address's error behind it. One address that refused is a machine that answered: nothing
+    listens on that port, whatever the other addresses said."""
+    tried = error.__cause__
+    errors = ([e for e in tried.exceptions if isinstance(e, OSError)]
+              if isinstance(tried, BaseExceptionGroup) else [])
+    errors = errors or [error]
+    words = during + ", ".join(dict.fromkeys(
+        (os.strerror(e.errno) if e.errno else "") or str(e) or type(e).__name__ for e in errors))
+    numbers = {e.errno for e in errors}
+    if numbers & REFUSED:
+        return ConnectFailure("refused", words)
+    if numbers and numbers <= UNREACHABLE:
+        return ConnectFailure("unreachable", words)
+    if errno.ETIMEDOUT in numbers:
+        return ConnectFailure("no_answer", words)
+    if during:
+        return ConnectFailure("connection_broken", words)
+    return ConnectFailure("cannot_connect", words)
 
 
 def client_context() -> ssl.SSLContext:

@@ -13,6 +13,7 @@ import math
 import os
 import re
 import socket
+import ssl
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -31,7 +32,7 @@ from client.link_session import Command
 from client.model import ClientModel
 from client.network import Backoff, LinkConfig, run_link
 from client.render import compose
-from client.tls import NO_TLS_HINT, connect_failure, failure_code, open_pinned_stream
+from client.tls import NO_TLS_HINT, connect_failure, open_pinned_stream
 from host.tls import load_or_create_identity, server_context
 
 REPO = Path(__file__).resolve().parents[1]
@@ -42,7 +43,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 async def failure_of(port: int, *, timeout: float = 5.0) -> str:
     """What reaching 127.0.0.1:`port` over TLS says when it fails (it must fail)."""
-    return connect_failure(await exception_of(port, timeout=timeout))
+    return connect_failure(await exception_of(port, timeout=timeout)).words
 
 
 async def exception_of(port: int, *, timeout: float = 5.0) -> Exception:
@@ -65,7 +66,7 @@ def free_port() -> int:
 
 async def test_a_refused_port_says_refused() -> None:
     assert await failure_of(free_port()) == "Connection refused"
-    assert failure_code(await exception_of(free_port())) == "refused"
+    assert connect_failure(await exception_of(free_port())).code == "refused"
 
 
 async def test_a_server_that_speaks_no_tls_is_named_as_such() -> None:
@@ -78,8 +79,8 @@ async def test_a_server_that_speaks_no_tls_is_named_as_such() -> None:
         port = listeners[0].socket.getsockname()[1]
         failed = await exception_of(port)
         nursery.cancel_scope.cancel()
-    said = connect_failure(failed)
-    assert failure_code(failed) == "not_tls"
+    said = connect_failure(failed).words
+    assert connect_failure(failed).code == "not_tls"
     assert said.startswith("the TLS handshake failed (WRONG_VERSION_NUMBER)")
     assert "--no-tls" in said
 
@@ -94,29 +95,58 @@ async def test_a_server_that_never_answers_is_a_timeout_in_words(
         listeners = await nursery.start(trio.serve_tcp, silent, 0)
         failed = await exception_of(listeners[0].socket.getsockname()[1], timeout=10)
         nursery.cancel_scope.cancel()
-    assert connect_failure(failed) == "no answer in time (a firewall, or not a unonet host?)"
-    assert failure_code(failed) == "no_answer"
+    assert connect_failure(failed).words == "no answer in time (a firewall, or not a unonet host?)"
+    assert connect_failure(failed).code == "no_answer"
 
 
 def test_every_failure_has_words() -> None:
     """trio's timeout and broken-stream errors say nothing by themselves."""
-    assert connect_failure(trio.TooSlowError()) != ""
-    assert connect_failure(trio.BrokenResourceError()) != ""
-    assert connect_failure(OSError("no route")) == "no route"
+    assert connect_failure(trio.TooSlowError()).words != ""
+    assert connect_failure(trio.BrokenResourceError()).words != ""
+    assert connect_failure(OSError("no route")).words == "no route"
+
+
+def code(exc: BaseException) -> str:
+    return connect_failure(exc).code
 
 
 def test_every_failure_has_a_code_for_the_players_words() -> None:
     """The kinds a player can act on have their own code (client.i18n says each); the rest
     is cannot_connect, said with the system's words."""
-    tried = OSError("all attempts to connect to h:1 failed")
-    tried.__cause__ = ExceptionGroup("", [OSError(errno.EHOSTUNREACH, "No route to host"),
-                                          OSError(errno.ECONNREFUSED, "Connection refused")])
-    assert failure_code(tried) == "unreachable"
-    assert failure_code(socket.gaierror(socket.EAI_NONAME, "Name or service not known")) \
+    unreachable = OSError(errno.EHOSTUNREACH, "No route to host")
+    assert code(tried(unreachable, unreachable)) == "unreachable"
+    assert code(tried(OSError(errno.ECONNREFUSED, "Connection refused"))) == "refused"
+    assert code(socket.gaierror(socket.EAI_NONAME, "Name or service not known")) \
         == "unknown_host"
-    assert failure_code(OSError(errno.ETIMEDOUT, "Connection timed out")) == "no_answer"
-    assert failure_code(OSError("no route")) == "cannot_connect"
-    assert failure_code(trio.BrokenResourceError()) == "not_tls"
+    assert code(OSError(errno.ETIMEDOUT, "Connection timed out")) == "no_answer"
+    assert code(OSError("no route")) == "cannot_connect"
+    assert code(trio.BrokenResourceError()) == "not_tls"
+
+
+def tried(*errors: OSError) -> OSError:
+    """trio.open_tcp_stream's failure: one error per address tried, in the group behind it."""
+    failed = OSError("all attempts to connect to h:1 failed")
+    failed.__cause__ = ExceptionGroup("", list(errors))
+    return failed
+
+
+def test_the_code_and_the_words_come_from_one_reading() -> None:
+    """Found in review: two classifiers disagreed. A mix of an unreachable and a refusing
+    address was coded unreachable while its words said "Connection refused"; a reset during
+    the TLS handshake was coded not_tls, and the player was told to try --no-tls."""
+    mixed = connect_failure(tried(OSError(errno.EHOSTUNREACH, "No route to host"),
+                                  OSError(errno.ECONNREFUSED, "Connection refused")))
+    assert mixed.code == "refused"  # one address answered: nothing listens on that port
+    assert "Connection refused" in mixed.words and "No route to host" in mixed.words
+    reset = trio.BrokenResourceError()
+    reset.__cause__ = ConnectionResetError(errno.ECONNRESET, "Connection reset by peer")
+    failure = connect_failure(reset)
+    assert failure.code == "connection_broken" and "--no-tls" not in failure.words
+    assert failure.words == "during the TLS handshake: Connection reset by peer"
+    handshake = trio.BrokenResourceError()
+    handshake.__cause__ = ssl.SSLError(1, "[SSL: WRONG_VERSION_NUMBER] wrong version number")
+    assert connect_failure(handshake).code == "not_tls"
+    assert "--no-tls" in connect_failure(handshake).words
 
 
 # -- the join screen: why it is still connecting, or gave up ------------------------------------

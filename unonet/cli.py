@@ -557,7 +557,8 @@ def cmd_bot(args: argparse.Namespace) -> int:
             print(f"unonet: WARNING, not the pinned host: {exc}", file=sys.stderr)
             return 4
         except CONNECT_FAILURES as exc:
-            print(f"unonet: cannot reach {host_port(address, port)}: {connect_failure(exc)}",
+            failure = connect_failure(exc)
+            print(f"unonet: cannot reach {host_port(address, port)}: {failure.words}",
                   file=sys.stderr)
             return 1
         think = netbot.DEFAULT_THINK if args.think is None else args.think
