@@ -59,6 +59,12 @@ def said(result: subprocess.CompletedProcess[str]) -> list[str]:
         (["host", "--headless", "--rules", "no_mercy", "--seats", "9", "--no-tls", "--port",
           "0"], 2, "--seats 9: these rules seat 2 to 6 players, not 9"),
         (["play", "--log", "--set", "teams=pairs", "--bots", "5"], 2, "--bots 5"),
+        # A count the user never typed is named as the default it is (found in review: the
+        # headless host blamed "--bots 0" for teams at its two seats).
+        (["host", "--headless", "--no-tls", "--port", "0", "--set", "teams=pairs"], 2,
+         "the table's 2 seats (choose with --seats): teams"),
+        (["host", "--headless", "--no-tls", "--port", "0", "--set", "teams=pairs", "--bots",
+          "2"], 2, "--bots 2 (3 seats): teams"),
         (["bot", "127.0.0.1:99999"], 2, "99999 is not a port"),
         (["bot", "127.0.0.1:1", "--table", "-1"], 2, "-1 is not a table number (0 and up)"),
         (["bot", "127.0.0.1:1", "--table", "x"], 2, "'x' is not a table number"),

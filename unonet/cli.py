@@ -135,7 +135,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise CommandError(f"--bots {bots}: play against 1 to {rules.max_players - 1} bots "
                            f"({args.rules} seats at most {rules.max_players} players, you "
                            "included)")
-    check_seats(rules, bots + 1, f"--bots {bots}")  # refused before the screen opens
+    check_seats(rules, bots + 1, f"--bots {bots}" if args.bots is not None  # before the screen
+                else f"the default {bots} bots (choose with --bots)")
     args.bots = bots
     return run_play(args, start_local_host)
 
@@ -171,11 +172,12 @@ def start_local_host(args: argparse.Namespace) -> AbstractAsyncContextManager[Ho
     return running()
 
 
-def check_seats(rules: RuleSet, seats: int, flag: str) -> None:
+def check_seats(rules: RuleSet, seats: int, flag: str, *, names_count: bool = False) -> None:
     """`rules.check_table(seats)`, its refusal naming the flag that chose the seat count
-    (`--bots 8`, `--seats 9`) rather than the rule option (max_players) the user never typed.
-    What no seat count would mend is said by its option alone (it blamed "--bots 4", which
-    the user never typed, for teams with another scoring)."""
+    (`--bots 8`, `--seats 9`) rather than the rule option (max_players) the user never typed;
+    `names_count`: `flag` already says how many seats (else "(N seats)" follows it). What no
+    seat count would mend is said by its option alone (it blamed "--bots 4", which the user
+    never typed, for teams with another scoring)."""
     rules.check_options()
     try:
         rules.check_table(seats)
@@ -183,7 +185,7 @@ def check_seats(rules: RuleSet, seats: int, flag: str) -> None:
         if exc.option == "max_players":
             raise CommandError(f"{flag}: these rules seat 2 to {rules.max_players} players, "
                                f"not {seats}") from None
-        counted = "" if str(seats) in flag.split(" (")[0] else f" ({seats} seats)"
+        counted = "" if names_count else f" ({seats} seats)"
         raise CommandError(f"{flag}{counted}: {exc.message}") from None
 
 
@@ -206,7 +208,7 @@ def cmd_log(args: argparse.Namespace) -> int:
         raise CommandError(f"--bots {seats}: a logged match has 2 to {rules.max_players} bots"
                            + ("" if rules.max_players == 10 else f" with {args.rules}") + why)
     check_seats(rules, seats, f"--bots {seats}" if args.bots is not None
-                else f"the default {seats} bots (choose with --bots)")
+                else f"the default {seats} bots (choose with --bots)", names_count=True)
     seed = args.seed if args.seed is not None else secrets.token_bytes(16)
     match = Match(rules, seats, seed)
     names = list(BOT_NAMES[:seats])
@@ -273,6 +275,7 @@ def cmd_host(args: argparse.Namespace) -> int:
             setattr(args, name, default)
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
     headless = args.headless or not interactive
+    bots_given = args.bots is not None
     if opened is not None:  # the tables this host opened, as they were
         args.rules, rules, args.seats, args.bots = opened
     else:
@@ -282,7 +285,7 @@ def cmd_host(args: argparse.Namespace) -> int:
     if args.seats is not None and not 2 <= args.seats <= 10:
         raise CommandError(f"--seats {args.seats}: a table has 2 to 10 seats")
     if args.seats is not None:
-        check_seats(rules, args.seats, f"--seats {args.seats}")
+        check_seats(rules, args.seats, f"--seats {args.seats}", names_count=True)
     room = args.seats if args.seats is not None else rules.max_players
     most_bots = room - (0 if headless else 1)
     if not 0 <= args.bots <= most_bots:
@@ -296,9 +299,13 @@ def cmd_host(args: argparse.Namespace) -> int:
         seats = max(2, min(room, args.bots + 1))  # starts by itself once these are filled
     else:
         seats = rules.max_players  # room for friends; the owner starts when all are in
-    check_seats(rules, seats, f"--seats {seats}" if args.seats is not None
-                else f"the table's {seats} seats (choose with --seats)" if not headless
-                else f"--bots {args.bots}")
+    if args.seats is not None:
+        check_seats(rules, seats, f"--seats {seats}", names_count=True)
+    elif headless and bots_given:
+        check_seats(rules, seats, f"--bots {args.bots}")
+    else:
+        check_seats(rules, seats, f"the table's {seats} seats (choose with --seats)",
+                    names_count=True)
     tables = whole_number("--tables", args.tables, 1, MAX_LIVE_TABLES)
     max_connections = whole_number("--max-connections", args.max_connections, 1,
                                    MAX_CONNECTIONS_CEILING)
