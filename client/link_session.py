@@ -317,6 +317,8 @@ class LinkSession:
                 for wired in events:
                     self._event_within_bounds(wired.event)
                 self._missed(round_no, first, [wired.event for wired in events], out)
+            case RequestRefused(request=request, error=error) if error.fatal:
+                pass  # the connection ends, which says why once; nothing may be sent now
             case RequestRefused(request=request, error=error):
                 if request.get("t") == "join_table" and self._from_audience is not None:
                     self._watch_again(self._from_audience, out)

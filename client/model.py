@@ -20,7 +20,6 @@ from client import link
 from client.draw_log import DrawRuns
 from client.fold import ViewTracker
 from client.i18n import Translator
-from client.link_session import RETRY_CODES
 from client.lobby import (
     AddBot,
     CreateTable,
@@ -281,9 +280,6 @@ class ClientModel:
         self.connection_code = ""  # what ended the connection, to say in our words
         self.connection_retry: link.ConnectionChanged | None = None
         """While the link waits to try again: which attempt, of how many, in how long."""
-        self.connects = 0
-        """How many times the link has connected: a notice about the connection (the host
-        stopping, our seat still in use) goes once it connects again."""
         self.lobby: LobbyState | None = None
         self.tables: tuple[TableInfo, ...] | None = None
         self.table_cursor = 0
@@ -350,14 +346,12 @@ class ClientModel:
         if about == "race":
             view = self.view
             return view.top_card if view is not None else None
-        if about == "connection":
-            return self.connects
         return (self.legal, self.lobby, self.tables)
 
-    def refused(self, text: str, about: str = "state") -> None:
-        """A refusal from the host. On the way to a table, several before the list lands
-        (the seat lost on a resume, then the join as a newcomer) are said together. One
-        `about` the connection (the host stopping) goes once the link connects again."""
+    def refused(self, text: str) -> None:
+        """A refusal from the host, said while the state it answered holds. On the way to a
+        table, several before the list lands (the seat lost on a resume, then the join as a
+        newcomer) are said together."""
         notice = self.current_notice
         if self.screen in LANDING_SCREENS:
             if notice is not None and notice.landing and notice.screen is Screen.CONNECTING \
@@ -366,7 +360,7 @@ class ClientModel:
             self.current_notice = Notice(text, "state", self.screen, self.notice_stamp("state"),
                                          landing=True)
         else:
-            self.say(text, about)
+            self.say(text, "state")
 
     def landed(self, notice: Notice) -> Notice | None:
         """A landing refusal at the first change after it, if that change is its consequence
@@ -696,9 +690,7 @@ class ClientModel:
                 self.connection_detail = detail
                 self.connection_code = code
                 self.connection_retry = update if attempt else None
-                if state == "connected":
-                    self.connects += 1
-                else:
+                if state != "connected":
                     self.legal = ()  # the host is gone: nothing can be played until it is back
             case link.Refused(code=code, message=message):
                 reason = self.refusal_reason(code, message)
@@ -706,8 +698,9 @@ class ClientModel:
                     # Our seat is gone (the link joins again as a newcomer): so is the table
                     # it showed, and this refusal lands on whatever comes next.
                     self._leave_table()
-                # After these the link tries again: about the connection, not the game, they
-                # are no longer true once it is back (the host stopping, our seat still in use).
+                # A fatal refusal is said by the connection's end (ConnectionChanged), not
+                # here: what arrives is a refusal of something we did, the kick, or our seat
+                # being gone (invalid_resume), each about the table's state.
                 if code == "kicked" and self.lobby is not None:
                     # The seat is no longer ours, and the host has freed it: the lobby shows
                     # it empty, not ours (before the notice, which holds while the lobby
@@ -717,8 +710,7 @@ class ClientModel:
                         SeatInfo(info.seat, "empty", None, False, False)
                         if info.seat == lobby.you else info for info in lobby.seats)
                     self.lobby = replace(lobby, you=None, seats=seats)
-                self.refused(self.tr("n.refused", reason=shown(reason or code)),
-                             about="connection" if code in RETRY_CODES else "state")
+                self.refused(self.tr("n.refused", reason=shown(reason or code)))
         self._expire_notice()
 
     def refusal_reason(self, code: str, message: str) -> str:

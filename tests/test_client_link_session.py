@@ -12,6 +12,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from client.link import (
     LobbyChanged,
     ManifestReceived,
+    Refused,
     SeatNews,
     Snapshot,
     TrustReport,
@@ -284,3 +285,26 @@ def test_a_resumed_seat_is_checked_from_its_entry_a_taken_one_from_its_snapshot(
     assert newcomer.verifier is not None and newcomer.verifier.seat is None
     newcomer.observe({"t": "snapshot", "seq": 1, "view": {"seat": 1, "round_no": 1, "hand": []}})
     assert newcomer.verifier.seat == 1
+
+
+def test_a_fatal_answer_to_a_request_is_said_once_by_the_connection_s_end() -> None:
+    """Found in review: a fatal error answering our request (rate_limited, say) was said
+    twice, as a refusal of what we did and again as why the connection ended; answering a
+    join_table, the link then asked for the table list on the closed connection and raised."""
+    host = HostConnection(0.0)
+    link = LinkSession("me", table=0)
+    host.receive_data(link.connect(), 0.0)
+    out = link.receive(host.welcome())
+    assert sent_types(bytes(out.frames)) == ["join_table"]
+    out = link.receive(host.send({"t": "error", "ref": 1, "code": "rate_limited",
+                                  "msg": "too many frames", "fatal": True}))
+    assert not any(isinstance(update, Refused) for update in out.updates)
+    assert out.ended is not None and out.ended.code == "rate_limited"
+    link = LinkSession("me", table=0)
+    host = HostConnection(0.0)
+    host.receive_data(link.connect(), 0.0)
+    link.receive(host.welcome())
+    out = link.receive(host.send({"t": "error", "ref": 1, "code": "table_full",
+                                  "msg": "these rules seat at most 6 players", "fatal": False}))
+    assert [u.code for u in out.updates if isinstance(u, Refused)] == ["table_full"]
+    assert out.ended is None
