@@ -84,6 +84,10 @@ class ChatReceived:
     notice: str | None = None
     """A host notice's code (SPEC.md [UNO-8-31]): said in the player's words if known."""
     about: str | None = None
+    command: str | None = None
+    """join_with: the command friends type."""
+    addresses: str | None = None
+    """join_with: the host's other addresses."""
 
 
 @dataclass(frozen=True, slots=True)

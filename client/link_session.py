@@ -417,10 +417,11 @@ class LinkSession:
             out.updates.append(ManifestReceived(manifest))
         elif kind == "chat_message":
             host = message.get("host") is True
+            notice = {key: message.get(key) for key in ("notice", "about", "command",
+                                                         "addresses")} if host else {}
             out.updates.append(ChatReceived(message["name"], message["text"],
                                             None if host else message.get("seat"), host,
-                                            message.get("notice") if host else None,
-                                            message.get("about") if host else None))
+                                            **notice))
         elif kind in ("round_prepare", "seed_commits"):
             if kind == "round_prepare":
                 self._round = (bytes(message["game_id"]), message["round"])

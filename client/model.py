@@ -69,6 +69,7 @@ from unonet.narrate import narrate
 from unonet.phase import Phase
 from unonet.rules import OPTIONS, RuleSet, playable_presets
 from unonet.view import View
+from unonet.words import Words
 
 ENGINE_CODES = frozenset(str(code) for code in ErrorCode)
 """The engine's codes for a refused move (SPEC.md 12). Those with no words of their own
@@ -656,12 +657,9 @@ class ClientModel:
                     self._leave_table()  # the link lists tables only when it is at none
                 self.tables = tables
                 self.table_cursor = min(self.table_cursor, max(0, len(tables) - 1))
-            case link.ChatReceived(name=name, text=text, seat=seat, host=host, notice=notice,
-                                   about=about):
+            case link.ChatReceived(name=name, text=text, seat=seat, host=host):
                 if host:
-                    key = f"notice.{notice}"
-                    if notice is not None and self.tr.has(key):  # SPEC.md [UNO-8-31]
-                        text = self.tr(key, name=about or "?")
+                    text = self._notice_words(update) or text  # SPEC.md [UNO-8-31]
                     self._chat(ChatLine(shown(name), shown(text), None, "host"))
                 else:
                     self._chat(ChatLine(shown(name), shown(text), seat),
@@ -712,6 +710,21 @@ class ClientModel:
                     self.lobby = replace(lobby, you=None, seats=seats)
                 self.refused(self.tr("n.refused", reason=shown(reason or code)))
         self._expire_notice()
+
+    def _notice_words(self, notice: link.ChatReceived) -> str | None:
+        """A host notice in our player's words, if we know its code and it has what the words
+        need (else the host's `text` is shown: SPEC.md [UNO-8-31])."""
+        if notice.notice == "join_with":
+            if notice.command is None:
+                return None
+            words = Words(self.tr.lang)  # the host's words for it, in our player's language
+            line = words("host.join_with", command=notice.command)
+            return (words("host.join_or", line=line, addresses=notice.addresses)
+                    if notice.addresses else line)
+        key = f"notice.{notice.notice}"
+        if notice.notice is None or not self.tr.has(key):
+            return None
+        return self.tr(key, name=notice.about or "?")
 
     def refusal_reason(self, code: str, message: str) -> str:
         """A refusal in the player's words: ours for the codes whose meaning is ours to say

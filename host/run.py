@@ -24,7 +24,7 @@ from host.registry import Registry
 from host.seating import BOT
 from host.server import HostServer, ServerConfig
 from host.settings import MAX_CONNECTIONS, PER_ADDRESS, ConnectionLimits, TableTimings
-from host.table import Table, TableSettings
+from host.table import Table, TableSettings, host_notice
 from host.tls import identity_signer, load_or_create_identity, server_context
 from protocol.address import host_port
 from protocol.trust.signing import Signer
@@ -260,7 +260,7 @@ async def serving(options: HostOptions) -> AsyncIterator[ServedHost]:
             for table in registry.tables.values():
                 table.settings.host = record  # into each journal's header, for --resume
                 if options.share_notice:
-                    table.settings.notice = join_line(served, options.notice_lang)
+                    table.settings.notice = join_notice(served, options.notice_lang)
             yield served
             nursery.cancel_scope.cancel()
 
@@ -283,18 +283,47 @@ def check_can_listen(bind: str | None, port: int) -> None:
     trio.run(listen_once)
 
 
+OTHER_ADDRESSES_CHARS = 200
+"""At most this much of the join line lists the machine's other addresses: with the command
+and the words around it, the line fits a chat line (512 characters, SPEC.md chat_message)."""
+
+
 def join_line(served: ServedHost, lang: str = "en") -> str:
-    """The command friends type, the same in the chat (in the language of the host's player)
-    and on stdout (in English, as the command line speaks): this machine's address (the
-    others it has, if that one is not reachable from their network), port, fingerprint."""
+    """The command friends type, the same in the chat and on stdout (in English, as the
+    command line speaks): this machine's address (the others it has, if that one is not
+    reachable from their network), port, fingerprint."""
     words = Words(lang)
+    command, others = join_command(served)
+    line = words("host.join_with", command=command)
+    if others:
+        line = words("host.join_or", line=line, addresses=others)
+    return line
+
+
+def join_command(served: ServedHost) -> tuple[str, str]:
+    """`unonet join ADDRESS:PORT --fingerprint …` at this machine's first address, and its
+    other addresses ("" if none)."""
     first, *others = served.addresses
     pin = "--no-tls" if served.fingerprint is None else f"--fingerprint {served.fingerprint}"
-    line = words("host.join_with",
-                 command=f"unonet join {host_port(first, served.port)} {pin}")
+    shown: list[str] = []
+    for address in others:  # a machine with many addresses: the line stays a chat line
+        if len(", ".join([*shown, address])) > OTHER_ADDRESSES_CHARS:
+            break
+        shown.append(address)
+    return f"unonet join {host_port(first, served.port)} {pin}", ", ".join(shown)
+
+
+def join_notice(served: ServedHost, lang: str = "en") -> dict[str, Any]:
+    """The host notice that tells whoever sits down how friends join: `text` in the language
+    of the host's player, `notice: join_with` with the command and the other addresses, so
+    that each client says it in its own player's (SPEC.md [UNO-8-31]; found in tmux: a
+    Portuguese guest read the English host's "Friends join with")."""
+    command, others = join_command(served)
+    notice = host_notice(join_line(served, lang), "join_with")
+    notice["command"] = command
     if others:
-        line = words("host.join_or", line=line, addresses=", ".join(others))
-    return line
+        notice["addresses"] = others
+    return notice
 
 
 def describe(options: HostOptions, served: ServedHost) -> list[str]:

@@ -73,7 +73,8 @@ class TableSettings:
     target_seats: int | None = None  # headless: start when this many seats are filled
     timings: TableTimings = field(default_factory=TableTimings)
     journal_dir: Path | None = None
-    notice: str | None = None  # said by "host" in the chat to everyone who takes a seat
+    notice: Mapping[str, Any] | None = None
+    """A host notice (host_notice) sent to everyone who takes a seat: how friends join."""
     host: Mapping[str, Any] = field(default_factory=dict)
     """How the host listens and plays (host/run.py host_record): kept in the journal's table
     record so that `--resume JOURNAL` alone listens where friends look."""
@@ -214,8 +215,8 @@ class Table:
         log.info("%s: %s joined seat %d", self.label, name, index)
         self.room.outbox.extend(accepted(conn, request))
         self.room.send(conn, {"t": "seated", "table": self.number, "seat": index, "token": token})
-        if self.settings.notice:
-            self.room.send(conn, host_notice(self.settings.notice))
+        if self.settings.notice is not None:
+            self.room.send(conn, dict(self.settings.notice))
         self._lobby_changed(now)
 
     def _stand_in_seat(self, wanted: int | None) -> int:

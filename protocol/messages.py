@@ -288,6 +288,10 @@ _SPECS: tuple[MessageSpec, ...] = (
         opt("notice", CODE, "a host notice's code, for the client's own words (section 8, "
             "[UNO-8-31])"),
         opt("about", NAME, "the player a host notice is about"),
+        opt("command", CHAT_LINE, "the command a host notice gives (join_with: how friends "
+            "join)"),
+        opt("addresses", CHAT_LINE, "the host's other addresses, comma-separated "
+            "(join_with)"),
     ), "a chat line, to everyone at the table"),
     # -- trust ---------------------------------------------------------------------------------
     MessageSpec("round_prepare", H, TRUST, (

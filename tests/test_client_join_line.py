@@ -8,11 +8,13 @@ from pathlib import Path
 
 from client.i18n import Translator
 from client.link import ChatReceived
+from client.link_session import LinkSession
 from client.model import ClientModel
 from client.render import chat_lines
 from host.addresses import lan_addresses, reachable
-from host.run import HostOptions, ServedHost, describe, join_line
+from host.run import HostOptions, ServedHost, describe, join_line, join_notice
 from protocol.address import host_port
+from protocol.host_connection import HostConnection
 
 FINGERPRINT = "WSBO-67FC-QF2C-UEVD-SUST-CHUQ-NJCL-5456-VXT5-ZR27-F5F4-PPME-T2IA"
 
@@ -54,3 +56,46 @@ def test_the_chat_says_it_in_the_language_of_the_hosts_player() -> None:
                                        "--no-tls (ou em 10.0.0.7)")
     assert join_line(served, "it").startswith("Gli amici entrano con: unonet join ")
     assert join_line(served) in describe(HostOptions(notice_lang="pt"), served)
+
+
+def said_in_chat(lang: str, notice: dict[str, object]) -> str:
+    """The chat line a client in `lang` shows for a host notice that came over the wire."""
+    host = HostConnection(0.0)
+    session = LinkSession("Ana", table=0)
+    host.receive_data(session.connect(), 0.0)
+    session.receive(host.welcome())
+    model = ClientModel(Translator(lang), name="Ana")
+    for update in session.receive(host.send(notice)).updates:
+        model.apply(update)
+    return model.chat[-1].text
+
+
+def test_each_guest_reads_how_friends_join_in_their_own_language() -> None:
+    """Found in tmux: a Portuguese guest at an English host read "Friends join with: ...".
+    The notice carries its code, the command and the other addresses (SPEC.md [UNO-8-31]);
+    each client says it in its player's words, and one that knows no code shows `text`."""
+    served = ServedHost(7077, FINGERPRINT, Path("/tmp"), ("192.168.1.20", "10.0.0.7"))
+    notice = join_notice(served, "en")
+    assert notice["text"] == join_line(served) and notice["notice"] == "join_with"
+    command = f"unonet join 192.168.1.20:7077 --fingerprint {FINGERPRINT}"
+    assert said_in_chat("pt", notice) == f"Os amigos entram com: {command} (ou em 10.0.0.7)"
+    assert said_in_chat("it", notice) == f"Gli amici entrano con: {command} (o a 10.0.0.7)"
+    assert said_in_chat("en", join_notice(served, "it")) == join_line(served)
+    alone = join_notice(ServedHost(7077, None, Path("/tmp"), ("192.168.1.20",)), "en")
+    assert "addresses" not in alone
+    assert said_in_chat("pt", alone) == ("Os amigos entram com: unonet join "
+                                         "192.168.1.20:7077 --no-tls")
+    assert said_in_chat("pt", {**notice, "notice": "newer_code"}) == notice["text"]
+
+
+def test_a_machine_with_many_addresses_still_sends_a_chat_line() -> None:
+    """The notice is checked against the catalogue when sent: a text or a list of addresses
+    past 512 characters would be our bug, raised at whoever sat down."""
+    many = tuple(f"2001:db8::{index:x}" for index in range(200))
+    served = ServedHost(7077, FINGERPRINT, Path("/tmp"), many)
+    notice = join_notice(served, "pt")
+    host = HostConnection(0.0)
+    host.receive_data(LinkSession("Ana", table=0).connect(), 0.0)
+    host.welcome()
+    host.send(notice)  # raises LocalProtocolError past the field's bounds
+    assert len(str(notice["text"])) <= 512 and "2001:db8::1," in str(notice["addresses"])

@@ -19,7 +19,7 @@ from host.registry import Registry
 from host.run import HostOptions, build_registry
 from host.server import HostServer, ServerConfig
 from host.settings import FAST_TIMINGS, TableTimings
-from host.table import TableSettings
+from host.table import TableSettings, host_notice
 from host.table_limits import PENALTIES_PER_ROUND, PENALTY_MAX_CARDS
 from protocol.client_session import (
     ClientSession,
@@ -222,7 +222,8 @@ async def test_nobody_is_called_host_and_host_notices_are_marked(
     registry = Registry(FAST_TIMINGS)
     registry.create_table(TableSettings("t", RuleSet(target=500), headless=True,
                                         target_seats=3, timings=FAST_TIMINGS,
-                                        notice="Friends join with: unonet join 10.0.0.1"))
+                                        notice=host_notice("Friends join with: unonet join "
+                                                           "10.0.0.1")))
     listener = await serve(nursery, registry)
     eve = await Member.connect(listener, "eve")
     await eve.until(Welcomed)
