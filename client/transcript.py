@@ -51,6 +51,15 @@ MAX_READ_BYTES: Final = 4 * MAX_TRANSCRIPT_BYTES
 """The largest file `read_transcript` opens: a transcript capped with a larger limit still reads,
 and a multi-gigabyte file given by mistake is refused instead of filling memory."""
 
+TRANSCRIPTS_KEPT: Final = 500
+"""Transcripts a client keeps, the newest: months of a player's matches as evidence. A client
+watching a table of bots writes one a match, every few minutes, day and night: kept all, the
+folder would grow without end."""
+
+TRANSCRIPTS_SLACK: Final = 50
+"""Transcripts over TRANSCRIPTS_KEPT before the oldest go: reading every file's time costs a
+few milliseconds at 500, so it is done once in TRANSCRIPTS_SLACK matches, not at each."""
+
 _END_RESERVE: Final = 64
 """Bytes kept free under the cap for the end marker, so a capped file says it was capped."""
 
@@ -205,6 +214,8 @@ class TranscriptWriter:
             os.close(fd)
             raise
         self._fd, self.path, self._header_due = fd, path, True
+        if self._size == 0:  # a new match: the oldest may go
+            keep_newest(self.directory, TRANSCRIPTS_KEPT, TRANSCRIPTS_SLACK, path)
         if self._size >= self.limit - _END_RESERVE:
             self.capped = True  # a file capped before (an earlier run): it stays as it is
             self._report(f"the match transcript is full; not recorded further ({path})")
@@ -231,6 +242,25 @@ class TranscriptWriter:
     def _report(self, text: str) -> None:
         if self.on_problem is not None:
             self.on_problem(text)
+
+
+def keep_newest(directory: Path, kept: int, slack: int, current: Path) -> None:
+    """Once `directory` holds more than `kept + slack` transcripts, remove all but the newest
+    `kept` (by modification time), never `current`. A file that cannot be read or removed
+    stays; the next match tries again."""
+    try:
+        with os.scandir(directory) as found:
+            names = [entry for entry in found if entry.name.endswith(SUFFIX)
+                     and entry.path != str(current)]
+        if len(names) < kept + slack:  # `current` is one of the kept
+            return
+        by_age = sorted((entry.stat(follow_symlinks=False).st_mtime_ns, entry.path)
+                        for entry in names)
+    except OSError:
+        return
+    for _, old in by_age[:len(by_age) - (kept - 1)]:
+        with contextlib.suppress(OSError):
+            os.unlink(old)
 
 
 class TranscriptError(Exception):

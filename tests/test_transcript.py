@@ -3,6 +3,7 @@ full or failing disk never reaches the game."""
 
 from __future__ import annotations
 
+import os
 import stat
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,8 @@ import pytest
 
 from client.transcript import (
     END_TYPE,
+    TRANSCRIPTS_KEPT,
+    TRANSCRIPTS_SLACK,
     TranscriptError,
     TranscriptWriter,
     parse_transcript,
@@ -233,3 +236,25 @@ def test_leaving_the_match_is_marked_so_the_audit_owes_nothing_for_the_round_lef
     assert [r["t"] for r in read_transcript(w.path)] == ["transcript", "manifest",
                                                            "transcript_left"]
     assert problems == []
+
+
+def test_only_the_newest_transcripts_are_kept(tmp_path: Path) -> None:
+    """Found in tmux: a client watching a table of bots wrote a transcript a match (21 in
+    12 minutes), and kept every one. Past TRANSCRIPTS_KEPT + TRANSCRIPTS_SLACK, a new match
+    keeps the newest TRANSCRIPTS_KEPT, itself included; other files stay."""
+    folder = tmp_path / "transcripts"
+    folder.mkdir()
+    old = TRANSCRIPTS_KEPT + TRANSCRIPTS_SLACK - 1
+    for index in range(old):
+        path = folder / f"{index:032x}.msgpack"
+        path.write_bytes(b"")
+        os.utime(path, ns=(index * 10**9, index * 10**9))  # older as the index is lower
+    (folder / "notes.txt").write_text("mine")
+    w, problems = writer(tmp_path)
+    w.record(manifest(GAME_A))
+    assert not problems and len(list(folder.glob("*.msgpack"))) == old + 1  # not yet
+    w.record(manifest(GAME_B))
+    left = sorted(path.name for path in folder.glob("*.msgpack"))
+    assert len(left) == TRANSCRIPTS_KEPT and GAME_B.hex() + ".msgpack" in left
+    assert f"{old - 1:032x}.msgpack" in left and f"{0:032x}.msgpack" not in left
+    assert (folder / "notes.txt").exists()
