@@ -516,6 +516,8 @@ class LinkSession:
                                             info.name or "", seat))
             elif info.connected and not was.connected:
                 out.updates.append(SeatNews("back", info.name or "", seat))
+            elif info.taken_over and not was.taken_over:  # the grace period ran out
+                out.updates.append(SeatNews("stand_in", info.name or "", seat))
         for seat, info in old.items():
             now = new.get(seat)
             if seat != lobby.you and seat not in renamed and info.name not in moved \

@@ -226,6 +226,28 @@ def test_a_player_who_quits_in_mid_match_left_and_a_bot_plays_the_seat() -> None
     assert news == [SeatNews("left_bot", "Bea", came[0].seat)]
 
 
+def test_a_player_away_past_the_grace_period_is_news_when_the_bot_takes_over() -> None:
+    """Found in tmux: a dropped player's seat went to a stand-in bot with no word in the chat;
+    the seat just showed its stand-in."""
+    registry = lobby_table()
+    host, link = seated_link(registry, "Ana")
+    came = bea_takes_a_seat(registry, host, link)
+    registry.tables[0].add_bot()
+    registry.request(1, "Ana", {"t": "ready", "id": 5, "ready": True}, 0.0)
+    registry.request(2, "Bea", {"t": "ready", "id": 5, "ready": True}, 0.0)
+    link.receive(host_frames(registry, host))
+    registry.disconnect(2, 1.0)  # dropped, not quit: the seat waits for her
+
+    dropped = [u for u in link.receive(host_frames(registry, host)).updates
+               if isinstance(u, SeatNews)]
+    registry.tick(1.0 + FAST_TIMINGS.grace + 1)
+    later = [u for u in link.receive(host_frames(registry, host)).updates
+             if isinstance(u, SeatNews)]
+
+    assert dropped == [SeatNews("dropped", "Bea", came[0].seat)]
+    assert later == [SeatNews("stand_in", "Bea", came[0].seat)]
+
+
 def test_a_seat_that_changes_hands_is_still_a_leave_and_a_join() -> None:
     registry = lobby_table()
     host, link = seated_link(registry, "Ana")
