@@ -280,7 +280,8 @@ EN: dict[str, str] = {
     "lobby.spectators_one": "1 watching",
     "lobby.keys": "r ready  1-0 move to seat  e name  Tab chat",
     "lobby.keys_watching": "1-0 take that seat  e name  Tab chat",
-    "lobby.keys_owner": "r ready  s start  p preset  ↑↓←→ rules  a/x bot  1-0 seat  e name",
+    "lobby.keys_owner": "r ready  s start  p preset  ↑↓←→ rules  a/x bot  1-0 seat  e name  "
+                        "k remove  Tab chat",
     "lobby.wait_owner": "Waiting for the owner to start.",
     "lobby.wait_ready": "The match starts when every seated player is ready.",
     "lobby.starting": "The match is starting...",
@@ -709,7 +710,8 @@ IT: dict[str, str] = {
     "lobby.spectators_one": "1 guarda",
     "lobby.keys": "r pronto  1-0 cambia posto  e nome  Tab chat",
     "lobby.keys_watching": "1-0 prendi quel posto  e nome  Tab chat",
-    "lobby.keys_owner": "r pronto  s inizia  p preset  ↑↓←→ regole  a/x bot  1-0 posto  e nome",
+    "lobby.keys_owner": "r pronto  s inizia  p preset  ↑↓←→ regole  a/x bot  1-0 posto  e nome  "
+                        "k manda via  Tab chat",
     "lobby.wait_owner": "In attesa che il padrone inizi.",
     "lobby.wait_ready": "La partita inizia quando tutti i giocatori seduti sono pronti.",
     "lobby.starting": "La partita sta per iniziare...",
@@ -1140,7 +1142,8 @@ PT: dict[str, str] = {
     "lobby.spectators_one": "1 assistindo",
     "lobby.keys": "r pronto  1-0 muda de lugar  e nome  Tab chat",
     "lobby.keys_watching": "1-0 pega esse lugar  e nome  Tab chat",
-    "lobby.keys_owner": "r pronto  s começa  p preset  ↑↓←→ regras  a/x bot  1-0 lugar  e nome",
+    "lobby.keys_owner": "r pronto  s começa  p preset  ↑↓←→ regras  a/x bot  1-0 lugar  e nome  "
+                        "k tira  Tab chat",
     "lobby.wait_owner": "Esperando o dono começar.",
     "lobby.wait_ready": "A partida começa quando todos os jogadores sentados estiverem prontos.",
     "lobby.starting": "A partida vai começar...",

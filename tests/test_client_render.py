@@ -489,6 +489,20 @@ def test_the_table_list_and_the_lobby_show_the_name_and_seat_keys() -> None:
                 assert "1-0" in text and ("e name" in text or "e nome" in text)
 
 
+def test_a_wide_owner_s_key_bar_offers_remove_and_chat() -> None:
+    """Found in tmux: the owner's bar never offered k (remove a player) nor Tab (chat), at
+    any width; the others' offered Tab. Where there is room, both are on it."""
+    seats = tuple(SeatInfo(i, "human" if i == 0 else "bot", f"P{i}", True, True)
+                  for i in range(3))
+    for lang, pieces in (("en", ("k remove", "Tab chat")), ("it", ("k manda via", "Tab chat")),
+                         ("pt", ("k tira", "Tab chat"))):
+        model = ClientModel(Translator(lang), name="P0")
+        model.apply_lobby(LobbyState(0, "casa", 0, {}, seats, False, "official", 0, 0))
+        bar = "".join(part[1] for part in compose(model, 120, 24, True)).split("\n")[-1]
+        for piece in pieces:
+            assert piece in bar, (lang, piece)
+
+
 def title(model: ClientModel) -> tuple[str, str]:
     from client.render import header
 
