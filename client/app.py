@@ -86,6 +86,9 @@ class ClientApp:
         self.plain = plain
         self.bell_enabled = bell
         self.bells = 0
+        self.chat_rows = 1
+        """The chat pane's rows when last drawn (render.chat_view): PgUp goes back a paneful
+        short of all the chat's lines."""
         self.sent: list[Action | LobbyCommand | str] = []
         self.chat_buffer = Buffer(multiline=False, accept_handler=self._accept_line,
                                   on_text_changed=self._bounded)
@@ -138,7 +141,11 @@ class ClientApp:
 
     def _text(self) -> StyleAndTextTuples:
         width, height = self._screen_size()
-        return render.compose(self.model, width, height, self.plain, on_card=self.click_card)
+        return render.compose(self.model, width, height, self.plain, on_card=self.click_card,
+                              on_chat=self._chat_drawn)
+
+    def _chat_drawn(self, rows: int) -> None:
+        self.chat_rows = rows
 
     def _screen_size(self) -> tuple[int, int]:
         """The columns and lines the screen draws in (the chat input takes the last line)."""
@@ -248,7 +255,8 @@ class ClientApp:
 
     def scroll_chat(self, lines: int) -> None:
         size = self.app.output.get_size()
-        self.model.scroll_chat(lines, render.chat_depth(self.model, size.columns))
+        self.model.scroll_chat(lines, render.chat_depth(self.model, size.columns,
+                                                        self.chat_rows))
 
     def toggle_chat(self) -> None:
         self.model.naming = False

@@ -341,6 +341,8 @@ class Look:
     on_card: CardClick | None = None
     letters: Mapping[Color, str] = field(default_factory=lambda: COLOR_KEYS)
     side: int = 0  # UNO Flip's dark side draws its wilds in its own colours
+    on_chat: Callable[[int], None] | None = None
+    """Told the chat pane's rows when it is drawn: how far PgUp may go (chat_depth)."""
 
 
 LIGHT_RAINBOW = ("fg.red", "fg.yellow", "fg.green", "fg.blue")
@@ -1127,11 +1129,14 @@ def chat_lines(model: ClientModel, width: int, rows: int) -> list[Line]:
     return chat_view(model, width, rows)[0]
 
 
-def chat_view(model: ClientModel, width: int, rows: int) -> tuple[list[Line], int]:
+def chat_view(model: ClientModel, width: int, rows: int, look: Look | None = None
+              ) -> tuple[list[Line], int]:
     """The chat pane's lines and how far back from the newest they really are: PgUp asks
     for `chat_back` lines, the pane goes no further than its oldest line allows."""
     if rows < 1:
         return [], 0
+    if look is not None and look.on_chat is not None:
+        look.on_chat(rows)
     lines: list[Line] = []
     needed = rows + model.chat_back  # PgUp: the pane ends chat_back lines before the newest
     for entry in reversed(model.chat):  # only as far back as the pane shows
@@ -1149,11 +1154,13 @@ def chat_pane_width(model: ClientModel, width: int) -> int:
     return width - width * 3 // 5 - 1 if model.screen is Screen.GAME else width
 
 
-def chat_depth(model: ClientModel, width: int) -> int:
-    """How far back the chat can scroll on a screen `width` wide: its wrapped lines but the
-    newest (the pane shows at least one)."""
+def chat_depth(model: ClientModel, width: int, rows: int = 1) -> int:
+    """How far back the chat can scroll on a screen `width` wide whose chat pane shows `rows`
+    lines: its wrapped lines but a paneful (found in tmux: PgUp went on past the oldest line
+    by up to a pane's height, and PgDn then took as many presses to come back)."""
     pane = chat_pane_width(model, width)
-    return max(0, sum(len(chat_entry_lines(entry, pane)) for entry in model.chat) - 1)
+    lines = sum(len(chat_entry_lines(entry, pane)) for entry in model.chat)
+    return max(0, lines - max(1, rows))
 
 
 def chat_entry_lines(entry: ChatLine, width: int) -> list[Line]:
@@ -1390,9 +1397,10 @@ def _cut(text: str, width: int, mark: str = "…") -> str:
 
 
 def compose(model: ClientModel, width: int, height: int, plain: bool,
-            on_card: CardClick | None = None) -> StyleAndTextTuples:
+            on_card: CardClick | None = None,
+            on_chat: Callable[[int], None] | None = None) -> StyleAndTextTuples:
     """The whole screen above the chat input: exactly `height` lines of `width` columns."""
-    look = Look(plain, on_card, color_keys(model.tr.lang), model.side)
+    look = Look(plain, on_card, color_keys(model.tr.lang), model.side, on_chat)
     screen = model.screen
     body_height = height - 2  # the title bar and the key bar
     keys: list[str] = ["key.help", "key.quit"]
@@ -1414,7 +1422,7 @@ def compose(model: ClientModel, width: int, height: int, plain: bool,
         body = game_body(model, width, body_height, look)
         keys = game_keys(model)
     elif screen is Screen.LOBBY:
-        body = lobby_body(model, width, body_height)
+        body = lobby_body(model, width, body_height, look)
         keys = ["lobby.keys_owner" if model.is_owner else
                 "lobby.keys_watching" if model.watching else "lobby.keys", "key.help", "key.leave"]
     elif screen is Screen.TABLES:
@@ -1509,7 +1517,7 @@ def game_body(model: ClientModel, width: int, height: int, look: Look) -> list[L
         right_width = chat_pane_width(model, width)
         left_width = width - right_width - 1
         log = log_lines(model, left_width, bottom - 1)
-        chat, back = chat_view(model, right_width, bottom - 1)
+        chat, back = chat_view(model, right_width, bottom - 1, look)
         heads = side_by_side([[("class:heading", model.tr("ui.log"))]],
                              [chat_title(model, right_width, back)], left_width, width)
         lines += heads + side_by_side(log, chat, left_width, width)
@@ -1562,7 +1570,8 @@ def seat_rows(seats: Sequence[SeatInfo]) -> list[tuple[int, int]]:
     return rows
 
 
-def lobby_body(model: ClientModel, width: int, height: int) -> list[Line]:
+def lobby_body(model: ClientModel, width: int, height: int, look: Look | None = None
+               ) -> list[Line]:
     tr = model.tr
     lobby = model.lobby
     assert lobby is not None
@@ -1626,7 +1635,7 @@ def lobby_body(model: ClientModel, width: int, height: int) -> list[Line]:
         lines += [[("class:prompt", part)] for part in wrap_within(tr("lobby.starting"), width, 2)]
     room = height - len(lines) - 1
     if room > 1:
-        chat, back = chat_view(model, width, room - 1)
+        chat, back = chat_view(model, width, room - 1, look)
         lines.append(chat_title(model, width, back))
         lines += chat
     return lines
