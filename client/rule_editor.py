@@ -7,11 +7,12 @@ one it refuses (variant flip, no_mercy) is never offered. No I/O.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
 from unonet.errors import EngineError
-from unonet.rules import OPTIONS, OptionInfo, RuleSet, options_over
+from unonet.rules import OPTIONS, OptionInfo, RuleSet, options_over, played_as_given
 
 STEPS = {"target": 50, "max_hand_penalty": 10, "think_time": 5, "max_hand": 5}
 """How far one arrow key moves a wide-ranged option (1 otherwise): target runs 50..10000."""
@@ -20,11 +21,13 @@ BELOW_MINIMUM = {"max_hand_penalty": "hand"}
 """The value below an option's range, for the options that have one besides off (None)."""
 
 
-def plays(rules: dict[str, Any], seats: int | None = None) -> bool:
+def plays(rules: dict[str, Any], seats: int | None = None,
+          given: Mapping[str, Any] | None = None) -> bool:
     """Does the engine play these options (over the official rules), at a table of `seats`
-    if given (as the host checks a change of rules: check_table)?"""
+    if given (as the host checks a change of rules: check_table), and the options `given`
+    as given (No Mercy plays its own seven_zero, whatever the arrow chose)?"""
     try:
-        ruleset = RuleSet(**rules)
+        ruleset = played_as_given(RuleSet(**rules), given or {})
         if seats is None:
             ruleset.check_playable()
         else:
@@ -66,7 +69,7 @@ def step_option(info: OptionInfo, rules: dict[str, Any], step: int, seats: int) 
         value = _next_value(info, value, step)
         if value == current:
             break
-        if plays(options_over(rules, {info.name: value}), seats):
+        if plays(options_over(rules, {info.name: value}), seats, {info.name: value}):
             return value
     return current
 

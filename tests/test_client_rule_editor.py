@@ -73,6 +73,16 @@ def test_the_editor_lists_the_house_rules_and_the_variants_played() -> None:
                                                                   "uno_penalty": 4}
 
 
+def test_arrows_offer_no_value_the_variant_would_play_otherwise() -> None:
+    """Found in tmux: No Mercy played seven_zero=false as true (it takes its own value for an
+    option left at the classic default): the arrow has nothing to step to, and the host
+    refuses such a change by name."""
+    seven_zero = next(info for info in editor_options() if info.name == "seven_zero")
+    no_mercy = preset("no_mercy").to_dict()
+    assert step_option(seven_zero, no_mercy, 1, 4) is True  # stays as it is
+    assert step_option(seven_zero, {}, 1, 4) is True  # classic: off to on
+
+
 def test_arrows_skip_values_the_host_would_refuse_at_this_table() -> None:
     cursor = [info.name for info in editor_options()].index("teams")
     # Teams are pairs of partners: at two seats there is no value to step to.

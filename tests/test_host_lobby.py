@@ -285,6 +285,10 @@ def test_a_change_of_variant_drops_what_the_old_variant_fixed() -> None:
     rules = messages(out, 1, "table_state")[-1]["rules"]
     assert (rules["variant"], rules["stacking"], rules["max_players"]) == ("no_mercy",
                                                                            "escalating", 6)
+    registry.request(1, "ana", {"t": "set_rules", "id": 6, "options": {"seven_zero": False}},
+                     0.0)
+    (error,) = messages(registry.take_outgoing(), 1, "error")
+    assert error["code"] == "invalid_rules" and "seven_zero=true" in error["msg"]
 
 
 def test_no_more_seats_fill_than_the_rules_seat() -> None:

@@ -60,7 +60,7 @@ def parse_rules(preset_name: str, settings: Sequence[str]) -> RuleSet:
     overrides = {}
     for setting in settings:
         name, sep, value = setting.partition("=")
-        if not sep:
+        if not sep or not name.strip():
             raise RulesError("--set", f"expects OPTION=VALUE, not {setting!r}")
         overrides[name.strip()] = parse_option(name.strip(), value)
     return preset(preset_name, **overrides)

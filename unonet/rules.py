@@ -195,7 +195,7 @@ class RuleSet:
     def with_options(self, options: Mapping[str, Any]) -> RuleSet:
         """These rules with `options` over them (SPEC.md `set_rules` without a preset):
         see `options_over`."""
-        return RuleSet(**options_over(self.to_dict(), options))
+        return played_as_given(RuleSet(**options_over(self.to_dict(), options)), options)
 
     def check_variant_options(self) -> None:
         """Refuse, by name, an option the variant excludes. UNO Flip has its own deck: one
@@ -414,7 +414,22 @@ def preset(name: str, **overrides: Any) -> RuleSet:
     """The rule set of a preset of RULEBOOK.md section 5, with overrides on top."""
     if name not in PRESETS:
         raise RulesError("preset", f"unknown preset {name!r}; known: {', '.join(PRESETS)}")
-    return RuleSet(**{**PRESETS[name], **overrides})
+    return played_as_given(RuleSet(**{**PRESETS[name], **overrides}), overrides)
+
+
+def played_as_given(rules: RuleSet, given: Mapping[str, Any]) -> RuleSet:
+    """`rules`, unless an option `given` is not played as given: No Mercy takes its own value
+    for an option it fixes that has the classic default (`_take_no_mercy_rules`), so a
+    `seven_zero=false` given with it would be shown as set and played as true (found in
+    tmux). Refused by name, as any other value No Mercy does not play is."""
+    for name, value in given.items():
+        played = getattr(rules, name, value)
+        if played == value:
+            continue
+        if name == "max_players":
+            raise RulesError(name, f"No Mercy is for 2 to {NO_MERCY_MAX_PLAYERS} players")
+        raise RulesError(name, f"No Mercy always plays {name}={_word(played)}")
+    return rules
 
 
 def parse_option(name: str, text: str) -> Any:
