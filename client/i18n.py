@@ -283,7 +283,7 @@ EN: dict[str, str] = {
     "lobby.keys_owner": "r ready  s start  p preset  ↑↓←→ rules  a/x bot  1-0 seat  e name  "
                         "k remove  Tab chat",
     "lobby.wait_owner": "Waiting for the owner to start.",
-    "lobby.wait_ready": "The match starts when every seated player is ready.",
+    "lobby.wait_ready": "The match starts once every seat is taken and every player is ready.",
     "lobby.starting": "The match is starting...",
     "tables.title": "Tables on this host",
     "tables.new_name": "{name}'s table",
@@ -713,7 +713,8 @@ IT: dict[str, str] = {
     "lobby.keys_owner": "r pronto  s inizia  p preset  ↑↓←→ regole  a/x bot  1-0 posto  e nome  "
                         "k manda via  Tab chat",
     "lobby.wait_owner": "In attesa che il padrone inizi.",
-    "lobby.wait_ready": "La partita inizia quando tutti i giocatori seduti sono pronti.",
+    "lobby.wait_ready": "La partita inizia quando tutti i posti sono occupati e tutti i "
+                        "giocatori sono pronti.",
     "lobby.starting": "La partita sta per iniziare...",
     "tables.title": "Tavoli su questo host",
     "tables.new_name": "Tavolo di {name}",
@@ -1145,7 +1146,8 @@ PT: dict[str, str] = {
     "lobby.keys_owner": "r pronto  s começa  p preset  ↑↓←→ regras  a/x bot  1-0 lugar  e nome  "
                         "k tira  Tab chat",
     "lobby.wait_owner": "Esperando o dono começar.",
-    "lobby.wait_ready": "A partida começa quando todos os jogadores sentados estiverem prontos.",
+    "lobby.wait_ready": "A partida começa quando todos os lugares estiverem ocupados e todos "
+                        "os jogadores prontos.",
     "lobby.starting": "A partida vai começar...",
     "tables.title": "Mesas neste host",
     "tables.new_name": "Mesa de {name}",

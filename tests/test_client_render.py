@@ -418,12 +418,13 @@ def test_the_lobby_shows_seats_ready_flags_and_the_rules_in_words() -> None:
 
 def test_an_operators_table_says_it_starts_when_everyone_is_ready() -> None:
     """A dedicated server's table has no owner (table_state.owner nil, SPEC [UNO-8-22]):
-    nobody will press start, so the lobby says what does start it."""
+    nobody will press start, so the lobby says what does start it: every seat taken (found
+    in tmux: "when every seated player is ready" under three ready bots and an empty seat)."""
     model = ClientModel(Translator("en"), name="Zed")
     seats = (SeatInfo(0, "bot", "Ana", True, True), SeatInfo(1, "human", "Zed", False, True))
     model.apply_lobby(LobbyState(0, "unonet", None, {}, seats, False, "official", 1, 0))
     text = "\n".join(screen_lines(model, plain=True))
-    assert "The match starts when every seated player is ready." in text
+    assert "The match starts once every seat is taken and every player is ready." in text
     assert "owner" not in text
 
 
