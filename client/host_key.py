@@ -36,12 +36,15 @@ def warning_said(tr: Words, key: HostKeyWarning) -> list[Said]:
     the command that pins the new fingerprint, and for a remembered one the file to edit.
     Every text that came from outside (an address, a path) is escaped."""
     address = shown(key.address)
-    said = [Said("alert", tr("ui.key_changed")),
+    # A pin the player typed and the host does not match is no change: this host may never
+    # have been met before (found in tmux: a mistyped --fingerprint read "HAS CHANGED").
+    mismatch = key.reason == "pinned"
+    said = [Said("alert", tr("ui.key_mismatch" if mismatch else "ui.key_changed")),
             Said("line", tr(f"ui.key_{key.reason}", address=address)),
             Said("fingerprint", key.expected),
             Said("line", tr("ui.key_seen")),
             Said("fingerprint", key.seen),
-            Said("prompt", tr("ui.key_changed_do")),
+            Said("prompt", tr("ui.key_mismatch_do" if mismatch else "ui.key_changed_do")),
             Said("command", f"unonet join {address} --fingerprint {short_pin(key.seen)}")]
     if key.reason == "remembered" and key.known_hosts:
         said.append(Said("line", tr("ui.key_forget", address=address,

@@ -459,6 +459,11 @@ EN: dict[str, str] = {
     "news.hosting": "You host this table: leaving (q) ends it for everyone.",
     "ui.key_changed": "THE HOST'S FINGERPRINT HAS CHANGED: not connected, and nothing more "
                       "is sent to it.",
+    "ui.key_mismatch": "THE HOST'S FINGERPRINT IS NOT THE ONE YOU GAVE: not connected, and "
+                       "nothing more is sent to it.",
+    "ui.key_mismatch_do": "It may not be the host you meant, or the fingerprint was mistyped. "
+                          "Check it with the person hosting; if theirs is the one shown, join "
+                          "with:",
     "ui.key_pinned": "You pinned (--fingerprint):",
     "ui.key_remembered": "Remembered for {address}:",
     "ui.key_earlier": "What {address} showed at this session's first connection:",
@@ -892,6 +897,11 @@ IT: dict[str, str] = {
     "news.hosting": "Ospiti tu questo tavolo: se esci (q) finisce per tutti.",
     "ui.key_changed": "L'IMPRONTA DELL'HOST È CAMBIATA: non connesso, e non gli si manda "
                       "più nulla.",
+    "ui.key_mismatch": "L'IMPRONTA DELL'HOST NON È QUELLA INDICATA: non connesso, e non gli "
+                       "si manda più nulla.",
+    "ui.key_mismatch_do": "Potrebbe non essere l'host che intendevi, o l'impronta è scritta "
+                          "male. Controllala con chi ospita; se la sua è quella mostrata, "
+                          "entra con:",
     "ui.key_pinned": "Hai indicato (--fingerprint):",
     "ui.key_remembered": "Ricordata per {address}:",
     "ui.key_earlier": "Quella che {address} ha mostrato alla prima connessione di questa "
@@ -1324,6 +1334,11 @@ PT: dict[str, str] = {
     "news.hosting": "Você hospeda esta mesa: se sair (q), ela acaba para todos.",
     "ui.key_changed": "A IMPRESSÃO DIGITAL DO HOST MUDOU: não conectado, e nada mais é "
                       "enviado a ele.",
+    "ui.key_mismatch": "A IMPRESSÃO DIGITAL DO HOST NÃO É A QUE VOCÊ DEU: não conectado, e "
+                       "nada mais é enviado a ele.",
+    "ui.key_mismatch_do": "Pode não ser o host que você quis, ou a impressão digital foi "
+                          "digitada errada. Confira com quem hospeda; se a dele for a "
+                          "mostrada, entre com:",
     "ui.key_pinned": "Você fixou (--fingerprint):",
     "ui.key_remembered": "Lembrada para {address}:",
     "ui.key_earlier": "A que {address} mostrou na primeira conexão desta sessão:",

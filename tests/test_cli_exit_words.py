@@ -37,7 +37,7 @@ def ended(lang: str, *updates: object) -> tuple[NetworkLink, ClientModel]:
 def test_a_changed_fingerprint_is_printed_again_in_the_players_words(lang: str,
                                                                      title: str) -> None:
     seen = "6HPL-C3VL-ZJL3-U3AC-MNRO-FTSV-6L5R-YYJQ-EJPC"
-    key = HostKeyWarning("pinned", "127.0.0.1:7301", "AAAA-BBBB-CCCC-DDDD", seen)
+    key = HostKeyWarning("earlier", "127.0.0.1:7301", "AAAA-BBBB-CCCC-DDDD", seen)
     link, model = ended(lang, key, ConnectionChanged("lost", "the host's fingerprint is …"))
     err = io.StringIO()
     assert _finish(link, model, err) == 1
@@ -45,6 +45,23 @@ def test_a_changed_fingerprint_is_printed_again_in_the_players_words(lang: str,
     assert title in said and "the host's fingerprint is" not in said
     assert "\n  unonet join 127.0.0.1:7301 --fingerprint 6HPL-C3VL-ZJL3-U3AC\n" in said
     assert model.tr("ui.key_printed") not in " ".join(said.split())  # the screen's alone
+
+
+@pytest.mark.parametrize(("lang", "title"), [
+    ("en", "THE HOST'S FINGERPRINT IS NOT THE ONE YOU GAVE"),
+    ("it", "L'IMPRONTA DELL'HOST NON È QUELLA INDICATA"),
+    ("pt", "A IMPRESSÃO DIGITAL DO HOST NÃO É A QUE VOCÊ DEU")])
+def test_a_pin_the_host_does_not_match_is_no_change(lang: str, title: str) -> None:
+    """Found in tmux: a mistyped --fingerprint for a host never met before read "THE HOST'S
+    FINGERPRINT HAS CHANGED"; nothing changed, the pin given does not match."""
+    seen = "6HPL-C3VL-ZJL3-U3AC-MNRO-FTSV-6L5R-YYJQ-EJPC"
+    key = HostKeyWarning("pinned", "127.0.0.1:7301", "AAAA-AAAA-AAAA-AAAA", seen)
+    link, model = ended(lang, key, ConnectionChanged("lost", "the host's fingerprint is …"))
+    err = io.StringIO()
+    assert _finish(link, model, err) == 1
+    said = err.getvalue()
+    assert title in said and model.tr("ui.key_changed") not in said
+    assert model.tr("ui.key_pinned") in said and "AAAA-AAAA-AAAA-AAAA" in said
 
 
 @pytest.mark.parametrize(("lang", "words"), [("en", "cannot connect: Connection refused"),

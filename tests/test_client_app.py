@@ -510,7 +510,7 @@ def screen_lines(d: Driver) -> list[str]:
 def test_a_changed_fingerprint_screen_quits_with_q_at_once() -> None:
     async def script(d: Driver) -> None:
         await d.press("")
-        d.client.deliver(HostKeyWarning("pinned", "127.0.0.1:7077", "AAAA-BBBB", "CCCC-DDDD"))
+        d.client.deliver(HostKeyWarning("earlier", "127.0.0.1:7077", "AAAA-BBBB", "CCCC-DDDD"))
         d.client.deliver(ConnectionChanged("lost", "the host's fingerprint changed"))
         await d.press("\r ")  # nothing goes to that host
         assert "FINGERPRINT HAS CHANGED" in screen_text(d)
