@@ -147,6 +147,8 @@ def parse_address(text: str) -> tuple[str, int]:
     if not host:
         raise ValueError(f"expected HOST:PORT, not {text!r}")
     if not port_text:
+        if text.endswith(":"):  # `host:` says a port was meant: not the default one
+            raise ValueError(f"expected a port number after the colon in {text!r}")
         return host, DEFAULT_PORT
     if not port_text.isdigit():
         raise ValueError(f"expected a port number after the colon, not {port_text!r}")
@@ -158,7 +160,7 @@ def parse_address(text: str) -> tuple[str, int]:
 def player_name(args: argparse.Namespace, environ: Mapping[str, str]) -> str:
     """--name, else the user's login name (what friends know them by), else "player".
     A --name the host would refuse (empty, or the reserved `host`) is a JoinError now."""
-    if args.name:
+    if args.name is not None:  # `--name ""` is refused as `unonet bot` refuses it
         try:
             return own_name(str(args.name))
         except TextRefused as refused:

@@ -353,6 +353,9 @@ def test_addresses_parse(text: str, expected: tuple[str, int]) -> None:
     (":7077", "expected HOST:PORT"), ("host:port", "expected a port number"),
     ("host:70000", "70000 is not a port (1 to 65535)"), ("[::1]:0", "0 is not a port"),
     ("[::1]:x", "expected a port number"),
+    # found in tmux: `unonet join 127.0.0.1:` tried the default port without a word
+    ("127.0.0.1:", "expected a port number after the colon"),
+    ("[::1]:", "expected a port number after the colon"),
 ])
 def test_bad_addresses_are_refused(text: str, said: str) -> None:
     """A number that is no port is not told "expected a port number" (found: localhost:99999)."""

@@ -165,6 +165,11 @@ def test_the_command_line_refuses_a_reserved_name() -> None:
     with pytest.raises(JoinError, match="reserved"):
         player_name(argparse.Namespace(name="Host:"), {})
     assert player_name(argparse.Namespace(name="ada\x07"), {}) == "ada"
+    # found in tmux: `unonet join --name ""` played as the login name, where `unonet bot`
+    # refused the empty name
+    with pytest.raises(JoinError, match="empty"):
+        player_name(argparse.Namespace(name=""), {"USER": "root"})
+    assert player_name(argparse.Namespace(name=None), {"USER": "root"}) == "root"
 
 
 @pytest.mark.parametrize("value", [[], {"a": 1}, "x\x1b[2J", True, 10**30])

@@ -334,7 +334,8 @@ def cmd_host(args: argparse.Namespace) -> int:
             print("unonet: not on a terminal, so running as a dedicated server (--headless).",
                   file=sys.stderr)
         unused = [flag for flag, given in (("--name", args.name), ("--lang", args.lang),
-                                           ("--no-bell", args.no_bell)) if given]
+                                           ("--no-bell", args.no_bell))
+                  if given not in (None, False)]
         if unused:  # a dedicated server has no player of its own: said, not silently dropped
             print(f"unonet: {', '.join(unused)}: for the host who plays; a dedicated server "
                   "has no player of its own, so ignored.", file=sys.stderr)
