@@ -41,6 +41,7 @@ def said(result: subprocess.CompletedProcess[str]) -> list[str]:
         (["host", "--headless", "--no-tls", "--port", "99999"], 2, "99999 is not a port"),
         (["host", "--headless", "--no-tls", "--port", "http"], 2, "'http' is not a port"),
         (["host", "--resume", "/nonexistent/journal"], 2, "no such journal file"),
+        (["host", "--resume", "/tmp"], 2, "--resume /tmp: a folder, not a journal file"),
         (["host", "--resume", "README.md"], 2, "not a journal this host can resume"),
         (["host", "--headless", "--no-tls", "--bind", "192.0.2.1", "--port", "0"], 1,
          "cannot listen on 192.0.2.1"),

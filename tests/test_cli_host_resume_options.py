@@ -378,3 +378,15 @@ def test_resume_replays_each_journal_once(tmp_path: Path,
     assert game is not None and game.match is resume[0][1].match and replays == []
     build_registry(options, tmp_path, 0.0)
     assert replays == [path]
+
+
+def test_a_journal_given_by_a_relative_path_is_named_whole_in_the_farewell(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Found in tmux: `--resume hh/journals/table0-….jsonl` came back in the stop line as
+    typed, a command that works only from the folder it was typed in."""
+    (tmp_path / "hh").mkdir()
+    _play_some(tmp_path / "hh" / "table0.jsonl", 5, table={"number": 0, "name": "t"})
+    monkeypatch.chdir(tmp_path)
+    ((path, _),) = resumed_journals(["hh/table0.jsonl"])
+    assert path == tmp_path / "hh" / "table0.jsonl" and path.is_absolute()

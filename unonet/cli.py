@@ -357,9 +357,12 @@ def resumed_journals(paths: Sequence[str]) -> list[tuple[Path, Resumed]]:
     found: list[tuple[Path, Resumed]] = []
     tables: dict[int, Path] = {}
     for given in paths:
-        path = Path(given)
+        path = Path(given).absolute()  # the farewell's command works from any folder
+        if path.is_dir():
+            raise CommandError(f"--resume {given}: a folder, not a journal file (journals "
+                               "are the .jsonl files in the host's journals/ folder)")
         if not path.is_file():
-            raise CommandError(f"--resume {path}: no such journal file")
+            raise CommandError(f"--resume {given}: no such journal file")
         if any(path.resolve() == other.resolve() for other, _ in found):
             raise CommandError(f"--resume {path}: given twice")
         try:
