@@ -660,7 +660,10 @@ class ClientModel:
             case link.ChatReceived(name=name, text=text, seat=seat, host=host):
                 if host:
                     text = self._notice_words(update) or text  # SPEC.md [UNO-8-31]
-                    self._chat(ChatLine(shown(name), shown(text), None, "host"))
+                    line = ChatLine(shown(name), shown(text), None, "host")
+                    # how friends join comes with each seating, a resume too: said once
+                    if update.notice != "join_with" or line not in self.chat:
+                        self._chat(line)
                 else:
                     self._chat(ChatLine(shown(name), shown(text), seat),
                                mine=self._said_by_us(name, seat))

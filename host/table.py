@@ -215,8 +215,7 @@ class Table:
         log.info("%s: %s joined seat %d", self.label, name, index)
         self.room.outbox.extend(accepted(conn, request))
         self.room.send(conn, {"t": "seated", "table": self.number, "seat": index, "token": token})
-        if self.settings.notice is not None:
-            self.room.send(conn, dict(self.settings.notice))
+        self._greet(conn)
         self._lobby_changed(now)
 
     def _stand_in_seat(self, wanted: int | None) -> int:
@@ -263,6 +262,7 @@ class Table:
         self.room.outbox.extend(accepted(conn, request))
         self.room.send(conn, {"t": "seated", "table": self.number, "seat": index,
                               "token": token})
+        self._greet(conn)
         self.game.send_state(conn, index, history_of=None)
         self.game.seat_changed(now)
         self._lobby_changed(now)
@@ -334,11 +334,18 @@ class Table:
         log.info("%s: %s is back in seat %d (token renewed)", self.label, seat.name, index)
         self.room.send(conn, {"t": "seated", "table": self.number, "seat": index,
                               "token": token})
+        self._greet(conn)  # a host resumed from its journal: its own player's chat is new
         if self.game is not None:
             self.game.token_changed(index, hashed)
             self.game.send_state(conn, index)
             self.game.seat_changed(now)
         self._lobby_changed(now)
+
+    def _greet(self, conn: ConnId) -> None:
+        """The host's notice for whoever takes a seat (how friends join), if it has one: at
+        every seating, a resumed one included (a client shows a line it already has once)."""
+        if self.settings.notice is not None:
+            self.room.send(conn, dict(self.settings.notice))
 
     def resume_refused(self, index: int, now: float) -> None:
         """Someone came with this seat's token while its player is connected and answering:

@@ -99,3 +99,17 @@ def test_a_machine_with_many_addresses_still_sends_a_chat_line() -> None:
     host.welcome()
     host.send(notice)  # raises LocalProtocolError past the field's bounds
     assert len(str(notice["text"])) <= 512 and "2001:db8::1," in str(notice["addresses"])
+
+
+def test_the_join_line_is_shown_once_though_each_seating_brings_it() -> None:
+    """Found in tmux: a host resumed from its journal showed its own player no join line
+    (its seat came back by token, and only join_table brought the notice). The host now
+    greets every seating; a client that has the line already does not show it again."""
+    served = ServedHost(7077, FINGERPRINT, Path("/tmp"), ("192.168.1.20",))
+    notice = join_notice(served, "en")
+    model = ClientModel(Translator("en"), name="Ana")
+    update = ChatReceived("host", str(notice["text"]), None, True, "join_with",
+                          command=str(notice["command"]))
+    for _ in range(3):
+        model.apply(update)
+    assert [line.text for line in model.chat] == [join_line(served)]

@@ -10,6 +10,7 @@ from host.outgoing import Outgoing, SendEvent, SendMessage, SendSnapshot
 from host.registry import Registry
 from host.seating import Seat
 from host.settings import FAST_TIMINGS
+from host.table import TableSettings, host_notice
 from unonet import rules as rules_module
 from unonet.actions import Draw, Play
 from unonet.errors import EngineError
@@ -335,3 +336,26 @@ def test_a_player_who_quits_in_mid_match_is_played_at_once_and_may_come_back() -
     assert isinstance(found, tuple)  # her seat, still hers to take back
     registry.resume(3, found[0], found[1], 2.0)
     assert not ana().taken_over and ana().conn == 3
+
+
+def test_every_seating_is_greeted_with_the_host_s_notice_a_resumed_one_too() -> None:
+    """Found in tmux: a host resumed from its journal showed its own player no line on how
+    friends join: the seat came back by token, and only join_table brought the notice."""
+    registry = Registry(FAST_TIMINGS)
+    registry.create_table(TableSettings("t", notice=host_notice("Friends join with: x",
+                                                                "join_with")))
+    registry.request(1, "ana", {"t": "join_table", "id": 1, "table": 0, "name": "ana"}, 0.0)
+    out = registry.take_outgoing()
+    token = messages(out, 1, "seated")[0]["token"]
+    assert [m["notice"] for m in messages(out, 1, "chat_message")] == ["join_with"]
+    registry.request(2, "bo", {"t": "join_table", "id": 1, "table": 0, "name": "bo"}, 0.0)
+    for conn, name in ((1, "ana"), (2, "bo")):
+        registry.request(conn, name, {"t": "ready", "id": 3, "ready": True}, 0.0)
+    registry.request(1, "ana", {"t": "start", "id": 4}, 0.0)
+    registry.disconnect(1, 1.0)
+    registry.take_outgoing()
+    found = registry.find_resume(bytes(token), 2.0)
+    assert isinstance(found, tuple)
+    registry.resume(3, found[0], found[1], 2.0)
+    assert [m["notice"] for m in messages(registry.take_outgoing(), 3, "chat_message")] == [
+        "join_with"]
