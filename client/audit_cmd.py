@@ -77,7 +77,6 @@ def audit_records(records: list[dict[str, Any]]) -> Audit:
     """
     header = records[0]
     seat = header.get("seat")
-    seat = seat if isinstance(seat, int) and not isinstance(seat, bool) else None
     host_label = str(header.get("host", "?"))
     start = next((i for i, r in enumerate(records) if r.get("t") == "manifest"), None)
     if start is None:
@@ -86,6 +85,13 @@ def audit_records(records: list[dict[str, Any]]) -> Audit:
         identity = MatchIdentity.from_dict(records[start])
     except MalformedTrustMessage as exc:
         raise NotAuditable(f"its manifest cannot be read ({exc})") from None
+    # The header is the client's own (unsigned): whose view the file holds. A seat the match
+    # does not have is a file no client wrote (found in tmux: "seen as seat 7" of 4 seats,
+    # and "everything holds"); said so rather than audited as a view it cannot be.
+    if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)
+                             or not 0 <= seat < identity.seats):
+        raise NotAuditable(f"its header names seat {seat!r}, which a match of "
+                           f"{identity.seats} seats does not have: not as a client wrote it")
     taking = seat if header.get("takes_seat") is True else None
     verifier = TrustVerifier(identity, None if taking is not None else seat)
     audit = Audit(identity, seat, host_label, verifier, VerifierObserver(verifier))
@@ -127,6 +133,7 @@ def _feed(audit: Audit, record: Mapping[str, Any]) -> None:
         audit.left = True
         return
     if kind == HEADER_TYPE:
+        audit.left = False  # a new connection: a player who left came back (found in tmux)
         seat = record.get("seat")
         if record.get("takes_seat") is True and isinstance(seat, int) \
                 and audit.verifier.seat is None:
@@ -206,7 +213,8 @@ def report(audit: Audit, out: TextIO) -> int:
             say(f"match: VIOLATION {violation}", file=out)
     if not audit.match_ended and not audit.capped:
         why = ("its player left the table" if audit.left else
-               "its client stopped recording (it was closed or killed), or the host went silent")
+               "its client stopped recording (the match is still being played, or the client "
+               "was closed or killed), or the host went silent")
         say(f"note: the transcript stops before the match ended: {why}; the round it stops "
               "in is not judged, audits owed before it are counted as missing", file=out)
     if audit.capped:

@@ -313,7 +313,10 @@ def _records(data: bytes, name: str) -> Iterator[dict[str, Any]]:
         except Exception as exc:  # msgpack raises many types for malformed input
             raise TranscriptError(f"{name}: not msgpack at record {index} "
                                   f"({type(exc).__name__})") from None
-        if not isinstance(record, dict) or not isinstance(record.get("t"), str):
-            raise TranscriptError(f"{name}: record {index} is not a message map")
+        if not isinstance(record, dict):
+            raise TranscriptError(f"{name}: record {index} is not a map")
+        if not isinstance(record.get("t"), str):  # a map, but no unonet message
+            raise TranscriptError(f"{name}: record {index} is a map without a message type "
+                                  "(\"t\"): not a unonet transcript")
         yield record
         index, end = index + 1, unpacker.tell()

@@ -273,6 +273,17 @@ def test_what_is_not_an_auditable_transcript_exits_2_with_one_line(
     assert err.startswith("unonet audit: ") and err.count("\n") == 1
 
 
+@pytest.mark.parametrize("seat", [7, -1, "x", True])
+def test_a_header_naming_a_seat_the_match_has_not_is_not_audited(
+    tmp_path: Path, honest: Records, capsys: pytest.CaptureFixture[str], seat: object,
+) -> None:
+    """Found in tmux: a header changed to seat 7 of a 4-seat match read "seen as seat 7" and
+    "everything holds"; 'x' read as a spectator's view."""
+    path = _write(tmp_path, [{**honest[0], "seat": seat}, *honest[1:]])
+    code, out, err = _audit(path, capsys)
+    assert code == 2 and out == "" and "which a match of" in err
+
+
 def test_a_missing_file_exits_2(tmp_path: Path) -> None:
     out, err = io.StringIO(), io.StringIO()
     code = run(tmp_path / "absent.msgpack", out, err)

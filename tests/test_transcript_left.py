@@ -64,3 +64,13 @@ async def test_leaving_in_mid_round_is_in_the_transcript_and_the_audit_does_not_
     out = io.StringIO()
     assert run(cut, out, io.StringIO()) == 0, out.getvalue()
     assert "its client stopped recording" in out.getvalue()
+    # A player who came back after leaving: a new connection's header follows the mark, and
+    # the transcript no longer ends with a leave (found in tmux: "its player left the table"
+    # under a player seated and playing on).
+    header = next(r for r in records if r.get("t") == "transcript")
+    back = tmp_path / "back.msgpack"
+    back.write_bytes(b"".join(msgpack.packb(r, use_bin_type=True) for r in [*records, header]))
+    out = io.StringIO()
+    assert run(back, out, io.StringIO()) == 0, out.getvalue()
+    assert "left the table" not in out.getvalue()
+    assert "the match is still being played" in out.getvalue()
