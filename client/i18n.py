@@ -316,7 +316,8 @@ EN: dict[str, str] = {
     "help.title": "Keys",
     "help.pick": "Left/Right, 1-9, 0: pick a card (or click it)",
     "help.play": "Enter: play the selected card",
-    "help.draw": "Space: draw a card; after drawing, pass; on a +2 or +4 waiting, take it",
+    "help.draw": "Space: draw a card; after drawing, pass; on draw cards waiting for you, take "
+                 "them",
     "help.uno": "U: call UNO (before your next-to-last card), or catch a player",
     "help.challenge": "F: challenge a Wild Draw Four played on you",
     "help.buzz": "B: press the buzzer",
@@ -750,7 +751,8 @@ IT: dict[str, str] = {
     "help.title": "Tasti",
     "help.pick": "Sinistra/Destra, 1-9, 0: scegli una carta (o cliccala)",
     "help.play": "Invio: gioca la carta scelta",
-    "help.draw": "Spazio: pesca; dopo aver pescato, passa; su un +2 o +4 in attesa, pesca",
+    "help.draw": "Spazio: pesca; dopo aver pescato, passa; se ti aspettano carte da pescare, "
+                 "prendile",
     "help.uno": "U: dici UNO (prima della penultima carta), o cogli un giocatore",
     "help.challenge": "F: contesta un Jolly +4 giocato su di te",
     "help.buzz": "B: premi il buzzer",
@@ -1188,7 +1190,8 @@ PT: dict[str, str] = {
     "help.title": "Teclas",
     "help.pick": "Esquerda/Direita, 1-9, 0: escolhe uma carta (ou clique)",
     "help.play": "Enter: joga a carta escolhida",
-    "help.draw": "Espaço: compra; depois de comprar, passa a vez; num +2 ou +4, compra",
+    "help.draw": "Espaço: compra; depois de comprar, passa a vez; com cartas de compra à sua "
+                 "espera, pegue-as",
     "help.uno": "U: diz UNO (antes da penúltima carta), ou pega um jogador",
     "help.challenge": "F: desafia um Coringa +4 jogado em você",
     "help.buzz": "B: aperta o buzzer",
