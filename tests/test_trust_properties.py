@@ -73,11 +73,25 @@ def honest_match_followed(data: st.DataObject) -> Followed | None:
 
 
 def test_honest_matches_under_random_options_with_drops_and_resumes_never_flag() -> None:
+    """Whatever hypothesis draws afresh each run: nothing flagged, every round's status as
+    expected (the count of what was exercised is the fixed run's, below)."""
+
+    @settings(SLOW, max_examples=10)
+    @given(data=st.data())
+    def honest(data: st.DataObject) -> None:
+        assume(honest_match_followed(data) is not None)
+
+    honest()
+
+
+def test_drops_and_resumes_are_the_normal_case_of_the_honest_matches() -> None:
     """...and the drops and resumes are the normal case: most matches have a client come back
-    with the verifier it kept, many after events it missed, many in a later round."""
+    with the verifier it kept, many after events it missed, many in a later round. Counted on
+    a fixed draw (derandomized): drawn afresh, 15 matches held a drop across a round boundary
+    in 1 to 11 of them, and a run with 0 failed a fresh clone's CI by luck."""
     seen: Counter[str] = Counter()
 
-    @settings(SLOW, max_examples=15)  # whole matches of up to three rounds each: the slowest
+    @settings(SLOW, max_examples=15, derandomize=True, database=None)
     @given(data=st.data())
     def honest(data: st.DataObject) -> None:
         followed = honest_match_followed(data)
@@ -89,9 +103,10 @@ def test_honest_matches_under_random_options_with_drops_and_resumes_never_flag()
         seen["across"] += followed.across > 0
 
     honest()
+    assert seen["matches"] == 15, seen
     assert seen["resumed"] * 2 > seen["matches"], seen  # in most: about all, measured
     assert seen["missed events"] * 8 >= seen["matches"], seen  # about half, measured
-    assert seen["across"] * 8 >= seen["matches"], seen  # a third to a half, measured
+    assert seen["across"] * 8 >= seen["matches"], seen  # 7 of 15 in this draw
 
 
 def drawn_round(data: st.DataObject, seats: int = 3, host_seat: int | None = 0) -> Transcript:
