@@ -46,7 +46,7 @@ from protocol.trust.signing import Signer
 from unonet.actions import Action
 from unonet.errors import EngineError
 from unonet.match import IN_ROUND, Match
-from unonet.rules import OPTIONS, RuleSet, preset
+from unonet.rules import OPTIONS, RuleSet, preset, variant_preset
 
 log = logging.getLogger("unonet.host.table")
 
@@ -489,6 +489,9 @@ class Table:
             raise Refusal(exc.code.value, exc.message) from None
         except (TypeError, ValueError) as exc:
             raise Refusal("invalid_rules", str(exc)) from None
+        if given is None and rules.variant != self.rules.variant:
+            # found in tmux: "Rules (flip: UNO Flip, changed)" over a classic game
+            name = variant_preset(rules.variant)
         self.rules = rules
         self.settings.preset = name
         for _, seat in self.room.occupied():  # ready was agreement to the old rules

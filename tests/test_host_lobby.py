@@ -277,6 +277,9 @@ def test_a_change_of_variant_drops_what_the_old_variant_fixed() -> None:
     rules = messages(registry.take_outgoing(), 1, "table_state")[-1]["rules"]
     assert rules["variant"] == "classic" and rules["target"] == 1000  # the preset's, kept
     assert (rules["stacking"], rules["seven_zero"], rules["max_players"]) == ("off", False, 10)
+    # named after the variant now played (found in tmux: "flip: UNO Flip, changed" over a
+    # classic game); its target stays the No Mercy preset's, so the lobby says "changed"
+    assert registry.tables[0].settings.preset == "official"
     registry.request(1, "ana", {"t": "set_rules", "id": 4, "options": {"stacking": "same_kind"}},
                      0.0)
     registry.request(1, "ana", {"t": "set_rules", "id": 5, "options": {"variant": "no_mercy"}},
@@ -286,6 +289,7 @@ def test_a_change_of_variant_drops_what_the_old_variant_fixed() -> None:
     rules = messages(out, 1, "table_state")[-1]["rules"]
     assert (rules["variant"], rules["stacking"], rules["max_players"]) == ("no_mercy",
                                                                            "escalating", 6)
+    assert registry.tables[0].settings.preset == "no_mercy"
     registry.request(1, "ana", {"t": "set_rules", "id": 6, "options": {"seven_zero": False}},
                      0.0)
     (error,) = messages(registry.take_outgoing(), 1, "error")

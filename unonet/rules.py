@@ -410,6 +410,13 @@ PLAYED_VARIANTS: tuple[str, ...] = tuple(sorted(_IMPLEMENTED["variant"]))
 """The variants this engine plays (UNO Flip and No Mercy are issues 14 and 15)."""
 
 
+def variant_preset(variant: str) -> str:
+    """The preset a variant's table is named after once its variant changed without a preset:
+    the variant's own preset (flip, no_mercy), the official rules for classic."""
+    return next((name for name, settings in PRESETS.items()
+                 if settings.get("variant", "classic") == variant), "official")
+
+
 def preset(name: str, **overrides: Any) -> RuleSet:
     """The rule set of a preset of RULEBOOK.md section 5, with overrides on top."""
     if name not in PRESETS:
