@@ -6,6 +6,8 @@ Sans-IO, through the Registry, with the host's own clock jumped past every deadl
 
 from __future__ import annotations
 
+from seat_play import plays_a_card
+
 from host.registry import Registry
 from host.seating import HUMAN
 from host.settings import FAST_TIMINGS
@@ -33,7 +35,7 @@ def a_match_played_to_its_end() -> tuple[Registry, Table, float]:
         if game is not None and game.match.phase == IN_ROUND \
                 and game.match.pending_seat == mine:
             request += 1
-            registry.intent(1, request, game.match.legal_actions(mine)[-1], now)
+            registry.intent(1, request, plays_a_card(game.match.legal_actions(mine)), now)
         else:
             now = max(now, registry.next_deadline() or now) + 1.0
             registry.tick(now)

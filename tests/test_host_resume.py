@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from host_receiver import Receiver, public_digest
+from seat_play import plays_a_card
 
 from host.journal import FINISHED_DIR, Journal, load
 from host.outgoing import Outgoing, SendEvent, SendMessage
@@ -144,7 +145,7 @@ def test_a_round_resumed_mid_play_republishes_the_same_commitments(tmp_path: Pat
         if match is not None and match.pending_seat == 0:  # ana plays her own turns
             request += 1
             legal = match.legal_actions(0)
-            registry.intent(1, request, legal[-1], now)
+            registry.intent(1, request, plays_a_card(legal), now)
         else:
             now = max(now, registry.next_deadline() or now)
             registry.tick(now)
@@ -179,7 +180,8 @@ def play_until(registry: Registry, table: Table, seat0: Seat0, now: float,
         game = table.game
         if game is not None and game.match.phase == IN_ROUND and game.match.pending_seat == 0:
             request += 1
-            registry.intent(seat0.conn, request, game.match.legal_actions(0)[-1], now)
+            registry.intent(seat0.conn, request, plays_a_card(game.match.legal_actions(0)),
+                            now)
         else:
             now = max(now, registry.next_deadline() or now)
             registry.tick(now)

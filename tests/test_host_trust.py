@@ -8,11 +8,11 @@ the host claims from what the player received."""
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
 from typing import Any
 
 import msgpack
 from host_receiver import Receiver, public_digest
+from seat_play import plays_a_card
 
 from host.outgoing import Outgoing
 from host.registry import Registry
@@ -25,7 +25,6 @@ from protocol.trust.host import HostCommitments
 from protocol.trust.primitives import seed_commitment
 from protocol.trust.signing import EventsDigest, certificate_signer
 from unonet import events as ev
-from unonet.actions import Action, Play
 from unonet.match import IN_ROUND
 from unonet.rules import RuleSet
 
@@ -73,14 +72,6 @@ def open_table(rules: RuleSet | None = None, *,
     return registry, table, player
 
 
-def ana_plays(legal: Sequence[Action]) -> Action:
-    """A card if she can, else the last choice offered. Always taking the last choice (a draw,
-    even where a card could go) hoarded cards: in about one match in 400 she held nearly every
-    card, each reshuffle gave the bots one card at a time, and the match stopped getting
-    anywhere (a test that hit its 20,000-step limit in CI)."""
-    return next((action for action in legal if isinstance(action, Play)), legal[-1])
-
-
 class Driver:
     """Runs the table: the player's seeds and moves, and time jumping to each deadline."""
 
@@ -113,8 +104,8 @@ class Driver:
             self.registry.message(player.conn, player.to_send.pop(0), self.now)
         elif game is not None and game.match.phase == IN_ROUND and game.match.pending_seat == 0:
             self.request += 1
-            self.registry.intent(player.conn, self.request, ana_plays(game.match.legal_actions(0)),
-                                 self.now)
+            legal = game.match.legal_actions(0)
+            self.registry.intent(player.conn, self.request, plays_a_card(legal), self.now)
         else:
             deadline = self.registry.next_deadline()
             assert deadline is not None, "the table is stuck"
