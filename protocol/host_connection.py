@@ -51,6 +51,7 @@ from protocol.messages import REQUESTS, WIDE_FIELDS, Role, request_id, validate_
 from protocol.profile import check_profile
 from protocol.ratelimit import TokenBucket, frame_cost
 from protocol.state import ConnState, Trigger, transition
+from protocol.text import TextRefused, normal_name
 from protocol.versions import SUPPORTED_VERSIONS, common_features, negotiate
 from unonet.actions import Action
 from unonet.errors import EngineError
@@ -416,6 +417,12 @@ class HostConnection(Endpoint):
     def _on_hello(self, message: dict[str, Any]) -> HelloReceived:
         # No common version raises unsupported_version (fatal) with `supported` attached.
         version = negotiate(message["v"], self.supported)
+        name = message.get("name")
+        if name is not None:
+            try:  # a name no table would take ([UNO-8-1]): reserved, or empty once normalised
+                normal_name(name)
+            except TextRefused as exc:
+                raise ProtocolError(Code.HANDSHAKE_FAILED, f"hello.name: {exc.msg}") from None
         self.version = version
         self.hello = HelloReceived(
             version,

@@ -78,6 +78,9 @@ class Str:
         if self.choices and value not in self.choices:
             raise bad(path, self.describe(), value)
         if not self.min_chars <= len(value) <= self.max_chars:
+            if self.refusal is not Code.BAD_MESSAGE:  # a name too long is a name refused
+                raise ProtocolError(self.refusal, f"{path}: expected {self.describe()}, "
+                                    f"got {len(value)} characters")
             raise bad(path, self.describe(), value)
         if self.plain:
             char = first_refused(value)

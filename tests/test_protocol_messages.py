@@ -72,6 +72,19 @@ def test_nested_maps_are_checked() -> None:
         validate_message(state, Role.HOST)
 
 
+@pytest.mark.parametrize("name", ["", "x" * 33])
+def test_a_name_of_the_wrong_length_is_invalid_name_like_any_name_refused(name: str) -> None:
+    """[UNO-5-13]: a name empty or over 32 characters is `invalid_name`, whichever check finds
+    it (a stranger's client found `bad_message` for 33 characters)."""
+    for kind, field in (("join_table", "name"), ("create_table", "name"), ("hello", "name")):
+        with pytest.raises(ProtocolError) as info:
+            validate_message({**EXAMPLES[kind], field: name}, Role.CLIENT)
+        assert info.value.code == "invalid_name", kind
+    with pytest.raises(ProtocolError) as info:  # a string field that is no name: bad_message
+        validate_message({**EXAMPLES["chat"], "text": ""}, Role.CLIENT)
+    assert info.value.code == "bad_message"
+
+
 def test_direction_is_enforced() -> None:
     with pytest.raises(ProtocolError) as info:
         validate_message(EXAMPLES["welcome"], Role.CLIENT)

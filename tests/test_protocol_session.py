@@ -126,6 +126,20 @@ def test_the_host_may_refuse_a_valid_hello() -> None:
     assert host.state is ConnState.ERROR
 
 
+@pytest.mark.parametrize("name, why", [
+    ("Host", "reserved"), ("\uff48\uff4f\uff53\uff54", "reserved"), ("   ", "empty"),
+    ("x" * 33, "33 characters"),
+])
+def test_a_hello_name_no_table_would_take_fails_the_handshake(name: str, why: str) -> None:
+    """[UNO-8-1]: the name is the player's default name at a table, so a name the table would
+    refuse (reserved, blank, too long) is refused at once, not after the welcome."""
+    host = HostConnection(now=0.0)
+    hello = {**EXAMPLES["hello"], "name": name}
+    [failed] = host.receive_data(encode_frame(hello), now=0.0)
+    assert isinstance(failed, ConnectionFailed) and failed.error.code == "handshake_failed"
+    assert why in failed.error.message and host.state is ConnState.ERROR
+
+
 def test_no_hello_in_time_is_a_handshake_timeout() -> None:
     host = HostConnection(now=100.0)
     assert host.tick(105.0) == []

@@ -63,6 +63,9 @@ class SeedExchange:
         self.signer = signer
         self.published: list[dict[str, Any]] = []
         """The round's signed trust messages so far, in the order sent (not its audit)."""
+        self.unopened: set[int] = set()
+        """Seats whose reveal did not open their commitment: absent, and answered all the same
+        (SPEC.md [UNO-11-34]): the reveal phase does not wait for them, nor takes a second try."""
         self.publish("round_prepare", commitments.round_prepare())
 
     @property
@@ -109,10 +112,12 @@ class SeedExchange:
             return Code.BAD_MESSAGE, str(exc)
         if self.phase is not SeedPhase.REVEAL or reveal.round_no != self.round_no:
             return Code.UNEXPECTED_MESSAGE, "no seed reveal is expected now"
-        if seat in self.commitments.seeds:
+        if seat in self.commitments.seeds or seat in self.unopened:
             return Code.UNEXPECTED_MESSAGE, "this seat has revealed already"
         if not self.commitments.accept_reveal(seat, reveal.seed):
-            return Code.COMMIT_MISMATCH, "the seed does not open this seat's commitment"
+            self.unopened.add(seat)
+            return (Code.COMMIT_MISMATCH,
+                    "the seed does not open this seat's commitment: the seat is absent this round")
         return None
 
     def advance(self, now: float) -> list[dict[str, Any]]:
@@ -129,7 +134,7 @@ class SeedExchange:
             deadline_passed = False
         if self.phase is SeedPhase.REVEAL:
             waiting = {s for s in commitments.commits if s in self.contributors}
-            if waiting <= set(commitments.seeds) or deadline_passed:
+            if waiting <= set(commitments.seeds) | self.unopened or deadline_passed:
                 out.append(self.publish("seed_reveals", commitments.seed_reveals()))
                 self.phase = SeedPhase.KEYED
                 self.deadline = None
