@@ -456,6 +456,7 @@ EN: dict[str, str] = {
     "news.rules": "{name} changed the rules: {changes}",
     "news.rules_many": "{name} changed {count} rules (the table's rules are above)",
     "news.rules_back": "{name} put the rules back as they were",
+    "news.rules_also": "With {option}, also {changes}",
     "news.ready_again": "you are no longer ready: r when you agree",
     "news.hosting": "You host this table: leaving (q) ends it for everyone.",
     "ui.key_changed": "THE HOST'S FINGERPRINT HAS CHANGED: not connected, and nothing more "
@@ -895,6 +896,7 @@ IT: dict[str, str] = {
     "news.rules": "{name} ha cambiato le regole: {changes}",
     "news.rules_many": "{name} ha cambiato {count} regole (le regole del tavolo sono sopra)",
     "news.rules_back": "{name} ha rimesso le regole com'erano",
+    "news.rules_also": "Con {option}, anche {changes}",
     "news.ready_again": "non sei più pronto: r se sei d'accordo",
     "news.hosting": "Ospiti tu questo tavolo: se esci (q) finisce per tutti.",
     "ui.key_changed": "L'IMPRONTA DELL'HOST È CAMBIATA: non connesso, e non gli si manda "
@@ -1333,6 +1335,7 @@ PT: dict[str, str] = {
     "news.rules": "{name} mudou as regras: {changes}",
     "news.rules_many": "{name} mudou {count} regras (as regras da mesa estão acima)",
     "news.rules_back": "{name} voltou as regras ao que eram",
+    "news.rules_also": "Com {option}, também {changes}",
     "news.ready_again": "você não está mais pronto: r se concorda",
     "news.hosting": "Você hospeda esta mesa: se sair (q), ela acaba para todos.",
     "ui.key_changed": "A IMPRESSÃO DIGITAL DO HOST MUDOU: não conectado, e nada mais é "

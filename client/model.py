@@ -37,7 +37,7 @@ from client.lobby import (
     TableInfo,
 )
 from client.rule_editor import editor_options, step_option
-from client.rule_words import rule_changes
+from client.rule_words import option_words, rule_changes
 from client.safe_text import own_chat, own_name, shown, typed
 from protocol.text import TextRefused, normal_name
 from unonet import events as ev
@@ -270,6 +270,9 @@ class ClientModel:
         """The last rule-change line, the rules before the changes it says, and whether it
         says we are no longer ready: the owner's next change, with nothing said between,
         rewrites that line rather than adding one per arrow key."""
+        self._option_asked: str | None = None
+        """The option the owner last changed in the editor, until the rules change: what else
+        changed with it is said (`_own_rules_news`)."""
         self.trust = link.TrustStatus()
         """The deck checks of the match, whole (the link sends each change)."""
         self.trust_seen = 0
@@ -897,7 +900,10 @@ class ClientModel:
         """The owner changed the rules: said in the chat to everyone but the owner (who sees
         the editor), with what changed. The host makes every player ready again then: a
         player who was ready hears it, else the start waits on them without a word why."""
-        if before.rules == lobby.rules or (lobby.you is not None and lobby.you == lobby.owner):
+        if before.rules == lobby.rules:
+            return
+        if lobby.you is not None and lobby.you == lobby.owner:
+            self._own_rules_news(before, lobby)
             return
         base, unready = before.rules, False
         said = self._rules_said
@@ -924,6 +930,20 @@ class ClientModel:
         line = ChatLine(self.tr("news.table"), text, None, "local")
         self._chat(line)
         self._rules_said = (line, base, unready)
+
+    def _own_rules_news(self, before: LobbyState, lobby: LobbyState) -> None:
+        """The owner's change of one option that changed others with it (a variant puts back
+        what it plays itself, SPEC [UNO-8-34]): said to the owner, whose editor shows the
+        option asked while the others change out of its sight."""
+        asked, self._option_asked = self._option_asked, None
+        if asked is None:
+            return
+        also = rule_changes(before.rules, lobby.rules, self.tr.lang, besides=asked)
+        if also:
+            text = self.tr("news.rules_also", option=option_words(asked, lobby.rules,
+                                                                  self.tr.lang),
+                           changes="; ".join(also))
+            self._chat(ChatLine(self.tr("news.table"), text, None, "local"))
 
     def apply_trust(self, report: link.TrustReport) -> None:
         """A check's outcome: a violation goes into the log too (the panel keeps them all);
@@ -1345,6 +1365,7 @@ class ClientModel:
         value = step_option(info, rules, step, max(2, seated))
         if value == current:
             return None
+        self._option_asked = info.name
         return SetRules({info.name: value})  # over the rules in force: the others stay
 
     def next_preset(self) -> LobbyCommand | None:

@@ -9,7 +9,7 @@ from typing import Any
 from unonet.rulebook import option_title, value_words
 from unonet.rules import OPTIONS, RuleSet
 
-__all__ = ["differences", "rule_changes"]
+__all__ = ["differences", "option_words", "rule_changes"]
 
 OFFICIAL = RuleSet()
 
@@ -31,7 +31,14 @@ def differences(rules: Mapping[str, Any], lang: str) -> list[str]:
                           if _value(rules, name) != getattr(OFFICIAL, name)], lang)
 
 
-def rule_changes(before: Mapping[str, Any], after: Mapping[str, Any], lang: str) -> list[str]:
-    """Each option whose value `after` differs from `before`, "title: new value"."""
-    return _words(after, [name for name in OPTIONS
-                          if _value(before, name) != _value(after, name)], lang)
+def rule_changes(before: Mapping[str, Any], after: Mapping[str, Any], lang: str,
+                 besides: str | None = None) -> list[str]:
+    """Each option whose value `after` differs from `before` (but `besides`), "title: new
+    value"."""
+    return _words(after, [name for name in OPTIONS if name != besides
+                          and _value(before, name) != _value(after, name)], lang)
+
+
+def option_words(name: str, rules: Mapping[str, Any], lang: str) -> str:
+    """One option of `rules`, "title: value"."""
+    return _words(rules, [name], lang)[0]

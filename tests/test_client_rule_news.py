@@ -12,6 +12,7 @@ from client.i18n import Translator
 from client.link import LobbyChanged
 from client.lobby import LobbyState, SeatInfo
 from client.model import ClientModel
+from client.rule_editor import editor_options
 from client.rule_words import differences, rule_changes
 from unonet.rules import RuleSet, preset
 
@@ -129,3 +130,31 @@ def test_a_line_said_between_starts_a_new_rule_line() -> None:
     assert news(model) == ["Hana changed the rules: Target points: 200 points",
                            "how about 300?",
                            "Hana changed the rules: Target points: 300 points"]
+
+
+def test_the_owner_hears_what_a_change_of_variant_changed_besides() -> None:
+    """A variant puts back what it plays itself (SPEC.md [UNO-8-34]): the owner's editor shows
+    the variant while the colours and the Buzzers change out of sight, so the owner's chat says
+    them."""
+    classic: dict[str, object] = {"colors": 6, "buzzers": True}
+    owner = ClientModel(Translator("en"), name="Hana")
+    owner.apply(LobbyChanged(lobby(0, classic, fred_ready=True)))
+    owner.option_cursor = [info.name for info in editor_options()].index("variant")
+    command = owner.change_option(1)
+    assert command is not None
+    after = RuleSet(colors=6, buzzers=True).with_options({"variant": "flip"}).to_dict()
+    assert (after["colors"], after["buzzers"]) == (4, False)  # as the host plays it
+    owner.apply(LobbyChanged(lobby(0, after, fred_ready=False)))
+    (line,) = news(owner)
+    assert line == "With Game: UNO Flip, also Colours: 4 colours; Buzzer cards: no"
+    owner.apply(LobbyChanged(lobby(0, {**after, "target": 200}, fred_ready=False)))
+    assert len(news(owner)) == 1  # a change the owner made elsewhere (a second client) is not
+
+
+def test_the_owner_hears_nothing_of_a_change_that_changed_only_what_was_asked() -> None:
+    owner = ClientModel(Translator("en"), name="Hana")
+    owner.apply(LobbyChanged(lobby(0, {}, fred_ready=True)))
+    owner.option_cursor = [info.name for info in editor_options()].index("target")
+    assert owner.change_option(1) is not None
+    owner.apply(LobbyChanged(lobby(0, {"target": 550}, fred_ready=False)))
+    assert news(owner) == []
