@@ -179,7 +179,10 @@ class ClientApp:
             buffer.document = Document(buffer.text[:most], most)
 
     def _accept_line(self, buffer: Buffer) -> bool:
-        """Enter on the input line: our new name after `e`, else a chat line."""
+        """Enter on the input line: our new name after `e`, else a chat line. Not while the
+        window is too small to show it: the line stays, for Enter once it is seen again."""
+        if render.too_small_for(*self._screen_size()):
+            return True  # keep the text
         if self.model.naming:
             self.model.naming = False
             self.send(self.model.set_name(buffer.text))

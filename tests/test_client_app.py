@@ -635,6 +635,24 @@ def test_a_window_too_small_for_the_game_lets_no_key_play_unseen() -> None:
         run(d, script)
 
 
+def test_a_window_too_small_sends_no_chat_line_unseen_and_keeps_it() -> None:
+    """The same for the chat's input line: Enter sends nothing while the window hides the
+    line; it stays typed, and Enter sends it once the window shows it again."""
+    async def script(d: Driver) -> None:
+        await d.press("\t")  # the chat has the keys
+        await d.press("hi all")
+        d.size = Size(rows=15, columns=50)
+        await d.press("\r")
+        assert d.client.sent == [] and d.client.chat_buffer.text == "hi all"
+        d.size = Size(rows=24, columns=80)
+        await d.press("\r")
+        assert d.client.sent == ["hi all"] and d.client.chat_buffer.text == ""
+        d.pipe.send_text("qy")
+
+    with driver() as d:
+        run(d, script)
+
+
 def test_a_help_longer_than_the_screen_turns_its_pages() -> None:
     """Found in tmux at 60x18: the help's long lines were cut with "…" and nothing read
     the rest. ↓ and ↑ turn its pages; any other key closes it, as before."""
