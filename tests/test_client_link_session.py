@@ -179,6 +179,19 @@ def bea_takes_a_seat(registry: Registry, host: HostConnection,
     return came
 
 
+def match_with_bea() -> tuple[Registry, HostConnection, LinkSession, int]:
+    """Ana (whose link reads the news), Bea and a bot, all ready: the match is on. Returns
+    Bea's seat too."""
+    registry = lobby_table()
+    host, link = seated_link(registry, "Ana")
+    came = bea_takes_a_seat(registry, host, link)
+    registry.tables[0].add_bot()
+    registry.request(1, "Ana", {"t": "ready", "id": 5, "ready": True}, 0.0)
+    registry.request(2, "Bea", {"t": "ready", "id": 5, "ready": True}, 0.0)
+    link.receive(host_frames(registry, host))
+    return registry, host, link, came[0].seat
+
+
 def test_a_player_who_renames_in_the_lobby_is_one_rename_not_a_join_and_a_leave() -> None:
     registry = lobby_table()
     host, link = seated_link(registry, "Ana")
@@ -210,32 +223,20 @@ def test_a_player_who_moves_to_another_seat_is_one_move_not_a_join_and_a_leave()
 def test_a_player_who_quits_in_mid_match_left_and_a_bot_plays_the_seat() -> None:
     """Found in tmux: a player who chose to leave (q, y) read to the others as "lost the
     connection"; the host plays the seat at once now, and the news says so."""
-    registry = lobby_table()
-    host, link = seated_link(registry, "Ana")
-    came = bea_takes_a_seat(registry, host, link)
-    registry.tables[0].add_bot()
-    registry.request(1, "Ana", {"t": "ready", "id": 5, "ready": True}, 0.0)
-    registry.request(2, "Bea", {"t": "ready", "id": 5, "ready": True}, 0.0)
-    link.receive(host_frames(registry, host))
+    registry, host, link, bea_seat = match_with_bea()
     assert registry.tables[0].game is not None  # the match is on
     registry.disconnect(2, 1.0, quit_=True)
 
     news = [u for u in link.receive(host_frames(registry, host)).updates
             if isinstance(u, SeatNews)]
 
-    assert news == [SeatNews("left_bot", "Bea", came[0].seat)]
+    assert news == [SeatNews("left_bot", "Bea", bea_seat)]
 
 
 def test_a_player_away_past_the_grace_period_is_news_when_the_bot_takes_over() -> None:
     """Found in tmux: a dropped player's seat went to a stand-in bot with no word in the chat;
     the seat just showed its stand-in."""
-    registry = lobby_table()
-    host, link = seated_link(registry, "Ana")
-    came = bea_takes_a_seat(registry, host, link)
-    registry.tables[0].add_bot()
-    registry.request(1, "Ana", {"t": "ready", "id": 5, "ready": True}, 0.0)
-    registry.request(2, "Bea", {"t": "ready", "id": 5, "ready": True}, 0.0)
-    link.receive(host_frames(registry, host))
+    registry, host, link, bea_seat = match_with_bea()
     registry.disconnect(2, 1.0)  # dropped, not quit: the seat waits for her
 
     dropped = [u for u in link.receive(host_frames(registry, host)).updates
@@ -244,8 +245,8 @@ def test_a_player_away_past_the_grace_period_is_news_when_the_bot_takes_over() -
     later = [u for u in link.receive(host_frames(registry, host)).updates
              if isinstance(u, SeatNews)]
 
-    assert dropped == [SeatNews("dropped", "Bea", came[0].seat)]
-    assert later == [SeatNews("stand_in", "Bea", came[0].seat)]
+    assert dropped == [SeatNews("dropped", "Bea", bea_seat)]
+    assert later == [SeatNews("stand_in", "Bea", bea_seat)]
 
 
 def test_a_seat_that_changes_hands_is_still_a_leave_and_a_join() -> None:
