@@ -31,17 +31,23 @@ def ended(lang: str, *updates: object) -> tuple[NetworkLink, ClientModel]:
     return link, model
 
 
+def key_refused(lang: str, known: str, expected: str) -> tuple[str, ClientModel]:
+    """What the CLI prints (exit 1) after the host's key was refused, the key known from
+    `known` ("earlier", "pinned") being `expected`; and the model, for its words."""
+    seen = "6HPL-C3VL-ZJL3-U3AC-MNRO-FTSV-6L5R-YYJQ-EJPC"
+    key = HostKeyWarning(known, "127.0.0.1:7301", expected, seen)
+    link, model = ended(lang, key, ConnectionChanged("lost", "the host's fingerprint is …"))
+    err = io.StringIO()
+    assert _finish(link, model, err) == 1
+    return err.getvalue(), model
+
+
 @pytest.mark.parametrize(("lang", "title"), [("en", "THE HOST'S FINGERPRINT HAS CHANGED"),
                                               ("it", "L'IMPRONTA DELL'HOST È CAMBIATA"),
                                               ("pt", "A IMPRESSÃO DIGITAL DO HOST MUDOU")])
 def test_a_changed_fingerprint_is_printed_again_in_the_players_words(lang: str,
                                                                      title: str) -> None:
-    seen = "6HPL-C3VL-ZJL3-U3AC-MNRO-FTSV-6L5R-YYJQ-EJPC"
-    key = HostKeyWarning("earlier", "127.0.0.1:7301", "AAAA-BBBB-CCCC-DDDD", seen)
-    link, model = ended(lang, key, ConnectionChanged("lost", "the host's fingerprint is …"))
-    err = io.StringIO()
-    assert _finish(link, model, err) == 1
-    said = err.getvalue()
+    said, model = key_refused(lang, "earlier", "AAAA-BBBB-CCCC-DDDD")
     assert title in said and "the host's fingerprint is" not in said
     assert "\n  unonet join 127.0.0.1:7301 --fingerprint 6HPL-C3VL-ZJL3-U3AC\n" in said
     assert model.tr("ui.key_printed") not in " ".join(said.split())  # the screen's alone
@@ -54,12 +60,7 @@ def test_a_changed_fingerprint_is_printed_again_in_the_players_words(lang: str,
 def test_a_pin_the_host_does_not_match_is_no_change(lang: str, title: str) -> None:
     """Found in tmux: a mistyped --fingerprint for a host never met before read "THE HOST'S
     FINGERPRINT HAS CHANGED"; nothing changed, the pin given does not match."""
-    seen = "6HPL-C3VL-ZJL3-U3AC-MNRO-FTSV-6L5R-YYJQ-EJPC"
-    key = HostKeyWarning("pinned", "127.0.0.1:7301", "AAAA-AAAA-AAAA-AAAA", seen)
-    link, model = ended(lang, key, ConnectionChanged("lost", "the host's fingerprint is …"))
-    err = io.StringIO()
-    assert _finish(link, model, err) == 1
-    said = err.getvalue()
+    said, model = key_refused(lang, "pinned", "AAAA-AAAA-AAAA-AAAA")
     assert title in said and model.tr("ui.key_changed") not in said
     assert model.tr("ui.key_pinned") in said and "AAAA-AAAA-AAAA-AAAA" in said
 
