@@ -227,8 +227,10 @@ def report(audit: Audit, out: TextIO) -> int:
     summary = (f"{counted(len(rounds), 'round')}, {audited} audited, {abandoned} abandoned "
                f"before the deal, {counted(audit.events, 'event')} checked")
     if violations:
+        # An event is bound only by the signed digest of its round: an offline audit cannot
+        # tell a host that sent another event from a file edited after it was recorded.
         say(f"summary: {summary}; {counted(len(violations), 'violation')}: the host broke the "
-              "protocol", file=out)
+              "protocol, or this file was changed since it was recorded", file=out)
         return EXIT_VIOLATION
     unjudged = sum(r.status not in ("audited", "violated") for r in rounds)
     if unjudged:  # nothing found is not everything checked: say what was not

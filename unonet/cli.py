@@ -810,7 +810,8 @@ def build_parser() -> argparse.ArgumentParser:
         "dir, transcripts/GAME_ID.msgpack) as if playing it again: every signature, every card, "
         "every audit and the rules. Prints a line per round and the host's key fingerprint; "
         "exit 0 if no violation is found (the summary says how many rounds could not be audited), "
-        "1 if the host broke the protocol, 2 if the file is not a "
+        "1 if a violation is found (the host broke the protocol, or the file was changed since "
+        "it was recorded), 2 if the file is not a "
         "readable transcript. Give the file to others: they can run the same check.",
     )
     audit.add_argument("file", metavar="FILE", help="a transcript (.msgpack)")
