@@ -16,23 +16,16 @@ import logging
 import math
 import os
 import socket
-from collections.abc import Callable, Mapping
-from typing import Any, Protocol
+from collections.abc import Callable
+from typing import Protocol
 
 import trio
 
 from host.admission import Verdict
 from host.logs import ConnectionLog, quoted
-from host.outgoing import (
-    CloseConnection,
-    ConnId,
-    Outgoing,
-    SendEvent,
-    SendMessage,
-    SendSnapshot,
-    event_frame,
-)
+from host.outgoing import CloseConnection, ConnId
 from host.registry import Registry, ResumeRefused
+from host.routing import Outlet
 from host.settings import ConnectionLimits
 from protocol.connection import ConnectionClosed, ConnectionFailed, MessageRefused
 from protocol.errors import Code, LocalProtocolError, ProtocolError
@@ -133,18 +126,27 @@ class ClientConnection:
         self._scope = trio.CancelScope()
         self._writing = False
         self._final = b""  # the error frame for a client cut off with a full queue
-        self._out: list[bytes] = []
-        """Frames pushed since the last flush. One list for the connection's life, emptied by
-        each flush: a new one per flush lived until the next (seconds, at a person's pace),
-        long enough for the collector's middle generation to walk thousands of them."""
+        self.outlet = Outlet(conn_id, self.protocol, self, check=self.limits.check_outgoing)
+        """The outgoing half, sans-IO and compiled (host/routing.py): what is pushed to this
+        client since the last flush, and why it was cut off, if it was."""
+        self._out = self.outlet.out  # the same list, for the life of the connection
         self._queued = 0  # items handed to the writer and not yet written
         self._fd: int | None = stream.socket.fileno() if isinstance(stream, trio.SocketStream) \
             else None  # plain TCP: `flush` may write straight to the socket (not TLS)
-        self.cut: str | None = None  # why the host cut the connection, if it did
         self.farewell = "eof"  # a clean close: the client's bye reason, or a bare EOF
         if tcp is None and isinstance(stream, trio.SocketStream):
             tcp = stream
         self._tcp = tcp
+
+    @property
+    def cut(self) -> str | None:
+        """Why the host cut the connection, if it did (kept by the outlet, which pushes
+        nothing more once it is set)."""
+        return self.outlet.cut
+
+    @cut.setter
+    def cut(self, why: str | None) -> None:
+        self.outlet.cut = why
 
     def ending(self) -> str:
         """Why the connection ended, once `run` has returned."""
@@ -388,52 +390,11 @@ class ClientConnection:
 
     # -- outgoing ------------------------------------------------------------------------------
 
-    def deliver(self, item: Outgoing, encoded: bytes | None = None) -> None:
-        """Queue what a table wants this client to get; never waits. `encoded` is the frame
-        of a SendMessage that goes to many (`encode_shared`), made once for all of them."""
-        if self.protocol.state is not ConnState.READY:
-            return
-        try:
-            if isinstance(item, SendMessage) and encoded is not None:
-                frame = self.protocol.send_encoded(str(item.message.get("t")), encoded)
-            elif isinstance(item, SendMessage):
-                frame = self.protocol.send(item.message)
-            elif isinstance(item, SendSnapshot):
-                frame = self.protocol.snapshot(item.view, item.legal)
-            elif isinstance(item, SendEvent):
-                self.deliver_event(item)
-                return
-            elif isinstance(item, CloseConnection):
-                self.log.line(trio.current_time(), logging.INFO, "closed by the host: %s",
-                              item.code)
-                self._push(self.protocol.refuse(item.code, item.msg))
-                self._reader_scope.cancel()
-                return
-            else:
-                raise TypeError(f"cannot deliver {item!r}")
-        except LocalProtocolError as exc:  # our bug: never send what the catalogue refuses
-            log.error("conn %d: not sent, %s: %r", self.id, exc, item)
-            return
-        self._push(frame)
-
-    def deliver_event(self, item: SendEvent) -> None:
-        """`deliver` for an event, the item a table sends most (`event_frame`)."""
-        if self.protocol.state is not ConnState.READY or self.cut is not None:
-            return
-        try:
-            self._out.append(event_frame(self.protocol, item,
-                                         check=self.limits.check_outgoing))
-        except LocalProtocolError as exc:  # our bug: never send what the catalogue refuses
-            log.error("conn %d: not sent, %s: %r", self.id, exc, item)
-
-    def encode_shared(self, message: Mapping[str, Any]) -> bytes | None:
-        """The frame of a message several connections get, encoded and checked once (the
-        catalogue's checks do not depend on the receiver); None if it must not be sent."""
-        try:
-            return self.protocol.encode_message(message)
-        except LocalProtocolError as exc:  # our bug: never send what the catalogue refuses
-            log.error("not sent to anyone, %s: %r", exc, message)
-            return None
+    def close(self, item: CloseConnection) -> None:
+        """A kick (routing's `Owner.close`): the fatal error, then the reader stops."""
+        self.log.line(trio.current_time(), logging.INFO, "closed by the host: %s", item.code)
+        self._push(self.protocol.refuse(item.code, item.msg))
+        self._reader_scope.cancel()
 
     def discard_unsent(self) -> None:
         """Forget what was pushed and not yet flushed: moves of a table whose journal failed,

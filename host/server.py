@@ -25,8 +25,9 @@ from host.admission import Admission, Verdict, address_key
 from host.connection import ClientConnection
 from host.group_commit import sync_taken
 from host.logs import ConnectionLog
-from host.outgoing import ConnId, Outgoing, SendEvent, SendMessage
+from host.outgoing import ConnId
 from host.registry import Registry
+from host.routing import Outlet, deliver, plan
 from host.settings import ConnectionLimits
 from protocol.address import host_port
 from protocol.errors import ALL_CODES, Code
@@ -37,10 +38,6 @@ log = logging.getLogger("unonet.host.server")
 
 COUNTED_ENDINGS = ALL_CODES | {"write_failed", "closed"}
 """The keys of `HostServer.closes`: a code a client makes up in its fatal error is `other`."""
-
-UNSHARED = frozenset({"error", "bye"})
-"""Messages that change the sender's state: encoded for each connection (protocol/connection)."""
-
 
 @dataclass
 class ServerConfig:
@@ -58,6 +55,8 @@ class HostServer:
         self.config = config
         self.limits = config.limits
         self.connections: dict[ConnId, ClientConnection] = {}
+        self.outlets: dict[ConnId, Outlet] = {}
+        """Each connection's outgoing half (host/routing.py), by the same key."""
         self.admission = Admission(self.limits)
         self._ids = itertools.count(1)
         self._wakeup = trio.Event()
@@ -115,7 +114,8 @@ class HostServer:
     def sizes(self) -> dict[str, int]:
         """The size of every structure the server and its registry keep per connection or per
         table (benchmarks/soak.py watches them stay bounded)."""
-        return {"connections": len(self.connections), "closes": len(self.closes),
+        return {"connections": len(self.connections), "outlets": len(self.outlets),
+                "closes": len(self.closes),
                 "handlers": len(self._scopes),
                 **{f"admission.{k}": v for k, v in self.admission.sizes().items()},
                 "registry.tables": len(self.registry.tables),
@@ -151,53 +151,22 @@ class HostServer:
         items = self.registry.take_outgoing()
         if not items:
             return
-        # A message a table sends to many members is one shared map: encode it once per pass.
-        # (Counted by hand: a Counter checks its argument against an ABC on every call.)
-        receivers: dict[int, int] = {}
-        answered: set[ConnId] = set()
-        for item in items:
-            if type(item) is SendMessage:
-                key = id(item.message)
-                receivers[key] = receivers.get(key, 0) + 1
-                if item.message.get("t") == "accepted":
-                    answered.add(item.conn)
-        shared: dict[int, bytes | None] = {}
-        # One write per connection: an intent's `accepted` goes with the events it caused.
-        # The connections that were answered are served first, frames and write, before the
-        # frames of anyone else are even made: their sender is waiting for that answer.
-        if answered:
-            first = [item for item in items if item.conn in answered]
-            items = [item for item in items if item.conn not in answered]
-            for connection in self._deliver(first, receivers, shared):
-                if self.registry.journals.pending:  # flushed first once the commit is made
-                    self._held_answered[connection.id] = connection
-                connection.flush()
-        for connection in self._deliver(items, receivers, shared):
-            connection.flush()
-
-    def _deliver(self, items: list[Outgoing], receivers: dict[int, int],
-                 shared: dict[int, bytes | None]) -> list[ClientConnection]:
-        """Queue `items` on their connections, in order; the connections that got any."""
-        touched: dict[ConnId, ClientConnection] = {}
+        # The items, their frames and the connections touched are host/routing.py's work
+        # (compiled); the writes are the connections'. A message a table sends to many
+        # members is one shared map, encoded once per pass. One write per connection: an
+        # intent's `accepted` goes with the events it caused. The connections that were
+        # answered are served first, frames and write, before the frames of anyone else are
+        # even made: their sender is waiting for that answer.
+        found = plan(items)
         connections = self.connections
-        for item in items:
-            connection = connections.get(item.conn)
-            if connection is None:
-                continue
-            touched[item.conn] = connection
-            if type(item) is SendEvent:  # most items: a dozen per action
-                connection.deliver_event(item)
-            elif type(item) is SendMessage and receivers[id(item.message)] > 1 \
-                    and item.message.get("t") not in UNSHARED:
-                key = id(item.message)
-                if key not in shared:
-                    shared[key] = connection.encode_shared(item.message)
-                frame = shared[key]
-                if frame is not None:
-                    connection.deliver(item, frame)
-            else:
-                connection.deliver(item)
-        return list(touched.values())
+        if found.answered:
+            for conn in deliver(found.answered, self.outlets, found):
+                connection = connections[conn]
+                if self.registry.journals.pending:  # flushed first once the commit is made
+                    self._held_answered[conn] = connection
+                connection.flush()
+        for conn in deliver(found.rest, self.outlets, found):
+            connections[conn].flush()
 
     async def _table_clock(self) -> None:
         self.registry.touch_all()
@@ -332,6 +301,7 @@ class HostServer:
             self._scopes.pop(conn_id, None)
             self.admission.gone(conn_id)
             connection = self.connections.pop(conn_id, None)
+            self.outlets.pop(conn_id, None)
             if connection is not None:  # cancelled (the host stops): what it got so far
                 ending = connection.ended_as()
             conn_log.last(logging.INFO, "ended: %s after %.1f s", ending,
@@ -377,6 +347,7 @@ class HostServer:
                                       accepted=accepted,
                                       conn_log=conn_log, tcp=tcp)
         self.connections[conn_id] = connection
+        self.outlets[conn_id] = connection.outlet
         try:
             await connection.run()
         except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:

@@ -13,6 +13,7 @@ import trio
 import trio.testing
 
 import host.connection as connection_module
+import host.routing as routing_module
 from host.bots import SeatBots
 from host.connection import ClientConnection
 from host.outgoing import event_frame
@@ -168,7 +169,7 @@ async def test_the_sender_of_an_intent_is_served_before_the_rest_of_its_table(
                 return real_frame(protocol, item, check=check)
 
             made: list[tuple[bool, int]] = []
-            monkeypatch.setattr(connection_module, "event_frame", frame)
+            monkeypatch.setattr(routing_module, "event_frame", frame)
             await actor.send({"t": "intent", "id": 78, "action": legal[0]})
             while len({w_fd for w_fd, data in writes
                        if any(f["t"] == "event" for f in _frames(data))}) < 2:

@@ -75,7 +75,7 @@ HOST_MODULES = (
     "protocol.trust.seed_exchange",
     "protocol.trust.signing",
     # The tables, sans-IO: an intent's way from the registry to the match and back out as what
-    # each member gets. The trio shell (host/connection.py, host/server.py), the journal's file
+    # each member gets, down to each connection's frames (host/routing.py). The trio shell (host/connection.py, host/server.py), the journal's file
     # I/O and the settings stay pure Python: they await, touch files, or run once per round
     # rather than once per action. So do the stand-in bots (host/bots.py): their bookkeeping
     # runs at every action, but compiled it made no difference beyond the noise where the
@@ -85,6 +85,7 @@ HOST_MODULES = (
     "host.outgoing",
     "host.registry",
     "host.round_log",
+    "host.routing",
     "host.seating",
     "host.table",
     "host.table_limits",
