@@ -37,10 +37,13 @@ def enc(*fields: Field) -> bytes:
 
 
 def enc_fields(fields: Sequence[Field]) -> bytes:
-    """`enc(*fields)`, for a sequence at hand (the compiled engine calls this one directly)."""
-    parts = [_U32.pack(len(fields))]
+    """`enc(*fields)`, for a sequence at hand (the compiled engine calls this one directly).
+    A bytes field, most of them (a deck's commitment has 108), is taken as it is: the general
+    `field_bytes` cost a third of a microsecond each in its checks."""
+    length = _U32.pack
+    parts = [length(len(fields))]
     for field in fields:
-        raw = field_bytes(field)
-        parts.append(_U32.pack(len(raw)))
+        raw = field if type(field) is bytes else field_bytes(field)
+        parts.append(length(len(raw)))
         parts.append(raw)
     return b"".join(parts)

@@ -109,6 +109,9 @@ class Signer:
         if not isinstance(key, ec.EllipticCurvePrivateKey) or not isinstance(key.curve, _CURVE):
             raise ValueError("the signing key must be an ECDSA P-256 (secp256r1) private key")
         self._key = key
+        self._algorithm = ec.ECDSA(_HASH(), deterministic_signing=True)
+        """Made once: making it looks up the backend's support each time (four signatures a
+        round, each paying that)."""
         self.signer: bytes = key.public_key().public_bytes(
             serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo
         )
@@ -134,7 +137,7 @@ class Signer:
         it sent before) is the same bytes, and no weak random source can leak the key. Raises
         TypeError if the message is outside the encoding profile (see `canonical`).
         """
-        der = self._key.sign(statement(message), ec.ECDSA(_HASH(), deterministic_signing=True))
+        der = self._key.sign(statement(message), self._algorithm)
         r, s = decode_dss_signature(der)
         signed = {key: item for key, item in message.items() if key != SIG_FIELD}
         signed[SIG_FIELD] = r.to_bytes(SCALAR_SIZE, "big") + s.to_bytes(SCALAR_SIZE, "big")
