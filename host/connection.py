@@ -24,6 +24,7 @@ import trio
 from host.admission import Verdict
 from host.logs import ConnectionLog, quoted
 from host.outgoing import CloseConnection, ConnId
+from host.poller import Poller
 from host.registry import Registry, ResumeRefused
 from host.routing import Outlet
 from host.settings import ConnectionLimits
@@ -102,10 +103,12 @@ class ClientConnection:
         accepted: float | None = None,
         conn_log: ConnectionLog | None = None,
         tcp: trio.SocketStream | None = None,
+        poller: Poller | None = None,
     ) -> None:
         """`accepted` is when TCP accepted the connection (the handshake deadline counts from
         it, TLS included); `conn_log` the connection's budgeted log lines; `tcp` the socket
-        under `stream` (TLS), which `alive` looks at."""
+        under `stream` (TLS), which `alive` looks at; `poller` the server's set of plain-TCP
+        reads (host/poller.py), which reads this connection if it is plain TCP."""
         self.id = conn_id
         self.stream = stream
         self.registry = registry
@@ -137,6 +140,9 @@ class ClientConnection:
         if tcp is None and isinstance(stream, trio.SocketStream):
             tcp = stream
         self._tcp = tcp
+        self._poller = poller if self._fd is not None else None
+        self._read_done = trio.Event()  # the poller read the end, or reading must stop
+        self._read_failure: BaseException | None = None  # a bug while the poller read
 
     @property
     def cut(self) -> str | None:
@@ -220,30 +226,74 @@ class ClientConnection:
             await self._last_words(self._final)
 
     async def _reader(self) -> None:
+        if self._poller is not None:
+            await self._polled(self._poller)
+            return
         while self.protocol.state not in (ConnState.CLOSED, ConnState.ERROR):
             try:
                 data = await self._read()
             except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
                 log.debug("conn %d (%s): stream broken: %s", self.id, self.peer, exc)
                 data = b""
-            now = trio.current_time()
-            if data:
-                self.last_received = now
-            try:
-                events = self.protocol.receive_data(data, now)
-            except ProtocolError:
-                return  # already in ERROR; nothing more to read
-            self._dispatch_all(events, self.protocol.data_to_send())
-            # Not kept while the reader waits for the client (seconds, at a person's pace):
-            # the collector's middle generation walked every waiting reader's last intent.
-            del events
-            # Routing flushes every connection once, those answered first (ours, for an
-            # intent: its `accepted` and the events it caused in one write); ours again for
-            # what the read caused that routing did not (a pong, a refusal).
-            self.changed()
-            self.flush()
-            if not data:
+            if not self._received(data):
                 return
+
+    async def _polled(self, poller: Poller) -> None:
+        """The reader of a plain-TCP connection on a server with a poller: the poller calls
+        `readable` whenever the socket has something; this task only waits for the end (or
+        for its cancellation: a drop) and takes the socket out of the poller's set."""
+        assert self._fd is not None
+        fd = self._fd
+        poller.add(fd, self)
+        try:
+            await self._read_done.wait()
+        finally:
+            poller.remove(fd)
+        if self._read_failure is not None:  # our bug, raised where the handler logs it
+            raise self._read_failure
+
+    def readable(self) -> None:
+        """The poller's call (host/poller.Readable): read once and handle what came. Never
+        raises: a failure is raised again in this connection's own task (`_polled`)."""
+        fd = self._fd
+        if fd is None or self._read_done.is_set() or self._reader_scope.cancel_called \
+                or self._scope.cancel_called:
+            self._read_done.set()  # cancelled meanwhile (dropped, refused): read no more
+            return
+        try:
+            data = os.read(fd, RECEIVE_CHUNK)
+        except BlockingIOError:
+            return  # woken with nothing to read after all
+        except OSError as exc:  # reset by the peer: the stream is broken
+            log.debug("conn %d (%s): stream broken: %s", self.id, self.peer, exc)
+            data = b""
+        try:
+            more = self._received(data)
+        except Exception as exc:
+            self._read_failure = exc
+            more = False
+        if not more:
+            self._read_done.set()
+
+    def _received(self, data: bytes) -> bool:
+        """Handle what one read brought (b"": the end); whether to read on."""
+        now = trio.current_time()
+        if data:
+            self.last_received = now
+        try:
+            events = self.protocol.receive_data(data, now)
+        except ProtocolError:
+            return False  # already in ERROR; nothing more to read
+        self._dispatch_all(events, self.protocol.data_to_send())
+        # Not kept while the reader waits for the client (seconds, at a person's pace):
+        # the collector's middle generation walked every waiting reader's last intent.
+        del events
+        # Routing flushes every connection once, those answered first (ours, for an
+        # intent: its `accepted` and the events it caused in one write); ours again for
+        # what the read caused that routing did not (a pong, a refusal).
+        self.changed()
+        self.flush()
+        return bool(data) and self.protocol.state not in (ConnState.CLOSED, ConnState.ERROR)
 
     async def _read(self) -> bytes:
         """The next bytes from the client (b"" at EOF). On plain TCP: wait until the socket

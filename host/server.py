@@ -26,6 +26,7 @@ from host.connection import ClientConnection
 from host.group_commit import sync_taken
 from host.logs import ConnectionLog
 from host.outgoing import ConnId
+from host.poller import Poller
 from host.registry import Registry
 from host.routing import Outlet, deliver, plan
 from host.settings import ConnectionLimits
@@ -70,6 +71,8 @@ class HostServer:
         """The deadline the tables' clock sleeps until (inf: none); -inf while it is awake,
         when it looks at every table's deadline again before sleeping."""
         self._scopes: dict[ConnId, trio.CancelScope] = {}  # every handler, to drop it early
+        self.poller = Poller() if Poller.available() else None
+        """The reads of every plain-TCP connection, in one epoll set (host/poller.py)."""
         self.closes: Counter[str] = Counter()
         """How connections ended: a fatal code the host sent or got (slow_consumer,
         rate_limited, bad_frame, ...), `write_failed` or `closed` (bye or EOF); any other
@@ -96,6 +99,8 @@ class HostServer:
             nursery.start_soon(self._table_clock)
             nursery.start_soon(self._lobby_clock)
             nursery.start_soon(self._journal_commits)
+            if self.poller is not None:
+                nursery.start_soon(self.poller.run)
             if self.registry.journals.interval is not None:
                 nursery.start_soon(self._journal_syncs, self.registry.journals.interval)
             try:
@@ -115,6 +120,7 @@ class HostServer:
         """The size of every structure the server and its registry keep per connection or per
         table (benchmarks/soak.py watches them stay bounded)."""
         return {"connections": len(self.connections), "outlets": len(self.outlets),
+                "polled": len(self.poller) if self.poller is not None else 0,
                 "closes": len(self.closes),
                 "handlers": len(self._scopes),
                 **{f"admission.{k}": v for k, v in self.admission.sizes().items()},
@@ -345,7 +351,7 @@ class HostServer:
         connection = ClientConnection(conn_id, stream, self.registry, self.changed, peer,
                                       self.limits, address=address, gate=self,
                                       accepted=accepted,
-                                      conn_log=conn_log, tcp=tcp)
+                                      conn_log=conn_log, tcp=tcp, poller=self.poller)
         self.connections[conn_id] = connection
         self.outlets[conn_id] = connection.outlet
         try:

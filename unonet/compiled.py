@@ -75,9 +75,10 @@ HOST_MODULES = (
     "protocol.trust.seed_exchange",
     "protocol.trust.signing",
     # The tables, sans-IO: an intent's way from the registry to the match and back out as what
-    # each member gets, down to each connection's frames (host/routing.py). The trio shell (host/connection.py, host/server.py), the journal's file
-    # I/O and the settings stay pure Python: they await, touch files, or run once per round
-    # rather than once per action. So do the stand-in bots (host/bots.py): their bookkeeping
+    # each member gets, down to each connection's frames (host/routing.py). The trio shell
+    # (host/connection.py, host/server.py, host/poller.py), the journal's file I/O and the
+    # settings stay pure Python: they await, touch files, or run once per round rather than
+    # once per action. So do the stand-in bots (host/bots.py): their bookkeeping
     # runs at every action, but compiled it made no difference beyond the noise where the
     # host's tables have players only, as in the benchmarks (benchmarks/host_logic.py, 20
     # tables, three alternating pairs: 0.93x, 1.07x, 0.99x); tables of bots were not measured.

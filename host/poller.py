@@ -1,0 +1,77 @@
+"""One epoll set for the reads of every plain-TCP connection, waited on by one task.
+
+With a task per connection, each read went through trio's own wait: the connection's task
+parked, an `epoll_ctl` re-armed its socket (trio's registrations are one-shot), and the run
+loop woke the task again, about a fifth of the host's CPU per action in benchmarks/host.py.
+Here the sockets are registered once, level-triggered, in a set of our own; one task waits
+until that set is readable (trio watches its descriptor like any other) and hands each ready
+socket to its connection, which reads it and handles what came without a task switch. Under
+load one wake serves every connection that sent something meanwhile.
+
+Linux only (`select.epoll`); elsewhere, and over TLS, each connection reads in its own task
+as before (host/connection.py).
+"""
+
+from __future__ import annotations
+
+import logging
+import select
+from typing import Protocol
+
+import trio
+
+log = logging.getLogger("unonet.host.poller")
+
+BATCH = 64
+"""Ready sockets handled per wake at most before the other tasks run (writers, the tables'
+clock): a burst of a thousand clients does not hold the event loop for all of them."""
+
+
+class Readable(Protocol):
+    def readable(self) -> None:
+        """The socket has bytes (or its end) to read: read once and handle them. Never raises:
+        a failure ends that connection, not the poller."""
+
+
+class Poller:
+    """The read side of many sockets, in one epoll set."""
+
+    def __init__(self) -> None:
+        self._epoll = select.epoll()
+        self._readers: dict[int, Readable] = {}
+
+    @staticmethod
+    def available() -> bool:
+        """Whether this system has epoll (Linux)."""
+        return hasattr(select, "epoll")
+
+    def __len__(self) -> int:
+        return len(self._readers)
+
+    def add(self, fd: int, reader: Readable) -> None:
+        """Hand `fd`'s reads to `reader` until `remove` (always before the socket closes: its
+        number may be reused at once)."""
+        self._epoll.register(fd, select.EPOLLIN)
+        self._readers[fd] = reader
+
+    def remove(self, fd: int) -> None:
+        if self._readers.pop(fd, None) is None:
+            return
+        try:
+            self._epoll.unregister(fd)
+        except (OSError, ValueError):  # closed already: the kernel dropped it from the set
+            log.debug("fd %d was no longer registered", fd)
+
+    async def run(self) -> None:
+        """Serve reads until cancelled; the set is closed then."""
+        epoll = self._epoll
+        try:
+            while True:
+                await trio.lowlevel.wait_readable(epoll.fileno())
+                for fd, _mask in epoll.poll(0, BATCH):
+                    reader = self._readers.get(fd)
+                    if reader is not None:
+                        reader.readable()
+        finally:
+            self._readers.clear()
+            epoll.close()
