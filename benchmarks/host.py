@@ -513,8 +513,9 @@ def report(saturated: list[dict[str, Any]], paced: list[dict[str, Any]]) -> None
         fan = [r["fanout_us_per_request"] for r in saturated]
         print(f"fan-out CPU per request      {spread(fan)} us, of which the kernel's "
               f"{spread([r['fanout_kernel_us_per_request'] for r in saturated])} us   (the I/O "
-              f"floor of an action at a table of {SEATS}, built as the host is: trio, "
-              f"protocol.frames; a read and {SEATS} writes, a frame each, no game)")
+              f"floor of an action at a table of {SEATS}, built as the host is: trio and "
+              f"the host's poller, protocol.frames; a read and {SEATS} writes, a frame "
+              "each, no game)")
         print(f"host / fan-out CPU           "
               f"{spread([c / f for c, f in zip(cpu, fan, strict=True)], 1, '{:.1f}')} x   "
               "(the host's cost beside a server that only does the I/O of an action, the same "

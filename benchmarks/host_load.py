@@ -18,12 +18,13 @@ intents evenly spaced: a steady load below what saturates the host).
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import os
 import random
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -31,6 +32,7 @@ from typing import Any
 import msgpack
 import trio
 
+from host.poller import Poller
 from protocol.frames import FrameDecoder, encode_frame
 from protocol.trust.primitives import seed_commitment
 
@@ -339,69 +341,101 @@ async def fanout_server(seats: int,
     `seats` take turns; each request is decoded (FrameDecoder), answered to its sender first
     (encode_frame of what it held, as the echo does) and then announced to every group mate
     in a frame of its own (an event map with a sequence number and the next seat), one write
-    per connection, through the host's own reads and writes (wait_readable, os.read,
-    os.write). What a host cannot do with less: a read, `seats` writes, a frame each; no
-    game, no table, no trust. The turn passes to the next seat on that frame."""
+    per connection, through the host's own reads and writes: the server's poller
+    (host/poller.py: one epoll set, one task) where the host has one, else wait_readable in a
+    task per connection; os.read, os.write. What a host cannot do with less: a read, `seats`
+    writes, a frame each; no game, no table, no trust. The turn passes to the next seat on
+    that frame."""
     groups: dict[int, list[int | None]] = {}
-    sequence = 0
-
-    def send(fd: int, data: bytes) -> int:
-        """Bytes the socket took now; the rest is the caller's (a mate's is dropped: its
-        client then stalls, and the phase's figures show it)."""
-        try:
-            return os.write(fd, data)
-        except (BlockingIOError, BrokenPipeError, ConnectionResetError):
-            return 0
+    sequence = itertools.count(1)
+    poller = Poller() if Poller.available() else None
 
     async def handle(stream: trio.SocketStream) -> None:
-        nonlocal sequence
-        fd = stream.socket.fileno()
-        decoder = FrameDecoder()
-        member: tuple[int, int] | None = None
+        member = FanoutMember(stream, groups, seats, sequence)
         try:
-            while True:
-                await trio.lowlevel.wait_readable(fd)
+            if poller is not None:
+                poller.add(member.fd, member)
                 try:
-                    data = os.read(fd, RECEIVE)
-                except BlockingIOError:
-                    continue
-                except OSError:
+                    await member.done.wait()
+                finally:
+                    poller.remove(member.fd)
+                return
+            while True:
+                await trio.lowlevel.wait_readable(member.fd)
+                member.readable()
+                if member.done.is_set():
                     return
-                if not data:
-                    return
-                decoder.receive_data(data)
-                while isinstance(got := decoder.next_frame(), dict):
-                    if got.get("t") == "hello":  # {"group": g, "seat": s}: a member
-                        member = (int(got["group"]), int(got["seat"]))
-                        group = groups.setdefault(member[0], [None] * seats)
-                        group[member[1]] = fd
-                        if all(mate is not None for mate in group):  # full: seat 0 starts
-                            start = encode_frame({"t": "event", "seq": 0,
-                                                  "event": FANOUT_EVENT, "next": 0})
-                            for mate in group:
-                                assert mate is not None
-                                send(mate, start)
-                        continue
-                    if member is None:
-                        return
-                    answer = encode_frame(got)
-                    sent = send(fd, answer)
-                    if sent < len(answer):
-                        await stream.send_all(answer[sent:])
-                    sequence += 1
-                    announced = encode_frame({"t": "event", "seq": sequence,
-                                              "event": FANOUT_EVENT,
-                                              "next": (member[1] + 1) % seats})
-                    for index, mate in enumerate(groups[member[0]]):
-                        if index != member[1] and mate is not None:
-                            send(mate, announced)
         finally:
-            if member is not None:
-                groups[member[0]][member[1]] = None
+            member.leave()
 
-    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
-    task_status.started(listeners[0].socket.getsockname()[1])
-    await trio.serve_listeners(handle, listeners)
+    async with trio.open_nursery() as nursery:
+        if poller is not None:
+            nursery.start_soon(poller.run)
+        listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+        task_status.started(listeners[0].socket.getsockname()[1])
+        await trio.serve_listeners(handle, listeners)
+
+
+class FanoutMember:
+    """One client of the fan-out anchor: what a read of its socket does (`readable`)."""
+
+    def __init__(self, stream: trio.SocketStream, groups: dict[int, list[int | None]],
+                 seats: int, sequence: Iterator[int]) -> None:
+        self.fd = stream.socket.fileno()
+        self.sequence = sequence  # shared by every member: the events' sequence numbers
+        self.groups = groups
+        self.seats = seats
+        self.decoder = FrameDecoder()
+        self.member: tuple[int, int] | None = None
+        self.done = trio.Event()
+
+    def readable(self) -> None:
+        """Read once and answer what came; `done` is set at the end of the stream."""
+        try:
+            data = os.read(self.fd, RECEIVE)
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b""
+        if not data:
+            self.done.set()
+            return
+        self.decoder.receive_data(data)
+        while isinstance(got := self.decoder.next_frame(), dict):
+            if got.get("t") == "hello":  # {"group": g, "seat": s}: a member
+                self.member = (int(got["group"]), int(got["seat"]))
+                group = self.groups.setdefault(self.member[0], [None] * self.seats)
+                group[self.member[1]] = self.fd
+                if all(mate is not None for mate in group):  # full: seat 0 starts
+                    start = encode_frame({"t": "event", "seq": 0,
+                                          "event": FANOUT_EVENT, "next": 0})
+                    for mate in group:
+                        assert mate is not None
+                        _send(mate, start)
+                continue
+            if self.member is None:
+                self.done.set()
+                return
+            _send(self.fd, encode_frame(got))  # the sender's answer first
+            announced = encode_frame({"t": "event", "seq": next(self.sequence),
+                                      "event": FANOUT_EVENT,
+                                      "next": (self.member[1] + 1) % self.seats})
+            for index, mate in enumerate(self.groups[self.member[0]]):
+                if index != self.member[1] and mate is not None:
+                    _send(mate, announced)
+
+    def leave(self) -> None:
+        if self.member is not None:
+            self.groups[self.member[0]][self.member[1]] = None
+
+
+def _send(fd: int, data: bytes) -> int:
+    """Bytes the socket took now; the rest is dropped (the client then stalls, and the phase's
+    figures show it)."""
+    try:
+        return os.write(fd, data)
+    except (BlockingIOError, BrokenPipeError, ConnectionResetError):
+        return 0
 
 
 async def run_fanout_client(port: int, group: int, seat: int, stats: Stats,
