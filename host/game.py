@@ -432,10 +432,14 @@ class Game:
             self.decision_deadline = self._decision_time(now)
         in_round = self.match.phase == IN_ROUND
         controlled = self._controlled() if in_round else []
-        self.race_due = self.bots.schedule(controlled, now) if in_round else None
+        if not controlled:  # a table of players, most actions: no bot to ask anything
+            if in_round and self.bots.chances:
+                self.bots.schedule(controlled, now)  # forgets the chances it noted
+            self.race_due = self.bot_due = None
+            return
+        self.race_due = self.bots.schedule(controlled, now)
         # After `schedule`: a bot about to catch someone has no decision to make until then.
-        self.bot_due = (now + self.timings.bot_delay
-                        if in_round and self.bots.has_work(controlled) else None)
+        self.bot_due = now + self.timings.bot_delay if self.bots.has_work(controlled) else None
 
     def _decision_key(self) -> tuple[Any, ...] | None:
         """What identifies the pending decision: its timer restarts when this changes. A

@@ -46,7 +46,7 @@ def proof_fields(commitments: HostCommitments, event: ev.Event) -> dict[str, Any
     allowed = PROOF_FIELDS.get(wire_name(type(event)))
     if not allowed:  # most events carry none: nothing to derive
         return {}
-    proof = commitments.event_proof(event).to_dict()
+    proof = commitments.proof_fields(event)
     return {key: value for key, value in proof.items() if key in allowed}
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from protocol.trust.constants import ABSENT_SEED, ALGO, NO_SEAT, SEED_SIZE
 from protocol.trust.deck import CardProof, CommittedDeck, deal_deck, reshuffle_deck
@@ -118,18 +119,26 @@ class HostCommitments:
         return tuple(self.nonce(position) for position in positions)
 
     def event_proof(self, event: ev.Event) -> EventProof:
-        """The proof fields an honest host attaches to `event` (SPEC.md 11.4): a nonce for
-        every position whose card the receivers learn. A card drawn, swapped, passed or handed
-        back from under the pile reaches its owner as cards_received, so that is the one place
-        a face-down card is opened; hands_moved and cards_returned carry none. No Mercy's
-        cards_discarded and roulette_turned show cards face up to everybody: a nonce each."""
-        if isinstance(
-            event, ev.CardsReceived | ev.ChallengeReveal | ev.CardsDiscarded | ev.RouletteTurned
-        ):
-            return EventProof(nonces=self.nonces(event.positions))
-        if isinstance(event, ev.CardPlayed | ev.TopCardTurned):
-            return EventProof(nonce=self.nonce(event.position))
-        return EventProof()
+        """The proof fields an honest host attaches to `event` (SPEC.md 11.4), as an
+        EventProof (`proof_fields`)."""
+        fields = self.proof_fields(event)
+        return EventProof(nonce=fields.get("nonce"), nonces=tuple(fields.get("nonces", ())))
+
+    def proof_fields(self, event: ev.Event) -> dict[str, Any]:
+        """The proof fields an honest host attaches to `event` (SPEC.md 11.4), as the keys they
+        take beside the event on the wire: a nonce for every position whose card the receivers
+        learn. A card drawn, swapped, passed or handed back from under the pile reaches its
+        owner as cards_received, so that is the one place a face-down card is opened;
+        hands_moved and cards_returned carry none. No Mercy's cards_discarded and
+        roulette_turned show cards face up to everybody: a nonce each. A map, not an
+        EventProof: this runs for most events of every action."""
+        if isinstance(event, (ev.CardPlayed, ev.TopCardTurned)):
+            return {"nonce": self.nonce(event.position)}
+        if isinstance(event, (ev.CardsReceived, ev.ChallengeReveal, ev.CardsDiscarded,
+                              ev.RouletteTurned)):
+            nonces = [self.nonce(position) for position in event.positions]
+            return {"nonces": nonces} if nonces else {}
+        return {}
 
     def challenge_proofs(self, positions: Iterable[Position]) -> tuple[CardProof, ...]:
         """The openings of a challenged hand, for the challenger alone."""
