@@ -142,6 +142,13 @@ def decode_bounded(
 
     wide = any(wide_fields.values())
     max_array = MAX_WIDE_ARRAY_LEN if wide else MAX_ARRAY_LEN
+    if size <= PLAIN_DECODE_BYTES:
+        plain = _decode_plain(payload, size, max_array)
+        if plain is not None:
+            kind = plain.get("t")
+            keys = wide_fields.get(kind, frozenset()) if isinstance(kind, str) else frozenset()
+            check_decoded(plain, keys, max_array, max_containers)
+            return plain
     try:
         value = msgpack.unpackb(
             payload, raw=False, strict_map_key=True, use_list=True,
@@ -162,6 +169,31 @@ def decode_bounded(
     keys = wide_fields.get(kind, frozenset()) if isinstance(kind, str) else frozenset()
     check_decoded(value, keys, max_array)
     return value  # type: ignore[no-any-return]
+
+
+PLAIN_DECODE_BYTES: Final = 256
+"""Payloads up to this size (an intent, a seed message, a ping: most frames a client sends)
+are first decoded without msgpack's hooks, which cost three times the decoding itself: such a
+payload holds at most this many containers, and `check_decoded` counts them. A map that
+repeated a key would have lost one, so the value is kept only if packing it gives the payload
+back byte for byte (what every msgpack encoder that packs each value in its shortest form
+sends); any other payload takes the hooked path, which names the fault."""
+
+
+def _decode_plain(payload: bytes, size: int, max_array: int) -> dict[str, Any] | None:
+    """`payload` decoded without hooks, if it is a map that packs back to the same bytes."""
+    try:
+        value = msgpack.unpackb(
+            payload, raw=False, strict_map_key=True, use_list=True,
+            max_str_len=min(MAX_STR_BYTES, size), max_bin_len=min(MAX_BIN_BYTES, size),
+            max_array_len=min(max_array, size), max_map_len=min(MAX_MAP_LEN, size // 2),
+            max_ext_len=0,
+        )
+    except Exception:  # msgpack raises many types: the hooked path says which fault it is
+        return None
+    if type(value) is not dict or _PACKER.pack(value) != payload:
+        return None
+    return value
 
 
 _PACKER = msgpack.Packer(use_bin_type=True)

@@ -125,7 +125,8 @@ lengths (max_str_len, max_bin_len) and str's UTF-8 while decoding."""
 _STR_ONLY = frozenset({str})
 
 
-def check_decoded(message: Any, wide_keys: frozenset[str], max_array: int) -> None:
+def check_decoded(message: Any, wide_keys: frozenset[str], max_array: int,
+                  max_containers: int | None = None) -> None:
     """Raise ProtocolError(bad_frame) unless `message`, as msgpack decoded it with
     `decode_bounded`'s options, is within the profile.
 
@@ -133,18 +134,30 @@ def check_decoded(message: Any, wide_keys: frozenset[str], max_array: int) -> No
     types and array sizes up to `max_array` msgpack has checked already, and whose containers
     are few (MAX_CLIENT_CONTAINERS): the walk steps through containers only, checking each
     container's keys and scalars by their set of types at C speed. Arrays over MAX_ARRAY_LEN
-    are checked here only when `max_array` allowed more (a wide field).
+    are checked here only when `max_array` allowed more (a wide field). With
+    `max_containers`, more maps and arrays than that are refused too (when msgpack decoded
+    without counting them: frames.PLAIN_DECODE_BYTES).
     """
     if type(message) is not dict:
         raise ProtocolError(Code.BAD_FRAME, f"top level must be a map, not {_kind(message)}")
     wide_checked = max_array > MAX_ARRAY_LEN
     stack: list[tuple[Any, int, bool]] = [(message, 1, False)]
+    containers = 0
     while stack:
         container, depth, wide = stack.pop()
+        containers += 1
+        if max_containers is not None and containers > max_containers:
+            raise ProtocolError(
+                Code.BAD_FRAME, f"more than {max_containers} maps and arrays in one frame")
         if not container:
             continue
         if type(container) is dict:
-            if not _STR_ONLY.issuperset(map(type, container)):
+            if len(container) <= SMALL_CONTAINER:
+                for key in container:
+                    if type(key) is not str:
+                        raise ProtocolError(Code.BAD_FRAME,
+                                            f"map keys must be str, not {_kind(key)}")
+            elif not _STR_ONLY.issuperset(map(type, container)):
                 bad = next(k for k in container if type(k) is not str)
                 raise ProtocolError(Code.BAD_FRAME, f"map keys must be str, not {_kind(bad)}")
             items: Any = container.values()
@@ -153,18 +166,23 @@ def check_decoded(message: Any, wide_keys: frozenset[str], max_array: int) -> No
             if wide_checked and not wide and len(items) > MAX_ARRAY_LEN:
                 raise ProtocolError(
                     Code.BAD_FRAME, f"array of {len(items)} items exceeds {MAX_ARRAY_LEN}")
-        kinds = set(map(type, items))
-        if kinds <= _SCALARS:
+        shape = _small_shape(items) if len(items) <= SMALL_CONTAINER else _UNSURE
+        if shape == _SCALARS_ONLY:
             continue
-        if int in kinds and _over_int64(items, kinds):
-            raise ProtocolError(Code.BAD_FRAME, "integer outside int64 (a uint64 over 2**63-1)")
-        nested = kinds & {dict, list}
-        if kinds - _SCALARS - {int} - nested:
-            other = next(v for v in items if type(v) not in _SCALARS | {int, dict, list})
-            what = "floats are" if type(other) is float else f"{_kind(other)} values are"
-            raise ProtocolError(Code.BAD_FRAME, f"{what} not allowed")
-        if not nested:
-            continue
+        if shape == _UNSURE:
+            kinds = set(map(type, items))
+            if kinds <= _SCALARS:
+                continue
+            if int in kinds and _over_int64(items, kinds):
+                raise ProtocolError(Code.BAD_FRAME,
+                                    "integer outside int64 (a uint64 over 2**63-1)")
+            nested = kinds & {dict, list}
+            if kinds - _SCALARS - {int} - nested:
+                other = next(v for v in items if type(v) not in _SCALARS | {int, dict, list})
+                what = "floats are" if type(other) is float else f"{_kind(other)} values are"
+                raise ProtocolError(Code.BAD_FRAME, f"{what} not allowed")
+            if not nested:
+                continue
         if depth + 1 > MAX_DEPTH:
             raise ProtocolError(Code.BAD_FRAME, f"containers nest deeper than {MAX_DEPTH}")
         if depth == 1 and wide_checked:
@@ -175,6 +193,33 @@ def check_decoded(message: Any, wide_keys: frozenset[str], max_array: int) -> No
         for item in items:
             if type(item) is dict or type(item) is list:
                 stack.append((item, depth + 1, wide))
+
+
+SMALL_CONTAINER = 16
+"""Containers up to this size are walked item by item (`_small_shape`: a few native
+comparisons each, compiled), larger ones by their set of types (C speed, interpreted too)."""
+
+_SCALARS_ONLY, _NESTED, _UNSURE = 0, 1, 2
+
+
+def _small_shape(items: Any) -> int:
+    """_SCALARS_ONLY if every item is a scalar within the profile, _NESTED if some are maps or
+    arrays and the rest are such scalars, _UNSURE if any is neither (the set of types then
+    says which fault it is)."""
+    shape = _SCALARS_ONLY
+    for item in items:
+        kind = type(item)
+        if kind is str or kind is bytes or kind is bool or item is None:
+            continue
+        if kind is int:
+            if item > INT_MAX:
+                return _UNSURE
+            continue
+        if kind is dict or kind is list:
+            shape = _NESTED
+            continue
+        return _UNSURE
+    return shape
 
 
 def _over_int64(items: Any, kinds: set[type]) -> bool:

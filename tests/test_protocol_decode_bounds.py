@@ -25,7 +25,13 @@ from protocol.client_session import ClientSession, Welcomed
 from protocol.connection import ConnectionFailed, MessageRefused
 from protocol.errors import ProtocolError
 from protocol.examples import EXAMPLES
-from protocol.frames import decode_bounded, decode_payload, encode_frame, pack
+from protocol.frames import (
+    PLAIN_DECODE_BYTES,
+    decode_bounded,
+    decode_payload,
+    encode_frame,
+    pack,
+)
 from protocol.game_codec import encode_action
 from protocol.host_connection import HelloReceived, HostConnection, MessageReceived
 from protocol.limits import (
@@ -191,6 +197,18 @@ def test_container_bound_counts_maps_and_arrays() -> None:
         with pytest.raises(ProtocolError) as info:
             decode_bounded(too_many)
         assert info.value.code == "bad_frame"
+
+
+def test_a_small_frame_in_longer_forms_is_read_and_a_repeated_key_still_refused() -> None:
+    """Small payloads are decoded without hooks first (PLAIN_DECODE_BYTES): one that does not
+    pack back to itself takes the hooked path, which reads it or names its fault."""
+    longer = b"\x83\xa1t\xa4ping\xa1n\xce\x00\x00\x00\x01\xa1x\xc0"  # n as a uint32
+    assert len(longer) <= PLAIN_DECODE_BYTES and pack(decode_payload(longer)) != longer
+    assert decode_bounded(longer) == decode_payload(longer) == {"t": "ping", "n": 1, "x": None}
+    repeated = b"\x83\xa1t\xa4ping\xa1n\x01\xa1n\x02"  # "n" twice: it packs back shorter
+    with pytest.raises(ProtocolError) as info:
+        decode_bounded(repeated)
+    assert info.value.code == "duplicate_key"
 
 
 @pytest.mark.parametrize("payload", [
