@@ -462,10 +462,16 @@ class ClientConnection:
         what the socket does not take now, and everything over TLS or behind queued frames,
         goes to the writer's queue in order. Nothing while the gate holds it for the
         journals' commit: the server flushes it then."""
+        if self._out and not self.gate.hold(self):
+            self.write_out()
+
+    def write_out(self) -> None:
+        """`flush` once the gate has said nothing is held (the server's routing asks it once
+        for all the connections of a pass)."""
         out = self._out
-        if not out or self.gate.hold(self):
+        if not out:
             return
-        if self._fd is not None and self._queued == 0 and self.cut is None:
+        if self._fd is not None and self._queued == 0 and self.outlet.cut is None:
             data = b"".join(out) if len(out) > 1 else out[0]
             out.clear()
             try:

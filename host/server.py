@@ -165,14 +165,20 @@ class HostServer:
         # even made: their sender is waiting for that answer.
         found = plan(items)
         connections = self.connections
+        held = self.registry.journals.pending  # routing journals nothing: one look a pass
         if found.answered:
             for conn in deliver(found.answered, self.outlets, found):
                 connection = connections[conn]
-                if self.registry.journals.pending:  # flushed first once the commit is made
+                if held:  # flushed first once the commit is made
                     self._held_answered[conn] = connection
-                connection.flush()
+                    connection.flush()
+                else:
+                    connection.write_out()
         for conn in deliver(found.rest, self.outlets, found):
-            connections[conn].flush()
+            if held:
+                connections[conn].flush()
+            else:
+                connections[conn].write_out()
 
     async def _table_clock(self) -> None:
         self.registry.touch_all()
