@@ -268,15 +268,16 @@ class ClientConnection:
             log.debug("conn %d (%s): stream broken: %s", self.id, self.peer, exc)
             data = b""
         try:
-            more = self._received(data)
+            more = self._received(data, route=False)  # the poller's `after` routes the batch
         except Exception as exc:
             self._read_failure = exc
             more = False
         if not more:
             self._read_done.set()
 
-    def _received(self, data: bytes) -> bool:
-        """Handle what one read brought (b"": the end); whether to read on."""
+    def _received(self, data: bytes, *, route: bool = True) -> bool:
+        """Handle what one read brought (b"": the end); whether to read on. With `route`
+        false, what it caused is left for the caller to route and flush (`routed`)."""
         now = trio.current_time()
         if data:
             self.last_received = now
@@ -288,12 +289,16 @@ class ClientConnection:
         # Not kept while the reader waits for the client (seconds, at a person's pace):
         # the collector's middle generation walked every waiting reader's last intent.
         del events
-        # Routing flushes every connection once, those answered first (ours, for an
-        # intent: its `accepted` and the events it caused in one write); ours again for
-        # what the read caused that routing did not (a pong, a refusal).
+        if route:
+            self.routed()
+        return bool(data) and self.protocol.state not in (ConnState.CLOSED, ConnState.ERROR)
+
+    def routed(self) -> None:
+        """Route what reads caused: routing flushes every connection once, those answered
+        first (ours, for an intent: its `accepted` and the events it caused in one write);
+        ours again for what the read caused that routing did not (a pong, a refusal)."""
         self.changed()
         self.flush()
-        return bool(data) and self.protocol.state not in (ConnState.CLOSED, ConnState.ERROR)
 
     async def _read(self) -> bytes:
         """The next bytes from the client (b"" at EOF). On plain TCP: wait until the socket

@@ -26,7 +26,7 @@ from host.connection import ClientConnection
 from host.group_commit import sync_taken
 from host.logs import ConnectionLog
 from host.outgoing import ConnId
-from host.poller import Poller
+from host.poller import Poller, Readable
 from host.registry import Registry
 from host.routing import Outlet, deliver, plan
 from host.settings import ConnectionLimits
@@ -71,7 +71,7 @@ class HostServer:
         """The deadline the tables' clock sleeps until (inf: none); -inf while it is awake,
         when it looks at every table's deadline again before sleeping."""
         self._scopes: dict[ConnId, trio.CancelScope] = {}  # every handler, to drop it early
-        self.poller = Poller() if Poller.available() else None
+        self.poller = Poller(self._batch_read) if Poller.available() else None
         """The reads of every plain-TCP connection, in one epoll set (host/poller.py)."""
         self.closes: Counter[str] = Counter()
         """How connections ended: a fatal code the host sent or got (slow_consumer,
@@ -144,6 +144,15 @@ class HostServer:
         if deadline is not None and deadline < self._armed:
             self._armed = -math.inf
             self._wakeup.set()
+
+    def _batch_read(self, readers: list[Readable]) -> None:
+        """After a wake of the poller: what its reads caused, routed in one pass (under load,
+        a read from each of many tables; the pass's own cost once for all of them), then
+        each reader's own frames the pass did not write (a pong, a refusal)."""
+        self.changed()
+        for reader in readers:
+            if isinstance(reader, ClientConnection):
+                reader.flush()
 
     def _route(self) -> None:
         """Turn what the tables queued into each connection's frames, in order, and send
