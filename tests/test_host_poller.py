@@ -7,6 +7,7 @@ Real sockets on loopback; the timers of the tables run on the autojump clock.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import pytest
@@ -19,6 +20,7 @@ from host.connection import ClientConnection
 from host.poller import Poller
 from host.server import HostServer
 from host.settings import ConnectionLimits
+from protocol.frames import encode_frame
 
 pytestmark = pytest.mark.skipif(not Poller.available(), reason="epoll is Linux's")
 
@@ -90,3 +92,32 @@ async def test_a_bug_while_the_poller_reads_ends_that_connection_only(
     assert "handler failed" in caplog.text
     await _until(server, "polled", 1)
     assert await bystander.hello() == "error"  # still read: a second hello is refused
+
+
+async def test_reads_of_one_wake_are_routed_in_one_pass_and_each_reader_flushed(
+    nursery: trio.Nursery, autojump_clock: trio.testing.MockClock,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    batches: list[int] = []
+    real = HostServer._batch_read
+
+    def batch_read(self: HostServer, readers: list[Any]) -> None:
+        batches.append(len(readers))
+        real(self, readers)
+        assert not any(reader.outlet.out for reader in readers)  # every reader flushed
+
+    monkeypatch.setattr(HostServer, "_batch_read", batch_read)
+    _server, _tables, listener = await start(nursery, LIMITS)
+    clients = [await _connect(listener) for _ in range(2)]
+    for client in clients:
+        assert await client.hello() == "welcome"
+    batches.clear()
+    for number, client in enumerate(clients, start=7):  # both sent before the host wakes
+        sock = client.stream.socket  # type: ignore[attr-defined]
+        os.write(sock.fileno(), encode_frame({"t": "ping", "n": number}))
+    for number, client in enumerate(clients, start=7):
+        frame = await client.next_frame()
+        while frame is not None and frame["t"] != "pong":  # a table's news may come first
+            frame = await client.next_frame()
+        assert frame == {"t": "pong", "n": number}  # written after the pass, by its reader
+    assert batches == [2]
