@@ -149,6 +149,10 @@ class HostServer:
         """After a wake of the poller: what its reads caused, routed in one pass (under load,
         a read from each of many tables; the pass's own cost once for all of them), then
         each reader's own frames the pass did not write (a pong, a refusal)."""
+        if self.registry.journals.pending:  # the batch's moves on disk before they go out
+            self._commit_journals()
+            self._commit_done.set()  # a closing connection may wait for it (`released`)
+            self._commit_done = trio.Event()
         self.changed()
         for reader in readers:
             if isinstance(reader, ClientConnection):
@@ -211,14 +215,12 @@ class HostServer:
         every connection holds what it would write (`hold`) and this task is woken. It runs
         after every task the same pass of the event loop woke (each may journal an action of
         its own table), syncs every journal written, then sends what was held. One flush of
-        the disk for all of them, in place of one per action."""
+        the disk for all of them, in place of one per action. (What the poller reads in one
+        wake is committed at the end of it, in its own task: `_batch_read`.)"""
         while True:
             await self._commit_wanted.wait()
             self._commit_wanted = trio.Event()
-            try:
-                self.registry.commit_journals()
-            except Exception:  # a bug here must not stop every table: log it loudly
-                log.exception("the journals' commit failed")
+            self._commit_journals()
             self._route()  # a failed journal's table_failed, after its moves are discarded
             answered, self._held_answered = self._held_answered, {}
             held, self._held = self._held, {}
@@ -226,6 +228,12 @@ class HostServer:
                 connection.flush()  # a second time finds nothing to send
             self._commit_done.set()
             self._commit_done = trio.Event()
+
+    def _commit_journals(self) -> None:
+        try:
+            self.registry.commit_journals()
+        except Exception:  # a bug here must not stop every table: log it loudly
+            log.exception("the journals' commit failed")
 
     async def _journal_syncs(self, interval: float) -> None:
         """`--journal-sync`: every `interval` seconds, the lines the journals wrote to the
