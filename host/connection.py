@@ -221,7 +221,7 @@ class ClientConnection:
                     self._send.close()  # the writer sends what is queued (a last error), ends
         finally:
             self._fd = None  # the stream is closed after this: never write to its number again
-            self._out.clear()
+            self.outlet.release()  # and its frames unsent; no cycle left to the collector
         if self.cut == Code.SLOW_CONSUMER and not self._writing:
             await self._last_words(self._final)
 

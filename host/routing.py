@@ -52,7 +52,9 @@ class Outlet:
                  check: bool) -> None:
         self.conn = conn
         self.protocol = protocol
-        self.owner = owner
+        self.owner: Owner | None = owner
+        """None once the connection has ended (`release`): the two refer to each other, and a
+        cycle is freed only by the collector's full pass, minutes apart under load."""
         self.check = check  # check each frame against the catalogue before it is sent
         self.out: list[bytes] = []
         """Frames pushed since the last flush. One list for the connection's life, emptied by
@@ -60,6 +62,11 @@ class Outlet:
         long enough for the collector's middle generation to walk thousands of them."""
         self.cut: str | None = None
         """Why the host cut the connection, if it did: nothing more is pushed then."""
+
+    def release(self) -> None:
+        """The connection has ended: forget it (and what it had not sent)."""
+        self.owner = None
+        self.out.clear()
 
     def push(self, frame: bytes) -> None:
         """Add a frame to what the next flush sends."""
@@ -83,7 +90,8 @@ class Outlet:
             elif isinstance(item, SendSnapshot):
                 frame = self.protocol.snapshot(item.view, item.legal)
             elif isinstance(item, CloseConnection):
-                self.owner.close(item)
+                if self.owner is not None:
+                    self.owner.close(item)
                 return
             else:
                 raise TypeError(f"cannot deliver {item!r}")
