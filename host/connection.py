@@ -457,9 +457,8 @@ class ClientConnection:
         self._out.clear()
 
     def _push(self, frame: bytes) -> None:
-        """Add a frame to what the next `flush` sends."""
-        if frame and self.cut is None:
-            self._out.append(frame)
+        """Add a frame to what the next `flush` sends (the outlet's `push`)."""
+        self.outlet.push(frame)
 
     def flush(self) -> None:
         """Send what was pushed since the last flush, without waiting: on plain TCP with

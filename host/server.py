@@ -179,19 +179,14 @@ class HostServer:
         found = plan(items)
         connections = self.connections
         held = self.registry.journals.pending  # routing journals nothing: one look a pass
+        send = ClientConnection.flush if held else ClientConnection.write_out
         if found.answered:
             for conn in deliver(found.answered, self.outlets, found):
-                connection = connections[conn]
                 if held:  # flushed first once the commit is made
-                    self._held_answered[conn] = connection
-                    connection.flush()
-                else:
-                    connection.write_out()
+                    self._held_answered[conn] = connections[conn]
+                send(connections[conn])
         for conn in deliver(found.rest, self.outlets, found):
-            if held:
-                connections[conn].flush()
-            else:
-                connections[conn].write_out()
+            send(connections[conn])
 
     async def _table_clock(self) -> None:
         self.registry.touch_all()

@@ -136,8 +136,8 @@ class HostCommitments:
             return {"nonce": self.nonce(event.position)}
         if isinstance(event, (ev.CardsReceived, ev.ChallengeReveal, ev.CardsDiscarded,
                               ev.RouletteTurned)):
-            nonces = [self.nonce(position) for position in event.positions]
-            return {"nonces": nonces} if nonces else {}
+            nonces = self.nonces(event.positions)
+            return {"nonces": list(nonces)} if nonces else {}
         return {}
 
     def challenge_proofs(self, positions: Iterable[Position]) -> tuple[CardProof, ...]:
