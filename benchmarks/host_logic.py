@@ -17,7 +17,8 @@ match's rounds and restarts cost what they cost and no time is waited.
 
 Per action it prints the time of the host's parts (reading what members sent, the
 registry's calls for intents, for the seed exchange's messages, for other requests, and the
-clock: round starts and match restarts, and making every member's frames), the median and
+clock: round starts and match restarts, making every member's frames, and hashing the events
+sent into their rounds' digests, which the server does after its writes), the median and
 range over `--repeats`; the players' own work is not timed. Beside benchmarks/host.py's CPU
 per action (the same tables over real sockets), the difference is the trio shell and the
 system calls. What runs is what is installed, or the build UNONET_BENCH_BUILD names
@@ -65,7 +66,7 @@ from protocol.host_connection import (
 )
 
 SEATS = host_bench.SEATS
-PARTS = ("reading", "intents", "seed messages", "requests", "clock", "frames",
+PARTS = ("reading", "intents", "seed messages", "requests", "clock", "frames", "digests",
          "journal commit")
 """What each action's time is split into (see the module's docstring)."""
 
@@ -144,6 +145,7 @@ class Run:
             elif type(item) is SendSnapshot:
                 member.inbox += member.protocol.snapshot(item.view, item.legal)
         self.spent["frames"] += time.perf_counter() - start
+        self.timed("digests", self.registry.settle_digests)  # the server's, after its writes
 
     def commit(self) -> None:
         """The journals' group commit, as the server makes it once a pass (timed); a table

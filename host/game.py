@@ -389,6 +389,8 @@ class Game:
         members = [(member.conn, member.seat) for member in self.room.members.values()]
         outbox = self.room.outbox
         round_log = self.round_log
+        if round_log is not None and not round_log.unsettled:
+            self.room.unsettled.append(round_log)  # settled after the answers are written
         for event in events:
             proof = self._proof(event)
             audience = event.audience

@@ -22,6 +22,7 @@ from typing import Any
 
 from host.group_commit import GroupCommit
 from host.outgoing import CloseConnection, ConnId, Outgoing, SendMessage, accepted, refused
+from host.round_log import RoundLog
 from host.seating import token_hash
 from host.settings import TableTimings
 from host.table import Table, TableSettings
@@ -55,6 +56,8 @@ class Registry:
         fresh key if none is given (a host with no key file, tests)."""
         self.tables: dict[int, Table] = {}
         self.outbox: list[Outgoing] = []
+        self.unsettled: list[RoundLog] = []
+        """Every table's round logs with events not yet in their digest (`settle_digests`)."""
         self.journals = GroupCommit()
         """Every table's journal, committed together by the server before it sends what the
         outbox holds (host/group_commit.py)."""
@@ -90,6 +93,13 @@ class Registry:
             self._recipients.clear()  # sent, or sent at once: nothing held to take back
         return out
 
+    def settle_digests(self) -> None:
+        """Hash what the tables sent into their rounds' digests (RoundLog.settle): the server
+        calls this once the frames of a routing pass are written, so no answer waits for it."""
+        for round_log in self.unsettled:
+            round_log.settle()
+        self.unsettled.clear()
+
     def take_silenced(self) -> set[ConnId]:
         """Connections that got moves of a table that failed before they were sent (its
         journal, or the table itself, failed while the server held them for a commit): the
@@ -104,6 +114,7 @@ class Registry:
 
     def add_table(self, table: Table) -> None:
         self.tables[table.number] = table
+        table.room.unsettled = self.unsettled
         if table.settings.created:  # removed once abandoned (its creator: unknown, if resumed)
             self._created_by.setdefault(table.number, None)
         self._touched.add(table.number)

@@ -104,7 +104,12 @@ class RoundLog:
 
     def __init__(self, game_id: bytes, round_no: int) -> None:
         self.round_no = round_no
-        self.digest = EventsChain(game_id, round_no)
+        self._chain = EventsChain(game_id, round_no)
+        self._undigested: list[dict[str, Any]] = []
+        """Public events sent and not yet hashed into the digest: their hashing (a third of
+        sending an event) waits until the frames of the pass that sent them are written
+        (`settle`, by the server after each routing pass), so that no answer waits for it;
+        whoever reads `digest` settles first."""
         self.dealt = False
         self.ended = False  # a round_ended of this round was sent
         self.audit: dict[str, Any] | None = None  # the signed round_audit, once sent
@@ -122,7 +127,27 @@ class RoundLog:
         log.dealt = True
         for event in events:
             log.add(event, proof_fields(commitments, event))
+        log.settle()
         return log
+
+    @property
+    def digest(self) -> EventsChain:
+        """The chain of the public events sent so far (settled first)."""
+        self.settle()
+        return self._chain
+
+    @property
+    def unsettled(self) -> bool:
+        """Whether public events wait to be hashed into the digest (`settle`)."""
+        return bool(self._undigested)
+
+    def settle(self) -> None:
+        """Hash the public events sent since the last settle into the digest, in order."""
+        if self._undigested:
+            chain = self._chain
+            for wire in self._undigested:
+                chain.add_canonical(canonical_event(wire))
+            self._undigested.clear()
 
     @property
     def outcome(self) -> str:
@@ -135,6 +160,7 @@ class RoundLog:
     def forget_events(self) -> None:
         """Keep only what the round's audit says (its digest and outcome): a round older than
         the previous one is re-sent as its four signed messages, without events."""
+        self.settle()
         self._events.clear()
 
     def add(self, event: ev.Event, proof: Mapping[str, Any]) -> None:
@@ -144,12 +170,13 @@ class RoundLog:
         self.add_encoded(event, wire, pack(wire))
 
     def add_encoded(self, event: ev.Event, wire: dict[str, Any], raw: bytes) -> None:
-        """`add` for an event the caller encoded already (`wire`, packed as `raw`): the host
-        encodes and packs each event once for the log and for every receiver."""
+        """`add` for an event the caller encoded already (`wire`, packed as `raw`, neither
+        changed after): the host encodes and packs each event once for the log and for every
+        receiver. A public one is hashed into the digest at the next `settle`."""
         audience = event.audience
         self._events.append((audience, raw))
         if audience is None:
-            self.digest.add_canonical(canonical_event(wire))
+            self._undigested.append(wire)
         if isinstance(event, ev.RoundEnded):
             self.ended = True
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from host.outgoing import ConnId, Outgoing, SendMessage
+from host.round_log import RoundLog
 from protocol.limits import RESUME_TOKEN_BYTES
 
 HUMAN = "human"
@@ -65,6 +66,9 @@ class Room:
         self.seats: list[Seat | None] = [None] * capacity
         self.members: dict[ConnId, Member] = {}
         self.outbox = outbox
+        self.unsettled: list[RoundLog] = []
+        """Round logs with events not yet in their digest (RoundLog.settle): the registry
+        shares its own list, which the server settles after each routing pass."""
 
     def occupied(self) -> Iterator[tuple[int, Seat]]:
         for index, seat in enumerate(self.seats):

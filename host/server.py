@@ -169,6 +169,7 @@ class HostServer:
                 connection.discard_unsent()
         items = self.registry.take_outgoing()
         if not items:
+            self.registry.settle_digests()
             return
         # The items, their frames and the connections touched are host/routing.py's work
         # (compiled); the writes are the connections'. A message a table sends to many
@@ -187,6 +188,7 @@ class HostServer:
                 send(connections[conn])
         for conn in deliver(found.rest, self.outlets, found):
             send(connections[conn])
+        self.registry.settle_digests()  # after the writes: no answer waits for the hashing
 
     async def _table_clock(self) -> None:
         self.registry.touch_all()

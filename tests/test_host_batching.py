@@ -18,7 +18,7 @@ from host.bots import SeatBots
 from host.connection import ClientConnection
 from host.outgoing import event_frame
 from host.registry import Registry
-from host.round_log import EventsChain, canonical_event
+from host.round_log import EventsChain, RoundLog, canonical_event
 from host.server import HostServer, ServerConfig
 from host.settings import BENCHMARK_LIMITS, FAST_TIMINGS
 from host.table import TableSettings
@@ -181,6 +181,61 @@ async def test_the_sender_of_an_intent_is_served_before_the_rest_of_its_table(
     others = [done for actor_frame, done in made if not actor_frame]
     assert others and len(others) < len(made)  # both players got events
     assert min(others) >= 1, "a frame for the other player was made before the answer left"
+
+
+async def test_the_events_of_an_answer_are_hashed_into_the_digest_after_it_is_written(
+    nursery: trio.Nursery, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The digest's hashing waits for the pass's writes, and nothing waits after the pass."""
+    registry = Registry(FAST_TIMINGS)
+    table = registry.create_table(TableSettings("digest", RuleSet(), headless=True,
+                                                target_seats=2, timings=FAST_TIMINGS))
+    table.add_bot()
+    server = HostServer(registry, ServerConfig(bind="127.0.0.1", port=0,
+                                               limits=BENCHMARK_LIMITS))
+    listener = (await nursery.start(server.serve))[0]
+    player = RawPlayer(await trio.testing.open_stream_to_socket_listener(listener))
+    writes: list[tuple[int, bytes]] = []
+    settled: list[tuple[int, int]] = []  # (round logs waiting, writes made) at each settle
+    real_write, real_settle = os.write, Registry.settle_digests
+
+    def settle(self: Registry) -> None:
+        settled.append((len(self.unsettled), len(writes)))
+        real_settle(self)
+
+    with trio.fail_after(20):
+        legal = await player.until_decision()
+        (conn,) = server.connections.values()
+        fd = socket_of(conn).fileno()
+        assert table.game is not None and table.game.round_log is not None
+        before = table.game.round_log.count
+        monkeypatch.setattr(connection_module, "os", SimpleNamespace(
+            read=os.read, write=lambda fd, data: _count(real_write, writes, fd, data)))
+        monkeypatch.setattr(Registry, "settle_digests", settle)
+        await player.send({"t": "intent", "id": 79, "action": legal[0]})
+        while not any(f["t"] == "accepted" for w_fd, data in writes if w_fd == fd
+                      for f in _frames(data)):
+            await trio.sleep(0.01)
+        await trio.testing.wait_all_tasks_blocked()
+    answered = next(i for i, (w_fd, data) in enumerate(writes)
+                    if w_fd == fd and any(f["t"] == "accepted" for f in _frames(data)))
+    hashing = [made for waiting, made in settled if waiting]
+    assert hashing and hashing[0] > answered, "the hashing came before the answer's write"
+    assert registry.unsettled == [] and not table.game.round_log.unsettled
+    assert table.game.round_log.count > before
+
+
+def test_a_round_logs_digest_read_before_its_settle_has_every_event() -> None:
+    match = Match(RuleSet(), 4, bytes(16))
+    events = _play(match, SeatBots(match, ["normal"] * 4), 40)
+    log, digest = RoundLog(b"g" * 16, 3), EventsDigest(b"g" * 16, 3)
+    for index, event in enumerate(events):
+        log.add(event, {})
+        if event.audience is None:
+            digest.add(encode_event(event))
+        if index % 7 == 0:  # read now and then: what it shows has every event so far
+            assert log.digest.value == digest.value and not log.unsettled
+    assert log.digest.value == digest.value and log.digest.count == digest.count
 
 
 def _count(write: Any, writes: list[tuple[int, bytes]], fd: int, data: bytes) -> int:
