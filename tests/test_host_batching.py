@@ -21,7 +21,7 @@ from host.registry import Registry
 from host.round_log import EventsChain, RoundLog, canonical_event
 from host.server import HostServer, ServerConfig
 from host.settings import BENCHMARK_LIMITS, FAST_TIMINGS
-from host.table import TableSettings
+from host.table import Table, TableSettings
 from protocol.frames import FrameDecoder, encode_frame
 from protocol.game_codec import encode_event
 from protocol.trust.primitives import seed_commitment
@@ -97,20 +97,26 @@ class RawPlayer:
         return None
 
 
-async def test_an_intents_answer_and_its_events_leave_in_one_write(
-    nursery: trio.Nursery, monkeypatch: pytest.MonkeyPatch,
-) -> None:
+async def _table_against_a_bot(nursery: trio.Nursery, name: str
+                               ) -> tuple[HostServer, Table, RawPlayer]:
+    """A served table of two seats, a bot in one, and a raw player connected to take the
+    other: the host as benchmarks/host.py serves it."""
     registry = Registry(FAST_TIMINGS)
-    table = registry.create_table(TableSettings("batch", RuleSet(), headless=True,
+    table = registry.create_table(TableSettings(name, RuleSet(), headless=True,
                                                 target_seats=2, timings=FAST_TIMINGS))
     table.add_bot()
     server = HostServer(registry, ServerConfig(bind="127.0.0.1", port=0,
                                                limits=BENCHMARK_LIMITS))
     listener = (await nursery.start(server.serve))[0]
+    return server, table, RawPlayer(await trio.testing.open_stream_to_socket_listener(listener))
+
+
+async def test_an_intents_answer_and_its_events_leave_in_one_write(
+    nursery: trio.Nursery, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    server, _, player = await _table_against_a_bot(nursery, "batch")
     writes: list[tuple[int, bytes]] = []
     real_write = os.write
-    stream = await trio.testing.open_stream_to_socket_listener(listener)
-    player = RawPlayer(stream)
     with trio.fail_after(20):
         legal = await player.until_decision()
         (conn,) = server.connections.values()
@@ -187,14 +193,8 @@ async def test_the_events_of_an_answer_are_hashed_into_the_digest_after_it_is_wr
     nursery: trio.Nursery, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The digest's hashing waits for the pass's writes, and nothing waits after the pass."""
-    registry = Registry(FAST_TIMINGS)
-    table = registry.create_table(TableSettings("digest", RuleSet(), headless=True,
-                                                target_seats=2, timings=FAST_TIMINGS))
-    table.add_bot()
-    server = HostServer(registry, ServerConfig(bind="127.0.0.1", port=0,
-                                               limits=BENCHMARK_LIMITS))
-    listener = (await nursery.start(server.serve))[0]
-    player = RawPlayer(await trio.testing.open_stream_to_socket_listener(listener))
+    server, table, player = await _table_against_a_bot(nursery, "digest")
+    registry = server.registry
     writes: list[tuple[int, bytes]] = []
     settled: list[tuple[int, int]] = []  # (round logs waiting, writes made) at each settle
     real_write, real_settle = os.write, Registry.settle_digests
