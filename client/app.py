@@ -466,16 +466,6 @@ def _seat_of(key: str) -> int:
     return int(key) - 1 if key != "0" else 9
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The UI's command-line options, for whichever command starts the client."""
-    parser.add_argument("--lang", choices=("en", "it", "pt"),
-                        help="language (default: from LANGUAGE/LC_ALL/LC_MESSAGES/LANG)")
-    parser.add_argument("--name", default=None,
-                        help="your name at the table (default: your login name)")
-    parser.add_argument("--no-bell", action="store_true",
-                        help="do not ring the terminal bell when it becomes your turn")
-
-
 LOGIN_VARIABLES = ("LOGNAME", "USER", "LNAME", "USERNAME")
 """Where the login name is, in getpass.getuser's order."""
 

@@ -35,7 +35,7 @@ from typing import TextIO
 
 import trio
 
-from client.app import ClientApp, add_arguments, build
+from client.app import ClientApp, build
 from client.guest import CLOSE_GRACE, LinkMain, NetworkLink
 from client.host_key import fingerprint_lines, sentence, warning_text
 from client.i18n import Translator, pick_language
@@ -56,7 +56,6 @@ from client.tls import (
     open_pinned_stream,
 )
 from protocol.address import host_port
-from protocol.limits import INT_MAX
 from protocol.text import TextRefused
 from protocol.versions import DEFAULT_PORT
 
@@ -90,48 +89,6 @@ StartLocalHost = Callable[[argparse.Namespace], AbstractAsyncContextManager[Host
 
 class JoinError(Exception):
     """The join cannot go ahead; the message says why, for the terminal."""
-
-
-# -- options -------------------------------------------------------------------------------------
-
-
-def whole(text: str, noun: str) -> int:
-    """An option's whole number, else argparse's one line: `'x' is not a <noun>`."""
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a {noun}") from None
-
-
-def table_number(text: str) -> int:
-    """`--table`: a table's number as the host's list gives it (0 and up), checked here rather
-    than refused by the host after the connection is made."""
-    number = whole(text, "table number")
-    if not 0 <= number <= INT_MAX:
-        raise argparse.ArgumentTypeError(f"{number} is not a table number (0 and up)")
-    return number
-
-
-def add_join_arguments(parser: argparse.ArgumentParser) -> None:
-    """`unonet join HOST:PORT` with --name, --fingerprint, --no-tls, --table, --lang, --no-bell."""
-    parser.add_argument("address", metavar="HOST:PORT",
-                        help=f"the host to join (port {DEFAULT_PORT} if left out)")
-    add_arguments(parser)
-    parser.add_argument("--fingerprint", metavar="FP",
-                        help="the host's fingerprint as `unonet host` prints it (or its first "
-                        "16+ characters, or 64 hex digits): pins it instead of asking")
-    parser.add_argument("--no-tls", action="store_true",
-                        help="plain TCP, only for a host started with --no-tls")
-    parser.add_argument("--table", type=table_number, default=None, metavar="N",
-                        help="join table N at once (default: choose from the host's list)")
-    parser.add_argument("--spectate", action="store_true",
-                        help="watch the table (--table, default 0) instead of taking a seat; "
-                        "a number key in its lobby takes that free seat")
-
-
-def add_play_arguments(parser: argparse.ArgumentParser) -> None:
-    """The screen's options for `unonet play` (its --bots/--rules/--set are unonet/cli.py's)."""
-    add_arguments(parser)
 
 
 def parse_address(text: str) -> tuple[str, int]:

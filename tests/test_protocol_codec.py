@@ -100,10 +100,6 @@ def instances(cls: type) -> st.SearchStrategy[Any]:
     return st.builds(cls, **fields)
 
 
-HINTS_KEPT = all((m.__file__ or "").endswith(".py") for m in (actions, events))
-"""False under a mypyc build of the engine, whose classes keep no usable type hints; the tests
-that draw engine values from type hints are then skipped, the others still run."""
-needs_hints = pytest.mark.skipif(not HINTS_KEPT, reason="a compiled engine keeps no type hints")
 
 ALL_EVENTS = st.deferred(lambda: st.one_of(*(instances(s.cls) for s in EVENT_TYPES.values())))
 ALL_ACTIONS = st.deferred(lambda: st.one_of(*(instances(s.cls) for s in ACTION_TYPES.values())))
@@ -178,7 +174,6 @@ def test_the_catalogue_has_the_fields_of_each_class(spec: WireType) -> None:
     assert "type" not in {f.name for f in spec.fields}  # the key that names the type
 
 
-@needs_hints
 @pytest.mark.parametrize("spec", ENGINE_TYPES, ids=lambda spec: spec.name)
 @settings(max_examples=25, deadline=None)
 @given(data=st.data())
@@ -265,7 +260,6 @@ def test_positions_are_two_item_arrays() -> None:
     assert decode_event(wire).event == event
 
 
-@needs_hints
 @settings(max_examples=300, deadline=None)
 @given(ALL_EVENTS)
 def test_every_event_round_trips_through_a_frame(event: Event) -> None:
@@ -277,7 +271,6 @@ def test_every_event_round_trips_through_a_frame(event: Event) -> None:
     assert decode_event(message["event"]).event == event
 
 
-@needs_hints
 @settings(max_examples=200, deadline=None)
 @given(ALL_ACTIONS)
 def test_every_action_round_trips(action: Any) -> None:
@@ -417,7 +410,6 @@ def test_views_encode_generically() -> None:
 # -- the view (SPEC 9.1) -----------------------------------------------------------------------
 
 
-@needs_hints
 @settings(max_examples=200, deadline=None)
 @given(instances(View))
 def test_a_view_round_trips_and_is_what_the_host_sends(view: View) -> None:

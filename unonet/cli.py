@@ -12,16 +12,8 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import TYPE_CHECKING
 
-from client.cli import (
-    HostAddress,
-    add_join_arguments,
-    add_play_arguments,
-    parse_address,
-    table_number,
-    whole,
-)
 from client.i18n import Translator, pick_language, preset_meaning
-from host.compiled import compiled_parts
+from client.options import add_join_arguments, add_play_arguments, table_number, whole
 from host.settings import (
     JOURNAL_SYNC_LONGEST_MS,
     MAX_CONNECTIONS,
@@ -31,26 +23,22 @@ from host.settings import (
     TableTimings,
 )
 from host.table_limits import MAX_LIVE_TABLES
-from protocol.address import host_port
 from protocol.versions import DEFAULT_PORT
 from unonet import __version__
-from unonet.actions import Action
 from unonet.bots import POLICIES
-from unonet.bots.driver import play_match
 from unonet.errors import EngineError
-from unonet.events import Event, RoundEnded, TurnStarted
-from unonet.match import MATCH_OVER, Match
-from unonet.narrate import Narrator
-from unonet.rulebook import LANGUAGES, UnknownLanguage, describe_rules
 from unonet.rules import PRESETS, RulesError, RuleSet, parse_option, playable_presets, preset
-from unonet.scoring import partner as match_partner
-from unonet.words import game_words
 
+# What only some commands need is imported where it is used: `unonet --help` and `unonet rules`
+# must not wait for the client's screen, trio or the host to load.
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from client.cli import HostAddress
     from host.journal import Resumed
     from host.run import HostOptions, ServedHost
+    from unonet.actions import Action
+    from unonet.events import Event
 
 BOT_NAMES = ("Ana", "Bruno", "Chiara", "Davi", "Elena", "Fabio", "Giulia", "Hugo", "Iris", "Joao")
 
@@ -146,6 +134,7 @@ def start_local_host(args: argparse.Namespace) -> AbstractAsyncContextManager[Ho
     port, plain TCP (loopback only), `args.bots` bots, starting once the player is ready."""
     import trio
 
+    from client.cli import HostAddress
     from host.config import config_dir
     from host.registry import Registry
     from host.server import HostServer, ServerConfig
@@ -200,6 +189,13 @@ def cmd_join(args: argparse.Namespace) -> int:
 
 def cmd_log(args: argparse.Namespace) -> int:
     """A match between bots, printed as a readable log (`unonet play --log`)."""
+    from unonet.bots.driver import play_match
+    from unonet.events import RoundEnded, TurnStarted
+    from unonet.match import Match
+    from unonet.narrate import Narrator
+    from unonet.scoring import partner as match_partner
+    from unonet.words import game_words
+
     rules = parse_rules(args.rules, args.set)
     seats = 4 if args.bots is None else args.bots
     if not 2 <= seats <= rules.max_players:
@@ -353,6 +349,7 @@ def resumed_journals(paths: Sequence[str]) -> list[tuple[Path, Resumed]]:
     from pathlib import Path
 
     from host.journal import JournalError, load
+    from unonet.match import MATCH_OVER
 
     found: list[tuple[Path, Resumed]] = []
     tables: dict[int, Path] = {}
@@ -504,7 +501,7 @@ def host_for_player(
     """`unonet host`'s host, for client/cli.py's run_play: served in the client's trio run,
     appended to `ran` once it listens. The own player's seat is kept under OWN_HOST, not this
     port: `--resume` may listen elsewhere, and the player still sits down where they were."""
-    from client.cli import OWN_HOST
+    from client.cli import OWN_HOST, HostAddress
     from host.run import serving
 
     def start(_: argparse.Namespace) -> AbstractAsyncContextManager[HostAddress]:
@@ -531,6 +528,7 @@ def cmd_bot(args: argparse.Namespace) -> int:
     import trio
 
     from client import netbot
+    from client.cli import parse_address
     from client.safe_text import own_name, shown
     from client.tls import (
         CONNECT_FAILURES,
@@ -542,6 +540,7 @@ def cmd_bot(args: argparse.Namespace) -> int:
         normalize_pin,
         open_pinned_stream,
     )
+    from protocol.address import host_port
     from protocol.text import TextRefused
 
     address, port = parse_address(args.address)  # as `unonet join` reads it
@@ -596,6 +595,8 @@ def cmd_bot(args: argparse.Namespace) -> int:
 
 def cmd_rules(args: argparse.Namespace) -> int:
     """`unonet rules`: a rule set in words, in the language asked for (else the terminal's)."""
+    from unonet.rulebook import LANGUAGES, UnknownLanguage, describe_rules
+
     if args.lang is not None and args.lang.strip().lower() not in LANGUAGES:
         raise UnknownLanguage(args.lang)
     lang = pick_language(args.lang, os.environ)
@@ -630,15 +631,6 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"unonet: {message} (see {self.prog} --help)\n")
 
 
-class VersionAction(argparse.Action):
-    """`--version`: asks which parts run compiled only when given (that imports the host)."""
-
-    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
-                 values: object, option_string: str | None = None) -> None:
-        print(f"unonet {__version__} ({compiled_parts()})")
-        parser.exit()
-
-
 def preset_words() -> str:
     """Each preset the engine plays with what it is, for --help: "seed000" alone tells a
     newcomer nothing (the words are the lobby's, client/i18n.py)."""
@@ -652,8 +644,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="unonet",
         description="UNO over the network, from a terminal.",
     )
-    parser.add_argument("--version", action=VersionAction, nargs=0,
-                        help="show the version and which parts run compiled, then exit")
+    parser.add_argument("--version", action="version", version=f"unonet {__version__}",
+                        help="show the version, then exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     play = sub.add_parser(
