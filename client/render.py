@@ -1450,7 +1450,10 @@ def compose(model: ClientModel, width: int, height: int, plain: bool,
             if model.notice else []
     if model.offline and not (small or model.host_key is not None):
         # The host is gone: only leaving works; once tries ran out, say how to come back.
-        keys = ["key.join_later", "key.quit"] if model.connection == "lost" else ["key.quit"]
+        # The host's own player: the host is this process, and says how to carry on once
+        # the player leaves (a table that failed keeps its journal).
+        later = "key.resume_later" if model.hosting else "key.join_later"
+        keys = [later, "key.quit"] if model.connection == "lost" else ["key.quit"]
     if model.chat_focused and not small and model.host_key is None:
         # The input line has the keys: the screen's keys would type into it.
         keys = ["name.keys" if model.naming else "chat.keys"]

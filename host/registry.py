@@ -68,6 +68,11 @@ class Registry:
         self.host_record: Mapping[str, Any] = {}
         """How the host listens and plays (host/run.py host_record), for the journals of the
         tables clients open: any of them can be the first one `--resume` reads."""
+        self.failed: dict[int, Path] = {}
+        """The journals of tables that failed in mid-match (kept on disk), by table number:
+        `--resume` carries them on beside the live tables' (host/run.py ServedHost.journals).
+        The newest MAX_LIVE_TABLES only: a host whose tables keep failing has a bug to fix,
+        and must not grow for it."""
         self._recipients: dict[int, set[ConnId]] = {}
         """While the server holds what it sends for a commit: per table, the connections it
         sent anything since the last commit (its members then, and any who left since)."""
@@ -338,6 +343,11 @@ class Registry:
                 conn, Code.TABLE_FAILED,
                 f"table {table.number} failed on the host and was closed"
                 + ("; its journal is kept" if table.game and table.game.journal else "")))
+        game = table.game
+        if game is not None and game.journal is not None and not game.over:
+            self.failed[table.number] = game.journal.path
+            while len(self.failed) > MAX_LIVE_TABLES:
+                del self.failed[min(self.failed)]
         self._remove(table, "failed")
 
     def _remove(self, table: Table, why: str) -> None:

@@ -214,14 +214,20 @@ class ServedHost:
     record: Mapping[str, Any] = field(default_factory=dict)
 
     def journals(self) -> list[Path]:
-        """The journal of every match still on, in table order: what `--resume` carries on."""
-        found = []
+        """The journal of every match still on, in table order: what `--resume` carries on.
+        A table that failed in mid-match is gone from the host, but its match is not: its
+        journal is kept, and counts here too."""
+        found: dict[int, Path] = dict(self.failed_journals())
         tables = self.registry.tables if self.registry is not None else {}
-        for table in (tables[number] for number in sorted(tables)):  # as the tables line
+        for number, table in tables.items():
             game = table.game
             if game is not None and not game.over and game.journal is not None:
-                found.append(game.journal.path)
-        return found
+                found[number] = game.journal.path
+        return [found[number] for number in sorted(found)]  # as the tables line
+
+    def failed_journals(self) -> dict[int, Path]:
+        """The journals of the tables that failed in mid-match, by table number."""
+        return dict(self.registry.failed) if self.registry is not None else {}
 
     def resume_command(self, *journals: Path) -> str:
         """The command that carries the matches of `journals` on in one host, listening where
@@ -355,19 +361,24 @@ def tables_line(served: ServedHost) -> str:
 def farewell(served: ServedHost) -> list[str]:
     """What the host's own player reads after leaving: the host's tables are gone for
     everyone at them, and how the matches that were on carry on: one command for all of them
-    (friends' tables too), so that everyone is back in one host, on its port."""
+    (friends' tables too, and any that failed), so that everyone is back in one host, on its
+    port."""
     journals = served.journals()
+    failed = served.failed_journals()
+    said = [f"unonet host: table {number} failed on the host and was closed (the reason is in "
+            f"{served.home / 'host.log'}); its match is kept in {path}."
+            for number, path in sorted(failed.items())]
     if not journals:
         return ["unonet host: you left, so the table is closed for everyone at it."]
     if len(journals) == 1:
-        return ["unonet host: you left in mid-match, so the table is closed for everyone at it.",
-                f"The match is kept in its journal {journals[0]}; to carry it on (everyone "
-                "takes their seat back with the same unonet join):",
-                f"  {served.resume_command(*journals)}"]
-    return [f"unonet host: you left with {len(journals)} matches on, so the host's tables are "
-            "closed for everyone at them.",
-            "They are kept in their journals; to carry them all on in one host (everyone "
-            "takes their seat back with the same unonet join):",
+        if not failed:
+            said.append("unonet host: you left in mid-match, so the table is closed for "
+                        f"everyone at it. The match is kept in its journal {journals[0]}.")
+        return [*said, "To carry it on (everyone takes their seat back with the same unonet "
+                "join):", f"  {served.resume_command(*journals)}"]
+    return [*said, f"unonet host: you left with {len(journals)} matches on, so the host's "
+            "tables are closed for everyone at them. They are kept in their journals; to carry "
+            "them all on in one host (everyone takes their seat back with the same unonet join):",
             f"  {served.resume_command(*journals)}"]
 
 
