@@ -28,7 +28,6 @@ ENGINE_MODULES = (
     "unonet.events",
     "unonet.flip",
     "unonet.flip_deck",
-    "unonet.hmac_sha256",
     "unonet.legality",
     "unonet.match",
     "unonet.matching",
