@@ -126,42 +126,30 @@ class HelloReceived:
     resume: bytes | None
 
 
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class IntentReceived:
     """An intent whose action is a valid seat action; answer with `accept(id)` or `reject`.
 
-    This and the next two come with most frames a client sends: slotted, their `__init__`
-    written out, which mypyc compiles (a generated one runs as Python, a frozen one through
-    object.__setattr__; unonet/events.py measured it). Nothing assigns to their fields."""
+    This and the next two come with most frames a client sends: immutable values, as the
+    engine's actions and events are."""
 
     id: int
     action: Action
 
-    def __init__(self, id: int, action: Action) -> None:
-        self.id = id
-        self.action = action
 
-
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class RequestReceived:
     """A lobby request or `resync` (checked against the catalogue); `id` may be None."""
 
     id: int | None
     message: Mapping[str, Any]
 
-    def __init__(self, id: int | None, message: Mapping[str, Any]) -> None:
-        self.id = id
-        self.message = message
 
-
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class MessageReceived:
     """Any other client message: chat, seed_commit, seed_reveal, pong, a non-fatal error."""
 
     message: Mapping[str, Any]
-
-    def __init__(self, message: Mapping[str, Any]) -> None:
-        self.message = message
 
 
 HostEvent = (

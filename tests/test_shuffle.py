@@ -14,7 +14,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from unonet.encoding import enc
-from unonet.hmac_sha256 import HmacSha256
 from unonet.shuffle import PRNG_TAG, HmacStream, derive_key, permute, shuffled
 
 
@@ -76,7 +75,7 @@ def test_take_reads_what_next_u32_reads(key: bytes, counts: list[int]) -> None:
 def test_the_stream_is_hmac_sha256_in_counter_mode(
     key: bytes, label: list[str], count: int
 ) -> None:
-    """The stream's HMAC (keyed once, unonet.hmac_sha256) is the standard one, for keys
+    """The stream's HMAC is the standard one, for keys
     shorter than, equal to and longer than SHA-256's 64-byte block."""
     stream = HmacStream(key, label)
     expected = b"".join(
@@ -84,13 +83,6 @@ def test_the_stream_is_hmac_sha256_in_counter_mode(
     )
     words = [int.from_bytes(expected[k : k + 4], "big") for k in range(0, len(expected), 4)]
     assert stream.take(count) == words[:count]
-
-
-@given(st.binary(max_size=100), st.binary(max_size=200))
-def test_hmac_sha256_is_the_standard_hmac(key: bytes, message: bytes) -> None:
-    mac = HmacSha256(key)
-    assert mac.digest(message) == hmac.digest(key, message, "sha256")
-    assert mac.digest(message) == mac.digest(message)  # the keyed states are not consumed
 
 
 def test_derive_key_is_hmac_of_the_encoded_label() -> None:

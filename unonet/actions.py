@@ -2,14 +2,8 @@
 
 Every action goes through `Match.apply(seat, action)`, in turn or not: calling UNO, catching,
 challenging, jumping in and buzzing are actions of seats whose turn it is not. Actions are small
-values that nothing changes once made, compared by value, so `legal_actions()` lists are directly
-comparable.
-
-As the events are (unonet/events.py), they are slotted dataclasses with their `__init__` written
-out (or none, without fields), not frozen ones: mypyc compiles a written `__init__` and runs a
-generated one as Python, and a frozen one sets each field through object.__setattr__. Every
-legal list and every intent a host reads builds them. Nothing assigns to an action's fields;
-they hash by value (`unsafe_hash`) as the frozen ones did.
+immutable values (frozen dataclasses), compared and hashed by value, so `legal_actions()` lists
+are directly comparable and an action decoded from the wire equals the one listed.
 """
 
 from __future__ import annotations
@@ -22,7 +16,7 @@ HOST = -1
 """The pseudo-seat for actions only the host takes: starting a round, expiry, moderation."""
 
 
-@dataclass(slots=True, init=False, unsafe_hash=True)
+@dataclass(frozen=True, slots=True)
 class Play:
     """Play `card`, then the cards of `also` in order (a run under `sequences`, same numbers
     under `multiples`); `color` for a wild; `uno` calls UNO with a play that leaves one card.
@@ -34,101 +28,78 @@ class Play:
     uno: bool = False
     also: tuple[int, ...] = ()
 
-    def __init__(self, card: int, color: Color | None = None, uno: bool = False,
-                 also: tuple[int, ...] = ()) -> None:
-        self.card = card
-        self.color = color
-        self.uno = uno
-        self.also = also
 
-
-@dataclass(slots=True, init=False, unsafe_hash=True)
+@dataclass(frozen=True, slots=True)
 class Draw:
     """Draw from the pile in one's turn."""
 
 
-@dataclass(slots=True, init=False, unsafe_hash=True)
+@dataclass(frozen=True, slots=True)
 class Pass:
     """End the turn after drawing (the drawn card is kept)."""
 
 
-@dataclass(slots=True, init=False, unsafe_hash=True)
+@dataclass(frozen=True, slots=True)
 class ChooseColor:
     """Name the colour when a decision is pending on this seat (first-card Wild, Color Roulette)."""
 
     color: Color
 
-    def __init__(self, color: Color) -> None:
-        self.color = color
 
-
-@dataclass(slots=True, init=False, unsafe_hash=True)
+@dataclass(frozen=True, slots=True)
 class CallUno:
     """Say UNO while holding one card (a late self-call is safe until someone catches you)."""
 
 
-@dataclass(slots=True, init=False, unsafe_hash=True)
+@dataclass(frozen=True, slots=True)
 class Catch:
     """Catch `target`, who holds one card and has not called UNO."""
 
     target: int
 
-    def __init__(self, target: int) -> None:
-        self.target = target
 
-
-@dataclass(slots=True, init=False, unsafe_hash=True)
+@dataclass(frozen=True, slots=True)
 class Challenge:
     """Challenge the Wild Draw Four just played on this seat."""
 
 
-@dataclass(slots=True, init=False, unsafe_hash=True)
+@dataclass(frozen=True, slots=True)
 class Accept:
     """Take the pending draw (a Wild Draw Four not challenged, or a stack's total) and lose
     the turn."""
 
 
-@dataclass(slots=True, init=False, unsafe_hash=True)
+@dataclass(frozen=True, slots=True)
 class Buzz:
     """Press B while a Buzzer race is open (`buzzers`); every seat, the Buzzer's player too."""
 
 
-@dataclass(slots=True, init=False, unsafe_hash=True)
+@dataclass(frozen=True, slots=True)
 class ChooseTarget:
     """Pick the seat to swap hands with (a 7 under `seven_zero`)."""
 
     target: int
 
-    def __init__(self, target: int) -> None:
-        self.target = target
 
-
-@dataclass(slots=True, init=False, unsafe_hash=True)
+@dataclass(frozen=True, slots=True)
 class StartRound:
     """Host: deal the next round. `key` is the round's shuffle key (the trust scheme's K);
     None derives it from the match seed."""
 
     key: bytes | None = None
 
-    def __init__(self, key: bytes | None = None) -> None:
-        self.key = key
 
-
-@dataclass(slots=True, init=False, unsafe_hash=True)
+@dataclass(frozen=True, slots=True)
 class Expire:
     """Host: the timer of the pending decision ran out; apply the documented default."""
 
 
-@dataclass(slots=True, init=False, unsafe_hash=True)
+@dataclass(frozen=True, slots=True)
 class Penalize:
     """Host, for the table owner: `target` draws `count` cards (seed 000's hinting penalty)."""
 
     target: int
     count: int = 2
-
-    def __init__(self, target: int, count: int = 2) -> None:
-        self.target = target
-        self.count = count
 
 
 Action = (

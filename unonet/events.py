@@ -1,12 +1,6 @@
 """What the engine reports after each applied action.
 
-Events are small values, never changed once made, compared by value in tests. Several are built
-on every action, so they are slotted dataclasses with their `__init__` written out rather than
-frozen ones: a frozen dataclass's `__init__` (object.__setattr__ per field) costs four times as
-much (1.9 us against 0.47 us for a five-field event on CPython 3.11), and mypyc compiles a
-written `__init__` but runs a generated one as Python (the compiled engine plays 14% more
-rounds/s with written ones: benchmarks/engine.py, measured side by side). Nothing assigns to an
-event's fields.
+Events are small immutable values (frozen, slotted dataclasses), compared by value in tests.
 
 Each has an audience: None means every seat and spectator may see it; a set of seats means only
 those (a card's id going to its owner, a challenge reveal going to the challenger alone). The
@@ -28,7 +22,7 @@ Position = tuple[int, int]
 """(epoch, index) of a card in the shuffled order it was dealt or drawn from."""
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Event:
     @property
     def audience(self) -> frozenset[int] | None:
@@ -38,31 +32,22 @@ class Event:
 # -- match level ---------------------------------------------------------------------------
 
 
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class DealerDraw(Event):
     """Each seat's card for the choice of dealer; `seats` are those drawing in this attempt."""
 
     attempt: int
     draws: tuple[tuple[int, int], ...]  # (seat, card id), face up
 
-    def __init__(self, attempt: int, draws: tuple[tuple[int, int], ...]) -> None:
-        self.attempt = attempt
-        self.draws = draws
 
-
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class RoundStarted(Event):
     round_no: int
     dealer: int
     deck_size: int
 
-    def __init__(self, round_no: int, dealer: int, deck_size: int) -> None:
-        self.round_no = round_no
-        self.dealer = dealer
-        self.deck_size = deck_size
 
-
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class RoundEnded(Event):
     """The round's winner (None if the round was abandoned), every hand revealed, the points."""
 
@@ -71,34 +56,17 @@ class RoundEnded(Event):
     points: tuple[int, ...]  # points scored this round, per seat
     scores: tuple[int, ...]  # match totals after this round
 
-    def __init__(
-        self,
-        winner: int | None,
-        hands: tuple[tuple[int, ...], ...],
-        points: tuple[int, ...],
-        scores: tuple[int, ...],
-    ) -> None:
-        self.winner = winner
-        self.hands = hands
-        self.points = points
-        self.scores = scores
 
-
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class MatchEnded(Event):
     winner: int
     scores: tuple[int, ...]
-
-    def __init__(self, winner: int, scores: tuple[int, ...]) -> None:
-        self.winner = winner
-        self.scores = scores
-
 
 
 # -- cards moving ----------------------------------------------------------------------------
 
 
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class CardsDrawn(Event):
     """`seat` took `positions` from the draw pile face down; `reason` says why."""
 
@@ -106,13 +74,8 @@ class CardsDrawn(Event):
     positions: tuple[Position, ...]
     reason: str  # deal, draw, penalty_uno, penalty_challenge, draw_two, draw_four, ...
 
-    def __init__(self, seat: int, positions: tuple[Position, ...], reason: str) -> None:
-        self.seat = seat
-        self.positions = positions
-        self.reason = reason
 
-
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class CardsReceived(Event):
     """Private to `seat`: the ids of the cards it just drew, in the order of `positions`."""
 
@@ -120,30 +83,21 @@ class CardsReceived(Event):
     positions: tuple[Position, ...]
     cards: tuple[int, ...]
 
-    def __init__(self, seat: int, positions: tuple[Position, ...], cards: tuple[int, ...]) -> None:
-        self.seat = seat
-        self.positions = positions
-        self.cards = cards
-
 
     @property
     def audience(self) -> frozenset[int] | None:
         return frozenset((self.seat,))
 
 
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class TopCardTurned(Event):
     """The first discard of the round (or of a redraw after a first Wild Draw Four)."""
 
     card: int
     position: Position
 
-    def __init__(self, card: int, position: Position) -> None:
-        self.card = card
-        self.position = position
 
-
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class Reshuffled(Event):
     """A new draw pile (epoch `epoch`) from the cards at `sources`, sorted ascending, shuffled
     with `unonet.shuffle.reshuffle_order`.
@@ -158,20 +112,8 @@ class Reshuffled(Event):
     cards: tuple[int, ...]
     reason: str
 
-    def __init__(
-        self,
-        epoch: int,
-        sources: tuple[Position, ...],
-        cards: tuple[int, ...],
-        reason: str,
-    ) -> None:
-        self.epoch = epoch
-        self.sources = sources
-        self.cards = cards
-        self.reason = reason
 
-
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class CardPlayed(Event):
     seat: int
     card: int
@@ -179,22 +121,8 @@ class CardPlayed(Event):
     color: Color | None  # the colour named, for a wild
     uno: bool  # UNO was called with this play
 
-    def __init__(
-        self,
-        seat: int,
-        card: int,
-        position: Position,
-        color: Color | None,
-        uno: bool,
-    ) -> None:
-        self.seat = seat
-        self.card = card
-        self.position = position
-        self.color = color
-        self.uno = uno
 
-
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class CardsReturned(Event):
     """`seat`'s cards at `positions` went face down under the draw pile (a knock-out): they keep
     their positions, so whoever draws one later checks it against its commitment as usual."""
@@ -203,73 +131,46 @@ class CardsReturned(Event):
     positions: tuple[Position, ...]
     reason: str  # max_hand
 
-    def __init__(self, seat: int, positions: tuple[Position, ...], reason: str) -> None:
-        self.seat = seat
-        self.positions = positions
-        self.reason = reason
-
-
 
 # -- turn flow ---------------------------------------------------------------------------------
 
 
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class TurnStarted(Event):
     seat: int
     direction: int  # +1 to the left (seat order), -1 to the right
 
-    def __init__(self, seat: int, direction: int) -> None:
-        self.seat = seat
-        self.direction = direction
 
-
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class Skipped(Event):
     seat: int
     reason: str  # skip, draw_two, wild_draw_four, reverse_two_players, first_card_*
 
-    def __init__(self, seat: int, reason: str) -> None:
-        self.seat = seat
-        self.reason = reason
 
-
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class DirectionChanged(Event):
     direction: int
 
-    def __init__(self, direction: int) -> None:
-        self.direction = direction
 
-
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class ColorChosen(Event):
     seat: int
     color: Color
 
-    def __init__(self, seat: int, color: Color) -> None:
-        self.seat = seat
-        self.color = color
 
-
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class Passed(Event):
     seat: int
 
-    def __init__(self, seat: int) -> None:
-        self.seat = seat
 
-
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class CannotDraw(Event):
     """Every card is in a hand: `seat` had to draw and could not; the turn passes."""
 
     seat: int
 
-    def __init__(self, seat: int) -> None:
-        self.seat = seat
 
-
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class DecisionPending(Event):
     """`seat` must decide `kind` (a Phase value: choose_color, challenge, stack, choose_target)
     before play goes on; `amount` is the pending draw it takes if it accepts (stack, challenge),
@@ -281,62 +182,37 @@ class DecisionPending(Event):
     amount: int = 0
     until_color: Color | None = None
 
-    def __init__(
-        self, seat: int, kind: str, amount: int = 0, until_color: Color | None = None
-    ) -> None:
-        self.seat = seat
-        self.kind = kind
-        self.amount = amount
-        self.until_color = until_color
-
-
 
 # -- UNO, challenge, moderation ------------------------------------------------------------------
 
 
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class UnoCalled(Event):
     seat: int
 
-    def __init__(self, seat: int) -> None:
-        self.seat = seat
 
-
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class UnoCaught(Event):
     catcher: int | None  # None: the automatic penalty of `uno_auto_penalty`
     target: int
     penalty: int
 
-    def __init__(self, catcher: int | None, target: int, penalty: int) -> None:
-        self.catcher = catcher
-        self.target = target
-        self.penalty = penalty
 
-
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class FalseCatch(Event):
     catcher: int
     target: int
     penalty: int
 
-    def __init__(self, catcher: int, target: int, penalty: int) -> None:
-        self.catcher = catcher
-        self.target = target
-        self.penalty = penalty
 
-
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class CatchWindowClosed(Event):
     """`seats` can no longer be caught (the next player began their turn)."""
 
     seats: tuple[int, ...]
 
-    def __init__(self, seats: tuple[int, ...]) -> None:
-        self.seats = seats
 
-
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class Challenged(Event):
     """The verdict, public. The hand behind it goes to the challenger alone (ChallengeReveal)."""
 
@@ -344,13 +220,8 @@ class Challenged(Event):
     target: int
     guilty: bool
 
-    def __init__(self, challenger: int, target: int, guilty: bool) -> None:
-        self.challenger = challenger
-        self.target = target
-        self.guilty = guilty
 
-
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class ChallengeReveal(Event):
     """Private to the challenger: the challenged hand at the moment of the Wild Draw Four."""
 
@@ -360,53 +231,30 @@ class ChallengeReveal(Event):
     positions: tuple[Position, ...]
     color_before: Color
 
-    def __init__(
-        self,
-        challenger: int,
-        target: int,
-        cards: tuple[int, ...],
-        positions: tuple[Position, ...],
-        color_before: Color,
-    ) -> None:
-        self.challenger = challenger
-        self.target = target
-        self.cards = cards
-        self.positions = positions
-        self.color_before = color_before
-
 
     @property
     def audience(self) -> frozenset[int] | None:
         return frozenset((self.challenger,))
 
 
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class Penalized(Event):
     target: int
     count: int
 
-    def __init__(self, target: int, count: int) -> None:
-        self.target = target
-        self.count = count
 
-
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class Expired(Event):
     """The host's timer ran out on `seat`'s decision `kind`; the default was applied."""
 
     seat: int
     kind: str
 
-    def __init__(self, seat: int, kind: str) -> None:
-        self.seat = seat
-        self.kind = kind
-
-
 
 # -- house rules (RULEBOOK.md section 2) -----------------------------------------------------------
 
 
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class MayPlayDrawn(Event):
     """Private to `seat`: the card it just drew may be played now (the drawn-card lock).
 
@@ -415,28 +263,21 @@ class MayPlayDrawn(Event):
     seat: int
     card: int
 
-    def __init__(self, seat: int, card: int) -> None:
-        self.seat = seat
-        self.card = card
 
     @property
     def audience(self) -> frozenset[int] | None:
         return frozenset((self.seat,))
 
 
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class DrawStacked(Event):
     """A draw card answered a pending draw (`stacking`): `total` cards now wait for the next."""
 
     seat: int
     total: int
 
-    def __init__(self, seat: int, total: int) -> None:
-        self.seat = seat
-        self.total = total
 
-
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class DrawDeflected(Event):
     """`seat` passed the pending draw of `total` cards on to `to` with a Skip, a Reverse or a
     Buzzer (`deflect`)."""
@@ -445,13 +286,8 @@ class DrawDeflected(Event):
     to: int
     total: int
 
-    def __init__(self, seat: int, to: int, total: int) -> None:
-        self.seat = seat
-        self.to = to
-        self.total = total
 
-
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class JumpedIn(Event):
     """`seat` played out of turn (`jump_in`, or the next card of its run under `sequences`);
     play goes on from it. The card itself follows as CardPlayed."""
@@ -459,12 +295,8 @@ class JumpedIn(Event):
     seat: int
     reason: str  # jump_in, sequence
 
-    def __init__(self, seat: int, reason: str) -> None:
-        self.seat = seat
-        self.reason = reason
 
-
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class JumpInRefused(Event):
     """An out-of-turn play came too late or did not match: `seat` scores `penalty` points
     (`jump_in_penalty`), against it under every scoring."""
@@ -473,13 +305,8 @@ class JumpInRefused(Event):
     card: int
     penalty: int
 
-    def __init__(self, seat: int, card: int, penalty: int) -> None:
-        self.seat = seat
-        self.card = card
-        self.penalty = penalty
 
-
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class HandsMoved(Event):
     """Whole hands changed owner (`seven_zero`): each move is (from seat, to seat, the positions
     of the cards). Each receiver then gets CardsReceived with the ids, privately."""
@@ -487,40 +314,24 @@ class HandsMoved(Event):
     moves: tuple[tuple[int, int, tuple[Position, ...]], ...]
     reason: str  # seven, zero
 
-    def __init__(
-        self,
-        moves: tuple[tuple[int, int, tuple[Position, ...]], ...],
-        reason: str,
-    ) -> None:
-        self.moves = moves
-        self.reason = reason
 
-
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class BuzzerOpened(Event):
     """A Buzzer was played: every seat in `waiting` must press B before play goes on."""
 
     seat: int
     waiting: tuple[int, ...]
 
-    def __init__(self, seat: int, waiting: tuple[int, ...]) -> None:
-        self.seat = seat
-        self.waiting = waiting
 
-
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class Buzzed(Event):
     """`seat` pressed B, `place`-th (1 = first) in the host's order of arrival."""
 
     seat: int
     place: int
 
-    def __init__(self, seat: int, place: int) -> None:
-        self.seat = seat
-        self.place = place
 
-
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class BuzzerClosed(Event):
     """The race is decided: `losers` (the slowest, or everyone who had not pressed when the
     host's window closed) draw `penalty` cards each."""
@@ -528,12 +339,8 @@ class BuzzerClosed(Event):
     losers: tuple[int, ...]
     penalty: int
 
-    def __init__(self, losers: tuple[int, ...], penalty: int) -> None:
-        self.losers = losers
-        self.penalty = penalty
 
-
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class KnockedOut(Event):
     """`seat` reached `max_hand` cards and is out for the round; `penalty` points await it."""
 
@@ -541,24 +348,16 @@ class KnockedOut(Event):
     cards: int
     penalty: int
 
-    def __init__(self, seat: int, cards: int, penalty: int) -> None:
-        self.seat = seat
-        self.cards = cards
-        self.penalty = penalty
 
-
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class Stalemate(Event):
     """Nobody can play or draw (every player passed in turn with no card to draw): the round
     ends and the player holding the fewest points wins it (RULEBOOK.md, stalemate)."""
 
     winner: int
 
-    def __init__(self, winner: int) -> None:
-        self.winner = winner
 
-
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class SeatEliminated(Event):
     """`scoring=elimination`: `seat` reached the target with `score` points and is out of the
     match; the next rounds are dealt without it."""
@@ -566,15 +365,11 @@ class SeatEliminated(Event):
     seat: int
     score: int
 
-    def __init__(self, seat: int, score: int) -> None:
-        self.seat = seat
-        self.score = score
-
 
 # -- UNO Flip (RULEBOOK.md section 3) ------------------------------------------------------------
 
 
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class Flipped(Event):
     """`seat` played a Flip: the discard pile was reversed and turned over (its old bottom card
     is the new top, `top`, whose face on `side` sets what to match), then the draw pile (its old
@@ -585,13 +380,8 @@ class Flipped(Event):
     side: int
     top: int
 
-    def __init__(self, seat: int, side: int, top: int) -> None:
-        self.seat = seat
-        self.side = side
-        self.top = top
 
-
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class OtherSidesShown(Event):
     """UNO Flip: `seat`'s whole hand as everybody sees it, the side not in play. `positions` are
     its cards' positions, ascending, and `faces[i]` the face not in play of the card at
@@ -602,15 +392,8 @@ class OtherSidesShown(Event):
     positions: tuple[Position, ...]
     faces: tuple[Face, ...]
 
-    def __init__(
-        self, seat: int, positions: tuple[Position, ...], faces: tuple[Face, ...]
-    ) -> None:
-        self.seat = seat
-        self.positions = positions
-        self.faces = faces
 
-
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class PileOtherSideShown(Event):
     """UNO Flip: the face not in play of the draw pile's top card, at `position`, which everybody
     sees (both None: the pile is empty). Sent whenever that card or the side in play changed."""
@@ -618,12 +401,8 @@ class PileOtherSideShown(Event):
     position: Position | None
     face: Face | None
 
-    def __init__(self, position: Position | None, face: Face | None) -> None:
-        self.position = position
-        self.face = face
 
-
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class DarkFacesShown(Event):
     """UNO Flip: the dark face of each card in `cards` is `faces[i]`, for `seat` alone (the
     cards it receives) or, `seat` None, for everybody (a card face up on the dark side, every
@@ -634,10 +413,6 @@ class DarkFacesShown(Event):
     cards: tuple[int, ...]
     faces: tuple[Face, ...]
 
-    def __init__(self, seat: int | None, cards: tuple[int, ...], faces: tuple[Face, ...]) -> None:
-        self.seat = seat
-        self.cards = cards
-        self.faces = faces
 
     @property
     def audience(self) -> frozenset[int] | None:
@@ -647,7 +422,7 @@ class DarkFacesShown(Event):
 # -- UNO Show 'Em No Mercy (RULEBOOK.md section 4) -------------------------------------------------
 
 
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class CardsDiscarded(Event):
     """A Discard All: `seat` also laid every other card of its colour, face up, under it (their
     effects do not apply). `cards[i]` is the card at `positions[i]`, in the order they went
@@ -657,13 +432,8 @@ class CardsDiscarded(Event):
     positions: tuple[Position, ...]
     cards: tuple[int, ...]
 
-    def __init__(self, seat: int, positions: tuple[Position, ...], cards: tuple[int, ...]) -> None:
-        self.seat = seat
-        self.positions = positions
-        self.cards = cards
 
-
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class RouletteTurned(Event):
     """A Wild Color Roulette: `seat` named `color` and turned over, face up for everyone, the
     cards at `positions` (`cards[i]` at `positions[i]`), in the order turned, until one of that
@@ -675,16 +445,8 @@ class RouletteTurned(Event):
     positions: tuple[Position, ...]
     cards: tuple[int, ...]
 
-    def __init__(
-        self, seat: int, color: Color, positions: tuple[Position, ...], cards: tuple[int, ...]
-    ) -> None:
-        self.seat = seat
-        self.color = color
-        self.positions = positions
-        self.cards = cards
 
-
-@dataclass(slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class DrawCancelled(Event):
     """`deflect` in No Mercy (seed 003): `seat` answered the pending draw of `total` cards with
     a Discard All or a Skip Everyone, and nobody draws it. The card then acts as if played in
@@ -693,6 +455,3 @@ class DrawCancelled(Event):
     seat: int
     total: int
 
-    def __init__(self, seat: int, total: int) -> None:
-        self.seat = seat
-        self.total = total

@@ -24,8 +24,7 @@ class PlayTable:
     """Faces, Play values and matching sets for one deck, one side shown and the deck's colours.
 
     The Play values are shared, immutable instances: a legal-actions list is built from them
-    without creating any, and `Round.apply` knows an action taken from its last listing by
-    identity.
+    without creating any.
     """
 
     __slots__ = (

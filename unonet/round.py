@@ -149,10 +149,6 @@ class Round:
         # UNO Flip: what each player was shown of the cards so far (unonet.flip.FlipSight).
         self.sight = FlipSight(seats) if rules.variant == "flip" else None
         self._no_mercy = rules.variant == "no_mercy"
-        # The last list of legal actions and whose it was: `apply` accepts an action taken from
-        # it by identity without judging it again (bots and the host list, then apply). Every
-        # change of state clears it: apply, expire, penalize.
-        self._listed: tuple[int, tuple[Action, ...]] | None = None
         self._deal(stacked)
 
     # -- public API ------------------------------------------------------------------------------
@@ -192,24 +188,17 @@ class Round:
             if seat in catchable and len(self.hands[seat]) == 1:
                 actions.append(_CALL_UNO)
             actions += [self._catches[target] for target in sorted(catchable) if target != seat]
-        self._listed = (seat, tuple(actions))  # a copy: the caller owns `actions`
         return actions
 
     def apply(self, seat: int, action: Action) -> list[ev.Event]:
         """Apply `action` for `seat`, or raise EngineError and change nothing."""
-        listed = self._listed
-        from_listing = (
-            listed is not None and listed[0] == seat and any(a is action for a in listed[1])
-        )
-        if not from_listing and not self._is_legal(seat, action):
+        if not self._is_legal(seat, action):
             penalty = self._penalty_instead_of_refusal(seat, action)
             if penalty is None:
                 raise refusal(self, seat, action)
-            self._listed = None
             self._events = []
             penalty()
             return self._take_events()
-        self._listed = None
         self._events = []
         if isinstance(action, TURN_ACTIONS):
             if self.catchable:
@@ -228,7 +217,6 @@ class Round:
         if self.phase is Phase.ROUND_OVER:
             raise EngineError(ErrorCode.ROUND_OVER, "nothing is pending")
         seat = self.current
-        self._listed = None
         self._events = [ev.Expired(seat, self.phase.value)]
         if self.catchable:
             self._close_catch_windows()
@@ -265,7 +253,6 @@ class Round:
             raise EngineError(ErrorCode.INVALID_TARGET, f"seat {target} is out of the round")
         if not 1 <= count <= 10:
             raise EngineError(ErrorCode.ACTION_NOT_ALLOWED, "a penalty is 1 to 10 cards")
-        self._listed = None
         self._events = [ev.Penalized(target, count)]
         self._draw_cards(target, count, "penalty_moderation")
         return self._take_events()
@@ -284,8 +271,8 @@ class Round:
     # -- judging ---------------------------------------------------------------------------------
 
     def _is_legal(self, seat: int, action: Action) -> bool:
-        """`action in self.legal_actions(seat)`, judged directly for a client's intent decoded
-        from the wire: a Play by unonet.legality, the rest from the listing."""
+        """`action in self.legal_actions(seat)`: a Play judged by unonet.legality, the rest
+        found in the listing. Every action given to `apply` is judged here."""
         if not 0 <= seat < self.seats or seat in self.out or self.phase is Phase.ROUND_OVER:
             return False
         if isinstance(action, Play):

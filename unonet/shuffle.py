@@ -12,12 +12,12 @@ with item below(i+1). Index 0 of the result is the top of the pile (dealt first)
 
 from __future__ import annotations
 
+import hmac
 import struct
 from collections.abc import Sequence
 from typing import TypeVar
 
 from unonet.encoding import Field, enc_fields
-from unonet.hmac_sha256 import HmacSha256
 
 T = TypeVar("T")
 
@@ -28,10 +28,10 @@ _SPACE = 2**32
 class HmacStream:
     """Unbiased integers from an HMAC-SHA256 counter-mode byte stream."""
 
-    __slots__ = ("_counter", "_mac", "_prefix", "_words")
+    __slots__ = ("_counter", "_key", "_prefix", "_words")
 
     def __init__(self, key: bytes, label: Sequence[Field]) -> None:
-        self._mac = HmacSha256(key)
+        self._key = key
         # enc(PRNG_TAG, *label, ctr) is this prefix followed by the counter's 8 bytes.
         self._prefix = enc_fields((PRNG_TAG, *label, 0))[: -_U64.size]
         self._counter = 0
@@ -39,7 +39,7 @@ class HmacStream:
 
     def _block(self) -> tuple[int, ...]:
         """The next HMAC block of the stream, as eight big-endian u32 words."""
-        block = self._mac.digest(self._prefix + _U64.pack(self._counter))
+        block = hmac.digest(self._key, self._prefix + _U64.pack(self._counter), "sha256")
         self._counter += 1
         return _BLOCK_WORDS.unpack(block)
 
@@ -107,7 +107,7 @@ def permute(items: Sequence[T], stream: HmacStream) -> list[T]:
 
 def derive_key(seed: bytes, *label: Field) -> bytes:
     """A 32-byte key for one purpose (a round, a test) from a match seed."""
-    return HmacSha256(seed).digest(enc_fields(("uno/v1/derive", *label)))
+    return hmac.digest(seed, enc_fields(("uno/v1/derive", *label)), "sha256")
 
 
 # The three shuffles of a round, each with its own label so that no two share a stream.

@@ -23,7 +23,6 @@ from protocol.trust.constants import (
     TAG_SHUFFLE_KEY,
 )
 from unonet.encoding import Field, enc
-from unonet.hmac_sha256 import HmacSha256
 
 _U64 = struct.Struct(">Q")
 _U32 = struct.Struct(">I")
@@ -35,7 +34,7 @@ def sha256(*fields: Field) -> bytes:
     return hashlib.sha256(enc(*fields)).digest()
 
 
-def hmac_sha256(key: bytes, *fields: Field) -> bytes:
+def tagged_hmac(key: bytes, *fields: Field) -> bytes:
     """HMAC(key, enc(fields)): every keyed derivation, never SHA-256(secret || x)."""
     return hmac.new(key, enc(*fields), hashlib.sha256).digest()
 
@@ -63,12 +62,12 @@ def round_key(
     `contributions` holds one seed per committed seat, ascending by seat, with `ABSENT_SEED` for a
     seat that committed but never revealed.
     """
-    return hmac_sha256(host_seed, TAG_SHUFFLE_KEY, game_id, round_no, *contributions)
+    return tagged_hmac(host_seed, TAG_SHUFFLE_KEY, game_id, round_no, *contributions)
 
 
 def card_nonce(key: bytes, epoch: int, index: int) -> bytes:
     """r = HMAC(K, enc("uno/v1/card-nonce", epoch, index))."""
-    return hmac_sha256(key, TAG_CARD_NONCE, epoch, index)
+    return tagged_hmac(key, TAG_CARD_NONCE, epoch, index)
 
 
 def card_commitment(
@@ -79,12 +78,11 @@ def card_commitment(
 
 
 def card_nonces(key: bytes, epoch: int, count: int) -> tuple[bytes, ...]:
-    """`card_nonce(key, epoch, i)` for i in 0..count-1: a deal derives 108 of them, so the key's
-    pads are absorbed once and each message is its fixed head plus the index's u64."""
-    keyed = HmacSha256(key)
+    """`card_nonce(key, epoch, i)` for i in 0..count-1, each message its fixed head plus the
+    index's u64."""
     head = enc(TAG_CARD_NONCE, epoch, 0)[:-8]  # all but the index's eight bytes
-    pack = _U64.pack
-    return tuple(keyed.digest(head + pack(index)) for index in range(count))
+    pack, digest = _U64.pack, hmac.digest
+    return tuple(digest(key, head + pack(index), "sha256") for index in range(count))
 
 
 def card_commitments(
