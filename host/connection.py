@@ -130,7 +130,7 @@ class ClientConnection:
         self._writing = False
         self._final = b""  # the error frame for a client cut off with a full queue
         self.outlet = Outlet(conn_id, self.protocol, self, check=self.limits.check_outgoing)
-        """The outgoing half, sans-IO and compiled (host/routing.py): what is pushed to this
+        """The outgoing half, sans-IO (host/routing.py): what is pushed to this
         client since the last flush, and why it was cut off, if it was."""
         self._out = self.outlet.out  # the same list, for the life of the connection
         self._queued = 0  # items handed to the writer and not yet written

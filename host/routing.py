@@ -1,9 +1,9 @@
-"""What the tables queued, turned into each connection's frames: sans-IO, and compiled.
+"""What the tables queued, turned into each connection's frames: sans-IO.
 
 The server's pass over the registry's outbox runs after every read and walks a dozen items per
 action (an event for each member it reaches, the sender's `accepted`). Interpreted, that loop
 and the per-item calls into each connection cost the host more per action than the event's
-encoding did (benchmarks/host.py's "routing"), so they live here, where mypyc compiles them.
+encoding did (benchmarks/host.py's "routing"), so they live here, in one pass, apart from trio.
 
 Each connection's outgoing half is an `Outlet`: its protocol state and the frames pushed since
 its last flush. The trio connection (host/connection.py) owns one, writes what it holds

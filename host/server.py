@@ -171,8 +171,8 @@ class HostServer:
         if not items:
             self.registry.settle_digests()
             return
-        # The items, their frames and the connections touched are host/routing.py's work
-        # (compiled); the writes are the connections'. A message a table sends to many
+        # The items, their frames and the connections touched are host/routing.py's work;
+        # the writes are the connections'. A message a table sends to many
         # members is one shared map, encoded once per pass. One write per connection: an
         # intent's `accepted` goes with the events it caused. The connections that were
         # answered are served first, frames and write, before the frames of anyone else are

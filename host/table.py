@@ -554,7 +554,7 @@ class Table:
             elif seat is not None and self.game is not None and self.game.over:
                 self._left_after_the_match(member.seat, now)
                 # `started`, not `self.game is None`: mypy still holds self.game narrowed to a
-                # Game here, and mypyc's build (setup.py) would raise reading None as one.
+                # Game here, and would call the check unreachable.
                 if not self.started:
                     return  # back in the lobby: everyone got its table_state
             elif seat is not None and self.game is not None:

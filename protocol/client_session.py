@@ -10,7 +10,6 @@ closes once the state is CLOSED or ERROR.
 
 from __future__ import annotations
 
-import builtins
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -134,7 +133,7 @@ class TrustReport:
     """What the trust observer said about the message it was just given."""
 
     message_type: str
-    outcome: builtins.object  # spelt out: mypyc (setup.py) finds no global `object` to annotate
+    outcome: object
 
 
 SessionEvent = (

@@ -3,12 +3,12 @@
 The wire form of every action and event is spelled out below, in the catalogue: `type` is the
 class name in snake_case, every field keeps its name and gets the codec of its wire type
 (protocol.wire_codecs): tuples become arrays, a Position (epoch, index) a two-item array, a
-Color its string value. It is written by hand, not read off the engine's type hints, because a
-compiled (mypyc) engine has none at run time, and because the wire form is a contract with
-people who never read our code. A new event in unonet/events.py (or seat action in
-unonet/actions.py) therefore needs its line here and in SPEC.md; tests/test_protocol_codec.py
-fails while the catalogue and the engine's classes disagree (a class, a field, its order, its
-type or whether it may be left out), and tests/test_protocol_spec.py while SPEC.md does.
+Color its string value. It is written by hand, not read off the engine's type hints, because
+the wire form is a contract with people who never read our code. A new event in
+unonet/events.py (or seat action in unonet/actions.py) therefore needs its line here and in
+SPEC.md; tests/test_protocol_codec.py fails while the catalogue and the engine's classes
+disagree (a class, a field, its order, its type or whether it may be left out), and
+tests/test_protocol_spec.py while SPEC.md does.
 
 Decoding validates everything and raises nothing but ProtocolError(bad_message): an intent is
 the one place where a peer's data becomes an engine value.

@@ -196,8 +196,8 @@ def check_decoded(message: Any, wide_keys: frozenset[str], max_array: int,
 
 
 SMALL_CONTAINER = 16
-"""Containers up to this size are walked item by item (`_small_shape`: a few native
-comparisons each, compiled), larger ones by their set of types (C speed, interpreted too)."""
+"""Containers up to this size are walked item by item (`_small_shape`: a few
+comparisons each), larger ones by their set of types (a set built in C)."""
 
 _SCALARS_ONLY, _NESTED, _UNSURE = 0, 1, 2
 

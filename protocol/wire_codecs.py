@@ -2,7 +2,8 @@
 notation of SPEC.md section 9 (`int`, `color \\| nil`, `[[int, int]]`).
 
 They are combined by hand in game_codec's catalogue rather than read off the engine's type
-hints: a compiled (mypyc) engine keeps no usable annotations at run time. Decoding validates
+hints: the wire form is a contract of its own (SPEC.md), which a change of a hint must not
+move unseen. Decoding validates
 and raises nothing but ProtocolError(bad_message).
 """
 

@@ -37,7 +37,7 @@ def enc(*fields: Field) -> bytes:
 
 
 def enc_fields(fields: Sequence[Field]) -> bytes:
-    """`enc(*fields)`, for a sequence at hand (the compiled engine calls this one directly).
+    """`enc(*fields)`, for a sequence at hand (the shuffle calls this one directly).
     A bytes field, most of them (a deck's commitment has 108), is taken as it is: the general
     `field_bytes` cost a third of a microsecond each in its checks."""
     length = _U32.pack
