@@ -50,10 +50,8 @@ over the same window, and the ratio of their CPU per action is printed per pair:
 whose speed drifts by tens of percent within the hour compares like with like only that way.
 
 Figures are printed per repeat, then the median and the range (min-max) over the repeats.
-What runs is what is installed: a `pip install .` build (its engine and host path compiled by
-mypyc) if there is one, else this source tree; `--compiled` instead compiles a copy of this
-tree as setup.py does (about four minutes of one core) and runs every process of the
-benchmark from it. Which parts ran compiled is said (host/compiled.py). The machine's load
+What runs is what is installed (`pip install .`), else this source tree: one build, pure
+Python, the one a user gets; where it was imported from is printed. The machine's load
 average is printed before and after: other processes on the box inflate every figure here, the
 echo's too.
 """
@@ -64,7 +62,6 @@ import argparse
 import json
 import math
 import os
-import shutil
 import signal
 import statistics
 import subprocess
@@ -79,22 +76,16 @@ from typing import Any
 import trio
 
 ROOT = Path(__file__).resolve().parent.parent
-BUILD_ROOT = "UNONET_BENCH_BUILD"
-"""--compiled: the folder of the mypyc build that this process and its children import from."""
 if sys.path and Path(sys.path[0] or ".").resolve() == ROOT / "benchmarks":
     del sys.path[0]  # this file's folder: its name, host.py, would shadow the host package
-if os.environ.get(BUILD_ROOT):
-    sys.path.insert(0, os.environ[BUILD_ROOT])
 sys.path.append(str(ROOT))  # after site-packages: an installed build runs, else this tree
 
 from benchmarks import host_breakdown, host_load  # noqa: E402
 from host.collector import tuned_collector  # noqa: E402
-from host.compiled import compiled_parts  # noqa: E402
 from host.registry import Registry  # noqa: E402
 from host.server import HostServer, ServerConfig  # noqa: E402
 from host.settings import FAST_TIMINGS, ConnectionLimits  # noqa: E402
 from host.table import TableSettings  # noqa: E402
-from unonet.compiled import COMPILED_MODULES, engine_is_compiled  # noqa: E402
 
 SEATS = 4
 SERVER_CORE = 0
@@ -167,8 +158,8 @@ async def _serve(tables: int, journal_dir: Path | None, journal_sync: int,
             listeners = await nursery.start(server.serve)
             port = listeners[0].socket.getsockname()[1]
             nursery.start_soon(host_breakdown.report_on_signal, breakdown)
-            print(json.dumps({"port": port, "compiled": engine_is_compiled(),
-                              "affinity": sorted(os.sched_getaffinity(0))}), flush=True)
+            print(json.dumps({"port": port, "affinity": sorted(os.sched_getaffinity(0))}),
+                  flush=True)
             task_status.started(port)
 
 
@@ -363,7 +354,7 @@ def _phase(tables: int, echo_clients: int, think: tuple[float, float],
     return {
         **paired,
         "parts": host_breakdown.per_action(parts0, parts1, actions),
-        "compiled": started["compiled"], "host_cores": started["affinity"],
+        "host_cores": started["affinity"],
         "echo_cores": echo_started["affinity"], "load_cores": found[0]["affinity"],
         "workers": workers, "clients": tables * SEATS, "actions": actions,
         "refused": sum(f["refused"] for f in found), "window": t1 - t0,
@@ -585,28 +576,6 @@ def report(saturated: list[dict[str, Any]], paced: list[dict[str, Any]]) -> None
                   "(what making a request durable alone does to the echo's round trip)")
 
 
-def run_compiled(argv: Sequence[str]) -> int:
-    """Compile a copy of unonet/, protocol/ and host/ as setup.py does (every module of
-    unonet.compiled, -O3) and run this benchmark, every process of it, from that copy."""
-    with tempfile.TemporaryDirectory(prefix="unonet-mypyc-") as folder:
-        for package in ("unonet", "protocol", "host"):
-            shutil.copytree(ROOT / package, Path(folder) / package,
-                            ignore=shutil.ignore_patterns("__pycache__", "*.so"))
-        shutil.copy(ROOT / "pyproject.toml", folder)  # mypy's settings
-        sources = [name.replace(".", "/") + ".py" for name in COMPILED_MODULES]
-        print("compiling the engine and the host path with mypyc (as pip install . does) ...",
-              flush=True)
-        build = subprocess.run([sys.executable, "-m", "mypyc", *sources], cwd=folder,
-                               capture_output=True, text=True,
-                               env={**os.environ, "MYPYC_OPT_LEVEL": "3"})
-        if build.returncode != 0:
-            print("mypyc failed:\n" + (build.stdout + build.stderr)[-3000:], file=sys.stderr)
-            return 1
-        rest = [arg for arg in argv if arg != "--compiled"]
-        return subprocess.run([sys.executable, __file__, *rest],
-                              env={**os.environ, BUILD_ROOT: folder}).returncode
-
-
 def file_system(folder: Path) -> str:
     """The file system `folder` is on, as /proc/mounts names it (its type says what an fsync
     costs there: tmpfs none, a disk's its own), or "file system unknown"."""
@@ -665,19 +634,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="echo: a durable echo, each request appended to FILE and on disk "
                         "before its answer (run: the paced phase runs one when the tables "
                         "journal)")
-    parser.add_argument("--compiled", action="store_true",
-                        help="compile a copy of this tree with mypyc and run from it")
     parser.add_argument("--against", metavar="TREE", type=Path,
                         help="saturate: also run the host of another source tree (e.g. `git "
-                        "worktree add /tmp/before HEAD~5`) beside this one, paired; both run "
-                        "from source, so not with --compiled")
+                        "worktree add /tmp/before HEAD~5`) beside this one, paired")
     args = parser.parse_args(argv)
-    if args.against is not None and (args.compiled or os.environ.get(BUILD_ROOT)):
-        parser.error("--against runs both trees from source: it does not go with --compiled")
     if args.against is not None and not (args.against / "benchmarks" / "host.py").exists():
         parser.error(f"--against: {args.against} has no benchmarks/host.py")
-    if args.compiled and not os.environ.get(BUILD_ROOT):
-        return run_compiled(sys.argv[1:] if argv is None else argv)
     if args.mode == "serve":
         pin(server_core())
         if args.profile is None:
@@ -703,7 +665,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         pin(load_cores())
         host_load.worker_main(args.plan)
         return 0
-    print(f"unonet host benchmark: {compiled_parts()} (from "
+    print(f"unonet host benchmark: pure Python (from "
           f"{Path(sys.modules['unonet'].__file__ or '').parent.parent}), {os.cpu_count()} CPUs, "
           "host and echo on "
           f"core {min(server_core())}, load on "
@@ -736,8 +698,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                                journal_sync=args.journal_sync))
         print(f"repeat {repeat + 1} of {args.repeats} done", flush=True)
     first = (saturated or paced)[0]
-    print(f"engine in the host: {'compiled (mypyc)' if first['compiled'] else 'pure Python'}; "
-          f"host on cores {first['host_cores']}, echo on {first['echo_cores']}, load "
+    print(f"host on cores {first['host_cores']}, echo on {first['echo_cores']}, load "
           f"generator ({first['workers']} process(es)) on {first['load_cores']}")
     report(saturated, paced)
     print(f"\nload average after: {load_average()} (other processes on these cores inflate "
