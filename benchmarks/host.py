@@ -1,6 +1,6 @@
 """Host benchmark: CPU per action, round trips beside a framed echo, many paced clients.
 
-    .venv/bin/python benchmarks/host.py                  # 5 repeats, both phases
+    .venv/bin/python benchmarks/host.py                  # 5 repeats, the three phases
     .venv/bin/python benchmarks/host.py --repeats 7 --clients 1000 --tables 20
 
 Each repeat starts a fresh host (`serve`), a framed msgpack echo server (`echo`) and a fan-out
@@ -9,7 +9,7 @@ pinned to the other cores where the machine has at least two (each process print
 had). The echo is the anchor the targets are set against: a request read and written back. The
 fan-out is a second anchor, the I/O of one action without the game: clients in groups of four
 take turns, and each request is answered to its sender and announced to the other three, one
-frame and one write each, read and written as the host does it. Two phases per repeat:
+frame and one write each, read and written as the host does it. Three phases per repeat:
 
 - saturate: windows one after the other, each with one server busy: `--tables` tables of
   four light players with no think time; then four echo clients back to back; then two
@@ -19,6 +19,11 @@ frame and one write each, read and written as the host does it. Two phases per r
   the echo's and the fan-out's CPU per request the same, each in its own window. The host is
   as busy as the load can make it, alone on its core as a club's dedicated host would be, so
   this is its cost per action with batching at its best (how busy it was is printed).
+- one table: a friends' game, the host otherwise idle: one table of four light players, each
+  decision after 20-40 ms (so the host answers one action at a time and waits between them,
+  as it does at a person's pace, but with some 250 actions in a window of 8 s instead of 20),
+  one echo client, one fan-out group and (when the tables journal) one durable echo client at
+  the same pace.
 - paced: `--clients` light players (four a table) at a human pace (a decision after 0.25-0.5 s,
   so each sends an action every 1-2 s), `--echo-clients` echo clients at one frame every
   1-2 s, and as many fan-out clients (groups of four at the players' pace), in the same worker
@@ -102,6 +107,11 @@ so each player sends an action every 1-2 s, a person's pace."""
 
 ECHO_THINK = (1.0, 2.0)
 """An echo client's pause between frames in the paced phase: the players' pace."""
+
+TABLE_THINK = (0.02, 0.04)
+"""A player's think time before each decision at the one table, and its anchors' pause between
+frames: one action at a time with the host idle between them, as at a person's pace, but
+enough of them in a window for a p99 (at a person's pace a table makes 2-4 actions a second)."""
 
 
 # -- the child processes ---------------------------------------------------------------------
@@ -442,7 +452,8 @@ def spread(values: Sequence[float], scale: float = 1.0, form: str = "{:.0f}") ->
             f"({form.format(min(scaled))}-{form.format(max(scaled))})")
 
 
-def report(saturated: list[dict[str, Any]], paced: list[dict[str, Any]]) -> None:
+def report(saturated: list[dict[str, Any]], one_table: list[dict[str, Any]],
+           paced: list[dict[str, Any]]) -> None:
     ms = 1000.0
     if saturated:
         s = saturated[0]
@@ -521,59 +532,80 @@ def report(saturated: list[dict[str, Any]], paced: list[dict[str, Any]]) -> None
         print(f"round trip p50 / p99         {spread([r['p50'] for r in saturated], ms, '{:.2f}')}"
               f" / {spread([r['p99'] for r in saturated], ms, '{:.2f}')} ms   "
               "(saturated: mostly waiting behind other tables' actions)")
+    if one_table:
+        s = one_table[0]
+        print(f"\n-- one table: {SEATS} light players, a decision after "
+              f"{TABLE_THINK[0] * ms:.0f}-{TABLE_THINK[1] * ms:.0f} ms, the host idle between "
+              "actions; one echo client, one fan-out group (and one durable echo client) at "
+              "the same pace --")
+        round_trips(one_table, "")
     if paced:
         s = paced[0]
         print(f"\n-- paced: {s['clients']} light players ({s['clients'] // SEATS} tables), one "
               f"action each every 1-2 s, echo clients at the same pace --")
-        print("  per repeat: " + "; ".join(
-            f"p99 {r['p99'] * ms:.2f} ms, echo p99 {r['echo_p99'] * ms:.2f} ms, "
-            f"host {r['host_cpu_share'] * 100:.0f} %, load {r['load_cpu_share'] * 100:.0f} %"
-            for r in paced))
-        print(f"actions/s                    {spread([r['actions_per_s'] for r in paced])}   "
-              f"(refused intents {sum(r['refused'] for r in paced)} in all)")
-        print(f"host CPU per action          {spread([r['host_us_per_action'] for r in paced])}"
-              " us   (at this pace: includes the wake-ups a busy host shares between actions)")
-        p50 = [r["p50"] for r in paced]
-        p99 = [r["p99"] for r in paced]
-        e50 = [r["echo_p50"] for r in paced]
-        e99 = [r["echo_p99"] for r in paced]
-        print(f"action round trip p50 / p99  {spread(p50, ms, '{:.2f}')} / "
-              f"{spread(p99, ms, '{:.2f}')} ms   (p99 target < 50 ms at 1,000 clients)")
-        print(f"echo round trip p50 / p99    {spread(e50, ms, '{:.2f}')} / "
-              f"{spread(e99, ms, '{:.2f}')} ms")
-        print(f"p50 action / echo            "
-              f"{spread([a / b for a, b in zip(p50, e50, strict=True)], 1, '{:.2f}')} x   "
-              "(target <= 1.5: a typical action's answer takes this many echo round trips;"
-              " two decimals: at the target's edge one read 1.5 up to 1.549)")
-        print(f"p99 action / echo            "
-              f"{spread([a / b for a, b in zip(p99, e99, strict=True)], 1, '{:.2f}')} x   "
-              "(target <= 3: the slowest 1 % of answers beside the slowest 1 % of echoes)")
-        f50 = [r["fanout_p50"] for r in paced]
-        f99 = [r["fanout_p99"] for r in paced]
-        print(f"fan-out round trip p50 / p99 {spread(f50, ms, '{:.2f}')} / "
-              f"{spread(f99, ms, '{:.2f}')} ms   ({s['fanout_requests']} requests in the first "
-              "repeat's window: the answer to a request that is also sent to three others)")
-        print(f"p50 / p99 fan-out / echo     "
-              f"{spread([a / b for a, b in zip(f50, e50, strict=True)], 1, '{:.1f}')} / "
-              f"{spread([a / b for a, b in zip(f99, e99, strict=True)], 1, '{:.1f}')} x   "
-              "(the same ratios for the floor: what the I/O alone does to them)")
-        if s["durable_p50"] is not None:
-            d50 = [r["durable_p50"] for r in paced]
-            d99 = [r["durable_p99"] for r in paced]
-            print(f"durable echo p50 / p99       {spread(d50, ms, '{:.2f}')} / "
-                  f"{spread(d99, ms, '{:.2f}')} ms   ({s['durable_requests']} requests in the "
-                  "first repeat's window: the echo, each request appended to a file and "
-                  "fsync'd before its answer, one fsync per pass of the event loop as the "
-                  "host's group commit: the floor of an answer that survives a power cut)")
-            print(f"p50 / p99 action / durable   "
-                  f"{spread([a / b for a, b in zip(p50, d50, strict=True)], 1, '{:.1f}')} / "
-                  f"{spread([a / b for a, b in zip(p99, d99, strict=True)], 1, '{:.1f}')} x   "
-                  "(the journalling host beside the durable echo: like with like, where the "
-                  "targets' echo keeps nothing)")
-            print(f"p50 / p99 durable / echo     "
-                  f"{spread([a / b for a, b in zip(d50, e50, strict=True)], 1, '{:.1f}')} / "
-                  f"{spread([a / b for a, b in zip(d99, e99, strict=True)], 1, '{:.1f}')} x   "
-                  "(what making a request durable alone does to the echo's round trip)")
+        round_trips(paced, " at 1,000 clients")
+
+
+def round_trips(rows: list[dict[str, Any]], where: str) -> None:
+    """The round trips of a paced phase (the one table's, or the many clients'), each beside
+    its anchors' in the same repeat: the ratios are the figures, the times are the machine's."""
+    ms = 1000.0
+    s = rows[0]
+    print("  per repeat: " + "; ".join(
+        f"p99 {r['p99'] * ms:.2f} ms, echo p99 {r['echo_p99'] * ms:.2f} ms, "
+        f"host {r['host_cpu_share'] * 100:.0f} %, load {r['load_cpu_share'] * 100:.0f} %"
+        for r in rows))
+    print(f"actions/s                    {spread([r['actions_per_s'] for r in rows])}   "
+          f"(refused intents {sum(r['refused'] for r in rows)} in all; {s['actions']} "
+          "actions in the first repeat's window)")
+    print(f"host CPU per action          {spread([r['host_us_per_action'] for r in rows])}"
+          " us   (at this pace: includes the wake-ups of a host that waits between actions)")
+    p50 = [r["p50"] for r in rows]
+    p99 = [r["p99"] for r in rows]
+    e50 = [r["echo_p50"] for r in rows]
+    e99 = [r["echo_p99"] for r in rows]
+    print(f"action round trip p50 / p99  {spread(p50, ms, '{:.2f}')} / "
+          f"{spread(p99, ms, '{:.2f}')} ms   (p99 target < 50 ms{where})")
+    print(f"echo round trip p50 / p99    {spread(e50, ms, '{:.2f}')} / "
+          f"{spread(e99, ms, '{:.2f}')} ms   ({s['echo_requests']} requests in the first "
+          "repeat's window)")
+    print(f"p50 action / echo            "
+          f"{spread([a / b for a, b in zip(p50, e50, strict=True)], 1, '{:.2f}')} x   "
+          "(target <= 1.5: a typical action's answer takes this many echo round trips;"
+          " two decimals: at the target's edge one read 1.5 up to 1.549)")
+    print(f"p99 action / echo            "
+          f"{spread([a / b for a, b in zip(p99, e99, strict=True)], 1, '{:.2f}')} x   "
+          "(target <= 3: the slowest 1 % of answers beside the slowest 1 % of echoes)")
+    f50 = [r["fanout_p50"] for r in rows]
+    f99 = [r["fanout_p99"] for r in rows]
+    print(f"fan-out round trip p50 / p99 {spread(f50, ms, '{:.2f}')} / "
+          f"{spread(f99, ms, '{:.2f}')} ms   ({s['fanout_requests']} requests in the first "
+          "repeat's window: the answer to a request that is also sent to three others)")
+    print(f"p50 / p99 fan-out / echo     "
+          f"{spread([a / b for a, b in zip(f50, e50, strict=True)], 1, '{:.1f}')} / "
+          f"{spread([a / b for a, b in zip(f99, e99, strict=True)], 1, '{:.1f}')} x   "
+          "(the same ratios for the floor: what the I/O alone does to them)")
+    print(f"p50 / p99 action / fan-out   "
+          f"{spread([a / b for a, b in zip(p50, f50, strict=True)], 1, '{:.1f}')} / "
+          f"{spread([a / b for a, b in zip(p99, f99, strict=True)], 1, '{:.1f}')} x   "
+          "(what the game adds to the answer beyond the I/O of an action)")
+    if s["durable_p50"] is not None:
+        d50 = [r["durable_p50"] for r in rows]
+        d99 = [r["durable_p99"] for r in rows]
+        print(f"durable echo p50 / p99       {spread(d50, ms, '{:.2f}')} / "
+              f"{spread(d99, ms, '{:.2f}')} ms   ({s['durable_requests']} requests in the "
+              "first repeat's window: the echo, each request appended to a file and "
+              "fsync'd before its answer, one fsync per pass of the event loop as the "
+              "host's group commit: the floor of an answer that survives a power cut)")
+        print(f"p50 / p99 action / durable   "
+              f"{spread([a / b for a, b in zip(p50, d50, strict=True)], 1, '{:.1f}')} / "
+              f"{spread([a / b for a, b in zip(p99, d99, strict=True)], 1, '{:.1f}')} x   "
+              "(the journalling host beside the durable echo: like with like, where the "
+              "targets' echo keeps nothing)")
+        print(f"p50 / p99 durable / echo     "
+              f"{spread([a / b for a, b in zip(d50, e50, strict=True)], 1, '{:.1f}')} / "
+              f"{spread([a / b for a, b in zip(d99, e99, strict=True)], 1, '{:.1f}')} x   "
+              "(what making a request durable alone does to the echo's round trip)")
 
 
 def file_system(folder: Path) -> str:
@@ -616,7 +648,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=8.0, help="each window (default 8)")
     parser.add_argument("--warmup", type=float, default=4.0,
                         help="before each window (default 4; paced adds 1 s per 250 clients)")
-    parser.add_argument("--phase", choices=("both", "saturate", "paced"), default="both")
+    parser.add_argument("--phase", choices=("all", "both", "saturate", "table", "paced"),
+                        default="all", help="all (the default): saturate, one table, paced; "
+                        "both: saturate and paced")
     parser.add_argument("--plan", help="worker: its LoadPlan as JSON")
     parser.add_argument("--profile", metavar="FILE", help="serve: under cProfile, stats here")
     parser.add_argument("--journal-dir", metavar="DIR", type=Path,
@@ -634,6 +668,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="echo: a durable echo, each request appended to FILE and on disk "
                         "before its answer (run: the paced phase runs one when the tables "
                         "journal)")
+    parser.add_argument("--json", metavar="FILE", type=Path,
+                        help="run: also write every repeat's figures there (JSON), for "
+                        "comparing runs")
     parser.add_argument("--against", metavar="TREE", type=Path,
                         help="saturate: also run the host of another source tree (e.g. `git "
                         "worktree add /tmp/before HEAD~5`) beside this one, paired")
@@ -684,12 +721,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"tables journal every action, {how}: into {journal_root}"
               f" ({file_system(journal_root)})")
     saturated: list[dict[str, Any]] = []
+    one_table: list[dict[str, Any]] = []
     paced: list[dict[str, Any]] = []
     for repeat in range(args.repeats):
-        if args.phase in ("both", "saturate"):
+        if args.phase in ("all", "both", "saturate"):
             saturated.append(saturate(args.tables, args.workers, args.warmup, args.seconds,
                                       args.against, journal_root, args.journal_sync))
-        if args.phase in ("both", "paced"):
+        if args.phase in ("all", "table"):
+            one_table.append(phase(1, 1, TABLE_THINK, TABLE_THINK, args.workers, args.warmup,
+                                   args.seconds, fanout_groups=1, journal_root=journal_root,
+                                   durable_clients=1, journal_sync=args.journal_sync))
+        if args.phase in ("all", "both", "paced"):
             paced.append(phase(args.clients // SEATS, args.echo_clients, PACED_THINK,
                                ECHO_THINK, args.workers,
                                args.warmup + args.clients / 250, args.seconds,
@@ -697,10 +739,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                                journal_root=journal_root, durable_clients=args.echo_clients,
                                journal_sync=args.journal_sync))
         print(f"repeat {repeat + 1} of {args.repeats} done", flush=True)
-    first = (saturated or paced)[0]
+    first = (saturated or one_table or paced)[0]
     print(f"host on cores {first['host_cores']}, echo on {first['echo_cores']}, load "
           f"generator ({first['workers']} process(es)) on {first['load_cores']}")
-    report(saturated, paced)
+    report(saturated, one_table, paced)
+    if args.json is not None:
+        args.json.write_text(json.dumps({"saturate": saturated, "one_table": one_table,
+                                         "paced": paced}, indent=1))
     print(f"\nload average after: {load_average()} (other processes on these cores inflate "
           "every figure, the echo's too)")
     return 0
