@@ -1,11 +1,9 @@
 """Engine throughput, paired with RLCard's UNO: rounds per CPU second, median and range.
 
-One command, from the repository root (about a minute of CPU with the defaults; --compiled
-adds a mypyc build, about a minute, and as long again to measure it):
+One command, from the repository root (about a minute of CPU with the defaults):
 
     .venv/bin/python benchmarks/engine.py                  # 7 repeats, 1 s per side each
     .venv/bin/python benchmarks/engine.py --repeats 11 --seconds 2 --seats 2 4
-    .venv/bin/python benchmarks/engine.py --compiled       # also a mypyc build, as pip builds it
     .venv/bin/python benchmarks/engine.py --profile        # cProfile of one side after the rest
 
 How it is measured. Every side (an engine and rules, or one of RLCard's two measures) runs in
@@ -41,40 +39,30 @@ What is compared.
   costs against RLCard's classic round). No Mercy has its place here and prints "not in the
   engine yet" until issue 15's engine lands (`RuleSet(variant="no_mercy")`).
 
-Which engine. This script imports the engine that `import unonet` finds and says which it is
-(unonet.compiled.engine_is_compiled: the mypyc build of `pip install .`, or pure Python, as
-an editable install and this source tree run). `--compiled` also compiles a copy of the source
-as setup.py does (mypyc, -O3; needs a C compiler) and runs the same paired measurement with it
-in a child process. Figures are printed, never asserted (DESIGN.md).
+Which engine. This script imports the engine that `import unonet` finds (an install, or this
+source tree) and says where it is: there is one build, pure Python. Figures are printed, never
+asserted (DESIGN.md).
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
-import os
 import pstats
 import random
-import shutil
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-# The child measuring the compiled engine finds it in UNONET_ENGINE_ROOT.
-sys.path.insert(0, os.environ.get("UNONET_ENGINE_ROOT", str(Path(__file__).parents[1])))
+sys.path.insert(0, str(Path(__file__).parents[1]))  # this tree's engine, installed or not
 
 from unonet.actions import Accept, Action, Draw, Play
-from unonet.compiled import ENGINE_MODULES, engine_is_compiled
 from unonet.match import MATCH_OVER, Match
 from unonet.rules import RuleSet, preset
 
-ROOT = Path(__file__).resolve().parent.parent
-ENGINE_ROOT = "UNONET_ENGINE_ROOT"
 RLCARD_LIKE = RuleSet(draw_when_playable="forbidden")
 
 Policy = Callable[[list[Action], Callable[[Sequence[Action]], Action]], Action]
@@ -388,28 +376,6 @@ def report(sides: list[Side], missing: list[str], engine: str, args: argparse.Na
           "per CPU second, the pairing spreads the rest)")
 
 
-# -- the compiled engine ---------------------------------------------------------------------------
-
-
-def run_compiled(argv: list[str]) -> str | None:
-    """Compile a copy of the engine as setup.py does and run this benchmark with it in a child
-    process (it prints its own report); None, or why it could not be done."""
-    with tempfile.TemporaryDirectory(prefix="unonet-mypyc-") as folder:
-        shutil.copytree(ROOT / "unonet", Path(folder) / "unonet")
-        sources = [name.replace(".", "/") + ".py" for name in ENGINE_MODULES]
-        print("compiling the engine with mypyc (as pip install . does) ...", flush=True)
-        build = subprocess.run(
-            [sys.executable, "-m", "mypyc", *sources], cwd=folder, capture_output=True,
-            text=True, env={**os.environ, "MYPYC_OPT_LEVEL": "3"},
-        )
-        if build.returncode != 0:
-            return "mypyc failed: " + (build.stderr or build.stdout).strip().splitlines()[-1]
-        child = [sys.executable, __file__, *argv, "--compiled-child"]
-        if subprocess.run(child, env={**os.environ, ENGINE_ROOT: folder}).returncode != 0:
-            return "its measuring process failed (see above)"
-    return None
-
-
 def profile(play_round: PlayRound, rounds: int) -> None:
     profiler = cProfile.Profile()
     profiler.enable()
@@ -431,21 +397,13 @@ def main(argv: list[str] | None = None) -> int:
                         help="seat counts to measure (default 2; RLCard plays 2 to 10)")
     parser.add_argument("--seed", type=int, default=1, help="the bots' random seed")
     parser.add_argument("--no-rlcard", action="store_true", help="skip RLCard")
-    parser.add_argument("--compiled", action="store_true",
-                        help="also compile the engine with mypyc and measure that build")
     parser.add_argument("--profile", metavar="SIDE", default=None,
                         help="then print a cProfile of 200 rounds of a side (e.g. pol2, flip2)")
-    parser.add_argument("--compiled-child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.repeats < 1 or args.seconds <= 0:
         parser.error("--repeats 1 or more, --seconds above 0")
 
-    compiled = engine_is_compiled()
-    if args.compiled_child and not compiled:
-        print("the engine in UNONET_ENGINE_ROOT is not compiled", file=sys.stderr)
-        return 1
-    engine = ("compiled (mypyc, as pip install . builds it)" if compiled
-              else "pure Python (an editable install or the source tree)")
+    engine = f"pure Python, from {Path(sys.modules['unonet'].__file__ or '').parent}"
     missing_rl = "skipped (--no-rlcard)" if args.no_rlcard else rlcard_missing()
     sides: list[Side] = []
     missing: list[str] = []
@@ -465,12 +423,6 @@ def main(argv: list[str] | None = None) -> int:
         else:
             print(f"\ncProfile, {chosen.name}, {chosen.seats} seats, 200 rounds:")
             profile(chosen.play_round, 200)
-    if args.compiled and not args.compiled_child and not compiled:
-        child_argv = [a for a in (argv if argv is not None else sys.argv[1:])
-                      if a != "--compiled"]
-        failed = run_compiled(child_argv)
-        if failed is not None:
-            print(f"compiled engine not measured: {failed}")
     return 0
 
 

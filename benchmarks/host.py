@@ -1,6 +1,6 @@
 """Host benchmark: CPU per action, round trips beside a framed echo, many paced clients.
 
-    .venv/bin/python benchmarks/host.py                  # 5 repeats, both phases
+    .venv/bin/python benchmarks/host.py                  # 5 repeats, the three phases
     .venv/bin/python benchmarks/host.py --repeats 7 --clients 1000 --tables 20
 
 Each repeat starts a fresh host (`serve`), a framed msgpack echo server (`echo`) and a fan-out
@@ -9,7 +9,7 @@ pinned to the other cores where the machine has at least two (each process print
 had). The echo is the anchor the targets are set against: a request read and written back. The
 fan-out is a second anchor, the I/O of one action without the game: clients in groups of four
 take turns, and each request is answered to its sender and announced to the other three, one
-frame and one write each, read and written as the host does it. Two phases per repeat:
+frame and one write each, read and written as the host does it. Three phases per repeat:
 
 - saturate: windows one after the other, each with one server busy: `--tables` tables of
   four light players with no think time; then four echo clients back to back; then two
@@ -19,6 +19,11 @@ frame and one write each, read and written as the host does it. Two phases per r
   the echo's and the fan-out's CPU per request the same, each in its own window. The host is
   as busy as the load can make it, alone on its core as a club's dedicated host would be, so
   this is its cost per action with batching at its best (how busy it was is printed).
+- one table: a friends' game, the host otherwise idle: one table of four light players, each
+  decision after 20-40 ms (so the host answers one action at a time and waits between them,
+  as it does at a person's pace, but with some 250 actions in a window of 8 s instead of 20),
+  one echo client, one fan-out group and (when the tables journal) one durable echo client at
+  the same pace.
 - paced: `--clients` light players (four a table) at a human pace (a decision after 0.25-0.5 s,
   so each sends an action every 1-2 s), `--echo-clients` echo clients at one frame every
   1-2 s, and as many fan-out clients (groups of four at the players' pace), in the same worker
@@ -50,10 +55,8 @@ over the same window, and the ratio of their CPU per action is printed per pair:
 whose speed drifts by tens of percent within the hour compares like with like only that way.
 
 Figures are printed per repeat, then the median and the range (min-max) over the repeats.
-What runs is what is installed: a `pip install .` build (its engine and host path compiled by
-mypyc) if there is one, else this source tree; `--compiled` instead compiles a copy of this
-tree as setup.py does (about four minutes of one core) and runs every process of the
-benchmark from it. Which parts ran compiled is said (host/compiled.py). The machine's load
+What runs is what is installed (`pip install .`), else this source tree: one build, pure
+Python, the one a user gets; where it was imported from is printed. The machine's load
 average is printed before and after: other processes on the box inflate every figure here, the
 echo's too.
 """
@@ -64,7 +67,6 @@ import argparse
 import json
 import math
 import os
-import shutil
 import signal
 import statistics
 import subprocess
@@ -79,22 +81,16 @@ from typing import Any
 import trio
 
 ROOT = Path(__file__).resolve().parent.parent
-BUILD_ROOT = "UNONET_BENCH_BUILD"
-"""--compiled: the folder of the mypyc build that this process and its children import from."""
 if sys.path and Path(sys.path[0] or ".").resolve() == ROOT / "benchmarks":
     del sys.path[0]  # this file's folder: its name, host.py, would shadow the host package
-if os.environ.get(BUILD_ROOT):
-    sys.path.insert(0, os.environ[BUILD_ROOT])
 sys.path.append(str(ROOT))  # after site-packages: an installed build runs, else this tree
 
 from benchmarks import host_breakdown, host_load  # noqa: E402
 from host.collector import tuned_collector  # noqa: E402
-from host.compiled import compiled_parts  # noqa: E402
 from host.registry import Registry  # noqa: E402
 from host.server import HostServer, ServerConfig  # noqa: E402
 from host.settings import FAST_TIMINGS, ConnectionLimits  # noqa: E402
 from host.table import TableSettings  # noqa: E402
-from unonet.compiled import COMPILED_MODULES, engine_is_compiled  # noqa: E402
 
 SEATS = 4
 SERVER_CORE = 0
@@ -111,6 +107,11 @@ so each player sends an action every 1-2 s, a person's pace."""
 
 ECHO_THINK = (1.0, 2.0)
 """An echo client's pause between frames in the paced phase: the players' pace."""
+
+TABLE_THINK = (0.02, 0.04)
+"""A player's think time before each decision at the one table, and its anchors' pause between
+frames: one action at a time with the host idle between them, as at a person's pace, but
+enough of them in a window for a p99 (at a person's pace a table makes 2-4 actions a second)."""
 
 
 # -- the child processes ---------------------------------------------------------------------
@@ -167,8 +168,8 @@ async def _serve(tables: int, journal_dir: Path | None, journal_sync: int,
             listeners = await nursery.start(server.serve)
             port = listeners[0].socket.getsockname()[1]
             nursery.start_soon(host_breakdown.report_on_signal, breakdown)
-            print(json.dumps({"port": port, "compiled": engine_is_compiled(),
-                              "affinity": sorted(os.sched_getaffinity(0))}), flush=True)
+            print(json.dumps({"port": port, "affinity": sorted(os.sched_getaffinity(0))}),
+                  flush=True)
             task_status.started(port)
 
 
@@ -363,7 +364,7 @@ def _phase(tables: int, echo_clients: int, think: tuple[float, float],
     return {
         **paired,
         "parts": host_breakdown.per_action(parts0, parts1, actions),
-        "compiled": started["compiled"], "host_cores": started["affinity"],
+        "host_cores": started["affinity"],
         "echo_cores": echo_started["affinity"], "load_cores": found[0]["affinity"],
         "workers": workers, "clients": tables * SEATS, "actions": actions,
         "refused": sum(f["refused"] for f in found), "window": t1 - t0,
@@ -451,7 +452,8 @@ def spread(values: Sequence[float], scale: float = 1.0, form: str = "{:.0f}") ->
             f"({form.format(min(scaled))}-{form.format(max(scaled))})")
 
 
-def report(saturated: list[dict[str, Any]], paced: list[dict[str, Any]]) -> None:
+def report(saturated: list[dict[str, Any]], one_table: list[dict[str, Any]],
+           paced: list[dict[str, Any]]) -> None:
     ms = 1000.0
     if saturated:
         s = saturated[0]
@@ -530,81 +532,80 @@ def report(saturated: list[dict[str, Any]], paced: list[dict[str, Any]]) -> None
         print(f"round trip p50 / p99         {spread([r['p50'] for r in saturated], ms, '{:.2f}')}"
               f" / {spread([r['p99'] for r in saturated], ms, '{:.2f}')} ms   "
               "(saturated: mostly waiting behind other tables' actions)")
+    if one_table:
+        s = one_table[0]
+        print(f"\n-- one table: {SEATS} light players, a decision after "
+              f"{TABLE_THINK[0] * ms:.0f}-{TABLE_THINK[1] * ms:.0f} ms, the host idle between "
+              "actions; one echo client, one fan-out group (and one durable echo client) at "
+              "the same pace --")
+        round_trips(one_table, "")
     if paced:
         s = paced[0]
         print(f"\n-- paced: {s['clients']} light players ({s['clients'] // SEATS} tables), one "
               f"action each every 1-2 s, echo clients at the same pace --")
-        print("  per repeat: " + "; ".join(
-            f"p99 {r['p99'] * ms:.2f} ms, echo p99 {r['echo_p99'] * ms:.2f} ms, "
-            f"host {r['host_cpu_share'] * 100:.0f} %, load {r['load_cpu_share'] * 100:.0f} %"
-            for r in paced))
-        print(f"actions/s                    {spread([r['actions_per_s'] for r in paced])}   "
-              f"(refused intents {sum(r['refused'] for r in paced)} in all)")
-        print(f"host CPU per action          {spread([r['host_us_per_action'] for r in paced])}"
-              " us   (at this pace: includes the wake-ups a busy host shares between actions)")
-        p50 = [r["p50"] for r in paced]
-        p99 = [r["p99"] for r in paced]
-        e50 = [r["echo_p50"] for r in paced]
-        e99 = [r["echo_p99"] for r in paced]
-        print(f"action round trip p50 / p99  {spread(p50, ms, '{:.2f}')} / "
-              f"{spread(p99, ms, '{:.2f}')} ms   (p99 target < 50 ms at 1,000 clients)")
-        print(f"echo round trip p50 / p99    {spread(e50, ms, '{:.2f}')} / "
-              f"{spread(e99, ms, '{:.2f}')} ms")
-        print(f"p50 action / echo            "
-              f"{spread([a / b for a, b in zip(p50, e50, strict=True)], 1, '{:.2f}')} x   "
-              "(target <= 1.5: a typical action's answer takes this many echo round trips;"
-              " two decimals: at the target's edge one read 1.5 up to 1.549)")
-        print(f"p99 action / echo            "
-              f"{spread([a / b for a, b in zip(p99, e99, strict=True)], 1, '{:.2f}')} x   "
-              "(target <= 3: the slowest 1 % of answers beside the slowest 1 % of echoes)")
-        f50 = [r["fanout_p50"] for r in paced]
-        f99 = [r["fanout_p99"] for r in paced]
-        print(f"fan-out round trip p50 / p99 {spread(f50, ms, '{:.2f}')} / "
-              f"{spread(f99, ms, '{:.2f}')} ms   ({s['fanout_requests']} requests in the first "
-              "repeat's window: the answer to a request that is also sent to three others)")
-        print(f"p50 / p99 fan-out / echo     "
-              f"{spread([a / b for a, b in zip(f50, e50, strict=True)], 1, '{:.1f}')} / "
-              f"{spread([a / b for a, b in zip(f99, e99, strict=True)], 1, '{:.1f}')} x   "
-              "(the same ratios for the floor: what the I/O alone does to them)")
-        if s["durable_p50"] is not None:
-            d50 = [r["durable_p50"] for r in paced]
-            d99 = [r["durable_p99"] for r in paced]
-            print(f"durable echo p50 / p99       {spread(d50, ms, '{:.2f}')} / "
-                  f"{spread(d99, ms, '{:.2f}')} ms   ({s['durable_requests']} requests in the "
-                  "first repeat's window: the echo, each request appended to a file and "
-                  "fsync'd before its answer, one fsync per pass of the event loop as the "
-                  "host's group commit: the floor of an answer that survives a power cut)")
-            print(f"p50 / p99 action / durable   "
-                  f"{spread([a / b for a, b in zip(p50, d50, strict=True)], 1, '{:.1f}')} / "
-                  f"{spread([a / b for a, b in zip(p99, d99, strict=True)], 1, '{:.1f}')} x   "
-                  "(the journalling host beside the durable echo: like with like, where the "
-                  "targets' echo keeps nothing)")
-            print(f"p50 / p99 durable / echo     "
-                  f"{spread([a / b for a, b in zip(d50, e50, strict=True)], 1, '{:.1f}')} / "
-                  f"{spread([a / b for a, b in zip(d99, e99, strict=True)], 1, '{:.1f}')} x   "
-                  "(what making a request durable alone does to the echo's round trip)")
+        round_trips(paced, " at 1,000 clients")
 
 
-def run_compiled(argv: Sequence[str]) -> int:
-    """Compile a copy of unonet/, protocol/ and host/ as setup.py does (every module of
-    unonet.compiled, -O3) and run this benchmark, every process of it, from that copy."""
-    with tempfile.TemporaryDirectory(prefix="unonet-mypyc-") as folder:
-        for package in ("unonet", "protocol", "host"):
-            shutil.copytree(ROOT / package, Path(folder) / package,
-                            ignore=shutil.ignore_patterns("__pycache__", "*.so"))
-        shutil.copy(ROOT / "pyproject.toml", folder)  # mypy's settings
-        sources = [name.replace(".", "/") + ".py" for name in COMPILED_MODULES]
-        print("compiling the engine and the host path with mypyc (as pip install . does) ...",
-              flush=True)
-        build = subprocess.run([sys.executable, "-m", "mypyc", *sources], cwd=folder,
-                               capture_output=True, text=True,
-                               env={**os.environ, "MYPYC_OPT_LEVEL": "3"})
-        if build.returncode != 0:
-            print("mypyc failed:\n" + (build.stdout + build.stderr)[-3000:], file=sys.stderr)
-            return 1
-        rest = [arg for arg in argv if arg != "--compiled"]
-        return subprocess.run([sys.executable, __file__, *rest],
-                              env={**os.environ, BUILD_ROOT: folder}).returncode
+def round_trips(rows: list[dict[str, Any]], where: str) -> None:
+    """The round trips of a paced phase (the one table's, or the many clients'), each beside
+    its anchors' in the same repeat: the ratios are the figures, the times are the machine's."""
+    ms = 1000.0
+    s = rows[0]
+    print("  per repeat: " + "; ".join(
+        f"p99 {r['p99'] * ms:.2f} ms, echo p99 {r['echo_p99'] * ms:.2f} ms, "
+        f"host {r['host_cpu_share'] * 100:.0f} %, load {r['load_cpu_share'] * 100:.0f} %"
+        for r in rows))
+    print(f"actions/s                    {spread([r['actions_per_s'] for r in rows])}   "
+          f"(refused intents {sum(r['refused'] for r in rows)} in all; {s['actions']} "
+          "actions in the first repeat's window)")
+    print(f"host CPU per action          {spread([r['host_us_per_action'] for r in rows])}"
+          " us   (at this pace: includes the wake-ups of a host that waits between actions)")
+    p50 = [r["p50"] for r in rows]
+    p99 = [r["p99"] for r in rows]
+    e50 = [r["echo_p50"] for r in rows]
+    e99 = [r["echo_p99"] for r in rows]
+    print(f"action round trip p50 / p99  {spread(p50, ms, '{:.2f}')} / "
+          f"{spread(p99, ms, '{:.2f}')} ms   (p99 target < 50 ms{where})")
+    print(f"echo round trip p50 / p99    {spread(e50, ms, '{:.2f}')} / "
+          f"{spread(e99, ms, '{:.2f}')} ms   ({s['echo_requests']} requests in the first "
+          "repeat's window)")
+    print(f"p50 action / echo            "
+          f"{spread([a / b for a, b in zip(p50, e50, strict=True)], 1, '{:.2f}')} x   "
+          "(target <= 1.5: a typical action's answer takes this many echo round trips;"
+          " two decimals: at the target's edge one read 1.5 up to 1.549)")
+    print(f"p99 action / echo            "
+          f"{spread([a / b for a, b in zip(p99, e99, strict=True)], 1, '{:.2f}')} x   "
+          "(target <= 3: the slowest 1 % of answers beside the slowest 1 % of echoes)")
+    f50 = [r["fanout_p50"] for r in rows]
+    f99 = [r["fanout_p99"] for r in rows]
+    print(f"fan-out round trip p50 / p99 {spread(f50, ms, '{:.2f}')} / "
+          f"{spread(f99, ms, '{:.2f}')} ms   ({s['fanout_requests']} requests in the first "
+          "repeat's window: the answer to a request that is also sent to three others)")
+    print(f"p50 / p99 fan-out / echo     "
+          f"{spread([a / b for a, b in zip(f50, e50, strict=True)], 1, '{:.1f}')} / "
+          f"{spread([a / b for a, b in zip(f99, e99, strict=True)], 1, '{:.1f}')} x   "
+          "(the same ratios for the floor: what the I/O alone does to them)")
+    print(f"p50 / p99 action / fan-out   "
+          f"{spread([a / b for a, b in zip(p50, f50, strict=True)], 1, '{:.1f}')} / "
+          f"{spread([a / b for a, b in zip(p99, f99, strict=True)], 1, '{:.1f}')} x   "
+          "(what the game adds to the answer beyond the I/O of an action)")
+    if s["durable_p50"] is not None:
+        d50 = [r["durable_p50"] for r in rows]
+        d99 = [r["durable_p99"] for r in rows]
+        print(f"durable echo p50 / p99       {spread(d50, ms, '{:.2f}')} / "
+              f"{spread(d99, ms, '{:.2f}')} ms   ({s['durable_requests']} requests in the "
+              "first repeat's window: the echo, each request appended to a file and "
+              "fsync'd before its answer, one fsync per pass of the event loop as the "
+              "host's group commit: the floor of an answer that survives a power cut)")
+        print(f"p50 / p99 action / durable   "
+              f"{spread([a / b for a, b in zip(p50, d50, strict=True)], 1, '{:.1f}')} / "
+              f"{spread([a / b for a, b in zip(p99, d99, strict=True)], 1, '{:.1f}')} x   "
+              "(the journalling host beside the durable echo: like with like, where the "
+              "targets' echo keeps nothing)")
+        print(f"p50 / p99 durable / echo     "
+              f"{spread([a / b for a, b in zip(d50, e50, strict=True)], 1, '{:.1f}')} / "
+              f"{spread([a / b for a, b in zip(d99, e99, strict=True)], 1, '{:.1f}')} x   "
+              "(what making a request durable alone does to the echo's round trip)")
 
 
 def file_system(folder: Path) -> str:
@@ -647,7 +648,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=8.0, help="each window (default 8)")
     parser.add_argument("--warmup", type=float, default=4.0,
                         help="before each window (default 4; paced adds 1 s per 250 clients)")
-    parser.add_argument("--phase", choices=("both", "saturate", "paced"), default="both")
+    parser.add_argument("--phase", choices=("all", "both", "saturate", "table", "paced"),
+                        default="all", help="all (the default): saturate, one table, paced; "
+                        "both: saturate and paced")
     parser.add_argument("--plan", help="worker: its LoadPlan as JSON")
     parser.add_argument("--profile", metavar="FILE", help="serve: under cProfile, stats here")
     parser.add_argument("--journal-dir", metavar="DIR", type=Path,
@@ -665,19 +668,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="echo: a durable echo, each request appended to FILE and on disk "
                         "before its answer (run: the paced phase runs one when the tables "
                         "journal)")
-    parser.add_argument("--compiled", action="store_true",
-                        help="compile a copy of this tree with mypyc and run from it")
+    parser.add_argument("--json", metavar="FILE", type=Path,
+                        help="run: also write every repeat's figures there (JSON), for "
+                        "comparing runs")
     parser.add_argument("--against", metavar="TREE", type=Path,
                         help="saturate: also run the host of another source tree (e.g. `git "
-                        "worktree add /tmp/before HEAD~5`) beside this one, paired; both run "
-                        "from source, so not with --compiled")
+                        "worktree add /tmp/before HEAD~5`) beside this one, paired")
     args = parser.parse_args(argv)
-    if args.against is not None and (args.compiled or os.environ.get(BUILD_ROOT)):
-        parser.error("--against runs both trees from source: it does not go with --compiled")
     if args.against is not None and not (args.against / "benchmarks" / "host.py").exists():
         parser.error(f"--against: {args.against} has no benchmarks/host.py")
-    if args.compiled and not os.environ.get(BUILD_ROOT):
-        return run_compiled(sys.argv[1:] if argv is None else argv)
     if args.mode == "serve":
         pin(server_core())
         if args.profile is None:
@@ -703,7 +702,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         pin(load_cores())
         host_load.worker_main(args.plan)
         return 0
-    print(f"unonet host benchmark: {compiled_parts()} (from "
+    print(f"unonet host benchmark: pure Python (from "
           f"{Path(sys.modules['unonet'].__file__ or '').parent.parent}), {os.cpu_count()} CPUs, "
           "host and echo on "
           f"core {min(server_core())}, load on "
@@ -722,12 +721,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"tables journal every action, {how}: into {journal_root}"
               f" ({file_system(journal_root)})")
     saturated: list[dict[str, Any]] = []
+    one_table: list[dict[str, Any]] = []
     paced: list[dict[str, Any]] = []
     for repeat in range(args.repeats):
-        if args.phase in ("both", "saturate"):
+        if args.phase in ("all", "both", "saturate"):
             saturated.append(saturate(args.tables, args.workers, args.warmup, args.seconds,
                                       args.against, journal_root, args.journal_sync))
-        if args.phase in ("both", "paced"):
+        if args.phase in ("all", "table"):
+            one_table.append(phase(1, 1, TABLE_THINK, TABLE_THINK, args.workers, args.warmup,
+                                   args.seconds, fanout_groups=1, journal_root=journal_root,
+                                   durable_clients=1, journal_sync=args.journal_sync))
+        if args.phase in ("all", "both", "paced"):
             paced.append(phase(args.clients // SEATS, args.echo_clients, PACED_THINK,
                                ECHO_THINK, args.workers,
                                args.warmup + args.clients / 250, args.seconds,
@@ -735,11 +739,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                                journal_root=journal_root, durable_clients=args.echo_clients,
                                journal_sync=args.journal_sync))
         print(f"repeat {repeat + 1} of {args.repeats} done", flush=True)
-    first = (saturated or paced)[0]
-    print(f"engine in the host: {'compiled (mypyc)' if first['compiled'] else 'pure Python'}; "
-          f"host on cores {first['host_cores']}, echo on {first['echo_cores']}, load "
+    first = (saturated or one_table or paced)[0]
+    print(f"host on cores {first['host_cores']}, echo on {first['echo_cores']}, load "
           f"generator ({first['workers']} process(es)) on {first['load_cores']}")
-    report(saturated, paced)
+    report(saturated, one_table, paced)
+    if args.json is not None:
+        args.json.write_text(json.dumps({"saturate": saturated, "one_table": one_table,
+                                         "paced": paced}, indent=1))
     print(f"\nload average after: {load_average()} (other processes on these cores inflate "
           "every figure, the echo's too)")
     return 0

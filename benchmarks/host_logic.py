@@ -3,7 +3,6 @@ would be with no sockets, no trio and no system calls.
 
     .venv/bin/python benchmarks/host_logic.py                # 5 repeats of 20,000 actions
     .venv/bin/python benchmarks/host_logic.py --journal-dir /tmp  # and beside it, journalled
-    UNONET_BENCH_BUILD=/path/to/build .venv/bin/python benchmarks/host_logic.py
 
 It drives a real Registry as the server does, sans-IO: `--tables` headless tables of four
 members (no journal). Each member is benchmarks/host_load.py's LightPlayer (the players
@@ -21,8 +20,8 @@ clock: round starts and match restarts, making every member's frames, and hashin
 sent into their rounds' digests, which the server does after its writes), the median and
 range over `--repeats`; the players' own work is not timed. Beside benchmarks/host.py's CPU
 per action (the same tables over real sockets), the difference is the trio shell and the
-system calls. What runs is what is installed, or the build UNONET_BENCH_BUILD names
-(benchmarks/host.py --compiled makes one); which one is said.
+system calls. What runs is what is installed, else this source tree (one build, pure
+Python); where it was imported from is said.
 
 With `--journal-dir`, each repeat runs twice, in turns: once as above, once with every table
 journalling into a fresh folder there, as `unonet host` does (host/journal.py), its lines
@@ -49,10 +48,9 @@ if sys.path and Path(sys.path[0] or ".").resolve() == Path(__file__).resolve().p
     del sys.path[0]  # this folder: its host.py would shadow the host package
 sys.path.append(str(Path(__file__).resolve().parent.parent))
 
-from benchmarks import host as host_bench  # first: it puts a build on the path
+from benchmarks import host as host_bench
 from benchmarks.host import LIMITS
 from benchmarks.host_load import LightPlayer, Stats
-from host.compiled import compiled_parts
 from host.outgoing import SendEvent, SendMessage, SendSnapshot, event_frame
 from host.registry import Registry
 from host.settings import FAST_TIMINGS
@@ -202,8 +200,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--repeats, --actions and --tables are at least 1")
     if args.journal_dir is not None and not args.journal_dir.is_dir():
         parser.error(f"--journal-dir: {args.journal_dir} is not a folder")
-    print(f"host logic, sans-IO: {compiled_parts()}; {args.tables} tables of {SEATS}, "
-          f"{args.actions:,} actions a repeat, {args.repeats} "
+    source = Path(sys.modules["host"].__file__ or "").parent.parent
+    print(f"host logic, sans-IO: pure Python (from {source}); {args.tables} tables of "
+          f"{SEATS}, {args.actions:,} actions a repeat, {args.repeats} "
           f"repeat{'s' if args.repeats > 1 else ''}", flush=True)
     kinds = ("no journal",) if args.journal_dir is None else ("no journal", "journal")
     found = {kind: Found() for kind in kinds}
