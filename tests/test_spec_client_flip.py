@@ -36,7 +36,7 @@ from spec_client import (
 )
 
 ROOT = Path(__file__).resolve().parent.parent
-UNONET = ROOT / ".venv" / "bin" / "unonet"
+UNONET = Path(sys.executable).parent / "unonet"  # the installed command of this venv
 READY_LINE = b"Friends join with:"
 SNAPSHOT_EVENTS = {"flipped", "color_chosen", "reshuffled", "round_ended", "round_started"}
 
