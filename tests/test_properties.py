@@ -444,7 +444,7 @@ def fingerprint(match: Match) -> tuple[Any, ...]:
         rnd.top_seat,
         rnd.run,
         tuple(rnd.buzz_waiting),
-        tuple(rnd.buzz_order),
+        rnd.decision,  # the whole pending decision: a race's order, a challenged hand ...
         tuple(sorted(rnd.knocked_out.items())),
         tuple(rnd.penalty_points),
         rnd.cannot_draw_streak,

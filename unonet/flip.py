@@ -1,6 +1,6 @@
 """UNO Flip (RULEBOOK.md section 3): what only Flip has beside its deck (unonet.flip_deck).
 
-What each card does is in Round's table of effects and the turn-over's events in
+What each card does is in unonet.effects and the turn-over's events in
 unonet.events. This module decides what each player is shown of the cards, step by step:
 
 - everybody sees the side not in play of every card in every hand and of the draw pile's top
@@ -25,7 +25,7 @@ from unonet.plays import play_table
 
 if TYPE_CHECKING:
     from unonet.events import Position
-    from unonet.round import Round
+    from unonet.round_state import RoundState
 
 __all__ = ["FlipSight", "other_side"]
 
@@ -51,7 +51,7 @@ class FlipSight:
             return frozenset(self.public)
         return frozenset(self.public | self.told[seat])
 
-    def after_step(self, rnd: Round, events: list[ev.Event]) -> list[ev.Event]:
+    def after_step(self, rnd: RoundState, events: list[ev.Event]) -> list[ev.Event]:
         """`events` of one step with what they show inserted: a dark face just before the event
         that needs it (a card received, a card played or turned up on the dark side, a hand
         revealed to a challenger), then the other sides that changed."""
@@ -82,7 +82,7 @@ class FlipSight:
         return out
 
     def _tell(
-        self, out: list[ev.Event], rnd: Round, seat: int | None, cards: Iterable[int]
+        self, out: list[ev.Event], rnd: RoundState, seat: int | None, cards: Iterable[int]
     ) -> None:
         public = self.public
         own = public if seat is None else self.told[seat]
@@ -93,7 +93,7 @@ class FlipSight:
         faces = tuple(rnd.manifest.face(card, DARK) for card in new)
         out.append(ev.DarkFacesShown(seat, tuple(new), faces))
 
-    def _show_other_sides(self, out: list[ev.Event], rnd: Round, touched: set[int]) -> None:
+    def _show_other_sides(self, out: list[ev.Event], rnd: RoundState, touched: set[int]) -> None:
         """Everybody sees the side not in play of every card in every hand and of the draw
         pile's top card: show again each of those that changed (a hand's cards, the pile's top
         card, or the side in play). `touched`: the seats whose hands this step's events moved."""

@@ -37,12 +37,13 @@ from unonet.actions import (
     Play,
 )
 from unonet.cards import CHALLENGEABLE_KINDS, Face, Kind
+from unonet.decisions import DRAWS
 from unonet.errors import EngineError, ErrorCode
 from unonet.matching import holds_color
 from unonet.phase import Phase
 
 if TYPE_CHECKING:
-    from unonet.round import Round
+    from unonet.round_state import RoundState as Round
 
 __all__ = ["legal_plays", "play_refusal", "refusal"]
 
@@ -170,7 +171,9 @@ def stacks_on(rnd: Round, face: Face) -> bool:
     stacking = rnd.rules.stacking
     if stacking == "off" or not face.draw_amount:
         return False
-    top = rnd.chain[-1] if rnd.chain else rnd.face(rnd.top)  # a deflection is not a draw card
+    decision = rnd.decision
+    chain = decision.chain if isinstance(decision, DRAWS) else ()
+    top = chain[-1] if chain else rnd.face(rnd.top)  # a deflection is not a draw card
     if top.kind is Kind.WILD_DRAW_COLOR:  # "until a colour" has no count to add to (choice)
         return False
     if not rnd.rules.stack_mix_wild and face.is_wild != top.is_wild:
@@ -320,6 +323,11 @@ def refusal(rnd: Round, seat: int, action: Action) -> EngineError:
         return EngineError(ErrorCode.ACTION_NOT_ALLOWED, f"{action} is not allowed")
     if seat != rnd.current:
         return _not_yours(rnd)
+    return _decision_refusal(rnd, action)
+
+
+def _decision_refusal(rnd: Round, action: Action) -> EngineError:
+    """Why the seat the round waits on may not answer with `action` now."""
     if isinstance(action, Challenge) or (
         isinstance(action, Accept) and rnd.phase is not Phase.STACK
     ):

@@ -127,8 +127,8 @@ class Match:
     @property
     def pending_seat(self) -> int | None:
         """The seat whose decision the game waits for (the host's timer runs on it). In a
-        buzzer race, the seat that played the Buzzer: the race waits for every seat in
-        `Round.buzz_waiting` instead, and its timer closes it."""
+        buzzer race, the seat that played the Buzzer: the race waits for every seat of its
+        `BuzzerRace.waiting` instead, and its timer closes it."""
         if self.round is None or self.phase != IN_ROUND:
             return None
         return self.round.current
@@ -170,11 +170,9 @@ class Match:
                 name: _plain(getattr(rnd, name))
                 for name in (
                     "hands", "draw_pile", "discard", "origin", "epoch", "phase", "current",
-                    "direction", "active_color", "turn_serial", "drawn_card", "draws_this_turn",
-                    "wd4_player", "wd4_hand", "color_before", "uno_called", "catchable", "winner",
-                    "out", "side", "pending_draw", "finished", "top_seat", "run", "buzz_waiting",
-                    "buzz_order", "buzz_then", "knocked_out", "penalty_points", "chain",
-                    "cannot_draw_streak", "color_then",
+                    "decision", "direction", "active_color", "turn_serial", "uno_called",
+                    "catchable", "winner", "out", "side", "finished", "top_seat", "run",
+                    "knocked_out", "penalty_points", "cannot_draw_streak",
                 )
             }
         return out

@@ -13,14 +13,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from unonet.cards import Color, Face
+from unonet.decisions import BuzzerRace, Challenge, PendingDraw, RoundOver, Turn
 from unonet.flip import other_side
 from unonet.flip_deck import DARK
-from unonet.phase import DECISIONS, Phase
+from unonet.phase import Phase
 from unonet.scoring import team_of
 
 if TYPE_CHECKING:
     from unonet.match import Match
-    from unonet.round import Round
+    from unonet.round_state import RoundState
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,11 +129,11 @@ def observe(match: Match, seat: int | None) -> View:
     )
 
 
-def _other_sides(rnd: Round, hand: list[int], side: int) -> tuple[Face, ...]:
+def _other_sides(rnd: RoundState, hand: list[int], side: int) -> tuple[Face, ...]:
     return tuple(sorted((rnd.manifest.face(card, side) for card in hand), key=face_order))
 
 
-def _dark_faces(rnd: Round, seat: int | None) -> tuple[tuple[int, Face], ...]:
+def _dark_faces(rnd: RoundState, seat: int | None) -> tuple[tuple[int, Face], ...]:
     if rnd.sight is None:
         return ()
     return tuple(
@@ -140,18 +141,21 @@ def _dark_faces(rnd: Round, seat: int | None) -> tuple[tuple[int, Face], ...]:
     )
 
 
-def pending_decision(rnd: Round) -> Pending | None:
-    """The decision the round waits for, as data; None in a plain turn."""
-    if rnd.phase not in DECISIONS:
+def pending_decision(rnd: RoundState) -> Pending | None:
+    """The decision the round waits for, in the view's one record (its wire form, SPEC.md 9);
+    None in a plain turn."""
+    decision = rnd.decision
+    if isinstance(decision, Turn | RoundOver):
         return None
-    target = rnd.wd4_player
+    amount = decision.amount if isinstance(decision, PendingDraw | Challenge) else 0
+    challenge = decision if isinstance(decision, Challenge) else None
     return Pending(
-        kind=rnd.phase,
-        seat=rnd.current,
-        target=target,
-        color_before=rnd.color_before,
-        target_cards=len(rnd.wd4_hand) + 1 if target is not None else None,
-        amount=rnd.pending_draw if rnd.phase in (Phase.STACK, Phase.CHALLENGE) else 0,
-        waiting=tuple(rnd.buzz_waiting) if rnd.phase is Phase.BUZZER else (),
+        kind=decision.phase,
+        seat=decision.seat,
+        target=challenge.player if challenge is not None else None,
+        color_before=challenge.color_before if challenge is not None else None,
+        target_cards=len(challenge.hand) + 1 if challenge is not None else None,
+        amount=amount,
+        waiting=decision.waiting if isinstance(decision, BuzzerRace) else (),
         until_color=rnd.until_color(),
     )
