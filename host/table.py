@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 import math
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -413,25 +413,25 @@ class Table:
     # -- requests from members ----------------------------------------------------------------
 
     def request(self, conn: ConnId, message: Mapping[str, Any], now: float) -> None:
-        """A lobby request (ready, set_rules, add_bot, remove_bot, kick, start, leave) or resync."""
+        """A request of a member (TABLE_REQUESTS): ready, set_rules, add_bot, remove_bot, kick,
+        start, leave, resync or penalize."""
         kind = str(message["t"])
         request = message.get("id")
         member = self.room.members.get(conn)
+        handler = TABLE_REQUESTS.get(kind)
         try:
             if member is None:
                 raise Refusal(Code.NOT_AT_TABLE, "join or spectate a table first")
-            if kind == "penalize":
-                self._penalize(member, message, now)
-                return
-            handler = getattr(self, f"_on_{kind}", None)
             if handler is None:
                 raise Refusal(Code.UNEXPECTED_MESSAGE, f"{kind} is not a table request")
-            handler(member, message, now)
+            handler.run(self, member, message, now)
         except Refusal as exc:
             self.room.outbox.append(refused(conn, request, exc.code, exc.msg))
             return
+        if handler.answers:
+            return
         self.room.outbox.extend(accepted(conn, request))
-        if kind not in ("resync", "leave"):
+        if handler.lobby_changes:
             self._lobby_changed(now)
 
     def intent(self, conn: ConnId, request: int, action: Action, now: float) -> None:
@@ -607,7 +607,7 @@ class Table:
             raise Refusal(Code.UNEXPECTED_MESSAGE, "no match is on: nothing to resync")
         self.game.send_state(member.conn, member.seat, full=False)
 
-    def _penalize(self, member: Member, message: Mapping[str, Any], now: float) -> None:
+    def _on_penalize(self, member: Member, message: Mapping[str, Any], now: float) -> None:
         """The owner's moderation (RULEBOOK.md 1.11): the game answers, then sends the events.
         Limited (`penalty_limit`): PENALTY_MAX_CARDS a request, PENALTIES_PER_TARGET per seat
         and PENALTIES_PER_ROUND per round; each one applied is one log line."""
@@ -895,4 +895,29 @@ class Table:
         if you is not None:
             state["you"] = you
         return state
+
+
+@dataclass(frozen=True)
+class TableRequest:
+    """How a table handles one request type: `run` does it (or raises Refusal); `answers`:
+    it answers the request itself (the game's accepted or error); `lobby_changes`: everyone
+    gets the new table_state after it (a leave sends it itself, a resync changes nothing)."""
+
+    run: Callable[[Table, Member, Mapping[str, Any], float], None]
+    answers: bool = False
+    lobby_changes: bool = True
+
+
+TABLE_REQUESTS: dict[str, TableRequest] = {
+    "ready": TableRequest(Table._on_ready),
+    "set_rules": TableRequest(Table._on_set_rules),
+    "add_bot": TableRequest(Table._on_add_bot),
+    "remove_bot": TableRequest(Table._on_remove_bot),
+    "kick": TableRequest(Table._on_kick),
+    "start": TableRequest(Table._on_start),
+    "leave": TableRequest(Table._on_leave, lobby_changes=False),
+    "resync": TableRequest(Table._on_resync, lobby_changes=False),
+    "penalize": TableRequest(Table._on_penalize, answers=True),
+}
+"""Every request a member sends its table (the registry routes the others), by type."""
 
