@@ -96,23 +96,18 @@ def rlcard_policy(actions: list[Action], choice: Callable[[Sequence[Action]], Ac
 
 
 def variant_rules(variant: str) -> RuleSet | str:
-    """The rules of `variant` if this engine plays it (offered, or built as the engine's own
-    tests build an unreleased one), else the reason it does not."""
+    """The rules of `variant` if this engine plays it, else the reason it does not."""
     try:
         rules = RuleSet(variant=variant)  # type: ignore[arg-type]  # a variant yet to come
-        Match(rules, 2, b"probe", unreleased_variants=True)
+        Match(rules, 2, b"probe")
     except Exception as exc:  # any refusal: the variant is not in this engine
         return f"not in the engine yet ({type(exc).__name__}: {exc})"
     return rules
 
 
 def new_match(rules: RuleSet, seats: int, seed: bytes) -> Match:
-    """A match of `rules`: as users get it, or, for a variant not offered yet (Flip before
-    the lead lifts its refusal), as the engine's tests build it."""
-    try:
-        return Match(rules, seats, seed)
-    except Exception:
-        return Match(rules, seats, seed, unreleased_variants=True)
+    """A match of `rules`, as users get it."""
+    return Match(rules, seats, seed)
 
 
 class UnonetRunner:

@@ -23,7 +23,6 @@ from client.link import (
     ManifestReceived,
     MissedEvents,
     Refused,
-    SeatNews,
     Snapshot,
     TablesListed,
     TrustStatus,
@@ -153,7 +152,6 @@ class LinkSession:
         self.match_on = False
         self.after_match = False
         """match_ended came and the table is not back in its lobby: the score screen."""
-        self._lobby: LobbyState | None = None
         self.client_name = client_name
         self.observe = observe
         """Sees every session event before it becomes updates (a network bot's request
@@ -192,10 +190,6 @@ class LinkSession:
                                      resume=self.token,
                                      trust=self.gate)
         self._ready_sent = False
-        # The first table_state of a new connection sets the scene again (`_arrivals`): what
-        # changed while we were away cannot be told apart (a seat whose player left and
-        # another took read as a rename).
-        self._lobby = None
         return self.session.hello()
 
     def bye(self) -> bytes:
@@ -394,9 +388,14 @@ class LinkSession:
             if not lobby.started:
                 self.match_on = False  # (a match starts, or is entered, with its manifest)
                 self.after_match = False
-            self._arrivals(lobby, out)
             out.updates.append(LobbyChanged(lobby))
             self._maybe_ready(lobby.you, lobby, out)
+        elif kind == "seat_news":
+            # What happened to a seat, as the host tells it (SPEC.md [UNO-8-35]): told, never
+            # worked out from two lobby snapshots.
+            news = wire.seat_news_from_wire(message)
+            if news is not None and message["table"] == self.table:
+                out.updates.append(news)
         elif kind == "seated":
             self._from_audience = None
             self.spectate = False
@@ -465,7 +464,7 @@ class LinkSession:
         while len(self._told) > TOLD_ROUNDS:
             del self._told[next(iter(self._told))]  # the oldest round
 
-    # -- the seat kept across runs, and who comes and goes ----------------------------------
+    # -- the seat kept across runs --------------------------------------------------------
 
     def _keep_seat(self) -> None:
         """A match is on and we hold a seat: keep its token, so a restart takes it back."""
@@ -476,56 +475,6 @@ class LinkSession:
     def _forget_seat(self) -> None:
         if self.slot is not None and self.table is not None:
             self.slot.drop(self.table)
-
-    def _arrivals(self, lobby: LobbyState, out: Output) -> None:
-        """News for the chat of the humans who took or left a seat since the last table_state
-        (the first one only sets the scene: everyone there was there before us)."""
-        before = self._lobby if self._lobby is not None and self._lobby.table == lobby.table \
-            else None
-        self._lobby = lobby
-        if before is None or (lobby.started and not before.started):
-            return  # the scene, or the start's closing up of the seats: no news
-        old = {s.seat: s for s in before.seats if s.kind == "human"}
-        new = {s.seat: s for s in lobby.seats if s.kind == "human"}
-        renamed = {seat for seat, info in new.items()
-                   if (was := old.get(seat)) is not None and was.name != info.name
-                   and was.connected and info.connected}  # the same player, connected all
-        # along, who took another name ([UNO-8-14]): one line, not a newcomer and a leaver
-        old_seat = {info.name: seat for seat, info in old.items()}
-        moved = {info.name for seat, info in new.items()
-                 if info.name in old_seat and old_seat[info.name] != seat
-                 and (new.get(old_seat[info.name]) is None
-                      or new[old_seat[info.name]].name != info.name)}
-        # A name at another seat, gone from its old one: the same player moved (names are one
-        # a table); one line, not a newcomer and a leaver (found in tmux: "Hugo took seat 7",
-        # "Hugo left"). The start closes the seats up: no news of that.
-        closing_up = lobby.started and not before.started
-        for seat, info in new.items():
-            was = old.get(seat)
-            if seat == lobby.you:
-                continue
-            if seat in renamed and was is not None:
-                out.updates.append(SeatNews("renamed", info.name or "", seat, was.name or ""))
-            elif info.name in moved and (was is None or was.name != info.name):
-                if not closing_up:
-                    out.updates.append(SeatNews("moved", info.name or "", seat))
-            elif was is None or was.name != info.name:
-                out.updates.append(SeatNews("took_seat", info.name or "", seat))
-            elif was.connected and not info.connected:  # a quit: a bot plays it at once
-                out.updates.append(SeatNews("left_bot" if info.taken_over else "dropped",
-                                            info.name or "", seat))
-            elif info.connected and not was.connected:
-                out.updates.append(SeatNews("back", info.name or "", seat))
-            elif info.taken_over and not was.taken_over:  # the grace period ran out
-                out.updates.append(SeatNews("stand_in", info.name or "", seat))
-        for seat, info in old.items():
-            now = new.get(seat)
-            if seat != lobby.you and seat not in renamed and info.name not in moved \
-                    and (now is None or now.name != info.name):
-                replaced = next((s for s in lobby.seats if s.seat == seat), None)
-                by_bot = replaced is not None and replaced.kind == "bot"
-                out.updates.append(SeatNews("left_bot" if by_bot else "left", info.name or "",
-                                            seat))
 
     def _maybe_ready(self, you: int | None, lobby: LobbyState, out: Output) -> None:
         """`unonet play`: the player came to play, so say ready once the seat is ours."""

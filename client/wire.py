@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from client.link import SeatNews
 from client.lobby import (
     AddBot,
     CreateTable,
@@ -164,6 +165,25 @@ def _rules(value: Any) -> dict[str, Any]:
     except (RulesError, TypeError) as exc:
         raise WireError(f"rules: {exc}") from None
     return known
+
+
+SEAT_NEWS = {"joined": "took_seat", "took_over": "took_over", "moved": "moved",
+             "renamed": "renamed", "left": "left", "dropped": "dropped", "back": "back",
+             "stand_in": "stand_in"}
+"""Each `seat_news.what` of SPEC.md [UNO-8-35] -> the SeatNews the screen words ("left"
+with `bot` is "left_bot")."""
+
+
+def seat_news_from_wire(message: Mapping[str, Any]) -> SeatNews | None:
+    """A `seat_news` message as the chat's SeatNews; None for a `what` this client does not
+    know (a newer host's: ignored, SPEC.md [UNO-8-35])."""
+    what = SEAT_NEWS.get(_str(message, "what"))
+    if what is None:
+        return None
+    if what == "left" and message.get("bot") is True:
+        what = "left_bot"
+    return SeatNews(what, _str(message, "name"), _int(message, "seat"),
+                    _opt_str(message, "was") or "")
 
 
 def tables_from_wire(message: Mapping[str, Any]) -> tuple[TableInfo, ...]:

@@ -233,12 +233,12 @@ class Game:
         found = [t for t in times if t is not None]
         return min(found) if found else None
 
-    def tick(self, now: float) -> bool:
+    def tick(self, now: float) -> list[int]:
         """Do what is due at `now`: takeovers, seed phases, the next round, an expiry, and at
         most one bot action of each kind, a decision and a race (so a table of bots yields
-        between moves). True if a seat was taken over: the table's state changed (its seat
-        is `taken_over` now, open to a newcomer), which the table tells its members."""
-        taken_over = False
+        between moves). Returns the seats taken over now: the table's state changed (each is
+        `taken_over` now, open to a newcomer), which the table tells its members."""
+        taken_over: list[int] = []
         for index, seat in self.room.occupied():
             if (
                 seat.kind == HUMAN
@@ -246,7 +246,8 @@ class Game:
                 and not seat.taken_over
                 and now >= seat.disconnected_at + self.timings.grace
             ):
-                seat.taken_over = taken_over = True
+                seat.taken_over = True
+                taken_over.append(index)
                 log.info("%s: seat %d (%s) gone past the grace period; a bot plays it",
                          self.label, index, seat.name)
                 self._refresh(now)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 import math
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -173,8 +173,13 @@ class Table:
 
     def tick(self, now: float) -> None:
         if self.game is not None:
-            if self.game.tick(now):
-                self._lobby_changed(now)  # a seat past its grace: a bot plays it, open to all
+            stand_ins = self.game.tick(now)
+            for index in stand_ins:  # a seat past its grace: a bot plays it, open to all
+                seat = self.room.seats[index]
+                if seat is not None:
+                    self._seat_news("stand_in", index, seat.name)
+            if stand_ins:
+                self._lobby_changed(now)
             if self.game.over and self.restart_at is None:
                 self._match_over(now)
         if self.restart_at is not None and now >= self.restart_at:
@@ -216,6 +221,7 @@ class Table:
         self.room.outbox.extend(accepted(conn, request))
         self.room.send(conn, {"t": "seated", "table": self.number, "seat": index, "token": token})
         self._greet(conn)
+        self._seat_news("joined", index, name, about=conn)
         self._lobby_changed(now)
 
     def _stand_in_seat(self, wanted: int | None) -> int:
@@ -265,6 +271,7 @@ class Table:
         self._greet(conn)
         self.game.send_state(conn, index, history_of=None)
         self.game.seat_changed(now)
+        self._seat_news("took_over", index, seat.name, about=conn)
         self._lobby_changed(now)
 
     def _move(self, member: Member, name: str, wanted: int | None, request: int | None,
@@ -289,9 +296,15 @@ class Table:
         name = self._unique(name, index)  # the seat has moved there already
         log.info("%s: %s moved from seat %d to %d as %s", self.label, seat.name, member.seat,
                  index, name)
+        was = seat.name
         seat.name = member.name = name
+        moved = index != member.seat
         member.seat = index
         self.room.outbox.extend(accepted(member.conn, request))
+        if name != was:
+            self._seat_news("renamed", index, name, about=member.conn, was=was)
+        if moved:
+            self._seat_news("moved", index, name, about=member.conn)
         self._lobby_changed(now)
 
     def spectate(self, conn: ConnId, name: str, request: int | None, now: float) -> None:
@@ -320,6 +333,7 @@ class Table:
         (`seat_in_use` otherwise): a connection still here is a dead one not yet noticed."""
         seat = self.room.seats[index]
         assert seat is not None
+        away = seat.conn is None  # (else a silent connection, never told as gone)
         if seat.conn is not None:
             self.room.members.pop(seat.conn, None)
             self.room.outbox.append(CloseConnection(seat.conn, Code.KICKED,
@@ -339,6 +353,8 @@ class Table:
             self.game.token_changed(index, hashed)
             self.game.send_state(conn, index)
             self.game.seat_changed(now)
+        if away:
+            self._seat_news("back", index, seat.name, about=conn)
         self._lobby_changed(now)
 
     def _greet(self, conn: ConnId) -> None:
@@ -380,6 +396,7 @@ class Table:
             return
         if self.game is None:
             self._free(member.seat)
+            self._seat_news("left", member.seat, seat.name)
         else:
             seat.conn = None
             seat.disconnected_at = now
@@ -387,30 +404,34 @@ class Table:
             log.info("%s: %s %s seat %d", self.label, seat.name,
                      "quit; a bot plays" if quit_ else "dropped from", member.seat)
             self.game.seat_left(member.seat, now)
+            if not quit_:
+                self._seat_news("dropped", member.seat, seat.name)
+            else:
+                self._seat_news("left", member.seat, seat.name, bot=not self.game.over)
         self._lobby_changed(now)
 
     # -- requests from members ----------------------------------------------------------------
 
     def request(self, conn: ConnId, message: Mapping[str, Any], now: float) -> None:
-        """A lobby request (ready, set_rules, add_bot, remove_bot, kick, start, leave) or resync."""
+        """A request of a member (TABLE_REQUESTS): ready, set_rules, add_bot, remove_bot, kick,
+        start, leave, resync or penalize."""
         kind = str(message["t"])
         request = message.get("id")
         member = self.room.members.get(conn)
+        handler = TABLE_REQUESTS.get(kind)
         try:
             if member is None:
                 raise Refusal(Code.NOT_AT_TABLE, "join or spectate a table first")
-            if kind == "penalize":
-                self._penalize(member, message, now)
-                return
-            handler = getattr(self, f"_on_{kind}", None)
             if handler is None:
                 raise Refusal(Code.UNEXPECTED_MESSAGE, f"{kind} is not a table request")
-            handler(member, message, now)
+            handler.run(self, member, message, now)
         except Refusal as exc:
             self.room.outbox.append(refused(conn, request, exc.code, exc.msg))
             return
+        if handler.answers:
+            return
         self.room.outbox.extend(accepted(conn, request))
-        if kind not in ("resync", "leave"):
+        if handler.lobby_changes:
             self._lobby_changed(now)
 
     def intent(self, conn: ConnId, request: int, action: Action, now: float) -> None:
@@ -526,8 +547,8 @@ class Table:
             self.room.outbox.append(CloseConnection(seat.conn, Code.KICKED,
                                                     "the table's owner removed you"))
         log.info("%s: seat %d (%s) kicked", self.label, index, seat.name)
-        # The table_state that follows shows only an emptied seat, which reads as a leave:
-        # everyone still at the table hears why.
+        # Everyone still at the table hears why the seat is empty: this notice is the seat's
+        # news ([UNO-8-35]), in place of a `left` that would say the player chose to go.
         self.room.broadcast(host_notice(f"the table's owner removed {seat.name}", "removed",
                                         seat.name))
         self._free(index)
@@ -551,6 +572,7 @@ class Table:
             seat = self.room.seats[member.seat]
             if seat is not None and self.game is None:
                 self._free(member.seat)
+                self._seat_news("left", member.seat, seat.name)
             elif seat is not None and self.game is not None and self.game.over:
                 self._left_after_the_match(member.seat, now)
                 # `started`, not `self.game is None`: mypy still holds self.game narrowed to a
@@ -565,6 +587,7 @@ class Table:
                 log.info("%s: %s left seat %d; a bot plays it", self.label, seat.name,
                          member.seat)
                 self.game.seat_left(member.seat, now)
+                self._seat_news("left", member.seat, seat.name, bot=True)
         self._lobby_changed(now)
 
     def _left_after_the_match(self, index: int, now: float) -> None:
@@ -575,6 +598,8 @@ class Table:
         log.info("%s: %s left seat %d after the match", self.label,
                  seat.name if seat else "?", index)
         self._free(index)
+        if seat is not None:
+            self._seat_news("left", index, seat.name)
         self._after_the_match(now)
 
     def _on_resync(self, member: Member, message: Mapping[str, Any], now: float) -> None:
@@ -582,7 +607,7 @@ class Table:
             raise Refusal(Code.UNEXPECTED_MESSAGE, "no match is on: nothing to resync")
         self.game.send_state(member.conn, member.seat, full=False)
 
-    def _penalize(self, member: Member, message: Mapping[str, Any], now: float) -> None:
+    def _on_penalize(self, member: Member, message: Mapping[str, Any], now: float) -> None:
         """The owner's moderation (RULEBOOK.md 1.11): the game answers, then sends the events.
         Limited (`penalty_limit`): PENALTY_MAX_CARDS a request, PENALTIES_PER_TARGET per seat
         and PENALTIES_PER_ROUND per round; each one applied is one log line."""
@@ -773,6 +798,22 @@ class Table:
                 "capacity": len(self.room.seats), "operator": s.operator,
                 "created": s.created, "host": dict(s.host)}
 
+    def _seat_news(self, what: str, index: int, name: str, about: ConnId | None = None,
+                   was: str | None = None, bot: bool = False) -> None:
+        """Tell everyone at the table what happened to human seat `index` (SPEC.md [UNO-8-35]),
+        before the table_state that shows it: the host knows what happened, and a client that
+        worked it out from two lobby snapshots read a leave and a newcomer as a rename.
+        `about`: the connection of the player concerned, who is not told its own news."""
+        news: dict[str, Any] = {"t": "seat_news", "table": self.number, "what": what,
+                                "seat": index, "name": name}
+        if was is not None:
+            news["was"] = was
+        if bot:
+            news["bot"] = True
+        for conn in self.room.members:
+            if conn != about:
+                self.room.send(conn, news)
+
     def _lobby_changed(self, now: float) -> None:
         """Every member gets the new table_state; a headless table may start now: once its
         seats are filled and ready, and someone is there (a table of bots alone waits for
@@ -832,6 +873,7 @@ class Table:
         for index, seat in list(self.room.occupied()):
             if seat.kind == HUMAN and (seat.conn is None or seat.taken_over):
                 self._free(index)
+                self._seat_news("left", index, seat.name)
         self._lobby_changed(now)
 
     def table_state(self, you: int | None) -> dict[str, Any]:
@@ -853,4 +895,29 @@ class Table:
         if you is not None:
             state["you"] = you
         return state
+
+
+@dataclass(frozen=True)
+class TableRequest:
+    """How a table handles one request type: `run` does it (or raises Refusal); `answers`:
+    it answers the request itself (the game's accepted or error); `lobby_changes`: everyone
+    gets the new table_state after it (a leave sends it itself, a resync changes nothing)."""
+
+    run: Callable[[Table, Member, Mapping[str, Any], float], None]
+    answers: bool = False
+    lobby_changes: bool = True
+
+
+TABLE_REQUESTS: dict[str, TableRequest] = {
+    "ready": TableRequest(Table._on_ready),
+    "set_rules": TableRequest(Table._on_set_rules),
+    "add_bot": TableRequest(Table._on_add_bot),
+    "remove_bot": TableRequest(Table._on_remove_bot),
+    "kick": TableRequest(Table._on_kick),
+    "start": TableRequest(Table._on_start),
+    "leave": TableRequest(Table._on_leave, lobby_changes=False),
+    "resync": TableRequest(Table._on_resync, lobby_changes=False),
+    "penalize": TableRequest(Table._on_penalize, answers=True),
+}
+"""Every request a member sends its table (the registry routes the others), by type."""
 

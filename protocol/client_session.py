@@ -10,7 +10,7 @@ closes once the state is CLOSED or ERROR.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -309,9 +309,9 @@ class ClientSession(Endpoint):
             # A newer host may send what we do not know; log it, do not answer it.
             kind = message.get("t")
             return [MessageRefused(exc, kind if isinstance(kind, str) else None)]
-        handler = getattr(self, f"_on_{spec.type}", None)
+        handler = HANDLERS.get(spec.type)
         events: list[SessionEvent] = (
-            handler(message) if handler is not None else [MessageReceived(message)]
+            handler(self, message) if handler is not None else [MessageReceived(message)]
         )
         # A dropped event (out of sequence, or during a resync) is not shown to the trust
         # observer: a repeat would look like a card handed out twice.
@@ -418,3 +418,19 @@ class ClientSession(Endpoint):
         if isinstance(legal, tuple):
             return legal
         return decode_legal(message["legal"])
+
+
+HANDLERS: dict[str, Callable[[ClientSession, dict[str, Any]], list[SessionEvent]]] = {
+    "welcome": ClientSession._on_welcome,
+    "error": ClientSession._on_error,
+    "bye": ClientSession._on_bye,
+    "ping": ClientSession._on_ping,
+    "pong": ClientSession._on_pong,
+    "accepted": ClientSession._on_accepted,
+    "snapshot": ClientSession._on_snapshot,
+    "event": ClientSession._on_event,
+    "round_history": ClientSession._on_round_history,
+}
+"""The messages the session itself handles, by type; every other one the catalogue accepts
+goes to the caller as MessageReceived."""
+

@@ -88,6 +88,8 @@ EXAMPLES: dict[str, dict[str, Any]] = {
                         {"seat": 1, "kind": "empty", "name": None, "ready": False,
                          "connected": False, "taken_over": False},
                     ], "spectators": 0, "started": False, "you": 0},
+    "seat_news": {"t": "seat_news", "table": 0, "what": "left", "seat": 1, "name": "ada",
+                  "bot": True},
     "seated": {"t": "seated", "table": 0, "seat": 1, "token": _TOKEN},
     "manifest": {"t": "manifest", **classic_manifest().to_dict(), "game_id": _B16, "seats": 3,
                  "rules": _RULES, "signer": _SIGNER, "sig": _SIG},

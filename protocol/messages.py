@@ -240,6 +240,14 @@ _SPECS: tuple[MessageSpec, ...] = (
         opt("preset", CODE, "the preset the rules started from"),
         opt("you", SEAT, "the receiver's seat (absent: spectator)"),
     ), "the whole lobby state of a table, sent on every change"),
+    MessageSpec("seat_news", H, LOBBY, (
+        Field("table", TABLE, "table number"),
+        Field("what", CODE, "what happened to the seat (section 8, [UNO-8-35])"),
+        Field("seat", SEAT, "the seat concerned"),
+        Field("name", NAME, "the player's name (now; `left`: the name it had)"),
+        opt("was", NAME, "renamed: the name the player had"),
+        opt("bot", Bool(), "left: a stand-in bot plays the seat now"),
+    ), "what happened to a seat: a player came, went, came back, renamed..."),
     MessageSpec("seated", H, LOBBY, (
         Field("table", TABLE, "table number"),
         Field("seat", SEAT, "the seat taken"),

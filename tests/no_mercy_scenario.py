@@ -1,11 +1,11 @@
 """Scenario helpers for UNO Show 'Em No Mercy: stacked decks named by card code.
 
 `nm_deal(hands=[["r5", "rDA", ...], [...]], top="b3", draws=["y2"], dealer=0)` returns a started
-No Mercy match (variant=no_mercy, built with unreleased_variants while the variant is not
-offered) whose seat i holds hands[i], whose first discard is `top` (several codes: the
-first-card cases, the last one on top) and whose next draws are `draws`. Codes are `Face.code`:
-r5, g+2, b+4 (coloured Draw Four), yS, yR, rDA (Discard All), gSE (Skip Everyone), WR+4, W+6,
-W+10, WCR (Color Roulette). Every card not named follows in ascending id order (r0, r0, r1, ...).
+No Mercy match (variant=no_mercy) whose seat i holds hands[i], whose first discard is `top`
+(several codes: the first-card cases, the last one on top) and whose next draws are `draws`.
+Codes are `Face.code`: r5, g+2, b+4 (coloured Draw Four), yS, yR, rDA (Discard All), gSE (Skip
+Everyone), WR+4, W+6, W+10, WCR (Color Roulette). Every card not named follows in ascending id
+order (r0, r0, r1, ...).
 With `fill=True` short hands are padded from those unnamed cards, in that order.
 """
 
@@ -26,10 +26,10 @@ NO_MERCY = RuleSet(variant="no_mercy")
 
 
 def no_mercy_match(seats: int, seed: bytes, rules: RuleSet = NO_MERCY, **setup: Any) -> Match:
-    """A No Mercy match, accepted although the variant is not offered yet."""
+    """A No Mercy match of `rules` (No Mercy's, with options over them)."""
     if rules.variant != "no_mercy":
         raise ValueError("no_mercy_match builds No Mercy matches only")
-    return Match(rules, seats, seed, unreleased_variants=True, **setup)
+    return Match(rules, seats, seed, **setup)
 
 
 def nm_deal(

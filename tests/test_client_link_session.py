@@ -331,3 +331,103 @@ def test_a_fatal_answer_to_a_request_is_said_once_by_the_connection_s_end() -> N
                                   "msg": "these rules seat at most 6 players", "fatal": False}))
     assert [u.code for u in out.updates if isinstance(u, Refused)] == ["table_full"]
     assert out.ended is None
+
+
+def only_the_last_table_state(frames: bytes, host: HostConnection) -> bytes:
+    """`frames` with every table_state but the last left out: a lobby told once after several
+    changes (SPEC.md says only that table_state is the whole state, sent on every change)."""
+    decoder = FrameDecoder()
+    decoder.receive_data(frames)
+    messages = []
+    while isinstance(frame := decoder.next_frame(), dict):
+        messages.append(frame)
+    last = max(i for i, m in enumerate(messages) if m["t"] == "table_state")
+    out = bytearray()
+    for index, message in enumerate(messages):
+        if message["t"] != "table_state" or index == last:
+            out += host.send(message)
+    return bytes(out)
+
+
+def test_a_leave_and_a_newcomer_in_one_lobby_update_are_a_leave_and_a_join() -> None:
+    """Bea leaves and Cy sits in the seat she freed before our link reads the lobby again: a
+    client that diffed two lobby snapshots read this as Bea renaming herself Cy. The host says
+    what happened to each seat, and the player reads exactly that."""
+    registry = lobby_table()
+    host, link = seated_link(registry, "Ana")
+    came = bea_takes_a_seat(registry, host, link)
+    registry.request(2, "Bea", {"t": "leave", "id": 2}, 0.0)
+    registry.request(3, "Cy", {"t": "join_table", "table": 0, "name": "Cy", "id": 1}, 0.0)
+
+    frames = only_the_last_table_state(host_frames(registry, host), host)
+    news = [u for u in link.receive(frames).updates if isinstance(u, SeatNews)]
+
+    assert news == [SeatNews("left", "Bea", came[0].seat),
+                    SeatNews("took_seat", "Cy", came[0].seat)]
+
+
+def news_read(registry: Registry, host: HostConnection, link: LinkSession) -> list[SeatNews]:
+    return [u for u in link.receive(host_frames(registry, host)).updates
+            if isinstance(u, SeatNews)]
+
+
+def test_a_dropped_player_who_takes_the_seat_back_is_back() -> None:
+    registry, host, link, bea_seat = match_with_bea()
+    table = registry.tables[0]
+    registry.disconnect(2, 1.0)
+    assert news_read(registry, host, link) == [SeatNews("dropped", "Bea", bea_seat)]
+
+    registry.resume(4, table, bea_seat, 2.0)
+
+    assert news_read(registry, host, link) == [SeatNews("back", "Bea", bea_seat)]
+
+
+def test_a_newcomer_in_a_stand_ins_seat_took_it_over() -> None:
+    registry, host, link, bea_seat = match_with_bea()
+    registry.request(2, "Bea", {"t": "leave", "id": 9}, 1.0)
+    assert news_read(registry, host, link) == [SeatNews("left_bot", "Bea", bea_seat)]
+
+    registry.request(3, "Cy", {"t": "join_table", "table": 0, "name": "Cy", "id": 1}, 2.0)
+
+    assert news_read(registry, host, link) == [SeatNews("took_over", "Cy", bea_seat)]
+
+
+def test_a_move_under_another_name_is_a_rename_then_a_move() -> None:
+    registry = lobby_table()
+    host, link = seated_link(registry, "Ana")
+    bea_takes_a_seat(registry, host, link)
+    registry.request(2, "Bea", {"t": "join_table", "table": 0, "name": "Bice", "id": 2,
+                                "seat": 2}, 0.0)
+
+    assert news_read(registry, host, link) == [SeatNews("renamed", "Bice", 2, "Bea"),
+                                               SeatNews("moved", "Bice", 2)]
+
+
+def test_nobody_is_told_their_own_news() -> None:
+    """Ana's own join, rename and move are on her screen as her seat, not as news."""
+    registry = lobby_table()
+    host, link = seated_link(registry, "Ana")
+    registry.request(1, "Ana", {"t": "join_table", "table": 0, "name": "Anna", "id": 2,
+                                "seat": 2}, 0.0)
+    frames = host_frames(registry, host)
+    assert "seat_news" not in sent_types(frames)
+    assert [u for u in link.receive(frames).updates if isinstance(u, SeatNews)] == []
+
+
+def test_a_lobby_snapshot_alone_is_no_news_and_an_unknown_what_is_ignored() -> None:
+    """The client folds what the host tells; a table_state that shows another player in a seat
+    says nothing by itself (SPEC.md [UNO-8-35]), and a kind of news a newer host may tell is
+    passed over."""
+    registry = lobby_table()
+    host, link = seated_link(registry, "Ana")
+    state = registry.tables[0].table_state(0)
+    seats = [dict(seat) for seat in state["seats"]]
+    seats[1] = {"seat": 1, "kind": "human", "name": "Cy", "ready": False, "connected": True,
+                "taken_over": False}
+    out = link.receive(host.send({**state, "seats": seats})
+                       + host.send({"t": "seat_news", "table": 0, "what": "waved", "seat": 1,
+                                    "name": "Cy"})
+                       + host.send({"t": "seat_news", "table": 5, "what": "joined", "seat": 1,
+                                    "name": "Cy"}))
+    assert [u for u in out.updates if isinstance(u, SeatNews)] == []
+    assert any(isinstance(u, LobbyChanged) for u in out.updates)

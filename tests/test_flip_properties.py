@@ -73,7 +73,7 @@ FLIP_OPTIONS: dict[str, st.SearchStrategy[Any]] = {
 def flip_rules(options: dict[str, Any], seats: int) -> RuleSet | None:
     try:
         rules = FLIP_RULES.replace(**options)
-        rules.check_table(seats, unreleased_variants=True)
+        rules.check_table(seats)
     except RulesError:
         return None
     return rules

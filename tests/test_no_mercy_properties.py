@@ -64,7 +64,7 @@ NO_MERCY_OPTIONS: dict[str, st.SearchStrategy[Any]] = {
 def no_mercy_rules(options: dict[str, Any], seats: int) -> RuleSet | None:
     try:
         rules = NO_MERCY.replace(**options)
-        rules.check_table(seats, unreleased_variants=True)
+        rules.check_table(seats)
     except RulesError:
         return None
     return rules
@@ -175,7 +175,7 @@ def test_random_no_mercy_matches_keep_every_card_end_and_replay(
     if rules is None:
         return
     match = play_match(rules, seats, seed, rng_seed, stacker)
-    replayed = Match.replay(rules, seats, seed, match.log, unreleased_variants=True)
+    replayed = Match.replay(rules, seats, seed, match.log)
     assert replayed.state() == match.state(), (options, seats, seed, match.log)
 
 

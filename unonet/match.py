@@ -43,14 +43,11 @@ class Match:
         stacked_decks: Sequence[Sequence[int]] = (),
         first_dealer: int | None = None,
         deck: DeckManifest | None = None,
-        unreleased_variants: bool = False,
     ) -> None:
         """`stacked_decks[k]` replaces the shuffled deck of round k+1 (a full deal order; the
         tests' stacker builds one), `first_dealer` the dealer draw and `deck` the rules' deck
-        (a Flip deck paired as a scenario needs): tests build situations with them.
-        `unreleased_variants` accepts a variant the engine plays before the protocol, trust and
-        client carry it (RuleSet.check_playable): the engine's own tests only."""
-        rules.check_table(seats, unreleased_variants=unreleased_variants)
+        (a Flip deck paired as a scenario needs): tests build situations with them."""
+        rules.check_table(seats)
         # UNO Flip: the public deck names light faces; each round pairs the dark faces afresh
         # from its key (unonet.flip_deck), unless a test gives its own pairing (`deck`).
         self.flip = rules.variant == "flip"
