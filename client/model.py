@@ -69,7 +69,7 @@ from unonet.narrate import narrate
 from unonet.phase import Phase
 from unonet.rules import OPTIONS, RuleSet, playable_presets
 from unonet.view import View
-from unonet.words import Words
+from unonet.words import Words, join_sentence
 
 ENGINE_CODES = frozenset(str(code) for code in ErrorCode)
 """The engine's codes for a refused move (SPEC.md 12). Those with no words of their own
@@ -723,10 +723,8 @@ class ClientModel:
         if notice.notice == "join_with":
             if notice.command is None:
                 return None
-            words = Words(self.tr.lang)  # the host's words for it, in our player's language
-            line = words("host.join_with", command=notice.command)
-            return (words("host.join_or", line=line, addresses=notice.addresses)
-                    if notice.addresses else line)
+            # the host's words for it, in our player's language
+            return join_sentence(Words(self.tr.lang), notice.command, notice.addresses)
         key = f"notice.{notice.notice}"
         if notice.notice is None or not self.tr.has(key):
             return None
