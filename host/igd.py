@@ -170,16 +170,16 @@ class PortMapper:
         self._holding = False
         return True
 
-    def check(self) -> RouterReport | NotMapped:
+    def check(self, lan_hint: str | None = None) -> RouterReport | NotMapped:
         """Ask the router what it knows (itself, its address, the port's mapping), changing
         nothing: `unonet host --check`."""
         with self._lock:
             try:
                 client = self._find()
             except LookupError:
-                return NotMapped(Why.NO_ROUTER, self.port)
+                return NotMapped(Why.NO_ROUTER, self.port, lan_hint)
             except RouterError as exc:
-                return NotMapped(Why.FAILED, self.port, said=str(exc))
+                return NotMapped(Why.FAILED, self.port, lan_hint, said=str(exc))
             url = self._control_url
 
             def asked(call: str) -> str:

@@ -139,9 +139,10 @@ async def remove_on_signals(mapper: PortMapper) -> None:
             os.kill(os.getpid(), signum)
 
 
-async def check_router(port: int, deadline: float = DEADLINE) -> RouterReport | NotMapped:
+async def check_router(port: int, lan_hint: str | None,
+                       deadline: float = DEADLINE) -> RouterReport | NotMapped:
     """`unonet host --check`: what the router says about itself and `port`, within `deadline`
-    (a NotMapped when none answered)."""
+    (a NotMapped when none answered; `lan_hint`: this machine's address, for its advice)."""
     mapper = PortMapper(port)
-    report = await in_thread(mapper.check, deadline)
-    return report if report is not None else NotMapped(Why.NO_ROUTER, port)
+    report = await in_thread(lambda: mapper.check(lan_hint), deadline)
+    return report if report is not None else NotMapped(Why.NO_ROUTER, port, lan_hint)

@@ -27,15 +27,18 @@ it over instead of calling the port taken."""
 
 PROTOCOL: Final = "TCP"
 
-SSDP_WAIT_MS: Final = 1500
-"""How long discovery listens for routers' answers to its multicast search. miniupnpc's own
-command (upnpc) waits 2000 ms; a home router answers within a few hundred on its own LAN, and
-the host's start is not held up by it anyway (the host listens first)."""
+SSDP_WAIT_MS: Final = 1000
+"""How long discovery listens for routers' answers to each of its multicast searches
+(miniupnpc sends four: two IGD versions, the WAN device, any root device, and waits this long
+after each that found nothing; a router found by the first ends the wait). miniupnpc's own
+command waits 2000 ms; a home router answers its LAN within a few hundred, so with no router
+at all the line saying so comes after 4 s, not 8."""
 
-DEADLINE: Final = 6.0
-"""Seconds for the whole attempt: discovery (SSDP_WAIT_MS), then four short requests to the
-router (its description, the address, the port's current mapping, the mapping). Past it the
-host says that no router answered in time, rather than wait on a router that hangs."""
+DEADLINE: Final = 5.0
+"""Seconds for the whole attempt: discovery (4 x SSDP_WAIT_MS at worst), then four short
+requests to the router (its description, the address, the port's current mapping, the
+mapping). Past it the host says that no router answered in time, rather than wait on a router
+that hangs; the host serves its LAN all the while (it listens first)."""
 
 LEASE_SECONDS: Final = 1800
 """How long the router keeps the mapping unless it is renewed: a host killed without removing
@@ -154,7 +157,7 @@ def refusal(port: int, lan: str, said: str) -> NotMapped:
 def router_address(control_url: str) -> str:
     """The router's address from the URL it is controlled at ("http://10.0.0.1:5000/ctl")."""
     host = urlsplit(control_url).hostname
-    return host or "?"
+    return host or ""
 
 
 def quoted(text: str) -> str:

@@ -359,13 +359,14 @@ def check_router(args: argparse.Namespace) -> int:
     nothing; 0 if the port is forwarded to this machine from a public address, else 1."""
     import trio
 
+    from host.addresses import lan_addresses
     from host.port_lease import check_router as ask
     from host.portmap import DEADLINE, check_lines
 
     port = args.port if args.port is not None else DEFAULT_PORT
     print(f"unonet host --check: asking the router about port {port} (UPnP, at most "
           f"{DEADLINE:g} s)", flush=True)
-    lines, forwarded = check_lines(port, trio.run(ask, port))
+    lines, forwarded = check_lines(port, trio.run(ask, port, lan_addresses(None)[0]))
     print("\n".join(lines))
     return 0 if forwarded else 1
 
