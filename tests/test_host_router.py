@@ -279,3 +279,40 @@ def test_a_router_behind_carrier_grade_nat_is_said_plainly(make_lab: Callable[..
     assert "carrier-grade NAT" in line and "ask your provider for a public IPv4 address" in line
     assert lab.mappings() == []
     assert stop(host, said, signal.SIGINT) == 130
+
+
+RENEWING_HOST = """
+import sys
+
+import trio
+
+from host.igd import PortMapper
+from host.port_lease import RouterNews, hold_port_mapping
+
+
+async def main() -> None:
+    lapsing = PortMapper({other}, lease={lease})
+    print("lapsing", await trio.to_thread.run_sync(lambda: lapsing.map(None)), flush=True)
+    news = RouterNews()
+    await hold_port_mapping(PortMapper({port}, lease={lease}), news, lambda: print(
+        "answered", news.outcome, flush=True), lan_hint=None, renew_every={lease} / 4)
+
+trio.run(main)
+"""
+
+
+def test_the_lease_is_renewed_while_the_host_runs_and_lapses_when_it_is_not(lab: Lab) -> None:
+    """Two mappings with a lease of 4 s: the host's, renewed every second, outlives the one
+    made once and left to lapse (miniupnpd drops that one when its lease ends)."""
+    lab.start_router()
+    script = lab.tmp / "renewing_host.py"
+    script.write_text(RENEWING_HOST.format(port=PORT, other=PORT + 1, lease=4))
+    host = lab.spawn(lab.host, sys.executable, str(script))
+    said = Output(host.stdout, host.stderr)
+    said.wait_for("^answered Mapped")
+    assert said.wait_for("^lapsing (.*)").group(1).startswith("Mapped")
+    assert lab.mappings() == [(PORT + 1, f"{HOST}:{PORT + 1}"), (PORT, f"{HOST}:{PORT}")]
+    lab.wait_mappings([(PORT, f"{HOST}:{PORT}")])  # the one left alone lapsed: 4 s passed
+    assert host.poll() is None
+    assert stop(host, said, signal.SIGINT) != 0
+    assert lab.mappings() == []
