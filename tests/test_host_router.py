@@ -316,3 +316,24 @@ def test_the_lease_is_renewed_while_the_host_runs_and_lapses_when_it_is_not(lab:
     assert host.poll() is None
     assert stop(host, said, signal.SIGINT) != 0
     assert lab.mappings() == []
+
+
+def test_where_namespaces_cannot_be_made_these_tests_skip_and_say_why(tmp_path: Path) -> None:
+    """A user namespace's root may not make network namespaces: the run skips them with the
+    reason (CI without the permission counts them, .ci/run)."""
+    reason = unavailable()
+    if reason is not None:
+        pytest.skip(f"already skipping here: {reason}")
+    import shutil
+
+    if shutil.which("unshare") is None:
+        pytest.skip("no unshare(1) to drop the permission with")
+    run = subprocess.run(
+        ["unshare", "-U", "-r", sys.executable, "-m", "pytest", __file__, "-n0",
+         "-p", "no:cacheprovider", "-k", "sigterm", f"--basetemp={tmp_path / 'inner'}"],
+        capture_output=True, text=True, timeout=BOUND)
+    if "Operation not permitted" in run.stderr and run.returncode != 0 and not run.stdout:
+        pytest.skip(f"unshare -U is refused here: {run.stderr.strip()}")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "1 skipped" in run.stdout
+    assert "no network namespaces here: cannot make a network namespace" in run.stdout
