@@ -16,7 +16,7 @@ from typing import Any
 
 import trio
 
-from host.addresses import lan_addresses
+from host.addresses import lan_addresses, reachable
 from host.collector import tuned_collector
 from host.config import config_dir
 from host.igd import PortMapper
@@ -287,7 +287,7 @@ async def serving(options: HostOptions) -> AsyncIterator[ServedHost]:
                 nursery.start_soon(partial(
                     hold_port_mapping, PortMapper(port), served.router,
                     partial(router_answered, options, served, server),
-                    lan_hint=served.addresses[0]))
+                    lan_hint=next(filter(reachable, served.addresses), None)))
             else:
                 served.router.answered.set()
             yield served
