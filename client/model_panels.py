@@ -10,7 +10,7 @@ from client.lobby import SeatInfo
 from client.model_state import ENGINE_CODES, ChatLine, ModelState
 from client.prompts import QuitPrompt
 from client.safe_text import own_chat, shown, typed
-from unonet.words import Words
+from unonet.words import Words, join_sentence
 
 
 class Panels(ModelState):
@@ -22,10 +22,8 @@ class Panels(ModelState):
         if notice.notice == "join_with":
             if notice.command is None:
                 return None
-            words = Words(self.tr.lang)  # the host's words for it, in our player's language
-            line = words("host.join_with", command=notice.command)
-            return (words("host.join_or", line=line, addresses=notice.addresses)
-                    if notice.addresses else line)
+            # the host's words for it, in our player's language
+            return join_sentence(Words(self.tr.lang), notice.command, notice.addresses)
         key = f"notice.{notice.notice}"
         if notice.notice is None or not self.tr.has(key):
             return None

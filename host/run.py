@@ -10,16 +10,20 @@ import shlex
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import trio
 
-from host.addresses import lan_addresses
+from host.addresses import lan_addresses, reachable
 from host.collector import tuned_collector
 from host.config import config_dir
+from host.igd import PortMapper
 from host.journal import Journal, Resumed, load
 from host.logs import setup_logging
+from host.port_lease import RouterNews, hold_port_mapping
+from host.portmap import DEADLINE, LEASE_SECONDS, Mapped, router_line
 from host.registry import Registry
 from host.seating import BOT
 from host.server import HostServer, ServerConfig
@@ -30,7 +34,7 @@ from protocol.address import host_port
 from protocol.trust.signing import Signer
 from protocol.versions import DEFAULT_PORT
 from unonet.rules import RuleSet
-from unonet.words import Words
+from unonet.words import Words, join_sentence
 
 log = logging.getLogger("unonet.host")
 
@@ -71,6 +75,13 @@ class HostOptions:
     power cut loses nothing); MS, each line handed to the operating system before that and
     synced every MS milliseconds (host/group_commit.py: a crash of the host loses nothing, a
     power cut the last MS, which the players' clients report)."""
+    upnp: bool = False
+    """Ask the home router to forward the port to this machine while the host runs (UPnP
+    IGD, host/port_lease.py): unonet/cli.py sets it for a host listening on every interface,
+    unless --no-upnp (or UNONET_NO_UPNP=1) says not to."""
+    no_upnp: bool = False
+    """--no-upnp was given: kept in the journals, so that the command that carries a match on
+    does not open the port its host would not."""
     player_owner: bool = False
     """--player-owner: on a headless host, the first player to sit owns the table (changes
     its rules, kicks, penalizes) as at a table a client creates; by default the operator's
@@ -176,6 +187,7 @@ def host_record(options: HostOptions, port: int) -> dict[str, Any]:
         "max_connections": options.limits.max_connections,
         "per_address": options.limits.per_address, "journal_sync": options.journal_sync,
         "tables": options.tables,
+        **({"no_upnp": True} if options.no_upnp else {}),
         "opened": {"preset": options.preset, "rules": options.rules.to_dict(),
                    "seats": options.seats, "bots": options.bots},
     }
@@ -192,6 +204,8 @@ def resume_flags(record: Mapping[str, Any]) -> list[str]:
         flags.append("--no-tls")
     if record.get("headless"):
         flags.append("--headless")
+    if record.get("no_upnp") is True:
+        flags.append("--no-upnp")
     defaults = {"bot_delay": TableTimings().bot_delay, "max_connections": MAX_CONNECTIONS,
                 "per_address": PER_ADDRESS, "journal_sync": 0, "tables": 1}
     for key, default in defaults.items():
@@ -212,6 +226,8 @@ class ServedHost:
     addresses: tuple[str, ...] = ("127.0.0.1",)
     registry: Registry | None = None
     record: Mapping[str, Any] = field(default_factory=dict)
+    router: RouterNews = field(default_factory=RouterNews)
+    """What the home router said about forwarding the port (options.upnp), once it has."""
 
     def journals(self) -> list[Path]:
         """The journal of every match still on, in table order: what `--resume` carries on.
@@ -267,8 +283,30 @@ async def serving(options: HostOptions) -> AsyncIterator[ServedHost]:
                 table.settings.host = record  # into each journal's header, for --resume
                 if options.share_notice:
                     table.settings.notice = join_notice(served, options.notice_lang)
+            if options.upnp:  # beside the host, which serves its LAN meanwhile
+                nursery.start_soon(partial(
+                    hold_port_mapping, PortMapper(port), served.router,
+                    partial(router_answered, options, served, server),
+                    lan_hint=next(filter(reachable, served.addresses), None)))
+            else:
+                served.router.answered.set()
             yield served
             nursery.cancel_scope.cancel()
+
+
+def router_answered(options: HostOptions, served: ServedHost, server: HostServer) -> None:
+    """The router answered (or the deadline passed, or the mapping was lost or is back): at
+    the host player's table, said in the chat (the terminal is the screen's): the router's
+    line, then how friends join now."""
+    outcome = served.router.outcome
+    if not options.share_notice or served.registry is None or outcome is None:
+        return
+    for table in served.registry.tables.values():
+        table.room.broadcast(host_notice(router_line(outcome)))
+        if table.settings.notice is not None:
+            table.settings.notice = join_notice(served, options.notice_lang)
+            table.room.broadcast(dict(table.settings.notice))
+    server.changed()
 
 
 def check_can_listen(bind: str | None, port: int) -> None:
@@ -298,25 +336,60 @@ def join_line(served: ServedHost, lang: str = "en") -> str:
     """The command friends type, the same in the chat and on stdout (in English, as the
     command line speaks): this machine's address (the others it has, if that one is not
     reachable from their network), port, fingerprint."""
-    words = Words(lang)
     command, others = join_command(served)
-    line = words("host.join_with", command=command)
-    if others:
-        line = words("host.join_or", line=line, addresses=others)
-    return line
+    return join_sentence(Words(lang), command, others)
 
 
 def join_command(served: ServedHost) -> tuple[str, str]:
     """`unonet join ADDRESS:PORT --fingerprint …` at this machine's first address, and its
-    other addresses ("" if none)."""
+    other addresses ("" if none); when the router forwards the port, at the router's public
+    address, and this machine's addresses are the others (for friends on its own network)."""
+    mapped = served.router.mapped
     first, *others = served.addresses
-    pin = "--no-tls" if served.fingerprint is None else f"--fingerprint {served.fingerprint}"
+    if mapped is not None:
+        first, others = mapped.public, list(served.addresses)
+    pin = pin_flag(served)
     shown: list[str] = []
     for address in others:  # a machine with many addresses: the line stays a chat line
         if len(", ".join([*shown, address])) > OTHER_ADDRESSES_CHARS:
             break
         shown.append(address)
     return f"unonet join {host_port(first, served.port)} {pin}", ", ".join(shown)
+
+
+def pin_flag(served: ServedHost) -> str:
+    return "--no-tls" if served.fingerprint is None else f"--fingerprint {served.fingerprint}"
+
+
+def join_lines(served: ServedHost) -> list[str]:
+    """How friends join, as the terminal shows it: one line, or, when the router forwards the
+    port, one for friends on the internet and one for friends on this network."""
+    mapped = served.router.mapped
+    if mapped is None:
+        return [join_line(served)]
+    first, *others = served.addresses
+    local = f"unonet join {host_port(first, served.port)} {pin_flag(served)}"
+    if others:
+        local += f" (or at {', '.join(others)})"
+    return [f"Friends on the internet join with: unonet join "
+            f"{host_port(mapped.public, mapped.port)} {pin_flag(served)}",
+            f"Friends on your own network join with: {local}"]
+
+
+def router_lines(options: HostOptions, served: ServedHost) -> list[str]:
+    """What the terminal says about the router: asking (with its deadline), or its answer."""
+    if not options.upnp:
+        return []
+    outcome, removed = served.router.outcome, served.router.removed
+    if outcome is None:
+        return [f"router: asking it to forward port {served.port} to this machine (UPnP, "
+                f"at most {DEADLINE:g} s; --no-upnp not to ask)"]
+    if isinstance(outcome, Mapped) and removed is not None:  # the host has stopped
+        return [f"router: the forwarding of port {outcome.port} from {outcome.public} is "
+                "removed" if removed else
+                f"router: could not remove the forwarding of port {outcome.port} from "
+                f"{outcome.public}; the router drops it within {LEASE_SECONDS // 60} minutes"]
+    return [router_line(outcome)]
 
 
 def join_notice(served: ServedHost, lang: str = "en") -> dict[str, Any]:
@@ -340,7 +413,8 @@ def describe(options: HostOptions, served: ServedHost) -> list[str]:
         lines.append(f"fingerprint (SHA-256 of the certificate, base32): {served.fingerprint}")
     else:
         lines.append("TLS is off (--no-tls): traffic is readable on the network")
-    lines.append(join_line(served))
+    lines.extend(join_lines(served))
+    lines.extend(router_lines(options, served))
     lines.append(tables_line(served))
     lines.append(f"logs: {served.home / 'host.log'}; journals: {served.home / 'journals'}")
     return lines
@@ -402,4 +476,10 @@ async def run_host(options: HostOptions) -> None:
     setup_logging(home / "host.log")
     async with serving(options) as served:
         print("\n".join(describe(options, served)), flush=True)
+        if options.upnp:
+            await served.router.answered.wait()
+            said = router_lines(options, served)
+            if served.router.mapped is not None:
+                said += join_lines(served)
+            print("\n".join(said), flush=True)
         await trio.sleep_forever()

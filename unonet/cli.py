@@ -255,6 +255,8 @@ def cmd_host(args: argparse.Namespace) -> int:
     from host.run import HostOptions, check_can_listen, ensure_descriptors, run_host
     from host.settings import ConnectionLimits
 
+    if args.check:
+        return check_router(args)
     resume = resumed_journals(args.resume or [])
     opened: Opened | None = None
     if resume:
@@ -320,7 +322,8 @@ def cmd_host(args: argparse.Namespace) -> int:
         resume=tuple(path for path, _ in resume), loaded=dict(resume),
         player_owner=args.player_owner, tables=tables, bot_delay=args.bot_delay,
         limits=ConnectionLimits().with_caps(max_connections, per_address),
-        journal_sync=journal_sync,
+        journal_sync=journal_sync, no_upnp=args.no_upnp,
+        upnp=asks_router(args.bind, args.no_upnp, os.environ),
     )
     args.host_options = options  # a Ctrl-C's line names its journal (_stopped)
     ensure_descriptors(options.limits, options.tables + len(options.resume))
@@ -340,6 +343,32 @@ def cmd_host(args: argparse.Namespace) -> int:
     options.share_notice = True
     options.notice_lang = pick_language(args.lang, os.environ)  # the host's player reads it
     return _host_and_play(args, options)
+
+
+def asks_router(bind: str | None, refused: bool, environ: typing.Mapping[str, str]) -> bool:
+    """Whether `unonet host` asks the home router to forward its port: when it listens on
+    every interface (a host bound to one address chose where it is reached), unless
+    --no-upnp or UNONET_NO_UPNP=1 says not to (the test suite sets it: its hosts never ask
+    the machine's real router)."""
+    return (bind in (None, "0.0.0.0", "::") and not refused
+            and environ.get("UNONET_NO_UPNP", "") in ("", "0"))
+
+
+def check_router(args: argparse.Namespace) -> int:
+    """`unonet host --check`: what the router says about itself and the port, changing
+    nothing; 0 if the port is forwarded to this machine from a public address, else 1."""
+    import trio
+
+    from host.addresses import lan_addresses
+    from host.port_lease import check_router as ask
+    from host.portmap import DEADLINE, check_lines
+
+    port = args.port if args.port is not None else DEFAULT_PORT
+    print(f"unonet host --check: asking the router about port {port} (UPnP, at most "
+          f"{DEADLINE:g} s)", flush=True)
+    lines, forwarded = check_lines(port, trio.run(ask, port, lan_addresses(None)[0]))
+    print("\n".join(lines))
+    return 0 if forwarded else 1
 
 
 def resumed_journals(paths: Sequence[str]) -> list[tuple[Path, Resumed]]:
@@ -384,7 +413,7 @@ def resumed_journals(paths: Sequence[str]) -> list[tuple[Path, Resumed]]:
 HOST_DEFAULTS: dict[str, object] = {
     "port": DEFAULT_PORT, "no_tls": False, "headless": False, "bot_delay": TableTimings().bot_delay,
     "max_connections": MAX_CONNECTIONS, "per_address": PER_ADDRESS, "journal_sync": 0,
-    "tables": 1,
+    "tables": 1, "no_upnp": False,
 }
 """`unonet host`'s defaults for the options a journal records (host/run.py host_record): the
 parser leaves them None, so that `--resume` can tell a flag given from one left out."""
@@ -405,6 +434,7 @@ RECORDED: tuple[tuple[str, str, Callable[[object], bool]], ...] = (
     ("per_address", "per_address", _whole(1, MAX_CONNECTIONS_CEILING)),
     ("journal_sync", "journal_sync", _whole(0, JOURNAL_SYNC_LONGEST_MS)),
     ("tables", "tables", _whole(1, MAX_LIVE_TABLES)),
+    ("no_upnp", "no_upnp", lambda value: isinstance(value, bool)),
 )
 """The options a journal's host record keeps: the argument, its key there, what it may be."""
 
@@ -745,6 +775,14 @@ def build_parser() -> argparse.ArgumentParser:
                       "then report. For a slow disk or a busy club")
     host.add_argument("--no-tls", action="store_true", default=None,
                       help="plain TCP (readable on the wire)")
+    host.add_argument("--no-upnp", action="store_true", default=None,
+                      help="do not ask the home router to forward the port (by default a host "
+                      "listening on every interface asks it, by UPnP, while it runs, so that "
+                      "friends on the internet can join; UNONET_NO_UPNP=1 does the same)")
+    host.add_argument("--check", action="store_true",
+                      help="ask the home router what it says about the port (--port, default "
+                      f"{DEFAULT_PORT}) and whether it is forwarded to this machine, then exit "
+                      "(0: it is, friends on the internet can join; 1: it is not, and why)")
     host.add_argument("--resume", metavar="JOURNAL", action="append",
                       help="resume the match of a journal file, listening and playing as its "
                       "host did (its --bind, --port, --no-tls, --headless, --bot-delay, "

@@ -14,6 +14,7 @@ templates, so a player's name may contain any character.
 
 from __future__ import annotations
 
+import ipaddress
 from collections.abc import Mapping
 from typing import ClassVar
 
@@ -21,6 +22,7 @@ from unonet.cards import Color, Face, Kind
 
 __all__ = [
     "CARD_WORDS", "DEFAULT_LANGUAGE", "LANGUAGES", "SENTENCES", "WORDS", "Words", "game_words",
+    "join_sentence",
 ]
 
 LANGUAGES = ("en", "it", "pt")
@@ -191,6 +193,8 @@ SENTENCES: dict[str, dict[str, str]] = {
         "log.over_partners_one": "Match over after 1 round: {name} and {partner} (partners) win.",
         "host.join_with": "Friends join with: {command}",
         "host.join_or": "{line} (or at {addresses})",
+        "host.join_internet": "Friends on the internet join with: {command} (friends on your "
+                              "own network: at {addresses})",
         "ev.roulette_turned": "{name} names {color} and keeps the {count} cards turned up: "
                               "{cards}.",
         "ev.roulette_turned_one": "{name} names {color} and keeps the card turned up: {cards}.",
@@ -279,6 +283,8 @@ SENTENCES: dict[str, dict[str, str]] = {
                                  "(in coppia).",
         "host.join_with": "Gli amici entrano con: {command}",
         "host.join_or": "{line} (o a {addresses})",
+        "host.join_internet": "Gli amici su internet entrano con: {command} (quelli della tua "
+                              "rete: a {addresses})",
         "ev.roulette_turned": "{name} sceglie {color} e si tiene le {count} carte scoperte: "
                               "{cards}.",
         "ev.roulette_turned_one": "{name} sceglie {color} e si tiene la carta scoperta: {cards}.",
@@ -369,6 +375,8 @@ SENTENCES: dict[str, dict[str, str]] = {
                                  "(parceiros) vencem.",
         "host.join_with": "Os amigos entram com: {command}",
         "host.join_or": "{line} (ou em {addresses})",
+        "host.join_internet": "Os amigos pela internet entram com: {command} (os da sua "
+                              "rede: em {addresses})",
         "ev.roulette_turned": "{name} escolhe {color} e fica com as {count} cartas viradas: "
                               "{cards}.",
         "ev.roulette_turned_one": "{name} escolhe {color} e fica com a carta virada: {cards}.",
@@ -455,6 +463,37 @@ class Words:
             return f"{n}º"
         suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
         return f"{n}{suffix}"
+
+
+def join_sentence(words: Words, command: str, addresses: str | None) -> str:
+    """How friends join, from the `join_with` notice's `command` and `addresses` (SPEC.md
+    [UNO-8-31]), for the host's line and every client's alike. A command that leads with a
+    public address while the others are not (the host's router forwards its port to it) says
+    which to send to whom: the public one to friends on the internet, the others to friends on
+    the host's own network (a router seldom lets them in by its public address)."""
+    if addresses and _public(_command_address(command)) and not any(
+            _public(address) for address in addresses.split(", ")):
+        return words("host.join_internet", command=command, addresses=addresses)
+    line = words("host.join_with", command=command)
+    return words("host.join_or", line=line, addresses=addresses) if addresses else line
+
+
+def _command_address(command: str) -> str:
+    """The address of `unonet join ADDRESS:PORT ...` ("" if the command has none)."""
+    words = command.split()
+    if len(words) < 3:
+        return ""
+    where = words[2]
+    if where.startswith("["):  # [IPv6]:port
+        return where[1:].partition("]")[0]
+    return where.rpartition(":")[0] if where.count(":") == 1 else where
+
+
+def _public(address: str) -> bool:
+    try:
+        return ipaddress.ip_address(address.strip()).is_global
+    except ValueError:
+        return False
 
 
 def game_words(lang: str) -> Words:
