@@ -197,10 +197,12 @@ def _opened_round(
     skip_commit: bool = False,
     skip_reveal: bool = False,
     unseeded: Collection[int] = (),
+    committing: bool = False,
 ) -> Transcript:
     """round_prepare, every player's seed committed and revealed (but one that never commits or
     never reveals, if asked, and the `unseeded` seats, whose clients were not connected when the
-    round was prepared), seed_commits and seed_reveals; not dealt yet."""
+    round was prepared), seed_commits and seed_reveals; not dealt yet. `committing`: the round
+    stops in its commitment phase (the players' commitments in, not frozen: no seed_commits)."""
     host = HostCommitments(
         match.game_id, round_no, host_seat if host_seat is not None else 2**32 - 1,
         rng.randbytes(32),
@@ -215,6 +217,8 @@ def _opened_round(
     t.deliveries.append(Delivery(None, host.round_prepare()))
     for player, player_seed in seeds.items():
         host.accept_commit(player, seed_commitment(match.game_id, round_no, player, player_seed))
+    if committing:
+        return t
     t.deliveries.append(Delivery(None, host.freeze_commits()))
     for player in sorted(host.commits):
         if skip_reveal and player == max(host.commits):
@@ -586,9 +590,10 @@ def play_match(
     """A match under `rules`, one transcript per round, every round keyed by its own seeds and
     played to its end. New rounds start while fewer than `max_actions` actions were taken (and
     fewer than `max_rounds` rounds played), so the match may stop between two rounds. The
-    rounds numbered in `undealt` are prepared and abandoned before their deal (a restarted
-    host), the deal going to the next number. `unseeded` maps a round's number to the seats
-    that add no seed to it: their clients were not connected when it was prepared."""
+    rounds numbered in `undealt` are prepared and abandoned in their commitment phase, before
+    any seed is revealed (a restarted host, SPEC.md 11.7), the deal going to the next number.
+    `unseeded` maps a round's number to the seats that add no seed to it: their clients were
+    not connected when it was prepared."""
     rng = random.Random(seed)
     match_id = identity(rules, seats, rng.randbytes(16))
     match = Match(rules, seats, rng.randbytes(32))
@@ -599,9 +604,10 @@ def play_match(
         if max_rounds is not None and len(rounds) >= max_rounds:
             break
         number = len(rounds) + 1
-        t = _opened_round(rng, match_id, number, unseeded=(unseeded or {}).get(number, ()))
+        t = _opened_round(rng, match_id, number, unseeded=(unseeded or {}).get(number, ()),
+                          committing=number in undealt)
         rounds.append(t)
-        if t.host.round_no in undealt:
+        if number in undealt:
             t.close()
             continue
         t.deliveries.append(Delivery(None, t.host.deal(len(t.manifest))))
