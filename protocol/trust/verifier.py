@@ -20,6 +20,7 @@ from typing import Any
 
 from protocol.errors import ProtocolError
 from protocol.game_codec import UnknownEvent, encode_event
+from protocol.limits import AUDIT_DEADLINE
 from protocol.trust.audit import EntryHand, audit_round
 from protocol.trust.card_checks import CardChecks
 from protocol.trust.checked_round import CheckedRound, Received
@@ -305,6 +306,31 @@ class TrustVerifier:
             self.current,
         )
 
+    def audit_owed(self) -> int | None:
+        """The round whose audit is due now: its round_ended came, its audit has not (nor was
+        it reported overdue). The client's clock gives it AUDIT_DEADLINE (SPEC.md
+        [UNO-11-63]), then calls `audit_overdue`."""
+        rnd = self.current
+        if rnd is None or rnd.closed or not rnd.ended or rnd.audit is not None or rnd.overdue:
+            return None
+        return rnd.round_no
+
+    def audit_overdue(self, round_no: int) -> Outcome:
+        """Round `round_no` ended AUDIT_DEADLINE ago and its audit has not come: a violation
+        now, while the player is at the table. The round stays open: an audit that comes late
+        is still checked."""
+        if self.audit_owed() != round_no:
+            return Verified(f"round {round_no} owes no audit now")
+        rnd = self.current
+        assert rnd is not None
+        rnd.overdue = True
+        found = Violation(
+            ViolationKind.MISSING_AUDIT,
+            f"round {round_no} ended and its audit did not come within {AUDIT_DEADLINE:g} s: "
+            f"its deck cannot be checked, and the host sends it with the round's last events",
+        )
+        return self._report([found], "", rnd)
+
     def finish(self, left: bool = False) -> list[Violation]:
         """The match is over, or this client is done with it: every round prepared must have
         been audited by now. `left`: this client walked out of the table, so the round it left
@@ -322,7 +348,7 @@ class TrustVerifier:
         """A round closed without its audit: missing, and if it was dealt and never ended,
         abandoned (the deal might have been one the host did not like)."""
         rnd.closed = True
-        found = [
+        found = [] if rnd.overdue else [  # an overdue audit was reported when it was
             Violation(
                 ViolationKind.MISSING_AUDIT,
                 f"round {rnd.round_no} {'was dealt' if rnd.dealt else 'was prepared'} and its "
