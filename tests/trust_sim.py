@@ -78,6 +78,9 @@ class Delivery:
     audience: frozenset[int] | None  # None: everyone, spectators included
     item: Item
     wire: dict[str, Any] | None = None  # the map as sent, when a test forges it
+    intent: tuple[int, Action] | None = None
+    """On the first event of a seat's action: (seat, action), the intent that seat sent and the
+    host accepted just before (SPEC.md [UNO-8-10]); its client feeds it to its verifier."""
 
 
 @dataclass
@@ -119,7 +122,7 @@ class Transcript:
         """Replace an event (a dishonest host's lie), and digest what is now sent."""
         old = self.deliveries[index]
         assert isinstance(old.item, tuple)
-        self.deliveries[index] = Delivery(old.audience, (event, proof or old.item[1]))
+        self.deliveries[index] = replace(old, item=(event, proof or old.item[1]), wire=None)
         self.redigest()
 
     def messages(self, kind: type[TrustMessage]) -> list[tuple[int, TrustMessage]]:
@@ -275,6 +278,7 @@ def play_round(
         assert seat is not None
         action = _choose(rng, match.legal_actions(seat))
         events = match.apply(seat, action)
+        intent = (seat, action)
         digest = None
         if (
             with_digest
@@ -286,7 +290,7 @@ def play_round(
             digest = hand_digest(
                 game_id, 1, match.round.wd4_player, [_commit(host, p) for p in positions]
             )
-        _deliver(t, events, digest_for=digest)
+        _deliver(t, events, digest_for=digest, intent=intent)
     t.close()
     return t
 
@@ -295,9 +299,11 @@ def _commit(host: HostCommitments, position: tuple[int, int]) -> bytes:
     return host.decks[position[0]].commitments[position[1]]
 
 
-def _deliver(t: Transcript, events: Sequence[ev.Event], digest_for: bytes | None) -> None:
+def _deliver(t: Transcript, events: Sequence[ev.Event], digest_for: bytes | None,
+             intent: tuple[int, Action] | None = None) -> None:
+    """The events of one action (`intent`: the seat's, as it sent it), with their proofs."""
     host = t.host
-    for event in events:
+    for number, event in enumerate(events):
         proof = proof_for(host, event)
         if (
             digest_for is not None
@@ -305,7 +311,8 @@ def _deliver(t: Transcript, events: Sequence[ev.Event], digest_for: bytes | None
             and t.manifest.face(event.card).kind is Kind.WILD_DRAW_FOUR
         ):
             proof = replace(proof, hand_digest=digest_for)
-        t.deliveries.append(Delivery(event.audience, (event, proof)))
+        t.deliveries.append(Delivery(event.audience, (event, proof),
+                                     intent=intent if number == 0 else None))
         if isinstance(event, ev.Reshuffled):
             t.deliveries.append(Delivery(None, host.reshuffle(event.epoch, event.sources)))
 
@@ -325,10 +332,14 @@ def deliver(
 ) -> None:
     """One delivery, as the client session and its trust gate pass it on: a signed message's
     signature first, then the message; our seed after round_prepare, our reveal after
-    seed_commits (`contribute` False: a connection that enters a round contributes nothing)."""
-    item = t.deliveries[index].item
+    seed_commits (`contribute` False: a connection that enters a round contributes nothing);
+    before the first event of one of our own actions, its intent as the host accepted it."""
+    delivery = t.deliveries[index]
+    item = delivery.item
     wire = t.wire(index)
     if isinstance(item, tuple):
+        if delivery.intent is not None and delivery.intent[0] == seat:
+            verifier.intent_accepted(delivery.intent[1])  # `accepted` came just before
         verifier.event(item[0], item[1], wire)
         return
     verifier.check_signature(wire)
@@ -654,6 +665,7 @@ def _deliver_step(t: Transcript, match: Match, choose: Chooser) -> None:
         return
     seat, action = picked
     events = match.apply(seat, action)
+    intent = (seat, action)
     rnd = match.round
     digest = None
     if rnd is not None and rnd.wd4_player is not None:
@@ -661,7 +673,7 @@ def _deliver_step(t: Transcript, match: Match, choose: Chooser) -> None:
         digest = hand_digest(
             t.host.game_id, t.host.round_no, rnd.wd4_player, [_commit(t.host, p) for p in positions]
         )
-    _deliver(t, events, digest_for=digest)
+    _deliver(t, events, digest_for=digest, intent=intent)
 
 
 def replay_match(
