@@ -39,6 +39,7 @@ from protocol.trust.messages import MatchIdentity
 from protocol.trust.signing import EventsDigest, Signer, canonical, statement, verify
 from unonet.cards import Color, classic_manifest
 from unonet.encoding import Field, enc
+from unonet.events import Event
 from unonet.rules import RuleSet
 from unonet.shuffle import PRNG_TAG, HmacStream, dealer_order, reshuffle_order
 
@@ -197,7 +198,9 @@ def check_intents(data: dict[str, Any]) -> None:
         check = IntentCheck(case["seat"], classic_manifest())
         found = check.accepted(decode_action(case["intent"]), 1)
         for event in case["events"]:
-            found += check.event(decode_event(event).event)
+            decoded = decode_event(event).event
+            assert isinstance(decoded, Event), event  # every vector's event is one we know
+            found += check.event(decoded)
         found += check.settle("at the round's audit")
         verdict = found[0].kind.value if found else None
         assert verdict == case["verdict"], case["case"]
