@@ -221,7 +221,8 @@ def report(audit: Audit, out: TextIO) -> int:
         say("note: the transcript was capped at its size limit; what came after is not "
               "recorded and not audited", file=out)
     rounds = audit.verifier.rounds
-    audited = sum(r.status == "audited" for r in rounds)
+    # A round abandoned before its deal had no card dealt: counted apart, never "audited".
+    audited = sum(r.status == "audited" and not r.abandoned for r in rounds)
     abandoned = audit.verifier.abandoned_rounds
     violations = audit.all_violations()
     summary = (f"{counted(len(rounds), 'round')}, {audited} audited, {abandoned} abandoned "

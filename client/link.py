@@ -147,11 +147,13 @@ class TrustReport:
 @dataclass(frozen=True, slots=True)
 class ClosedRound:
     """A round its audit closed: its state (ROUND_STATES), how many of its events were
-    checked, and how many other-side faces were (UNO Flip)."""
+    checked, how many other-side faces were (UNO Flip), and whether it was abandoned before
+    its deal (audited, but no card of it was dealt: nothing of it is "audited in full")."""
 
     status: RoundStatus
     events: int
     other_sides: int
+    abandoned: bool = False
 
 
 ROUND_STATES = ("checking", "audited", "violated", "abandoned", "missed")

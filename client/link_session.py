@@ -237,9 +237,32 @@ class LinkSession:
                     out.frames += self.session.request("leave")[1]
                 out.frames += self.bye()
             else:
-                out.frames += self.session.intent(command)[1]
+                out.frames += self.intent(command)[1]
         except ProtocolError as exc:  # not connected yet, or a field the catalogue refuses
             out.updates.append(Refused(exc.code, exc.message))
+        return out
+
+    def intent(self, action: Action) -> tuple[int, bytes]:
+        """Send `action` as an intent: (request id, frame). The gate remembers it, so that an
+        `accepted` binds the host to it (SPEC.md [UNO-11-61])."""
+        request_id, frame = self.session.intent(action)
+        self.gate.intent_sent(request_id, action)
+        return request_id, frame
+
+    # -- the audit's deadline (the driver's clock) --------------------------------------------
+
+    def audit_owed(self) -> int | None:
+        """The round whose audit is due now, for the driver's AuditClock."""
+        return self.gate.audit_owed()
+
+    def audit_overdue(self, round_no: int) -> Output:
+        """The driver's clock says round `round_no`'s audit is overdue: the violation and the
+        deck checks as they are now."""
+        out = Output()
+        report = self.gate.audit_overdue(round_no)
+        if report is not None:
+            out.updates.append(report)
+        self._trust_status(out)
         return out
 
     # -- from the host -----------------------------------------------------------------------

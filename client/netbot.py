@@ -48,6 +48,7 @@ from client.link import (
 from client.link_session import LinkSession
 from client.lobby import JoinTable
 from client.safe_text import shown
+from client.trust_gate import AuditClock
 from protocol.client_session import GameEvent as WireGameEvent
 from protocol.client_session import (
     MessageReceived,
@@ -146,6 +147,11 @@ class BotResult:
     matches: list[MatchEnded] = field(default_factory=list)
     audited: list[int] = field(default_factory=list)
     """Rounds audited with every event checked (not missed, nothing violated), in order."""
+    abandoned: list[int] = field(default_factory=list)
+    """Rounds audited as abandoned before their deal: no card dealt, so none audited in full
+    (a round given up after its seeds came in is a violation instead)."""
+    moves_checked: int = 0
+    """The bot's own moves the host accepted and the record showed exactly as sent."""
     rounds: dict[int, RoundCheck] = field(default_factory=dict)  # by round number
     other_sides_checked: int = 0
     """UNO Flip: faces shown of the side not in play (hands, the draw pile's top) that the
@@ -181,12 +187,16 @@ def report_lines(result: BotResult) -> list[str]:
         lines.append(f"match {number} over: {name(ended.winner)} wins; scores: {scores}")
     rounds = result.judged
     checked = f"deck checks: {len(result.audited)} of {counted(rounds, 'round')} audited in full"
+    if result.abandoned:  # no card of them was dealt: nothing in them was audited in full
+        checked += f" ({len(result.abandoned)} abandoned before the deal)"
     if result.violations:
         lines.append(f"{checked}; {counted(len(result.violations), 'violation')} (below)")
     elif rounds and len(result.audited) == rounds:
         lines.append(f"{checked}, every card and seed held")
-    elif rounds:  # a round not watched whole (a resume): no claim for its cards
+    elif rounds:  # a round not watched whole (a resume) or abandoned: no claim for its cards
         lines.append(f"{checked}; no violation in what was checked")
+    if result.moves_checked:
+        lines.append(f"own moves: {result.moves_checked} recorded by the host exactly as sent")
     return lines
 
 
@@ -230,6 +240,7 @@ class NetworkBot:
         self.now = 0.0  # when the bytes being handled arrived (the driver's clock)
         self.sent_at: dict[int, float] = {}  # request id of an intent -> when it went out
         self._unsent_intent: int | None = None
+        self.audits = AuditClock()  # the audit a round owes, due AUDIT_DEADLINE after its end
 
     # -- the driver's side ---------------------------------------------------------------------
 
@@ -240,6 +251,7 @@ class NetworkBot:
         """Bytes from the host (b"" for EOF) that arrived at `now`: the frames to send."""
         self.now = now
         out = self.link.receive(data)
+        self.audits.update(self.link.audit_owed(), now)
         frames = bytearray(out.frames)
         for update in out.updates:
             if self.done:
@@ -263,15 +275,28 @@ class NetworkBot:
 
     @property
     def wake_at(self) -> float | None:
-        """When `wake` must run with no bytes come: a held race action's time."""
-        if self.held is None or self.outstanding is not None or self.done:
+        """When `wake` must run with no bytes come: a held race action's time, or the time a
+        round's audit is overdue."""
+        if self.done:
             return None
-        return self.held[1]
+        times = [self.audits.deadline]
+        if self.held is not None and self.outstanding is None:
+            times.append(self.held[1])
+        due = [t for t in times if t is not None]
+        return min(due) if due else None
 
     def wake(self, now: float) -> bytes:
         """Time passed with nothing from the host (see `wake_at`): the frames to send."""
         self.now = now
-        return self._decide()
+        frames = bytearray()
+        overdue = self.audits.due(now)
+        if overdue is not None:
+            self.link.audit_overdue(overdue)  # the violation: the gate keeps it
+            self._collect_violations()
+            if self.leaving and not self.done:  # the match's last audit never came
+                frames += self._leave("match over; its last audit never came")
+        frames += self._decide()
+        return bytes(frames)
 
     def sent(self, now: float) -> None:
         """What `receive` returned went out at `now` (the intent's latency starts here)."""
@@ -332,7 +357,9 @@ class NetworkBot:
             return
         self.result.judged += 1
         self.result.rounds[round_no] = RoundCheck(closed.status, closed.events)
-        if closed.status == "audited":
+        if closed.status == "audited" and closed.abandoned:
+            self.result.abandoned.append(round_no)
+        elif closed.status == "audited":
             self.result.audited.append(round_no)
             self.result.other_sides_checked += closed.other_sides
 
@@ -444,6 +471,7 @@ class NetworkBot:
         them: the gate keeps them all)."""
         if self.verify:  # else nothing was checked, and a verifier fed only seeds finds nothing
             self.result.violations = self.link.gate.violations()
+            self.result.moves_checked = self.link.gate.moves_checked
 
     # -- deciding ---------------------------------------------------------------------------
 
@@ -496,7 +524,7 @@ class NetworkBot:
         return b""
 
     def _intent(self, action: Action) -> bytes:
-        self.outstanding, frame = self.link.session.intent(action)
+        self.outstanding, frame = self.link.intent(action)
         self._unsent_intent = self.outstanding
         self.result.intents += 1
         return frame

@@ -47,6 +47,7 @@ from client.tls import (
     peer_fingerprint,
 )
 from client.transcript import TranscriptWriter
+from client.trust_gate import AuditClock
 from protocol.keepalive import Due, Keepalive
 from protocol.limits import (
     HANDSHAKE_DEADLINE,
@@ -406,12 +407,15 @@ class _Connection:
     async def read(self) -> None:
         limits = self.state.limits
         keepalive = _keepalive_for(limits)
+        audits = AuditClock()  # a round's audit, due AUDIT_DEADLINE after the round ended
         handshake_deadline = trio.current_time() + HANDSHAKE_DEADLINE
         while True:
             data: bytes | None = None
             wake = keepalive.next_deadline()
             if not self.welcomed:
                 wake = min(wake, handshake_deadline)
+            if audits.deadline is not None:
+                wake = min(wake, audits.deadline)
             with trio.move_on_at(wake):
                 try:
                     data = bytes(await self.stream.receive_some(RECEIVE_CHUNK))
@@ -420,6 +424,9 @@ class _Connection:
                     return
             if data is None:
                 now = trio.current_time()
+                overdue = audits.due(now)
+                if overdue is not None:  # said now, while the player is still at the table
+                    await self._emit(self.state.audit_overdue(overdue))
                 if not self.welcomed and now >= handshake_deadline:
                     self.end(Ended(True, "the host did not answer the hello", code="no_answer"))
                     return
@@ -432,6 +439,7 @@ class _Connection:
                 continue
             keepalive.received(trio.current_time())
             await self._emit(self.state.receive(data))
+            audits.update(self.state.audit_owed(), trio.current_time())
             if self.state.limits is not limits:  # the welcome told us the host's timing
                 limits = self.state.limits
                 keepalive = _keepalive_for(limits)

@@ -448,21 +448,27 @@ def side_label(model: ClientModel) -> Line:
 
 
 def trust_title(model: ClientModel) -> tuple[str, bool]:
-    """The title bar's deck part and whether it is an alert."""
+    """The title bar's deck part and whether it is an alert. A violation names the first one
+    the host was caught at, and counts the rest: a later, milder one (an audit missing after
+    a stacked deck) must not hide the one that mattered. Alert until the panel was opened."""
     tr = model.tr
     trust = model.trust
-    unseen = model.unseen_violation
-    if unseen is not None:
-        return tr("trust.title_caught", what=model.violation_words(unseen.kind,
-                                                                   unseen.detail)), True
+    first = trust.violations[0] if trust.violations else None
+    rest = len(trust.violations) - 1
+    what = model.violation_words(first.kind, first.detail) if first is not None else ""
+    if model.unseen_violation is not None:
+        if rest:
+            return tr("trust.title_caught_rest", what=what, rest=rest), True
+        return tr("trust.title_caught", what=what), True
     current = trust.current
     if current is None:
         text = tr("trust.unchecked")
     else:
         text = tr(f"trust.title_{current.state}", round=current.round_no)
     extras = []
-    if trust.violations:
-        extras.append(tr("trust.title_violations", count=len(trust.violations)))
+    if first is not None:
+        extras.append(tr("trust.title_first_rest", what=what, rest=rest) if rest
+                      else tr("trust.title_first", what=what))
     if trust.abandoned_rounds:
         extras.append(tr("trust.title_redealt", count=trust.abandoned_rounds))
     if current is not None and current.absent_seeds:
@@ -1255,8 +1261,11 @@ def trust_panel_lines(model: ClientModel, width: int, height: int) -> list[Line]
                                                 count=trust.abandoned_rounds))])
     found: list[Line] = []
     if trust.violations:
+        first = trust.violations[0]
         found.append([("class:alert", " " + tr("trust.panel_violations",
                                                 count=len(trust.violations)))])
+        found.append([("class:alert", " " + tr("trust.panel_first", what=model.violation_words(
+            first.kind, first.detail)))])
     for caught in trust.violations:
         where = (tr("trust.panel_match") if caught.round_no is None
                  else tr("ui.round", round=caught.round_no))

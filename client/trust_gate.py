@@ -34,6 +34,12 @@ The gate decides which verifier a message goes to:
   wait out its seed phase), but no event, deck commitment, signature or audit is checked.
 - Every message is also written to the match's transcript (client/transcript.py), with the
   host's certificate, so that `unonet audit` can re-check the match offline.
+- Our own moves: the link tells the gate each intent it sends (`intent_sent`, by request id,
+  per connection); when the host answers `accepted{id}`, the verifier holds the host to it
+  (SPEC.md [UNO-11-61]): the next action of the record must be exactly what we asked.
+- The audit's deadline: once a round has ended (`audit_owed`), the driver gives its audit
+  AUDIT_DEADLINE seconds on its clock (`AuditClock`) and then reports it overdue
+  (`audit_overdue`), while the player is still at the table (SPEC.md [UNO-11-63]).
 """
 
 from __future__ import annotations
@@ -50,11 +56,13 @@ from client.tls import format_fingerprint
 from client.transcript import TranscriptWriter
 from protocol.client_session import GameEvent
 from protocol.fingerprint import fingerprint_of
+from protocol.limits import AUDIT_DEADLINE
 from protocol.trust.checked_round import CheckedRound
 from protocol.trust.messages import MalformedTrustMessage, MatchIdentity, SeedCommit, SeedReveal
 from protocol.trust.results import Verified, Violation, ViolationKind
 from protocol.trust.verifier import TrustVerifier
 from protocol.trust_hook import CHECKED_MESSAGES, VerifierObserver
+from unonet.actions import Action
 from unonet.cards import DeckManifest
 
 REPORTED_EVENTS = frozenset({"challenged", "challenge_reveal"})
@@ -64,6 +72,13 @@ SEED_MESSAGES = frozenset({"round_prepare", "seed_commits"})
 """What the verifier must see for us to contribute our seed, even when we check nothing."""
 
 SEAT_MESSAGES = frozenset({"welcome", "seated", "table_state"})
+
+ANSWERS = frozenset({"accepted", "error"})
+"""The host's answers to a request: `accepted{id}` of an intent binds the host to it."""
+
+INTENTS_IN_FLIGHT = 64
+"""Intents sent and not yet answered that the gate remembers: a client waits for each answer
+(the reference ones do), so a handful at most; the oldest is forgotten past this."""
 
 
 def report_of(message: Mapping[str, Any], outcome: object,
@@ -120,6 +135,7 @@ class TrustGate:
         self._peer_checked: bytes | None = None  # the certificate check_peer last passed
         self._past: list[Caught] = []  # earlier matches' violations and the gate's own
         self._past_violations: list[Violation] = []
+        self._past_moves = 0  # our moves the record showed as sent, in earlier matches
         self._unsent_commit: tuple[int, bytes] | None = None  # (round, seed) of a commitment
         # a dropped connection may have lost (see `_in_flight`)
         self._unsent_reveal: int | None = None  # the round whose reveal it may have lost
@@ -127,6 +143,8 @@ class TrustGate:
         self._statuses: list[TrustStatus] = []  # each change, in stream order, not yet taken
         self._last_status = TrustStatus()
         self._entering = True  # a connection's entry, until its snapshot: a record of the past
+        self._intents: dict[int, Action] = {}
+        """Our intents on this connection not yet answered, by request id."""
         self._follower = SeatFollower()
         """Our seat, and whether it was taken in mid-match on this connection, until the
         snapshot that ends its entry: then (SPEC.md [UNO-8-21]) the host sends the match as a
@@ -146,6 +164,12 @@ class TrustGate:
     @property
     def manifest(self) -> DeckManifest | None:
         return self.identity.manifest if self.identity is not None else None
+
+    @property
+    def moves_checked(self) -> int:
+        """Our accepted intents that the record showed exactly as we sent them, every match."""
+        current = self.verifier.intents.checked if self.verifier is not None else 0
+        return self._past_moves + current
 
     def violations(self) -> list[Violation]:
         """Every violation found on this link, every match, oldest first."""
@@ -207,6 +231,7 @@ class TrustGate:
         stays; the certificate is checked against the match's signer at the next manifest."""
         self.peer_cert = peer_cert
         self._entering = True
+        self._intents.clear()  # request ids are the connection's: an unanswered one is unknown
         self._follower.connected()
         if self.transcript is not None:
             self.transcript.connected(peer_cert)
@@ -278,6 +303,8 @@ class TrustGate:
         if self.transcript is not None:
             self.transcript.record(message)
         kind = message.get("t")
+        if kind in ANSWERS:
+            return self._answered(message)
         if kind in SEAT_MESSAGES:
             self._follow(message)
             if kind == "table_state" and message.get("started") is False:
@@ -303,14 +330,54 @@ class TrustGate:
         outcome = observer.observe(message, event)
         report = report_of(message, outcome, current.round_no if current is not None else None)
         if kind == "round_audit" and current is not None and report is not None:
-            report = replace(report, closed=ClosedRound(current.status, len(current.received),
-                                                        len(current.ledger.side_claims)))
+            report = replace(report, closed=ClosedRound(
+                current.status, len(current.received), len(current.ledger.side_claims),
+                current.abandoned and not current.dealt))
         if kind != "event" or isinstance(outcome, Violation):
             self._note_status()
         if kind == "round_audit" and verifier.match_over and current is not None \
                 and current.closed:
             self._finish()  # the audit after match_ended: the match is over, owed audits count
         return report
+
+    # -- our own moves and the audit's deadline ---------------------------------------------
+
+    def intent_sent(self, request_id: int, action: Action) -> None:
+        """The link sent `action` as intent `request_id` on the current connection."""
+        while len(self._intents) >= INTENTS_IN_FLIGHT:
+            del self._intents[next(iter(self._intents))]
+        self._intents[request_id] = action
+
+    def _answered(self, message: Mapping[str, Any]) -> TrustReport | None:
+        """An answer to a request: an intent accepted is one the record must show as sent."""
+        accepted = message.get("t") == "accepted"
+        ref = message.get("id" if accepted else "ref")
+        action = self._intents.pop(ref, None) if isinstance(ref, int) else None
+        verifier = self.verifier
+        if action is None or not accepted or verifier is None or not self.verify or self.left:
+            return None
+        outcome = verifier.intent_accepted(action)
+        if not isinstance(outcome, Violation):
+            return None
+        self._note_status()
+        current = verifier.current
+        return report_of(message, outcome, current.round_no if current is not None else None)
+
+    def audit_owed(self) -> int | None:
+        """The round whose audit is due now (it ended, its audit has not come), if any."""
+        verifier = self.verifier
+        if verifier is None or not self.verify or self.left or self._finished:
+            return None
+        return verifier.audit_owed()
+
+    def audit_overdue(self, round_no: int) -> TrustReport | None:
+        """Round `round_no`'s audit missed its deadline on the driver's clock: the violation."""
+        verifier = self.verifier
+        if verifier is None or self.audit_owed() != round_no:
+            return None
+        outcome = verifier.audit_overdue(round_no)
+        self._note_status()
+        return report_of({"round": round_no}, outcome)
 
     def _entered(self, message: Mapping[str, Any]) -> None:
         """The snapshot that ends a connection's entry: what follows is live."""
@@ -385,6 +452,7 @@ class TrustGate:
         if self.verify:
             self._past += caught_in(verifier)
             self._past_violations += verifier.violations()
+            self._past_moves += verifier.intents.checked
         self.verifier = self._observer = self.identity = None
 
     def _check_peer(self) -> TrustReport | None:
@@ -431,3 +499,29 @@ class TrustGate:
                 and self._unsent_reveal != current.round_no):
             return verifier.reveal()
         return None
+
+
+class AuditClock:
+    """When the audit a round owes is overdue, on the driver's clock (trio's, in the link and
+    the network bot; a test's MockClock): AUDIT_DEADLINE after the link first owes it on this
+    connection. A driver `update`s it after each read and wakes at `deadline`; `due` then names
+    the round to report (`TrustGate.audit_overdue`)."""
+
+    def __init__(self, seconds: float = AUDIT_DEADLINE) -> None:
+        self.seconds = seconds
+        self._round: int | None = None
+        self.deadline: float | None = None
+
+    def update(self, owed: int | None, now: float) -> None:
+        """What the link owes after a read (`TrustGate.audit_owed`): a new round starts the
+        count; none stops it."""
+        if owed != self._round:
+            self._round = owed
+            self.deadline = None if owed is None else now + self.seconds
+
+    def due(self, now: float) -> int | None:
+        """The round whose audit is overdue at `now`, once; else None."""
+        if self.deadline is None or now < self.deadline:
+            return None
+        self.deadline = None
+        return self._round

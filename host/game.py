@@ -97,8 +97,10 @@ class Game:
     # -- entry points ------------------------------------------------------------------------
 
     def begin(self, now: float) -> None:
-        """Start (or, after a resume, go on with) the match."""
-        if self.match.phase == BETWEEN_ROUNDS:
+        """Start (or, after a resume, go on with) the match: a round whose seeds were being
+        revealed goes on with its exchange, else the next round is prepared."""
+        exchanging = self.trust is not None and not self.trust.keyed
+        if self.match.phase == BETWEEN_ROUNDS and not exchanging:
             self.next_round_at = now
         self._audit_if_over()  # a resumed journal whose last round had ended: audit it again
         self._refresh(now)

@@ -12,8 +12,10 @@ to a sync every MS milliseconds: a crash of the host loses nothing, a power cut 
   round is prepared (before round_prepare goes out), again at each step of the seed exchange
   (before seed_commits goes out, after each reveal is taken), the last one before the
   StartRound that uses the key they give. The latest record of a round wins. A round whose
-  record is not followed by its StartRound was abandoned by a crash: on resume its audit is
-  published and the round is prepared again under the next number (SPEC.md 11.7);
+  record is not followed by its StartRound was cut short by a crash: on resume, a round whose
+  commitments were frozen goes on with its reveal phase and is dealt (SPEC.md 11.7: once the
+  seeds start coming in, the host may know the deck, and may not give the round up); one still
+  in its commitment phase is abandoned, its audit published, and the next number prepared;
   nothing else about a round is written: its events, their proofs, its digest and its audit
   follow from the replay, so a host that stops right after a round ends audits it on resume,
   and every earlier round's signed messages (round_prepare, seed_commits, seed_reveals,
@@ -446,6 +448,9 @@ class Resumed:
     """Every event of that round, in the order the engine made (and the host sent) them."""
     abandoned: list[HostCommitments] = field(default_factory=list)
     """Rounds prepared after it and never dealt (a crash, maybe several), oldest first."""
+    revealing: HostCommitments | None = None
+    """The round prepared last, if its commitments were frozen and it was not dealt: the host
+    goes on with its reveal phase (SPEC.md 11.7: never given up once seed_commits went out)."""
     earlier: list[ReplayedRound] = field(default_factory=list)
     """Every round prepared before the last one dealt, oldest first: the dealt ones with
     their logs (the last of them whole, the older ones only as far as their audits need),
@@ -569,7 +574,10 @@ def _replay(resumed: Resumed, lines: list[Any]) -> None:
                     resumed.commitments.reshuffle(event.epoch, event.sources)
         except DAMAGE as exc:
             raise JournalError(f"line {number}: {_what(exc)}") from None
-    resumed.abandoned = [pending[r].rebuild(header.game_id) for r in sorted(pending)]
+    numbers = sorted(pending)
+    if numbers and pending[numbers[-1]].frozen:
+        resumed.revealing = pending[numbers.pop()].rebuild(header.game_id)
+    resumed.abandoned = [pending[r].rebuild(header.game_id) for r in numbers]
 
 
 def _round_over(resumed: Resumed, pending: Mapping[int, TrustRecord],

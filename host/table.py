@@ -41,7 +41,7 @@ from protocol.errors import Code
 from protocol.ratelimit import TokenBucket
 from protocol.text import TextRefused, normal_chat, normal_name
 from protocol.trust.primitives import new_game_id
-from protocol.trust.seed_exchange import resumed_exchange
+from protocol.trust.seed_exchange import resumed_exchange, revealing_exchange
 from protocol.trust.signing import Signer
 from unonet.actions import Action
 from unonet.errors import EngineError
@@ -704,15 +704,22 @@ class Table:
         earlier = list(resumed.earlier)
         if resumed.commitments is not None:
             last = RoundLog.replayed(resumed.commitments, resumed.round_events)
-            if resumed.abandoned:  # it was over and audited: it is the past too
-                earlier.append(ReplayedRound(resumed.commitments, last))
+            if resumed.abandoned or resumed.revealing is not None:
+                earlier.append(ReplayedRound(resumed.commitments, last))  # over and audited
             else:
                 trust, round_log = resumed_exchange(resumed.commitments, table.signer), last
         for abandoned in resumed.abandoned:
             earlier.append(ReplayedRound(abandoned, None))
-            log.info("%s: round %d was being prepared when the host stopped; its seeds are "
-                     "published and the next round number deals again", table.label,
-                     abandoned.round_no)
+            log.info("%s: round %d was being prepared when the host stopped, before any seed "
+                     "was revealed; it is audited as abandoned and the next round number deals",
+                     table.label, abandoned.round_no)
+        revealing = resumed.revealing
+        if revealing is not None:
+            trust = revealing_exchange(revealing, table.signer, now,
+                                       settings.timings.seed_phase)
+            round_log = RoundLog(header.game_id, revealing.round_no)
+            log.info("%s: round %d was revealing its seeds when the host stopped; its reveal "
+                     "phase goes on, and the round is dealt", table.label, revealing.round_no)
         past = PastRounds.replayed(earlier, table.signer)
         table.game = Game(table.room, resumed.match, header.game_id, settings.timings, journal,
                           table.signer, label=table.label, trust=trust, round_log=round_log,

@@ -21,7 +21,7 @@ from client.i18n import Translator
 from client.link import Caught, PanelRound, TablesListed, TrustReport, TrustStatus
 from client.lobby import LobbyState, SeatInfo, TableInfo
 from client.model import ChatLine, ClientModel, RoundResult, Screen
-from client.render import Look, card_code, color_keys, compose, result_lines
+from client.render import Look, card_code, color_keys, compose, result_lines, trust_title
 from client.rule_editor import editor_options
 from unonet.actions import Accept, Catch, Challenge, Draw, Pass
 from unonet.bots import NormalBot
@@ -549,14 +549,21 @@ def test_a_violation_stays_in_the_title_until_the_panel_was_opened(lang: str) ->
     assert style == "class:title.alert" and tr("trust.card_mismatch") in text
     model.toggle_trust()  # the player looks at the panel ...
     assert "card at position (0, 3) does not match" in "\n".join(screen_lines(model, False))
-    model.toggle_trust()  # ... and closes it: the title goes back to the round, with a count
+    model.toggle_trust()  # ... and closes it: the title goes back to the round, naming it
     style, text = title(model)
     assert style == "class:title" and tr("trust.title_audited", round=39) in text
-    assert tr("trust.title_violations", count=1) in text
+    deck, alert = trust_title(model)  # the bar cuts it at its width; the whole of it is:
+    assert tr("trust.title_first", what=tr("trust.card_mismatch")) in deck and not alert
     second = Caught(40, "deal_order", "position (0, 4) went to seat 2, the rule gives seat 1")
     model.apply(TrustStatus(rounds("violated", *["audited"] * 38, "violated"), (caught, second)))
-    style, text = title(model)
-    assert style == "class:title.alert" and tr("trust.deal_order") in text
+    style, text = title(model)  # the alert again, for the new one, still naming the first
+    assert style == "class:title.alert"
+    assert tr("trust.title_caught_rest", what=tr("trust.card_mismatch"), rest=1) in text
+    assert tr("trust.deal_order") not in text
+    model.toggle_trust()
+    model.toggle_trust()
+    deck, _ = trust_title(model)  # still the alert style: the round in play is the violated
+    assert tr("trust.title_first_rest", what=tr("trust.card_mismatch"), rest=1) in deck
 
 
 def test_the_title_counts_re_deals_and_names_a_seat_whose_seed_did_not_go_in() -> None:

@@ -121,6 +121,7 @@ async def test_bots_play_a_whole_flip_match_over_loopback_every_check_passing(
     rounds = list(range(1, match.round_no + 1))
     for name, result in results.items():
         assert result.violations == [], (name, result.violations)
+        assert 0 < result.moves_checked <= result.intents, name  # its moves, as sent
         assert result.audited == rounds, (name, result.audited)
         assert result.other_sides_checked > 0, name
         assert result.intents > 0

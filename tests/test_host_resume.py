@@ -1,6 +1,8 @@
 """A host that stops (crash or kill) resumes from its journal, on the sans-IO registry: the same
-match state, the same commitments, and a round abandoned during its seed exchange is audited
-and dealt again under the next round number, never re-dealt under the same one (SPEC.md 11.7).
+match state, the same commitments; a round stopped in its reveal phase goes on and is dealt
+(once seeds come in the host may know the deck: it may not give the round up), and a round
+stopped in its commitment phase is audited as abandoned and dealt again under the next round
+number, never re-dealt under the same one (SPEC.md 11.7).
 
 The whole-process version (SIGKILL, `unonet host --resume`) is in test_host_kill.py.
 """
@@ -11,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from host_receiver import Receiver, public_digest
 from seat_play import plays_a_card
 
@@ -20,7 +23,6 @@ from host.registry import Registry
 from host.settings import FAST_TIMINGS
 from host.table import Table, TableSettings
 from protocol.frames import pack
-from protocol.trust.results import ViolationKind
 from protocol.trust.signing import Signer
 from unonet import events as ev
 from unonet.match import IN_ROUND, MATCH_OVER
@@ -82,9 +84,15 @@ def token_of(out: list[Outgoing], conn: int = 1) -> bytes:
     return token
 
 
-def test_a_round_abandoned_in_its_seed_exchange_is_audited_and_the_next_number_deals(
-    tmp_path: Path,
+@pytest.mark.parametrize("revealed", [True, False], ids=["reveal journaled", "reveal lost"])
+def test_a_round_stopped_in_its_reveal_phase_goes_on_and_is_dealt_under_its_number(
+    tmp_path: Path, revealed: bool,
 ) -> None:
+    """The host dies after seed_commits went out: the seeds were coming in, so it may have
+    known the deck, and may not give the round up (SPEC.md [UNO-11-62]). Resumed, it sends the
+    same round_prepare and seed_commits again, keeps the seed it had (or takes the reveal the
+    player sends again, if it was lost with the host), and deals round 1 under its number:
+    nothing to report, nothing abandoned."""
     registry, table, out = start_journaled(tmp_path)
     seat0 = Seat0()
     seat0.feed(out)
@@ -94,42 +102,39 @@ def test_a_round_abandoned_in_its_seed_exchange_is_audited_and_the_next_number_d
     registry.message(1, {"t": "seed_commit", **commit.to_dict()}, 0.1)
     seat0.feed(registry.take_outgoing())  # seed_commits: every contributor is in
     reveal = seat0.verifier.reveal()
-    # The host dies here: the reveal reached the journal, the deal did not happen.
-    registry.message(1, {"t": "seed_reveal", **reveal.to_dict()}, 0.2)
+    if revealed:  # the reveal reached the journal; the host dies before dealing
+        registry.message(1, {"t": "seed_reveal", **reveal.to_dict()}, 0.2)
     journal = table.game.journal  # type: ignore[union-attr]
     assert journal is not None
     journal.close()
     (path,) = tmp_path.glob("table0-*.jsonl")
     lines = path.read_text().splitlines()
-    cut = next(i for i, line in enumerate(lines) if '"start_round"' in line)
+    cut = next((i for i, line in enumerate(lines) if '"start_round"' in line), len(lines))
     path.write_text("\n".join(lines[:cut]) + "\n")  # the crash came before the StartRound line
 
     registry2, table2 = restart(tmp_path, 100.0, registry.signer)
     found = registry2.find_resume(token, 100.0)
     assert isinstance(found, tuple)
-    assert table2.game is not None and table2.game.trust is None  # waiting for its players
+    assert table2.game is not None and table2.game.trust is not None
+    # With every seed in, it deals at once; without, it waits for the reveal.
+    assert table2.game.trust.round_no == 1 and table2.game.trust.keyed == revealed
     registry2.resume(1, found[0], found[1], 100.0)
     registry2.tick(100.0)
     seat0.feed(registry2.take_outgoing())
-    # The abandoned round: the same round_prepare, then its audit with our revealed seed;
-    # once the player is back, the next round number is prepared.
-    assert [p["round"] for p in seat0.prepared] == [1, 1, 2]
-    assert seat0.prepared[0]["host_commit"] == seat0.prepared[1]["host_commit"]
-    kinds = {v.kind for v in seat0.verifier.violations()}
-    assert ViolationKind.REDEAL not in kinds and not kinds, seat0.verifier.violations()
-    # Round 2 runs its exchange with seat 0's seed, and the engine deals its first round.
-    commit = seat0.verifier.contribute()
-    registry2.message(1, {"t": "seed_commit", **commit.to_dict()}, 100.1)
-    seat0.feed(registry2.take_outgoing())
-    registry2.message(1, {"t": "seed_reveal", **seat0.verifier.reveal().to_dict()}, 100.2)
-    seat0.feed(registry2.take_outgoing())
+    if not revealed:  # the seed_commits sent again ask for it: the player reveals now
+        registry2.message(1, {"t": "seed_reveal", **reveal.to_dict()}, 100.1)
+        seat0.feed(registry2.take_outgoing())
+    assert [p["round"] for p in seat0.prepared] == [1, 1]
+    assert seat0.prepared[0] == seat0.prepared[1]
+    assert [m["round"] for m in seat0.messages("seed_reveals")] == [1]
+    assert seat0.messages("seed_reveals")[0]["absent"] == []
     game2 = table2.game
-    assert game2 is not None and game2.match.phase == IN_ROUND and game2.match.round_no == 1
-    assert game2.trust is not None and game2.trust.round_no == 2
+    assert game2.match.phase == IN_ROUND and game2.match.round_no == 1
+    assert game2.trust is not None and game2.trust.round_no == 1
+    assert seat0.verifier.violations() == [] and seat0.verifier.abandoned_rounds == 0
     resumed = load(path)
-    assert resumed.commitments is not None and resumed.commitments.round_no == 2
+    assert resumed.commitments is not None and resumed.commitments.round_no == 1
     assert resumed.match.state() == game2.match.state()
-    assert seat0.verifier.violations() == []
 
 
 def test_a_round_resumed_mid_play_republishes_the_same_commitments(tmp_path: Path) -> None:

@@ -85,6 +85,7 @@ async def test_bots_play_a_whole_preset_match_over_loopback_every_card_and_audit
     assert rounds == match.round_no >= 1
     for bot, result in results.items():
         assert result.violations == [], (bot, result.violations)
+        assert 0 < result.moves_checked <= result.intents, bot  # its moves, as sent
         assert len(result.matches) == 1, bot
         assert result.matches[0].winner == match.winner
         assert result.matches[0].scores == tuple(match.scores)

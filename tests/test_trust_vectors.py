@@ -18,9 +18,12 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric import ec
 
 import protocol
+from protocol.game_codec import decode_action, decode_event
 from protocol.trust import (
     ABSENT_SEED,
     NO_SEAT,
+    HostCommitments,
+    TrustVerifier,
     card_commitment,
     card_nonce,
     deal_deck,
@@ -31,10 +34,18 @@ from protocol.trust import (
     seed_commitment,
 )
 from protocol.trust.challenge import is_guilty
+from protocol.trust.intents import IntentCheck
+from protocol.trust.messages import MatchIdentity
 from protocol.trust.signing import EventsDigest, Signer, canonical, statement, verify
 from unonet.cards import Color, classic_manifest
 from unonet.encoding import Field, enc
+from unonet.events import Event
+from unonet.rules import RuleSet
 from unonet.shuffle import PRNG_TAG, HmacStream, dealer_order, reshuffle_order
+
+SIGNER = Signer.from_private_key(ec.generate_private_key(ec.SECP256R1()))
+"""A signer for the match a vector's verifier checks (its messages go unsigned: no signature
+is asked for here, only what each message says)."""
 
 VECTORS = Path(protocol.__file__).parent / "vectors"
 
@@ -179,11 +190,57 @@ def check_sign(data: dict[str, Any]) -> None:
     assert {k: v for k, v in signed.items() if k != "sig"} == message
 
 
+def check_intents(data: dict[str, Any]) -> None:
+    """Each accepted intent against the events after it, as the sender's verifier judges."""
+    assert data["inputs"]["deck"] == "classic"
+    verdicts = set()
+    for case in data["cases"]:
+        check = IntentCheck(case["seat"], classic_manifest())
+        found = check.accepted(decode_action(case["intent"]), 1)
+        for event in case["events"]:
+            decoded = decode_event(event).event
+            assert isinstance(decoded, Event), event  # every vector's event is one we know
+            found += check.event(decoded)
+        found += check.settle("at the round's audit")
+        verdict = found[0].kind.value if found else None
+        assert verdict == case["verdict"], case["case"]
+        verdicts.add(verdict)
+    assert {None, "rewritten_card", "rewritten_color", "rewritten_target", "rewritten_uno",
+            "rewritten_action"} <= verdicts
+
+
+def check_abandoned(data: dict[str, Any]) -> None:
+    """A round given up at each stage, audited "abandoned", as a spectator judges it."""
+    inputs = data["inputs"]
+    game_id = bytes.fromhex(inputs["game_id"])
+    seeds = {seat: bytes.fromhex(seed) for seat, seed in inputs["seeds"]}
+    for case in data["cases"]:
+        host = HostCommitments(game_id, inputs["round"], inputs["host_seat"],
+                               bytes.fromhex(inputs["host_seed"]))
+        match = MatchIdentity(game_id, 3, RuleSet(), classic_manifest(), SIGNER.signer)
+        verifier = TrustVerifier(match, None)
+        verifier.message(host.round_prepare())
+        for seat, seed in seeds.items():
+            host.accept_commit(seat, seed_commitment(game_id, inputs["round"], seat, seed))
+        if case["seed_commits"]:
+            verifier.message(host.freeze_commits())
+            for seat, seed in seeds.items():
+                host.accept_reveal(seat, seed)
+        if case["seed_reveals"]:
+            verifier.message(host.seed_reveals())
+        if case["deck_commits"]:
+            verifier.message(host.deal(108))
+        verifier.message(host.audit("abandoned", EventsDigest(game_id, inputs["round"]).value))
+        assert [v.kind.value for v in verifier.violations()] == case["verdict"], case
+
+
 CHECKS = {
     "trust_enc.json": check_enc,
     "trust_round.json": check_round,
     "trust_challenge.json": check_challenge,
     "trust_sign.json": check_sign,
+    "trust_intents.json": check_intents,
+    "trust_abandoned.json": check_abandoned,
 }
 
 

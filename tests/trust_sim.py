@@ -78,6 +78,9 @@ class Delivery:
     audience: frozenset[int] | None  # None: everyone, spectators included
     item: Item
     wire: dict[str, Any] | None = None  # the map as sent, when a test forges it
+    intent: tuple[int, Action] | None = None
+    """On the first event of a seat's action: (seat, action), the intent that seat sent and the
+    host accepted just before (SPEC.md [UNO-8-10]); its client feeds it to its verifier."""
 
 
 @dataclass
@@ -119,7 +122,7 @@ class Transcript:
         """Replace an event (a dishonest host's lie), and digest what is now sent."""
         old = self.deliveries[index]
         assert isinstance(old.item, tuple)
-        self.deliveries[index] = Delivery(old.audience, (event, proof or old.item[1]))
+        self.deliveries[index] = replace(old, item=(event, proof or old.item[1]), wire=None)
         self.redigest()
 
     def messages(self, kind: type[TrustMessage]) -> list[tuple[int, TrustMessage]]:
@@ -197,10 +200,12 @@ def _opened_round(
     skip_commit: bool = False,
     skip_reveal: bool = False,
     unseeded: Collection[int] = (),
+    committing: bool = False,
 ) -> Transcript:
     """round_prepare, every player's seed committed and revealed (but one that never commits or
     never reveals, if asked, and the `unseeded` seats, whose clients were not connected when the
-    round was prepared), seed_commits and seed_reveals; not dealt yet."""
+    round was prepared), seed_commits and seed_reveals; not dealt yet. `committing`: the round
+    stops in its commitment phase (the players' commitments in, not frozen: no seed_commits)."""
     host = HostCommitments(
         match.game_id, round_no, host_seat if host_seat is not None else 2**32 - 1,
         rng.randbytes(32),
@@ -215,6 +220,8 @@ def _opened_round(
     t.deliveries.append(Delivery(None, host.round_prepare()))
     for player, player_seed in seeds.items():
         host.accept_commit(player, seed_commitment(match.game_id, round_no, player, player_seed))
+    if committing:
+        return t
     t.deliveries.append(Delivery(None, host.freeze_commits()))
     for player in sorted(host.commits):
         if skip_reveal and player == max(host.commits):
@@ -271,6 +278,7 @@ def play_round(
         assert seat is not None
         action = _choose(rng, match.legal_actions(seat))
         events = match.apply(seat, action)
+        intent = (seat, action)
         digest = None
         if (
             with_digest
@@ -282,7 +290,7 @@ def play_round(
             digest = hand_digest(
                 game_id, 1, match.round.wd4_player, [_commit(host, p) for p in positions]
             )
-        _deliver(t, events, digest_for=digest)
+        _deliver(t, events, digest_for=digest, intent=intent)
     t.close()
     return t
 
@@ -291,9 +299,11 @@ def _commit(host: HostCommitments, position: tuple[int, int]) -> bytes:
     return host.decks[position[0]].commitments[position[1]]
 
 
-def _deliver(t: Transcript, events: Sequence[ev.Event], digest_for: bytes | None) -> None:
+def _deliver(t: Transcript, events: Sequence[ev.Event], digest_for: bytes | None,
+             intent: tuple[int, Action] | None = None) -> None:
+    """The events of one action (`intent`: the seat's, as it sent it), with their proofs."""
     host = t.host
-    for event in events:
+    for number, event in enumerate(events):
         proof = proof_for(host, event)
         if (
             digest_for is not None
@@ -301,7 +311,8 @@ def _deliver(t: Transcript, events: Sequence[ev.Event], digest_for: bytes | None
             and t.manifest.face(event.card).kind is Kind.WILD_DRAW_FOUR
         ):
             proof = replace(proof, hand_digest=digest_for)
-        t.deliveries.append(Delivery(event.audience, (event, proof)))
+        t.deliveries.append(Delivery(event.audience, (event, proof),
+                                     intent=intent if number == 0 else None))
         if isinstance(event, ev.Reshuffled):
             t.deliveries.append(Delivery(None, host.reshuffle(event.epoch, event.sources)))
 
@@ -321,10 +332,14 @@ def deliver(
 ) -> None:
     """One delivery, as the client session and its trust gate pass it on: a signed message's
     signature first, then the message; our seed after round_prepare, our reveal after
-    seed_commits (`contribute` False: a connection that enters a round contributes nothing)."""
-    item = t.deliveries[index].item
+    seed_commits (`contribute` False: a connection that enters a round contributes nothing);
+    before the first event of one of our own actions, its intent as the host accepted it."""
+    delivery = t.deliveries[index]
+    item = delivery.item
     wire = t.wire(index)
     if isinstance(item, tuple):
+        if delivery.intent is not None and delivery.intent[0] == seat:
+            verifier.intent_accepted(delivery.intent[1])  # `accepted` came just before
         verifier.event(item[0], item[1], wire)
         return
     verifier.check_signature(wire)
@@ -586,9 +601,10 @@ def play_match(
     """A match under `rules`, one transcript per round, every round keyed by its own seeds and
     played to its end. New rounds start while fewer than `max_actions` actions were taken (and
     fewer than `max_rounds` rounds played), so the match may stop between two rounds. The
-    rounds numbered in `undealt` are prepared and abandoned before their deal (a restarted
-    host), the deal going to the next number. `unseeded` maps a round's number to the seats
-    that add no seed to it: their clients were not connected when it was prepared."""
+    rounds numbered in `undealt` are prepared and abandoned in their commitment phase, before
+    any seed is revealed (a restarted host, SPEC.md 11.7), the deal going to the next number.
+    `unseeded` maps a round's number to the seats that add no seed to it: their clients were
+    not connected when it was prepared."""
     rng = random.Random(seed)
     match_id = identity(rules, seats, rng.randbytes(16))
     match = Match(rules, seats, rng.randbytes(32))
@@ -599,9 +615,10 @@ def play_match(
         if max_rounds is not None and len(rounds) >= max_rounds:
             break
         number = len(rounds) + 1
-        t = _opened_round(rng, match_id, number, unseeded=(unseeded or {}).get(number, ()))
+        t = _opened_round(rng, match_id, number, unseeded=(unseeded or {}).get(number, ()),
+                          committing=number in undealt)
         rounds.append(t)
-        if t.host.round_no in undealt:
+        if number in undealt:
             t.close()
             continue
         t.deliveries.append(Delivery(None, t.host.deal(len(t.manifest))))
@@ -648,6 +665,7 @@ def _deliver_step(t: Transcript, match: Match, choose: Chooser) -> None:
         return
     seat, action = picked
     events = match.apply(seat, action)
+    intent = (seat, action)
     rnd = match.round
     digest = None
     if rnd is not None and rnd.wd4_player is not None:
@@ -655,7 +673,7 @@ def _deliver_step(t: Transcript, match: Match, choose: Chooser) -> None:
         digest = hand_digest(
             t.host.game_id, t.host.round_no, rnd.wd4_player, [_commit(t.host, p) for p in positions]
         )
-    _deliver(t, events, digest_for=digest)
+    _deliver(t, events, digest_for=digest, intent=intent)
 
 
 def replay_match(

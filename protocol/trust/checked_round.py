@@ -109,6 +109,7 @@ class CheckedRound:
     ended: bool = False  # its round_ended was received
     audit: RoundAudit | None = None
     closed: bool = False  # audited, or reported as owing its audit: nothing more is expected
+    overdue: bool = False  # its audit missed its deadline (reported; a late one is still checked)
     missed: bool = False  # audited while this client was away for (the rest of) the round
     violations: list[Violation] = field(default_factory=list)
 

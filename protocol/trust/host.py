@@ -154,12 +154,13 @@ class HostCommitments:
     def audit(self, outcome: str, events_digest: bytes) -> RoundAudit:
         """The round's last message: every seed, so every client can re-derive everything;
         `outcome` ("ended" iff its round_ended was sent, else "abandoned") and the digest of
-        the public events sent (signing.EventsDigest)."""
+        the public events sent (signing.EventsDigest). A round given up before its
+        commitments were frozen names no seat: none was listed in seed_commits."""
         return RoundAudit(
             round_no=self.round_no,
             host_seed=self.host_seed,
             seeds=tuple(sorted(self.seeds.items())),
-            absent=self.absent,
+            absent=self.absent if self.frozen else (),
             outcome=outcome,
             events_digest=events_digest,
         )

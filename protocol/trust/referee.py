@@ -48,7 +48,7 @@ from unonet.errors import EngineError
 from unonet.match import IN_ROUND, MATCH_OVER, Match
 from unonet.rules import RuleSet
 
-__all__ = ["Referee"]
+__all__ = ["Referee", "action_named"]
 
 SHADOW_SEED = bytes(32)
 """The shadow match's own seed, never used: every round is dealt from the audited K."""
@@ -313,6 +313,19 @@ _READERS: dict[type, Callable[[Any], Candidate | None]] = {
 }
 """The event that names an action, by type: what it says the seat (or the host) did. The events
 of an action's consequences (turns, skips, the draws of a penalty) are not here."""
+
+
+def action_named(event: ev.Event) -> Candidate | None:
+    """The (seat, action) an event names as done, or None for an event that follows from an
+    action (a turn, a skip, a penalty's draw) rather than naming one. A played card names a
+    Play of that card alone (the cards of a run or a multiple follow as their own
+    card_played); the action it names is the first of the stretch of events it caused, but
+    for the events an action may cause before its own (catch windows closing, their automatic
+    penalties, a jump-in's `jumped_in`), which name none."""
+    if isinstance(event, ev.CardPlayed):
+        return event.seat, Play(event.card, event.color, event.uno)
+    reader = _READERS.get(type(event))
+    return reader(event) if reader is not None else None
 
 
 def _public(events: list[ev.Event]) -> list[ev.Event]:

@@ -56,6 +56,13 @@ class ViolationKind(StrEnum):
     # chooser drew, not under the colour named, or go on past a card of that colour
     KNOCK_OUT = "knock_out"  # the Mercy rule (max_hand): a seat put out below the limit, or
     # knocked out and keeping cards
+    ABANDONED_AFTER_REVEAL = "abandoned_after_reveal"  # a round given up once its seeds were
+    # coming in: the host may have known the deck it would not deal
+    REWRITTEN_CARD = "rewritten_card"  # the host recorded other cards than this seat played
+    REWRITTEN_COLOR = "rewritten_color"  # ... another colour than this seat named
+    REWRITTEN_TARGET = "rewritten_target"  # ... another seat than this seat picked (7, catch)
+    REWRITTEN_UNO = "rewritten_uno"  # ... a play without the UNO this seat called, or with one
+    REWRITTEN_ACTION = "rewritten_action"  # ... another action than this seat's, or none
 
 
 @dataclass(frozen=True, slots=True)

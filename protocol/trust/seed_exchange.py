@@ -158,11 +158,27 @@ def resumed_exchange(commitments: HostCommitments, signer: Signer) -> SeedExchan
     return trust
 
 
+def revealing_exchange(commitments: HostCommitments, signer: Signer, now: float,
+                       phase_time: float) -> SeedExchange:
+    """The exchange of a round whose commitments a restarted host had frozen and not yet dealt:
+    it goes on with the reveal phase, for a round is never given up once its seed_commits went
+    out (SPEC.md 11.7, [UNO-11-62]). The same round_prepare and seed_commits (the same bytes:
+    the same fields, signed deterministically), the seeds revealed before the restart kept, the
+    other listed seats awaited until a fresh deadline."""
+    waiting = set(commitments.commits) - set(commitments.seeds)
+    trust = SeedExchange(commitments, waiting, now, phase_time, signer)
+    trust.phase = SeedPhase.REVEAL
+    commits = SeedCommits(commitments.round_no, tuple(sorted(commitments.commits.items())))
+    trust.publish("seed_commits", commits)
+    return trust
+
+
 def abandoned_messages(commitments: HostCommitments, signer: Signer) -> list[dict[str, Any]]:
-    """What a restarted host owes for a round it prepared but never dealt (SPEC.md 11.7,
-    [UNO-11-24]): the same round_prepare (so nobody sees a re-deal), the commitments if they
-    were frozen, and the round's audit, outcome "abandoned" over no events; the deal itself
-    then takes the next round number."""
+    """What a restarted host owes for a round it prepared and never froze the commitments of
+    (SPEC.md 11.7, [UNO-11-24]): the same round_prepare (so nobody sees a re-deal) and the
+    round's audit, outcome "abandoned" over no events; the deal itself then takes the next round
+    number. (A round whose commitments were frozen is not abandoned: `revealing_exchange`; an
+    older journal may still hold one, whose seed_commits are then owed too.)"""
     out = [signed("round_prepare", commitments.round_prepare(), signer)]
     if commitments.frozen:
         commits = SeedCommits(commitments.round_no, tuple(sorted(commitments.commits.items())))

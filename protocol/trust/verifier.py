@@ -20,11 +20,13 @@ from typing import Any
 
 from protocol.errors import ProtocolError
 from protocol.game_codec import UnknownEvent, encode_event
+from protocol.limits import AUDIT_DEADLINE
 from protocol.trust.audit import EntryHand, audit_round
 from protocol.trust.card_checks import CardChecks
 from protocol.trust.checked_round import CheckedRound, Received
 from protocol.trust.constants import ALGO, SEED_SIZE
 from protocol.trust.deal import DealCheck
+from protocol.trust.intents import IntentCheck
 from protocol.trust.manifest_check import deck_violations
 from protocol.trust.messages import (
     ABANDONED,
@@ -50,6 +52,7 @@ from protocol.trust.results import Outcome, Verified, Violation, ViolationKind
 from protocol.trust.seed_checks import audit_against_reveals, reveals_violations
 from protocol.trust.signing import certificate_signer, verify
 from unonet import events as ev
+from unonet.actions import Action
 from unonet.cards import DeckManifest
 
 HistoryItems = Sequence[tuple[ev.Event | UnknownEvent, EventProof]]
@@ -66,6 +69,9 @@ class TrustVerifier:
         self.match = match
         self.seat = seat
         self.cards = CardChecks(match.manifest, seat)
+        self.intents = IntentCheck(seat, match.manifest)
+        """This seat's accepted intents against the actions the record shows (only this client
+        knows what it asked for)."""
         self.match_over = False
         """A match_ended was received: a new manifest is then a new match, not a violation."""
         self._rounds: list[CheckedRound] = []
@@ -218,7 +224,7 @@ class TrustVerifier:
         already known (a resume of one's own seat) is kept."""
         if self.seat is not None:
             return
-        self.seat = self.cards.seat = seat
+        self.seat = self.cards.seat = self.intents.seat = seat
         rnd = self.current
         if rnd is not None and rnd.round_no == round_no and rnd.dealt and not rnd.ended \
                 and not rnd.closed:
@@ -244,6 +250,16 @@ class TrustVerifier:
                 f"unchecked",
             )
             self._report([found], "", rnd)
+
+    def intent_accepted(self, action: Action) -> Outcome:
+        """The host accepted an intent this seat sent (`accepted{id}`): the next action the
+        record shows must be exactly it (SPEC.md [UNO-11-61]); checked as its events come."""
+        if self.seat is None:
+            return Verified("a spectator sends no intents")
+        rnd = self.current
+        found = self.intents.accepted(action, None if rnd is None else rnd.round_no)
+        return self._report(found, "your move was accepted: its record is checked as it comes",
+                            rnd)
 
     def check_signature(self, message: Mapping[str, Any]) -> Outcome:
         """Check the `sig` of a signed message map as received (manifest, round_prepare,
@@ -290,6 +306,31 @@ class TrustVerifier:
             self.current,
         )
 
+    def audit_owed(self) -> int | None:
+        """The round whose audit is due now: its round_ended came, its audit has not (nor was
+        it reported overdue). The client's clock gives it AUDIT_DEADLINE (SPEC.md
+        [UNO-11-63]), then calls `audit_overdue`."""
+        rnd = self.current
+        if rnd is None or rnd.closed or not rnd.ended or rnd.audit is not None or rnd.overdue:
+            return None
+        return rnd.round_no
+
+    def audit_overdue(self, round_no: int) -> Outcome:
+        """Round `round_no` ended AUDIT_DEADLINE ago and its audit has not come: a violation
+        now, while the player is at the table. The round stays open: an audit that comes late
+        is still checked."""
+        if self.audit_owed() != round_no:
+            return Verified(f"round {round_no} owes no audit now")
+        rnd = self.current
+        assert rnd is not None
+        rnd.overdue = True
+        found = Violation(
+            ViolationKind.MISSING_AUDIT,
+            f"round {round_no} ended and its audit did not come within {AUDIT_DEADLINE:g} s: "
+            f"its deck cannot be checked, and the host sends it with the round's last events",
+        )
+        return self._report([found], "", rnd)
+
     def finish(self, left: bool = False) -> list[Violation]:
         """The match is over, or this client is done with it: every round prepared must have
         been audited by now. `left`: this client walked out of the table, so the round it left
@@ -307,7 +348,7 @@ class TrustVerifier:
         """A round closed without its audit: missing, and if it was dealt and never ended,
         abandoned (the deal might have been one the host did not like)."""
         rnd.closed = True
-        found = [
+        found = [] if rnd.overdue else [  # an overdue audit was reported when it was
             Violation(
                 ViolationKind.MISSING_AUDIT,
                 f"round {rnd.round_no} {'was dealt' if rnd.dealt else 'was prepared'} and its "
@@ -321,6 +362,8 @@ class TrustVerifier:
                     f"round {rnd.round_no} was dealt and never ended",
                 )
             )
+        elif not rnd.dealt and rnd.seed_commits is not None:
+            found.append(_abandoned_after_reveal(rnd, "and never dealt"))
         return found
 
     def _round_numbered(self, round_no: int) -> CheckedRound | None:
@@ -374,6 +417,7 @@ class TrustVerifier:
                 )
             )
         owed = [] if previous is None or previous.closed else self._owed(previous)
+        owed += self.intents.settle("before the next round")
         if self._from_start is None:
             self._from_start = msg.round_no == 1
             self._referee = Referee(
@@ -641,6 +685,7 @@ class TrustVerifier:
             if self._referee is not None:
                 self._referee.event(event)
         found += self.cards.event(rnd, event, proof)
+        found += self.intents.event(event)
         if isinstance(event, ev.RoundEnded):
             rnd.ended = True
         elif isinstance(event, ev.SeatEliminated):
@@ -764,6 +809,7 @@ class TrustVerifier:
         if self._entering and msg.outcome == ENDED and not rnd.ended:
             return self._missed(rnd, msg)
         found = audit_against_reveals(rnd, msg)
+        found += self.intents.settle("before the round's audit")
         found += self._outcome(rnd, msg)
         if rnd.dealt and not same_digest(msg.events_digest, rnd.digest.value):
             found.append(
@@ -788,6 +834,7 @@ class TrustVerifier:
         before leaving must be the audited deck's; its deal, play and digest went unwatched,
         so neither they nor the referee judge it, and who is out of the match is unknown."""
         rnd.missed = True
+        self.intents.forget()
         self._missed_in_entry.append(rnd)
         found = audit_against_reveals(rnd, msg)
         problems, _ = audit_round(rnd, msg, self.manifest, self.seat)
@@ -801,6 +848,8 @@ class TrustVerifier:
     def _outcome(rnd: CheckedRound, msg: RoundAudit) -> list[Violation]:
         if msg.outcome not in (ENDED, ABANDONED):
             return [Violation(ViolationKind.MALFORMED, f"an audit outcome {msg.outcome!r}")]
+        if not rnd.dealt and (rnd.seed_commits is not None or msg.seeds):
+            return [_abandoned_after_reveal(rnd, "and audited as abandoned")]
         if rnd.dealt and (msg.outcome != ENDED or not rnd.ended):
             return [
                 Violation(
@@ -832,6 +881,20 @@ class TrustVerifier:
             self._referee = None
             return []
         return referee.audited(key)
+
+
+def _abandoned_after_reveal(rnd: CheckedRound, how: str) -> Violation:
+    """A round given up after its seed_commits went out (SPEC.md [UNO-11-62]): from then on
+    the players reveal their seeds to the host, which can know the deck before anyone sees a
+    card, so a round it drops then may be a deal it did not like."""
+    revealed = f"{len(rnd.seed_reveals.seeds)} seeds published" if rnd.seed_reveals else (
+        "the seeds were coming in")
+    return Violation(
+        ViolationKind.ABANDONED_AFTER_REVEAL,
+        f"round {rnd.round_no} was given up after its seed commitments were frozen ({revealed}) "
+        f"{how}: the host could know its deck by then, and a round it may drop is a deck it "
+        f"may choose",
+    )
 
 
 _UNWATCHED = frozenset(

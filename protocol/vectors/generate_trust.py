@@ -19,7 +19,7 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
 
-from protocol.game_codec import encode_event
+from protocol.game_codec import encode_action, encode_event
 from protocol.trust import (
     ABSENT_SEED,
     NO_SEAT,
@@ -34,6 +34,17 @@ from protocol.trust import (
 from protocol.trust.challenge import is_guilty
 from protocol.trust.signing import EventsDigest, Signer, canonical, statement, verify
 from unonet import events as ev
+from unonet.actions import (
+    Action,
+    Buzz,
+    Catch,
+    Challenge,
+    ChooseColor,
+    ChooseTarget,
+    Draw,
+    Pass,
+    Play,
+)
 from unonet.cards import Color, classic_manifest
 from unonet.encoding import Field, enc
 from unonet.shuffle import PRNG_TAG, dealer_order, reshuffle_order
@@ -259,11 +270,99 @@ def sign_vectors() -> dict[str, Any]:
     }
 
 
+def intent_vectors() -> dict[str, Any]:
+    """Each case: an intent seat 1 sent and the host accepted, then the events that followed
+    it, and what the sender's check says: nothing (the record is the intent) or the kind of
+    the first violation (SPEC.md 11.6, [UNO-11-61])."""
+    wild, red5, red5b, red6, skip = 100, 9, 10, 11, 19
+    red, blue = Color.RED, Color.BLUE
+
+    def played(card: int, index: int, color: Color | None = None,
+               uno: bool = False, seat: int = 1) -> ev.Event:
+        return ev.CardPlayed(seat, card, (0, index), color, uno)
+
+    swap = ev.HandsMoved(((1, 2, ((0, 1),)), (2, 1, ((0, 2),))), "seven")
+    cases: list[tuple[str, Action, list[ev.Event], str | None]] = [
+        ("a wild played naming red, recorded so", Play(wild, red),
+         [played(wild, 30, red)], None),
+        ("a wild played naming red, recorded naming blue", Play(wild, red),
+         [played(wild, 30, blue)], "rewritten_color"),
+        ("another card recorded", Play(red5), [played(red6, 31)], "rewritten_card"),
+        ("a play calling UNO, recorded without it", Play(red5, uno=True),
+         [played(red5, 31)], "rewritten_uno"),
+        ("a run of two, recorded whole", Play(red5, also=(red6,)),
+         [ev.JumpedIn(1, "sequence"), played(red5, 31), played(red6, 32)], None),
+        ("a multiple of two, recorded with one card only", Play(red5, also=(red5b,)),
+         [played(red5, 31), ev.TurnStarted(2, 1)], "rewritten_card"),
+        ("a colour named, recorded so", ChooseColor(blue), [ev.ColorChosen(1, blue)], None),
+        ("a colour named, recorded as another", ChooseColor(blue), [ev.ColorChosen(1, red)],
+         "rewritten_color"),
+        ("a 7's swap with seat 2, recorded so", ChooseTarget(2), [swap], None),
+        ("a 7's swap with seat 2, given to seat 3", ChooseTarget(2),
+         [ev.HandsMoved(((1, 3, ((0, 1),)), (3, 1, ((0, 3),))), "seven")],
+         "rewritten_target"),
+        ("a catch of seat 2, recorded so", Catch(2), [ev.UnoCaught(1, 2, 2)], None),
+        ("a challenge, recorded as taking the draw", Challenge(),
+         [ev.CardsDrawn(1, ((0, 40), (0, 41), (0, 42), (0, 43)), "wild_draw_four")],
+         "rewritten_action"),
+        ("a challenge, recorded so", Challenge(), [ev.Challenged(1, 0, False)], None),
+        ("the buzzer, recorded as another seat's", Buzz(), [ev.Buzzed(2, 1)],
+         "rewritten_action"),
+        ("a jump-in the host judges late", Play(skip), [ev.JumpInRefused(1, skip, 50)], None),
+        ("a draw, recorded so", Draw(), [ev.CardsDrawn(1, ((0, 44),), "draw")], None),
+        ("a pass, recorded as a draw", Pass(), [ev.CardsDrawn(1, ((0, 44),), "draw")],
+         "rewritten_action"),
+        ("an accepted move never recorded", Pass(), [], "rewritten_action"),
+    ]
+    return {
+        "description": "A seat's accepted intents against the record (SPEC.md 11.6, "
+                       "[UNO-11-61]): feed `intent` as accepted from `seat`, then each map of "
+                       "`events` (an event message's `event`) in order, then end the wait (the "
+                       "round's audit); `verdict` is the kind of the first violation, or null. "
+                       "Cards are ids of the classic deck.",
+        "inputs": {"deck": "classic"},
+        "cases": [
+            {"seat": 1, "case": name, "intent": encode_action(action),
+             "events": [encode_event(event) for event in events], "verdict": verdict}
+            for name, action, events, verdict in cases
+        ],
+    }
+
+
+def abandonment_vectors() -> dict[str, Any]:
+    """How far a round went before its host gave it up, and what every client says of its
+    audit "abandoned" (SPEC.md 11.7, [UNO-11-62]): received in order, each message given as
+    true; `verdict` lists the kinds of violation (empty: counted, no violation)."""
+    stages = [
+        ((False, False, False), []),
+        ((True, False, False), ["abandoned_after_reveal"]),
+        ((True, True, False), ["abandoned_after_reveal"]),
+        ((True, True, True), ["abandoned"]),
+    ]
+    return {
+        "description": "A round abandoned at each stage, seen by a spectator: round_prepare, "
+                       "then the messages marked true (seed_commits, seed_reveals, the "
+                       "deck_commits of epoch 0), then its round_audit with outcome "
+                       "\"abandoned\" over no events, as its host makes them from the fixed "
+                       "inputs (seats 1 and 2 commit and reveal). `verdict`: the kinds of "
+                       "violation the client reports.",
+        "inputs": {"game_id": GAME_ID.hex(), "round": ROUND, "host_seat": 0,
+                   "host_seed": HOST_SEED.hex(), "seeds": [[1, S1.hex()], [2, S2.hex()]]},
+        "cases": [
+            {"seed_commits": commits, "seed_reveals": reveals, "deck_commits": dealt,
+             "verdict": verdict}
+            for (commits, reveals, dealt), verdict in stages
+        ],
+    }
+
+
 FILES = {
     "trust_enc.json": enc_vectors,
     "trust_round.json": round_vectors,
     "trust_challenge.json": challenge_vectors,
     "trust_sign.json": sign_vectors,
+    "trust_intents.json": intent_vectors,
+    "trust_abandoned.json": abandonment_vectors,
 }
 
 
