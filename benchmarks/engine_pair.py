@@ -53,7 +53,8 @@ def child(root: str, names: list[str], seconds: float, seed: int) -> dict[str, A
         try:
             return Match(rules, 2, seed_bytes)
         except Exception:
-            return Match(rules, 2, seed_bytes, unreleased_variants=True)
+            older: dict[str, Any] = {"unreleased_variants": True}  # an older tree's gate
+            return Match(rules, 2, seed_bytes, **older)
 
     out: dict[str, Any] = {"unonet": __import__("unonet").__file__}
     for name in names:

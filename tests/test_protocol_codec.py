@@ -40,7 +40,7 @@ from protocol.game_codec import (
 )
 from protocol.limits import MAX_PLAY_ALSO, MAX_SEATS
 from protocol.wire_codecs import BIN, BOOL, INT, STR, Codec, array, enum_codec, fixed, nullable
-from unonet import actions, events
+from unonet import events
 from unonet.actions import (
     HOST,
     HOST_ACTIONS,
