@@ -15,7 +15,7 @@ import os
 import re
 import socket
 from collections.abc import Awaitable, Callable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +29,7 @@ from host.outgoing import refused
 from host.registry import Registry
 from host.server import HostServer, ServerConfig
 from host.settings import FAST_TIMINGS, ConnectionLimits
-from host.table import TableSettings
+from host.table import TABLE_REQUESTS, Table, TableSettings
 from protocol.errors import ALL_CODES, FATAL, ProtocolError
 from protocol.examples import EXAMPLES
 from protocol.frames import EOF, NEED_DATA, FrameDecoder, encode_frame
@@ -402,12 +402,20 @@ async def _table_failed(nursery: trio.Nursery) -> Outcome:
     host = await start_host(nursery, tables=2)
     ana = await player(host, "ana", 0)
 
-    def broken(*args: Any) -> None:
-        raise RuntimeError("a bug in the table")
+    failing = host.registry.tables[0]
+    ready = TABLE_REQUESTS["ready"]
 
-    setattr(host.registry.tables[0], "_on_ready", broken)  # noqa: B010 (a method, patched)
-    await ana.send({"t": "ready", "id": 2, "ready": True})
-    error = await ana.error_then_close()
+    def broken(table: Table, *args: Any) -> None:
+        if table is failing:
+            raise RuntimeError("a bug in the table")
+        ready.run(table, *args)
+
+    TABLE_REQUESTS["ready"] = replace(ready, run=broken)
+    try:
+        await ana.send({"t": "ready", "id": 2, "ready": True})
+        error = await ana.error_then_close()
+    finally:
+        TABLE_REQUESTS["ready"] = ready
     bo = await player(host, "bo", 1)  # the other table still serves
     assert await bo.still_answers()
     return error, ana
