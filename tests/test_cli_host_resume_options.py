@@ -214,13 +214,15 @@ def test_a_club_host_stopped_with_matches_on_two_tables_carries_both_on_in_one_h
 
 def matches_on(host: subprocess.Popen[str], tables: set[int]) -> dict[int, Path]:
     """The journals of the matches at `tables`, once each has dealt its first round (the slow
-    bots keep them on)."""
+    bots keep them on). Other tables' lines are passed over: a resumed table whose seeds were
+    all in deals the round it was preparing (SPEC [UNO-11-62])."""
     journals: dict[int, Path] = {}
     dealt: set[int] = set()
     while set(journals) != tables or dealt != tables:
         found = read_until(host.stderr, r"table (\d): (journal (\S+\.jsonl)|round 1 dealt)")
         number = int(found.group(1))
-        assert number in tables, found.group(0)
+        if number not in tables:
+            continue
         if found.group(3):
             journals[number] = Path(found.group(3))
         else:
