@@ -88,9 +88,10 @@ def deal_order(deal: Mapping[str, Any], seats: int, dealer: int, size: int,
         if len(hands) != seats:
             raise VectorFailed(f"`hands` has {len(hands)} hands for {seats} seats")
         order = sorted(in_match, key=lambda s: (s - dealer - 1) % seats)
-        for seat in order:
-            if len(hands[seat]) != size:
-                raise VectorFailed(f"seat {seat} is dealt {len(hands[seat])} cards, not {size}")
+        for seat in range(seats):
+            want = size if seat in order else 0  # a seat out of the match is dealt nothing
+            if len(hands[seat]) != want:
+                raise VectorFailed(f"seat {seat} is dealt {len(hands[seat])} cards, not {want}")
         named = [hands[order[k % len(order)]][k // len(order)] for k in range(size * len(order))]
         named += list(deal.get("turned", ())) + list(deal.get("draws", ()))
     if len(set(named)) != len(named) or not all(0 <= c < deck_size for c in named):
