@@ -80,7 +80,8 @@ def deal_order(deal: Mapping[str, Any], seats: int, dealer: int, size: int,
                in_match: Sequence[int], deck_size: int) -> list[int]:
     """The epoch-0 pile of one round, position order (SPEC.md 11.3, [UNO-11-31]): `deck` as
     given, or the positions the deal rule gives each hand, then `turned`, then `draws`; every
-    card not named follows in ascending id order."""
+    card not named follows in ascending id order, and `bottom` ends the pile (its first card
+    last: the first drawn once a Flip has turned the pile over)."""
     if "deck" in deal:
         named = list(deal["deck"])
     else:
@@ -94,9 +95,11 @@ def deal_order(deal: Mapping[str, Any], seats: int, dealer: int, size: int,
                 raise VectorFailed(f"seat {seat} is dealt {len(hands[seat])} cards, not {want}")
         named = [hands[order[k % len(order)]][k // len(order)] for k in range(size * len(order))]
         named += list(deal.get("turned", ())) + list(deal.get("draws", ()))
-    if len(set(named)) != len(named) or not all(0 <= c < deck_size for c in named):
-        raise VectorFailed(f"the deal names a card twice or a card not in the deck: {named}")
-    return named + [c for c in range(deck_size) if c not in set(named)]
+    bottom = list(reversed(deal.get("bottom", ())))  # its first card lies at the very bottom
+    every = named + bottom
+    if len(set(every)) != len(every) or not all(0 <= c < deck_size for c in every):
+        raise VectorFailed(f"the deal names a card twice or a card not in the deck: {every}")
+    return named + [c for c in range(deck_size) if c not in set(every)] + bottom
 
 
 # -- the runner ------------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ HERE = Path(__file__).resolve().parent
 
 CARD_FIELDS = ("card", "cards", "top", "hand", "top_card", "drawn_card", "also", "hands")
 """Event, action and view fields that hold card ids (or lists, or lists of lists of them)."""
+DEAL_FIELDS = ("hands", "turned", "draws", "deck", "bottom")
 
 
 def face_name(face: Face) -> str:
@@ -75,7 +76,7 @@ def convert(vector: dict[str, Any]) -> dict[str, Any]:
     legend: dict[str, str] = dict(vector.get("cards", {}))
     namer = Namer(_rules(vector).manifest(), legend)
     for deal in vector.get("deals", []):
-        for key in ("hands", "turned", "draws", "deck"):
+        for key in DEAL_FIELDS:
             if key in deal:
                 deal[key] = namer.cards(deal[key], dealt=True)
 
@@ -87,8 +88,20 @@ def convert(vector: dict[str, Any]) -> dict[str, Any]:
         return value
 
     vector["steps"] = [walk(step) for step in vector["steps"]]
-    vector["cards"] = {k: legend[k] for k in sorted(legend, key=int)}
+    used = _ids([vector.get("deals", []), vector["steps"]])
+    vector["cards"] = {k: legend[k] for k in sorted(legend, key=int) if int(k) in used}
     return vector
+
+
+def _ids(value: Any, field: str | None = None) -> set[int]:
+    """Every card id in the deals and in the card fields of the steps (a legend lists no
+    other)."""
+    if isinstance(value, dict):
+        return set().union(*(_ids(v, k if k in CARD_FIELDS + DEAL_FIELDS else None)
+                             for k, v in value.items()))
+    if isinstance(value, list):
+        return set().union(*(_ids(item, field) for item in value))
+    return {value} if field is not None and isinstance(value, int) else set()
 
 
 def dump(data: dict[str, Any]) -> str:
