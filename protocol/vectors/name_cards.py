@@ -42,6 +42,8 @@ class Namer:
         self.legend = legend
 
     def card(self, value: Any, dealt: bool = False) -> Any:
+        if isinstance(value, int) and value in self.light:
+            self.legend.setdefault(str(value), self.light[value])
         if not isinstance(value, str):
             return value
         name, _, dark = value.partition(" / ")
@@ -82,7 +84,7 @@ def convert(vector: dict[str, Any]) -> dict[str, Any]:
 
     def walk(value: Any) -> Any:
         if isinstance(value, dict):
-            return {k: namer.cards(v) if k in CARD_FIELDS else walk(v) for k, v in value.items()}
+            return {k: namer.cards(v) if _holds_cards(k, v) else walk(v) for k, v in value.items()}
         if isinstance(value, list):
             return [walk(item) for item in value]
         return value
@@ -93,11 +95,16 @@ def convert(vector: dict[str, Any]) -> dict[str, Any]:
     return vector
 
 
+def _holds_cards(key: str, value: Any) -> bool:
+    """A card field; `cards` is also a count (a seat's view, `knocked_out`): a list only."""
+    return key in CARD_FIELDS and (key != "cards" or isinstance(value, list))
+
+
 def _ids(value: Any, field: str | None = None) -> set[int]:
     """Every card id in the deals and in the card fields of the steps (a legend lists no
     other)."""
     if isinstance(value, dict):
-        return set().union(*(_ids(v, k if k in CARD_FIELDS + DEAL_FIELDS else None)
+        return set().union(*(_ids(v, k if _holds_cards(k, v) or k in DEAL_FIELDS else None)
                              for k, v in value.items()))
     if isinstance(value, list):
         return set().union(*(_ids(item, field) for item in value))
