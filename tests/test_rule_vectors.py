@@ -9,6 +9,7 @@ least one vector whose rules really have it.
 from __future__ import annotations
 
 import copy
+import importlib.util
 import json
 import re
 from pathlib import Path
@@ -167,3 +168,31 @@ def test_the_files_are_in_their_written_form() -> None:
                 cards += [c for key in DEAL_KEYS - {"hands"} for c in deal.get(key, [])]
                 assert all(isinstance(c, int) for c in cards), (path.name, vector["name"])
                 assert all(str(c) in vector["cards"] for c in cards), (path.name, vector["name"])
+
+
+def _name_cards() -> Any:
+    spec = importlib.util.spec_from_file_location("name_cards", VECTORS / "name_cards.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_name_cards_writes_names_as_ids_and_leaves_the_files_as_they_are() -> None:
+    """The authoring aid turns `red 5#2` into the second red 5's id with its legend, and a
+    Flip `light / dark` into the legend's pairing; the files come out of it unchanged."""
+    tool = _name_cards()
+    written = tool.convert({
+        "name": "x", "options": {"variant": "flip"}, "seats": 2, "dealer": 0,
+        "deals": [{"hands": [["red 5#2 / orange 3"], ["wild"]], "turned": ["red 3"]}],
+        "steps": [{"seat": 1, "action": {"type": "play", "card": "red 5#2"}},
+                  {"start": True, "view": {"seat": 0, "seats": [{"cards": 3}]}}],
+    })
+    assert written["deals"][0]["hands"] == [[9], [104]]
+    assert written["steps"][0]["action"]["card"] == 9
+    assert written["cards"] == {"4": "red 3", "9": "red 5 / orange 3", "104": "wild"}
+    for path in sorted(VECTORS.glob("rules_*.json")):
+        data = json.loads(path.read_text("utf-8"))
+        again = [tool.convert(copy.deepcopy(v)) for v in data["vectors"]]
+        assert again == data["vectors"], path.name
+        assert tool.dump(data) == path.read_text("utf-8"), path.name
