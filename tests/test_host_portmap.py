@@ -223,3 +223,14 @@ def test_no_upnp_is_kept_in_the_journal_and_in_the_command_that_carries_a_match_
     assert args.no_upnp is True
     given: argparse.Namespace = build_parser().parse_args(["host", "--no-upnp", "--check"])
     assert given.no_upnp and given.check
+
+
+def test_check_needs_a_port_and_is_not_asked_where_the_router_must_not_be(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from unonet.cli import main
+
+    assert main(["host", "--check", "--port", "0"]) == 2
+    assert "--check --port 0: name the port" in capsys.readouterr().err
+    assert main(["host", "--check"]) == 2  # the suite sets UNONET_NO_UPNP (tests/conftest.py)
+    assert "UNONET_NO_UPNP is set, so the router is not asked" in capsys.readouterr().err

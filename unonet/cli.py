@@ -364,6 +364,10 @@ def check_router(args: argparse.Namespace) -> int:
     from host.portmap import DEADLINE, check_lines
 
     port = args.port if args.port is not None else DEFAULT_PORT
+    if port == 0:
+        raise CommandError("--check --port 0: name the port friends are to reach (--port N)")
+    if not asks_router(None, False, os.environ):
+        raise CommandError("--check: UNONET_NO_UPNP is set, so the router is not asked")
     print(f"unonet host --check: asking the router about port {port} (UPnP, at most "
           f"{DEADLINE:g} s)", flush=True)
     lines, forwarded = check_lines(port, trio.run(ask, port, lan_addresses(None)[0]))
