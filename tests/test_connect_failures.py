@@ -387,10 +387,11 @@ async def test_a_bot_that_played_says_who_won_by_name_and_what_its_checks_covere
     assert bot.returncode == 0, err
     assert err == ""
     lines = out.splitlines()
-    assert len(lines) == 2, lines
+    assert len(lines) == 3, lines
     assert re.fullmatch(r"match 1 over: .+ wins; scores: .+ \d+, .+ \d+", lines[0]), lines
     assert "Robo (this bot)" in lines[0]
     assert lines[1] == "deck checks: 1 of 1 round audited in full, every card and seed held"
+    assert re.fullmatch(r"own moves: [1-9]\d* recorded by the host exactly as sent", lines[2])
 
 
 def test_a_bots_report_escapes_names_and_says_no_more_than_was_checked() -> None:

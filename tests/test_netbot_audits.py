@@ -49,7 +49,7 @@ async def test_the_audit_and_a_rematch_in_one_read_still_count_the_round_audited
     assert result.audited == [1, 1]  # the first match's round 1 counted, then the second's
     assert result.rounds[1].status == "audited" and result.rounds[1].events > 0
     assert result.judged == 2
-    assert netbot.report_lines(result)[-1] == (
+    assert netbot.report_lines(result)[-2] == (  # then its own moves' line
         "deck checks: 2 of 2 rounds audited in full, every card and seed held")
 
 
@@ -62,5 +62,5 @@ async def test_a_bot_of_two_matches_counts_every_round_it_judged(nursery: trio.N
         result = await netbot.play(stream, name="Robo", table=0, think=0.0, matches=2)
     assert len(result.matches) == 2 and result.violations == []
     assert result.audited == [1, 1] and result.judged == 2
-    assert netbot.report_lines(result)[-1] == (
+    assert netbot.report_lines(result)[-2] == (  # then its own moves' line
         "deck checks: 2 of 2 rounds audited in full, every card and seed held")
