@@ -12,8 +12,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from test_properties import HOUSE_RULES, rule_options
+
 from unonet import option_docs
 from unonet.options import DECLARED
 from unonet.rulebook_text import OPTION_WORDS
