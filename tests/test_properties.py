@@ -151,13 +151,17 @@ PUBLIC_VIEW_FIELDS = tuple(
 # -- tables --------------------------------------------------------------------------------------
 
 
+OFFICIAL_OPTIONS: dict[str, st.SearchStrategy[Any]] = {
+    option.name: st.sampled_from(option.trial) for option in DECLARED if option.trial
+}
+"""The options of the official game that change how it is played, each drawn from its
+declaration's `trial` values (unonet/options.py)."""
+
+
 def rule_options() -> st.SearchStrategy[dict[str, Any]]:
-    """A random combination of the options of the official game (RULEBOOK.md section 2) that
-    change how it is played, each drawn from its declaration's `trial` values
-    (unonet/options.py); `house_rule_options` draws the house rules on top."""
-    return st.fixed_dictionaries(
-        {option.name: st.sampled_from(option.trial) for option in DECLARED if option.trial}
-    )
+    """A random combination of the options of the official game (RULEBOOK.md section 2);
+    `house_rule_options` draws the house rules on top."""
+    return st.fixed_dictionaries(OFFICIAL_OPTIONS)
 
 
 HOUSE_RULES: dict[str, st.SearchStrategy[Any]] = {
