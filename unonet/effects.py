@@ -206,10 +206,12 @@ def open_run(rnd: Round, seat: int, action: Play, face: Face, previous: RunWindo
 
 def _pending_kinds(rules: RuleSet) -> frozenset[Kind]:
     """The draw cards whose draw waits for the next player's answer rather than being taken at
-    once: under `stacking` every draw card with a count (a Wild Draw Color never stacks), and
-    a challengeable wild draw card under wd4_policy=challenge."""
+    once: under `stacking` or `deflect` every draw card with a count (a Wild Draw Color never
+    stacks), and a challengeable wild draw card under wd4_policy=challenge. Seed 003's
+    "Risposte avanzate" deflect "oltre alle risposte alle carte Più 2 e Cambio colore più 4":
+    with or without stacking, a Draw Two waits to be passed on."""
     pends: set[Kind] = set()
-    if rules.stacking != "off":
+    if rules.stacking != "off" or rules.deflect:
         pends |= set(DRAW_AMOUNTS)
     if rules.wd4_policy == "challenge":
         pends |= CHALLENGEABLE_KINDS

@@ -416,7 +416,8 @@ DEFLECT = Option(
     choices=_BOTH,
     spec=(
         "a Skip passes a pending draw on, a Reverse turns it back, a Buzzer passes it on "
-        "after its race"
+        "after its race; with or without `stacking`, every draw card's draw waits for an "
+        "answer (9.5, `stack`)"
     ),
     group="draw cards",
     readme="Skip, Reverse and Buzzer pass a pending draw on",
@@ -430,15 +431,18 @@ DEFLECT = Option(
               "Um Pular ou Inverter (e um Buzzer) passa a compra pendente para outro jogador."),
         {
             True: Text("A Skip of any colour passes a pending draw on, a Reverse sends it the "
-                        "other way, a Buzzer passes it on too; a draw card played as the last "
+                        "other way, a Buzzer passes it on too, with or without stacking: every "
+                        "draw card's draw waits for an answer; a draw card played as the last "
                         "card ends the round only once the draw is taken.",
                         "Un Salta di qualsiasi colore passa avanti l'obbligo di pescare, un "
-                        "Inverti lo rimanda indietro, anche un Buzzer lo passa avanti; se "
-                        "l'ultima carta è una carta Più, la manche finisce solo quando le carte "
-                        "sono state pescate.",
+                        "Inverti lo rimanda indietro, anche un Buzzer lo passa avanti, con o "
+                        "senza risposte: ogni carta Più aspetta una risposta; se l'ultima carta "
+                        "è una carta Più, la manche finisce solo quando le carte sono state "
+                        "pescate.",
                         "Um Pular de qualquer cor passa adiante a compra pendente, um Inverter "
-                        "a devolve, um Buzzer também a passa adiante; se a última carta for de "
-                        "compra, a rodada só acaba depois que as cartas forem compradas."),
+                        "a devolve, um Buzzer também a passa adiante, com ou sem acúmulo: toda "
+                        "carta de compra espera uma resposta; se a última carta for de compra, "
+                        "a rodada só acaba depois que as cartas forem compradas."),
             False: Text("A pending draw is answered only by stacking, where allowed, or "
                          "taken.",
                          "A un obbligo di pescare si risponde solo con una carta Più, se "
