@@ -15,7 +15,7 @@ Two makes that player draw; a Reverse lets the dealer begin the other way (RULEB
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -36,16 +36,32 @@ __all__ = ["OPENING", "Effects", "answer", "effects_for", "pend_draw"]
 Effect = Callable[["Round", int, Face, str], None]
 """(round, the player's seat, the card's face, the cause: "" played, "first_card_" turned up)."""
 AfterPlay = Callable[["Round", int, Play, Face, "RunWindow | None"], None]
+AfterLay = Callable[["Round", int, Play, Face], None]
+"""A step once the cards are laid, before the card acts or the round ends."""
+BeforeDraw = Callable[["Round", int], None]
+"""A step when a seat draws in its turn, before it draws."""
 
 
 @dataclass(frozen=True)
 class Effects:
     """One rule set's effects: by kind, the kinds whose draw waits for an answer, and the
-    steps after every play."""
+    options' steps: once the cards are laid, after every play, before a draw."""
 
     by_kind: dict[Kind, Effect]
     pends: frozenset[Kind]
-    after_play: tuple[AfterPlay, ...]
+    after_lay: tuple[AfterLay, ...] = ()
+    after_play: tuple[AfterPlay, ...] = ()
+    before_draw: tuple[BeforeDraw, ...] = ()
+
+
+@dataclass
+class Steps:
+    """What an option's step may change: the effect by kind and the step lists."""
+
+    by_kind: dict[Kind, Effect]
+    after_lay: list[AfterLay] = field(default_factory=list)
+    after_play: list[AfterPlay] = field(default_factory=list)
+    before_draw: list[BeforeDraw] = field(default_factory=list)
 
 
 # -- the base effects ------------------------------------------------------------------------
@@ -218,31 +234,31 @@ def _pending_kinds(rules: RuleSet) -> frozenset[Kind]:
     return frozenset(pends)
 
 
-Step = Callable[[RuleSet, dict[Kind, Effect], list[AfterPlay]], None]
+Step = Callable[[RuleSet, Steps], None]
 
 
-def _seven_zero_step(rules: RuleSet, table: dict[Kind, Effect], after: list[AfterPlay]) -> None:
+def _seven_zero_step(rules: RuleSet, steps: Steps) -> None:
     if rules.seven_zero:
-        table[Kind.NUMBER] = seven_zero_number
+        steps.by_kind[Kind.NUMBER] = seven_zero_number
 
 
-def _sequences_step(rules: RuleSet, table: dict[Kind, Effect], after: list[AfterPlay]) -> None:
+def _sequences_step(rules: RuleSet, steps: Steps) -> None:
     if rules.sequences:
-        after.append(open_run)
+        steps.after_play.append(open_run)
 
 
 STEPS: tuple[Step, ...] = (_seven_zero_step, _sequences_step)
-"""Each option's change to the base table: (rules, the table by kind, the after-play steps)."""
+"""Each option's change to the base effects, in order."""
 
 
 @lru_cache(maxsize=64)
 def effects_for(rules: RuleSet) -> Effects:
     """The effects a round under `rules` plays by (rule sets are immutable values)."""
-    table = dict(_BASE)
-    after: list[AfterPlay] = []
+    steps = Steps(dict(_BASE))
     for step in STEPS:
-        step(rules, table, after)
-    return Effects(table, _pending_kinds(rules), tuple(after))
+        step(rules, steps)
+    return Effects(steps.by_kind, _pending_kinds(rules), tuple(steps.after_lay),
+                   tuple(steps.after_play), tuple(steps.before_draw))
 
 
 # -- answering a pending draw ------------------------------------------------------------------

@@ -294,7 +294,6 @@ def _show(values: tuple[Any, ...] | frozenset[Any]) -> str:
     return ", ".join(str(v) for v in sorted(values, key=str))
 
 
-_BOOL = (True, False)
 
 OPTIONS: dict[str, Option] = {option.name: option for option in DECLARED}
 """Every option by name, in declaration order (unonet/options.py)."""
@@ -403,12 +402,14 @@ def parse_option(name: str, text: str) -> Any:
     lowered = text.strip().lower()
     if info.nullable and lowered in ("off", "none", ""):
         return None
-    if info.choices == _BOOL:
+    if True in info.choices:  # yes or no, and perhaps words beside them
         if lowered in ("true", "yes", "on", "1"):
             return True
         if lowered in ("false", "no", "off", "0"):
             return False
-        raise RulesError(name, f"expects true or false, not {text!r}")
+        if lowered not in info.choices:
+            words = " or ".join(["true", "false", *(str(c) for c in info.choices[2:])])
+            raise RulesError(name, f"expects {words}, not {text!r}")
     if info.choices:
         return lowered
     if lowered in info.also:

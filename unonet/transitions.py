@@ -153,6 +153,8 @@ def play(rnd: Round, seat: int, action: Play) -> None:
     if len(rnd.hands[seat]) <= 1:
         rnd.after_hand_shrank(seat, called=action.uno)
     effects = rnd.effects
+    for laid in effects.after_lay:
+        laid(rnd, seat, action, face)
     if draw is not None:
         answer(rnd, seat, face, draw, color_before)
     elif face.kind in effects.pends:
@@ -170,6 +172,10 @@ def draw(rnd: Round, seat: int, action: Action) -> None:
     played at once (the drawn-card lock), else the turn passes when no more draws are left."""
     turn = rnd.decision
     assert isinstance(turn, Turn)
+    for step in rnd.effects.before_draw:
+        step(rnd, seat)
+        if rnd.decision is not turn:
+            return  # knocked out by a penalty (max_hand), or the round ended
     draws = turn.draws + 1
     drawn = _draw_until_playable(rnd, seat) if rnd.rules.draw_until_playable else (
         next(iter(rnd.draw_cards(seat, 1, "draw")), None))
