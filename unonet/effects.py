@@ -24,7 +24,7 @@ from unonet.actions import Play
 from unonet.cards import CHALLENGEABLE_KINDS, DRAW_AMOUNTS, Color, Face, Kind
 from unonet.decisions import Challenge, ColorToName, PendingDraw, RunWindow, TargetToPick
 from unonet.flip import other_side
-from unonet.legality import cancels
+from unonet.legality import cancels, legal_plays
 from unonet.phase import Phase
 from unonet.rules import RuleSet
 
@@ -247,7 +247,30 @@ def _sequences_step(rules: RuleSet, steps: Steps) -> None:
         steps.after_play.append(open_run)
 
 
-STEPS: tuple[Step, ...] = (_seven_zero_step, _sequences_step)
+def _penalties_step(rules: RuleSet, steps: Steps) -> None:
+    """Seed 004's penalties instead of refusals, each the UNO penalty's cards (the one count
+    it names: "deve comprar mais cinco cartas", with uno_penalty=5 in its preset)."""
+    if rules.draw_when_playable == "penalty":
+        steps.before_draw.append(_draw_penalty)
+    if rules.multi_finish == "penalty":
+        steps.after_lay.append(_multi_finish_penalty)
+
+
+def _draw_penalty(rnd: Round, seat: int) -> None:
+    """Seed 004: "Se o jogador possuir a carta que precisa para ser jogada, mas não jogá-la e
+    comprar outra, uma penalização é aplicada"."""
+    if not rnd.draws_this_turn and legal_plays(rnd, seat):
+        rnd.draw_cards(seat, rnd.rules.uno_penalty, "penalty_draw")
+
+
+def _multi_finish_penalty(rnd: Round, seat: int, action: Play, face: Face) -> None:
+    """Seed 004: "Caso alguém esvazie as cartas da mão de uma vez só [...] deve comprar mais
+    cinco cartas": the play stands, its player draws and plays on."""
+    if action.also and not rnd.hands[seat]:
+        rnd.draw_cards(seat, rnd.rules.uno_penalty, "penalty_multi_finish")
+
+
+STEPS: tuple[Step, ...] = (_seven_zero_step, _sequences_step, _penalties_step)
 """Each option's change to the base effects, in order."""
 
 

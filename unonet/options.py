@@ -225,10 +225,14 @@ DRAW_WHEN_PLAYABLE = Option(
     type="DrawWhenPlayable",
     default="allowed",
     source="000, 003, 004",
-    choices=("allowed", "forbidden"),
-    spec="may a player draw while holding a playable card",
+    choices=("allowed", "forbidden", "penalty"),
+    spec=(
+        "may a player draw while holding a playable card; `penalty`: yes, and then draws "
+        "`uno_penalty` cards more (`cards_drawn` reason `penalty_draw`)"
+    ),
     group="drawing",
-    trial=("allowed", "forbidden"),
+    readme="`penalty`: allowed at a price, seed 004",
+    trial=("allowed", "forbidden", "penalty"),
     words=OptionWords(
         Text("Draw with a playable card", "Pescare con una carta giocabile",
               "Comprar com carta jogável"),
@@ -242,7 +246,14 @@ DRAW_WHEN_PLAYABLE = Option(
             "forbidden": Text("A player may draw only when holding no playable card.",
                                "Si può pescare solo se non si hanno carte giocabili.",
                                "Só se pode comprar quando não se tem carta jogável."),
+            "penalty": Text("A player may draw while holding a playable card, but then draws "
+                             "as many cards more as the UNO penalty.",
+                             "Si può pescare anche avendo una carta giocabile, ma poi si pescano "
+                             "altrettante carte quante la penalità per UNO.",
+                             "Pode-se comprar tendo uma carta jogável, mas uma penalização é "
+                             "aplicada: compram-se tantas cartas quanto a penalidade do UNO."),
         },
+        values={"penalty": Text("with a penalty", "con penalità", "com penalização")},
     ),
 )
 
@@ -754,13 +765,16 @@ MULTIPLES = Option(
 
 MULTI_FINISH = Option(
     "multi_finish",
-    type="bool",
+    type='bool | Literal["penalty"]',
     default=True,
     source="004",
-    choices=_BOTH,
-    spec="may a play of several cards empty the hand",
+    choices=(True, False, "penalty"),
+    spec=(
+        "may a play of several cards empty the hand; `penalty`: yes, and then its player draws "
+        "`uno_penalty` cards and plays on (`cards_drawn` reason `penalty_multi_finish`)"
+    ),
     group="several cards at once",
-    house_trial=_BOTH,
+    house_trial=(True, False, "penalty"),
     words=OptionWords(
         Text("Finish with several cards", "Chiudere con più carte", "Terminar com várias cartas"),
         Text("Whether a play of several cards may empty the hand.",
@@ -778,7 +792,15 @@ MULTI_FINISH = Option(
                          "gioca da sola.",
                          "Não se pode esvaziar a mão com várias cartas de uma vez: a última "
                          "carta vai sozinha."),
+            "penalty": Text("A play of several cards may empty the hand, but its player then "
+                             "draws as many cards as the UNO penalty and the round goes on.",
+                             "Si possono giocare più carte insieme anche svuotando la mano, ma "
+                             "poi si pescano altrettante carte quante la penalità per UNO e la "
+                             "manche continua.",
+                             "Quem esvazia a mão de uma vez só deve comprar tantas cartas quanto "
+                             "a penalidade do UNO, e a rodada continua."),
         },
+        values={"penalty": Text("with a penalty", "con penalità", "com penalização")},
         inert=Inert(lambda r: not (r.sequences or r.multiples), Text(
             "No effect without sequences or multiples.",
             "Non ha effetto senza scale né carte multiple.",

@@ -36,7 +36,7 @@ __all__ = [
 
 # <generated: option types>
 Variant = Literal["classic", "flip", "no_mercy"]
-DrawWhenPlayable = Literal["allowed", "forbidden"]
+DrawWhenPlayable = Literal["allowed", "forbidden", "penalty"]
 Stacking = Literal["off", "same_kind", "escalating"]
 JumpIn = Literal["off", "identical", "same_face"]
 Wd4Policy = Literal["challenge", "enforce", "free"]
@@ -75,7 +75,7 @@ class RuleSet:
     false_catch_penalty: int = 0
     sequences: bool = False
     multiples: bool = False
-    multi_finish: bool = True
+    multi_finish: bool | Literal["penalty"] = True
     action_finish: bool = True
     seven_zero: bool = False
     buzzers: bool = False
