@@ -40,6 +40,8 @@ AfterLay = Callable[["Round", int, Play, Face], None]
 """A step once the cards are laid, before the card acts or the round ends."""
 BeforeDraw = Callable[["Round", int], None]
 """A step when a seat draws in its turn, before it draws."""
+OutOfTurn = Callable[["Round", int], bool]
+"""May this seat, not the one the round waits on, also answer the pending decision?"""
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,7 @@ class Effects:
     after_lay: tuple[AfterLay, ...] = ()
     after_play: tuple[AfterPlay, ...] = ()
     before_draw: tuple[BeforeDraw, ...] = ()
+    may_challenge: OutOfTurn | None = None  # besides the player who must draw
 
 
 @dataclass
@@ -62,6 +65,7 @@ class Steps:
     after_lay: list[AfterLay] = field(default_factory=list)
     after_play: list[AfterPlay] = field(default_factory=list)
     before_draw: list[BeforeDraw] = field(default_factory=list)
+    may_challenge: OutOfTurn | None = None
 
 
 # -- the base effects ------------------------------------------------------------------------
@@ -281,7 +285,7 @@ def effects_for(rules: RuleSet) -> Effects:
     for step in STEPS:
         step(rules, steps)
     return Effects(steps.by_kind, _pending_kinds(rules), tuple(steps.after_lay),
-                   tuple(steps.after_play), tuple(steps.before_draw))
+                   tuple(steps.after_play), tuple(steps.before_draw), steps.may_challenge)
 
 
 # -- answering a pending draw ------------------------------------------------------------------

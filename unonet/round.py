@@ -20,7 +20,16 @@ from dataclasses import replace
 
 from unonet import events as ev
 from unonet import piles
-from unonet.actions import Action, Buzz, CallUno, Catch, ChooseColor, ChooseTarget, Play
+from unonet.actions import (
+    Action,
+    Buzz,
+    CallUno,
+    Catch,
+    ChooseColor,
+    ChooseTarget,
+    Play,
+)
+from unonet.actions import Challenge as ChallengeAction
 from unonet.cards import ALL_COLORS, CHALLENGEABLE_KINDS, Color, DeckManifest, Face, Kind
 from unonet.decisions import (
     DRAWS,
@@ -50,6 +59,7 @@ __all__ = ["Phase", "Round"]
 BUZZER_PENALTY = 2  # seed 003: the slowest to press B draws 2
 _BUZZ = Buzz()
 _CALL_UNO = CallUno()
+_CHALLENGE = ChallengeAction()
 
 
 class Round:
@@ -198,6 +208,9 @@ class Round:
             actions = LISTINGS[type(self.decision)](self, seat)
         else:
             actions = list(legal_plays(self, seat))
+            others = self.effects.may_challenge  # an option's step: others may challenge
+            if others is not None and self.phase is Phase.CHALLENGE and others(self, seat):
+                actions.insert(0, _CHALLENGE)
         catchable = self.catchable
         if catchable:
             if seat in catchable and len(self.hands[seat]) == 1:

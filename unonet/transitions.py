@@ -76,6 +76,15 @@ def _deciding(rnd: Round, seat: int, action: Action) -> bool:
     return seat == rnd.current
 
 
+def _may_challenge(rnd: Round, seat: int, action: Challenge) -> bool:
+    """The player who must draw, or another seat where an option's step opens the challenge
+    to it (unonet.effects, `Effects.may_challenge`)."""
+    if seat == rnd.current:
+        return True
+    others = rnd.effects.may_challenge
+    return others is not None and others(rnd, seat)
+
+
 def _may_draw(rnd: Round, seat: int, action: Draw) -> bool:
     return seat == rnd.current and can_draw(rnd, seat)
 
@@ -258,21 +267,24 @@ def challenge(rnd: Round, seat: int, action: Action) -> None:
     """RULEBOOK.md 1.6 and 6: guilty, the player of the +4 draws the pending total (+ the
     extra) and the challenger plays; innocent, the challenger draws the total + 2 and loses
     the turn. The named colour stands either way. UNO Flip's Wild Draw Two is the same with
-    2; its Wild Draw Color's total is "until the named colour" (RULEBOOK.md 3)."""
+    2; its Wild Draw Color's total is "until the named colour" (RULEBOOK.md 3). Challenged by
+    another seat than the one that must draw (`Effects.may_challenge`), the cards go to whoever
+    loses the challenge and the turn stays the drawer's: it plays (guilty) or is skipped."""
     pending = rnd.challenge
     assert pending is not None
-    hand, target = pending.hand, pending.player
+    hand, target, victim = pending.hand, pending.player, pending.seat
     guilty = holds_color((rnd.face(c) for c in hand), pending.color_before)
     rnd.emit(ev.Challenged(seat, target, guilty))
     rnd.emit(ev.ChallengeReveal(seat, target, hand, tuple(rnd.origin[c] for c in hand),
                                 pending.color_before))
     if guilty:
         rnd.pay_pending(target, rnd.rules.challenge_guilty_extra, "penalty_challenge")
-        rnd.after_pending_paid(seat)
+        rnd.after_pending_paid(victim)
     else:
         rnd.pay_pending(seat, 2, "penalty_challenge")
-        rnd.emit(ev.Skipped(seat, pending.chain[-1].kind.value))
-        rnd.after_pending_paid(rnd.step(seat, 1))
+        if victim not in rnd.out:
+            rnd.emit(ev.Skipped(victim, pending.chain[-1].kind.value))
+        rnd.after_pending_paid(rnd.step(victim, 1))
 
 
 def choose_target(rnd: Round, seat: int, action: ChooseTarget) -> None:
@@ -323,7 +335,7 @@ TRANSITIONS: dict[tuple[Phase, type], Transition] = {
     (Phase.STACK, Accept): _ACCEPTS,
     (Phase.CHALLENGE, Play): _PLAY,
     (Phase.CHALLENGE, Accept): _ACCEPTS,
-    (Phase.CHALLENGE, Challenge): Transition(_deciding, challenge, True),
+    (Phase.CHALLENGE, Challenge): Transition(_may_challenge, challenge, True),
     (Phase.CHOOSE_TARGET, ChooseTarget): Transition(_may_target, choose_target, True),
     (Phase.BUZZER, Buzz): Transition(_may_buzz, buzz, False),
 }
