@@ -19,8 +19,8 @@ DRAWS = ["b1", "b2", "b3", "b4", "b5", "b6", "b7", "b8"]
 
 
 def test_drawing_while_holding_a_playable_card_costs_the_uno_penalty() -> None:
-    """"mas não jogá-la e comprar outra, uma penalização é aplicada": the draw is allowed, then
-    the penalty (uno_penalty=5 as in seed 004's preset), then the card drawn."""
+    """"mas não jogá-la e comprar outra, uma penalização é aplicada": the draw is allowed, the
+    card is drawn, then the penalty (uno_penalty=5 as in seed 004's preset)."""
     rules = RuleSet(draw_when_playable="penalty", uno_penalty=5)
     match = deal([["y1", "y2"], ["r7", "g9"], ["g1", "g2"]], top="r5", draws=DRAWS, rules=rules)
     assert plays(match, 1) == {"r7"}
@@ -28,7 +28,7 @@ def test_drawing_while_holding_a_playable_card_costs_the_uno_penalty() -> None:
     events = match.apply(1, Draw())
     drawn = of_type(events, ev.CardsDrawn)
     assert [(e.seat, e.reason, len(e.positions)) for e in drawn] == [
-        (1, "penalty_draw", 5), (1, "draw", 1)]
+        (1, "draw", 1), (1, "penalty_draw", 5)]
     assert drawn_codes(match, events, 1) == DRAWS[:6]
 
 

@@ -38,8 +38,9 @@ Effect = Callable[["Round", int, Face, str], None]
 AfterPlay = Callable[["Round", int, Play, Face, "RunWindow | None"], None]
 AfterLay = Callable[["Round", int, Play, Face], None]
 """A step once the cards are laid, before the card acts or the round ends."""
-BeforeDraw = Callable[["Round", int], None]
-"""A step when a seat draws in its turn, before it draws."""
+BeforeDraw = Callable[["Round", int], "Callable[[], object] | None"]
+"""A step when a seat draws in its turn: it looks at the hand before the draw, and what it
+returns is done once the card is drawn (so the record names the draw first)."""
 OutOfTurn = Callable[["Round", int], bool]
 """May this seat, not the one the round waits on, also answer the pending decision?"""
 
@@ -260,11 +261,12 @@ def _penalties_step(rules: RuleSet, steps: Steps) -> None:
         steps.after_lay.append(_multi_finish_penalty)
 
 
-def _draw_penalty(rnd: Round, seat: int) -> None:
+def _draw_penalty(rnd: Round, seat: int) -> Callable[[], object] | None:
     """Seed 004: "Se o jogador possuir a carta que precisa para ser jogada, mas não jogá-la e
-    comprar outra, uma penalização é aplicada"."""
-    if not rnd.draws_this_turn and legal_plays(rnd, seat):
-        rnd.draw_cards(seat, rnd.rules.uno_penalty, "penalty_draw")
+    comprar outra, uma penalização é aplicada": the penalty follows the card drawn."""
+    if rnd.draws_this_turn or not legal_plays(rnd, seat):
+        return None
+    return lambda: rnd.draw_cards(seat, rnd.rules.uno_penalty, "penalty_draw")
 
 
 def _multi_finish_penalty(rnd: Round, seat: int, action: Play, face: Face) -> None:

@@ -181,13 +181,13 @@ def draw(rnd: Round, seat: int, action: Action) -> None:
     played at once (the drawn-card lock), else the turn passes when no more draws are left."""
     turn = rnd.decision
     assert isinstance(turn, Turn)
-    for step in rnd.effects.before_draw:
-        step(rnd, seat)
-        if rnd.decision is not turn:
-            return  # knocked out by a penalty (max_hand), or the round ended
+    owed = [step(rnd, seat) for step in rnd.effects.before_draw]
     draws = turn.draws + 1
     drawn = _draw_until_playable(rnd, seat) if rnd.rules.draw_until_playable else (
         next(iter(rnd.draw_cards(seat, 1, "draw")), None))
+    for then in owed:
+        if then is not None and rnd.decision is turn:
+            then()
     if rnd.decision is not turn:
         return  # knocked out by the draw (max_hand), or the round ended
     if drawn is None:
