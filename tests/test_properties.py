@@ -233,7 +233,7 @@ def choose_action(
         legal = all_legal(match)
     cur = match.pending_seat
     extra = [(s, a) for s, a in legal
-             if isinstance(a, OUT_OF_TURN) or (isinstance(a, Play) and s != cur)]
+             if isinstance(a, OUT_OF_TURN) or (isinstance(a, Play | Challenge) and s != cur)]
     if extra and not greedy and rng.random() < 0.2:
         return rng.choice(extra)
     buzzes = [(s, a) for s, a in legal if isinstance(a, Buzz)]
@@ -613,6 +613,11 @@ class GameChecker:
                 assert kinds <= DECIDER_ACTIONS[rnd.phase], self.where()
             else:
                 for action in decisions:
+                    if isinstance(action, Challenge):  # challenge_by=anyone, seed 003
+                        assert self.rules.challenge_by == "anyone", self.where()
+                        assert rnd.phase is Phase.CHALLENGE, self.where()
+                        assert seat != rnd.wd4_player, self.where()
+                        continue
                     assert isinstance(action, Play), f"{action} of {seat}" + self.where()
                     self.check_out_of_turn(rnd, seat, action)
 

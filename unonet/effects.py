@@ -276,7 +276,21 @@ def _multi_finish_penalty(rnd: Round, seat: int, action: Play, face: Face) -> No
         rnd.draw_cards(seat, rnd.rules.uno_penalty, "penalty_multi_finish")
 
 
-STEPS: tuple[Step, ...] = (_seven_zero_step, _sequences_step, _penalties_step)
+def _challenge_by_step(rules: RuleSet, steps: Steps) -> None:
+    """challenge_by=anyone, seed 003: "se un altro giocatore lo suppone o se se ne accorge
+    [...] può considerarlo un bluff e può denunciarlo premendo il tasto F"."""
+    if rules.challenge_by == "anyone":
+        steps.may_challenge = _not_the_bluffer
+
+
+def _not_the_bluffer(rnd: Round, seat: int) -> bool:
+    challenge = rnd.challenge
+    return challenge is not None and seat != challenge.player
+
+
+STEPS: tuple[Step, ...] = (
+    _seven_zero_step, _sequences_step, _penalties_step, _challenge_by_step,
+)
 """Each option's change to the base effects, in order."""
 
 

@@ -619,6 +619,53 @@ CHALLENGE_GUILTY_EXTRA = Option(
     ),
 )
 
+CHALLENGE_BY = Option(
+    "challenge_by",
+    type="ChallengeBy",
+    default="next_player",
+    source="003",
+    choices=("next_player", "anyone"),
+    spec=(
+        "who may challenge a Wild Draw Four: the player who must draw, or any other player but "
+        "its own (9.5, `challenge`); the cards go to whoever loses the challenge"
+    ),
+    group="draw cards",
+    readme="`anyone`, seed 003",
+    house_trial=("next_player", "anyone"),
+    words=OptionWords(
+        Text("Who may call a bluff", "Chi può denunciare il bluff", "Quem pode denunciar o blefe"),
+        Text("Who may challenge a wild draw card as a bluff.",
+              "Chi può denunciare come bluff una carta Più jolly.",
+              "Quem pode desafiar como blefe uma carta coringa de compra."),
+        {
+            "next_player": Text("Only the player who must draw may challenge it (official).",
+                                 "Solo chi deve pescare può denunciarlo (regola ufficiale).",
+                                 "Só quem deve comprar pode desafiá-lo (regra oficial)."),
+            "anyone": Text("Any other player may challenge it too, before the player who "
+                            "must draw answers: guilty, its player draws the cards; innocent, "
+                            "whoever challenged draws them and 2 more, and the player who "
+                            "must draw loses the turn without drawing.",
+                            "Se un altro giocatore lo suppone, può denunciarlo anche lui, "
+                            "prima che risponda chi deve pescare: se è un bluff, chi l'ha "
+                            "giocato prende le carte; se no, chi l'ha denunciato a torto le "
+                            "prende con 2 in più, e chi doveva pescare salta il turno senza "
+                            "pescare.",
+                            "Qualquer outro jogador também pode desafiá-lo, antes que responda "
+                            "quem deve comprar: se for blefe, quem o jogou compra as cartas; se "
+                            "não, quem desafiou as compra com mais 2, e quem devia comprar "
+                            "perde a vez sem comprar."),
+        },
+        values={"next_player": Text("the next player", "il giocatore successivo",
+                                    "o próximo jogador"),
+                "anyone": Text("anyone", "chiunque", "qualquer um")},
+        inert=Inert(lambda r: r.wd4_policy != "challenge", Text(
+            "No effect: no wild draw card may be challenged under these rules.",
+            "Non ha effetto: con queste regole nessuna carta Più jolly si può contestare.",
+            "Sem efeito: com estas regras nenhuma carta coringa de compra pode ser "
+            "desafiada.")),
+    ),
+)
+
 UNO_PENALTY = Option(
     "uno_penalty",
     type="int",
@@ -1196,6 +1243,7 @@ DECLARED: tuple[Option, ...] = (
     JUMP_IN_PENALTY,
     WD4_POLICY,
     CHALLENGE_GUILTY_EXTRA,
+    CHALLENGE_BY,
     UNO_PENALTY,
     UNO_AUTO_PENALTY,
     FALSE_CATCH_PENALTY,

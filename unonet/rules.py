@@ -40,6 +40,7 @@ DrawWhenPlayable = Literal["allowed", "forbidden", "penalty"]
 Stacking = Literal["off", "same_kind", "escalating"]
 JumpIn = Literal["off", "identical", "same_face"]
 Wd4Policy = Literal["challenge", "enforce", "free"]
+ChallengeBy = Literal["next_player", "anyone"]
 Scoring = Literal["winner_collects", "lowest_wins", "elimination"]
 Teams = Literal["off", "pairs"]
 # </generated>
@@ -70,6 +71,7 @@ class RuleSet:
     jump_in_penalty: int = 3
     wd4_policy: Wd4Policy = "challenge"
     challenge_guilty_extra: int = 0
+    challenge_by: ChallengeBy = "next_player"
     uno_penalty: int = 2
     uno_auto_penalty: bool = False
     false_catch_penalty: int = 0
