@@ -151,3 +151,30 @@ def test_accepting_a_deflected_wild_draw_four_draws_for_the_wild_draw_four() -> 
     reason = one(events, ev.CardsDrawn).reason
     assert reason in ("stack", "wild_draw_four")
     assert one(events, ev.Skipped).reason == reason
+
+
+def test_without_stacking_a_skip_still_passes_a_pending_draw_two_on() -> None:
+    """Seed 003 "Risposte avanzate": it "permette, oltre alle risposte alle carte Più 2 e Cambio
+    colore più 4, anche le risposte alle carte Salta, Inverti e Buzzer, in modo da trasferire
+    l'obbligo di pescare ad un altro giocatore": deflect alone makes a Draw Two's draw wait for
+    an answer (no stacking on it), which a Skip passes on."""
+    rules = RuleSet(deflect=True)
+    match = _pending_two(["bS", "g+2", "y9"], rules=rules)
+    assert plays(match, 2) == {"bS"}  # no +2 on the +2: stacking is off
+    refused(match, 2, Play(card(match, 2, "g+2")), ErrorCode.DRAW_PENDING)
+    events = play(match, 2, "bS")
+    assert one(events, ev.DrawDeflected) == ev.DrawDeflected(2, 3, 2)
+    events = match.apply(3, Accept())
+    assert drawn_codes(match, events, 3) == FOUR[:2]
+    assert one(events, ev.Skipped) == ev.Skipped(3, "draw_two")  # the card's own draw
+    assert current(match) == 0
+
+
+def test_without_stacking_or_deflect_a_draw_two_is_drawn_at_once() -> None:
+    """RULEBOOK.md 1.5: the official Draw Two, nothing to answer."""
+    match = deal([SEAT0, ["r+2", "r5", "b6"], ["bS", "g1", "y9"], SEAT3], top="r3",
+                 draws=FOUR, rules=RuleSet())
+    events = play(match, 1, "r+2")
+    assert drawn_codes(match, events, 2) == FOUR[:2]
+    assert one(events, ev.Skipped) == ev.Skipped(2, "draw_two")
+    assert current(match) == 3

@@ -231,3 +231,47 @@ def test_free_policy_accepts_any_wild_draw_four_and_has_no_challenge() -> None:
     assert drawn_codes(match, events, 2) == SIX[:4]
     assert current(match) == 0
     assert active_color(match) is G
+
+
+# -- challenge_by=anyone (seed 003) ---------------------------------------------------------------
+
+ANYONE = RuleSet(challenge_by="anyone")
+
+
+def test_any_other_player_may_challenge_a_wild_draw_four() -> None:
+    """Seed 003: "se un altro giocatore lo suppone o se se ne accorge basandosi sul gioco che
+    avete fatto fino a questo momento, può considerarlo un bluff e può denunciarlo premendo il
+    tasto F. Se avete giocato il Cambio colore più 4 ed avevate altre carte da giocare, siete
+    voi a prendere le 4 carte, più 2 di penalità." Seat 0 challenges; seat 1 bluffed (it held
+    r5 on r3): seat 1 draws the 4 (+2 extra here) and seat 2, who was to draw, plays."""
+    match, _ = _wd4(["W+4", "r5", "b6", "y7"], rules=ANYONE.replace(challenge_guilty_extra=2))
+    assert match.legal_actions(0)[0] == Challenge()
+    assert Challenge() not in match.legal_actions(1)  # not on one's own card
+    refused(match, 1, Challenge(), ErrorCode.NOT_YOUR_DECISION)
+    events = match.apply(0, Challenge())
+    assert one(events, ev.Challenged) == ev.Challenged(0, 1, True)
+    assert one(events, ev.ChallengeReveal).audience == frozenset({0})
+    assert drawn_codes(match, events, 1) == SIX
+    assert current(match) == 2 and phase(match) == "turn"
+    assert active_color(match) is G
+
+
+def test_a_wrong_challenge_by_another_player_costs_it_six_and_skips_the_drawer() -> None:
+    """Seed 003: "Se, invece, non avevate realmente la possibilità di giocare altre carte, sarà
+    chi vi ha denunciato a torto a prendere 6 carte." The player who must draw takes nothing
+    and loses the turn, as the Wild Draw Four's target."""
+    match, _ = _wd4(["W+4", "b5", "b6", "y7"], rules=ANYONE)
+    before = len(match.round.hands[2])  # type: ignore[union-attr]
+    events = match.apply(0, Challenge())
+    assert one(events, ev.Challenged) == ev.Challenged(0, 1, False)
+    assert drawn_codes(match, events, 0) == SIX
+    assert len(match.round.hands[2]) == before  # type: ignore[union-attr]
+    assert one(events, ev.Skipped) == ev.Skipped(2, "wild_draw_four")
+    assert current(match) == 0
+
+
+def test_by_default_only_the_player_who_must_draw_may_challenge() -> None:
+    """RULEBOOK.md 1.6, the official rule: the challenge is the next player's."""
+    match, _ = _wd4(["W+4", "r5", "b6", "y7"])
+    assert match.legal_actions(0) == []
+    refused(match, 0, Challenge(), ErrorCode.NOT_YOUR_DECISION)

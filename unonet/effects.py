@@ -15,7 +15,7 @@ Two makes that player draw; a Reverse lets the dealer begin the other way (RULEB
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -24,7 +24,7 @@ from unonet.actions import Play
 from unonet.cards import CHALLENGEABLE_KINDS, DRAW_AMOUNTS, Color, Face, Kind
 from unonet.decisions import Challenge, ColorToName, PendingDraw, RunWindow, TargetToPick
 from unonet.flip import other_side
-from unonet.legality import cancels
+from unonet.legality import cancels, legal_plays
 from unonet.phase import Phase
 from unonet.rules import RuleSet
 
@@ -36,16 +36,37 @@ __all__ = ["OPENING", "Effects", "answer", "effects_for", "pend_draw"]
 Effect = Callable[["Round", int, Face, str], None]
 """(round, the player's seat, the card's face, the cause: "" played, "first_card_" turned up)."""
 AfterPlay = Callable[["Round", int, Play, Face, "RunWindow | None"], None]
+AfterLay = Callable[["Round", int, Play, Face], None]
+"""A step once the cards are laid, before the card acts or the round ends."""
+BeforeDraw = Callable[["Round", int], "Callable[[], object] | None"]
+"""A step when a seat draws in its turn: it looks at the hand before the draw, and what it
+returns is done once the card is drawn (so the record names the draw first)."""
+OutOfTurn = Callable[["Round", int], bool]
+"""May this seat, not the one the round waits on, also answer the pending decision?"""
 
 
 @dataclass(frozen=True)
 class Effects:
     """One rule set's effects: by kind, the kinds whose draw waits for an answer, and the
-    steps after every play."""
+    options' steps: once the cards are laid, after every play, before a draw."""
 
     by_kind: dict[Kind, Effect]
     pends: frozenset[Kind]
-    after_play: tuple[AfterPlay, ...]
+    after_lay: tuple[AfterLay, ...] = ()
+    after_play: tuple[AfterPlay, ...] = ()
+    before_draw: tuple[BeforeDraw, ...] = ()
+    may_challenge: OutOfTurn | None = None  # besides the player who must draw
+
+
+@dataclass
+class Steps:
+    """What an option's step may change: the effect by kind and the step lists."""
+
+    by_kind: dict[Kind, Effect]
+    after_lay: list[AfterLay] = field(default_factory=list)
+    after_play: list[AfterPlay] = field(default_factory=list)
+    before_draw: list[BeforeDraw] = field(default_factory=list)
+    may_challenge: OutOfTurn | None = None
 
 
 # -- the base effects ------------------------------------------------------------------------
@@ -206,41 +227,81 @@ def open_run(rnd: Round, seat: int, action: Play, face: Face, previous: RunWindo
 
 def _pending_kinds(rules: RuleSet) -> frozenset[Kind]:
     """The draw cards whose draw waits for the next player's answer rather than being taken at
-    once: under `stacking` every draw card with a count (a Wild Draw Color never stacks), and
-    a challengeable wild draw card under wd4_policy=challenge."""
+    once: under `stacking` or `deflect` every draw card with a count (a Wild Draw Color never
+    stacks), and a challengeable wild draw card under wd4_policy=challenge. Seed 003's
+    "Risposte avanzate" deflect "oltre alle risposte alle carte Più 2 e Cambio colore più 4":
+    with or without stacking, a Draw Two waits to be passed on."""
     pends: set[Kind] = set()
-    if rules.stacking != "off":
+    if rules.stacking != "off" or rules.deflect:
         pends |= set(DRAW_AMOUNTS)
     if rules.wd4_policy == "challenge":
         pends |= CHALLENGEABLE_KINDS
     return frozenset(pends)
 
 
-Step = Callable[[RuleSet, dict[Kind, Effect], list[AfterPlay]], None]
+Step = Callable[[RuleSet, Steps], None]
 
 
-def _seven_zero_step(rules: RuleSet, table: dict[Kind, Effect], after: list[AfterPlay]) -> None:
+def _seven_zero_step(rules: RuleSet, steps: Steps) -> None:
     if rules.seven_zero:
-        table[Kind.NUMBER] = seven_zero_number
+        steps.by_kind[Kind.NUMBER] = seven_zero_number
 
 
-def _sequences_step(rules: RuleSet, table: dict[Kind, Effect], after: list[AfterPlay]) -> None:
+def _sequences_step(rules: RuleSet, steps: Steps) -> None:
     if rules.sequences:
-        after.append(open_run)
+        steps.after_play.append(open_run)
 
 
-STEPS: tuple[Step, ...] = (_seven_zero_step, _sequences_step)
-"""Each option's change to the base table: (rules, the table by kind, the after-play steps)."""
+def _penalties_step(rules: RuleSet, steps: Steps) -> None:
+    """Seed 004's penalties instead of refusals, each the UNO penalty's cards (the one count
+    it names: "deve comprar mais cinco cartas", with uno_penalty=5 in its preset)."""
+    if rules.draw_when_playable == "penalty":
+        steps.before_draw.append(_draw_penalty)
+    if rules.multi_finish == "penalty":
+        steps.after_lay.append(_multi_finish_penalty)
+
+
+def _draw_penalty(rnd: Round, seat: int) -> Callable[[], object] | None:
+    """Seed 004: "Se o jogador possuir a carta que precisa para ser jogada, mas não jogá-la e
+    comprar outra, uma penalização é aplicada": the penalty follows the card drawn."""
+    if rnd.draws_this_turn or not legal_plays(rnd, seat):
+        return None
+    return lambda: rnd.draw_cards(seat, rnd.rules.uno_penalty, "penalty_draw")
+
+
+def _multi_finish_penalty(rnd: Round, seat: int, action: Play, face: Face) -> None:
+    """Seed 004: "Caso alguém esvazie as cartas da mão de uma vez só [...] deve comprar mais
+    cinco cartas": the play stands, its player draws and plays on."""
+    if action.also and not rnd.hands[seat]:
+        rnd.draw_cards(seat, rnd.rules.uno_penalty, "penalty_multi_finish")
+
+
+def _challenge_by_step(rules: RuleSet, steps: Steps) -> None:
+    """challenge_by=anyone, seed 003: "se un altro giocatore lo suppone o se se ne accorge
+    [...] può considerarlo un bluff e può denunciarlo premendo il tasto F"."""
+    if rules.challenge_by == "anyone":
+        steps.may_challenge = _not_the_bluffer
+
+
+def _not_the_bluffer(rnd: Round, seat: int) -> bool:
+    challenge = rnd.challenge
+    return challenge is not None and seat != challenge.player
+
+
+STEPS: tuple[Step, ...] = (
+    _seven_zero_step, _sequences_step, _penalties_step, _challenge_by_step,
+)
+"""Each option's change to the base effects, in order."""
 
 
 @lru_cache(maxsize=64)
 def effects_for(rules: RuleSet) -> Effects:
     """The effects a round under `rules` plays by (rule sets are immutable values)."""
-    table = dict(_BASE)
-    after: list[AfterPlay] = []
+    steps = Steps(dict(_BASE))
     for step in STEPS:
-        step(rules, table, after)
-    return Effects(table, _pending_kinds(rules), tuple(after))
+        step(rules, steps)
+    return Effects(steps.by_kind, _pending_kinds(rules), tuple(steps.after_lay),
+                   tuple(steps.after_play), tuple(steps.before_draw), steps.may_challenge)
 
 
 # -- answering a pending draw ------------------------------------------------------------------

@@ -37,7 +37,7 @@ from unonet.actions import (
     Play,
 )
 from unonet.cards import CHALLENGEABLE_KINDS, Face, Kind
-from unonet.decisions import DRAWS
+from unonet.decisions import DRAWS, Turn
 from unonet.errors import EngineError, ErrorCode
 from unonet.matching import holds_color
 from unonet.phase import Phase
@@ -62,10 +62,21 @@ _JUMP_IN_PHASES = (Phase.TURN, Phase.STACK, Phase.CHALLENGE)
 
 
 def play_refusal(rnd: Round, seat: int, play: Play) -> EngineError | None:
-    """None when `seat` may make `play` now, else the error that says why not."""
+    """None when `seat` may make `play` now, else the error that says why not.
+
+    The common case first: one card in one's turn, before drawing, that matches the top card
+    under rules that forbid no matching card; it is then legal exactly when it is one of the
+    card's listed plays (its colour named if wild, UNO called only with a next-to-last card)."""
     hand = rnd.hands[seat]
-    if play.card not in hand:
-        return EngineError(ErrorCode.CARD_NOT_IN_HAND, f"card {play.card} is not in hand")
+    card = play.card
+    if card not in hand:
+        return EngineError(ErrorCode.CARD_NOT_IN_HAND, f"card {card} is not in hand")
+    decision = rnd.decision
+    if (type(decision) is Turn and decision.seat == seat and not decision.draws
+            and not play.also and not rnd.restricted_plays
+            and card in rnd.table.matching(rnd.discard[-1], rnd.active_color)
+            and play in _card_plays(rnd, hand, card)):
+        return None
     refusal = _first_card_refusal(rnd, seat, play.card)
     if refusal is not None:
         return refusal
@@ -99,7 +110,7 @@ def cards_left(rnd: Round, hand: Sequence[int], card: int, also: int = 0) -> int
 
 def _card_plays(rnd: Round, hand: Sequence[int], card: int) -> tuple[Play, ...]:
     """The listed plays of one card: with and without UNO when it leaves one card."""
-    if rnd.face(card).kind is Kind.DISCARD_ALL:
+    if rnd.no_mercy and rnd.face(card).kind is Kind.DISCARD_ALL:
         one_left = cards_left(rnd, hand, card) == 1
     else:
         one_left = len(hand) == 2
@@ -370,18 +381,21 @@ def legal_plays(rnd: Round, seat: int) -> list[Play]:
                 if out_of_turn_refusal(rnd, seat, card) is None:
                     plays += _card_plays(rnd, hand, card)
         return plays
-    if rnd.phase is Phase.TURN:
-        if rnd.drawn_card is not None:
-            candidates: Sequence[int] = (rnd.drawn_card,)
-        elif rnd.draws_this_turn:
+    decision = rnd.decision
+    if type(decision) is Turn:
+        if decision.drawn is not None:
+            candidates: Sequence[int] = (decision.drawn,)
+        elif decision.draws:
             return plays
         else:
             candidates = hand
-        matching = rnd.table.matching(rnd.top, rnd.active_color)
+        table = rnd.table
+        matching = table.matching(rnd.discard[-1], rnd.active_color)
         restricted = rnd.restricted_plays
+        by_card = table.plays_with_uno if len(hand) == 2 else table.plays
         for card in candidates:  # plays_in_turn, with the top card's set looked up once
             if card in matching and not (restricted and rule_refusal(rnd, hand, card)):
-                plays += _card_plays(rnd, hand, card)
+                plays += _card_plays(rnd, hand, card) if rnd.no_mercy else by_card[card]
         if (rnd.rules.sequences or rnd.rules.multiples) and candidates is hand:
             plays += _combinations(rnd, seat, [p.card for p in plays if p.color is None])
     elif (rnd.phase is Phase.STACK or rnd.phase is Phase.CHALLENGE) and (

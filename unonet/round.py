@@ -20,7 +20,16 @@ from dataclasses import replace
 
 from unonet import events as ev
 from unonet import piles
-from unonet.actions import Action, Buzz, CallUno, Catch, ChooseColor, ChooseTarget, Play
+from unonet.actions import (
+    Action,
+    Buzz,
+    CallUno,
+    Catch,
+    ChooseColor,
+    ChooseTarget,
+    Play,
+)
+from unonet.actions import Challenge as ChallengeAction
 from unonet.cards import ALL_COLORS, CHALLENGEABLE_KINDS, Color, DeckManifest, Face, Kind
 from unonet.decisions import (
     DRAWS,
@@ -43,13 +52,14 @@ from unonet.plays import PlayTable, play_table
 from unonet.rules import RuleSet
 from unonet.scoring import hand_points
 from unonet.shuffle import deal_order
-from unonet.transitions import ANY_PHASE, EXPIRY, LISTINGS, TRANSITIONS, Transition
+from unonet.transitions import ACCEPTS, EXPIRY, LISTINGS, Transition
 
 __all__ = ["Phase", "Round"]
 
 BUZZER_PENALTY = 2  # seed 003: the slowest to press B draws 2
 _BUZZ = Buzz()
 _CALL_UNO = CallUno()
+_CHALLENGE = ChallengeAction()
 
 
 class Round:
@@ -105,6 +115,7 @@ class Round:
         self.catchable: dict[int, int] = {}  # seat -> turn_serial when its window opened
         self.catches = tuple(Catch(target) for target in range(seats))  # listed, not built
         self.targets = tuple(ChooseTarget(target) for target in range(seats))
+        self.turns = tuple(Turn(seat) for seat in range(seats))  # a fresh turn, shared
         self.winner: int | None = None
         self._events: list[ev.Event] = []
         # UNO Flip: what each player was shown of the cards so far (unonet.flip.FlipSight).
@@ -194,9 +205,12 @@ class Round:
         if self.phase is Phase.BUZZER:
             actions: list[Action] = [_BUZZ] if seat in self.buzz_waiting else []
         elif seat == self.current:
-            actions = LISTINGS[self.phase](self, seat)
+            actions = LISTINGS[type(self.decision)](self, seat)
         else:
             actions = list(legal_plays(self, seat))
+            others = self.effects.may_challenge  # an option's step: others may challenge
+            if others is not None and self.phase is Phase.CHALLENGE and others(self, seat):
+                actions.insert(0, _CHALLENGE)
         catchable = self.catchable
         if catchable:
             if seat in catchable and len(self.hands[seat]) == 1:
@@ -260,8 +274,7 @@ class Round:
         `legal_actions(seat)`), else None."""
         if not 0 <= seat < self.seats or seat in self.out or self.phase is Phase.ROUND_OVER:
             return None
-        kind = type(action)
-        transition = TRANSITIONS.get((self.phase, kind)) or ANY_PHASE.get(kind)
+        transition = ACCEPTS[type(self.decision)].get(type(action))
         if transition is None or not transition.judge(self, seat, action):
             return None
         return transition
@@ -369,7 +382,7 @@ class Round:
             return
         if seat in self.out:
             seat = self.step(seat, 1)
-        self.enter(Turn(seat))
+        self.enter(self.turns[seat])
         self.emit(ev.TurnStarted(seat, self.direction))
 
     def set_decision(self, decision: Decision) -> None:
@@ -387,14 +400,19 @@ class Round:
         the face of the new top card. A Discard All takes its colour's cards with it."""
         hand = self.hands[seat]
         also = action.also
-        for card in (action.card, *also) if also else (action.card,):
-            last = not also or card == also[-1]
+        if not also:
+            card = action.card
+            hand.remove(card)
+            self.discard.append(card)
+            self.emit(ev.CardPlayed(seat, card, self.origin[card], action.color, action.uno))
+        for card in (action.card, *also) if also else ():
+            last = card == also[-1]
             hand.remove(card)
             self.discard.append(card)
             self.emit(ev.CardPlayed(
                 seat, card, self.origin[card], action.color if last else None, action.uno and last
             ))
-        face = self.face(self.discard[-1])
+        face = self.table.faces[self.discard[-1]]
         if face.kind is Kind.DISCARD_ALL:
             self._discard_all(seat, face)
         return face

@@ -51,6 +51,7 @@ class RoundState(Protocol):
     finished: int | None
     turn_serial: int
     restricted_plays: bool
+    no_mercy: bool
 
     @property
     def top(self) -> int: ...

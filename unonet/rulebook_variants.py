@@ -218,6 +218,9 @@ MEANINGS: dict[str, dict[str, Text]] = {
                                        "scoprire.",
                                        "Sem efeito no UNO Sem Piedade: não há blefe a "
                                        "descobrir."),
+        "challenge_by": Text("No effect in No Mercy: there is no bluff to catch.",
+                             "Nessun effetto in UNO Senza pietà: non c'è bluff da scoprire.",
+                             "Sem efeito no UNO Sem Piedade: não há blefe a descobrir."),
         "action_finish": Text("Whether the last card may be an action card or a wild: in No "
                               "Mercy any card may.",
                               "Se l'ultima carta può essere una carta Azione o jolly: in UNO "
@@ -393,6 +396,12 @@ STATEMENTS: dict[str, dict[str, dict[Any, Text]]] = {
         },
     },
     "no_mercy": {
+        "challenge_by": {
+            value: Text("No effect in No Mercy: there is no bluff to catch.",
+                        "Nessun effetto in UNO Senza pietà: non c'è bluff da scoprire.",
+                        "Sem efeito no UNO Sem Piedade: não há blefe a descobrir.")
+            for value in ("next_player", "anyone")
+        },
         "stack_mix_wild": {
             True: Text("A wild draw card may answer a coloured one and a coloured one a wild "
                        "one, when worth at least as much: a Wild Draw Six on a Draw Four, a "
@@ -452,6 +461,11 @@ STATEMENTS: dict[str, dict[str, dict[Any, Text]]] = {
 not listed reads as in rulebook_text (its words are true of the variant)."""
 
 INERT_WORDS: dict[str, dict[str, Text]] = {
+    "no_mercy": {
+        "challenge_by": Text("No effect in No Mercy: there is no bluff to catch.",
+                             "Nessun effetto in UNO Senza pietà: non c'è bluff da scoprire.",
+                             "Sem efeito no UNO Sem Piedade: não há blefe a descobrir."),
+    },
     "flip": {
         "stack_mix_wild": Text("No effect without stacking.",
                                "Non ha effetto senza le risposte alle carte Più.",

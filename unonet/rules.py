@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, get_args
+from typing import Any, Literal
 
 from unonet.cards import DeckManifest, classic_manifest
 from unonet.errors import ErrorCode, RulesError
@@ -21,6 +21,7 @@ from unonet.no_mercy_deck import (
     NO_MERCY_SETS,
     no_mercy_manifest,
 )
+from unonet.options import DECLARED, Option
 
 __all__ = [
     "OPTIONS",
@@ -33,32 +34,27 @@ __all__ = [
     "preset",
 ]
 
+# <generated: option types>
 Variant = Literal["classic", "flip", "no_mercy"]
-DrawWhenPlayable = Literal["allowed", "forbidden"]
+DrawWhenPlayable = Literal["allowed", "forbidden", "penalty"]
 Stacking = Literal["off", "same_kind", "escalating"]
 JumpIn = Literal["off", "identical", "same_face"]
 Wd4Policy = Literal["challenge", "enforce", "free"]
+ChallengeBy = Literal["next_player", "anyone"]
 Scoring = Literal["winner_collects", "lowest_wins", "elimination"]
 Teams = Literal["off", "pairs"]
+# </generated>
 
-
-@dataclass(frozen=True)
-class OptionInfo:
-    """An option's values and source, and how `--set NAME=VALUE` parses it. What it means,
-    in words and languages, is unonet.rulebook's."""
-
-    name: str
-    source: str
-    choices: tuple[Any, ...] = ()
-    minimum: int | None = None
-    maximum: int | None = None
-    nullable: bool = False
+OptionInfo = Option
+"""An option's declaration (unonet.options): its values and source, how `--set NAME=VALUE`
+parses it, what it means in words."""
 
 
 @dataclass(frozen=True)
 class RuleSet:
     """Every option of RULEBOOK.md; the defaults are the official rules (preset `official`)."""
 
+    # <generated: rule set fields>
     variant: Variant = "classic"
     hand_size: int = 7
     decks: int = 1
@@ -75,12 +71,13 @@ class RuleSet:
     jump_in_penalty: int = 3
     wd4_policy: Wd4Policy = "challenge"
     challenge_guilty_extra: int = 0
+    challenge_by: ChallengeBy = "next_player"
     uno_penalty: int = 2
     uno_auto_penalty: bool = False
     false_catch_penalty: int = 0
     sequences: bool = False
     multiples: bool = False
-    multi_finish: bool = True
+    multi_finish: bool | Literal["penalty"] = True
     action_finish: bool = True
     seven_zero: bool = False
     buzzers: bool = False
@@ -92,6 +89,7 @@ class RuleSet:
     max_rounds: int | None = None
     teams: Teams = "off"
     flip_passes_hands: bool = False
+    # </generated>
 
     def __post_init__(self) -> None:
         if self.variant == "no_mercy":
@@ -123,7 +121,7 @@ class RuleSet:
                     )
                 continue
             if isinstance(value, bool) or not isinstance(value, int):
-                if info.name == "max_hand_penalty" and value == "hand":
+                if value in info.also:
                     continue
                 raise RulesError(info.name, f"must be a whole number, not {value!r}")
             if info.minimum is not None and value < info.minimum:
@@ -298,50 +296,9 @@ def _show(values: tuple[Any, ...] | frozenset[Any]) -> str:
     return ", ".join(str(v) for v in sorted(values, key=str))
 
 
-def _literal(tp: Any) -> tuple[Any, ...]:
-    return tuple(get_args(tp))
 
-
-_BOOL = (True, False)
-
-OPTIONS: dict[str, OptionInfo] = {
-    o.name: o
-    for o in (
-        OptionInfo("variant", "RULEBOOK 3-4", _literal(Variant)),
-        OptionInfo("hand_size", "003", minimum=1, maximum=20),
-        OptionInfo("decks", "003", minimum=1, maximum=4),
-        OptionInfo("colors", "003", minimum=4, maximum=8),
-        OptionInfo("max_players", "000", minimum=2, maximum=10),
-        OptionInfo("draw_when_playable", "000, 003, 004", _literal(DrawWhenPlayable)),
-        OptionInfo("play_after_draw", "003", _BOOL),
-        OptionInfo("draw_until_playable", "003, 004", _BOOL),
-        OptionInfo("max_draws_per_turn", "003", minimum=1, maximum=10),
-        OptionInfo("stacking", "000, 003", _literal(Stacking)),
-        OptionInfo("stack_mix_wild", "003", _BOOL),
-        OptionInfo("deflect", "003", _BOOL),
-        OptionInfo("jump_in", "003", _literal(JumpIn)),
-        OptionInfo("jump_in_penalty", "003", minimum=0, maximum=100),
-        OptionInfo("wd4_policy", "003", _literal(Wd4Policy)),
-        OptionInfo("challenge_guilty_extra", "003", minimum=0, maximum=2),
-        OptionInfo("uno_penalty", "000-004", minimum=0, maximum=10),
-        OptionInfo("uno_auto_penalty", "004", _BOOL),
-        OptionInfo("false_catch_penalty", "other games", minimum=0, maximum=4),
-        OptionInfo("sequences", "003, 004", _BOOL),
-        OptionInfo("multiples", "004", _BOOL),
-        OptionInfo("multi_finish", "004", _BOOL),
-        OptionInfo("action_finish", "000, 004", _BOOL),
-        OptionInfo("seven_zero", "003", _BOOL),
-        OptionInfo("buzzers", "003", _BOOL),
-        OptionInfo("max_hand", "003, No Mercy", minimum=10, maximum=100, nullable=True),
-        OptionInfo("max_hand_penalty", "003", minimum=0, maximum=1000),
-        OptionInfo("think_time", "003", minimum=5, maximum=600, nullable=True),
-        OptionInfo("scoring", "000, 003", _literal(Scoring)),
-        OptionInfo("target", "all", minimum=50, maximum=10000),
-        OptionInfo("max_rounds", "003", minimum=1, maximum=1000, nullable=True),
-        OptionInfo("teams", "1993 partner rules", _literal(Teams)),
-        OptionInfo("flip_passes_hands", "003", _BOOL),
-    )
-}
+OPTIONS: dict[str, Option] = {option.name: option for option in DECLARED}
+"""Every option by name, in declaration order (unonet/options.py)."""
 
 FLIP_OWN_OPTIONS = ("decks", "colors", "buzzers")
 """Options UNO Flip fixes: one deck of 112 double-sided cards, four colours a side, no Buzzer."""
@@ -447,16 +404,18 @@ def parse_option(name: str, text: str) -> Any:
     lowered = text.strip().lower()
     if info.nullable and lowered in ("off", "none", ""):
         return None
-    if info.choices == _BOOL:
+    if True in info.choices:  # yes or no, and perhaps words beside them
         if lowered in ("true", "yes", "on", "1"):
             return True
         if lowered in ("false", "no", "off", "0"):
             return False
-        raise RulesError(name, f"expects true or false, not {text!r}")
+        if lowered not in info.choices:
+            words = " or ".join(["true", "false", *(str(c) for c in info.choices[2:])])
+            raise RulesError(name, f"expects {words}, not {text!r}")
     if info.choices:
         return lowered
-    if name == "max_hand_penalty" and lowered == "hand":
-        return "hand"
+    if lowered in info.also:
+        return lowered
     try:
         return int(lowered)
     except ValueError:

@@ -33,8 +33,14 @@ from unonet.decisions import (
     DRAWS,
     BuzzerRace,
     ColorToName,
+    Decision,
     PendingDraw,
+    RoundOver,
+    TargetToPick,
     Turn,
+)
+from unonet.decisions import (
+    Challenge as ChallengeDecision,
 )
 from unonet.effects import answer, pend_draw
 from unonet.legality import legal_plays, play_refusal, plays_in_turn
@@ -44,7 +50,7 @@ from unonet.phase import Phase
 if TYPE_CHECKING:
     from unonet.round import Round
 
-__all__ = ["ANY_PHASE", "EXPIRY", "LISTINGS", "TRANSITIONS", "Transition"]
+__all__ = ["ACCEPTS", "ANY_PHASE", "EXPIRY", "LISTINGS", "TRANSITIONS", "Transition"]
 
 Judge = Callable[["Round", int, Any], bool]
 Handler = Callable[["Round", int, Any], None]
@@ -68,6 +74,15 @@ def _may_play(rnd: Round, seat: int, action: Play) -> bool:
 
 def _deciding(rnd: Round, seat: int, action: Action) -> bool:
     return seat == rnd.current
+
+
+def _may_challenge(rnd: Round, seat: int, action: Challenge) -> bool:
+    """The player who must draw, or another seat where an option's step opens the challenge
+    to it (unonet.effects, `Effects.may_challenge`)."""
+    if seat == rnd.current:
+        return True
+    others = rnd.effects.may_challenge
+    return others is not None and others(rnd, seat)
 
 
 def _may_draw(rnd: Round, seat: int, action: Draw) -> bool:
@@ -129,21 +144,26 @@ def play(rnd: Round, seat: int, action: Play) -> None:
     """Lay the cards; then the card's effect, its answer to a pending draw, or the round's
     end; then the options' after-play steps (RULEBOOK.md 1.4-1.6, 2)."""
     run = rnd.run
-    rnd.run = None
+    if run is not None:
+        rnd.run = None
     decision = rnd.decision
-    draw = (PendingDraw(seat, decision.amount, decision.chain)  # a challenge lapses
-            if isinstance(decision, DRAWS) else None)
-    if seat != rnd.current:  # a jump-in, or the next card of one's own run
+    draw = None
+    if type(decision) is not Turn and isinstance(decision, DRAWS):
+        draw = PendingDraw(seat, decision.amount, decision.chain)  # a challenge lapses
+    if seat != decision.seat:  # a jump-in, or the next card of one's own run
         rnd.emit(ev.JumpedIn(seat, "sequence" if run is not None and run.seat == seat
                              else "jump_in"))
-        rnd.enter(draw if draw is not None else Turn(seat), serial=False)
+        rnd.enter(draw if draw is not None else rnd.turns[seat], serial=False)
     rnd.cannot_draw_streak = 0
     color_before = rnd.active_color
     face = rnd.lay_cards(seat, action)
-    rnd.active_color = action.color if face.is_wild else (face.color or color_before)
+    rnd.active_color = face.color or (action.color if face.is_wild else color_before)
     rnd.top_seat = seat
-    rnd.after_hand_shrank(seat, called=action.uno)
+    if len(rnd.hands[seat]) <= 1:
+        rnd.after_hand_shrank(seat, called=action.uno)
     effects = rnd.effects
+    for laid in effects.after_lay:
+        laid(rnd, seat, action, face)
     if draw is not None:
         answer(rnd, seat, face, draw, color_before)
     elif face.kind in effects.pends:
@@ -161,11 +181,14 @@ def draw(rnd: Round, seat: int, action: Action) -> None:
     played at once (the drawn-card lock), else the turn passes when no more draws are left."""
     turn = rnd.decision
     assert isinstance(turn, Turn)
+    owed = [step(rnd, seat) for step in rnd.effects.before_draw]
     draws = turn.draws + 1
-    rnd.enter(Turn(seat, None, draws), serial=False)
     drawn = _draw_until_playable(rnd, seat) if rnd.rules.draw_until_playable else (
         next(iter(rnd.draw_cards(seat, 1, "draw")), None))
-    if seat in rnd.out or rnd.phase is not Phase.TURN:
+    for then in owed:
+        if then is not None and rnd.decision is turn:
+            then()
+    if rnd.decision is not turn:
         return  # knocked out by the draw (max_hand), or the round ended
     if drawn is None:
         rnd.emit(ev.CannotDraw(seat))
@@ -175,13 +198,15 @@ def draw(rnd: Round, seat: int, action: Action) -> None:
             rnd.next_turn(rnd.step(seat, 1))
         return
     rnd.cannot_draw_streak = 0
-    if rnd.rules.play_after_draw and plays_in_turn(rnd, rnd.hands[seat], drawn):
+    rules = rnd.rules
+    if rules.play_after_draw and plays_in_turn(rnd, rnd.hands[seat], drawn):
         rnd.enter(Turn(seat, drawn, draws), serial=False)  # only this card may be played (1.4)
         rnd.emit(ev.MayPlayDrawn(seat, drawn))
-        return
-    if not rnd.rules.play_after_draw or draws >= rnd.rules.max_draws_per_turn:
+    elif not rules.play_after_draw or draws >= rules.max_draws_per_turn:
         rnd.emit(ev.Passed(seat))
         rnd.next_turn(rnd.step(seat, 1))
+    else:
+        rnd.enter(Turn(seat, None, draws), serial=False)
 
 
 def _draw_until_playable(rnd: Round, seat: int) -> int | None:
@@ -242,21 +267,24 @@ def challenge(rnd: Round, seat: int, action: Action) -> None:
     """RULEBOOK.md 1.6 and 6: guilty, the player of the +4 draws the pending total (+ the
     extra) and the challenger plays; innocent, the challenger draws the total + 2 and loses
     the turn. The named colour stands either way. UNO Flip's Wild Draw Two is the same with
-    2; its Wild Draw Color's total is "until the named colour" (RULEBOOK.md 3)."""
+    2; its Wild Draw Color's total is "until the named colour" (RULEBOOK.md 3). Challenged by
+    another seat than the one that must draw (`Effects.may_challenge`), the cards go to whoever
+    loses the challenge and the turn stays the drawer's: it plays (guilty) or is skipped."""
     pending = rnd.challenge
     assert pending is not None
-    hand, target = pending.hand, pending.player
+    hand, target, victim = pending.hand, pending.player, pending.seat
     guilty = holds_color((rnd.face(c) for c in hand), pending.color_before)
     rnd.emit(ev.Challenged(seat, target, guilty))
     rnd.emit(ev.ChallengeReveal(seat, target, hand, tuple(rnd.origin[c] for c in hand),
                                 pending.color_before))
     if guilty:
         rnd.pay_pending(target, rnd.rules.challenge_guilty_extra, "penalty_challenge")
-        rnd.after_pending_paid(seat)
+        rnd.after_pending_paid(victim)
     else:
         rnd.pay_pending(seat, 2, "penalty_challenge")
-        rnd.emit(ev.Skipped(seat, pending.chain[-1].kind.value))
-        rnd.after_pending_paid(rnd.step(seat, 1))
+        if victim not in rnd.out:
+            rnd.emit(ev.Skipped(victim, pending.chain[-1].kind.value))
+        rnd.after_pending_paid(rnd.step(victim, 1))
 
 
 def choose_target(rnd: Round, seat: int, action: ChooseTarget) -> None:
@@ -307,7 +335,7 @@ TRANSITIONS: dict[tuple[Phase, type], Transition] = {
     (Phase.STACK, Accept): _ACCEPTS,
     (Phase.CHALLENGE, Play): _PLAY,
     (Phase.CHALLENGE, Accept): _ACCEPTS,
-    (Phase.CHALLENGE, Challenge): Transition(_deciding, challenge, True),
+    (Phase.CHALLENGE, Challenge): Transition(_may_challenge, challenge, True),
     (Phase.CHOOSE_TARGET, ChooseTarget): Transition(_may_target, choose_target, True),
     (Phase.BUZZER, Buzz): Transition(_may_buzz, buzz, False),
 }
@@ -348,7 +376,7 @@ def _target_actions(rnd: Round, seat: int) -> list[Action]:
     return [rnd.targets[t] for t in rnd.turn_order(seat) if t != seat]
 
 
-LISTINGS: dict[Phase, Callable[[Round, int], list[Action]]] = {
+_LISTINGS: dict[Phase, Callable[[Round, int], list[Action]]] = {
     Phase.TURN: _turn_actions,
     Phase.STACK: _stack_actions,
     Phase.CHALLENGE: _challenge_actions,
@@ -357,6 +385,25 @@ LISTINGS: dict[Phase, Callable[[Round, int], list[Action]]] = {
     Phase.CHOOSE_TARGET: _target_actions,
 }
 """What the seat the round waits on may do, per phase, in the listing's order."""
+
+_DECISION_OF: dict[Phase, type[Decision]] = {
+    Phase.TURN: Turn,
+    Phase.CHOOSE_COLOR: ColorToName,
+    Phase.ROULETTE: ColorToName,
+    Phase.STACK: PendingDraw,
+    Phase.CHALLENGE: ChallengeDecision,
+    Phase.CHOOSE_TARGET: TargetToPick,
+    Phase.BUZZER: BuzzerRace,
+}
+
+ACCEPTS: dict[type, dict[type, Transition]] = {RoundOver: {}}
+"""The same tables keyed by the decision's type, then the action's (what `Round.apply` looks
+up: two look-ups of a type, the only hashing it does)."""
+for _phase, _kind in TRANSITIONS:
+    ACCEPTS.setdefault(_DECISION_OF[_phase], dict(ANY_PHASE))[_kind] = TRANSITIONS[_phase, _kind]
+LISTINGS: dict[type, Callable[[Round, int], list[Action]]] = {
+    _DECISION_OF[phase]: listing for phase, listing in _LISTINGS.items()
+}
 
 
 # -- expiry ----------------------------------------------------------------------------------
