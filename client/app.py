@@ -14,6 +14,7 @@ force, and a test checks against `handle`.
 from __future__ import annotations
 
 import argparse
+import base64
 import os
 import pwd
 from collections.abc import Mapping
@@ -86,6 +87,7 @@ class ClientApp:
         self.plain = plain
         self.bell_enabled = bell
         self.bells = 0
+        self.copied: list[str] = []  # what `c` put in the clipboard, in order
         self.chat_rows = 1
         """The chat pane's rows when last drawn (render.chat_view): PgUp goes back a paneful
         short of all the chat's lines."""
@@ -430,6 +432,23 @@ class ClientApp:
             self.send(model.move_to_seat(_seat_of(key)))
         elif key == "e":
             self.edit_name()
+        elif key == "c":
+            self.copy_join_line()
+
+    def copy_join_line(self) -> None:
+        """`c` in the lobby: the line friends join with, into the clipboard by the terminal's
+        own escape (OSC 52: xterm, kitty, iTerm2, WezTerm, tmux with set-clipboard on...), so
+        that it is pasted whole whatever the screen shows. A terminal without it ignores the
+        escape; the notice says so much."""
+        join = self.model.join_with
+        if join is None:
+            self.model.notice = self.model.tr("n.nothing_to_copy")
+            return
+        encoded = base64.b64encode(join.command.encode("utf-8")).decode("ascii")
+        self.app.output.write_raw(f"\x1b]52;c;{encoded}\x07")
+        self.app.output.flush()
+        self.copied.append(join.command)
+        self.model.notice = self.model.tr("n.copied", command=join.command)
 
     def _tables_key(self, key: str, prompt: object) -> None:
         model = self.model

@@ -268,6 +268,8 @@ EN: dict[str, str] = {
     "stays yours",
     "lobby.rules": "Rules ({preset})",
     "lobby.rules_changed": "Rules ({preset}, changed)",
+    "lobby.join_with": "Friends join with (c copies it):",
+    "lobby.join_with_or": "Friends join with (c copies it; or at {addresses}):",
     "preset.official": "the rules in the box",
     "preset.seed000": "Italian Wikipedia",
     "preset.seed003": "Italian online game",
@@ -378,6 +380,8 @@ EN: dict[str, str] = {
     "help.change": "Left/Right: change the chosen rule",
     "help.bots": "a: add a bot, x: remove the last bot",
     "help.kick": "k, then 1-0: remove that seat's player (or bot) from the table",
+    "help.copy": "c: copy the line friends join with to the clipboard (where the terminal lets "
+        "programs set it)",
     "help.penalize": "p, then 1-0: that player draws {count} for a hint (the owner's penalty)",
     "ui.kick_who": "Remove whom? Their seat's number (1-0); Esc: nobody",
     "ui.penalize_who": "Who hinted? Their seat's number (1-0) draws {count}; Esc: nobody",
@@ -440,6 +444,8 @@ EN: dict[str, str] = {
     "n.seat_waiting": "Seat {seat}'s player dropped and may still come back: the seat opens "
                       "once a bot plays it",
     "n.watching": "You are watching: press a free seat's number to play",
+    "n.copied": "Copied: {command} (if your terminal lets programs set the clipboard)",
+    "n.nothing_to_copy": "No join line yet: the host has not said how friends join",
     "help.tables_watch": "w: watch the chosen table (you can take a free seat from there)",
     "help.watching": "You are watching: the table's public side, no hand and no moves",
     "help.sit_match": "1-0: take that seat if its player is gone (a bot plays it meanwhile)",
@@ -707,6 +713,8 @@ IT: dict[str, str] = {
     "connessione; resta tuo",
     "lobby.rules": "Regole ({preset})",
     "lobby.rules_changed": "Regole ({preset}, modificate)",
+    "lobby.join_with": "Gli amici entrano con (c lo copia):",
+    "lobby.join_with_or": "Gli amici entrano con (c lo copia; o a {addresses}):",
     "preset.official": "le regole della scatola",
     "preset.seed000": "Wikipedia italiana",
     "preset.seed003": "gioco online italiano",
@@ -815,6 +823,8 @@ IT: dict[str, str] = {
     "help.change": "Sinistra/Destra: cambia la regola scelta",
     "help.bots": "a: aggiungi un bot, x: togli l'ultimo bot",
     "help.kick": "k, poi 1-0: manda via dal tavolo il giocatore (o il bot) di quel posto",
+    "help.copy": "c: copia negli appunti la riga con cui entrano gli amici (dove il terminale lo "
+        "permette)",
     "help.penalize": "p, poi 1-0: quel giocatore pesca {count} per un suggerimento (penalità del "
                      "padrone)",
     "ui.kick_who": "Chi mandi via? Il numero del posto (1-0); Esc: nessuno",
@@ -881,6 +891,8 @@ IT: dict[str, str] = {
     "n.seat_waiting": "Il giocatore del posto {seat} è caduto e può ancora tornare: il posto "
                       "si libera quando un bot gioca per lui",
     "n.watching": "Stai guardando: premi il numero di un posto libero per giocare",
+    "n.copied": "Copiato: {command} (se il terminale lascia ai programmi gli appunti)",
+    "n.nothing_to_copy": "Ancora nessuna riga: l'host non ha detto come entrano gli amici",
     "help.tables_watch": "w: guarda il tavolo scelto (da lì puoi prendere un posto libero)",
     "help.watching": "Stai guardando: il lato pubblico del tavolo, niente mano né mosse",
     "help.sit_match": "1-0: prendi quel posto se il giocatore se n'è andato (intanto gioca "
@@ -1149,6 +1161,8 @@ PT: dict[str, str] = {
     "notice.resume_tried": "alguém tentou pegar o seu lugar de outra conexão; ele continua seu",
     "lobby.rules": "Regras ({preset})",
     "lobby.rules_changed": "Regras ({preset}, alteradas)",
+    "lobby.join_with": "Os amigos entram com (c copia):",
+    "lobby.join_with_or": "Os amigos entram com (c copia; ou em {addresses}):",
     "preset.official": "as regras da caixa",
     "preset.seed000": "Wikipédia italiana",
     "preset.seed003": "jogo online italiano",
@@ -1257,6 +1271,8 @@ PT: dict[str, str] = {
     "help.change": "Esquerda/Direita: muda a regra escolhida",
     "help.bots": "a: adiciona um bot, x: tira o último bot",
     "help.kick": "k, depois 1-0: tira da mesa o jogador (ou o bot) daquele lugar",
+    "help.copy": "c: copia para a área de transferência a linha com que os amigos entram (onde o "
+        "terminal permite)",
     "help.penalize": "p, depois 1-0: esse jogador compra {count} por uma dica (a penalidade do "
                      "dono)",
     "ui.kick_who": "Tirar quem? O número do lugar (1-0); Esc: ninguém",
@@ -1323,6 +1339,9 @@ PT: dict[str, str] = {
     "n.seat_waiting": "O jogador do lugar {seat} caiu e ainda pode voltar: o lugar abre quando "
                       "um bot joga por ele",
     "n.watching": "Você está assistindo: aperte o número de um lugar livre para jogar",
+    "n.copied": "Copiado: {command} (se o terminal deixa os programas usarem a área de "
+        "transferência)",
+    "n.nothing_to_copy": "Ainda sem linha: o host não disse como os amigos entram",
     "help.tables_watch": "w: assiste à mesa escolhida (de lá dá para pegar um lugar livre)",
     "help.watching": "Você está assistindo: o lado público da mesa, sem mão nem jogadas",
     "help.sit_match": "1-0: pega esse lugar se o jogador saiu (um bot joga enquanto isso)",

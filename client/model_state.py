@@ -109,6 +109,15 @@ class Notice:
 
 
 @dataclass(frozen=True, slots=True)
+class JoinLine:
+    """How friends join this host, as its join_with notice says (SPEC.md [UNO-8-31]): the
+    command to copy, and the host's other addresses ("" if none)."""
+
+    command: str
+    others: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class ChatLine:
     """A line of the chat pane. `kind` says who wrote it, which the pane shows by a mark
     no sender controls (render.chat_lines): "member" (a player or spectator; `seat` None for
@@ -184,6 +193,7 @@ class ModelState:
         self.rematch_asked = False  # after the match: we asked for a rematch (r)
         self.outbox: list[LobbyCommand] = []  # commands the model sends by itself; the app sends
         self.hosting = False  # we are the host's own player: leaving ends the table
+        self.join_with: JoinLine | None = None  # how friends join: the lobby's line to copy
         self.chat_focused = False  # the input line has the keys (the app says, on Tab)
         self.chat_unread = 0  # chat lines that came while the table had the keys
         self.host_key: link.HostKeyWarning | None = None  # another fingerprint: shown whole

@@ -1312,6 +1312,8 @@ def help_keys(model: ClientModel, plain: bool) -> list[str]:
         if model.is_owner:
             keys += ["help.start", "help.preset", "help.options", "help.change", "help.bots",
                      "help.kick"]
+        if model.join_with is not None:
+            keys.append("help.copy")
         return [*keys, "help.chat", "help.trust", "help.help", "help.leave"]
     if model.watching:
         return ["help.watching", "help.sit_match", "help.chat", "help.trust", "help.help",
@@ -1636,12 +1638,27 @@ def lobby_body(model: ClientModel, width: int, height: int, look: Look | None = 
         lines += [[("class:dim", part)] for part in wrap_within(tr(waiting), width, 2)]
     if lobby.started:
         lines += [[("class:prompt", part)] for part in wrap_within(tr("lobby.starting"), width, 2)]
+    lines += join_lines(model, width)
     room = height - len(lines) - 1
     if room > 1:
         chat, back = chat_view(model, width, room - 1, look)
         lines.append(chat_title(model, width, back))
         lines += chat
     return lines
+
+
+def join_lines(model: ClientModel, width: int) -> list[Line]:
+    """How friends join, on lines of its own: what it is, then the command alone on its line,
+    never wrapped (a copy of a wrapped command breaks it; `c` copies it whole in any case).
+    The host makes it short enough for 60 columns (host/run.py join_command)."""
+    join = model.join_with
+    if join is None:
+        return []
+    tr = model.tr
+    label = (tr("lobby.join_with_or", addresses=join.others) if join.others
+             else tr("lobby.join_with"))
+    return [[("class:dim", _cut(label, width))],
+            [("class:heading", _cut(join.command, width))]]
 
 
 def guest_rule_lines(model: ClientModel, width: int, rows: int) -> list[Line]:

@@ -27,6 +27,7 @@ from host.settings import MAX_CONNECTIONS, PER_ADDRESS, ConnectionLimits, TableT
 from host.table import Table, TableSettings, host_notice
 from host.tls import identity_signer, load_or_create_identity, server_context
 from protocol.address import host_port
+from protocol.fingerprint import short_pin
 from protocol.trust.signing import Signer
 from protocol.versions import DEFAULT_PORT
 from unonet.rules import RuleSet
@@ -307,10 +308,14 @@ def join_line(served: ServedHost, lang: str = "en") -> str:
 
 
 def join_command(served: ServedHost) -> tuple[str, str]:
-    """`unonet join ADDRESS:PORT --fingerprint …` at this machine's first address, and its
-    other addresses ("" if none)."""
+    """`unonet join ADDRESS:PORT --pin XXXX-XXXX-XXXX-XXXX` at this machine's first address,
+    and its other addresses ("" if none). The one place the line to share is made: the pin is
+    the fingerprint's shortest accepted prefix (80 bits, protocol/fingerprint.py), so that the
+    whole command fits one line of a 60-column terminal for any IPv4 address and port, and a
+    copy of it never breaks (found in tmux: the whole fingerprint wrapped over 2-5 chat lines
+    and split inside a group)."""
     first, *others = served.addresses
-    pin = "--no-tls" if served.fingerprint is None else f"--fingerprint {served.fingerprint}"
+    pin = "--no-tls" if served.fingerprint is None else f"--pin {short_pin(served.fingerprint)}"
     shown: list[str] = []
     for address in others:  # a machine with many addresses: the line stays a chat line
         if len(", ".join([*shown, address])) > OTHER_ADDRESSES_CHARS:

@@ -1,0 +1,116 @@
+"""Issue 46, "Playing tonight", case by case, in a real terminal (tmux) at 80x24 and 60x18:
+each test runs the real `unonet` commands, drives them with keys as a player would, and asserts
+what the player sees. Every step polls the screen until what it waits for is there (within
+test_client_terminal.BOUND); nothing waits a fixed time."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from test_client_terminal import BOUND, Terminal, terminal
+
+__all__ = ["terminal"]  # the fixture, shared with test_client_terminal
+
+SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((60, 18), id="60x18")]
+"""The two terminals every case is played in: a usual one and the smallest the client takes."""
+
+UNONET = f"cd {Path.cwd()} && {sys.executable} -m unonet.cli"
+
+
+class Host:
+    """A `unonet host --headless` child on a free port of 127.0.0.1: what it prints until its
+    line to share (the port, the whole fingerprint, the join command), and what it prints
+    after, read as it comes."""
+
+    def __init__(self, home: Path, *args: str) -> None:
+        env = {**os.environ, "UNONET_HOME": str(home)}
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "unonet.cli", "host", "--headless", "--bind", "127.0.0.1",
+             "--port", "0", *args], env=env, stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT, text=True)
+        self.printed: list[str] = []
+        self.port, self.fingerprint, self.command = 0, "", ""
+        watchdog = threading.Timer(BOUND, self.process.kill)  # a host that never says it
+        watchdog.start()
+        try:
+            self._read_until_the_join_line()
+        finally:
+            watchdog.cancel()
+        self._reader = threading.Thread(target=self._read_the_rest, daemon=True)
+        self._reader.start()
+
+    def _read_until_the_join_line(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.printed.append(line.rstrip("\n"))
+            if found := re.search(r"port (\d+)", line):
+                self.port = int(found.group(1))
+            if found := re.search(r"fingerprint .*: (\S+)", line):
+                self.fingerprint = found.group(1)
+            if found := re.search(r"(unonet join \S+ (?:--pin \S+|--no-tls))", line):
+                self.command = found.group(1)
+                return
+        raise AssertionError(f"the host never printed its join line: {self.printed}")
+
+    def _read_the_rest(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.printed.append(line.rstrip("\n"))
+
+    def join(self, *options: str) -> str:
+        """The command a friend types: the host's own join line, as printed, and `options`."""
+        return f"{UNONET} {self.command.removeprefix('unonet ')} {' '.join(options)}"
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+        self.process.wait(timeout=30)
+
+
+@pytest.fixture
+def host(tmp_path: Path) -> Iterator[Callable[..., Host]]:
+    started: list[Host] = []
+
+    def start(*args: str) -> Host:
+        started.append(Host(tmp_path / f"host-home-{len(started)}", *args))
+        return started[-1]
+
+    yield start
+    for each in started:
+        each.stop()
+
+
+# -- 2. the line to share ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_join_line_is_one_line_that_c_copies_whole(
+    terminal: Callable[..., Terminal], host: Callable[..., Host], size: tuple[int, int]
+) -> None:
+    """Found in tmux: the line to share wrapped over 2-5 chat lines, and at 60 columns split
+    inside the fingerprint. It is on a line of its own now, whole at both sizes, with a short
+    grouped pin, and `c` puts it in the terminal's clipboard (OSC 52)."""
+    served = host("--bots", "1", "--seats", "3")
+    assert re.fullmatch(r"unonet join 127\.0\.0\.1:\d+ --pin [A-Z2-7]{4}(-[A-Z2-7]{4}){3}",
+                        served.command), served.command
+    assert served.command.split("--pin ")[1].replace("-", "") in \
+        served.fingerprint.replace("-", "")
+    term = terminal(served.join("--name", "Bea", "--table", "0"), *size)
+    term.tmux("set-option", "-g", "set-clipboard", "on")  # tmux takes OSC 52 into a buffer
+    screen = term.wait_text("Friends join with")
+    assert served.command in screen.splitlines()  # its own line, whole, not in the chat
+    assert "Friends join with:" not in screen  # no chat line for it
+    term.keys("c")
+    screen = term.wait_text("Copied")
+    assert term.tmux("show-buffer").strip() == served.command
+    term.keys("q")
+    term.wait_text("Leave")
+    term.keys("y")
+    assert "UNONET-EXIT=0" in term.wait_text("UNONET-EXIT=")
