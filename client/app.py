@@ -14,6 +14,7 @@ force, and a test checks against `handle`.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import base64
 import os
 import pwd
@@ -46,6 +47,10 @@ from client.model import (
 )
 from protocol.limits import MAX_CHAT_CHARS, MAX_NAME_CHARS
 from unonet.actions import Action
+
+TIMER_TICK = 0.25
+"""Seconds between redraws while a timer runs: its whole seconds change on time (a redraw a
+second could show one second late)."""
 
 CHAT_SCROLL = 3
 """Lines a PgUp or PgDn moves the chat: the lobby's pane at the smallest screen."""
@@ -128,6 +133,23 @@ class ClientApp:
 
     def _start(self) -> None:
         self.link.start(self.deliver)
+        self.app.create_background_task(self._count_down())
+
+    async def _count_down(self) -> None:
+        """While a timer of the game runs: the screen shows its seconds going, and a timer of
+        ours rings once near its end (model.timer_bell), unless --no-bell."""
+        while True:
+            await asyncio.sleep(TIMER_TICK)
+            if self.model.timer is None:
+                continue
+            if self.model.timer_bell():
+                self.ring()
+            self.app.invalidate()
+
+    def ring(self) -> None:
+        if self.bell_enabled:
+            self.bells += 1
+            self.app.output.bell()
 
     def deliver(self, update: Update) -> None:
         """An update from the link: fold it in, ring if our decision starts, redraw."""
@@ -136,9 +158,7 @@ class ClientApp:
             self.send(self.model.outbox.pop(0))
         if self.model.bell:
             self.model.bell = False
-            if self.bell_enabled:
-                self.bells += 1
-                self.app.output.bell()
+            self.ring()
         self.app.invalidate()
 
     def _text(self) -> StyleAndTextTuples:

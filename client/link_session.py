@@ -25,6 +25,7 @@ from client.link import (
     Refused,
     Snapshot,
     TablesListed,
+    TimerChanged,
     TrustStatus,
     Update,
 )
@@ -390,6 +391,13 @@ class LinkSession:
                 self.after_match = False
             out.updates.append(LobbyChanged(lobby))
             self._maybe_ready(lobby.you, lobby, out)
+        elif kind == "timer":
+            ms = message.get("ms")
+            seats = tuple(message["seats"])
+            if self._seats is not None and any(seat >= self._seats for seat in seats):
+                raise wire.WireError("timer: a seat the match does not have")
+            out.updates.append(TimerChanged(seats, None if ms is None else ms / 1000,
+                                            str(message.get("kind") or "")))
         elif kind == "seat_news":
             # What happened to a seat, as the host tells it (SPEC.md [UNO-8-35]): told, never
             # worked out from two lobby snapshots.

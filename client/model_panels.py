@@ -160,6 +160,7 @@ class Panels(ModelState):
         self.connection_retry = update if update.attempt else None
         if update.state != "connected":
             self.legal = ()  # the host is gone: nothing can be played until it is back
+            self.timer = None  # and its timers are not ours to count
 
     def _on_refused(self, update: link.Refused) -> None:
         code = update.code

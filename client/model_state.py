@@ -9,8 +9,10 @@ names, the table's rules, which screen is up).
 
 from __future__ import annotations
 
+import math
+import time
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -108,6 +110,21 @@ class Notice:
     landing: bool = False
 
 
+TIMER_BELL_AT = 5.0
+"""Seconds left on a timer of ours when the bell rings (unless --no-bell): time enough to
+press a key, late enough not to ring at every turn of a long think_time."""
+
+
+@dataclass(frozen=True, slots=True)
+class Countdown:
+    """A timer of the game as the host announced it (SPEC.md [UNO-8-36]): it ends at `ends`
+    on the model's clock, waiting on `seats`; `kind` is the phase it times."""
+
+    ends: float
+    seats: tuple[int, ...]
+    kind: str = ""
+
+
 @dataclass(frozen=True, slots=True)
 class JoinLine:
     """How friends join this host, as its join_with notice says (SPEC.md [UNO-8-31]): the
@@ -134,8 +151,11 @@ class ModelState:
     """The whole client state. Mutated only by `ClientModel.apply` (updates) and the intent
     methods of the screens."""
 
-    def __init__(self, tr: Translator, name: str = "") -> None:
+    def __init__(self, tr: Translator, name: str = "",
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.tr = tr
+        self.clock = clock  # a timer counts down from when its `timer` arrived, by this clock
+        self.timer: Countdown | None = None  # the game's timer that runs now, if any
         self.my_name = name
         self.name_pending = False  # named before creating a table: rename once seated there
         self.manifest: DeckManifest | None = None
@@ -183,6 +203,7 @@ class ModelState:
         self.naming = False  # the input line takes our name (key e) instead of a chat line
         self.current_notice: Notice | None = None
         self.bell = False  # set when a decision of ours starts; the app rings and clears it
+        self.timer_rang: Countdown | None = None  # the timer whose last seconds rang
         self.was_deciding = False
         self.was_my_turn = False
         self.turn_table: tuple[tuple[int, ...], int | None, frozenset[int]] = (
@@ -271,6 +292,32 @@ class ModelState:
         notice = self.current_notice
         if notice is not None and not self._still_true(notice):
             self.current_notice = self.landed(notice)
+
+    @property
+    def timer_left(self) -> int | None:
+        """Whole seconds left on the game's timer (rounded up: 0 only once it is over), None
+        when none runs."""
+        timer = self.timer
+        if timer is None:
+            return None
+        return max(0, math.ceil(timer.ends - self.clock()))
+
+    @property
+    def timer_ours(self) -> bool:
+        """The running timer waits on us."""
+        timer = self.timer
+        return timer is not None and self.me is not None and self.me in timer.seats
+
+    def timer_bell(self) -> bool:
+        """True once per timer of ours, when TIMER_BELL_AT seconds or less are left: the app
+        rings then (unless --no-bell)."""
+        timer, left = self.timer, self.timer_left
+        if timer is None or left is None or not self.timer_ours or timer is self.timer_rang:
+            return False
+        if timer.ends - self.clock() > TIMER_BELL_AT:
+            return False
+        self.timer_rang = timer
+        return True
 
     @property
     def offline(self) -> bool:
@@ -405,6 +452,7 @@ class ModelState:
         nothing of it stays on the screen. Found in tmux: after a host restart that did not
         keep a lobby's table, its lobby stayed on screen for good, with us as its owner."""
         self.lobby = None
+        self.timer = None
         self.tracker = None  # the manifest stays: the link decodes what follows against it
         self.legal = ()
         self.tables = None  # until the link lists them anew

@@ -34,7 +34,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--name", default=None,
                         help="your name at the table (default: your login name)")
     parser.add_argument("--no-bell", action="store_true",
-                        help="do not ring the terminal bell when it becomes your turn")
+                        help="do not ring the terminal bell when it becomes your turn, nor when a "
+                        "timer of yours is about to run out")
 
 
 def add_join_arguments(parser: argparse.ArgumentParser) -> None:

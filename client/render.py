@@ -52,6 +52,7 @@ from client.model import (
     TargetPrompt,
     shown_order,
 )
+from client.model_state import TIMER_BELL_AT
 from client.rule_editor import editor_options
 from client.rule_words import differences, rule_changes
 from client.safe_text import shown
@@ -832,9 +833,28 @@ def ending_words(model: ClientModel) -> str:
 
 def status(model: ClientModel, look: Look, width: int) -> Line:
     """What the game waits for: a prompt of ours, or whose turn it is and what is pending;
-    while the host is away, only that (no prompt invites a move that cannot be sent)."""
+    while the host is away, only that (no prompt invites a move that cannot be sent). A timer
+    that runs comes first, so that no width cuts it (found in tmux: 30 s turns ran unseen
+    until "root ran out of time")."""
     if model.offline and model.local_prompt is None:
         return [("class:prompt", connection_line(model))]
+    return [*countdown(model), *waiting_for(model, look, width)]
+
+
+def countdown(model: ClientModel) -> Line:
+    """The seconds left on the game's timer, before the status: ours in the alert style in its
+    last TIMER_BELL_AT seconds; nothing when no timer runs."""
+    left = model.timer_left
+    if left is None:
+        return []
+    if model.timer_ours:
+        style = "class:alert" if left <= TIMER_BELL_AT else "class:prompt"
+        return [(style, model.tr("ui.timer_you", seconds=left)), ("", " · ")]
+    return [("class:dim", model.tr("ui.timer_other", seconds=left)), ("", " · ")]
+
+
+def waiting_for(model: ClientModel, look: Look, width: int) -> Line:
+    """The status without its timer: a prompt of ours, or whose turn it is."""
     line = prompt_status(model, look, width)
     if line is not None:
         return line

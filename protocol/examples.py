@@ -102,6 +102,7 @@ EXAMPLES: dict[str, dict[str, Any]] = {
     "accepted": {"t": "accepted", "id": 12},
     "resync": {"t": "resync", "id": 13},
     "penalize": {"t": "penalize", "id": 14, "seat": 2, "count": 2},
+    "timer": {"t": "timer", "seats": [2], "ms": 30000, "kind": "turn"},
     "chat": {"t": "chat", "text": "good game"},
     "chat_message": {"t": "chat_message", "name": "ada", "seat": 1, "text": "good game"},
     "round_prepare": {"t": "round_prepare", "round": 1, "game_id": _B16, "host_commit": _B32,

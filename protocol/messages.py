@@ -286,6 +286,11 @@ _SPECS: tuple[MessageSpec, ...] = (
         Field("seat", SEAT, "the seat that draws"),
         opt("count", PENALTY, "cards to draw (absent: 2)"),
     ), "owner: a seat draws cards as a penalty (seed 000's hinting penalty, RULEBOOK.md)"),
+    MessageSpec("timer", H, GAME, (
+        Field("seats", SEATS, "who the timer waits on"),
+        opt("ms", Int(0), "milliseconds left when the host sent it (absent: no timer runs)"),
+        opt("kind", CODE, "what it times: the decision's phase (section 9.5)"),
+    ), "a timer of the game started, or none runs now (section 8, [UNO-8-36])"),
     MessageSpec("chat", C, GAME, (Field("text", CHAT_LINE, "the line"),),
                 "say something at the table"),
     MessageSpec("chat_message", H, GAME, (

@@ -114,3 +114,30 @@ def test_the_join_line_is_one_line_that_c_copies_whole(
     term.wait_text("Leave")
     term.keys("y")
     assert "UNONET-EXIT=0" in term.wait_text("UNONET-EXIT=")
+
+
+# -- 1. timers you can see -------------------------------------------------------------------
+
+
+def seconds_left(screen: str) -> int | None:
+    found = re.search(r"^(\d+) s left · ", screen, re.M)
+    return int(found.group(1)) if found else None
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_timed_turn_counts_down_on_the_status_line(
+    terminal: Callable[..., Terminal], size: tuple[int, int]
+) -> None:
+    """Found in tmux: seed003's 30 seconds a turn ran with no countdown, and the first sign was
+    "root ran out of time". The seconds left lead the status line, and go down."""
+    term = terminal(f"{UNONET} play --bots 1 --set think_time=8 --name Tess", *size)
+    screen = term.wait(lambda s: seconds_left(s) is not None, "a countdown on our turn")
+    first = seconds_left(screen)
+    assert first is not None and first <= 8
+    assert "Your turn" in screen or "Colour for" in screen or "Choose the colour" in screen
+    term.wait(lambda s: (left := seconds_left(s)) is not None and left < first,
+              "the countdown going down")
+    term.keys("q")
+    term.wait_text("Leave the game?")
+    term.keys("y")
+    assert "UNONET-EXIT=0" in term.wait_text("UNONET-EXIT=")
