@@ -129,4 +129,5 @@ def test_the_status_line_counts_down_and_rings_once_near_the_end() -> None:
     assert not model.timer_ours and not model.timer_bell()
     assert "".join(text for _, text, *_ in countdown(model)) == "8 s · "
     model.apply(TimerChanged((), None))
-    assert model.timer_left is None and countdown(model) == []
+    assert countdown(model) == []
+    assert model.timer_left is None
