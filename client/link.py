@@ -225,8 +225,11 @@ class ConnectionChanged:
     code: str = ""
     """What ended the connection (client/link_session.Ended.code), if that is what changed."""
     attempt: int = 0
-    attempts: int = 0
+    attempts: int = 0  # 0 while `kept`: no limit
     delay: float = 0.0
+    kept: bool = False
+    """The host went away saying it keeps our match (SPEC.md [UNO-8-37]): the link waits for
+    it to carry the match on, trying again until the player leaves."""
 
 
 @dataclass(frozen=True, slots=True)

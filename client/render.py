@@ -787,6 +787,11 @@ def connection_line(model: ClientModel) -> str:
     state = model.tr(f"conn.{model.connection}")
     retry = model.connection_retry
     if retry is not None:
+        if retry.kept:  # the host said how it went, and that it keeps the match
+            why = reason_words(model, retry.code, retry.detail)
+            text = model.tr("conn.retry_kept", why=why, attempt=retry.attempt,
+                            delay=f"{retry.delay:g}")
+            return text[:1].upper() + text[1:]  # said whole: no state word before it
         # A host that answered and refused is no host gone or out of reach.
         key = ("conn.refused" if retry.code in ADMISSION_REFUSALS else
                "conn.gone" if model.connection == "reconnecting" else "conn.unreachable")
@@ -802,6 +807,11 @@ OWN_ENDINGS = frozenset({"host_closed_plain", "no_answer", "host_silent", "refus
 alone, not followed by it."""
 
 
+SAID_BY_US = frozenset({"host_left", "host_stopped", "connection_broken"})
+"""Endings the player reads in our words whatever the language: a stopping host's way of going
+(SPEC.md [UNO-8-37]) and a broken connection, whose diagnostic is only for the log."""
+
+
 ADMISSION_REFUSALS = frozenset({"server_full", "seat_in_use"})
 """Codes of a host that answered and would not let us in: "the host refused" on the retry line
 (a host stopping, or a connection cut as idle, is not one)."""
@@ -815,6 +825,8 @@ def reason_words(model: ClientModel, code: str, detail: str, *, with_detail: boo
     host sumiu (cannot connect: Connection refused)"), `with_detail` the diagnostic after them
     in parentheses but where the words say all the link knows (OWN_ENDINGS)."""
     bare = detail.removeprefix(f"{code}: ") if code else detail
+    if code in SAID_BY_US:  # how the host went, in our words in every language
+        return model.tr(f"lost.{code}")
     if model.tr.lang == "en" or not code:
         return bare
     key = next((k for k in (f"refusal.{code}", f"lost.{code}") if model.tr.has(k)), None)

@@ -269,6 +269,8 @@ async def serving(options: HostOptions) -> AsyncIterator[ServedHost]:
                 if options.share_notice:
                     table.settings.notice = join_notice(served, options.notice_lang)
             yield served
+            if not options.headless:  # (a Ctrl-C never gets here: "stopped" stays)
+                registry.stop_reason = "host_left"  # its player left: that is what closes it
             nursery.cancel_scope.cancel()
 
 

@@ -187,6 +187,8 @@ _SPECS: tuple[MessageSpec, ...] = (
         Field("msg", TEXT, "diagnostic text; never parse it"),
         opt("ref", REQUEST_ID, "the id of the request refused"),
         opt("supported", Array(VERSION, MAX_VERSIONS_OFFERED), "with unsupported_version"),
+        opt("why", CODE, "with shutting_down: how the host goes away (section 8, [UNO-8-37])"),
+        opt("kept", Bool(), "with shutting_down: the receiver's match is kept to be carried on"),
     ), "an error report; answers a request when `ref` is set"),
     MessageSpec("ping", B, CONN, (Field("n", Int(0), "echoed by pong"),), "keepalive probe"),
     MessageSpec("pong", B, CONN, (Field("n", Int(0), "the ping's n"),), "keepalive answer"),

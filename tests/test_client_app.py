@@ -544,7 +544,8 @@ def test_while_the_host_is_gone_the_keys_offered_are_the_ones_that_work() -> Non
         await d.press("\r")
         lines = screen_lines(d)
         assert f"connection lost: {lost}" in " ".join(line.strip() for line in lines)
-        assert lines[-1].strip() == "run the same unonet join later  q quit"
+        assert lines[-1].strip() == ("your seat is kept: run the same unonet join once the host "
+                                     "is back  q quit")
         assert m.notice == "" and d.client.sent == []
         d.pipe.send_text("qy")
 

@@ -141,3 +141,94 @@ def test_a_timed_turn_counts_down_on_the_status_line(
     term.wait_text("Leave the game?")
     term.keys("y")
     assert "UNONET-EXIT=0" in term.wait_text("UNONET-EXIT=")
+
+
+# -- 3. a host that says it is coming back -------------------------------------------------------
+
+CLASS_NAME = re.compile(r"\b[A-Z][a-zA-Z]+(Error|Exception)\b|\w+\(\)")
+"""What a Python exception looks like on a screen ("BrokenResourceError()")."""
+
+
+def hosting(terminal: Callable[..., Terminal], port: int, *more: str) -> Terminal:
+    """`unonet host` with its own player, Hosty, on `port`, in an 80x24 terminal."""
+    return terminal(f"{UNONET} host --bind 127.0.0.1 --port {port} --bots 1 --name Hosty "
+                    + " ".join(more), 80, 24)
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_host_that_left_says_so_and_its_friends_sit_down_again_when_it_is_back(
+    terminal: Callable[..., Terminal], size: tuple[int, int], tmp_path: Path
+) -> None:
+    """Found in tmux: a host that quit read like a network fault ("the host is gone (connection
+    broken: BrokenResourceError())"), and after two minutes friends were told to try later.
+    Now the friend reads that the host's player left and the match is kept, and keeps waiting;
+    the host carried on with --resume, the friend is back in the game by itself."""
+    port = free_port()
+    host_term = hosting(terminal, port)
+    screen = host_term.wait(lambda s: re.search(r"unonet join \S+ --pin \S+", s) is not None,
+                            "the host's join line")
+    join = re.search(r"(unonet join \S+ --pin \S+)", screen)
+    assert join is not None
+    friend = terminal(f"{UNONET} {join.group(1).removeprefix('unonet ')} --name Bea --table 0",
+                      *size)
+    friend.wait_text("not ready")
+    friend.keys("r")
+    host_term.wait_text("Bea")
+    host_term.keys("r")
+    host_term.wait(lambda s: "ready" in s and "not ready" not in s.split("Rules")[0], "all ready")
+    host_term.keys("s")
+    friend.wait(lambda s: "Your hand" in s, "the game")
+    host_term.keys("q")
+    host_term.wait_text("leaving ends it for everyone")
+    host_term.keys("y")
+    host_term.wait_text("--resume")
+    (journal,) = (tmp_path / "home" / "journals").glob("*.jsonl")
+    screen = friend.wait_text("the match is kept")
+    assert "left the table" in screen
+    assert CLASS_NAME.search(screen) is None, screen
+    assert "unonet join later" not in screen
+    again = terminal(f"{UNONET} host --resume {journal} --bind 127.0.0.1 --port {port} "
+                     "--name Hosty", 80, 24)
+    again.wait_text("Your hand")
+    friend.wait(lambda s: "Your hand" in s and "kept" not in s and "connected" in s,
+                "the friend back at the table")
+    friend.keys("q")
+    friend.wait_text("Leave the game?")
+    friend.keys("y")
+    friend.wait_text("UNONET-EXIT=")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_host_stopped_with_ctrl_c_or_killed_is_said_in_words(
+    terminal: Callable[..., Terminal], host: Callable[..., Host], size: tuple[int, int]
+) -> None:
+    """A dedicated server stopped (Ctrl-C, a signal) says so and keeps the match; one that
+    dies (kill -9) is a host gone, in words: never a Python class name."""
+    served = host("--bots", "1", "--seats", "2")
+    friend = terminal(served.join("--name", "Bea", "--table", "0"), *size)
+    friend.wait_text("not ready")
+    friend.keys("r")
+    friend.wait_text("Your hand")
+    served.process.send_signal(2)  # SIGINT, as Ctrl-C
+    screen = friend.wait_text("the match is kept")
+    assert "host was stopped" in screen and CLASS_NAME.search(screen) is None, screen
+    friend.keys("q")
+    friend.wait_text("Leave the game?")
+    friend.keys("y")
+    friend.wait_text("UNONET-EXIT=")
+    killed = host("--bots", "1", "--seats", "2")
+    other = terminal(killed.join("--name", "Cy", "--table", "0"), *size)
+    other.wait_text("not ready")
+    other.keys("r")
+    other.wait_text("Your hand")
+    killed.process.kill()
+    screen = other.wait(lambda s: "attempt" in s or "tentativ" in s, "the retries")
+    assert "the host is gone" in screen and CLASS_NAME.search(screen) is None, screen
