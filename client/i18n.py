@@ -450,6 +450,9 @@ EN: dict[str, str] = {
     "n.seat_waiting": "Seat {seat}'s player dropped and may still come back: the seat opens "
                       "once a bot plays it",
     "n.watching": "You are watching: press a free seat's number to play",
+    "n.preset": "Preset {preset}",
+    "n.preset_kept": "kept as you set them: {options}",
+    "n.preset_reset": "back to the preset's: {options}",
     "n.copied": "Copied: {command} (if your terminal lets programs set the clipboard)",
     "n.nothing_to_copy": "No join line yet: the host has not said how friends join",
     "help.tables_watch": "w: watch the chosen table (you can take a free seat from there)",
@@ -903,6 +906,9 @@ IT: dict[str, str] = {
     "n.seat_waiting": "Il giocatore del posto {seat} è caduto e può ancora tornare: il posto "
                       "si libera quando un bot gioca per lui",
     "n.watching": "Stai guardando: premi il numero di un posto libero per giocare",
+    "n.preset": "Preset {preset}",
+    "n.preset_kept": "tenute come le hai impostate: {options}",
+    "n.preset_reset": "tornano quelle del preset: {options}",
     "n.copied": "Copiato: {command} (se il terminale lascia ai programmi gli appunti)",
     "n.nothing_to_copy": "Ancora nessuna riga: l'host non ha detto come entrano gli amici",
     "help.tables_watch": "w: guarda il tavolo scelto (da lì puoi prendere un posto libero)",
@@ -1357,6 +1363,9 @@ PT: dict[str, str] = {
     "n.seat_waiting": "O jogador do lugar {seat} caiu e ainda pode voltar: o lugar abre quando "
                       "um bot joga por ele",
     "n.watching": "Você está assistindo: aperte o número de um lugar livre para jogar",
+    "n.preset": "Predefinição {preset}",
+    "n.preset_kept": "mantidas como você definiu: {options}",
+    "n.preset_reset": "voltam às da predefinição: {options}",
     "n.copied": "Copiado: {command} (se o terminal deixa os programas usarem a área de "
         "transferência)",
     "n.nothing_to_copy": "Ainda sem linha: o host não disse como os amigos entram",

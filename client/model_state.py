@@ -23,6 +23,7 @@ from client.fold import ViewTracker
 from client.i18n import Translator
 from client.lobby import LobbyCommand, LobbyState, TableInfo
 from client.prompts import ColorPrompt, QuitPrompt, SeatPrompt
+from client.rule_editor import game_options
 from client.safe_text import shown
 from unonet import events as ev
 from unonet.actions import Action
@@ -30,7 +31,7 @@ from unonet.cards import ALL_COLORS, DeckManifest, Face, Kind
 from unonet.errors import ErrorCode
 from unonet.in_play import DarkFaces, face_in_play
 from unonet.phase import Phase
-from unonet.rules import OPTIONS, RuleSet
+from unonet.rules import OPTIONS, OptionInfo, RuleSet
 from unonet.view import View
 
 ENGINE_CODES = frozenset(str(code) for code in ErrorCode)
@@ -318,6 +319,13 @@ class ModelState:
             return False
         self.timer_rang = timer
         return True
+
+    @property
+    def shown_options(self) -> tuple[OptionInfo, ...]:
+        """The rule editor's options: those of the game the table plays (game_options)."""
+        lobby = self.lobby
+        variant = lobby.rules.get("variant") if lobby is not None else None
+        return game_options(variant if isinstance(variant, str) else RuleSet().variant)
 
     @property
     def offline(self) -> bool:

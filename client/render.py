@@ -1745,17 +1745,19 @@ def option_lines(model: ClientModel, rows: int) -> list[Line]:
     tr = model.tr
     lobby = model.lobby
     assert lobby is not None
-    infos = editor_options()
+    infos = model.shown_options
     base = RuleSet()
-    first = max(0, min(model.option_cursor - rows // 2, len(infos) - rows))
+    at = editor_options()[min(model.option_cursor, len(editor_options()) - 1)]
+    cursor = infos.index(at) if at in infos else -1
+    first = max(0, min(cursor - rows // 2, len(infos) - rows))
     variant = str(lobby.rules.get("variant", base.variant))  # titles in its card names
     lines: list[Line] = []
     for index in range(first, min(len(infos), first + rows)):
         info = infos[index]
         value = lobby.rules.get(info.name, getattr(base, info.name))
-        mark = ">" if index == model.option_cursor else " "
+        mark = ">" if index == cursor else " "
         changed = value != getattr(base, info.name)
-        style = "class:cursor" if index == model.option_cursor else ""
+        style = "class:cursor" if index == cursor else ""
         title = option_title(info.name, tr.lang, variant)[:32]
         lines.append([(style, f" {mark} {title:<32} "),
                       ("class:prompt" if changed else "",

@@ -277,8 +277,8 @@ def test_a_late_uno_and_the_lobby_keys_of_the_owner() -> None:
         first = editor_options()[0]
         expected = step_option(first, {}, 1, len(m.lobby.seats) if m.lobby else 2)
         assert isinstance(command, SetRules) and command.options == {first.name: expected}
-        await d.press("p")
-        assert last_lobby_command(d) == SetRules({}, "seed000")
+        await d.press("p")  # the next preset, keeping what the table set (4 cards dealt)
+        assert last_lobby_command(d) == SetRules({"hand_size": 4}, "seed000")
         await d.press("a")
         assert last_lobby_command(d) == AddBot()
         d.table.rules["hand_size"] = 4  # the scenario's deal is stacked for four cards

@@ -232,3 +232,73 @@ def test_a_host_stopped_with_ctrl_c_or_killed_is_said_in_words(
     killed.process.kill()
     screen = other.wait(lambda s: "attempt" in s or "tentativ" in s, "the retries")
     assert "the host is gone" in screen and CLASS_NAME.search(screen) is None, screen
+
+
+# -- 5. presets keep what was set -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_preset_from_p_keeps_what_was_set_on_the_command_line(
+    terminal: Callable[..., Terminal], size: tuple[int, int]
+) -> None:
+    """Found in tmux: `unonet host --set target=50`, then a preset from `p`, and the friends
+    were told "Target points: 500 points". The preset comes with the target kept, and the
+    owner reads so."""
+    term = terminal(f"{UNONET} host --bind 127.0.0.1 --port {free_port()} --bots 1 "
+                    "--name Hosty --set target=50", *size)
+    term.wait_text("Rules (official, changed)")
+    term.keys("p")
+    screen = term.wait_text("seed000")
+    screen = term.wait_text("50 points")
+    assert "500 points" not in screen
+    term.keys("q")
+    term.wait_text("leaving ends it for everyone")
+    term.keys("y")
+    term.wait_text("UNONET-EXIT=")
+
+
+# -- 6. the rule editor shows only the game chosen ------------------------------------------------
+
+
+def cursor_title(screen: str) -> str | None:
+    found = re.search(r"^ > (.+?)\s{2,}", screen, re.M)
+    return found.group(1).strip() if found else None
+
+
+def walk_the_editor(term: Terminal) -> list[str]:
+    """Every option title the owner's editor shows, walking it once with the down arrow."""
+    first = cursor_title(term.wait(lambda s: cursor_title(s) is not None, "the editor"))
+    assert first is not None
+    seen = [first]
+    while True:
+        term.keys("Down")
+        screen = term.wait(lambda s: cursor_title(s) not in (None, seen[-1]), "the next option")
+        title = cursor_title(screen)
+        assert title is not None
+        if title == first:
+            return seen
+        seen.append(title)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_rule_editor_shows_only_the_options_of_the_game_chosen(
+    terminal: Callable[..., Terminal], size: tuple[int, int]
+) -> None:
+    """Found in tmux: getting a rule back meant walking ~33 options, "Flip passes hands" among
+    them under the classic rules. Classic shows no Flip option; Flip shows its own and none of
+    the deck options it fixes."""
+    term = terminal(f"{UNONET} host --bind 127.0.0.1 --port {free_port()} --bots 1 "
+                    "--name Hosty", *size)
+    term.wait_text("Rules (official)")
+    classic = walk_the_editor(term)
+    assert "Game" in classic and "Decks" in classic and "Colours" in classic
+    assert not any("Flip" in title for title in classic), classic
+    term.keys("Right")  # Game: classic -> UNO Flip (the cursor is back on the first option)
+    term.wait_text("(flip")
+    flip = walk_the_editor(term)
+    assert any("Flip" in title for title in flip), flip
+    assert "Decks" not in flip and "Colours" not in flip and len(flip) < len(classic)
+    term.keys("q")
+    term.wait_text("leaving ends it for everyone")
+    term.keys("y")
+    term.wait_text("UNONET-EXIT=")
