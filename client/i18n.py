@@ -70,7 +70,11 @@ EN: dict[str, str] = {
     "ui.drawn": "You drew {card}: Enter plays it, Space keeps it and passes.",
     "ui.pick_color": "Colour for {card}: {choices}  (Esc cancels)",
     "ui.pick_target": "Swap hands with: {choices}",
-    "ui.quit": "Leave the game? y yes, n no",
+    "ui.quit": "Quit unonet? y yes, n no",
+    "ui.quit_match": "Leave the game? A bot plays your seat; the same unonet join takes it back, "
+    "unless someone takes it first. y yes, n no",
+    "ui.quit_lobby": "Leave the table? Your seat is freed. y yes, n no",
+    "ui.quit_watching": "Stop watching? y yes, n no",
     "ui.uno_armed": "UNO! goes with your next card",
     "ui.hand": "Your hand",
     "ui.hand_empty": "(no cards)",
@@ -124,6 +128,10 @@ EN: dict[str, str] = {
     "n.no_challenge": "There is nothing to challenge.",
     "n.no_buzz": "No buzzer is open.",
     "n.refused": "Refused: {reason}",
+    "left.come_back": "You left the match at table {table}: a bot plays your seat. To take it back "
+    "(unless someone takes it first): {command}",
+    "n.seat_lost": "Your seat was taken while you were away (someone sat in it, or the match "
+    "ended): you come back as a newcomer",
     "n.only_owner": "Only the table owner can do that.",
     "tables.name": "Your name: {name} (e changes it)",
     "ui.name_prompt": "Your name:",
@@ -143,8 +151,8 @@ EN: dict[str, str] = {
     "(another terminal?); it stays yours: trying again",
     "err.must_play_drawn_card": "only the drawn card may be played",
     "err.round_over": "the round is over",
-    "err.invalid_resume": "your seat was given up while you were away (the match ended, or "
-    "someone took it): you join as a newcomer",
+    "err.invalid_resume": "your seat was taken while you were away (someone sat in it, or the "
+    "match ended): you come back as a newcomer",
     # what a refusal's code means, for a player whose language is not the host's English
     "refusal.seat_in_use": "your seat is in use from another connection",
     "refusal.server_full": "the host has no room for another connection now",
@@ -256,7 +264,7 @@ EN: dict[str, str] = {
     "conn.refused": "the host refused ({reason})",
     "conn.retry": "{why}; attempt {attempt} of {attempts} in {delay} s",
     "conn.retry_kept": "{why}; the match is kept: you are back in your seat once it goes on (try "
-        "{attempt} in {delay} s)",
+    "{attempt} in {delay} s)",
     "conn.connecting": "connecting",
     "conn.connected": "connected",
     "conn.reconnecting": "reconnecting",
@@ -387,7 +395,7 @@ EN: dict[str, str] = {
     "help.bots": "a: add a bot, x: remove the last bot",
     "help.kick": "k, then 1-0: remove that seat's player (or bot) from the table",
     "help.copy": "c: copy the line friends join with to the clipboard (where the terminal lets "
-        "programs set it)",
+    "programs set it)",
     "help.penalize": "p, then 1-0: that player draws {count} for a hint (the owner's penalty)",
     "ui.kick_who": "Remove whom? Their seat's number (1-0); Esc: nobody",
     "ui.penalize_who": "Who hinted? Their seat's number (1-0) draws {count}; Esc: nobody",
@@ -525,7 +533,11 @@ IT: dict[str, str] = {
     "ui.drawn": "Hai pescato {card}: Invio la gioca, Spazio la tiene e passa.",
     "ui.pick_color": "Colore per {card}: {choices}  (Esc annulla)",
     "ui.pick_target": "Scambia la mano con: {choices}",
-    "ui.quit": "Lasciare la partita? s sì, n no",
+    "ui.quit": "Uscire da unonet? s sì, n no",
+    "ui.quit_match": "Lasciare la partita? Un bot gioca il tuo posto; lo stesso unonet join te lo "
+    "ridà, se nessuno lo prende prima. s sì, n no",
+    "ui.quit_lobby": "Lasciare il tavolo? Il tuo posto si libera. s sì, n no",
+    "ui.quit_watching": "Smettere di guardare? s sì, n no",
     "ui.uno_armed": "UNO! parte con la prossima carta",
     "ui.hand": "La tua mano",
     "ui.hand_empty": "(nessuna carta)",
@@ -579,6 +591,10 @@ IT: dict[str, str] = {
     "n.no_challenge": "Non c'è niente da contestare.",
     "n.no_buzz": "Nessun buzzer aperto.",
     "n.refused": "Rifiutato: {reason}",
+    "left.come_back": "Hai lasciato la partita al tavolo {table}: un bot gioca il tuo posto. Per "
+    "riprenderlo (se nessuno lo prende prima): {command}",
+    "n.seat_lost": "Il tuo posto è stato preso mentre eri via (qualcuno si è seduto, o la partita "
+    "è finita): rientri come nuovo arrivato",
     "n.only_owner": "Solo il padrone del tavolo può farlo.",
     "tables.name": "Il tuo nome: {name} (e lo cambia)",
     "ui.name_prompt": "Il tuo nome:",
@@ -598,8 +614,8 @@ IT: dict[str, str] = {
     "(un altro terminale?); resta tuo: riprovo",
     "err.must_play_drawn_card": "si può giocare solo la carta pescata",
     "err.round_over": "la manche è finita",
-    "err.invalid_resume": "il tuo posto è stato ceduto mentre eri via (la partita è finita, "
-    "o qualcuno l'ha preso): entri come nuovo arrivato",
+    "err.invalid_resume": "il tuo posto è stato preso mentre eri via (qualcuno si è seduto, o la "
+    "partita è finita): rientri come nuovo arrivato",
     "refusal.seat_in_use": "il tuo posto è in uso da un'altra connessione",
     "refusal.server_full": "l'host ora non ha posto per un'altra connessione",
     "refusal.shutting_down": "l'host si sta fermando",
@@ -711,7 +727,7 @@ IT: dict[str, str] = {
     "conn.refused": "l'host ha rifiutato ({reason})",
     "conn.retry": "{why}; tentativo {attempt} di {attempts} fra {delay} s",
     "conn.retry_kept": "{why}; la partita è conservata: torni al tuo posto quando riprende "
-        "(tentativo {attempt} fra {delay} s)",
+    "(tentativo {attempt} fra {delay} s)",
     "conn.connecting": "connessione",
     "conn.connected": "connesso",
     "conn.reconnecting": "riconnessione",
@@ -839,7 +855,7 @@ IT: dict[str, str] = {
     "help.bots": "a: aggiungi un bot, x: togli l'ultimo bot",
     "help.kick": "k, poi 1-0: manda via dal tavolo il giocatore (o il bot) di quel posto",
     "help.copy": "c: copia negli appunti la riga con cui entrano gli amici (dove il terminale lo "
-        "permette)",
+    "permette)",
     "help.penalize": "p, poi 1-0: quel giocatore pesca {count} per un suggerimento (penalità del "
                      "padrone)",
     "ui.kick_who": "Chi mandi via? Il numero del posto (1-0); Esc: nessuno",
@@ -983,7 +999,11 @@ PT: dict[str, str] = {
     "ui.drawn": "Você comprou {card}: Enter joga, Espaço guarda e passa a vez.",
     "ui.pick_color": "Cor para {card}: {choices}  (Esc cancela)",
     "ui.pick_target": "Trocar a mão com: {choices}",
-    "ui.quit": "Sair do jogo? s sim, n não",
+    "ui.quit": "Sair do unonet? s sim, n não",
+    "ui.quit_match": "Sair do jogo? Um bot joga o seu lugar; o mesmo unonet join o devolve, se "
+    "ninguém o pegar antes. s sim, n não",
+    "ui.quit_lobby": "Sair da mesa? Seu lugar fica livre. s sim, n não",
+    "ui.quit_watching": "Parar de assistir? s sim, n não",
     "ui.uno_armed": "UNO! vai com a próxima carta",
     "ui.hand": "Sua mão",
     "ui.hand_empty": "(sem cartas)",
@@ -1037,6 +1057,10 @@ PT: dict[str, str] = {
     "n.no_challenge": "Não há nada para desafiar.",
     "n.no_buzz": "Nenhum buzzer aberto.",
     "n.refused": "Recusado: {reason}",
+    "left.come_back": "Você saiu da partida na mesa {table}: um bot joga o seu lugar. Para "
+    "retomá-lo (se ninguém o pegar antes): {command}",
+    "n.seat_lost": "Seu lugar foi ocupado enquanto você estava fora (alguém sentou nele, ou a "
+    "partida acabou): você volta como recém-chegado",
     "n.only_owner": "Só o dono da mesa pode fazer isso.",
     "tables.name": "Seu nome: {name} (e muda)",
     "ui.name_prompt": "Seu nome:",
@@ -1056,8 +1080,8 @@ PT: dict[str, str] = {
     "(outro terminal?); continua seu: tentando de novo",
     "err.must_play_drawn_card": "só a carta comprada pode ser jogada",
     "err.round_over": "a rodada acabou",
-    "err.invalid_resume": "seu lugar foi cedido enquanto você estava fora (a partida acabou, "
-    "ou alguém o pegou): você entra como novato",
+    "err.invalid_resume": "seu lugar foi ocupado enquanto você estava fora (alguém sentou nele, ou "
+    "a partida acabou): você volta como recém-chegado",
     "refusal.seat_in_use": "seu lugar está em uso por outra conexão",
     "refusal.server_full": "o host não tem lugar para outra conexão agora",
     "refusal.shutting_down": "o host está parando",
@@ -1169,7 +1193,7 @@ PT: dict[str, str] = {
     "conn.refused": "o host recusou ({reason})",
     "conn.retry": "{why}; tentativa {attempt} de {attempts} em {delay} s",
     "conn.retry_kept": "{why}; a partida está guardada: você volta ao seu lugar quando ela "
-        "continuar (tentativa {attempt} em {delay} s)",
+    "continuar (tentativa {attempt} em {delay} s)",
     "conn.connecting": "conectando",
     "conn.connected": "conectado",
     "conn.reconnecting": "reconectando",
@@ -1296,7 +1320,7 @@ PT: dict[str, str] = {
     "help.bots": "a: adiciona um bot, x: tira o último bot",
     "help.kick": "k, depois 1-0: tira da mesa o jogador (ou o bot) daquele lugar",
     "help.copy": "c: copia para a área de transferência a linha com que os amigos entram (onde o "
-        "terminal permite)",
+    "terminal permite)",
     "help.penalize": "p, depois 1-0: esse jogador compra {count} por uma dica (a penalidade do "
                      "dono)",
     "ui.kick_who": "Tirar quem? O número do lugar (1-0); Esc: ninguém",
@@ -1367,7 +1391,7 @@ PT: dict[str, str] = {
     "n.preset_kept": "mantidas como você definiu: {options}",
     "n.preset_reset": "voltam às da predefinição: {options}",
     "n.copied": "Copiado: {command} (se o terminal deixa os programas usarem a área de "
-        "transferência)",
+    "transferência)",
     "n.nothing_to_copy": "Ainda sem linha: o host não disse como os amigos entram",
     "help.tables_watch": "w: assiste à mesa escolhida (de lá dá para pegar um lugar livre)",
     "help.watching": "Você está assistindo: o lado público da mesa, sem mão nem jogadas",

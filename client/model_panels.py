@@ -180,6 +180,9 @@ class Panels(ModelState):
             seats = tuple(SeatInfo(info.seat, "empty", None, False, False)
                           if info.seat == lobby.you else info for info in lobby.seats)
             self.lobby = replace(lobby, you=None, seats=seats)
+        if code == "invalid_resume":  # no refusal of anything the player did: news
+            self.refused(self.tr("n.seat_lost"))
+            return
         self.refused(self.tr("n.refused", reason=shown(reason or code)))
 
 

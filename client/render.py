@@ -974,8 +974,20 @@ def local_question(model: ClientModel, prompt: QuitPrompt | SeatPrompt) -> str:
 
 
 def quit_words(model: ClientModel) -> str:
-    """The quit question; the host's own player is told that leaving ends the table."""
-    return model.tr("ui.quit_host" if model.hosting else "ui.quit")
+    """The quit question, saying what leaving does where the player is: the host's own player
+    ends the table; a player in mid-match leaves the seat to a bot and can take it back with
+    the same command (found in tmux: "Leave the game? y yes, n no", and the friend never
+    knew); in the lobby the seat is freed; a spectator stops watching."""
+    if model.hosting:
+        return model.tr("ui.quit_host")
+    if model.watching:
+        return model.tr("ui.quit_watching")
+    screen = model.screen
+    if screen in (Screen.GAME, Screen.ROUND_END):
+        return model.tr("ui.quit_match")
+    if screen is Screen.LOBBY:
+        return model.tr("ui.quit_lobby")
+    return model.tr("ui.quit")
 
 
 def answer_words(model: ClientModel, stack: bool, deflect: bool, cancel: bool = False) -> str:

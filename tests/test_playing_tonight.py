@@ -64,9 +64,12 @@ class Host:
         for line in self.process.stdout:
             self.printed.append(line.rstrip("\n"))
 
-    def join(self, *options: str) -> str:
-        """The command a friend types: the host's own join line, as printed, and `options`."""
-        return f"{UNONET} {self.command.removeprefix('unonet ')} {' '.join(options)}"
+    def join(self, *options: str, home: Path | None = None) -> str:
+        """The command a friend types: the host's own join line, as printed, and `options`;
+        `home`: the friend's own config folder (their machine's seat tokens, known hosts)."""
+        unonet = UNONET if home is None else UNONET.replace(
+            f"&& {sys.executable}", f"&& UNONET_HOME={home} {sys.executable}")
+        return f"{unonet} {self.command.removeprefix('unonet ')} {' '.join(options)}"
 
     def stop(self) -> None:
         if self.process.poll() is None:
@@ -138,7 +141,7 @@ def test_a_timed_turn_counts_down_on_the_status_line(
     term.wait(lambda s: (left := seconds_left(s)) is not None and left < first,
               "the countdown going down")
     term.keys("q")
-    term.wait_text("Leave the game?")
+    term.wait_text("Leave?")
     term.keys("y")
     assert "UNONET-EXIT=0" in term.wait_text("UNONET-EXIT=")
 
@@ -302,3 +305,38 @@ def test_the_rule_editor_shows_only_the_options_of_the_game_chosen(
     term.wait_text("leaving ends it for everyone")
     term.keys("y")
     term.wait_text("UNONET-EXIT=")
+
+
+# -- 7. leaving, and coming back -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_leaving_says_what_happens_to_the_seat_and_how_to_come_back(
+    terminal: Callable[..., Terminal], host: Callable[..., Host], size: tuple[int, int],
+    tmp_path: Path,
+) -> None:
+    """Found in tmux: a friend's q asked "Leave the game? y yes, n no" and exited without a
+    word on the seat; coming back after someone took it read "Refused: your seat was given up
+    ... · Refused: no table 0". Now the question says a bot plays the seat and the same
+    command takes it back, the terminal prints that command, and coming back to a seat taken
+    says so in one sentence."""
+    served = host("--bots", "1", "--seats", "2")
+    bea = terminal(served.join("--name", "Bea", "--table", "0"), *size)
+    bea.wait_text("not ready")
+    bea.keys("r")
+    bea.wait_text("Your hand")
+    bea.keys("q")
+    screen = bea.wait_text("A bot plays your seat")
+    assert "same unonet join takes it back" in " ".join(screen.split())
+    bea.keys("y")
+    said = " ".join(bea.wait_text("UNONET-EXIT=0").split())
+    assert "You left the match at table unonet: a bot plays your seat" in said, said
+    assert served.command.split("--pin")[0].strip() in said  # the command to come back with
+    cy = terminal(served.join("--name", "Cy", "--table", "0", "--spectate",
+                              home=tmp_path / "cy"), *size)
+    cy.wait_text("Seats you can take")
+    cy.keys("2")
+    cy.wait(lambda s: "Cy (you)" in s, "Cy in Bea's seat")
+    again = terminal(served.join("--name", "Bea", "--table", "0"), *size)
+    screen = " ".join(again.wait_text("taken while you were away").split())
+    assert "Refused: your seat" not in screen and "no table" not in screen, screen
