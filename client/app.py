@@ -14,6 +14,8 @@ force, and a test checks against `handle`.
 from __future__ import annotations
 
 import argparse
+import asyncio
+import base64
 import os
 import pwd
 from collections.abc import Mapping
@@ -45,6 +47,10 @@ from client.model import (
 )
 from protocol.limits import MAX_CHAT_CHARS, MAX_NAME_CHARS
 from unonet.actions import Action
+
+TIMER_TICK = 0.25
+"""Seconds between redraws while a timer runs: its whole seconds change on time (a redraw a
+second could show one second late)."""
 
 CHAT_SCROLL = 3
 """Lines a PgUp or PgDn moves the chat: the lobby's pane at the smallest screen."""
@@ -86,6 +92,7 @@ class ClientApp:
         self.plain = plain
         self.bell_enabled = bell
         self.bells = 0
+        self.copied: list[str] = []  # what `c` put in the clipboard, in order
         self.chat_rows = 1
         """The chat pane's rows when last drawn (render.chat_view): PgUp goes back a paneful
         short of all the chat's lines."""
@@ -126,6 +133,23 @@ class ClientApp:
 
     def _start(self) -> None:
         self.link.start(self.deliver)
+        self.app.create_background_task(self._count_down())
+
+    async def _count_down(self) -> None:
+        """While a timer of the game runs: the screen shows its seconds going, and a timer of
+        ours rings once near its end (model.timer_bell), unless --no-bell."""
+        while True:
+            await asyncio.sleep(TIMER_TICK)
+            if self.model.timer is None:
+                continue
+            if self.model.timer_bell():
+                self.ring()
+            self.app.invalidate()
+
+    def ring(self) -> None:
+        if self.bell_enabled:
+            self.bells += 1
+            self.app.output.bell()
 
     def deliver(self, update: Update) -> None:
         """An update from the link: fold it in, ring if our decision starts, redraw."""
@@ -134,9 +158,7 @@ class ClientApp:
             self.send(self.model.outbox.pop(0))
         if self.model.bell:
             self.model.bell = False
-            if self.bell_enabled:
-                self.bells += 1
-                self.app.output.bell()
+            self.ring()
         self.app.invalidate()
 
     def _text(self) -> StyleAndTextTuples:
@@ -430,6 +452,23 @@ class ClientApp:
             self.send(model.move_to_seat(_seat_of(key)))
         elif key == "e":
             self.edit_name()
+        elif key == "c":
+            self.copy_join_line()
+
+    def copy_join_line(self) -> None:
+        """`c` in the lobby: the line friends join with, into the clipboard by the terminal's
+        own escape (OSC 52: xterm, kitty, iTerm2, WezTerm, tmux with set-clipboard on...), so
+        that it is pasted whole whatever the screen shows. A terminal without it ignores the
+        escape; the notice says so much."""
+        join = self.model.join_with
+        if join is None:
+            self.model.notice = self.model.tr("n.nothing_to_copy")
+            return
+        encoded = base64.b64encode(join.command.encode("utf-8")).decode("ascii")
+        self.app.output.write_raw(f"\x1b]52;c;{encoded}\x07")
+        self.app.output.flush()
+        self.copied.append(join.command)
+        self.model.notice = self.model.tr("n.copied", command=join.command)
 
     def _tables_key(self, key: str, prompt: object) -> None:
         model = self.model

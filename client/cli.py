@@ -42,7 +42,7 @@ from client.i18n import Translator, pick_language
 from client.known_hosts import KnownHosts, address_key, config_dir
 from client.link import Hosting, HostKeyWarning, Update
 from client.link_session import Command
-from client.model import ClientModel
+from client.model import ClientModel, Screen
 from client.network import LinkConfig, run_link
 from client.render import connection_line
 from client.safe_text import own_name, shown
@@ -229,12 +229,18 @@ async def run_screen(app: ClientApp, link: NetworkLink) -> None:
         await asyncio.wait_for(link.wait_closed(), CLOSE_GRACE + 5)
 
 
-def _finish(link: NetworkLink, model: ClientModel, stderr: TextIO) -> int:
+def _finish(link: NetworkLink, model: ClientModel, stderr: TextIO,
+            again: str | None = None) -> int:
     """The exit status, and what the screen showed last of a connection lost, in the player's
     words: a changed fingerprint's whole warning (the screen may have been too small for it),
-    else why the connection ended."""
+    else why the connection ended. A player who left a match in progress is told that a bot
+    plays the seat and the command that takes it back (`again`)."""
     state = link.last_state
     if state is None or state.state != "lost":
+        if again is not None and left_a_match(model):
+            table = model.lobby.name if model.lobby is not None else "?"
+            print(model.tr("left.come_back", table=shown(table), command=shown(again)),
+                  file=stderr)
         return 0
     width = max(40, shutil.get_terminal_size().columns - 1)
     if model.host_key is not None:
@@ -277,7 +283,17 @@ def run_join(
     link = NetworkLink.to_host(config)
     app = build(link, args, env)
     asyncio.run(run_screen(app, link))
-    return _finish(link, app.model, err)
+    again = " ".join(["unonet join", args.address,
+                      *(["--pin", args.fingerprint] if args.fingerprint else []),
+                      *(["--no-tls"] if args.no_tls else [])])
+    return _finish(link, app.model, err, again)
+
+
+def left_a_match(model: ClientModel) -> bool:
+    """The player closed the screen at a seat of a match in progress (not the host's own):
+    the seat is a bot's now, and theirs again with the same command."""
+    return (not model.hosting and not model.watching and model.me is not None
+            and model.screen in (Screen.GAME, Screen.ROUND_END))
 
 
 def play_main(
@@ -289,7 +305,7 @@ def play_main(
     async def main(commands: trio.MemoryReceiveChannel[Command],
                    updates: trio.MemorySendChannel[Update]) -> None:
         async with start_local_host(args) as address:
-            if address.place == OWN_HOST:
+            if address.place in (OWN_HOST, None):  # `unonet host`, or play's own table
                 await updates.send(Hosting())  # the quit prompt and the chat say what q ends
             tokens = SeatTokens() if address.place else None
             if tokens is not None and address.place is not None and address.fresh:

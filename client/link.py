@@ -105,6 +105,17 @@ class SeatNews:
 
 
 @dataclass(frozen=True, slots=True)
+class TimerChanged:
+    """A timer of the game started (`seconds` left when the host said it, for `seats`; `kind`
+    the phase it times) or none runs now (`seconds` None): SPEC.md [UNO-8-36]. The screen
+    counts down from when it arrived."""
+
+    seats: tuple[int, ...]
+    seconds: float | None
+    kind: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class HostKeyWarning:
     """The host showed another certificate fingerprint than the one pinned, remembered, or
     met earlier in this session: nothing more is sent to it, and the link ends "lost" right
@@ -216,8 +227,11 @@ class ConnectionChanged:
     code: str = ""
     """What ended the connection (client/link_session.Ended.code), if that is what changed."""
     attempt: int = 0
-    attempts: int = 0
+    attempts: int = 0  # 0 while `kept`: no limit
     delay: float = 0.0
+    kept: bool = False
+    """The host went away saying it keeps our match (SPEC.md [UNO-8-37]): the link waits for
+    it to carry the match on, trying again until the player leaves."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,7 +254,7 @@ class Refused:
 Update = (
     Snapshot | GameEvent | MissedEvents | ManifestReceived | LobbyChanged | TablesListed
     | ChatReceived | TrustReport | TrustStatus | ConnectionChanged | Refused | SeatNews
-    | HostKeyWarning | Hosting | LocalNews
+    | HostKeyWarning | Hosting | LocalNews | TimerChanged
 )
 
 Deliver = Callable[[Update], None]

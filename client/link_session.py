@@ -25,6 +25,7 @@ from client.link import (
     Refused,
     Snapshot,
     TablesListed,
+    TimerChanged,
     TrustStatus,
     Update,
 )
@@ -94,10 +95,13 @@ class Ended:
     code: str = ""
     """What ended it, for the screen to say in the player's words: a protocol code or bye
     reason, or one of the link's own (LINK_ENDINGS); `reason` stays the diagnostic."""
+    kept: bool = False
+    """The host went away saying it keeps our match, to carry it on (SPEC.md [UNO-8-37])."""
 
 
 LINK_ENDINGS = ("cannot_connect", "host_closed", "host_closed_plain", "connection_broken",
-                "no_answer", "host_silent", "refused", "unreachable", "unknown_host", "not_tls")
+                "no_answer", "host_silent", "refused", "unreachable", "unknown_host", "not_tls",
+                "host_left", "host_stopped")
 """The link's own codes for how a connection ended (words for each in client/i18n.py)."""
 
 
@@ -106,6 +110,18 @@ class Output:
     updates: list[Update] = field(default_factory=list)
     frames: bytearray = field(default_factory=bytearray)
     ended: Ended | None = None
+
+
+STOP_WAYS = {"host_left": "host_left", "stopped": "host_stopped"}
+"""A stopping host's `why` (SPEC.md [UNO-8-37]) -> the link's ending code for it."""
+
+
+def going_away(error: ProtocolError) -> str:
+    """The ending code of a fatal error: a stopping host's way of going, where it said one."""
+    why = error.details.get("why")
+    if error.code == Code.SHUTTING_DOWN and isinstance(why, str) and why in STOP_WAYS:
+        return STOP_WAYS[why]
+    return error.code
 
 
 def player_name(name: str) -> str:
@@ -363,7 +379,8 @@ class LinkSession:
             case ConnectionFailed(error=error):
                 retry = error.code in RETRY_CODES or error.code == Code.INVALID_RESUME
                 out.ended = Ended(retry, f"{error.code}: {error.message}",
-                                  at_once=error.code == Code.INVALID_RESUME, code=error.code)
+                                  at_once=error.code == Code.INVALID_RESUME,
+                                  code=going_away(error), kept=error.details.get("kept") is True)
             case ConnectionClosed(reason=reason, msg=msg):
                 retry = reason is None or reason in RETRY_BYES
                 why = "the host closed the connection" if reason is None else reason
@@ -413,6 +430,13 @@ class LinkSession:
                 self.after_match = False
             out.updates.append(LobbyChanged(lobby))
             self._maybe_ready(lobby.you, lobby, out)
+        elif kind == "timer":
+            ms = message.get("ms")
+            seats = tuple(message["seats"])
+            if self._seats is not None and any(seat >= self._seats for seat in seats):
+                raise wire.WireError("timer: a seat the match does not have")
+            out.updates.append(TimerChanged(seats, None if ms is None else ms / 1000,
+                                            str(message.get("kind") or "")))
         elif kind == "seat_news":
             # What happened to a seat, as the host tells it (SPEC.md [UNO-8-35]): told, never
             # worked out from two lobby snapshots.

@@ -121,6 +121,7 @@ UPDATE_HANDLERS: dict[type, Handler] = {
     link.TrustStatus: Panels._on_trust_status,
     link.ConnectionChanged: Panels._on_connection,
     link.Refused: Panels._on_refused,
+    link.TimerChanged: RoundScreen._on_timer,
 }
 """Each update the link delivers (client/link.py), by type: how the state folds it."""
 

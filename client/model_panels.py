@@ -3,11 +3,12 @@ trust panels, the quit question, and how the host's notices and refusals are wor
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from client import link
 from client.lobby import SeatInfo
-from client.model_state import ENGINE_CODES, ChatLine, ModelState
+from client.model_state import ENGINE_CODES, ChatLine, JoinLine, ModelState
 from client.prompts import QuitPrompt
 from client.safe_text import own_chat, shown, typed
 from unonet.words import Words, join_sentence
@@ -111,6 +112,12 @@ class Panels(ModelState):
     # -- updates every screen shows (client/model.py UPDATE_HANDLERS) --------------------------
 
     def _on_chat(self, update: link.ChatReceived) -> None:
+        join = join_line_of(update)
+        if join is not None:
+            # How friends join: the lobby's own line, never wrapped in the chat (found in
+            # tmux: it took 2-5 chat lines and split inside the fingerprint); `c` copies it.
+            self.join_with = join
+            return
         if update.host:
             text = self._notice_words(update) or update.text  # SPEC.md [UNO-8-31]
             line = ChatLine(shown(update.name), shown(text), None, "host")
@@ -151,6 +158,7 @@ class Panels(ModelState):
         self.connection_retry = update if update.attempt else None
         if update.state != "connected":
             self.legal = ()  # the host is gone: nothing can be played until it is back
+            self.timer = None  # and its timers are not ours to count
 
     def _on_refused(self, update: link.Refused) -> None:
         code = update.code
@@ -170,4 +178,27 @@ class Panels(ModelState):
             seats = tuple(SeatInfo(info.seat, "empty", None, False, False)
                           if info.seat == lobby.you else info for info in lobby.seats)
             self.lobby = replace(lobby, you=None, seats=seats)
+        if code == "invalid_resume":  # no refusal of anything the player did: news
+            self.refused(self.tr("n.seat_lost"))
+            return
         self.refused(self.tr("n.refused", reason=shown(reason or code)))
+
+
+JOIN_COMMAND = re.compile(
+    r"unonet join (?:\[[0-9A-Fa-f:.]{2,45}\]|[0-9A-Za-z.-]{1,253}):[0-9]{1,5} "
+    r"(?:--(?:pin|fingerprint) [A-Z2-7]{4}(?:-[A-Z2-7]{4}){3,12}|--no-tls)")
+"""What a host's join_with command may be for the lobby to show it as the line to copy: a
+command that goes into a shell, so nothing but `unonet join ADDRESS:PORT` and a pin (or
+--no-tls) is ever put in the clipboard; anything else is said in the chat as text."""
+
+OTHER_ADDRESSES = re.compile(r"[0-9A-Za-z.:, \[\]-]{1,512}")
+
+
+def join_line_of(update: link.ChatReceived) -> JoinLine | None:
+    """The host's join_with notice (SPEC.md [UNO-8-31]) as the line to share, if it is one."""
+    if not update.host or update.notice != "join_with" or update.command is None:
+        return None
+    if JOIN_COMMAND.fullmatch(update.command) is None:
+        return None
+    others = update.addresses or ""
+    return JoinLine(update.command, others if OTHER_ADDRESSES.fullmatch(others) else "")

@@ -9,8 +9,10 @@ names, the table's rules, which screen is up).
 
 from __future__ import annotations
 
+import math
+import time
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -21,6 +23,7 @@ from client.fold import ViewTracker
 from client.i18n import Translator
 from client.lobby import LobbyCommand, LobbyState, TableInfo
 from client.prompts import ColorPrompt, QuitPrompt, SeatPrompt
+from client.rule_editor import game_options
 from client.safe_text import shown
 from unonet import events as ev
 from unonet.actions import Action
@@ -28,7 +31,7 @@ from unonet.cards import ALL_COLORS, DeckManifest, Face, Kind
 from unonet.errors import ErrorCode
 from unonet.in_play import DarkFaces, face_in_play
 from unonet.phase import Phase
-from unonet.rules import OPTIONS, RuleSet
+from unonet.rules import OPTIONS, OptionInfo, RuleSet
 from unonet.view import View
 
 ENGINE_CODES = frozenset(str(code) for code in ErrorCode)
@@ -108,6 +111,30 @@ class Notice:
     landing: bool = False
 
 
+TIMER_BELL_AT = 5.0
+"""Seconds left on a timer of ours when the bell rings (unless --no-bell): time enough to
+press a key, late enough not to ring at every turn of a long think_time."""
+
+
+@dataclass(frozen=True, slots=True)
+class Countdown:
+    """A timer of the game as the host announced it (SPEC.md [UNO-8-36]): it ends at `ends`
+    on the model's clock, waiting on `seats`; `kind` is the phase it times."""
+
+    ends: float
+    seats: tuple[int, ...]
+    kind: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class JoinLine:
+    """How friends join this host, as its join_with notice says (SPEC.md [UNO-8-31]): the
+    command to copy, and the host's other addresses ("" if none)."""
+
+    command: str
+    others: str = ""
+
+
 @dataclass(frozen=True, slots=True)
 class ChatLine:
     """A line of the chat pane. `kind` says who wrote it, which the pane shows by a mark
@@ -125,8 +152,11 @@ class ModelState:
     """The whole client state. Mutated only by `ClientModel.apply` (updates) and the intent
     methods of the screens."""
 
-    def __init__(self, tr: Translator, name: str = "") -> None:
+    def __init__(self, tr: Translator, name: str = "",
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.tr = tr
+        self.clock = clock  # a timer counts down from when its `timer` arrived, by this clock
+        self.timer: Countdown | None = None  # the game's timer that runs now, if any
         self.my_name = name
         self.name_pending = False  # named before creating a table: rename once seated there
         self.manifest: DeckManifest | None = None
@@ -174,6 +204,7 @@ class ModelState:
         self.naming = False  # the input line takes our name (key e) instead of a chat line
         self.current_notice: Notice | None = None
         self.bell = False  # set when a decision of ours starts; the app rings and clears it
+        self.timer_rang: Countdown | None = None  # the timer whose last seconds rang
         self.was_deciding = False
         self.was_my_turn = False
         self.turn_table: tuple[tuple[int, ...], int | None, frozenset[int]] = (
@@ -184,6 +215,7 @@ class ModelState:
         self.rematch_asked = False  # after the match: we asked for a rematch (r)
         self.outbox: list[LobbyCommand] = []  # commands the model sends by itself; the app sends
         self.hosting = False  # we are the host's own player: leaving ends the table
+        self.join_with: JoinLine | None = None  # how friends join: the lobby's line to copy
         self.chat_focused = False  # the input line has the keys (the app says, on Tab)
         self.chat_unread = 0  # chat lines that came while the table had the keys
         self.host_key: link.HostKeyWarning | None = None  # another fingerprint: shown whole
@@ -261,6 +293,39 @@ class ModelState:
         notice = self.current_notice
         if notice is not None and not self._still_true(notice):
             self.current_notice = self.landed(notice)
+
+    @property
+    def timer_left(self) -> int | None:
+        """Whole seconds left on the game's timer (rounded up: 0 only once it is over), None
+        when none runs."""
+        timer = self.timer
+        if timer is None:
+            return None
+        return max(0, math.ceil(timer.ends - self.clock()))
+
+    @property
+    def timer_ours(self) -> bool:
+        """The running timer waits on us."""
+        timer = self.timer
+        return timer is not None and self.me is not None and self.me in timer.seats
+
+    def timer_bell(self) -> bool:
+        """True once per timer of ours, when TIMER_BELL_AT seconds or less are left: the app
+        rings then (unless --no-bell)."""
+        timer, left = self.timer, self.timer_left
+        if timer is None or left is None or not self.timer_ours or timer is self.timer_rang:
+            return False
+        if timer.ends - self.clock() > TIMER_BELL_AT:
+            return False
+        self.timer_rang = timer
+        return True
+
+    @property
+    def shown_options(self) -> tuple[OptionInfo, ...]:
+        """The rule editor's options: those of the game the table plays (game_options)."""
+        lobby = self.lobby
+        variant = lobby.rules.get("variant") if lobby is not None else None
+        return game_options(variant if isinstance(variant, str) else RuleSet().variant)
 
     @property
     def offline(self) -> bool:
@@ -395,6 +460,7 @@ class ModelState:
         nothing of it stays on the screen. Found in tmux: after a host restart that did not
         keep a lobby's table, its lobby stayed on screen for good, with us as its owner."""
         self.lobby = None
+        self.timer = None
         self.tracker = None  # the manifest stays: the link decodes what follows against it
         self.legal = ()
         self.tables = None  # until the link lists them anew

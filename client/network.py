@@ -229,6 +229,7 @@ async def run_link(
         state = link_session(config)
     seen_before: bytes | None = None
     ever_welcomed = False
+    kept: Ended | None = None  # how the host went, saying it keeps our match: waited for
     attempt = 0
     again_at_once = False  # the last connection ended asking to connect again at once
     await updates.send(ConnectionChanged("connecting"))
@@ -255,8 +256,11 @@ async def run_link(
                               code="host_closed_plain")
             if welcomed:
                 ever_welcomed = True
+                kept = None
                 if trio.current_time() - connected_at >= config.backoff.stable:
                     attempt = 0
+        if ended.kept:
+            kept = ended
         if ended.retry and ended.at_once and not again_at_once:
             again_at_once = True  # once: a host that refuses the newcomer too gets the backoff
             await updates.send(ConnectionChanged("reconnecting" if ever_welcomed
@@ -270,13 +274,17 @@ async def run_link(
             return state
         attempt += 1
         limit = config.backoff.attempts if ever_welcomed else config.backoff.first_attempts
-        if attempt > limit:
+        if attempt > limit and kept is None:
             await updates.send(ConnectionChanged("lost", ended.reason, code=ended.code))
             return state
         delay = config.backoff.delay(attempt)
+        # A host that said it keeps the match is waited for until the player leaves (q): it
+        # comes back when its host carries the match on (found in tmux: friends were told to
+        # give up after two minutes while the host restarted with --resume).
+        said = ended if kept is None else kept  # while waiting, how it went, not each refusal
         await updates.send(ConnectionChanged(
-            "reconnecting" if ever_welcomed else "connecting", ended.reason, code=ended.code,
-            attempt=attempt, attempts=limit, delay=delay))
+            "reconnecting" if ever_welcomed else "connecting", said.reason, code=said.code,
+            attempt=attempt, attempts=0 if kept else limit, delay=delay, kept=kept is not None))
         if await _wait_offline(delay, commands, updates):
             await updates.send(ConnectionChanged("closed"))
             return state
@@ -387,7 +395,8 @@ class _Connection:
         except (trio.BrokenResourceError, trio.ClosedResourceError, trio.TooSlowError) as exc:
             # The host may have said why (a fatal error, a bye) just before closing: let the
             # reader take what is already in flight for a moment; its reason wins over ours.
-            self.send_failed = Ended(True, f"connection broken while sending: {exc!r}",
+            log.info("connection broken while sending: %r", exc)
+            self.send_failed = Ended(True, "connection broken while sending",
                                      code="connection_broken")
             assert self.nursery is not None
             scope = self.nursery.cancel_scope
@@ -420,7 +429,8 @@ class _Connection:
                 try:
                     data = bytes(await self.stream.receive_some(RECEIVE_CHUNK))
                 except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
-                    self.end(Ended(True, f"connection broken: {exc!r}", code="connection_broken"))
+                    log.info("connection broken: %r", exc)  # the class is for the log only
+                    self.end(Ended(True, "connection broken", code="connection_broken"))
                     return
             if data is None:
                 now = trio.current_time()

@@ -34,7 +34,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--name", default=None,
                         help="your name at the table (default: your login name)")
     parser.add_argument("--no-bell", action="store_true",
-                        help="do not ring the terminal bell when it becomes your turn")
+                        help="do not ring the terminal bell when it becomes your turn, nor when a "
+                        "timer of yours is about to run out")
 
 
 def add_join_arguments(parser: argparse.ArgumentParser) -> None:
@@ -42,7 +43,7 @@ def add_join_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("address", metavar="HOST:PORT",
                         help=f"the host to join (port {DEFAULT_PORT} if left out)")
     add_arguments(parser)
-    parser.add_argument("--fingerprint", metavar="FP",
+    parser.add_argument("--fingerprint", "--pin", dest="fingerprint", metavar="FP",
                         help="the host's fingerprint as `unonet host` prints it (or its first "
                         "16+ characters, or 64 hex digits): pins it instead of asking")
     parser.add_argument("--no-tls", action="store_true",

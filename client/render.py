@@ -52,6 +52,7 @@ from client.model import (
     TargetPrompt,
     shown_order,
 )
+from client.model_state import TIMER_BELL_AT
 from client.rule_editor import editor_options
 from client.rule_words import differences, rule_changes
 from client.safe_text import shown
@@ -792,6 +793,11 @@ def connection_line(model: ClientModel) -> str:
     state = model.tr(f"conn.{model.connection}")
     retry = model.connection_retry
     if retry is not None:
+        if retry.kept:  # the host said how it went, and that it keeps the match
+            why = reason_words(model, retry.code, retry.detail)
+            text = model.tr("conn.retry_kept", why=why, attempt=retry.attempt,
+                            delay=f"{retry.delay:g}")
+            return text[:1].upper() + text[1:]  # said whole: no state word before it
         # A host that answered and refused is no host gone or out of reach.
         key = ("conn.refused" if retry.code in ADMISSION_REFUSALS else
                "conn.gone" if model.connection == "reconnecting" else "conn.unreachable")
@@ -807,6 +813,11 @@ OWN_ENDINGS = frozenset({"host_closed_plain", "no_answer", "host_silent", "refus
 alone, not followed by it."""
 
 
+SAID_BY_US = frozenset({"host_left", "host_stopped", "connection_broken"})
+"""Endings the player reads in our words whatever the language: a stopping host's way of going
+(SPEC.md [UNO-8-37]) and a broken connection, whose diagnostic is only for the log."""
+
+
 ADMISSION_REFUSALS = frozenset({"server_full", "seat_in_use"})
 """Codes of a host that answered and would not let us in: "the host refused" on the retry line
 (a host stopping, or a connection cut as idle, is not one)."""
@@ -820,6 +831,8 @@ def reason_words(model: ClientModel, code: str, detail: str, *, with_detail: boo
     host sumiu (cannot connect: Connection refused)"), `with_detail` the diagnostic after them
     in parentheses but where the words say all the link knows (OWN_ENDINGS)."""
     bare = detail.removeprefix(f"{code}: ") if code else detail
+    if code in SAID_BY_US:  # how the host went, in our words in every language
+        return model.tr(f"lost.{code}")
     if model.tr.lang == "en" or not code:
         return bare
     key = next((k for k in (f"refusal.{code}", f"lost.{code}") if model.tr.has(k)), None)
@@ -838,9 +851,28 @@ def ending_words(model: ClientModel) -> str:
 
 def status(model: ClientModel, look: Look, width: int) -> Line:
     """What the game waits for: a prompt of ours, or whose turn it is and what is pending;
-    while the host is away, only that (no prompt invites a move that cannot be sent)."""
+    while the host is away, only that (no prompt invites a move that cannot be sent). A timer
+    that runs comes first, so that no width cuts it (found in tmux: 30 s turns ran unseen
+    until "root ran out of time")."""
     if model.offline and model.local_prompt is None:
         return [("class:prompt", connection_line(model))]
+    return [*countdown(model), *waiting_for(model, look, width)]
+
+
+def countdown(model: ClientModel) -> Line:
+    """The seconds left on the game's timer, before the status: ours in the alert style in its
+    last TIMER_BELL_AT seconds; nothing when no timer runs."""
+    left = model.timer_left
+    if left is None:
+        return []
+    if model.timer_ours:
+        style = "class:alert" if left <= TIMER_BELL_AT else "class:prompt"
+        return [(style, model.tr("ui.timer_you", seconds=left)), ("", " · ")]
+    return [("class:dim", model.tr("ui.timer_other", seconds=left)), ("", " · ")]
+
+
+def waiting_for(model: ClientModel, look: Look, width: int) -> Line:
+    """The status without its timer: a prompt of ours, or whose turn it is."""
     line = prompt_status(model, look, width)
     if line is not None:
         return line
@@ -948,8 +980,20 @@ def local_question(model: ClientModel, prompt: QuitPrompt | SeatPrompt) -> str:
 
 
 def quit_words(model: ClientModel) -> str:
-    """The quit question; the host's own player is told that leaving ends the table."""
-    return model.tr("ui.quit_host" if model.hosting else "ui.quit")
+    """The quit question, saying what leaving does where the player is: the host's own player
+    ends the table; a player in mid-match leaves the seat to a bot and can take it back with
+    the same command (found in tmux: "Leave the game? y yes, n no", and the friend never
+    knew); in the lobby the seat is freed; a spectator stops watching."""
+    if model.hosting:
+        return model.tr("ui.quit_host")
+    if model.watching:
+        return model.tr("ui.quit_watching")
+    screen = model.screen
+    if screen in (Screen.GAME, Screen.ROUND_END):
+        return model.tr("ui.quit_match")
+    if screen is Screen.LOBBY:
+        return model.tr("ui.quit_lobby")
+    return model.tr("ui.quit")
 
 
 def answer_words(model: ClientModel, stack: bool, deflect: bool, cancel: bool = False) -> str:
@@ -1321,6 +1365,8 @@ def help_keys(model: ClientModel, plain: bool) -> list[str]:
         if model.is_owner:
             keys += ["help.start", "help.preset", "help.options", "help.change", "help.bots",
                      "help.kick"]
+        if model.join_with is not None:
+            keys.append("help.copy")
         return [*keys, "help.chat", "help.trust", "help.help", "help.leave"]
     if model.watching:
         return ["help.watching", "help.sit_match", "help.chat", "help.trust", "help.help",
@@ -1645,12 +1691,27 @@ def lobby_body(model: ClientModel, width: int, height: int, look: Look | None = 
         lines += [[("class:dim", part)] for part in wrap_within(tr(waiting), width, 2)]
     if lobby.started:
         lines += [[("class:prompt", part)] for part in wrap_within(tr("lobby.starting"), width, 2)]
+    lines += join_lines(model, width)
     room = height - len(lines) - 1
     if room > 1:
         chat, back = chat_view(model, width, room - 1, look)
         lines.append(chat_title(model, width, back))
         lines += chat
     return lines
+
+
+def join_lines(model: ClientModel, width: int) -> list[Line]:
+    """How friends join, on lines of its own: what it is, then the command alone on its line,
+    never wrapped (a copy of a wrapped command breaks it; `c` copies it whole in any case).
+    The host makes it short enough for 60 columns (host/run.py join_command)."""
+    join = model.join_with
+    if join is None:
+        return []
+    tr = model.tr
+    label = (tr("lobby.join_with_or", addresses=join.others) if join.others
+             else tr("lobby.join_with"))
+    return [[("class:dim", _cut(label, width))],
+            [("class:heading", _cut(join.command, width))]]
 
 
 def guest_rule_lines(model: ClientModel, width: int, rows: int) -> list[Line]:
@@ -1705,17 +1766,19 @@ def option_lines(model: ClientModel, rows: int) -> list[Line]:
     tr = model.tr
     lobby = model.lobby
     assert lobby is not None
-    infos = editor_options()
+    infos = model.shown_options
     base = RuleSet()
-    first = max(0, min(model.option_cursor - rows // 2, len(infos) - rows))
+    at = editor_options()[min(model.option_cursor, len(editor_options()) - 1)]
+    cursor = infos.index(at) if at in infos else -1
+    first = max(0, min(cursor - rows // 2, len(infos) - rows))
     variant = str(lobby.rules.get("variant", base.variant))  # titles in its card names
     lines: list[Line] = []
     for index in range(first, min(len(infos), first + rows)):
         info = infos[index]
         value = lobby.rules.get(info.name, getattr(base, info.name))
-        mark = ">" if index == model.option_cursor else " "
+        mark = ">" if index == cursor else " "
         changed = value != getattr(base, info.name)
-        style = "class:cursor" if index == model.option_cursor else ""
+        style = "class:cursor" if index == cursor else ""
         title = option_title(info.name, tr.lang, variant)[:32]
         lines.append([(style, f" {mark} {title:<32} "),
                       ("class:prompt" if changed else "",

@@ -12,7 +12,16 @@ from functools import cache
 from typing import Any
 
 from unonet.errors import EngineError
-from unonet.rules import OPTIONS, OptionInfo, RuleSet, options_over, played_as_given
+from unonet.rules import (
+    OPTIONS,
+    PRESETS,
+    OptionInfo,
+    RuleSet,
+    options_over,
+    played_as_given,
+    preset,
+    variant_preset,
+)
 
 STEPS = {"target": 50, "max_hand_penalty": 10, "think_time": 5, "max_hand": 5}
 """How far one arrow key moves a wide-ranged option (1 otherwise): target runs 50..10000."""
@@ -58,6 +67,47 @@ def editor_options() -> tuple[OptionInfo, ...]:
         if any(plays({info.name: value}) for value in _candidates(info)
                if value != getattr(default, info.name))
     )
+
+
+@cache
+def game_options(variant: str) -> tuple[OptionInfo, ...]:
+    """The editor's options for a table of `variant`: the game itself, and each option that
+    game plays in another value than its own (found in tmux: "Flip passes hands" under the
+    classic rules, and No Mercy's fixed rules among ~33 options to walk through)."""
+    base = preset(variant_preset(variant))
+    return tuple(info for info in editor_options()
+                 if info.name == "variant" or any(
+                     _plays_over(base, {info.name: value}) for value in _candidates(info)
+                     if value != getattr(base, info.name)))
+
+
+def _plays_over(base: RuleSet, options: Mapping[str, Any]) -> bool:
+    try:
+        base.with_options(options).check_options()
+    except (EngineError, TypeError, ValueError):
+        return False
+    return True
+
+
+def preset_keeping(name: str, rules: Mapping[str, Any], current: str | None,
+                   seats: int) -> tuple[dict[str, Any], list[str]]:
+    """Preset `name` over the options set explicitly at the table (those that differ from its
+    current preset's: `unonet host --set`, the editor): the ones the new preset plays with
+    them are kept (found in tmux: `--set target=50`, then `p`, and the friends read "Target
+    points: 500"); the others go back, by name, for the owner to be told."""
+    start = preset(current) if current in PRESETS else RuleSet()
+    explicit = {key: value for key, value in rules.items()
+                if key in OPTIONS and key != "variant" and value != getattr(start, key)}
+    kept: dict[str, Any] = {}
+    reset: list[str] = []
+    for key, value in explicit.items():
+        try:
+            preset(name, **{**kept, key: value}).check_table(seats)
+        except (EngineError, TypeError, ValueError):
+            reset.append(key)
+            continue
+        kept[key] = value
+    return kept, reset
 
 
 def step_option(info: OptionInfo, rules: dict[str, Any], step: int, seats: int) -> Any:

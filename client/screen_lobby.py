@@ -17,10 +17,11 @@ from client.lobby import (
 )
 from client.model_state import ChatLine, ModelState
 from client.prompts import SeatPrompt
-from client.rule_editor import editor_options, step_option
+from client.rule_editor import editor_options, preset_keeping, step_option
 from client.rule_words import option_words, rule_changes
 from client.safe_text import own_name, shown, typed
 from protocol.text import TextRefused
+from unonet.rulebook import option_title
 from unonet.rules import OPTIONS, RuleSet, playable_presets
 
 RULE_CHANGES_SAID = 3
@@ -37,6 +38,8 @@ class LobbyScreen(ModelState):
         if before is not None and before.table == lobby.table and not lobby.started:
             self._rules_news(before, lobby)
         self.option_cursor = min(self.option_cursor, len(editor_options()) - 1)
+        if editor_options()[self.option_cursor] not in self.shown_options:
+            self.option_next()  # the game changed under the cursor: the next of this one
         if self.name_pending and lobby.you is not None and not lobby.started:
             # create_table seats us under the hello name; ours was chosen later ([UNO-8-14])
             self.name_pending = False
@@ -163,7 +166,15 @@ class LobbyScreen(ModelState):
         return SetReady(not lobby.seats[lobby.you].ready)
 
     def option_next(self, step: int = 1) -> None:
-        self.option_cursor = (self.option_cursor + step) % len(editor_options())
+        """The editor's next option of the game played (`option_cursor` indexes every option
+        the editor knows; those of other games are stepped over)."""
+        every, shown = editor_options(), self.shown_options
+        cursor = self.option_cursor
+        for _ in range(len(every)):
+            cursor = (cursor + step) % len(every)
+            if every[cursor] in shown:
+                break
+        self.option_cursor = cursor
 
     def change_option(self, step: int) -> LobbyCommand | None:
         """Owner: the option under the cursor, one value up or down (its choices or range),
@@ -186,7 +197,19 @@ class LobbyScreen(ModelState):
             return None
         names = playable_presets()
         now = names.index(self.lobby.preset) if self.lobby.preset in names else -1
-        return SetRules({}, names[(now + 1) % len(names)])
+        name = names[(now + 1) % len(names)]
+        seated = sum(1 for seat in self.lobby.seats if seat.kind != "empty")
+        kept, reset = preset_keeping(name, self.lobby.rules, self.lobby.preset, max(2, seated))
+        said = [self.tr("n.preset", preset=name)]
+        if kept:
+            said.append(self.tr("n.preset_kept", options="; ".join(
+                option_words(key, kept, self.tr.lang) for key in kept)))
+        if reset:
+            said.append(self.tr("n.preset_reset", options=", ".join(
+                option_title(key, self.tr.lang) for key in reset)))
+        # In the chat, not the notice line: the table_state that answers would take it away.
+        self._chat(ChatLine(self.tr("news.table"), " · ".join(said), None, "local"), mine=True)
+        return SetRules(kept, name)
 
     def add_bot(self) -> LobbyCommand | None:
         return AddBot() if self._owner_only() else None

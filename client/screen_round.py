@@ -3,8 +3,9 @@
 
 from __future__ import annotations
 
+from client import link
 from client.fold import ViewTracker
-from client.model_state import DANGER_MARGIN, ModelState, shown_order
+from client.model_state import DANGER_MARGIN, Countdown, ModelState, shown_order
 from client.prompts import (
     CANCELLING,
     DEFLECTING,
@@ -238,6 +239,13 @@ class RoundScreen(ModelState):
         if any(isinstance(a, Buzz) for a in self.legal):
             return True
         return self.my_turn and any(not isinstance(a, CallUno | Catch) for a in self.legal)
+
+    def _on_timer(self, update: link.TimerChanged) -> None:
+        """A timer of the game started, or none runs now (SPEC.md [UNO-8-36])."""
+        if update.seconds is None:
+            self.timer = None
+            return
+        self.timer = Countdown(self.clock() + update.seconds, update.seats, update.kind)
 
     # -- the round's events, each told by its handler (client/model.py EVENT_HANDLERS) ------
 

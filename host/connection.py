@@ -17,7 +17,7 @@ import math
 import os
 import socket
 from collections.abc import Callable
-from typing import Protocol
+from typing import Any, Protocol
 
 import trio
 
@@ -516,8 +516,15 @@ class ClientConnection:
             return
         if self.protocol.state not in (ConnState.HANDSHAKE, ConnState.READY):
             return
+        registry = self.registry
+        words = ("the host's player left its table" if registry.stop_reason == "host_left"
+                 else "the host was stopped")
+        details: dict[str, Any] = {"why": registry.stop_reason}
+        if registry.match_kept(self.id):
+            details["kept"] = True
+            words += "; the match is kept, to be carried on with unonet host --resume"
         try:
-            frame = self.protocol.refuse(Code.SHUTTING_DOWN, "the host is stopping")
+            frame = self.protocol.refuse(Code.SHUTTING_DOWN, words, **details)
         except LocalProtocolError as exc:  # our bug; the connection closes all the same
             log.error("conn %d: no shutting_down frame: %s", self.id, exc)
             return

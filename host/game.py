@@ -89,6 +89,7 @@ class Game:
         self.bot_due: float | None = None
         self.race_due: float | None = None  # a bot's next race move (press B, jump in)
         self._decision: tuple[Any, ...] | None = None
+        self._timer_told = False  # a `timer` with time left went out, not yet ended
 
     @property
     def over(self) -> bool:
@@ -107,7 +108,7 @@ class Game:
         self.tick(now)
 
     def send_state(self, conn: ConnId, seat: int | None, *, full: bool = True,
-                   history_of: int | bool | None = True) -> None:
+                   history_of: int | bool | None = True, now: float | None = None) -> None:
         """Everything a member entering the match needs (SPEC.md 7.1): the manifest, each
         earlier round's four signed messages (a round abandoned before its deal: its own), the
         previous round whole (trust messages, events as `seat`'s audience got them, audit), the
@@ -115,7 +116,8 @@ class Game:
         it is over, then the snapshot of what `seat` may know. A client that keeps its verifier
         across connections so completes the round it dropped in and sees every round after it
         numbered and audited. A resync (not `full`) gets the current round's events, which its
-        session dropped while waiting, then the snapshot."""
+        session dropped while waiting, then the snapshot. `now`: the running timer follows the
+        snapshot, with what is left of it then (SPEC.md [UNO-8-36])."""
         # Whose events the history holds: the seat's own; for a spectator taking a seat in
         # mid-match (history_of None) the public ones its verifier already has, then the
         # snapshot of the seat's hand (a seat's history would rewrite what it saw).
@@ -133,6 +135,8 @@ class Game:
             if full and self.round_log.audit is not None:
                 self.room.send(conn, self.round_log.audit)
         self.room.outbox.append(SendSnapshot(conn, self.match.view(seat), self._legal(seat)))
+        if now is not None and self.decision_deadline is not None:
+            self.room.send(conn, self._timer(now))
 
     def intent(self, conn: ConnId, seat: int, request: int, action: Action, now: float) -> None:
         """A seat's action, applied in arrival order; accepted or refused with the engine's code."""
@@ -435,6 +439,9 @@ class Game:
         if key != self._decision:
             self._decision = key
             self.decision_deadline = self._decision_time(now)
+            if self.decision_deadline is not None or self._timer_told:
+                self._timer_told = self.decision_deadline is not None
+                self.room.broadcast(self._timer(now))
         in_round = self.match.phase == IN_ROUND
         controlled = self._controlled() if in_round else []
         if not controlled:  # a table of players, most actions: no bot to ask anything
@@ -470,6 +477,25 @@ class Game:
         if think is None and rnd.phase == Phase.CHALLENGE:
             return now + self.timings.challenge_decision
         return None if think is None else now + think
+
+    def _timer(self, now: float) -> dict[str, Any]:
+        """The `timer` message of the decision timer as it runs at `now` (SPEC.md [UNO-8-36]):
+        whom it waits on, how long it has left and what it times; none running, it says so."""
+        deadline = self.decision_deadline
+        if deadline is None:
+            return {"t": "timer", "seats": []}
+        phase = self.match.decision
+        seats: list[int] = []
+        if phase == Phase.BUZZER:
+            pending = self.match.view(None).pending
+            seats = list(pending.waiting) if pending is not None else []
+        elif (seat := self.match.pending_seat) is not None:
+            seats = [seat]
+        message: dict[str, Any] = {"t": "timer", "seats": seats,
+                                   "ms": max(0, round((deadline - now) * 1000))}
+        if phase is not None:
+            message["kind"] = str(phase.value)
+        return message
 
     def _controlled(self) -> list[int]:
         return [

@@ -79,6 +79,9 @@ class Registry:
         self._silenced: set[ConnId] = set()
         """Connections whose unsent frames the server must discard (`take_silenced`)."""
         self.where: dict[ConnId, int] = {}
+        self.stop_reason = "stopped"
+        """How the host goes away when it stops (SPEC.md [UNO-8-37]): "stopped" (Ctrl-C, a
+        signal) unless the host's own player left its table ("host_left", host/run.py)."""
         self.alive: Callable[[ConnId], bool] = lambda conn: False
         """Whether a connection is alive and answering (the server sets it: a frame received
         lately and not closing); the default, False, means "unknown, treat as gone"."""
@@ -157,6 +160,13 @@ class Registry:
             self.where.pop(old, None)
         self.where[conn] = table.number
         self._run(table, lambda: table.resume(conn, seat, now))
+
+    def match_kept(self, conn: ConnId) -> bool:
+        """Whether `conn`'s table has a match on that its journal keeps: a stopped host can
+        carry it on (`--resume`), and the seat's token then takes the seat back."""
+        table = self._table_of(conn)
+        game = table.game if table is not None else None
+        return game is not None and not game.over and game.journal is not None
 
     def disconnect(self, conn: ConnId, now: float, quit_: bool = False) -> None:
         """The connection is gone; `quit_`: its client said bye, quit (Table.disconnect)."""

@@ -31,6 +31,7 @@ from host.settings import MAX_CONNECTIONS, PER_ADDRESS, ConnectionLimits, TableT
 from host.table import Table, TableSettings, host_notice
 from host.tls import identity_signer, load_or_create_identity, server_context
 from protocol.address import host_port
+from protocol.fingerprint import short_pin
 from protocol.trust.signing import Signer
 from protocol.versions import DEFAULT_PORT
 from unonet.rules import RuleSet
@@ -291,6 +292,8 @@ async def serving(options: HostOptions) -> AsyncIterator[ServedHost]:
             else:
                 served.router.answered.set()
             yield served
+            if not options.headless:  # (a Ctrl-C never gets here: "stopped" stays)
+                registry.stop_reason = "host_left"  # its player left: that is what closes it
             nursery.cancel_scope.cancel()
 
 
@@ -341,9 +344,10 @@ def join_line(served: ServedHost, lang: str = "en") -> str:
 
 
 def join_command(served: ServedHost) -> tuple[str, str]:
-    """`unonet join ADDRESS:PORT --fingerprint …` at this machine's first address, and its
-    other addresses ("" if none); when the router forwards the port, at the router's public
-    address, and this machine's addresses are the others (for friends on its own network)."""
+    """`unonet join ADDRESS:PORT --pin XXXX-XXXX-XXXX-XXXX` at this machine's first address,
+    and its other addresses ("" if none); when the router forwards the port, at the router's
+    public address, and this machine's addresses are the others (for friends on its own
+    network). The one place the line to share is made (`pin_flag`)."""
     mapped = served.router.mapped
     first, *others = served.addresses
     if mapped is not None:
@@ -358,7 +362,11 @@ def join_command(served: ServedHost) -> tuple[str, str]:
 
 
 def pin_flag(served: ServedHost) -> str:
-    return "--no-tls" if served.fingerprint is None else f"--fingerprint {served.fingerprint}"
+    """The pin in the line to share: the fingerprint's shortest accepted prefix (80 bits,
+    SPEC [UNO-3-5]), so that the whole command fits one line of a 60-column terminal for any
+    IPv4 address and port, and a copy of it never breaks (found in tmux: the whole
+    fingerprint wrapped over 2-5 chat lines and split inside a group)."""
+    return "--no-tls" if served.fingerprint is None else f"--pin {short_pin(served.fingerprint)}"
 
 
 def join_lines(served: ServedHost) -> list[str]:

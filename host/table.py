@@ -269,7 +269,7 @@ class Table:
         self.room.send(conn, {"t": "seated", "table": self.number, "seat": index,
                               "token": token})
         self._greet(conn)
-        self.game.send_state(conn, index, history_of=None)
+        self.game.send_state(conn, index, history_of=None, now=now)
         self.game.seat_changed(now)
         self._seat_news("took_over", index, seat.name, about=conn)
         self._lobby_changed(now)
@@ -324,7 +324,7 @@ class Table:
         self.room.outbox.extend(accepted(conn, request))
         self._lobby_changed(now)
         if self.game is not None:
-            self.game.send_state(conn, None)
+            self.game.send_state(conn, None, now=now)
 
     def resume(self, conn: ConnId, index: int, now: float) -> None:
         """A dropped player is back (hello.resume): a new token in `seated` (the one it came
@@ -351,7 +351,7 @@ class Table:
         self._greet(conn)  # a host resumed from its journal: its own player's chat is new
         if self.game is not None:
             self.game.token_changed(index, hashed)
-            self.game.send_state(conn, index)
+            self.game.send_state(conn, index, now=now)
             self.game.seat_changed(now)
         if away:
             self._seat_news("back", index, seat.name, about=conn)
@@ -605,7 +605,7 @@ class Table:
     def _on_resync(self, member: Member, message: Mapping[str, Any], now: float) -> None:
         if self.game is None:
             raise Refusal(Code.UNEXPECTED_MESSAGE, "no match is on: nothing to resync")
-        self.game.send_state(member.conn, member.seat, full=False)
+        self.game.send_state(member.conn, member.seat, full=False, now=now)
 
     def _on_penalize(self, member: Member, message: Mapping[str, Any], now: float) -> None:
         """The owner's moderation (RULEBOOK.md 1.11): the game answers, then sends the events.
@@ -674,7 +674,7 @@ class Table:
                          label=self.label)
         self._lobby_changed(now)
         for conn, member in self.room.members.items():
-            self.game.send_state(conn, member.seat)
+            self.game.send_state(conn, member.seat, now=now)
         self.game.begin(now)
 
     @classmethod

@@ -102,6 +102,7 @@ EXAMPLES: dict[str, dict[str, Any]] = {
     "accepted": {"t": "accepted", "id": 12},
     "resync": {"t": "resync", "id": 13},
     "penalize": {"t": "penalize", "id": 14, "seat": 2, "count": 2},
+    "timer": {"t": "timer", "seats": [2], "ms": 30000, "kind": "turn"},
     "chat": {"t": "chat", "text": "good game"},
     "chat_message": {"t": "chat_message", "name": "ada", "seat": 1, "text": "good game"},
     "round_prepare": {"t": "round_prepare", "round": 1, "game_id": _B16, "host_commit": _B32,
@@ -124,6 +125,11 @@ EXAMPLES: dict[str, dict[str, Any]] = {
         encode_event(ev.TopCardTurned(26, (0, 6)), {"nonce": _B32}),
     ]},
 }
+
+SHUTTING_DOWN_EXAMPLE: dict[str, Any] = {
+    "t": "error", "code": "shutting_down", "fatal": True, "msg": "the host is stopping",
+    "why": "host_left", "kept": True}
+"""How a host that goes away says which way and whether the match is kept ([UNO-8-37])."""
 
 PRIVATE_EVENT_EXAMPLE: dict[str, Any] = encode_event(
     ev.CardsReceived(1, ((0, 3), (0, 4)), (17, 42)), {"nonces": [_B32, _B32_2]}

@@ -237,9 +237,10 @@ class HostConnection(Endpoint):
         self.state = transition(self.state, Trigger.SEND_WELCOME)
         return frame
 
-    def refuse(self, code: str, msg: str) -> bytes:
-        """A fatal error frame (server_full, invalid_resume, shutting_down, ...); state ERROR."""
-        error = ProtocolError(code, msg, fatal=True)
+    def refuse(self, code: str, msg: str, **details: Any) -> bytes:
+        """A fatal error frame (server_full, invalid_resume, shutting_down, ...), with the
+        error's optional fields in `details`; state ERROR."""
+        error = ProtocolError(code, msg, fatal=True, details=details)
         frame = self.send(error.to_message())
         self.error = error
         return frame

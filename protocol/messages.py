@@ -187,6 +187,8 @@ _SPECS: tuple[MessageSpec, ...] = (
         Field("msg", TEXT, "diagnostic text; never parse it"),
         opt("ref", REQUEST_ID, "the id of the request refused"),
         opt("supported", Array(VERSION, MAX_VERSIONS_OFFERED), "with unsupported_version"),
+        opt("why", CODE, "with shutting_down: how the host goes away (section 8, [UNO-8-37])"),
+        opt("kept", Bool(), "with shutting_down: the receiver's match is kept to be carried on"),
     ), "an error report; answers a request when `ref` is set"),
     MessageSpec("ping", B, CONN, (Field("n", Int(0), "echoed by pong"),), "keepalive probe"),
     MessageSpec("pong", B, CONN, (Field("n", Int(0), "the ping's n"),), "keepalive answer"),
@@ -286,6 +288,11 @@ _SPECS: tuple[MessageSpec, ...] = (
         Field("seat", SEAT, "the seat that draws"),
         opt("count", PENALTY, "cards to draw (absent: 2)"),
     ), "owner: a seat draws cards as a penalty (seed 000's hinting penalty, RULEBOOK.md)"),
+    MessageSpec("timer", H, GAME, (
+        Field("seats", SEATS, "who the timer waits on"),
+        opt("ms", Int(0), "milliseconds left when the host sent it (absent: no timer runs)"),
+        opt("kind", CODE, "what it times: the decision's phase (section 9.5)"),
+    ), "a timer of the game started, or none runs now (section 8, [UNO-8-36])"),
     MessageSpec("chat", C, GAME, (Field("text", CHAT_LINE, "the line"),),
                 "say something at the table"),
     MessageSpec("chat_message", H, GAME, (

@@ -277,8 +277,8 @@ def test_a_late_uno_and_the_lobby_keys_of_the_owner() -> None:
         first = editor_options()[0]
         expected = step_option(first, {}, 1, len(m.lobby.seats) if m.lobby else 2)
         assert isinstance(command, SetRules) and command.options == {first.name: expected}
-        await d.press("p")
-        assert last_lobby_command(d) == SetRules({}, "seed000")
+        await d.press("p")  # the next preset, keeping what the table set (4 cards dealt)
+        assert last_lobby_command(d) == SetRules({"hand_size": 4}, "seed000")
         await d.press("a")
         assert last_lobby_command(d) == AddBot()
         d.table.rules["hand_size"] = 4  # the scenario's deal is stacked for four cards
@@ -544,7 +544,8 @@ def test_while_the_host_is_gone_the_keys_offered_are_the_ones_that_work() -> Non
         await d.press("\r")
         lines = screen_lines(d)
         assert f"connection lost: {lost}" in " ".join(line.strip() for line in lines)
-        assert lines[-1].strip() == "run the same unonet join later  q quit"
+        assert lines[-1].strip() == ("your seat is kept: run the same unonet join once the host "
+                                     "is back  q quit")
         assert m.notice == "" and d.client.sent == []
         d.pipe.send_text("qy")
 

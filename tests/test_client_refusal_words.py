@@ -35,14 +35,14 @@ def test_a_refusal_is_in_the_players_language(lang: str) -> None:
     said = notice_after(lang, "game_in_progress", HOST_SAYS)
     assert tr("refusal.game_in_progress") in said and "grace period" not in said, said
     lost = notice_after(lang, "invalid_resume", "the host no longer knows your seat")
-    assert tr("err.invalid_resume") in lost and "host no longer" not in lost, lost
+    assert tr("n.seat_lost") in lost and "host no longer" not in lost, lost
 
 
 def test_a_refusal_in_english_keeps_the_hosts_own_words() -> None:
     assert HOST_SAYS in notice_after("en", "game_in_progress", HOST_SAYS)
     assert Translator("en")("refusal.seat_taken") in notice_after("en", "seat_taken", "")
     lost = notice_after("en", "invalid_resume", "this token names no seat")
-    assert "your seat was given up while you were away" in lost, lost
+    assert "Your seat was taken while you were away" in lost, lost
 
 
 def test_every_code_a_player_can_meet_has_words_in_every_language() -> None:

@@ -26,19 +26,19 @@ BOUND = 60.0
 
 
 class Terminal:
-    """A tmux session of its own (own socket), 100x30, running one command. Each terminal has
-    its own socket, so a test's second terminal never meets the first one's server while it
-    is still shutting down."""
+    """A tmux session of its own (own socket), 100x30 unless told, running one command. Each
+    terminal has its own socket, so a test's second terminal never meets the first one's
+    server while it is still shutting down."""
 
     opened = itertools.count()
 
-    def __init__(self, tmp: Path, command: str) -> None:
+    def __init__(self, tmp: Path, command: str, columns: int = 100, rows: int = 30) -> None:
         self.socket = str(tmp / f"tmux-{next(Terminal.opened)}.sock")
         self.name = "unonet"
         env = {**os.environ, "UNONET_HOME": str(tmp / "home"), "NO_COLOR": "1",
                "TERM": "xterm-256color", "LANGUAGE": "en", "LC_ALL": "C.UTF-8"}
         self.env = env
-        self._tmux("new-session", "-d", "-s", self.name, "-x", "100", "-y", "30",
+        self._tmux("new-session", "-d", "-s", self.name, "-x", str(columns), "-y", str(rows),
                    f"{command}; echo UNONET-EXIT=$?; sleep 600")
 
     def _tmux(self, *args: str) -> str:
@@ -48,6 +48,10 @@ class Terminal:
 
     def screen(self) -> str:
         return self._tmux("capture-pane", "-p", "-t", self.name)
+
+    def tmux(self, *args: str) -> str:
+        """Any tmux command on this terminal's server (its clipboard, its options)."""
+        return self._tmux(*args)
 
     def keys(self, *keys: str) -> None:
         self._tmux("send-keys", "-t", self.name, *keys)
@@ -74,11 +78,11 @@ class Terminal:
 
 
 @pytest.fixture
-def terminal(tmp_path: Path) -> Iterator[Callable[[str], Terminal]]:
+def terminal(tmp_path: Path) -> Iterator[Callable[..., Terminal]]:
     made: list[Terminal] = []
 
-    def make(command: str) -> Terminal:
-        made.append(Terminal(tmp_path, command))
+    def make(command: str, columns: int = 100, rows: int = 30) -> Terminal:
+        made.append(Terminal(tmp_path, command, columns, rows))
         return made[-1]
 
     yield make
@@ -134,7 +138,7 @@ def test_play_against_bots_in_a_real_terminal(
     term.resize(100, 30)
     term.wait_text("Your hand")
     term.keys("q")
-    term.wait_text("Leave the game?")
+    term.wait_text("Leave?")  # `unonet play`: the table is ours, and ends with us
     term.keys("y")
     screen = term.wait_text("UNONET-EXIT=")
     assert "UNONET-EXIT=0" in screen

@@ -12,6 +12,7 @@ from client.link import ChatReceived, LobbyChanged
 from client.lobby import JoinTable, SetReady, StartMatch
 from client.network import LinkConfig
 from host.run import HostOptions, describe, join_line, serving
+from protocol.fingerprint import short_pin
 from unonet.rules import RuleSet
 
 
@@ -24,14 +25,16 @@ async def test_the_host_player_owns_the_table_and_sees_how_friends_join(
         assert served.fingerprint is not None
         assert (tmp_path / "host-key.pem").stat().st_mode & 0o077 == 0  # owner-only key
         lines = describe(options, served)
-        assert any(str(served.port) in line and served.fingerprint in line for line in lines)
+        assert any(served.fingerprint in line for line in lines)  # whole, on a line of its own
+        assert any(str(served.port) in line and short_pin(served.fingerprint) in line
+                   and line.startswith("Friends join with") for line in lines)
 
         config = LinkConfig("127.0.0.1", served.port, name="Hosta", pin=served.fingerprint)
         harness = await start_link(nursery, config)
         harness.send(JoinTable(0, "Hosta", None))
         notice = await harness.until_type(ChatReceived)
         assert notice.name == "host" and notice.text == join_line(served)
-        assert f":{served.port} --fingerprint {served.fingerprint}" in notice.text
+        assert f":{served.port} --pin {short_pin(served.fingerprint)}" in notice.text
 
         def owned(update: object) -> bool:
             if not isinstance(update, LobbyChanged):

@@ -327,6 +327,7 @@ def cmd_host(args: argparse.Namespace) -> int:
     )
     args.host_options = options  # a Ctrl-C's line names its journal (_stopped)
     ensure_descriptors(options.limits, options.tables + len(options.resume))
+    options.share_notice = True  # whoever sits down is told how friends join (the lobby's line)
     if headless:
         check_can_listen(options.bind, options.port)  # one line, before the host logs a thing
         if not (args.headless or interactive):  # said once the options hold
@@ -340,7 +341,6 @@ def cmd_host(args: argparse.Namespace) -> int:
                   "has no player of its own, so ignored.", file=sys.stderr)
         trio.run(run_host, options)
         return 0
-    options.share_notice = True
     options.notice_lang = pick_language(args.lang, os.environ)  # the host's player reads it
     return _host_and_play(args, options)
 

@@ -26,7 +26,7 @@ from typing import Any
 import msgpack
 
 from protocol.errors import is_fatal
-from protocol.examples import ACTION_EXAMPLES, EVENT_EXAMPLES, EXAMPLES
+from protocol.examples import ACTION_EXAMPLES, EVENT_EXAMPLES, EXAMPLES, SHUTTING_DOWN_EXAMPLE
 from protocol.frames import encode_frame
 from protocol.game_codec import encode_action
 from protocol.limits import MAX_PLAY_ALSO
@@ -90,6 +90,9 @@ def valid_frames() -> list[dict[str, Any]]:
         message = {"t": "event", "seq": seq, "event": event, "legal": []}
         out.append({"name": f"event_{name}", "hex": encode_frame(message).hex(),
                     "message": to_json(message)})
+    out.append({"name": "error_shutting_down_kept",
+                "hex": encode_frame(SHUTTING_DOWN_EXAMPLE).hex(),
+                "message": to_json(SHUTTING_DOWN_EXAMPLE)})
     deepest = _nested(8)
     out.append({"name": "depth_8_is_allowed", "hex": _frame(_packed(deepest)),
                 "message": to_json(deepest)})

@@ -1,0 +1,342 @@
+"""Issue 46, "Playing tonight", case by case, in a real terminal (tmux) at 80x24 and 60x18:
+each test runs the real `unonet` commands, drives them with keys as a player would, and asserts
+what the player sees. Every step polls the screen until what it waits for is there (within
+test_client_terminal.BOUND); nothing waits a fixed time."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from test_client_terminal import BOUND, Terminal, terminal
+
+__all__ = ["terminal"]  # the fixture, shared with test_client_terminal
+
+SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((60, 18), id="60x18")]
+"""The two terminals every case is played in: a usual one and the smallest the client takes."""
+
+UNONET = f"cd {Path.cwd()} && {sys.executable} -m unonet.cli"
+
+
+class Host:
+    """A `unonet host --headless` child on a free port of 127.0.0.1: what it prints until its
+    line to share (the port, the whole fingerprint, the join command), and what it prints
+    after, read as it comes."""
+
+    def __init__(self, home: Path, *args: str) -> None:
+        env = {**os.environ, "UNONET_HOME": str(home)}
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "unonet.cli", "host", "--headless", "--bind", "127.0.0.1",
+             "--port", "0", *args], env=env, stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT, text=True)
+        self.printed: list[str] = []
+        self.port, self.fingerprint, self.command = 0, "", ""
+        watchdog = threading.Timer(BOUND, self.process.kill)  # a host that never says it
+        watchdog.start()
+        try:
+            self._read_until_the_join_line()
+        finally:
+            watchdog.cancel()
+        self._reader = threading.Thread(target=self._read_the_rest, daemon=True)
+        self._reader.start()
+
+    def _read_until_the_join_line(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.printed.append(line.rstrip("\n"))
+            if found := re.search(r"port (\d+)", line):
+                self.port = int(found.group(1))
+            if found := re.search(r"fingerprint .*: (\S+)", line):
+                self.fingerprint = found.group(1)
+            if found := re.search(r"(unonet join \S+ (?:--pin \S+|--no-tls))", line):
+                self.command = found.group(1)
+                return
+        raise AssertionError(f"the host never printed its join line: {self.printed}")
+
+    def _read_the_rest(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.printed.append(line.rstrip("\n"))
+
+    def join(self, *options: str, home: Path | None = None) -> str:
+        """The command a friend types: the host's own join line, as printed, and `options`;
+        `home`: the friend's own config folder (their machine's seat tokens, known hosts)."""
+        unonet = UNONET if home is None else UNONET.replace(
+            f"&& {sys.executable}", f"&& UNONET_HOME={home} {sys.executable}")
+        return f"{unonet} {self.command.removeprefix('unonet ')} {' '.join(options)}"
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+        self.process.wait(timeout=30)
+
+
+@pytest.fixture
+def host(tmp_path: Path) -> Iterator[Callable[..., Host]]:
+    started: list[Host] = []
+
+    def start(*args: str) -> Host:
+        started.append(Host(tmp_path / f"host-home-{len(started)}", *args))
+        return started[-1]
+
+    yield start
+    for each in started:
+        each.stop()
+
+
+# -- 2. the line to share ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_join_line_is_one_line_that_c_copies_whole(
+    terminal: Callable[..., Terminal], host: Callable[..., Host], size: tuple[int, int]
+) -> None:
+    """Found in tmux: the line to share wrapped over 2-5 chat lines, and at 60 columns split
+    inside the fingerprint. It is on a line of its own now, whole at both sizes, with a short
+    grouped pin, and `c` puts it in the terminal's clipboard (OSC 52)."""
+    served = host("--bots", "1", "--seats", "3")
+    assert re.fullmatch(r"unonet join 127\.0\.0\.1:\d+ --pin [A-Z2-7]{4}(-[A-Z2-7]{4}){3}",
+                        served.command), served.command
+    assert served.command.split("--pin ")[1].replace("-", "") in \
+        served.fingerprint.replace("-", "")
+    term = terminal(served.join("--name", "Bea", "--table", "0"), *size)
+    term.tmux("set-option", "-g", "set-clipboard", "on")  # tmux takes OSC 52 into a buffer
+    screen = term.wait_text("Friends join with")
+    assert served.command in screen.splitlines()  # its own line, whole, not in the chat
+    assert "Friends join with:" not in screen  # no chat line for it
+    term.keys("c")
+    screen = term.wait_text("Copied")
+    assert term.tmux("show-buffer").strip() == served.command
+    term.keys("q")
+    term.wait_text("Leave")
+    term.keys("y")
+    assert "UNONET-EXIT=0" in term.wait_text("UNONET-EXIT=")
+
+
+# -- 1. timers you can see -------------------------------------------------------------------
+
+
+def seconds_left(screen: str) -> int | None:
+    found = re.search(r"^(\d+) s left · ", screen, re.M)
+    return int(found.group(1)) if found else None
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_timed_turn_counts_down_on_the_status_line(
+    terminal: Callable[..., Terminal], size: tuple[int, int]
+) -> None:
+    """Found in tmux: seed003's 30 seconds a turn ran with no countdown, and the first sign was
+    "root ran out of time". The seconds left lead the status line, and go down."""
+    term = terminal(f"{UNONET} play --bots 1 --set think_time=8 --name Tess", *size)
+    screen = term.wait(lambda s: seconds_left(s) is not None, "a countdown on our turn")
+    first = seconds_left(screen)
+    assert first is not None and first <= 8
+    assert "Your turn" in screen or "Colour for" in screen or "Choose the colour" in screen
+    term.wait(lambda s: (left := seconds_left(s)) is not None and left < first,
+              "the countdown going down")
+    term.keys("q")
+    term.wait_text("Leave?")
+    term.keys("y")
+    assert "UNONET-EXIT=0" in term.wait_text("UNONET-EXIT=")
+
+
+# -- 3. a host that says it is coming back -------------------------------------------------------
+
+CLASS_NAME = re.compile(r"\b[A-Z][a-zA-Z]+(Error|Exception)\b|\w+\(\)")
+"""What a Python exception looks like on a screen ("BrokenResourceError()")."""
+
+
+def hosting(terminal: Callable[..., Terminal], port: int, *more: str) -> Terminal:
+    """`unonet host` with its own player, Hosty, on `port`, in an 80x24 terminal."""
+    return terminal(f"{UNONET} host --bind 127.0.0.1 --port {port} --bots 1 --name Hosty "
+                    + " ".join(more), 80, 24)
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_host_that_left_says_so_and_its_friends_sit_down_again_when_it_is_back(
+    terminal: Callable[..., Terminal], size: tuple[int, int], tmp_path: Path
+) -> None:
+    """Found in tmux: a host that quit read like a network fault ("the host is gone (connection
+    broken: BrokenResourceError())"), and after two minutes friends were told to try later.
+    Now the friend reads that the host's player left and the match is kept, and keeps waiting;
+    the host carried on with --resume, the friend is back in the game by itself."""
+    port = free_port()
+    host_term = hosting(terminal, port)
+    screen = host_term.wait(lambda s: re.search(r"unonet join \S+ --pin \S+", s) is not None,
+                            "the host's join line")
+    join = re.search(r"(unonet join \S+ --pin \S+)", screen)
+    assert join is not None
+    friend = terminal(f"{UNONET} {join.group(1).removeprefix('unonet ')} --name Bea --table 0",
+                      *size)
+    friend.wait_text("not ready")
+    friend.keys("r")
+    host_term.wait_text("Bea")
+    host_term.keys("r")
+    host_term.wait(lambda s: "ready" in s and "not ready" not in s.split("Rules")[0], "all ready")
+    host_term.keys("s")
+    friend.wait(lambda s: "Your hand" in s, "the game")
+    host_term.keys("q")
+    host_term.wait_text("leaving ends it for everyone")
+    host_term.keys("y")
+    host_term.wait_text("--resume")
+    (journal,) = (tmp_path / "home" / "journals").glob("*.jsonl")
+    screen = friend.wait_text("the match is kept")
+    assert "left the table" in screen
+    assert CLASS_NAME.search(screen) is None, screen
+    assert "unonet join later" not in screen
+    again = terminal(f"{UNONET} host --resume {journal} --bind 127.0.0.1 --port {port} "
+                     "--name Hosty", 80, 24)
+    again.wait_text("Your hand")
+    friend.wait(lambda s: "Your hand" in s and "kept" not in s and "connected" in s,
+                "the friend back at the table")
+    friend.keys("q")
+    friend.wait_text("Leave the game?")
+    friend.keys("y")
+    friend.wait_text("UNONET-EXIT=")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_host_stopped_with_ctrl_c_or_killed_is_said_in_words(
+    terminal: Callable[..., Terminal], host: Callable[..., Host], size: tuple[int, int]
+) -> None:
+    """A dedicated server stopped (Ctrl-C, a signal) says so and keeps the match; one that
+    dies (kill -9) is a host gone, in words: never a Python class name."""
+    served = host("--bots", "1", "--seats", "2")
+    friend = terminal(served.join("--name", "Bea", "--table", "0"), *size)
+    friend.wait_text("not ready")
+    friend.keys("r")
+    friend.wait_text("Your hand")
+    served.process.send_signal(2)  # SIGINT, as Ctrl-C
+    screen = friend.wait_text("the match is kept")
+    assert "host was stopped" in screen and CLASS_NAME.search(screen) is None, screen
+    friend.keys("q")
+    friend.wait_text("Leave the game?")
+    friend.keys("y")
+    friend.wait_text("UNONET-EXIT=")
+    killed = host("--bots", "1", "--seats", "2")
+    other = terminal(killed.join("--name", "Cy", "--table", "0"), *size)
+    other.wait_text("not ready")
+    other.keys("r")
+    other.wait_text("Your hand")
+    killed.process.kill()
+    screen = other.wait(lambda s: "attempt" in s or "tentativ" in s, "the retries")
+    assert "the host is gone" in screen and CLASS_NAME.search(screen) is None, screen
+
+
+# -- 5. presets keep what was set -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_preset_from_p_keeps_what_was_set_on_the_command_line(
+    terminal: Callable[..., Terminal], size: tuple[int, int]
+) -> None:
+    """Found in tmux: `unonet host --set target=50`, then a preset from `p`, and the friends
+    were told "Target points: 500 points". The preset comes with the target kept, and the
+    owner reads so."""
+    term = terminal(f"{UNONET} host --bind 127.0.0.1 --port {free_port()} --bots 1 "
+                    "--name Hosty --set target=50", *size)
+    term.wait_text("Rules (official, changed)")
+    term.keys("p")
+    screen = term.wait_text("seed000")
+    screen = term.wait_text("50 points")
+    assert "500 points" not in screen
+    term.keys("q")
+    term.wait_text("leaving ends it for everyone")
+    term.keys("y")
+    term.wait_text("UNONET-EXIT=")
+
+
+# -- 6. the rule editor shows only the game chosen ------------------------------------------------
+
+
+def cursor_title(screen: str) -> str | None:
+    found = re.search(r"^ > (.+?)\s{2,}", screen, re.M)
+    return found.group(1).strip() if found else None
+
+
+def walk_the_editor(term: Terminal) -> list[str]:
+    """Every option title the owner's editor shows, walking it once with the down arrow."""
+    first = cursor_title(term.wait(lambda s: cursor_title(s) is not None, "the editor"))
+    assert first is not None
+    seen = [first]
+    while True:
+        term.keys("Down")
+        screen = term.wait(lambda s: cursor_title(s) not in (None, seen[-1]), "the next option")
+        title = cursor_title(screen)
+        assert title is not None
+        if title == first:
+            return seen
+        seen.append(title)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_rule_editor_shows_only_the_options_of_the_game_chosen(
+    terminal: Callable[..., Terminal], size: tuple[int, int]
+) -> None:
+    """Found in tmux: getting a rule back meant walking ~33 options, "Flip passes hands" among
+    them under the classic rules. Classic shows no Flip option; Flip shows its own and none of
+    the deck options it fixes."""
+    term = terminal(f"{UNONET} host --bind 127.0.0.1 --port {free_port()} --bots 1 "
+                    "--name Hosty", *size)
+    term.wait_text("Rules (official)")
+    classic = walk_the_editor(term)
+    assert "Game" in classic and "Decks" in classic and "Colours" in classic
+    assert not any("Flip" in title for title in classic), classic
+    term.keys("Right")  # Game: classic -> UNO Flip (the cursor is back on the first option)
+    term.wait_text("(flip")
+    flip = walk_the_editor(term)
+    assert any("Flip" in title for title in flip), flip
+    assert "Decks" not in flip and "Colours" not in flip and len(flip) < len(classic)
+    term.keys("q")
+    term.wait_text("leaving ends it for everyone")
+    term.keys("y")
+    term.wait_text("UNONET-EXIT=")
+
+
+# -- 7. leaving, and coming back -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_leaving_says_what_happens_to_the_seat_and_how_to_come_back(
+    terminal: Callable[..., Terminal], host: Callable[..., Host], size: tuple[int, int],
+    tmp_path: Path,
+) -> None:
+    """Found in tmux: a friend's q asked "Leave the game? y yes, n no" and exited without a
+    word on the seat; coming back after someone took it read "Refused: your seat was given up
+    ... · Refused: no table 0". Now the question says a bot plays the seat and the same
+    command takes it back, the terminal prints that command, and coming back to a seat taken
+    says so in one sentence."""
+    served = host("--bots", "1", "--seats", "2")
+    bea = terminal(served.join("--name", "Bea", "--table", "0"), *size)
+    bea.wait_text("not ready")
+    bea.keys("r")
+    bea.wait_text("Your hand")
+    bea.keys("q")
+    screen = bea.wait_text("A bot plays your seat")
+    assert "same unonet join takes it back" in " ".join(screen.split())
+    bea.keys("y")
+    said = " ".join(bea.wait_text("UNONET-EXIT=0").split())
+    assert "You left the match at table unonet: a bot plays your seat" in said, said
+    assert served.command.split("--pin")[0].strip() in said  # the command to come back with
+    cy = terminal(served.join("--name", "Cy", "--table", "0", "--spectate",
+                              home=tmp_path / "cy"), *size)
+    cy.wait_text("Seats you can take")
+    cy.keys("2")
+    cy.wait(lambda s: "Cy (you)" in s, "Cy in Bea's seat")
+    again = terminal(served.join("--name", "Bea", "--table", "0"), *size)
+    screen = " ".join(again.wait_text("taken while you were away").split())
+    assert "Refused: your seat" not in screen and "no table" not in screen, screen
