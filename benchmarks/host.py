@@ -478,6 +478,10 @@ def report(saturated: list[dict[str, Any]], one_table: list[dict[str, Any]],
         print(f"  the rest                    {spread([p['rest'] for p in parts])} us   "
               "(reading and decoding, the event loop, the table clock, the journals' commits "
               "and the writes they held; benchmarks/host_breakdown.py)")
+        if any(p["rest"] < 0 for p in parts):
+            print("  (not usable in this run: the parts time the wall clock within the host's "
+                  "calls, and a host short of CPU spends some of it descheduled, so they "
+                  "add up to more than its CPU)")
         if any(p["actions_per_commit"] for p in parts):
             print(f"actions per journal commit   "
                   f"{spread([p['actions_per_commit'] for p in parts], 1, '{:.1f}')}   (one "
