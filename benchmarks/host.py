@@ -297,7 +297,6 @@ def _phase(tables: int, echo_clients: int, think: tuple[float, float],
             other_journal = ("--journal-dir", str(Path(journal[1]) / "against"),
                              *journal[2:]) if journal else ()
             other, other_started = spawn_against(against, tables, other_journal)
-        start = time.time() + warmup
         workers = max(1, min(workers, tables))
         for index in range(workers):
             first, last = tables * index // workers, tables * (index + 1) // workers
@@ -305,7 +304,7 @@ def _phase(tables: int, echo_clients: int, think: tuple[float, float],
                 port=started["port"], echo_port=echo_started["port"], first=first,
                 tables=last - first, seats=SEATS,
                 echo_clients=echo_clients * (index + 1) // workers - echo_clients * index //
-                workers, think=think, echo_think=echo_think, start=start, seconds=seconds,
+                workers, think=think, echo_think=echo_think, start=0.0, seconds=seconds,
                 fanout_port=fanout_started["port"],
                 fanout_groups=fanout_groups * (index + 1) // workers - fanout_groups * index //
                 workers, durable_port=durable_started["port"],
@@ -313,12 +312,13 @@ def _phase(tables: int, echo_clients: int, think: tuple[float, float],
                 - durable_clients * index // workers, rate=rate / workers)
             children.append(subprocess.Popen(
                 [sys.executable, __file__, "worker", "--plan", json.dumps(asdict(plan))],
-                stdout=subprocess.PIPE, cwd=ROOT))
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=ROOT))
             if other is not None:  # the same players and the same echo share, at the other
                 plan = replace(plan, port=other_started["port"])
                 other_children.append(subprocess.Popen(
                     [sys.executable, __file__, "worker", "--plan", json.dumps(asdict(plan))],
-                    stdout=subprocess.PIPE, cwd=ROOT))
+                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=ROOT))
+        start = started_together([*children, *other_children], warmup)
         time.sleep(max(0.0, start - time.time()))
         parts0 = breakdown(host)
         host0, echo0, t0 = cpu_seconds(host.pid), cpu_seconds(echo_server.pid), time.time()
@@ -389,6 +389,20 @@ def _phase(tables: int, echo_clients: int, think: tuple[float, float],
         "durable_p50": percentile(durable_latencies, 0.5) if durable_latencies else None,
         "durable_p99": percentile(durable_latencies, 0.99) if durable_latencies else None,
     }
+
+
+def started_together(workers: Sequence[subprocess.Popen[bytes]], warmup: float) -> float:
+    """Once every worker has started (a process takes seconds to start on a busy machine,
+    and a window that opened before its players played would measure nothing), the window's
+    start, `warmup` from now, told to each of them: the time they all count from."""
+    for worker in workers:
+        announced(worker, "a load worker")
+    start = time.time() + warmup
+    for worker in workers:
+        assert worker.stdin is not None
+        worker.stdin.write(f"{start!r}\n".encode())
+        worker.stdin.flush()  # left open: communicate() closes it
+    return start
 
 
 SATURATE_ECHO_CLIENTS = 4
