@@ -297,7 +297,6 @@ def _phase(tables: int, echo_clients: int, think: tuple[float, float],
             other_journal = ("--journal-dir", str(Path(journal[1]) / "against"),
                              *journal[2:]) if journal else ()
             other, other_started = spawn_against(against, tables, other_journal)
-        start = time.time() + warmup
         workers = max(1, min(workers, tables))
         for index in range(workers):
             first, last = tables * index // workers, tables * (index + 1) // workers
@@ -305,7 +304,7 @@ def _phase(tables: int, echo_clients: int, think: tuple[float, float],
                 port=started["port"], echo_port=echo_started["port"], first=first,
                 tables=last - first, seats=SEATS,
                 echo_clients=echo_clients * (index + 1) // workers - echo_clients * index //
-                workers, think=think, echo_think=echo_think, start=start, seconds=seconds,
+                workers, think=think, echo_think=echo_think, start=0.0, seconds=seconds,
                 fanout_port=fanout_started["port"],
                 fanout_groups=fanout_groups * (index + 1) // workers - fanout_groups * index //
                 workers, durable_port=durable_started["port"],
@@ -313,12 +312,13 @@ def _phase(tables: int, echo_clients: int, think: tuple[float, float],
                 - durable_clients * index // workers, rate=rate / workers)
             children.append(subprocess.Popen(
                 [sys.executable, __file__, "worker", "--plan", json.dumps(asdict(plan))],
-                stdout=subprocess.PIPE, cwd=ROOT))
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=ROOT))
             if other is not None:  # the same players and the same echo share, at the other
                 plan = replace(plan, port=other_started["port"])
                 other_children.append(subprocess.Popen(
                     [sys.executable, __file__, "worker", "--plan", json.dumps(asdict(plan))],
-                    stdout=subprocess.PIPE, cwd=ROOT))
+                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=ROOT))
+        start = started_together([*children, *other_children], warmup)
         time.sleep(max(0.0, start - time.time()))
         parts0 = breakdown(host)
         host0, echo0, t0 = cpu_seconds(host.pid), cpu_seconds(echo_server.pid), time.time()
@@ -389,6 +389,20 @@ def _phase(tables: int, echo_clients: int, think: tuple[float, float],
         "durable_p50": percentile(durable_latencies, 0.5) if durable_latencies else None,
         "durable_p99": percentile(durable_latencies, 0.99) if durable_latencies else None,
     }
+
+
+def started_together(workers: Sequence[subprocess.Popen[bytes]], warmup: float) -> float:
+    """Once every worker has started (a process takes seconds to start on a busy machine,
+    and a window that opened before its players played would measure nothing), the window's
+    start, `warmup` from now, told to each of them: the time they all count from."""
+    for worker in workers:
+        announced(worker, "a load worker")
+    start = time.time() + warmup
+    for worker in workers:
+        assert worker.stdin is not None
+        worker.stdin.write(f"{start!r}\n".encode())
+        worker.stdin.flush()  # left open: communicate() closes it
+    return start
 
 
 SATURATE_ECHO_CLIENTS = 4
@@ -478,6 +492,10 @@ def report(saturated: list[dict[str, Any]], one_table: list[dict[str, Any]],
         print(f"  the rest                    {spread([p['rest'] for p in parts])} us   "
               "(reading and decoding, the event loop, the table clock, the journals' commits "
               "and the writes they held; benchmarks/host_breakdown.py)")
+        if any(p["rest"] < 0 for p in parts):
+            print("  (not usable in this run: the parts time the wall clock within the host's "
+                  "calls, and a host short of CPU spends some of it descheduled, so they "
+                  "add up to more than its CPU)")
         if any(p["actions_per_commit"] for p in parts):
             print(f"actions per journal commit   "
                   f"{spread([p['actions_per_commit'] for p in parts], 1, '{:.1f}')}   (one "
@@ -538,17 +556,22 @@ def report(saturated: list[dict[str, Any]], one_table: list[dict[str, Any]],
               f"{TABLE_THINK[0] * ms:.0f}-{TABLE_THINK[1] * ms:.0f} ms, the host idle between "
               "actions; one echo client, one fan-out group (and one durable echo client) at "
               "the same pace --")
-        round_trips(one_table, "")
+        round_trips(one_table, "", 1 / statistics.mean(TABLE_THINK))
     if paced:
         s = paced[0]
         print(f"\n-- paced: {s['clients']} light players ({s['clients'] // SEATS} tables), one "
               f"action each every 1-2 s, echo clients at the same pace --")
-        round_trips(paced, " at 1,000 clients")
+        round_trips(paced, " at 1,000 clients",
+                    s["clients"] // SEATS / statistics.mean(PACED_THINK))
 
 
-def round_trips(rows: list[dict[str, Any]], where: str) -> None:
+def round_trips(rows: list[dict[str, Any]], where: str, asked: float) -> None:
     """The round trips of a paced phase (the one table's, or the many clients'), each beside
-    its anchors' in the same repeat: the ratios are the figures, the times are the machine's."""
+    its anchors' in the same repeat: the ratios are the figures, the times are the machine's.
+    A repeat in which a server answered nothing within the window (a machine so busy that its
+    clients had not started) is left out of that server's figures, and says so. `asked`: the
+    actions a second the players' pace asks for (a decision at a time per table, after the
+    mean think time), which a starved host or load generator does not reach."""
     ms = 1000.0
     s = rows[0]
     print("  per repeat: " + "; ".join(
@@ -556,56 +579,66 @@ def round_trips(rows: list[dict[str, Any]], where: str) -> None:
         f"host {r['host_cpu_share'] * 100:.0f} %, load {r['load_cpu_share'] * 100:.0f} %"
         for r in rows))
     print(f"actions/s                    {spread([r['actions_per_s'] for r in rows])}   "
-          f"(refused intents {sum(r['refused'] for r in rows)} in all; {s['actions']} "
+          f"(the pace asks for at most {asked:.0f}: fewer, the host or the load was short of "
+          f"CPU; refused intents {sum(r['refused'] for r in rows)} in all; {s['actions']} "
           "actions in the first repeat's window)")
     print(f"host CPU per action          {spread([r['host_us_per_action'] for r in rows])}"
           " us   (at this pace: includes the wake-ups of a host that waits between actions)")
-    p50 = [r["p50"] for r in rows]
-    p99 = [r["p99"] for r in rows]
-    e50 = [r["echo_p50"] for r in rows]
-    e99 = [r["echo_p99"] for r in rows]
-    print(f"action round trip p50 / p99  {spread(p50, ms, '{:.2f}')} / "
-          f"{spread(p99, ms, '{:.2f}')} ms   (p99 target < 50 ms{where})")
-    print(f"echo round trip p50 / p99    {spread(e50, ms, '{:.2f}')} / "
-          f"{spread(e99, ms, '{:.2f}')} ms   ({s['echo_requests']} requests in the first "
-          "repeat's window)")
-    print(f"p50 action / echo            "
-          f"{spread([a / b for a, b in zip(p50, e50, strict=True)], 1, '{:.2f}')} x   "
+    action = times(rows, "", "actions")
+    echo = times(rows, "echo_", "echo requests")
+    print(f"action round trip p50 / p99  {action}   (p99 target < 50 ms{where})")
+    print(f"echo round trip p50 / p99    {echo}   ({s['echo_requests']} requests in the "
+          "first repeat's window)")
+    print(f"p50 action / echo            {ratio(rows, 'p50', 'echo_p50', '{:.2f}')} x   "
           "(target <= 1.5: a typical action's answer takes this many echo round trips;"
           " two decimals: at the target's edge one read 1.5 up to 1.549)")
-    print(f"p99 action / echo            "
-          f"{spread([a / b for a, b in zip(p99, e99, strict=True)], 1, '{:.2f}')} x   "
+    print(f"p99 action / echo            {ratio(rows, 'p99', 'echo_p99', '{:.2f}')} x   "
           "(target <= 3: the slowest 1 % of answers beside the slowest 1 % of echoes)")
-    f50 = [r["fanout_p50"] for r in rows]
-    f99 = [r["fanout_p99"] for r in rows]
-    print(f"fan-out round trip p50 / p99 {spread(f50, ms, '{:.2f}')} / "
-          f"{spread(f99, ms, '{:.2f}')} ms   ({s['fanout_requests']} requests in the first "
-          "repeat's window: the answer to a request that is also sent to three others)")
-    print(f"p50 / p99 fan-out / echo     "
-          f"{spread([a / b for a, b in zip(f50, e50, strict=True)], 1, '{:.1f}')} / "
-          f"{spread([a / b for a, b in zip(f99, e99, strict=True)], 1, '{:.1f}')} x   "
-          "(the same ratios for the floor: what the I/O alone does to them)")
-    print(f"p50 / p99 action / fan-out   "
-          f"{spread([a / b for a, b in zip(p50, f50, strict=True)], 1, '{:.1f}')} / "
-          f"{spread([a / b for a, b in zip(p99, f99, strict=True)], 1, '{:.1f}')} x   "
-          "(what the game adds to the answer beyond the I/O of an action)")
-    if s["durable_p50"] is not None:
-        d50 = [r["durable_p50"] for r in rows]
-        d99 = [r["durable_p99"] for r in rows]
-        print(f"durable echo p50 / p99       {spread(d50, ms, '{:.2f}')} / "
-              f"{spread(d99, ms, '{:.2f}')} ms   ({s['durable_requests']} requests in the "
-              "first repeat's window: the echo, each request appended to a file and "
-              "fsync'd before its answer, one fsync per pass of the event loop as the "
-              "host's group commit: the floor of an answer that survives a power cut)")
-        print(f"p50 / p99 action / durable   "
-              f"{spread([a / b for a, b in zip(p50, d50, strict=True)], 1, '{:.1f}')} / "
-              f"{spread([a / b for a, b in zip(p99, d99, strict=True)], 1, '{:.1f}')} x   "
-              "(the journalling host beside the durable echo: like with like, where the "
-              "targets' echo keeps nothing)")
-        print(f"p50 / p99 durable / echo     "
-              f"{spread([a / b for a, b in zip(d50, e50, strict=True)], 1, '{:.1f}')} / "
-              f"{spread([a / b for a, b in zip(d99, e99, strict=True)], 1, '{:.1f}')} x   "
-              "(what making a request durable alone does to the echo's round trip)")
+    print(f"fan-out round trip p50 / p99 {times(rows, 'fanout_', 'fan-out requests')}   "
+          f"({s['fanout_requests']} requests in the first repeat's window: the answer to a "
+          "request that is also sent to three others)")
+    print(f"p50 / p99 fan-out / echo     {ratio(rows, 'fanout_p50', 'echo_p50')} / "
+          f"{ratio(rows, 'fanout_p99', 'echo_p99')} x   (the same ratios for the floor: what "
+          "the I/O alone does to them)")
+    print(f"p50 / p99 action / fan-out   {ratio(rows, 'p50', 'fanout_p50')} / "
+          f"{ratio(rows, 'p99', 'fanout_p99')} x   (what the game adds to the answer beyond "
+          "the I/O of an action)")
+    if any(r["durable_p50"] is not None for r in rows):
+        print(f"durable echo p50 / p99       {times(rows, 'durable_', 'durable requests')}   "
+              f"({s['durable_requests']} requests in the first repeat's window: the echo, "
+              "each request appended to a file and fsync'd before its answer, one fsync per "
+              "pass of the event loop as the host's group commit: the floor of an answer that "
+              "survives a power cut)")
+        print(f"p50 / p99 action / durable   {ratio(rows, 'p50', 'durable_p50')} / "
+              f"{ratio(rows, 'p99', 'durable_p99')} x   (the journalling host beside the "
+              "durable echo: like with like, where the targets' echo keeps nothing)")
+        print(f"p50 / p99 durable / echo     {ratio(rows, 'durable_p50', 'echo_p50')} / "
+              f"{ratio(rows, 'durable_p99', 'echo_p99')} x   (what making a request durable "
+              "alone does to the echo's round trip)")
+
+
+def measured(value: float | None) -> bool:
+    """A round trip some request had (None, or NaN: nothing answered in the window)."""
+    return value is not None and not math.isnan(value)
+
+
+def times(rows: list[dict[str, Any]], prefix: str, what: str) -> str:
+    """`p50 / p99 ms` of the repeats in which `prefix`'s server answered."""
+    kept = [r for r in rows if measured(r[f"{prefix}p50"])]
+    if not kept:
+        return f"none ({what}: none answered in any window)"
+    found = (f"{spread([r[f'{prefix}p50'] for r in kept], 1000.0, '{:.2f}')} / "
+             f"{spread([r[f'{prefix}p99'] for r in kept], 1000.0, '{:.2f}')} ms")
+    return found + (f" ({len(kept)} of {len(rows)} repeats)" if len(kept) < len(rows) else "")
+
+
+def ratio(rows: list[dict[str, Any]], top: str, bottom: str, form: str = "{:.1f}") -> str:
+    """`top / bottom` in each repeat where both were measured, median (range)."""
+    pairs = [(r[top], r[bottom]) for r in rows if measured(r[top]) and measured(r[bottom])]
+    if not pairs:
+        return "none"
+    found = spread([a / b for a, b in pairs], 1, form)
+    return found + (f" [{len(pairs)} of {len(rows)} repeats]" if len(pairs) < len(rows) else "")
 
 
 def file_system(folder: Path) -> str:

@@ -14,11 +14,14 @@ the journals' commits with the writes they held. On SIGUSR1 the process prints t
 far as one JSON line on its stdout; the benchmark asks at the start and the end of its window.
 Both methods are synchronous (nothing in them awaits, and the sockets never block), and the
 host has its core to itself in the window, so the wall clock between the two reads is the
-CPU they took, the kernel's included. It is `time.perf_counter`, read from the vDSO (0.16 µs a
-read here, against 1.08 µs for the thread's CPU clock, a system call that this module read
-before); an action makes about 2.3 wrapped calls (1.12 dispatches and 1.13 routings, counted
-in a saturated run), so the timing adds about 1 µs to the host's CPU per action, where the
-thread's CPU clock added about 5 µs.
+CPU they took, the kernel's included. On a machine where other processes take the host's core
+that no longer holds: the clock runs on while the host waits for the core, the parts can add
+up to more than its CPU, and benchmarks/host.py says the breakdown is not usable then. The
+clock is `time.perf_counter`, read from the vDSO (0.16 µs a read here, against 1.08 µs for
+the thread's CPU clock, a system call that this module read before); an action makes about
+2.3 wrapped calls (1.12 dispatches and 1.13 routings, counted in a saturated run), so the
+timing adds about 1 µs to the host's CPU per action, where the thread's CPU clock added
+about 5 µs.
 """
 
 from __future__ import annotations

@@ -23,9 +23,10 @@ import json
 import math
 import os
 import random
+import sys
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
@@ -468,7 +469,8 @@ async def run_fanout_client(port: int, group: int, seat: int, stats: Stats,
 class LoadPlan:
     """One worker's share: tables first..first+tables-1, each with `seats` light players, and
     `echo_clients` echo clients, all paced by `think`; the window is [start, start+seconds] of
-    time.time() (shared with the other processes)."""
+    time.time() (shared with the other processes; a worker process is told `start` once every
+    worker has started: `worker_main`)."""
 
     port: int
     echo_port: int
@@ -535,7 +537,16 @@ async def run_worker(plan: LoadPlan) -> dict[str, Any]:
 
 
 def worker_main(plan_json: str) -> None:
+    """A worker process: it says it has started (a JSON line), reads the window's start (a
+    line of time.time(), the same for every worker: benchmarks/host.py `started_together`),
+    plays its plan and prints what it saw (a JSON line)."""
     fields = json.loads(plan_json)
     plan = LoadPlan(**{**fields, "think": tuple(fields["think"]),
                        "echo_think": tuple(fields["echo_think"])})
-    print(json.dumps(trio.run(run_worker, plan)), flush=True)
+    print(json.dumps({"ready": True}), flush=True)
+    line = sys.stdin.readline()
+    try:
+        start = float(line)
+    except ValueError:
+        raise SystemExit(f"a load worker expects the window's start, got {line!r}") from None
+    print(json.dumps(trio.run(run_worker, replace(plan, start=start))), flush=True)
