@@ -22,7 +22,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import replace
 
 from unonet.actions import (
     Accept,
@@ -141,8 +140,10 @@ class NormalBot(Bot):
         flip = self._flip_preference(view, plays, danger)
         nxt = self._next_seat(view)
         after = self.flips.known_in_play(nxt, view.side) if nxt is not None else []
+        held_colors: Counter[Color | None] | None = None  # counted once, when first needed
 
         def score(play: Play) -> tuple[int, ...]:
+            nonlocal held_colors
             face = self.face(view, play.card)
             wild = 1 if face.is_wild else 0
             cards = 1 + len(play.also)  # a run or a multiple sheds several at once
@@ -151,7 +152,9 @@ class NormalBot(Bot):
             if danger:
                 # Hit hard and shed points while someone is about to go out.
                 return (flipping, hit(face), -feeds, cards, face.points, -wild)
-            same_color = sum(1 for c in held if self.face(view, c).color == face.color)
+            if held_colors is None:
+                held_colors = Counter(self.face(view, c).color for c in held)
+            same_color = held_colors[face.color]
             return (flipping, cards, -wild, -(face.kind is Kind.WILD_DRAW_FOUR), -feeds,
                     same_color, face.points)
 
@@ -197,10 +200,16 @@ class NormalBot(Bot):
         rest = self.left_after(view, play)
         call = self.calls_uno(view, rest)
         if not self.face(view, play.card).names_color:
-            return replace(play, uno=call)
+            # The listed action itself when it is already the one wanted: the engine accepts
+            # an action from its own listing without judging it again.
+            return play if play.uno == call else Play(play.card, play.color, call, play.also)
         offered = [p.color for p in plays if p.card == play.card and p.also == play.also
                    and p.color is not None]
         color = self._best_color(view, rest, offered or [play.color or Color.RED])
+        for listed in plays:  # the listed action, if it is one (see above)
+            if (listed.card == play.card and listed.color == color and listed.uno == call
+                    and listed.also == play.also):
+                return listed
         return Play(play.card, color, call, play.also)
 
     def _best_color(self, view: View, hand: Sequence[int], offered: Sequence[Color]) -> Color:

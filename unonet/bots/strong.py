@@ -1,0 +1,274 @@
+"""The `strong` bot: a search over the cards it cannot see, from what a player may know.
+
+At each decision with more than one sensible answer, the bot samples the hidden cards many
+times, each time consistently with everything it was shown (unonet.bots.sampling: the other
+hands and the pile hold only cards it has not seen elsewhere, the counts are the view's, UNO
+Flip's visible faces fit), and plays the round out from each sample with every seat, itself
+included, played by the `normal` policy (unonet.bots.playout). This is determinized Monte Carlo
+search, flat at the root: each candidate move is tried on the same samples with the same seeds
+(common random numbers), so two moves are compared on identical deals and the difference of
+their outcomes measures the moves, not the luck of the draw. A candidate whose paired
+difference with the best is below it by more than PRUNE_Z standard errors stops being tried, so
+the budget goes to the close calls; when the budget is spent the most tried candidates remain,
+and of those the best on average is played, the normal policy's own choice when no other beats
+it by PREFER_SE standard errors (a search that cannot tell two moves apart keeps the heuristic's).
+
+What it decides by search: every play (which card, which colour for a wild, which run or set
+under sequences and multiples), drawing, playing or keeping a drawn card, answering a pending
+draw (stack, deflect, take it), challenging a Wild Draw Four or accepting it, the colour named
+for a first-card Wild or a Color Roulette, and whom a 7 swaps with. What it decides by rule,
+all of it the normal policy's reaction with UNO never forgotten: call UNO with the play that
+leaves one card (always), catch whoever forgot theirs, press B at once in a buzzer race, and
+jump in (or go on with its run) with the card the normal policy picks.
+
+It reads only its view and the events addressed to it (unonet.bots.knowledge), as every bot:
+what it would do is a function of those and of its seed. Its budget is a time and a number of
+simulations (`SearchBudget`); with no time limit its moves depend on the seed alone, so a
+seeded match between bots replays exactly.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from unonet.actions import Action, Buzz, CallUno, Catch, Play
+from unonet.bots.base import Bot
+from unonet.bots.knowledge import Knowledge
+from unonet.bots.normal import NormalBot
+from unonet.bots.playout import Rollouts
+from unonet.bots.sampling import Inconsistent, Sampler
+from unonet.cards import Color, DeckManifest
+from unonet.determinize import build_round, clone_round, table_for
+from unonet.events import Event
+from unonet.match import Match
+from unonet.rules import RuleSet
+from unonet.view import View
+
+__all__ = ["DEFAULT_BUDGET", "SearchBudget", "SearchReport", "StrongBot"]
+
+PRUNE_Z = 2.0
+"""A candidate is dropped once its mean paired difference with the best is below zero by more
+than this many standard errors (about a 2.5% chance of dropping a move that is as good)."""
+
+MIN_WORLDS = 6
+"""Samples every candidate gets before any is dropped: fewer make the standard error itself
+too uncertain to judge by."""
+
+PREFER_SE = 1.0
+"""When the budget ends with several candidates left, another move replaces the normal
+policy's choice only if it beats it by this many standard errors of their paired difference."""
+
+
+@dataclass(frozen=True, slots=True)
+class SearchBudget:
+    """How long the bot thinks: until `seconds` have passed (wall clock) or `simulations`
+    playouts were made, whichever comes first; None is no limit of that kind (one of them must
+    be set). With `seconds` None the bot's moves depend on its seed alone."""
+
+    seconds: float | None = 0.7
+    simulations: int | None = 20_000
+
+    def __post_init__(self) -> None:
+        if self.seconds is None and self.simulations is None:
+            raise ValueError("a search budget needs a time or a number of simulations")
+        if self.seconds is not None and not 0 < self.seconds <= 60:
+            raise ValueError(f"a search time is more than 0 and at most 60 s, not {self.seconds}")
+        if self.simulations is not None and not 1 <= self.simulations <= 10_000_000:
+            raise ValueError(f"simulations are 1 to 10000000, not {self.simulations}")
+
+
+DEFAULT_BUDGET = SearchBudget()
+"""0.7 s: the answer comes within 1 s on one core at four seats (a sample and its playouts
+take a few milliseconds; the last one started may end after the time is up), and at once when
+only one move makes sense."""
+
+
+@dataclass(slots=True)
+class SearchReport:
+    """What the last decision's search did, for benchmarks and logs."""
+
+    candidates: int
+    worlds: int = 0
+    simulations: int = 0
+    steps: int = 0  # actions played in the simulations
+    seconds: float = 0.0
+    fallback: str | None = None  # why no search was made, when none was
+    values: dict[str, float] = field(default_factory=dict)  # candidate -> mean value
+
+
+class StrongBot(Bot):
+    """Determinized Monte Carlo search with normal-policy playouts (see the module)."""
+
+    forget_rate = 0.0
+
+    def __init__(self, seat: int, rules: RuleSet, manifest: DeckManifest, seed: int = 0,
+                 forget_rate: float | None = None, budget: SearchBudget | None = None) -> None:
+        super().__init__(seat, rules, manifest, seed, forget_rate)
+        self.budget = budget if budget is not None else DEFAULT_BUDGET
+        self.seed = seed
+        self.knowledge = Knowledge(seat, rules, manifest)
+        self.normal = NormalBot(seat, rules, manifest, seed=seed, forget_rate=0.0)
+        """The normal policy from this seat: its reactions, its memory of the face-up cards
+        (the playouts start from it), and its choice, kept when the search cannot beat it."""
+        self.decisions = 0
+        self.last: SearchReport | None = None
+
+    def observe(self, event: Event) -> None:
+        self.knowledge.observe(event)
+        self.normal.observe(event)
+
+    def react(self, view: View, legal: Sequence[Action]) -> Action | None:
+        return self.normal.react(view, legal)
+
+    def act(self, view: View, legal: Sequence[Action]) -> Action:
+        self.decisions += 1
+        if Buzz() in legal:
+            return Buzz()
+        default = self.normal.act(view, legal)
+        candidates = self.candidates(view, legal, default)
+        if len(candidates) == 1:
+            self.last = SearchReport(1)
+            return candidates[0]
+        report = SearchReport(len(candidates))
+        self.last = report
+        try:
+            sampler = Sampler(self.knowledge, view, self.rules, self.manifest)
+        except Inconsistent as exc:
+            report.fallback = str(exc)
+            return default
+        return self._search(view, sampler, candidates, default, report)
+
+    # -- the candidates ----------------------------------------------------------------------
+
+    def candidates(self, view: View, legal: Sequence[Action], default: Action) -> list[Action]:
+        """The moves worth searching: `legal` less the UNO calls and catches (reactions), each
+        play with UNO called when it may be, and a wild's colours only among those the hand
+        keeps (all of them if it keeps none) and the normal policy's."""
+        plays: dict[tuple[int, tuple[int, ...], Color | None], Play] = {}
+        others: list[Action] = []
+        for action in legal:
+            if isinstance(action, CallUno | Catch):
+                continue
+            if isinstance(action, Play):
+                key = (action.card, action.also, action.color)
+                if key not in plays or action.uno:
+                    plays[key] = action
+            elif action not in others:
+                others.append(action)
+        kept: list[Action] = []
+        for (card, also, color), play in plays.items():
+            if color is not None and not self._worth_naming(view, card, also, color, default):
+                continue
+            kept.append(play)
+        out = kept + others
+        if default not in out and default in legal:
+            out.append(default)
+        return out or list(legal[:1])
+
+    def _worth_naming(self, view: View, card: int, also: tuple[int, ...], color: Color,
+                      default: Action) -> bool:
+        if isinstance(default, Play) and default.card == card and default.color == color:
+            return True
+        played = {card, *also}
+        held = {self.normal.face(view, c).color for c in view.hand if c not in played}
+        held.discard(None)
+        return not held or color in held
+
+    # -- the search --------------------------------------------------------------------------
+
+    def _search(self, view: View, sampler: Sampler, candidates: list[Action], default: Action,
+                report: SearchReport) -> Action:
+        budget = self.budget
+        start = time.perf_counter()
+        deadline = start + budget.seconds if budget.seconds is not None else math.inf
+        limit = budget.simulations if budget.simulations is not None else math.inf
+        rng = random.Random(self.seed * 1_000_003 + self.decisions)
+        template = self._template(view)
+        rollouts = Rollouts(self.seat, self.rules, self.manifest, len(view.seats), self.normal,
+                            [s.score for s in view.seats])
+        values: list[list[float]] = [[] for _ in candidates]
+        alive = list(range(len(candidates)))
+        world_time = 0.0
+        while len(alive) > 1:
+            began = time.perf_counter()
+            if began + world_time > deadline or report.simulations + len(alive) > limit:
+                break
+            try:
+                base = build_round(sampler.sample(rng))
+            except Inconsistent as exc:
+                report.fallback = str(exc)
+                break
+            seed = rng.getrandbits(64)
+            for index in alive:
+                rnd = clone_round(base)
+                outcome = rollouts.evaluate(table_for(template, rnd), candidates[index],
+                                            random.Random(seed))
+                values[index].append(outcome.value)
+                report.steps += outcome.steps
+            report.simulations += len(alive)
+            report.worlds += 1
+            if report.worlds >= MIN_WORLDS:
+                alive = _pruned(alive, values)
+            world_time = time.perf_counter() - began
+        report.seconds = time.perf_counter() - start
+        for index, action in enumerate(candidates):
+            if values[index]:
+                report.values[repr(action)] = sum(values[index]) / len(values[index])
+        return self._pick(alive, values, candidates, default)
+
+    def _template(self, view: View) -> Match:
+        """A match with this view's scores and seats, for the views the playouts ask for."""
+        match = Match(self.rules, len(view.seats), b"search", unreleased_variants=True)
+        match.scores = [s.score for s in view.seats]
+        match.round_no = view.round_no
+        match.dealer = view.dealer
+        match.eliminated = set(self.knowledge.eliminated)
+        return match
+
+    @staticmethod
+    def _pick(alive: list[int], values: list[list[float]], candidates: list[Action],
+              default: Action) -> Action:
+        """The most visited candidate; of several, the best on average, unless it does not
+        beat the normal policy's choice by PREFER_SE standard errors."""
+        most = max(len(values[i]) for i in alive)
+        left = [i for i in alive if len(values[i]) == most]
+        if most == 0:
+            return default
+        best = max(left, key=lambda i: sum(values[i]) / most)
+        if default in candidates:
+            mine = candidates.index(default)
+            if mine in left and mine != best:
+                mean, se = _paired(values[best], values[mine])
+                if mean <= PREFER_SE * se:
+                    return default
+        return candidates[best]
+
+
+def _paired(a: list[float], b: list[float]) -> tuple[float, float]:
+    """Mean and standard error of the differences a - b over the samples both have."""
+    n = min(len(a), len(b))
+    if n == 0:
+        return 0.0, math.inf
+    diffs = [a[j] - b[j] for j in range(n)]
+    mean = sum(diffs) / n
+    if n < 2:
+        return mean, math.inf
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean, math.sqrt(var / n)
+
+
+def _pruned(alive: list[int], values: list[list[float]]) -> list[int]:
+    """`alive` less the candidates clearly worse than the best (PRUNE_Z)."""
+    best = max(alive, key=lambda i: sum(values[i]) / len(values[i]))
+    kept = []
+    for index in alive:
+        if index != best:
+            mean, se = _paired(values[index], values[best])
+            if mean < 0 and mean + PRUNE_Z * se < 0:
+                continue
+        kept.append(index)
+    return kept
