@@ -38,6 +38,10 @@ moves, so a refused one was a race with the table."""
 
 LOG_LINES = 200
 
+BOT_LEVELS = ("normal", "strong", "random")
+"""The bot levels the lobby's `l` goes through, the default first (the policies of
+unonet.bots; players see them as normal, hard and easy)."""
+
 CHAT_LINES = 100
 
 COLOR_ORDER = {color: i for i, color in enumerate(ALL_COLORS)}
@@ -128,6 +132,7 @@ class ModelState:
     def __init__(self, tr: Translator, name: str = "") -> None:
         self.tr = tr
         self.my_name = name
+        self.bot_level = BOT_LEVELS[0]  # what the owner's `a` seats (`l` changes it)
         self.name_pending = False  # named before creating a table: rename once seated there
         self.manifest: DeckManifest | None = None
         self.tracker: ViewTracker | None = None

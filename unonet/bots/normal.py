@@ -76,6 +76,8 @@ class NormalBot(Bot):
         """No Mercy's deck (unonet.bots.no_mercy_sense decides its plays), read from the
         manifest: a network bot may know the deck before the rules."""
         self.limit = self.rules.max_hand or nm.MERCY_LIMIT
+        self.flips_deck = any(spec.faces[0].kind is Kind.FLIP for spec in self.manifest)
+        """UNO Flip's deck (a Flip card among the light faces): only then is a Flip weighed."""
 
     def observe(self, event: Event) -> None:
         if isinstance(event, CardPlayed | TopCardTurned):
@@ -104,16 +106,19 @@ class NormalBot(Bot):
         return self._choose_play(view, plays) if plays else None
 
     def act(self, view: View, legal: Sequence[Action]) -> Action:
-        if Buzz() in legal:
-            return Buzz()
+        # The answers are the listed actions themselves where they can be: the engine takes
+        # an action from its own listing without judging it again (the search's playouts).
+        listed = {type(a): a for a in reversed(legal)}
+        if Buzz in listed:
+            return listed[Buzz]
         targets = [a for a in legal if isinstance(a, ChooseTarget)]
         if targets:
             return self._swap_target(view, targets)
         plays = [a for a in legal if isinstance(a, Play)]
-        if Challenge() in legal and self._bluff_likely(view):
-            return Challenge()
-        if Accept() in legal:  # a pending draw: a stack total, or a Wild Draw Four
-            return self._answer_draw(view, plays) if plays else Accept()
+        if Challenge in listed and self._bluff_likely(view):
+            return listed[Challenge]
+        if Accept in listed:  # a pending draw: a stack total, or a Wild Draw Four
+            return self._answer_draw(view, plays) if plays else listed[Accept]
         colors = [a.color for a in legal if isinstance(a, ChooseColor)]
         if colors and view.pending is not None and view.pending.kind is Phase.ROULETTE:
             return ChooseColor(nm.roulette_color(colors, self._unseen(view), view.hand,
@@ -172,6 +177,8 @@ class NormalBot(Bot):
 
     def _flip_preference(self, view: View, plays: list[Play], danger: bool) -> int:
         """Whether a Flip among `plays` should go first (1), last (-1) or as any card (0)."""
+        if not self.flips_deck:
+            return 0
         flips = [p.card for p in plays if self.face(view, p.card).kind is Kind.FLIP]
         if not flips:
             return 0

@@ -48,7 +48,7 @@ from unonet.match import Match
 from unonet.rules import RuleSet
 from unonet.view import View
 
-__all__ = ["DEFAULT_BUDGET", "SearchBudget", "SearchReport", "StrongBot"]
+__all__ = ["DEFAULT_BUDGET", "Search", "SearchBudget", "SearchReport", "StrongBot"]
 
 PRUNE_Z = 2.0
 """A candidate is dropped once its mean paired difference with the best is below zero by more
@@ -57,6 +57,12 @@ than this many standard errors (about a 2.5% chance of dropping a move that is a
 MIN_WORLDS = 6
 """Samples every candidate gets before any is dropped: fewer make the standard error itself
 too uncertain to judge by."""
+
+SETTLED = 0.03
+"""The search stops early once no candidate can beat the normal policy's choice by this much
+(a 3% better chance of winning the round), at PRUNE_Z standard errors: moves that come to
+the same on every sample (two colours when no card follows, a run or its first card) are
+told apart in a few samples, and the time goes to the decisions that matter."""
 
 PREFER_SE = 1.0
 """When the budget ends with several candidates left, another move replaces the normal
@@ -116,6 +122,7 @@ class StrongBot(Bot):
         (the playouts start from it), and its choice, kept when the search cannot beat it."""
         self.decisions = 0
         self.last: SearchReport | None = None
+        self._thinking: tuple[View, tuple[Action, ...], Search] | None = None
 
     def observe(self, event: Event) -> None:
         self.knowledge.observe(event)
@@ -125,22 +132,50 @@ class StrongBot(Bot):
         return self.normal.react(view, legal)
 
     def act(self, view: View, legal: Sequence[Action]) -> Action:
+        answer = self.ponder(view, legal, math.inf)
+        assert answer is not None
+        return answer
+
+    def ponder(self, view: View, legal: Sequence[Action], seconds: float) -> Action | None:
+        """Think about this decision for `seconds` more (wall clock) and answer once the
+        budget is spent; None while the search goes on. The search carries on across calls
+        for as long as the view and the legal actions stay the same; anything else starts
+        a new one. A host calls this in slices, between its other work."""
+        key = tuple(legal)
+        thinking = self._thinking
+        if thinking is None or thinking[0] != view or thinking[1] != key:
+            started = self._start(view, legal)
+            if not isinstance(started, Search):
+                self._thinking = None
+                return started
+            thinking = self._thinking = (view, key, started)
+        search = thinking[2]
+        if not search.run(seconds):
+            return None
+        self._thinking = None
+        return search.choice()
+
+    def _start(self, view: View, legal: Sequence[Action]) -> Action | Search:
+        """The answer when there is nothing to search, else a search of this decision."""
         self.decisions += 1
         if Buzz() in legal:
             return Buzz()
         default = self.normal.act(view, legal)
         candidates = self.candidates(view, legal, default)
-        if len(candidates) == 1:
-            self.last = SearchReport(1)
-            return candidates[0]
         report = SearchReport(len(candidates))
         self.last = report
+        if len(candidates) == 1:
+            return candidates[0]
         try:
             sampler = Sampler(self.knowledge, view, self.rules, self.manifest)
         except Inconsistent as exc:
             report.fallback = str(exc)
             return default
-        return self._search(view, sampler, candidates, default, report)
+        rollouts = Rollouts(self.seat, self.rules, self.manifest, len(view.seats), self.normal,
+                            [s.score for s in view.seats])
+        rng = random.Random(self.seed * 1_000_003 + self.decisions)
+        return Search(sampler, rollouts, self._template(view), candidates, default,
+                      self.budget, rng, report)
 
     # -- the candidates ----------------------------------------------------------------------
 
@@ -178,48 +213,6 @@ class StrongBot(Bot):
         held.discard(None)
         return not held or color in held
 
-    # -- the search --------------------------------------------------------------------------
-
-    def _search(self, view: View, sampler: Sampler, candidates: list[Action], default: Action,
-                report: SearchReport) -> Action:
-        budget = self.budget
-        start = time.perf_counter()
-        deadline = start + budget.seconds if budget.seconds is not None else math.inf
-        limit = budget.simulations if budget.simulations is not None else math.inf
-        rng = random.Random(self.seed * 1_000_003 + self.decisions)
-        template = self._template(view)
-        rollouts = Rollouts(self.seat, self.rules, self.manifest, len(view.seats), self.normal,
-                            [s.score for s in view.seats])
-        values: list[list[float]] = [[] for _ in candidates]
-        alive = list(range(len(candidates)))
-        world_time = 0.0
-        while len(alive) > 1:
-            began = time.perf_counter()
-            if began + world_time > deadline or report.simulations + len(alive) > limit:
-                break
-            try:
-                base = build_round(sampler.sample(rng))
-            except Inconsistent as exc:
-                report.fallback = str(exc)
-                break
-            seed = rng.getrandbits(64)
-            for index in alive:
-                rnd = clone_round(base)
-                outcome = rollouts.evaluate(table_for(template, rnd), candidates[index],
-                                            random.Random(seed))
-                values[index].append(outcome.value)
-                report.steps += outcome.steps
-            report.simulations += len(alive)
-            report.worlds += 1
-            if report.worlds >= MIN_WORLDS:
-                alive = _pruned(alive, values)
-            world_time = time.perf_counter() - began
-        report.seconds = time.perf_counter() - start
-        for index, action in enumerate(candidates):
-            if values[index]:
-                report.values[repr(action)] = sum(values[index]) / len(values[index])
-        return self._pick(alive, values, candidates, default)
-
     def _template(self, view: View) -> Match:
         """A match with this view's scores and seats, for the views the playouts ask for."""
         match = Match(self.rules, len(view.seats), b"search", unreleased_variants=True)
@@ -229,15 +222,98 @@ class StrongBot(Bot):
         match.eliminated = set(self.knowledge.eliminated)
         return match
 
-    @staticmethod
-    def _pick(alive: list[int], values: list[list[float]], candidates: list[Action],
-              default: Action) -> Action:
+
+class Search:
+    """One decision's search, run in as many slices as its caller likes (`run`)."""
+
+    def __init__(self, sampler: Sampler, rollouts: Rollouts, template: Match,
+                 candidates: list[Action], default: Action, budget: SearchBudget,
+                 rng: random.Random, report: SearchReport) -> None:
+        self.sampler = sampler
+        self.rollouts = rollouts
+        self.template = template
+        self.candidates = candidates
+        self.default = default
+        self.budget = budget
+        self.rng = rng
+        self.report = report
+        self.values: list[list[float]] = [[] for _ in candidates]
+        self.alive = list(range(len(candidates)))
+        self.world_time = 0.0  # how long the last sample took, all its candidates played
+        self.done = False
+
+    def run(self, seconds: float) -> bool:
+        """Search for up to `seconds` more (wall clock); True once the budget is spent (or
+        one candidate is left), and the choice is made."""
+        budget, report = self.budget, self.report
+        now = time.perf_counter()
+        until = now + seconds
+        spent = budget.seconds if budget.seconds is not None else math.inf
+        limit = budget.simulations if budget.simulations is not None else math.inf
+        while not self.done:
+            if len(self.alive) <= 1 or report.seconds + self.world_time > spent \
+                    or report.simulations + len(self.alive) > limit:
+                self.done = True
+                break
+            if now + self.world_time > until:
+                return False
+            self._world()
+            later = time.perf_counter()
+            self.world_time = later - now
+            report.seconds += later - now
+            now = later
+        for index, action in enumerate(self.candidates):
+            if self.values[index]:
+                report.values[repr(action)] = sum(self.values[index]) / len(self.values[index])
+        return True
+
+    def _world(self) -> None:
+        """One sample, every candidate still in play played out on it."""
+        report = self.report
+        try:
+            base = build_round(self.sampler.sample(self.rng))
+        except Inconsistent as exc:
+            report.fallback = str(exc)
+            self.alive = self.alive[:1] if self.default not in self.candidates else \
+                [self.candidates.index(self.default)]
+            return
+        seed = self.rng.getrandbits(64)
+        for index in self.alive:
+            rnd = clone_round(base)
+            outcome = self.rollouts.evaluate(table_for(self.template, rnd),
+                                             self.candidates[index], random.Random(seed))
+            self.values[index].append(outcome.value)
+            report.steps += outcome.steps
+        report.simulations += len(self.alive)
+        report.worlds += 1
+        if report.worlds >= MIN_WORLDS:
+            self.alive = _pruned(self.alive, self.values)
+            if self._settled():
+                self.alive = [self.candidates.index(self.default)]
+
+    def _settled(self) -> bool:
+        """Whether every candidate left is, with PRUNE_Z standard errors, less than SETTLED
+        better than the normal policy's choice (which must be left)."""
+        if self.default not in self.candidates:
+            return False
+        mine = self.candidates.index(self.default)
+        if mine not in self.alive:
+            return False
+        for index in self.alive:
+            if index != mine:
+                mean, se = _paired(self.values[index], self.values[mine])
+                if mean + PRUNE_Z * se >= SETTLED:
+                    return False
+        return True
+
+    def choice(self) -> Action:
         """The most visited candidate; of several, the best on average, unless it does not
         beat the normal policy's choice by PREFER_SE standard errors."""
-        most = max(len(values[i]) for i in alive)
-        left = [i for i in alive if len(values[i]) == most]
+        values, candidates, default = self.values, self.candidates, self.default
+        most = max(len(values[i]) for i in self.alive)
         if most == 0:
-            return default
+            return default if default in candidates else candidates[self.alive[0]]
+        left = [i for i in self.alive if len(values[i]) == most]
         best = max(left, key=lambda i: sum(values[i]) / most)
         if default in candidates:
             mine = candidates.index(default)
