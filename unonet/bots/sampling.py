@@ -176,25 +176,46 @@ class Sampler:
 
     def _flip_assign(self, rng: random.Random) -> tuple[dict[Position, int], dict[int, Face]]:
         for _ in range(FLIP_ATTEMPTS):
-            found = self._flip_try(rng)
+            found = self._flip_try(rng, relax=False)
             if found is not None:
                 return found
-        raise Inconsistent("no pairing of the dark faces fits what was seen")
+        # Every try cornered itself: a pairing that shows what was seen wherever the greedy
+        # fill could (the rest at random) is better than no search at all.
+        found = self._flip_try(rng, relax=True)
+        assert found is not None
+        return found
 
-    def _flip_try(self, rng: random.Random
+    def _usable(self, card: int, want: tuple[Face | None, Face | None],
+                pool: Counter[Face]) -> bool:
+        """Whether `card` may show the faces `want` (light, dark) seen on a position."""
+        want_light, want_dark = want
+        if want_light is not None and self.light[card] != want_light:
+            return False
+        if want_dark is None:
+            return True
+        told = self.told.get(card)
+        return told == want_dark if told is not None else pool[want_dark] > 0
+
+    def _flip_try(self, rng: random.Random, relax: bool
                   ) -> tuple[dict[Position, int], dict[int, Face]] | None:
+        """One fill of the hidden positions and pairing of the untold dark faces. Each
+        constrained position takes a card in proportion to its chance of showing what was
+        seen; when none is left, a card placed earlier is swapped for one of the free cards
+        (`_repair`); if that fails too, None (or, `relax`, any free card)."""
         told = self.told
         light = self.light
+        constraints = self.constraints
         pool = Counter(self.dark_pool)
         untold_left = len(self.untold)
         pairing: dict[int, Face] = {}
         placed: dict[Position, int] = {}
         for positions, cards in self.groups:
             free = list(cards)
-            constrained = [p for p in positions if p in self.constraints]
+            constrained = [p for p in positions if p in constraints]
             rng.shuffle(constrained)
+            done: list[Position] = []
             for p in constrained:
-                want_light, want_dark = self.constraints[p]
+                want_light, want_dark = constraints[p]
                 options: list[int] = []
                 weights: list[float] = []
                 for card in free:
@@ -209,12 +230,17 @@ class Sampler:
                     if weight > 0:
                         options.append(card)
                         weights.append(weight)
-                if not options:
-                    return None
-                card = rng.choices(options, weights)[0]
+                if options:
+                    card = rng.choices(options, weights)[0]
+                else:
+                    repaired = self._repair(p, done, placed, free, pairing, pool)
+                    if repaired is None and not relax:
+                        return None
+                    card = repaired if repaired is not None else rng.choice(free)
                 free.remove(card)
                 placed[p] = card
-                if want_dark is not None and card not in told:
+                done.append(p)
+                if want_dark is not None and card not in told and pool[want_dark] > 0:
                     pairing[card] = want_dark
                     pool[want_dark] -= 1
                     untold_left -= 1
@@ -228,6 +254,35 @@ class Sampler:
             return None
         pairing.update(zip(remaining, faces, strict=True))
         return placed, pairing
+
+    def _repair(self, p: Position, done: list[Position], placed: dict[Position, int],
+                free: list[int], pairing: dict[int, Face], pool: Counter[Face]) -> int | None:
+        """A card for position `p`, which no free card fits: one placed earlier at `q` that
+        would fit `p`, once a free card that fits `q` takes its place (the greedy fill gave
+        `q` an untold card where a told one was needed later, or the other way round). The
+        free card goes to `q` here; the card returned is removed from `free` by the caller,
+        so it is put back in `free` first."""
+        want = self.constraints[p]
+        for q in done:
+            u = placed[q]
+            paired = pairing.pop(u, None)
+            if paired is not None:
+                pool[paired] += 1
+            if self._usable(u, want, pool):
+                for x in free:
+                    if self._usable(x, self.constraints[q], pool):
+                        free.remove(x)
+                        placed[q] = x
+                        want_dark = self.constraints[q][1]
+                        if want_dark is not None and x not in self.told:
+                            pairing[x] = want_dark
+                            pool[want_dark] -= 1
+                        free.append(u)
+                        return u
+            if paired is not None:
+                pairing[u] = paired
+                pool[paired] -= 1
+        return None
 
     # -- sampling ----------------------------------------------------------------------------
 

@@ -243,20 +243,22 @@ class Search:
         self.done = False
 
     def run(self, seconds: float) -> bool:
-        """Search for up to `seconds` more (wall clock); True once the budget is spent (or
-        one candidate is left), and the choice is made."""
+        """Search for up to `seconds` more (wall clock: at least one sample each call);
+        True once the budget is spent (or one candidate is left), and the choice is made."""
         budget, report = self.budget, self.report
         now = time.perf_counter()
         until = now + seconds
         spent = budget.seconds if budget.seconds is not None else math.inf
         limit = budget.simulations if budget.simulations is not None else math.inf
+        first = True
         while not self.done:
             if len(self.alive) <= 1 or report.seconds + self.world_time > spent \
                     or report.simulations + len(self.alive) > limit:
                 self.done = True
                 break
-            if now + self.world_time > until:
+            if not first and now + self.world_time > until:
                 return False
+            first = False
             self._world()
             later = time.perf_counter()
             self.world_time = later - now
