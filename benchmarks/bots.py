@@ -51,7 +51,7 @@ from unonet.compiled import engine_is_compiled
 from unonet.determinize import build_round, clone_round, table_for
 from unonet.events import RoundEnded
 from unonet.match import Match
-from unonet.rules import RuleSet, preset
+from unonet.rules import RuleSet, parse_option, preset
 from unonet.view import View
 
 RULES = ("official", "party", "flip", "no_mercy")
@@ -97,13 +97,18 @@ def wilson(wins: int, n: int) -> tuple[float, float]:
     return centre - half, centre + half
 
 
+OVERRIDES: dict[str, object] = {}
+"""--set OPTION=VALUE over every cell's preset (a quicker tournament: --set target=150)."""
+
+
 def rules_of(name: str) -> RuleSet:
-    return preset(name)
+    return preset(name, **OVERRIDES)
 
 
-def play_one(args: tuple[Cell, int, SearchBudget]) -> Result:
+def play_one(args: tuple[Cell, int, SearchBudget, dict[str, object]]) -> Result:
     """Match `index` of `cell`: the first bot at seat index % seats, the others around it."""
-    cell, index, budget = args
+    cell, index, budget, overrides = args
+    OVERRIDES.update(overrides)  # in a worker process too
     rules = rules_of(cell.rules)
     seats = cell.seats
     seed = f"bots-{cell.rules}-{seats}-{index}".encode()
@@ -152,7 +157,7 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def run_cell(cell: Cell, budget: SearchBudget, jobs: int) -> None:
-    tasks = [(cell, index, budget) for index in range(cell.matches)]
+    tasks = [(cell, index, budget, dict(OVERRIDES)) for index in range(cell.matches)]
     started = time.perf_counter()
     if jobs > 1:
         with multiprocessing.Pool(jobs) as pool:
@@ -293,6 +298,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         "unonet.bots.strong.DEFAULT_BUDGET); 0: no time limit")
     parser.add_argument("--search-sims", type=int, default=None,
                         help="the strong bot's simulations per decision (default: its own)")
+    parser.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE",
+                        help="a rule option over every cell's preset (e.g. target=150 for a "
+                        "quicker tournament; repeatable)")
     parser.add_argument("--jobs", type=int, default=1,
                         help="matches played at once, in that many processes (default 1)")
     parser.add_argument("--speed", action="store_true",
@@ -300,6 +308,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--decisions", type=int, default=60,
                         help="with --speed: decisions measured per rule set and seat count")
     args = parser.parse_args(argv)
+    for item in args.set:
+        option, _, text = item.partition("=")
+        OVERRIDES[option] = parse_option(option, text)
     if args.speed:
         speed(RULES, SEATS, args.decisions)
         return 0
@@ -311,6 +322,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parse_cell(f"{pair}/{rules}/{seats}", args.matches)
         for pair in PAIRS for rules in RULES for seats in SEATS
     ]
+    if OVERRIDES:
+        print(f"rules: each preset with {OVERRIDES}")
     print(f"engine: {'compiled (mypyc)' if engine_is_compiled() else 'pure Python'}; "
           f"strong's budget: {budget.seconds if budget.seconds is not None else 'no'} s, "
           f"{budget.simulations} simulations per decision; {os.cpu_count()} CPUs, "
