@@ -159,13 +159,23 @@ def percentile(values: list[float], q: float) -> float:
 def run_cell(cell: Cell, budget: SearchBudget, jobs: int) -> None:
     tasks = [(cell, index, budget, dict(OVERRIDES)) for index in range(cell.matches)]
     started = time.perf_counter()
+    results: list[Result] = []
+
+    def progress(result: Result) -> None:
+        results.append(result)
+        won = sum(r.won for r in results)
+        print(f"    {cell.name} match {len(results)}/{cell.matches}: "
+              f"{'won' if result.won else 'lost'} ({result.rounds_won}/{result.rounds} rounds, "
+              f"{result.match_cpu:.0f} s CPU); {won}/{len(results)} so far", file=sys.stderr,
+              flush=True)
+
     if jobs > 1:
         with multiprocessing.Pool(jobs) as pool:
-            results = pool.map(play_one, tasks, chunksize=1)
+            for result in pool.imap_unordered(play_one, tasks, chunksize=1):
+                progress(result)
     else:
-        results = []
         for task in tasks:
-            results.append(play_one(task))
+            progress(play_one(task))
     wins = sum(r.won for r in results)
     n = len(results)
     low, high = wilson(wins, n)

@@ -145,7 +145,7 @@ class NormalBot(Bot):
         flip = self._flip_preference(view, plays, danger)
         nxt = self._next_seat(view)
         after = self.flips.known_in_play(nxt, view.side) if nxt is not None else []
-        held_colors: Counter[Color | None] | None = None  # counted once, when first needed
+        held_colors: dict[Color | None, int] | None = None  # counted once, when first needed
 
         def score(play: Play) -> tuple[int, ...]:
             nonlocal held_colors
@@ -158,8 +158,11 @@ class NormalBot(Bot):
                 # Hit hard and shed points while someone is about to go out.
                 return (flipping, hit(face), -feeds, cards, face.points, -wild)
             if held_colors is None:
-                held_colors = Counter(self.face(view, c).color for c in held)
-            same_color = held_colors[face.color]
+                held_colors = {}
+                for card in held:
+                    color = self.face(view, card).color
+                    held_colors[color] = held_colors.get(color, 0) + 1
+            same_color = held_colors.get(face.color, 0)
             return (flipping, cards, -wild, -(face.kind is Kind.WILD_DRAW_FOUR), -feeds,
                     same_color, face.points)
 
