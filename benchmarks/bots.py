@@ -47,7 +47,6 @@ from unonet.bots.driver import play_match
 from unonet.bots.playout import Rollouts
 from unonet.bots.sampling import Sampler
 from unonet.cards import DeckManifest
-from unonet.compiled import engine_is_compiled
 from unonet.determinize import build_round, clone_round, table_for
 from unonet.events import RoundEnded
 from unonet.match import Match
@@ -112,7 +111,7 @@ def play_one(args: tuple[Cell, int, SearchBudget, dict[str, object]]) -> Result:
     rules = rules_of(cell.rules)
     seats = cell.seats
     seed = f"bots-{cell.rules}-{seats}-{index}".encode()
-    match = Match(rules, seats, seed, unreleased_variants=True)
+    match = Match(rules, seats, seed)
     first = index % seats
     bots: list[Bot] = [
         make_bot(cell.first if seat == first else cell.other, seat, rules, match.manifest,
@@ -208,7 +207,7 @@ def run_cell(cell: Cell, budget: SearchBudget, jobs: int) -> None:
 
 def speed(rules_names: Sequence[str], seats_list: Sequence[int], decisions: int) -> None:
     """Simulations per CPU second, measured on real decisions of normal-bot matches."""
-    print(f"engine: {'compiled (mypyc)' if engine_is_compiled() else 'pure Python'}")
+    print("engine: pure Python")
     for name in rules_names:
         for seats in seats_list:
             _speed_cell(name, seats, decisions)
@@ -266,7 +265,7 @@ def _speed_cell(name: str, seats: int, decisions: int) -> None:
     stats = SpeedStats()
     index = 0
     while len(stats.samples) < decisions:
-        match = Match(rules, seats, f"speed-{index}".encode(), unreleased_variants=True)
+        match = Match(rules, seats, f"speed-{index}".encode())
         index += 1
         bots: list[Bot] = [_Probe(0, rules, match.manifest, stats, decisions)]
         bots += [make_bot("normal", s, rules, match.manifest, seed=s) for s in range(1, seats)]
@@ -334,7 +333,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ]
     if OVERRIDES:
         print(f"rules: each preset with {OVERRIDES}")
-    print(f"engine: {'compiled (mypyc)' if engine_is_compiled() else 'pure Python'}; "
+    print("engine: pure Python; "
           f"strong's budget: {budget.seconds if budget.seconds is not None else 'no'} s, "
           f"{budget.simulations} simulations per decision; {os.cpu_count()} CPUs, "
           f"{args.jobs} job(s)")

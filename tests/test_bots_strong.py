@@ -115,7 +115,7 @@ def test_a_sampled_round_looks_from_the_seat_exactly_like_the_real_one(name: str
     rules = RULE_SETS[name]
     found: Counter[str] = Counter()
     for seats in _seats(rules):
-        match = Match(rules, seats, f"samples-{name}".encode(), unreleased_variants=True)
+        match = Match(rules, seats, f"samples-{name}".encode())
         bots: list[Bot] = [_Checked(s, match, found) if s % 2 == 0
                            else RandomBot(s, rules, match.manifest, seed=s)
                            for s in range(seats)]
@@ -261,7 +261,7 @@ def test_the_strong_bot_answers_every_kind_of_decision_under_every_rule_set() ->
     for name in KINDS_RULES:
         rules = RULE_SETS[name]
         seats = 4 if rules.teams == "pairs" else 3
-        match = Match(rules, seats, f"kinds-{name}".encode(), unreleased_variants=True)
+        match = Match(rules, seats, f"kinds-{name}".encode())
         bots: list[Bot] = [_Logged(0, rules, match, log)]
         bots += [NormalBot(s, rules, match.manifest, seed=s) for s in range(1, seats)]
         play_match(match, bots)

@@ -11,8 +11,11 @@ round in a Match so that views can be asked of it). A round cannot be rebuilt th
 public entry points alone: replaying (rules, key, actions) needs the round key, which a player
 never has (a reshuffle's order and UNO Flip's pairing come from it), and a stacked deck fixes
 only the deal. So `build_round` lets the constructor deal a stacked round, which sets every
-attribute a round has, then writes the state the World describes over it; when the engine's
-state changes shape, this function is what changes with it.
+attribute a round has, then writes the state the World describes over it: the piles and hands,
+the direction and colour, the UNO and catch windows, and the decision the round waits for,
+which goes in through the engine's own door for decisions (`Round.enter`, a value of
+unonet.decisions) as the side in play does (`Round.show_side`). When the engine's state changes
+shape, this function is what changes with it.
 """
 
 from __future__ import annotations
@@ -22,13 +25,21 @@ from dataclasses import dataclass, field, fields, is_dataclass
 from enum import Enum
 from typing import Any
 
-from unonet.cards import ALL_COLORS, Color, DeckManifest, Face
+from unonet.cards import Color, DeckManifest, Face
+from unonet.decisions import (
+    BuzzerRace,
+    Challenge,
+    ColorToName,
+    Decision,
+    PendingDraw,
+    TargetToPick,
+    Turn,
+)
 from unonet.events import Position
 from unonet.flip import FlipSight
-from unonet.flip_deck import side_colors
 from unonet.match import IN_ROUND, Match
 from unonet.phase import Phase
-from unonet.plays import PlayTable, play_table
+from unonet.plays import PlayTable
 from unonet.round import Round
 from unonet.rules import RuleSet
 
@@ -73,6 +84,7 @@ class World:
     wd4_hand: tuple[int, ...] = ()
     color_before: Color | None = None
     cannot_draw_streak: int = 0
+    buzz_waiting: tuple[int, ...] = ()  # a buzzer race: who has not pressed yet
     public: set[int] = field(default_factory=set)  # UNO Flip: dark faces told to everybody
     told: list[set[int]] = field(default_factory=list)  # ... and to each seat
 
@@ -89,15 +101,8 @@ def build_round(world: World) -> Round:
     rnd.discard = list(world.discard)
     rnd.origin = list(world.origin)
     rnd.epoch = world.epoch
-    rnd.side = world.side
-    if world.rules.variant == "flip":
-        rnd.colors = side_colors(world.side)
-    else:
-        rnd.colors = ALL_COLORS[: world.rules.colors]
-    rnd.table = play_table(world.manifest, world.side, rnd.colors)
-    rnd._faces = rnd.table.faces
-    rnd.phase = world.phase
-    rnd.current = world.current
+    if world.side != rnd.side:
+        rnd.show_side(world.side)
     rnd.direction = world.direction
     rnd.active_color = world.active_color
     rnd.out = set(world.out)
@@ -106,22 +111,12 @@ def build_round(world: World) -> Round:
     rnd.uno_called = set(world.uno_called)
     rnd.turn_serial = world.serial
     rnd.catchable = {seat: world.serial - 1 for seat in world.catchable}
-    rnd.drawn_card = world.drawn_card
-    rnd.draws_this_turn = world.draws_this_turn
     rnd.top_seat = world.top_seat
     rnd.run = None  # a run's window closes with the next player's move: this seat's, now
-    rnd.color_then = world.color_then
-    rnd.pending_draw = world.pending_draw
-    rnd.chain = list(world.chain)
     rnd.finished = world.finished
-    rnd.wd4_player = world.wd4_player
-    rnd.wd4_hand = world.wd4_hand
-    rnd.color_before = world.color_before
-    rnd.buzz_waiting, rnd.buzz_order, rnd.buzz_then = [], [], None
     rnd.cannot_draw_streak = world.cannot_draw_streak
     rnd.winner = None
-    rnd._listed = None
-    rnd._events = []
+    rnd.enter(_decision(world), serial=False)
     if rnd.sight is not None:
         sight = rnd.sight
         sight.side = world.side
@@ -131,6 +126,24 @@ def build_round(world: World) -> Round:
         sight.public = set(world.public)
         sight.told = [set(told) for told in world.told] or [set() for _ in world.hands]
     return rnd
+
+
+def _decision(world: World) -> Decision:
+    """The decision the round waits for, as the engine holds it (unonet.decisions)."""
+    seat, phase = world.current, world.phase
+    if phase is Phase.CHOOSE_COLOR or phase is Phase.ROULETTE:
+        return ColorToName(seat, world.color_then, roulette=phase is Phase.ROULETTE)
+    if phase is Phase.STACK:
+        return PendingDraw(seat, world.pending_draw, tuple(world.chain))
+    if phase is Phase.CHALLENGE:
+        assert world.wd4_player is not None and world.color_before is not None
+        return Challenge(seat, world.pending_draw, tuple(world.chain), world.wd4_player,
+                         world.wd4_hand, world.color_before)
+    if phase is Phase.CHOOSE_TARGET:
+        return TargetToPick(seat)
+    if phase is Phase.BUZZER:
+        return BuzzerRace(seat, world.buzz_waiting, (), seat)
+    return Turn(seat, world.drawn_card, world.draws_this_turn)
 
 
 _SHARED: tuple[type, ...] = (

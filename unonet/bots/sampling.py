@@ -143,6 +143,7 @@ class Sampler:
             "wd4_player": pending.target if pending is not None else None,
             "color_before": pending.color_before if pending is not None else None,
             "cannot_draw_streak": k.cannot_draw_streak,
+            "buzz_waiting": pending.waiting if pending is not None else (),
         }
 
     # -- UNO Flip's faces --------------------------------------------------------------------

@@ -215,7 +215,7 @@ class StrongBot(Bot):
 
     def _template(self, view: View) -> Match:
         """A match with this view's scores and seats, for the views the playouts ask for."""
-        match = Match(self.rules, len(view.seats), b"search", unreleased_variants=True)
+        match = Match(self.rules, len(view.seats), b"search")
         match.scores = [s.score for s in view.seats]
         match.round_no = view.round_no
         match.dealer = view.dealer
