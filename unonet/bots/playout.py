@@ -153,7 +153,7 @@ class Rollouts:
                 count = self.seats
                 for offset in range(count):
                     seat = (turn + actions + offset) % count
-                    if seat == rnd.current or seat in rnd.out:
+                    if seat == rnd.current or seat in rnd.out or not _may_race(rnd, seat):
                         continue
                     plays = [a for a in rnd.legal_actions(seat) if isinstance(a, Play)]
                     if not plays:
@@ -204,6 +204,21 @@ class Rollouts:
                    for s in range(self.seats) if s not in rnd.out}
         total = sum(weights.values())
         return sum(w for s, w in weights.items() if s in self.team) / total if total else 0.0
+
+
+def _may_race(rnd: Round, seat: int) -> bool:
+    """Whether `seat` could play out of turn now, on a first look that never says no wrongly:
+    the next card of its own run, or a card of the top card's kind and number (what every
+    jump-in needs); the engine's listing then judges it (unonet.legality)."""
+    run = rnd.run
+    if run is not None and run.seat == seat:
+        return True
+    if rnd.rules.jump_in == "off" or seat == rnd.top_seat or not rnd.discard:
+        return False
+    top = rnd.face(rnd.top)
+    face = rnd.face
+    return any(face(card).kind is top.kind and face(card).number == top.number
+               for card in rnd.hands[seat])
 
 
 def _phase(rnd: Round) -> Phase:
