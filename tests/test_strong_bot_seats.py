@@ -6,11 +6,13 @@ thinking done in slices between its other work (host/bots.py THINK_SLICE)."""
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 import trio
 import trio.testing
 from test_client_rule_editor import owner_lobby
+from test_host_authority import Member, headless, serve
 
 from client import netbot
 from client.lobby import AddBot
@@ -19,6 +21,7 @@ from host.registry import Registry
 from host.server import HostServer, ServerConfig
 from host.settings import FAST_TIMINGS
 from host.table import TableSettings
+from protocol.client_session import Welcomed
 from unonet.bots import SearchBudget
 from unonet.cli import main
 from unonet.rules import RuleSet
@@ -90,3 +93,19 @@ async def test_strong_bots_play_a_whole_match_at_a_host_and_over_the_network(
         assert len(result.matches) == 1, name
         assert not result.violations, name
     assert results["deep"].matches[0] == results["plain"].matches[0]
+
+
+async def test_the_owner_seats_a_strong_bot_by_its_policy_and_the_host_seats_them_at_start(
+    nursery: trio.Nursery, tmp_path: Path,
+) -> None:
+    registry = headless(tmp_path, player_owner=True, bot_level="strong")  # 3 seats, 1 bot
+    table = registry.tables[0]
+    assert [s.level for s in table.room.seats if s is not None] == ["strong"]  # --policy
+    listener = await serve(nursery, registry)
+    ana = await Member.connect(listener, "ana")
+    await ana.until(Welcomed)
+    assert await ana.answer_of("join_table", table=0, name="ana") == "accepted"
+    assert await ana.answer_of("add_bot", level="strong") == "accepted"
+    assert await ana.answer_of("add_bot", level="hard") == "bad_message"  # the word, not a policy
+    assert sorted(s.level or "" for s in table.room.seats if s is not None and s.level) == [
+        "strong", "strong"]
