@@ -58,7 +58,6 @@ class Knowledge:
         self.rules = rules
         self.manifest = manifest
         self.flip = rules.variant == "flip"
-        self.eliminated: set[int] = set()  # out of the match (scoring=elimination)
         self.started = False  # a RoundStarted was seen: the memory covers the round
         self._reset(0, 0)
 
@@ -254,9 +253,6 @@ class Knowledge:
         self.chain = []
         self.wd4_positions = ()
 
-    def _seat_eliminated(self, event: ev.SeatEliminated) -> None:
-        self.eliminated.add(event.seat)
-
     def _round_ended(self, event: ev.RoundEnded) -> None:
         self.round_over = True
 
@@ -324,7 +320,6 @@ _HANDLERS: dict[type, Callable[[Knowledge, Any], None]] = {
     ev.KnockedOut: Knowledge._knocked_out,
     ev.JumpInRefused: Knowledge._jump_in_refused,
     ev.DrawCancelled: Knowledge._draw_cancelled,
-    ev.SeatEliminated: Knowledge._seat_eliminated,
     ev.RoundEnded: Knowledge._round_ended,
 }
 """What each kind of event changes in the memory; every other event changes nothing here."""

@@ -100,7 +100,9 @@ class Sampler:
         view, k = self.view, self.knowledge
         seats = self.seats
         out = {s.seat for s in view.seats if s.out}
-        absent = frozenset(s for s in out if s in k.eliminated and s not in k.knocked_out)
+        # Out of the round and not knocked out in it: eliminated from the match (a bot that
+        # took a seat over in mid-match saw no SeatEliminated of earlier rounds).
+        absent = frozenset(s for s in out if s not in k.knocked_out)
         pending = view.pending
         phase = view.phase
         pending_draw = pending.amount if pending is not None else 0

@@ -9,7 +9,8 @@ search, flat at the root: each candidate move is tried on the same samples with 
 (common random numbers), so two moves are compared on identical deals and the difference of
 their outcomes measures the moves, not the luck of the draw. A candidate whose paired
 difference with the best is below it by more than PRUNE_Z standard errors stops being tried, so
-the budget goes to the close calls; when the budget is spent the most tried candidates remain,
+the budget goes to the close calls, and the search stops early once nothing left can beat the
+normal policy's choice by SETTLED; when the budget is spent the most tried candidates remain,
 and of those the best on average is played, the normal policy's own choice when no other beats
 it by PREFER_SE standard errors (a search that cannot tell two moves apart keeps the heuristic's).
 
@@ -219,7 +220,8 @@ class StrongBot(Bot):
         match.scores = [s.score for s in view.seats]
         match.round_no = view.round_no
         match.dealer = view.dealer
-        match.eliminated = set(self.knowledge.eliminated)
+        match.eliminated = {s.seat for s in view.seats
+                             if s.out and s.seat not in self.knowledge.knocked_out}
         return match
 
 
