@@ -189,8 +189,11 @@ class LobbyScreen(ModelState):
         return SetRules({}, names[(now + 1) % len(names)])
 
     def add_bot(self) -> LobbyCommand | None:
-        """Owner, `a`: a bot of the level picked with `l` (normal until then)."""
-        return AddBot(level=self.bot_level) if self._owner_only() else None
+        """Owner, `a`: a bot of the level picked with `l` (normal until then, which the
+        message leaves to the host's default)."""
+        if not self._owner_only():
+            return None
+        return AddBot(level=None if self.bot_level == BOT_LEVELS[0] else self.bot_level)
 
     def next_bot_level(self) -> None:
         """Owner, `l`: the next level for the bots `a` adds (normal, hard, easy), said in

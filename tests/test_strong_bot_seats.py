@@ -51,7 +51,7 @@ def test_a_search_with_no_end_is_refused_by_name(capsys: pytest.CaptureFixture[s
 
 def test_the_owner_picks_the_level_of_the_next_bot_by_the_name_players_know() -> None:
     model = owner_lobby({})
-    assert model.add_bot() == AddBot(level="normal")
+    assert model.add_bot() == AddBot()  # normal: the host's default level
     model.next_bot_level()
     assert "hard" in model.notice
     assert model.add_bot() == AddBot(level="strong")
@@ -59,7 +59,7 @@ def test_the_owner_picks_the_level_of_the_next_bot_by_the_name_players_know() ->
     model.next_bot_level()
     assert model.add_bot() == AddBot(level="random")
     model.next_bot_level()
-    assert model.add_bot() == AddBot(level="normal")
+    assert model.add_bot() == AddBot()
     for lang, word in (("it", "difficile"), ("pt", "difícil")):
         other = owner_lobby({}, lang=lang)
         other.next_bot_level()
