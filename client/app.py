@@ -58,7 +58,8 @@ CHAT_SCROLL = 3
 KEYS = (
     "left", "right", "up", "down", "enter", "space", "escape",
     "0", "1", "2", "3", "4", "5", "6", "7", "8", "9",
-    "a", "b", "c", "e", "f", "g", "k", "m", "n", "o", "p", "q", "r", "s", "t", "u", "v", "w",
+    "a", "b", "c", "e", "f", "g", "k", "l", "m", "n", "o", "p", "q", "r", "s", "t", "u", "v",
+    "w",
     "x", "y",
     "?",
 )
@@ -442,6 +443,8 @@ class ClientApp:
             self.send(model.next_preset())
         elif key == "a":
             self.send(model.add_bot())
+        elif key == "l":
+            model.next_bot_level()
         elif key == "x":
             self.send(model.remove_bot())
         elif key == "k":

@@ -41,6 +41,10 @@ moves, so a refused one was a race with the table."""
 
 LOG_LINES = 200
 
+BOT_LEVELS = ("normal", "strong", "random")
+"""The bot levels the lobby's `l` goes through, the default first (the policies of
+unonet.bots; players see them as normal, hard and easy)."""
+
 CHAT_LINES = 100
 
 COLOR_ORDER = {color: i for i, color in enumerate(ALL_COLORS)}
@@ -158,6 +162,7 @@ class ModelState:
         self.clock = clock  # a timer counts down from when its `timer` arrived, by this clock
         self.timer: Countdown | None = None  # the game's timer that runs now, if any
         self.my_name = name
+        self.bot_level = BOT_LEVELS[0]  # what the owner's `a` seats (`l` changes it)
         self.name_pending = False  # named before creating a table: rename once seated there
         self.manifest: DeckManifest | None = None
         self.tracker: ViewTracker | None = None

@@ -64,7 +64,7 @@ from protocol.limits import LENGTH_PREFIX_SIZE, RATE_BURST, RATE_PER_SECOND, REC
 from protocol.trust.checked_round import RoundStatus
 from protocol.trust.results import Violation
 from unonet.actions import Action, Buzz, CallUno, Catch, Play
-from unonet.bots import POLICIES, Bot
+from unonet.bots import Bot, SearchBudget, make_bot
 from unonet.bots.base import HUMAN_REACTION, is_deciding, out_of_turn
 from unonet.cards import DeckManifest
 from unonet.events import MatchEnded
@@ -207,7 +207,7 @@ class NetworkBot:
                  matches: int = 1, resume: bytes | None = None,
                  observe: Callable[[Sequence[SessionEvent]], None] | None = None,
                  verify: bool = True, reaction: tuple[float, float] = REACTION,
-                 seed: int | None = None) -> None:
+                 seed: int | None = None, budget: SearchBudget | None = None) -> None:
         self.link = LinkSession(name, table=table, client_name="unonet-bot",
                                 observe=self._session_events, verify=verify)
         self.verify = verify
@@ -216,6 +216,7 @@ class NetworkBot:
         self.link.token = resume
         self.name = name
         self.level = level
+        self.budget = budget  # the strong policy's think budget (None: its default)
         self.matches_wanted = matches
         self.observe = observe
         self.result = BotResult(token=resume)
@@ -389,8 +390,9 @@ class NetworkBot:
             if self.policy is None or key != self._policy_key:
                 # A reconnection to the same seat of the same match keeps the policy: what it
                 # observed stays, and the round's missed events (MissedEvents) complete it.
-                self.policy = POLICIES[self.level](self.link.seat or 0, self.rules,
-                                                   self.manifest, seed=self.rng.getrandbits(32))
+                self.policy = make_bot(self.level, self.link.seat or 0, self.rules,
+                                       self.manifest, seed=self.rng.getrandbits(32),
+                                       budget=self.budget)
                 self._policy_key = key
             self.tracker = None  # until the snapshot that follows
         elif isinstance(update, MissedEvents):
@@ -551,14 +553,18 @@ async def play(
     result: BotResult | None = None,
     verify: bool = True,
     reaction: tuple[float, float] = REACTION,
+    budget: SearchBudget | None = None,
 ) -> BotResult:
     """Play `matches` matches at `table` (the first with a free seat if None) over `stream`,
-    waiting `think` seconds before each action, and a time drawn from `reaction` before a race
+    waiting `think` seconds before each action (the time the policy took to decide counts
+    towards it: a strong bot thinks for most of a second, `budget`), and a time drawn from
+    `reaction` before a race
     action (press B, play out of turn); `observe` sees every session event (tests, tools);
     `result`, if given, is filled as the bot plays (a caller may cancel it); `verify=False`
     checks none of the host's cards and audits (a load generator: the seed is still
     contributed, see client/trust_gate.py)."""
-    bot = NetworkBot(name, level, table, matches, resume, observe, verify, reaction)
+    bot = NetworkBot(name, level, table, matches, resume, observe, verify, reaction,
+                     budget=budget)
     if result is not None:
         result.token = result.token or resume
         bot.result = result
@@ -578,12 +584,13 @@ async def play(
                 data = await received.receive()
             now = trio.current_time()
             pending = bot.wake(now) if data is None else bot.receive(data, now)
+            decided = trio.current_time() - now  # what deciding took (a strong bot's search)
             if bot.link.limits and not welcomed:
                 welcomed = bot.result.welcomed = True
                 pacer.set_limits(now, bot.link.limits.get("rate", RATE_PER_SECOND),
                                  bot.link.limits.get("burst", RATE_BURST))
-            if bot.result.intents > intents and think > 0:
-                await trio.sleep(think)
+            if bot.result.intents > intents and think > decided:
+                await trio.sleep(think - decided)
             if pending:
                 await trio.sleep(pacer.delay(trio.current_time(), count_frames(pending)))
                 try:

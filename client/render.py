@@ -1400,7 +1400,9 @@ def help_keys(model: ClientModel, plain: bool) -> list[str]:
 
 def help_entries(model: ClientModel, plain: bool) -> list[str]:
     """The help's lines in words (help_keys, with the numbers they name)."""
-    return [model.tr(key, **HELP_VALUES.get(key, {})) for key in help_keys(model, plain)]
+    values: dict[str, dict[str, object]] = {
+        **HELP_VALUES, "help.bots": {"level": model.tr(f"level.{model.bot_level}")}}
+    return [model.tr(key, **values.get(key, {})) for key in help_keys(model, plain)]
 
 
 def help_pages(model: ClientModel, plain: bool, width: int, height: int) -> list[list[str]]:

@@ -15,7 +15,7 @@ from client.lobby import (
     SetRules,
     StartMatch,
 )
-from client.model_state import ChatLine, ModelState
+from client.model_state import BOT_LEVELS, ChatLine, ModelState
 from client.prompts import SeatPrompt
 from client.rule_editor import editor_options, preset_keeping, step_option
 from client.rule_words import option_words, rule_changes
@@ -212,7 +212,19 @@ class LobbyScreen(ModelState):
         return SetRules(kept, name)
 
     def add_bot(self) -> LobbyCommand | None:
-        return AddBot() if self._owner_only() else None
+        """Owner, `a`: a bot of the level picked with `l` (normal until then, which the
+        message leaves to the host's default)."""
+        if not self._owner_only():
+            return None
+        return AddBot(level=None if self.bot_level == BOT_LEVELS[0] else self.bot_level)
+
+    def next_bot_level(self) -> None:
+        """Owner, `l`: the next level for the bots `a` adds (normal, hard, easy), said in
+        the words players know them by (the policies strong and random)."""
+        if not self._owner_only():
+            return
+        self.bot_level = BOT_LEVELS[(BOT_LEVELS.index(self.bot_level) + 1) % len(BOT_LEVELS)]
+        self.notice = self.tr("n.bot_level", level=self.tr(f"level.{self.bot_level}"))
 
     def remove_bot(self) -> LobbyCommand | None:
         if not self._owner_only() or self.lobby is None:

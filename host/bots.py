@@ -16,7 +16,7 @@ import random
 from collections.abc import Hashable, Iterable, Sequence
 
 from unonet.actions import Action, Buzz, CallUno, Catch, Play
-from unonet.bots import POLICIES, Bot
+from unonet.bots import POLICIES, Bot, SearchBudget, make_bot
 from unonet.bots.base import is_deciding, out_of_turn
 from unonet.events import Event, RoundStarted
 from unonet.match import Match
@@ -28,6 +28,11 @@ RACE_ACTIONS: tuple[type, ...] = (Buzz, Play, Catch)
 """Out-of-turn actions that race other seats (decided by the host's order of arrival): they
 wait a reaction time. A catch races the forgetful player's late call and the next player's
 move, under any rules; a bot's own UNO call goes at the table's bot pace."""
+
+THINK_SLICE = 0.04
+"""How long a bot's search runs at one go in the host's loop before the host serves its
+connections again (a strong bot thinks for most of a second, in slices: Bot.ponder). Forty
+milliseconds is a frame or two of a terminal, and about ten playouts of the search."""
 
 DECLINED = float("inf")
 """The time of a chance the bot let go: it is not asked again until the chance changes."""
@@ -46,12 +51,16 @@ class SeatBots:
     times of their race chances (`reaction`: the range, in seconds)."""
 
     def __init__(self, match: Match, levels: Sequence[str | None], seed: int = 0,
-                 reaction: tuple[float, float] = (0.0, 0.0)) -> None:
+                 reaction: tuple[float, float] = (0.0, 0.0),
+                 budget: SearchBudget | None = None) -> None:
         self.match = match
         self.policies: list[Bot] = [
-            POLICIES[check_level(level)](seat, match.rules, match.manifest, seed=seed + seat)
+            make_bot(check_level(level), seat, match.rules, match.manifest, seed=seed + seat,
+                     budget=budget)
             for seat, level in enumerate(levels)
         ]
+        self.thinking = False
+        """Whether the last `decide` left a bot's search half done: ask again soon."""
         self.reaction = reaction
         rules = match.rules
         self.races = rules.jump_in != "off" or rules.sequences or rules.buzzers
@@ -102,9 +111,11 @@ class SeatBots:
         """The next action of a bot-controlled seat: its own UNO call first, as the bot
         driver does, else the pending decision if a bot holds it. Races are not here: see
         `race`; a seat about to catch someone makes its decision after (its move would close
-        the window)."""
+        the window). None with `thinking` set: a bot thought for THINK_SLICE and is not done
+        (ask again once the host has served its connections)."""
         match = self.match
         seats = sorted(controlled)
+        self.thinking = False
         for seat in seats:
             calls = self._calls(seat)
             if calls:
@@ -114,7 +125,11 @@ class SeatBots:
         for seat in seats:
             legal = self._decision(seat)
             if legal:
-                return seat, self._policy(seat).act(match.view(seat), legal)
+                action = self._policy(seat).ponder(match.view(seat), legal, THINK_SLICE)
+                if action is None:  # a search under way: the host comes back to it
+                    self.thinking = True
+                    return None
+                return seat, action
         return None
 
     def _decision(self, seat: int) -> list[Action]:

@@ -81,7 +81,7 @@ class Game:
         self._journaled = None if trust is None else TrustRecord.of(trust.commitments)
         levels = [seat.level if seat is not None else None for seat in room.seats[: match.seats]]
         self.bots = SeatBots(match, levels, seed=int.from_bytes(game_id[:4], "big"),
-                             reaction=timings.bot_reaction)
+                             reaction=timings.bot_reaction, budget=timings.bot_search)
         self.next_round_at: float | None = None
         self.holding: set[int] = set()  # seats reading the scores: ready false between rounds
         self.hold_until: float | None = None
@@ -509,6 +509,8 @@ class Game:
     def _bot_move(self, now: float) -> None:
         choice = self.bots.decide(self._controlled())
         if choice is None:
+            if self.bots.thinking:
+                self.bot_due = now  # its search goes on once the connections were served
             return
         seat, action = choice
         try:

@@ -34,6 +34,7 @@ from protocol.address import host_port
 from protocol.fingerprint import short_pin
 from protocol.trust.signing import Signer
 from protocol.versions import DEFAULT_PORT
+from unonet.bots.strong import DEFAULT_BUDGET, SearchBudget
 from unonet.rules import RuleSet
 from unonet.words import Words, join_sentence
 
@@ -69,6 +70,10 @@ class HostOptions:
     bot_delay: float = TableTimings().bot_delay
     """--bot-delay: seconds a bot waits before it acts (watchable by default; 0 for a table of
     bots that nobody needs to follow with their eyes, e.g. a test of a client)."""
+    bot_level: str = "normal"
+    """--policy: how the bots seated at start play (unonet.bots.POLICIES)."""
+    bot_search: SearchBudget = DEFAULT_BUDGET
+    """--search-time, --search-sims: how long a strong bot thinks per decision."""
     running: list[ServedHost] = field(default_factory=list)
     """The host once it listens (`serving` appends it): what a Ctrl-C's line names."""
     journal_sync: int = 0
@@ -134,7 +139,7 @@ def build_registry(options: HostOptions, journal_dir: Path, now: float,
     back empty, as they opened); `signer` signs their trust messages (the host's identity
     key). Raises ValueError for two journals of one table number (unonet/cli.py says so
     before anything starts)."""
-    timings = TableTimings(bot_delay=options.bot_delay)
+    timings = TableTimings(bot_delay=options.bot_delay, bot_search=options.bot_search)
     registry = Registry(timings, signer)
     registry.journals.interval = options.journal_sync / 1000 if options.journal_sync else None
     registry.journal_dir = journal_dir  # the tables clients open journal theirs too
@@ -153,7 +158,7 @@ def build_registry(options: HostOptions, journal_dir: Path, now: float,
         table = Table(number, settings, registry.outbox, registry.signer, registry.journals)
         registry.add_table(table)
         for _ in range(options.bots):
-            table.add_bot()
+            table.add_bot(options.bot_level)
     return registry
 
 

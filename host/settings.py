@@ -17,6 +17,7 @@ from protocol.limits import (
     SEND_DEADLINE,
 )
 from unonet.bots.base import HUMAN_REACTION
+from unonet.bots.strong import DEFAULT_BUDGET, SearchBudget
 
 MAX_CONNECTIONS: Final = 64
 """Connections past `hello` by default (players of a few tables plus spectators, with room to
@@ -62,6 +63,10 @@ class TableTimings:
 
     bot_delay: float = 0.8
     """An in-process bot's think time: humans can follow what it does."""
+
+    bot_search: SearchBudget = DEFAULT_BUDGET
+    """How long a strong bot thinks per decision (unonet.bots.strong): its search runs in
+    slices inside the host's loop (host/bots.py THINK_SLICE), after `bot_delay`."""
 
     bot_reaction: tuple[float, float] = HUMAN_REACTION
     """The range of a stand-in bot's reaction time in a race, drawn for each chance from the

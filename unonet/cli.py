@@ -25,7 +25,7 @@ from host.settings import (
 from host.table_limits import MAX_LIVE_TABLES
 from protocol.versions import DEFAULT_PORT
 from unonet import __version__
-from unonet.bots import POLICIES
+from unonet.bots import DEFAULT_BUDGET, POLICIES, SearchBudget
 from unonet.errors import EngineError
 from unonet.rules import PRESETS, RulesError, RuleSet, parse_option, playable_presets, preset
 
@@ -110,6 +110,44 @@ def match_count(text: str) -> int:
     return value
 
 
+def search_seconds(text: str) -> float:
+    """`--search-time`: seconds a strong bot may think per decision, 0 (no time limit) to 60."""
+    value = seconds(text)
+    if value > 60:
+        raise argparse.ArgumentTypeError(f"{text}: a search of 0 to 60 seconds")
+    return value
+
+
+def search_count(text: str) -> int:
+    """`--search-sims`: simulations a strong bot may play per decision."""
+    value = whole(text, "number of simulations")
+    if not 1 <= value <= 10_000_000:
+        raise argparse.ArgumentTypeError(f"{value}: simulations from 1 to 10,000,000")
+    return value
+
+
+def search_budget(args: argparse.Namespace) -> SearchBudget:
+    """The strong bots' think budget from --search-time and --search-sims (the defaults'
+    for what is left out); --search-time 0 takes the time limit away, so the bot's moves
+    depend on its seed alone (a seeded match then replays exactly)."""
+    time_limit = DEFAULT_BUDGET.seconds if args.search_time is None else args.search_time or None
+    if time_limit is None and args.search_sims is None:
+        raise CommandError("--search-time 0: give --search-sims N as well, so that the search "
+                           "has an end")
+    sims = DEFAULT_BUDGET.simulations if args.search_sims is None else args.search_sims
+    return SearchBudget(time_limit, sims)
+
+
+def add_search_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--search-time", type=search_seconds, default=None, metavar="SECONDS",
+                        help="strong bots: think at most this long per decision (default "
+                        f"{DEFAULT_BUDGET.seconds}; 0: no time limit, --search-sims alone "
+                        "bounds the search, and a seeded match replays exactly)")
+    parser.add_argument("--search-sims", type=search_count, default=None, metavar="N",
+                        help="strong bots: play at most N simulated rounds per decision "
+                        f"(default {DEFAULT_BUDGET.simulations})")
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     """The real game against bots on a terminal; the bot-match log with --log (or on a pipe)."""
     if (args.log or args.seed or args.quiet or args.verbose or args.speed is not None
@@ -125,6 +163,7 @@ def cmd_play(args: argparse.Namespace) -> int:
                            "included)")
     check_seats(rules, bots + 1, f"--bots {bots}" if args.bots is not None  # before the screen
                 else f"the default {bots} bots (choose with --bots)")
+    search_budget(args)  # its refusal too
     args.bots = bots
     return run_play(args, start_local_host)
 
@@ -146,7 +185,8 @@ def start_local_host(args: argparse.Namespace) -> AbstractAsyncContextManager[Ho
         rules = parse_rules(args.rules, args.set)
         seats = args.bots + 1
         # The host's own key signs the match (its transcript then names a lasting key).
-        registry = Registry(signer=identity_signer(load_or_create_identity(config_dir())))
+        registry = Registry(TableTimings(bot_search=search_budget(args)),
+                            signer=identity_signer(load_or_create_identity(config_dir())))
         table = registry.create_table(TableSettings(
             "unonet", rules, args.rules, capacity=seats, headless=True, target_seats=seats,
             timings=registry.timings))
@@ -189,6 +229,7 @@ def cmd_join(args: argparse.Namespace) -> int:
 
 def cmd_log(args: argparse.Namespace) -> int:
     """A match between bots, printed as a readable log (`unonet play --log`)."""
+    from unonet.bots import make_bot
     from unonet.bots.driver import play_match
     from unonet.events import RoundEnded, TurnStarted
     from unonet.match import Match
@@ -208,8 +249,9 @@ def cmd_log(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else secrets.token_bytes(16)
     match = Match(rules, seats, seed)
     names = list(BOT_NAMES[:seats])
-    policy = POLICIES[args.policy]
-    bots = [policy(seat, rules, match.manifest, seed=seat) for seat in range(seats)]
+    budget = search_budget(args)
+    bots = [make_bot(args.policy, seat, rules, match.manifest, seed=seat, budget=budget)
+            for seat in range(seats)]
     lang = pick_language(args.lang, os.environ)  # as --help says: else from the locale
     say = game_words(lang)
     print(say("log.header", version=__version__, count=seats, policy=args.policy,
@@ -324,6 +366,7 @@ def cmd_host(args: argparse.Namespace) -> int:
         limits=ConnectionLimits().with_caps(max_connections, per_address),
         journal_sync=journal_sync, no_upnp=args.no_upnp,
         upnp=asks_router(args.bind, args.no_upnp, os.environ),
+        bot_level=args.policy or "normal", bot_search=search_budget(args),
     )
     args.host_options = options  # a Ctrl-C's line names its journal (_stopped)
     ensure_descriptors(options.limits, options.tables + len(options.resume))
@@ -586,6 +629,7 @@ def cmd_bot(args: argparse.Namespace) -> int:
         pin = None if args.fingerprint is None else normalize_pin(args.fingerprint)
     except ValueError as exc:
         raise CommandError(f"--fingerprint: {exc}") from None
+    budget = search_budget(args)
 
     async def run() -> int:
         try:
@@ -607,7 +651,7 @@ def cmd_bot(args: argparse.Namespace) -> int:
             return 1
         think = netbot.DEFAULT_THINK if args.think is None else args.think
         result = await netbot.play(stream, name=name, level=args.policy, table=args.table,
-                                   matches=args.matches, think=think)
+                                   matches=args.matches, think=think, budget=budget)
         for line in netbot.report_lines(result):
             print(line)
         for violation in result.violations:  # the host's own words are in it: escaped
@@ -696,7 +740,9 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE",
                       help="change one rule option, e.g. --set uno_penalty=4 (repeatable)")
     play.add_argument("--policy", default="normal", choices=sorted(POLICIES),
-                      help="how the bots play (default normal)")
+                      help="how the bots play (default normal; strong searches the cards it "
+                      "cannot see, and thinks up to --search-time per move)")
+    add_search_arguments(play)
     play.add_argument("--seed", type=hex_seed, help="hex seed, to replay the same match")
     play.add_argument("--quiet", action="store_true", help="print round results only")
     play.add_argument("--verbose", action="store_true", help="also print whose turn it is")
@@ -753,6 +799,10 @@ def build_parser() -> argparse.ArgumentParser:
                       help="with --headless: the first player to sit owns the table (may "
                       "change its rules, kick, add bots and penalize), as at a table a "
                       "player creates")
+    host.add_argument("--policy", default=None, choices=sorted(POLICIES),
+                      help="how the bots seated at start play (default normal); a table's "
+                      "owner picks each bot's level in the lobby")
+    add_search_arguments(host)
     host.add_argument("--bot-delay", type=seconds, default=None,
                       metavar="SECONDS", help="seconds each bot waits before it acts "
                       f"(default {TableTimings().bot_delay})")
@@ -812,11 +862,13 @@ def build_parser() -> argparse.ArgumentParser:
                      help="table to join (default: the first with a free seat)")
     bot.add_argument("--policy", default="normal", choices=sorted(POLICIES),
                      help="how the bot plays (default normal)")
+    add_search_arguments(bot)
     bot.add_argument("--matches", type=match_count, default=1, metavar="N",
                      help="matches to play before leaving (default 1)")
     bot.add_argument("--think", type=seconds, default=None, metavar="SECONDS",
-                     help="wait this long before each action (default 0.1; 0 for tests and "
-                     "tournaments, where only the host's rate limit paces the bot)")
+                     help="wait at least this long before each action, the time it took to "
+                     "decide included (default 0.1; 0 for tests and tournaments, where only "
+                     "the host's rate limit paces the bot)")
     bot.add_argument("--no-tls", action="store_true", help="plain TCP")
     bot.add_argument("--fingerprint", metavar="FP",
                      help="the host's certificate fingerprint to pin (base32 or hex)")

@@ -5,7 +5,26 @@ same player."""
 from unonet.bots.base import Bot
 from unonet.bots.normal import NormalBot
 from unonet.bots.random_bot import RandomBot
+from unonet.bots.strong import DEFAULT_BUDGET, SearchBudget, StrongBot
+from unonet.cards import DeckManifest
+from unonet.rules import RuleSet
 
-POLICIES: dict[str, type[Bot]] = {"random": RandomBot, "normal": NormalBot}
+POLICIES: dict[str, type[Bot]] = {"random": RandomBot, "normal": NormalBot, "strong": StrongBot}
 
-__all__ = ["POLICIES", "Bot", "NormalBot", "RandomBot"]
+LEVEL_NAMES: dict[str, str] = {"random": "easy", "normal": "normal", "strong": "hard"}
+"""What players call each policy: the lobby's picker and the help show these words (translated
+by the client); the wire and the command line keep the policy names."""
+
+
+def make_bot(level: str, seat: int, rules: RuleSet, manifest: DeckManifest, seed: int = 0,
+             budget: SearchBudget | None = None) -> Bot:
+    """A bot of policy `level` for `seat`; `budget` is the strong bot's think budget (the
+    others answer at once). KeyError for a level that does not exist."""
+    policy = POLICIES[level]
+    if policy is StrongBot:
+        return StrongBot(seat, rules, manifest, seed=seed, budget=budget)
+    return policy(seat, rules, manifest, seed=seed)
+
+
+__all__ = ["DEFAULT_BUDGET", "LEVEL_NAMES", "POLICIES", "Bot", "NormalBot", "RandomBot",
+           "SearchBudget", "StrongBot", "make_bot"]

@@ -87,6 +87,12 @@ class Bot:
     def react(self, view: View, legal: Sequence[Action]) -> Action | None:
         return None
 
+    def ponder(self, view: View, legal: Sequence[Action], seconds: float) -> Action | None:
+        """`act` for a caller that must not wait long: think for about `seconds` more and
+        answer, or None to be asked again (the same view and legal list go on with the same
+        thought). A policy that answers at once answers here at once."""
+        return self.act(view, legal)
+
     def face(self, view: View, card: int) -> Face:
         """What `card` shows: its face in the manifest (a policy that reads UNO Flip's dark
         side overrides this)."""

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import replace
 
 from unonet.actions import (
     Accept,
@@ -77,6 +76,8 @@ class NormalBot(Bot):
         """No Mercy's deck (unonet.bots.no_mercy_sense decides its plays), read from the
         manifest: a network bot may know the deck before the rules."""
         self.limit = self.rules.max_hand or nm.MERCY_LIMIT
+        self.flips_deck = any(spec.faces[0].kind is Kind.FLIP for spec in self.manifest)
+        """UNO Flip's deck (a Flip card among the light faces): only then is a Flip weighed."""
 
     def observe(self, event: Event) -> None:
         if isinstance(event, CardPlayed | TopCardTurned):
@@ -105,16 +106,19 @@ class NormalBot(Bot):
         return self._choose_play(view, plays) if plays else None
 
     def act(self, view: View, legal: Sequence[Action]) -> Action:
-        if Buzz() in legal:
-            return Buzz()
+        # The answers are the listed actions themselves where they can be: the engine takes
+        # an action from its own listing without judging it again (the search's playouts).
+        listed = {type(a): a for a in reversed(legal)}
+        if Buzz in listed:
+            return listed[Buzz]
         targets = [a for a in legal if isinstance(a, ChooseTarget)]
         if targets:
             return self._swap_target(view, targets)
         plays = [a for a in legal if isinstance(a, Play)]
-        if Challenge() in legal and self._bluff_likely(view):
-            return Challenge()
-        if Accept() in legal:  # a pending draw: a stack total, or a Wild Draw Four
-            return self._answer_draw(view, plays) if plays else Accept()
+        if Challenge in listed and self._bluff_likely(view):
+            return listed[Challenge]
+        if Accept in listed:  # a pending draw: a stack total, or a Wild Draw Four
+            return self._answer_draw(view, plays) if plays else listed[Accept]
         colors = [a.color for a in legal if isinstance(a, ChooseColor)]
         if colors and view.pending is not None and view.pending.kind is Phase.ROULETTE:
             return ChooseColor(nm.roulette_color(colors, self._unseen(view), view.hand,
@@ -141,8 +145,10 @@ class NormalBot(Bot):
         flip = self._flip_preference(view, plays, danger)
         nxt = self._next_seat(view)
         after = self.flips.known_in_play(nxt, view.side) if nxt is not None else []
+        held_colors: dict[Color | None, int] | None = None  # counted once, when first needed
 
         def score(play: Play) -> tuple[int, ...]:
+            nonlocal held_colors
             face = self.face(view, play.card)
             wild = 1 if face.is_wild else 0
             cards = 1 + len(play.also)  # a run or a multiple sheds several at once
@@ -151,7 +157,12 @@ class NormalBot(Bot):
             if danger:
                 # Hit hard and shed points while someone is about to go out.
                 return (flipping, hit(face), -feeds, cards, face.points, -wild)
-            same_color = sum(1 for c in held if self.face(view, c).color == face.color)
+            if held_colors is None:
+                held_colors = {}
+                for card in held:
+                    color = self.face(view, card).color
+                    held_colors[color] = held_colors.get(color, 0) + 1
+            same_color = held_colors.get(face.color, 0)
             return (flipping, cards, -wild, -(face.kind is Kind.WILD_DRAW_FOUR), -feeds,
                     same_color, face.points)
 
@@ -169,6 +180,8 @@ class NormalBot(Bot):
 
     def _flip_preference(self, view: View, plays: list[Play], danger: bool) -> int:
         """Whether a Flip among `plays` should go first (1), last (-1) or as any card (0)."""
+        if not self.flips_deck:
+            return 0
         flips = [p.card for p in plays if self.face(view, p.card).kind is Kind.FLIP]
         if not flips:
             return 0
@@ -197,10 +210,16 @@ class NormalBot(Bot):
         rest = self.left_after(view, play)
         call = self.calls_uno(view, rest)
         if not self.face(view, play.card).names_color:
-            return replace(play, uno=call)
+            # The listed action itself when it is already the one wanted: the engine accepts
+            # an action from its own listing without judging it again.
+            return play if play.uno == call else Play(play.card, play.color, call, play.also)
         offered = [p.color for p in plays if p.card == play.card and p.also == play.also
                    and p.color is not None]
         color = self._best_color(view, rest, offered or [play.color or Color.RED])
+        for listed in plays:  # the listed action, if it is one (see above)
+            if (listed.card == play.card and listed.color == color and listed.uno == call
+                    and listed.also == play.also):
+                return listed
         return Play(play.card, color, call, play.also)
 
     def _best_color(self, view: View, hand: Sequence[int], offered: Sequence[Color]) -> Color:

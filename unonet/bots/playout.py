@@ -1,0 +1,245 @@
+"""Playing a sampled round to its end with the `normal` policy: the search's simulations.
+
+A simulation is a copy of one determinization (unonet.determinize), the searching seat's
+candidate move, then every seat played by the normal bot (unonet.bots.normal) from its own view
+of the simulated round, to the end of the round, as the bot driver plays a match
+(unonet.bots.driver): each seat its pending decision, a buzzer race pressed by everyone, a
+player who forgot UNO caught, a jump-in (or the next card of one's run) taken when offered.
+The round's points (unonet.scoring) then say what the move was worth to the searching seat.
+
+Two differences from the driver, both for speed and both the driver's outcome: a seat with one
+legal action takes it without being asked (nothing to decide, no view to build), and the
+normal bots of a simulation share one memory of the face-up cards and of UNO Flip's faces,
+since everything they remember is public (NormalBot.observe reads public events only), so each
+event is read once rather than once per seat.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from unonet import events as ev
+from unonet.actions import Action, Buzz, CallUno, Catch, Play
+from unonet.bots.flip_sense import FlipMemory
+from unonet.bots.normal import NormalBot
+from unonet.cards import DeckManifest
+from unonet.events import Event
+from unonet.match import Match
+from unonet.phase import Phase
+from unonet.round import Round
+from unonet.rules import RuleSet
+from unonet.scoring import partner, round_points
+from unonet.view import observe
+
+__all__ = ["Outcome", "Rollouts"]
+
+MAX_STEPS = 2_000
+"""A simulation that has not ended after this many actions is scored as it stands (hand
+sizes): the engine's rounds always end, but a No Mercy round of bots can run long."""
+
+POINTS_WEIGHT = 0.25
+"""How much a round's points count beside winning it: a win is worth 1, and 100 points more
+for the seat (or less for its opponents) this much. Matches are won on points, so a win that
+scores little and a loss that gives little away are told apart, but winning comes first."""
+
+POINTS_SCALE = 100.0
+
+
+class Outcome:
+    """What one simulation was worth to the searching seat."""
+
+    __slots__ = ("steps", "value")
+
+    def __init__(self, value: float, steps: int) -> None:
+        self.value = value
+        self.steps = steps
+
+
+class Rollouts:
+    """The normal bots that play every seat of a decision's simulations, and the scoring of
+    their outcomes for `seat`."""
+
+    def __init__(self, seat: int, rules: RuleSet, manifest: DeckManifest, seats: int,
+                 root: NormalBot, scores: Sequence[int]) -> None:
+        self.seat = seat
+        self.rules = rules
+        self.seats = seats
+        self.root = root
+        self.scores = list(scores)
+        self.bots = [NormalBot(s, rules, manifest, seed=s) for s in range(seats)]
+        self.bots[seat].forget_rate = 0.0  # the searching seat never forgets UNO
+        self.memory = self.bots[0]  # reads every event for all of them (shared memory)
+        self.races = rules.jump_in != "off" or rules.sequences
+        mate = partner(rules, seats, seat)
+        self.team = {seat} if mate is None else {seat, mate}
+
+    def _reset(self, rng: random.Random) -> None:
+        """Each simulation starts from what the searching seat's own normal bot remembers of
+        the round (all of it public), with fresh seeds for the UNO calls."""
+        seen = set(self.root.seen)
+        flips = _copy_flips(self.root.flips)
+        for bot in self.bots:
+            bot.seen = seen
+            bot.flips = flips
+            bot.rng.seed(rng.getrandbits(32))
+            bot._one_card = None
+
+    def evaluate(self, match: Match, action: Action, rng: random.Random) -> Outcome:
+        """Apply the searching seat's `action` to the round of `match`, play the round out, and
+        score it. `match.round` is played on: pass a copy."""
+        self._reset(rng)
+        rnd = match.round
+        assert rnd is not None
+        self._feed(rnd.apply(self.seat, action))
+        steps = 1 + self._react(match, rnd, rng, 0)
+        while _phase(rnd) is not Phase.ROUND_OVER and steps < MAX_STEPS:
+            steps += 1 + self._step(match, rnd, rng, steps)
+        return Outcome(self._value(rnd), steps)
+
+    # -- playing -------------------------------------------------------------------------------
+
+    def _feed(self, events: list[Event]) -> None:
+        observe_event = self.memory.observe
+        for event in events:
+            if type(event) in _REMEMBERED:
+                observe_event(event)
+
+    def _step(self, match: Match, rnd: Round, rng: random.Random, turn: int) -> int:
+        """One decision (or a whole buzzer race), then the reactions it allows; the number of
+        actions beyond the first."""
+        if rnd.phase is Phase.BUZZER:
+            waiting = list(rnd.buzz_waiting)
+            rng.shuffle(waiting)
+            for seat in waiting:
+                if _phase(rnd) is not Phase.BUZZER:
+                    break
+                self._feed(rnd.apply(seat, _BUZZ))
+            return len(waiting) + self._react(match, rnd, rng, turn)
+        seat = rnd.current
+        legal = rnd.legal_actions(seat)
+        if not legal:  # nothing listed (cannot happen in a round in play): the host's default
+            self._feed(rnd.expire())
+            return 0
+        action = legal[0] if len(legal) == 1 else self.bots[seat].act(observe(match, seat), legal)
+        self._feed(rnd.apply(seat, action))
+        return self._react(match, rnd, rng, turn)
+
+    def _react(self, match: Match, rnd: Round, rng: random.Random, turn: int) -> int:
+        """What the seats do out of turn after an action, until nobody does more: a seat left
+        holding one card without calling UNO calls it late if its bot remembers, else the next
+        seat catches it; under jump-in or sequences, each other seat (from one that moves on
+        with `turn`) may play out of turn."""
+        actions = 0
+        while _phase(rnd) is not Phase.ROUND_OVER:
+            acted = False
+            if rnd.catchable:
+                for target in sorted(rnd.catchable):
+                    if _phase(rnd) is Phase.ROUND_OVER or target not in rnd.catchable:
+                        continue
+                    bot = self.bots[target]
+                    calls = [_CALL_UNO] if len(rnd.hands[target]) == 1 else []
+                    if calls and bot.uno_calls(observe(match, target), calls):
+                        # Its bot remembers (a hand passed to it): the late call.
+                        self._feed(rnd.apply(target, _CALL_UNO))
+                    else:
+                        catcher = self._catcher(rnd, target)
+                        if catcher is None:
+                            continue
+                        self._feed(rnd.apply(catcher, Catch(target)))
+                    actions += 1
+                    acted = True
+            if self.races and _phase(rnd) not in (Phase.ROUND_OVER, Phase.BUZZER):
+                count = self.seats
+                for offset in range(count):
+                    seat = (turn + actions + offset) % count
+                    if seat == rnd.current or seat in rnd.out or not _may_race(rnd, seat):
+                        continue
+                    plays = [a for a in rnd.legal_actions(seat) if isinstance(a, Play)]
+                    if not plays:
+                        continue
+                    choice = self.bots[seat].react(observe(match, seat), plays)
+                    if choice is not None:
+                        self._feed(rnd.apply(seat, choice))
+                        actions += 1
+                        acted = True
+                        break
+            if not acted:
+                return actions
+        return actions
+
+    @staticmethod
+    def _catcher(rnd: Round, target: int) -> int | None:
+        for step in range(1, rnd.seats):
+            seat = (target + step) % rnd.seats
+            if seat not in rnd.out:
+                return seat
+        return None
+
+    # -- scoring -------------------------------------------------------------------------------
+
+    def _value(self, rnd: Round) -> float:
+        """The round's worth to the searching seat (its team): 1 for a win, plus or minus
+        POINTS_WEIGHT per POINTS_SCALE points of difference with the best of its opponents
+        (under lowest_wins and elimination, points are a loss: fewer is better)."""
+        if _phase(rnd) is not Phase.ROUND_OVER or rnd.winner is None:
+            return self._estimate(rnd)
+        points = round_points(self.rules, rnd.manifest, rnd.winner, rnd.hands, rnd.knocked_out,
+                              rnd.penalty_points, self.scores, rnd.side)
+        team = self.team
+        others = [points[s] for s in range(self.seats) if s not in team and s not in rnd.absent]
+        mine = points[self.seat]
+        diff: float
+        if self.rules.scoring == "winner_collects":
+            diff = mine - (max(others) if others else 0)
+        else:
+            diff = (sum(others) / len(others) if others else 0) - mine
+        won = 1.0 if rnd.winner in team else 0.0
+        return won + POINTS_WEIGHT * diff / POINTS_SCALE
+
+    def _estimate(self, rnd: Round) -> float:
+        """An unfinished simulation: the searching seat's share of the chances, fewer cards
+        counting for more."""
+        weights = {s: 1.0 / (1 + len(rnd.hands[s])) ** 2
+                   for s in range(self.seats) if s not in rnd.out}
+        total = sum(weights.values())
+        return sum(w for s, w in weights.items() if s in self.team) / total if total else 0.0
+
+
+def _may_race(rnd: Round, seat: int) -> bool:
+    """Whether `seat` could play out of turn now, on a first look that never says no wrongly:
+    the next card of its own run, or a card of the top card's kind and number (what every
+    jump-in needs); the engine's listing then judges it (unonet.legality)."""
+    run = rnd.run
+    if run is not None and run.seat == seat:
+        return True
+    if rnd.rules.jump_in == "off" or seat == rnd.top_seat or not rnd.discard:
+        return False
+    top = rnd.face(rnd.top)
+    face = rnd.face
+    return any(face(card).kind is top.kind and face(card).number == top.number
+               for card in rnd.hands[seat])
+
+
+def _phase(rnd: Round) -> Phase:
+    """The round's phase, read afresh (an action just applied may have changed it)."""
+    return rnd.phase
+
+
+def _copy_flips(memory: FlipMemory) -> FlipMemory:
+    copy = FlipMemory()
+    copy.backs = {seat: dict(row) for seat, row in memory.backs.items()}
+    copy.fronts = dict(memory.fronts)
+    copy.side = memory.side
+    return copy
+
+
+_REMEMBERED = frozenset({
+    ev.CardPlayed, ev.TopCardTurned, ev.CardsDiscarded, ev.RouletteTurned, ev.Reshuffled,
+    ev.RoundStarted, ev.Flipped, ev.OtherSidesShown,
+})
+"""The events NormalBot.observe (and its FlipMemory) reads, all public: the others are not
+handed to it, which changes nothing it remembers."""
+
+_BUZZ = Buzz()
+_CALL_UNO = CallUno()
