@@ -1,5 +1,10 @@
 """The deck a manifest announces, checked against the deck its rules name (at manifest time).
 
+Every deck is public and fixed by the rules: the classic deck by `decks`, `colors` and
+`buzzers` (section 10's order), UNO Flip's and No Mercy's by their variant. A face or its points
+doctored in the manifest would change what every play means and what every hand scores, while
+the referee and the audit play the rules' deck: so any difference is a violation at once.
+
 UNO Flip's 112 cards each have a light face and a dark face. The public deck names each card id's
 light face only, in the order of section 10 (`unonet.flip_deck.light_manifest`): which dark face
 backs which id is dealt afresh each round from its key and stays secret until the round's audit
@@ -8,9 +13,10 @@ light face). So a client checks that a Flip manifest is exactly that deck: 112 c
 each, card i the i-th light face. A doctored face would change what every play means, and a
 manifest that names a dark face gives a pairing away (or one a host fixed to suit itself).
 
-UNO Show 'Em No Mercy's 168 cards are public and fixed (`unonet.no_mercy_deck`, section 10's
-order): its manifest must be exactly that deck, every face and its points, or the ledger would
-read the host's faces while the referee and the audit play the rules' deck.
+UNO Show 'Em No Mercy's 168 cards (`unonet.no_mercy_deck`) and the classic deck
+(`unonet.cards.classic_manifest`) have one face a card: the manifest must be exactly the rules'
+deck, every face and its points, or the ledger would read the host's faces while the referee and
+the audit play the rules' deck.
 """
 
 from __future__ import annotations
@@ -18,28 +24,33 @@ from __future__ import annotations
 from protocol.trust.results import Violation, ViolationKind
 from unonet.cards import DeckManifest
 from unonet.flip_deck import FLIP_DECK_SIZE, light_faces
-from unonet.no_mercy_deck import no_mercy_manifest
 from unonet.rules import RuleSet
 
 __all__ = ["deck_violations"]
 
 
 def deck_violations(rules: RuleSet, manifest: DeckManifest) -> list[Violation]:
-    """What is wrong with the manifest's deck for `rules` ([] for a variant not checked here)."""
+    """What is wrong with the manifest's deck for `rules` ([] when it is the rules' deck)."""
     if rules.variant == "flip":
         problem, deck = _flip_problem(manifest), "the UNO Flip deck"
     elif rules.variant == "no_mercy":
-        problem, deck = _no_mercy_problem(manifest), "the No Mercy deck"
+        problem, deck = _one_face_problem(manifest, rules.manifest()), "the No Mercy deck"
     else:
-        return []
+        problem = _one_face_problem(manifest, rules.manifest())
+        deck = f"the classic deck of these rules ({_classic_words(rules)})"
     if problem is None:
         return []
     return [Violation(ViolationKind.DECK, f"the manifest's deck is not {deck}: {problem}")]
 
 
-def _no_mercy_problem(manifest: DeckManifest) -> str | None:
-    """How the manifest differs from No Mercy's public deck (card i: its i-th face)."""
-    expected = no_mercy_manifest()
+def _classic_words(rules: RuleSet) -> str:
+    """The options that make a classic deck, in words: "1 deck of 4 colours, no Buzzers"."""
+    decks = f"{rules.decks} deck{'s' if rules.decks > 1 else ''}"
+    return f"{decks} of {rules.colors} colours, {'with' if rules.buzzers else 'no'} Buzzers"
+
+
+def _one_face_problem(manifest: DeckManifest, expected: DeckManifest) -> str | None:
+    """How the manifest differs from a public deck of one face a card (card i: its i-th face)."""
     if len(manifest) != len(expected):
         return f"it has {len(manifest)} cards, not {len(expected)}"
     for index, (card, want) in enumerate(zip(manifest.cards, expected.cards, strict=True)):
