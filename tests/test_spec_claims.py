@@ -330,6 +330,69 @@ HONEST: list[str] = [
 ]
 """SPEC.md 2.2: an honest host is never flagged, whatever the rules, moves, drops and
 resumes."""
+REQUIREMENTS: dict[str, list[str]] = {
+    "[UNO-1-1]": ["tests/test_rulebook_referee.py", "tests/test_rule_vectors.py"],
+    "[UNO-11-20]": [
+        "tests/test_trust_every_check_named.py::"
+        "test_an_empty_hands_challenge_reveal_carries_no_nonce_and_is_no_violation",
+        "tests/test_trust_every_check_named.py::"
+        "test_a_card_in_a_reveal_without_its_nonce_is_a_missing_proof",
+    ],
+    "[UNO-11-24]": [
+        "tests/test_trust_fairness.py::"
+        "test_a_round_given_up_after_its_seeds_started_coming_in_is_caught_by_everyone",
+        "tests/test_trust_fairness.py::"
+        "test_a_round_given_up_in_its_commitment_phase_is_counted_not_flagged",
+        "tests/test_trust_fairness_net.py::"
+        "test_a_round_given_up_after_its_seeds_came_in_is_flagged_at_once_for_everyone",
+        "tests/test_host_resume.py::"
+        "test_a_round_stopped_in_its_reveal_phase_goes_on_and_is_dealt_under_its_number",
+    ],
+    "[UNO-11-25]": ["tests/test_trust_vectors.py"],
+    "[UNO-11-35]": [
+        "tests/test_trust_every_check_named.py::"
+        "test_a_classic_manifest_with_a_doctored_face_is_a_violation_at_once",
+        "tests/test_trust_every_check_named.py::test_the_rules_own_classic_deck_is_no_violation",
+    ],
+    "[UNO-11-44]": [
+        "tests/test_trust_fairness_net.py::"
+        "test_a_round_given_up_before_the_reveal_is_counted_never_called_audited",
+    ],
+    "[UNO-11-45]": [
+        "tests/test_trust_dishonest.py::"
+        "test_a_history_that_leaves_out_events_the_client_had_is_caught",
+    ],
+    "[UNO-11-46]": [
+        "tests/test_host_resume.py::"
+        "test_a_seat_away_from_before_a_restart_to_after_it_finds_every_round_numbered_and_audited",
+        "tests/test_host_resume.py::"
+        "test_a_resumed_host_sends_an_entrant_the_earlier_rounds_as_the_host_that_never_stopped",
+        "tests/test_host_resume.py::"
+        "test_a_round_abandoned_by_one_restart_keeps_its_place_after_the_next",
+        "tests/test_host_kill.py::"
+        "test_a_killed_host_resumes_its_journal_and_the_match_ends_with_every_card[interval]",
+    ],
+    "[UNO-11-47]": ["tests/test_trust_attacks.py", "tests/test_audit_cmd.py"],
+    "[UNO-11-60]": [
+        "tests/test_host_take_seat.py", "tests/test_trust_take_seat.py",
+        "tests/test_host_take_seat.py::"
+        "test_a_newcomer_cut_off_after_taking_a_seat_resumes_it_and_is_not_flagged",
+    ],
+    "[UNO-11-62]": [
+        "tests/test_host_resume.py::"
+        "test_a_round_stopped_in_its_reveal_phase_goes_on_and_is_dealt_under_its_number",
+    ],
+    "[UNO-11-64]": [
+        "tests/test_trust_every_check_named.py::"
+        "test_events_before_the_seeds_were_published_are_a_seed_reveals_violation",
+    ],
+    "[UNO-11-65]": [
+        "tests/test_trust_every_check_named.py::test_a_forged_elimination_or_final_total_is_illegal",
+        "tests/test_trust_every_check_named.py::test_a_first_round_without_its_dealer_draw_is_illegal",
+    ],
+}
+"""Requirements whose tests SPEC.md once named beside them, and those this tie was made for."""
+
 
 def threat_rows() -> list[str]:
     section = re.search(r"^### 2\.2 .*?(?=^### |^## )", SPEC, re.S | re.M)
@@ -353,12 +416,23 @@ def exists(test: str) -> bool:
     return not name or name.split("[")[0] in functions(path)
 
 
+def defined(label: str) -> bool:
+    """`label` is a requirement of SPEC.md (not only a reference: ", [UNO-..]" cites one)."""
+    return re.search(rf"(?<!, ){re.escape(label)}", SPEC) is not None
+
+
+def test_every_requirement_tied_here_is_in_spec() -> None:
+    assert [label for label in REQUIREMENTS if not defined(label)] == []
+
+
 def test_every_row_of_the_threat_model_has_tests_and_no_other_row_does() -> None:
     assert threat_rows() == list(THREATS)
     assert all(THREATS.values())
 
 
-NAMED = sorted({test for tests in THREATS.values() for test in tests} | set(HONEST))
+NAMED = sorted(
+    {test for tests in [*THREATS.values(), *REQUIREMENTS.values()] for test in tests} | set(HONEST)
+)
 
 
 @pytest.mark.parametrize("test", NAMED)

@@ -53,3 +53,21 @@ def test_the_quick_start_names_the_messages_of_a_round_in_order() -> None:
              "cards_received", "intent{", "accepted{", "round_ended", "round_audit"]
     places = [text.index(f"`{name}") for name in order]
     assert places == sorted(places)
+
+
+def prose() -> str:
+    """SPEC.md without its HTML comments (markers of generated tables, for our tools only)."""
+    return re.sub(r"<!--.*?-->", "", SPEC, flags=re.S)
+
+
+def test_spec_points_into_no_file_of_our_code() -> None:
+    """A client author never reads our code: SPEC.md says the thing itself, or names a vector
+    file, which is data."""
+    assert re.findall(r"[\w/.]+\.py\b", prose()) == []
+
+
+def test_there_is_one_threat_model_and_the_trust_section_points_to_it() -> None:
+    headings = re.findall(r"^#+ .*threat model.*$", SPEC, re.M | re.I)
+    assert headings == ["## 2. Threat model"]
+    trust = SPEC[SPEC.index("### 11.8 "):SPEC.index("### 11.9 ")]
+    assert "The threat model is section 2." in trust
