@@ -71,3 +71,69 @@ def test_there_is_one_threat_model_and_the_trust_section_points_to_it() -> None:
     assert headings == ["## 2. Threat model"]
     trust = SPEC[SPEC.index("### 11.8 "):SPEC.index("### 11.9 ")]
     assert "The threat model is section 2." in trust
+
+
+LONGEST_SENTENCE = 60
+"""Words: a sentence longer than this is two sentences (issue 47 measured one of 120)."""
+
+
+def blocks(text: str) -> list[str]:
+    """The text's paragraphs, list items and table cells, each as one line; code blocks and
+    headings left out."""
+    out: list[str] = []
+    current: list[str] = []
+    fence = False
+
+    def close() -> None:
+        if current:
+            out.append(" ".join(current))
+            current.clear()
+
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped.startswith("```"):
+            fence = not fence
+            close()
+            continue
+        if fence:
+            continue
+        if stripped.startswith("|"):
+            close()
+            if not re.fullmatch(r"\|[-| ]+\|", stripped):
+                out += [cell.strip() for cell in re.split(r"(?<!\\)\|", stripped)[1:-1]]
+            continue
+        item = re.match(r"([-*]|\d+\.) (.*)", stripped)
+        if not stripped or stripped.startswith("#") or item:
+            close()
+            if item:
+                current.append(item.group(2))
+            continue
+        current.append(stripped)
+    close()
+    return out
+
+
+def sentences(block: str) -> list[str]:
+    """A block cut after each `.`, `!` or `?` that a space and a capital, a bracket, a quote,
+    an emphasis or a code span follow; dots inside code spans and in "e.g." do not end one."""
+    guarded = re.sub(r"`[^`]*`", lambda m: m.group(0).replace(".", "\0"), block)
+    guarded = re.sub(r"\b(e\.g|i\.e|etc|vs)\.", r"\1", guarded)
+    parts = re.split(r"(?<=[.!?])\s+(?=[A-Z\[(\"*`])", guarded)
+    return [part.replace("\0", ".") for part in parts if part.strip()]
+
+
+def test_the_sentence_splitter_cuts_where_a_reader_stops() -> None:
+    assert sentences("One `a.b` here. Two [UNO-1-1] there, e.g. this. `three` too") == [
+        "One `a.b` here.", "Two [UNO-1-1] there, e.g this.", "`three` too"]
+    assert blocks("- an item\n  going on\n\n| a | b |\n|---|---|\n| c. D | e |") == [
+        "an item going on", "a", "b", "c. D", "e"]
+
+
+def test_no_sentence_is_over_60_words() -> None:
+    long = [
+        f"{len(sentence.split())} words: {sentence[:120]}"
+        for block in blocks(prose())
+        for sentence in sentences(block)
+        if len(sentence.split()) > LONGEST_SENTENCE
+    ]
+    assert long == []

@@ -14,7 +14,7 @@ from trust_sim import Transcript, play_match, play_round, replay, replay_match, 
 
 from protocol.trust import EventProof, TrustVerifier, Violation, ViolationKind
 from unonet import events as ev
-from unonet.cards import Kind
+from unonet.cards import Face, Kind
 from unonet.rules import RuleSet
 
 
@@ -25,12 +25,11 @@ def kinds(violations: list[Violation]) -> list[ViolationKind]:
 # -- [UNO-11-35]: the classic deck is the rules' deck, face for face ---------------------------
 
 
-def doctored(t: Transcript, index: int, **change: object) -> Transcript:
-    """The same round under a manifest whose card `index` has one field of its face changed."""
+def doctored(t: Transcript, index: int, face: Face) -> Transcript:
+    """The same round under a manifest whose card `index` shows `face`."""
     deck = t.match.manifest
-    card = deck.cards[index]
     cards = list(deck.cards)
-    cards[index] = replace(card, faces=(replace(card.faces[0], **change),))
+    cards[index] = replace(deck.cards[index], faces=(face,))
     return replace(t, match=replace(t.match, manifest=replace(deck, cards=tuple(cards))))
 
 
@@ -38,10 +37,11 @@ def test_a_classic_manifest_with_a_doctored_face_is_a_violation_at_once() -> Non
     t = play_round(1)
     five = next(c.id for c in t.manifest if c.faces[0].kind is Kind.NUMBER and
                 c.faces[0].number == 5)
-    for change in ({"points": 50}, {"number": 6}):
+    face = t.manifest.face(five)
+    for forged in (replace(face, points=50), replace(face, number=6)):
         for seat in (0, None):
-            found = TrustVerifier(doctored(t, five, **change).match, seat).violations()
-            assert kinds(found) == [ViolationKind.DECK], change
+            found = TrustVerifier(doctored(t, five, forged).match, seat).violations()
+            assert kinds(found) == [ViolationKind.DECK], forged
             assert "not the classic deck of these rules" in found[0].detail
             assert f"card {five} is" in found[0].detail
 

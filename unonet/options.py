@@ -83,10 +83,10 @@ VARIANT = Option(
     choices=("classic", "flip", "no_mercy"),
     spec=(
         "the game: classic UNO, UNO Flip or UNO Show 'Em No Mercy (their decks in section 10, "
-        "their events in 9.2); a variant sets the options its rules fix and refuses other "
-        "values of them with `invalid_rules`, a value given in `options` included even where "
-        "it is the official default (No Mercy refuses `seven_zero: false`, which it would "
-        "otherwise play as true) (RULEBOOK.md sections 3 and 4)"
+        "their events in 9.2). A variant sets the options its rules fix and refuses any other "
+        "value of them with `invalid_rules`, even one given in `options` that is the official "
+        "default (No Mercy refuses `seven_zero: false`, which it would otherwise play as true; "
+        "RULEBOOK.md sections 3 and 4)"
     ),
     untried=(
         "each variant has its own property tests "
