@@ -58,7 +58,7 @@ class Audit:
     left: bool = False
     match_ended: bool = False
     taking: int | None = None
-    """A seat taken in mid-match whose snapshot has not come yet (SPEC.md [UNO-11-60])."""
+    """A seat taken in mid-match whose snapshot has not come yet (SPEC.md [UNO-11-53])."""
 
     def all_violations(self) -> list[Violation]:
         return self.verifier.violations()
@@ -153,7 +153,7 @@ def _feed(audit: Audit, record: Mapping[str, Any]) -> None:
 
 def _sit(audit: Audit, seat: int, snapshot: Mapping[str, Any]) -> None:
     """The seat taken in mid-match, at its snapshot: checked as the live client's gate does
-    (SPEC.md [UNO-11-60]), its hand there held to the public record at the round's audit."""
+    (SPEC.md [UNO-11-53]), its hand there held to the public record at the round's audit."""
     audit.taking = None
     view = snapshot.get("view")
     if not isinstance(view, Mapping):

@@ -82,7 +82,7 @@ class ChatReceived:
     seat: int | None = None
     host: bool = False
     notice: str | None = None
-    """A host notice's code (SPEC.md [UNO-8-31]): said in the player's words if known."""
+    """A host notice's code (SPEC.md [UNO-8-27]): said in the player's words if known."""
     about: str | None = None
     command: str | None = None
     """join_with: the command friends type."""
@@ -107,7 +107,7 @@ class SeatNews:
 @dataclass(frozen=True, slots=True)
 class TimerChanged:
     """A timer of the game started (`seconds` left when the host said it, for `seats`; `kind`
-    the phase it times) or none runs now (`seconds` None): SPEC.md [UNO-8-36]. The screen
+    the phase it times) or none runs now (`seconds` None): SPEC.md [UNO-8-24]. The screen
     counts down from when it arrived."""
 
     seats: tuple[int, ...]
@@ -230,7 +230,7 @@ class ConnectionChanged:
     attempts: int = 0  # 0 while `kept`: no limit
     delay: float = 0.0
     kept: bool = False
-    """The host went away saying it keeps our match (SPEC.md [UNO-8-37]): the link waits for
+    """The host went away saying it keeps our match (SPEC.md [UNO-8-4]): the link waits for
     it to carry the match on, trying again until the player leaves."""
 
 

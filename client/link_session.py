@@ -62,7 +62,7 @@ RETRY_CODES = frozenset({
     Code.HANDSHAKE_TIMEOUT, Code.RATE_LIMITED, Code.SEAT_IN_USE,
 })
 """Fatal errors after which connecting again may work (the host was busy, slow or restarting;
-our seat's old connection had not yet been seen to drop, SPEC [UNO-6-14])."""
+our seat's old connection had not yet been seen to drop, SPEC [UNO-6-11])."""
 
 RETRY_BYES = frozenset({"shutting_down", "restart"})
 """A host that says it is going away may come back from its journal: the token still works."""
@@ -96,7 +96,7 @@ class Ended:
     """What ended it, for the screen to say in the player's words: a protocol code or bye
     reason, or one of the link's own (LINK_ENDINGS); `reason` stays the diagnostic."""
     kept: bool = False
-    """The host went away saying it keeps our match, to carry it on (SPEC.md [UNO-8-37])."""
+    """The host went away saying it keeps our match, to carry it on (SPEC.md [UNO-8-4])."""
 
 
 LINK_ENDINGS = ("cannot_connect", "host_closed", "host_closed_plain", "connection_broken",
@@ -113,7 +113,7 @@ class Output:
 
 
 STOP_WAYS = {"host_left": "host_left", "stopped": "host_stopped"}
-"""A stopping host's `why` (SPEC.md [UNO-8-37]) -> the link's ending code for it."""
+"""A stopping host's `why` (SPEC.md [UNO-8-4]) -> the link's ending code for it."""
 
 
 def going_away(error: ProtocolError) -> str:
@@ -234,7 +234,7 @@ class LinkSession:
                 self.spectate = False
                 if self.spectating:
                     # A spectator takes a seat: it leaves the audience first (SPEC.md
-                    # [UNO-8-14]); if the seat is refused, it goes back to watching.
+                    # [UNO-8-8]); if the seat is refused, it goes back to watching.
                     out.frames += self.session.request("leave")[1]
                     self.spectating = False
                     self._from_audience = command.table
@@ -260,7 +260,7 @@ class LinkSession:
 
     def intent(self, action: Action) -> tuple[int, bytes]:
         """Send `action` as an intent: (request id, frame). The gate remembers it, so that an
-        `accepted` binds the host to it (SPEC.md [UNO-11-61])."""
+        `accepted` binds the host to it (SPEC.md [UNO-11-36])."""
         request_id, frame = self.session.intent(action)
         self.gate.intent_sent(request_id, action)
         return request_id, frame
@@ -438,7 +438,7 @@ class LinkSession:
             out.updates.append(TimerChanged(seats, None if ms is None else ms / 1000,
                                             str(message.get("kind") or "")))
         elif kind == "seat_news":
-            # What happened to a seat, as the host tells it (SPEC.md [UNO-8-35]): told, never
+            # What happened to a seat, as the host tells it (SPEC.md [UNO-8-17]): told, never
             # worked out from two lobby snapshots.
             news = wire.seat_news_from_wire(message)
             if news is not None and message["table"] == self.table:

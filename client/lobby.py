@@ -16,7 +16,7 @@ from typing import Any
 class SeatInfo:
     """One seat of a table: who sits there (`kind` empty, human or bot), ready, connected;
     `taken_over`: a stand-in plays it in mid-match (its player left or stayed away past the
-    grace period), so a join_table may take it now (SPEC.md 8.2, [UNO-8-21])."""
+    grace period), so a join_table may take it now (SPEC.md 8.2, [UNO-8-7])."""
 
     seat: int
     kind: str
@@ -52,9 +52,9 @@ class TableInfo:
     started: bool
     preset: str | None = None
     open: int | None = None
-    """Seats a join may take now (SPEC.md [UNO-8-32]); None: an older host's list."""
+    """Seats a join may take now (SPEC.md [UNO-8-15]); None: an older host's list."""
     bots: int | None = None
-    """Seats bots hold (SPEC.md [UNO-8-33]); None: an older host's list."""
+    """Seats bots hold (SPEC.md [UNO-8-16]); None: an older host's list."""
 
 
 # -- commands ----------------------------------------------------------------------------------
@@ -84,7 +84,7 @@ class JoinTable:
 @dataclass(frozen=True, slots=True)
 class Spectate:
     """Watch a table: public information only. A JoinTable later takes a free seat (the link
-    leaves the audience first, as SPEC.md [UNO-8-14] asks)."""
+    leaves the audience first, as SPEC.md [UNO-8-8] asks)."""
 
     table: int
 

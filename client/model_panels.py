@@ -19,7 +19,7 @@ class Panels(ModelState):
 
     def _notice_words(self, notice: link.ChatReceived) -> str | None:
         """A host notice in our player's words, if we know its code and it has what the words
-        need (else the host's `text` is shown: SPEC.md [UNO-8-31])."""
+        need (else the host's `text` is shown: SPEC.md [UNO-8-27])."""
         if notice.notice == "join_with":
             if notice.command is None:
                 return None
@@ -119,7 +119,7 @@ class Panels(ModelState):
             self.join_with = join
             return
         if update.host:
-            text = self._notice_words(update) or update.text  # SPEC.md [UNO-8-31]
+            text = self._notice_words(update) or update.text  # SPEC.md [UNO-8-27]
             line = ChatLine(shown(update.name), shown(text), None, "host")
             # how friends join comes with each seating, a resume too: said once
             if update.notice != "join_with" or line not in self.chat:
@@ -129,7 +129,7 @@ class Panels(ModelState):
                        mine=self._said_by_us(update.name, update.seat))
 
     def _on_seat_news(self, update: link.SeatNews) -> None:
-        """What happened to a seat, as the host told it (SPEC.md [UNO-8-35])."""
+        """What happened to a seat, as the host told it (SPEC.md [UNO-8-17])."""
         text = self.tr(f"news.{update.what}", name=shown(update.name), seat=update.seat + 1,
                        old=shown(update.old))
         self._chat(ChatLine(self.tr("news.table"), text, None, "local"))
@@ -195,7 +195,7 @@ OTHER_ADDRESSES = re.compile(r"[0-9A-Za-z.:, \[\]-]{1,512}")
 
 
 def join_line_of(update: link.ChatReceived) -> JoinLine | None:
-    """The host's join_with notice (SPEC.md [UNO-8-31]) as the line to share, if it is one."""
+    """The host's join_with notice (SPEC.md [UNO-8-27]) as the line to share, if it is one."""
     if not update.host or update.notice != "join_with" or update.command is None:
         return None
     if JOIN_COMMAND.fullmatch(update.command) is None:

@@ -122,7 +122,7 @@ press a key, late enough not to ring at every turn of a long think_time."""
 
 @dataclass(frozen=True, slots=True)
 class Countdown:
-    """A timer of the game as the host announced it (SPEC.md [UNO-8-36]): it ends at `ends`
+    """A timer of the game as the host announced it (SPEC.md [UNO-8-24]): it ends at `ends`
     on the model's clock, waiting on `seats`; `kind` is the phase it times."""
 
     ends: float
@@ -132,7 +132,7 @@ class Countdown:
 
 @dataclass(frozen=True, slots=True)
 class JoinLine:
-    """How friends join this host, as its join_with notice says (SPEC.md [UNO-8-31]): the
+    """How friends join this host, as its join_with notice says (SPEC.md [UNO-8-27]): the
     command to copy, and the host's other addresses ("" if none)."""
 
     command: str

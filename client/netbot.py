@@ -7,7 +7,7 @@ seed each round), and client/fold.py's ViewTracker
 keeps the seat's view current from the events, as the screen's does. Each event carries the
 seat's legal actions (SPEC.md 9.4), so the bot decides from the folded view and the newest
 `legal` with the engine's bot policies, and sends one frame per decision: its intent. A fresh
-snapshot is asked for only when the session sees a sequence gap (SPEC.md UNO-8-9) or an
+snapshot is asked for only when the session sees a sequence gap (SPEC.md UNO-8-21) or an
 intent is refused with nothing newer to decide from.
 
 A race (pressing B, a jump-in, the next card of its run, catching a player who forgot UNO) is
@@ -454,7 +454,7 @@ class NetworkBot:
                 if not self.verify or self.final_audit:
                     return self._leave("match over")
             elif self.result.seat is not None:
-                # More matches wanted: r on the score screen, a rematch ([UNO-8-20]); the
+                # More matches wanted: r on the score screen, a rematch ([UNO-8-11]); the
                 # table waits for its players' answers, a bot's as anyone's.
                 self.ready_sent = True
                 return self.link.session.request("ready", ready=True)[1]

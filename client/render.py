@@ -815,7 +815,7 @@ alone, not followed by it."""
 
 SAID_BY_US = frozenset({"host_left", "host_stopped", "connection_broken"})
 """Endings the player reads in our words whatever the language: a stopping host's way of going
-(SPEC.md [UNO-8-37]) and a broken connection, whose diagnostic is only for the log."""
+(SPEC.md [UNO-8-4]) and a broken connection, whose diagnostic is only for the log."""
 
 
 ADMISSION_REFUSALS = frozenset({"server_full", "seat_in_use"})
@@ -1688,7 +1688,7 @@ def lobby_body(model: ClientModel, width: int, height: int, look: Look | None = 
     else:
         lines += guest_rule_lines(model, width, height - len(lines) - 3)
     if not model.is_owner and not lobby.started:
-        # A dedicated server's table has no owner (SPEC [UNO-8-22]): it starts on its own.
+        # A dedicated server's table has no owner (SPEC [UNO-8-6]): it starts on its own.
         waiting = "lobby.wait_owner" if lobby.owner is not None else "lobby.wait_ready"
         lines += [[("class:dim", part)] for part in wrap_within(tr(waiting), width, 2)]
     if lobby.started:
@@ -1827,7 +1827,7 @@ def tables_body(model: ClientModel, width: int, height: int) -> list[Line]:
                    else "tables.playing_open" if table.open else "tables.playing_watch")
             state = f" ({tr(key, count=table.open)})"
         elif table.open == 0 and table.players and table.bots == table.players:
-            # Seated by bots alone, its match starts for its first watcher ([UNO-8-22]):
+            # Seated by bots alone, its match starts for its first watcher ([UNO-8-6]):
             # "2/2 players" read as a full table, and Enter was refused.
             state = f" ({tr('tables.bots_only')})"
         # What a table's name cannot have of the line, it gives up with "…": how full the
@@ -2013,6 +2013,6 @@ def match_end_body(model: ClientModel, width: int, height: int, look: Look) -> l
         waiting = _not_ready(model) if model.rematch_asked else []
         after = 2 if waiting else 0
         lines += result_lines(model, last, width, height - len(lines) - 1 - after, look)
-        if waiting:  # we asked for a rematch ([UNO-8-20]): who has not yet
+        if waiting:  # we asked for a rematch ([UNO-8-11]): who has not yet
             lines += [[], [("", tr("end.waiting", names=", ".join(waiting)))]]
     return lines

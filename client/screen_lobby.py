@@ -41,7 +41,7 @@ class LobbyScreen(ModelState):
         if editor_options()[self.option_cursor] not in self.shown_options:
             self.option_next()  # the game changed under the cursor: the next of this one
         if self.name_pending and lobby.you is not None and not lobby.started:
-            # create_table seats us under the hello name; ours was chosen later ([UNO-8-14])
+            # create_table seats us under the hello name; ours was chosen later ([UNO-8-8])
             self.name_pending = False
             if lobby.you < len(lobby.seats) and lobby.seats[lobby.you].name != self.my_name:
                 self.outbox.append(JoinTable(lobby.table, self.my_name))
@@ -83,7 +83,7 @@ class LobbyScreen(ModelState):
 
     def _own_rules_news(self, before: LobbyState, lobby: LobbyState) -> None:
         """The owner's change of one option that changed others with it (a variant puts back
-        what it plays itself, SPEC [UNO-8-34]): said to the owner, whose editor shows the
+        what it plays itself, SPEC [UNO-8-12]): said to the owner, whose editor shows the
         option asked while the others change out of its sight."""
         asked, self._option_asked = self._option_asked, None
         if asked is None:
@@ -97,7 +97,7 @@ class LobbyScreen(ModelState):
 
     def set_name(self, text: str) -> LobbyCommand | None:
         """The name typed after `e` (spaces folded, cut to 32). Seated in the lobby it renames
-        us there at once (a join at our own table, SPEC.md [UNO-8-14]); before joining, the
+        us there at once (a join at our own table, SPEC.md [UNO-8-8]); before joining, the
         next join carries it and a new table gets it right after seating us."""
         if not typed(text).split():
             self.notice = self.tr("n.name_empty")
@@ -117,7 +117,7 @@ class LobbyScreen(ModelState):
 
     def move_to_seat(self, index: int) -> LobbyCommand | None:
         """A seat number in the lobby: sit there if it is empty. One join at our own table
-        moves us (SPEC.md [UNO-8-14]), so the owner keeps the table and the seat is never
+        moves us (SPEC.md [UNO-8-8]), so the owner keeps the table and the seat is never
         free for someone else in between, as it would be with leave and join. A spectator
         takes the seat (the link leaves the audience first)."""
         lobby = self.lobby
@@ -135,7 +135,7 @@ class LobbyScreen(ModelState):
     def open_seats(self) -> list[int]:
         """The seats a spectator may take: in the lobby the empty ones; in mid-match those a
         stand-in plays because their player is gone (the host says so: `taken_over`, SPEC.md
-        8.2 [UNO-8-23]); a seat whose player dropped and may still come back within its grace
+        8.2 [UNO-8-14]); a seat whose player dropped and may still come back within its grace
         period is not offered, since the host would refuse it."""
         lobby = self.lobby
         if lobby is None:

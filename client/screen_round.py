@@ -241,7 +241,7 @@ class RoundScreen(ModelState):
         return self.my_turn and any(not isinstance(a, CallUno | Catch) for a in self.legal)
 
     def _on_timer(self, update: link.TimerChanged) -> None:
-        """A timer of the game started, or none runs now (SPEC.md [UNO-8-36])."""
+        """A timer of the game started, or none runs now (SPEC.md [UNO-8-24])."""
         if update.seconds is None:
             self.timer = None
             return

@@ -41,7 +41,7 @@ class ScoresScreen(ModelState):
         return max(view.seats[s].score for s in seats)
 
     def rematch(self) -> LobbyCommand | None:
-        """`r` after the match: ask for a rematch with the same seats (SPEC.md [UNO-8-20]);
+        """`r` after the match: ask for a rematch with the same seats (SPEC.md [UNO-8-11]);
         it starts once every player has asked, else the table's lobby follows."""
         lobby = self.lobby
         if lobby is None or lobby.you is None or self.rematch_asked:
@@ -64,7 +64,7 @@ class ScoresScreen(ModelState):
 
     def _round_ended(self, event: ev.RoundEnded) -> None:
         """The round's result, each hand read on the side it ended on. The next deal is held
-        while we read the scores (SPEC.md [UNO-8-13]); Enter lets go. A spectator holds
+        while we read the scores (SPEC.md [UNO-8-10]); Enter lets go. A spectator holds
         nothing (it was refused at every round's end, unasked)."""
         assert self.tracker is not None
         view = self.tracker.view

@@ -5,7 +5,7 @@ both need the same two facts, and they must never read them differently: an offl
 a transcript has to judge the entry the way the live client judged it.
 
 - the seat: `welcome.session.seat` on a resume, then `seated` or `table_state.you`;
-- whether that seat was just taken in mid-match (SPEC.md [UNO-11-60]): a `seated` on a
+- whether that seat was just taken in mid-match (SPEC.md [UNO-11-53]): a `seated` on a
   connection whose welcome took back no seat. Until the snapshot that ends the entry, the host
   sends the match as a spectator got it, so the seat's own history is not what follows.
 """

@@ -1,4 +1,4 @@
-"""Resume tokens kept on disk, so a restarted client takes its seat back (SPEC.md [UNO-8-7]).
+"""Resume tokens kept on disk, so a restarted client takes its seat back (SPEC.md [UNO-8-18]).
 
 A seat's token lives in the client's memory for one run; a killed terminal or a restarted host
 (`unonet host --resume`) would lose it, and with it the seat. So while a match is on, the token

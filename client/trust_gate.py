@@ -36,10 +36,10 @@ The gate decides which verifier a message goes to:
   host's certificate, so that `unonet audit` can re-check the match offline.
 - Our own moves: the link tells the gate each intent it sends (`intent_sent`, by request id,
   per connection); when the host answers `accepted{id}`, the verifier holds the host to it
-  (SPEC.md [UNO-11-61]): the next action of the record must be exactly what we asked.
+  (SPEC.md [UNO-11-36]): the next action of the record must be exactly what we asked.
 - The audit's deadline: once a round has ended (`audit_owed`), the driver gives its audit
   AUDIT_DEADLINE seconds on its clock (`AuditClock`) and then reports it overdue
-  (`audit_overdue`), while the player is still at the table (SPEC.md [UNO-11-63]).
+  (`audit_overdue`), while the player is still at the table (SPEC.md [UNO-11-45]).
 """
 
 from __future__ import annotations
@@ -147,7 +147,7 @@ class TrustGate:
         """Our intents on this connection not yet answered, by request id."""
         self._follower = SeatFollower()
         """Our seat, and whether it was taken in mid-match on this connection, until the
-        snapshot that ends its entry: then (SPEC.md [UNO-8-21]) the host sends the match as a
+        snapshot that ends its entry: then (SPEC.md [UNO-8-7]) the host sends the match as a
         spectator got it, so the verifier follows it as a spectator and takes the seat at that
         snapshot (`_sit`)."""
 

@@ -3,7 +3,7 @@
 The host is untrusted (SPEC.md UNO-2-1): the catalogue has already checked each message's own
 fields, but a snapshot's `view` and a manifest's faces are checked here, and anything that does
 not fit raises `WireError` instead of a KeyError deep in the screen code. Unknown keys are
-ignored (UNO-6-10, UNO-9-1).
+ignored (UNO-6-14, UNO-9-1).
 """
 
 from __future__ import annotations
@@ -156,7 +156,7 @@ def lobby_from_wire(message: Mapping[str, Any]) -> LobbyState:
 
 def _rules(value: Any) -> dict[str, Any]:
     """A table's rule options as this engine knows them: an option it does not know (a newer
-    host's) is left out, as [UNO-6-10] has unknown keys ignored; a known one whose value the
+    host's) is left out, as [UNO-6-14] has unknown keys ignored; a known one whose value the
     rules refuse makes the message unusable (the screen words every value it shows, and a
     list or map there broke the words, not only the meaning)."""
     known = {name: option for name, option in _map(value, "rules").items() if name in OPTIONS}
@@ -170,13 +170,13 @@ def _rules(value: Any) -> dict[str, Any]:
 SEAT_NEWS = {"joined": "took_seat", "took_over": "took_over", "moved": "moved",
              "renamed": "renamed", "left": "left", "dropped": "dropped", "back": "back",
              "stand_in": "stand_in"}
-"""Each `seat_news.what` of SPEC.md [UNO-8-35] -> the SeatNews the screen words ("left"
+"""Each `seat_news.what` of SPEC.md [UNO-8-17] -> the SeatNews the screen words ("left"
 with `bot` is "left_bot")."""
 
 
 def seat_news_from_wire(message: Mapping[str, Any]) -> SeatNews | None:
     """A `seat_news` message as the chat's SeatNews; None for a `what` this client does not
-    know (a newer host's: ignored, SPEC.md [UNO-8-35])."""
+    know (a newer host's: ignored, SPEC.md [UNO-8-17])."""
     what = SEAT_NEWS.get(_str(message, "what"))
     if what is None:
         return None

@@ -3,7 +3,7 @@ handshake, the slots past `hello`, the reserve for resumes, and which idle squat
 
 The server tells an `Admission` what happens (a TCP accept, a hello, a request, a connection
 gone) with the time as a plain number, and it answers which connections to drop; the server
-does the closing. Nothing here reads a clock or touches a socket (SPEC.md 6, [UNO-6-13]).
+does the closing. Nothing here reads a clock or touches a socket (SPEC.md 6, [UNO-6-9]).
 """
 
 from __future__ import annotations

@@ -117,7 +117,7 @@ class Game:
         across connections so completes the round it dropped in and sees every round after it
         numbered and audited. A resync (not `full`) gets the current round's events, which its
         session dropped while waiting, then the snapshot. `now`: the running timer follows the
-        snapshot, with what is left of it then (SPEC.md [UNO-8-36])."""
+        snapshot, with what is left of it then (SPEC.md [UNO-8-24])."""
         # Whose events the history holds: the seat's own; for a spectator taking a seat in
         # mid-match (history_of None) the public ones its verifier already has, then the
         # snapshot of the seat's hand (a seat's history would rewrite what it saw).
@@ -479,7 +479,7 @@ class Game:
         return None if think is None else now + think
 
     def _timer(self, now: float) -> dict[str, Any]:
-        """The `timer` message of the decision timer as it runs at `now` (SPEC.md [UNO-8-36]):
+        """The `timer` message of the decision timer as it runs at `now` (SPEC.md [UNO-8-24]):
         whom it waits on, how long it has left and what it times; none running, it says so."""
         deadline = self.decision_deadline
         if deadline is None:

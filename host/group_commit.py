@@ -22,7 +22,7 @@ the disk gets it within `interval` seconds, synced by a worker thread (`take_dir
 `sync_taken`) while the event loop plays on. Nothing waits for a commit then, so no
 answer waits for the disk. A power cut loses at most the last interval's lines: players'
 clients that saw those moves report the resumed history that lacks them (SPEC.md
-[UNO-11-45], [UNO-11-46]).
+[UNO-11-50], [UNO-11-51]).
 """
 
 from __future__ import annotations

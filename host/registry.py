@@ -80,7 +80,7 @@ class Registry:
         """Connections whose unsent frames the server must discard (`take_silenced`)."""
         self.where: dict[ConnId, int] = {}
         self.stop_reason = "stopped"
-        """How the host goes away when it stops (SPEC.md [UNO-8-37]): "stopped" (Ctrl-C, a
+        """How the host goes away when it stops (SPEC.md [UNO-8-4]): "stopped" (Ctrl-C, a
         signal) unless the host's own player left its table ("host_left", host/run.py)."""
         self.alive: Callable[[ConnId], bool] = lambda conn: False
         """Whether a connection is alive and answering (the server sets it: a frame received

@@ -408,7 +408,7 @@ def router_lines(options: HostOptions, served: ServedHost) -> list[str]:
 def join_notice(served: ServedHost, lang: str = "en") -> dict[str, Any]:
     """The host notice that tells whoever sits down how friends join: `text` in the language
     of the host's player, `notice: join_with` with the command and the other addresses, so
-    that each client says it in its own player's (SPEC.md [UNO-8-31]; found in tmux: a
+    that each client says it in its own player's (SPEC.md [UNO-8-27]; found in tmux: a
     Portuguese guest read the English host's "Friends join with")."""
     command, others = join_command(served)
     notice = host_notice(join_line(served, lang), "join_with")

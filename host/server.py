@@ -4,7 +4,7 @@ Structure (crypto-protocol.md E): one nursery holds the listener, the table cloc
 clock and every connection handler; each connection has its own nursery (connection.py). Every
 handler catches its own exceptions and logs them, so no client can crash the host.
 
-Who gets a slot is host/admission.py's choice (SPEC.md 6, [UNO-6-13]): a connection waits in
+Who gets a slot is host/admission.py's choice (SPEC.md 6, [UNO-6-9]): a connection waits in
 the pending pool from TCP accept to its hello, is admitted or refused (`server_full`) at hello,
 and an idle squatter may be dropped to make room; the server does the dropping.
 """

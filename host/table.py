@@ -90,7 +90,7 @@ def host_notice(text: str, notice: str | None = None, about: str | None = None
                 ) -> dict[str, Any]:
     """A chat line from the host itself: `host: true` is what clients draw as the host's own,
     a mark no member's line carries (and no member may be called "host"). `notice`: its code,
-    for a client to say it in its player's words (SPEC.md [UNO-8-31]); `about`: whom."""
+    for a client to say it in its player's words (SPEC.md [UNO-8-27]); `about`: whom."""
     message: dict[str, Any] = {"t": "chat_message", "name": "host", "text": text, "host": True}
     if notice is not None:
         message["notice"] = notice
@@ -126,7 +126,7 @@ class Table:
         self.label = f"table {number}"
         self.match_humans = 0
         """How many human seats the current (or last) match was dealt with: a rematch starts
-        by itself only if every one of them asked for it ([UNO-8-20])."""
+        by itself only if every one of them asked for it ([UNO-8-11])."""
 
     # -- what others ask of a table ----------------------------------------------------------
 
@@ -143,7 +143,7 @@ class Table:
         }
 
     def open_seats(self) -> int:
-        """How many seats a join_table may take now (SPEC.md [UNO-8-32]): the empty ones in
+        """How many seats a join_table may take now (SPEC.md [UNO-8-15]): the empty ones in
         the lobby, the stand-ins' in mid-match, none while the scores are read."""
         if not self.started:
             return sum(1 for seat in self.room.seats if seat is None)
@@ -226,7 +226,7 @@ class Table:
 
     def _stand_in_seat(self, wanted: int | None) -> int:
         """In mid-match, the seat a newcomer may take: one a stand-in bot plays because its
-        player left or stayed away past the grace period ([UNO-8-21])."""
+        player left or stayed away past the grace period ([UNO-8-7])."""
         open_seats = [i for i, _ in self.room.occupied() if self._open_in_match(i)]
         if wanted is None and open_seats:
             return open_seats[0]
@@ -242,7 +242,7 @@ class Table:
                       "leaves or stays away past the grace period (watch meanwhile)")
 
     def _open_in_match(self, index: int) -> bool:
-        """Whether a join_table may take seat `index` now ([UNO-8-21]): a match is on and a
+        """Whether a join_table may take seat `index` now ([UNO-8-7]): a match is on and a
         stand-in plays the seat because its player left or its grace ran out
         (table_state's `taken_over`)."""
         game = self.game
@@ -276,7 +276,7 @@ class Table:
 
     def _move(self, member: Member, name: str, wanted: int | None, request: int | None,
               now: float) -> None:
-        """join_table at one's own table, in the lobby ([UNO-8-14]): another seat and/or name.
+        """join_table at one's own table, in the lobby ([UNO-8-8]): another seat and/or name.
         The seat object moves whole, so the owner stays owner and the resume token still works
         (a leave then join would hand the table to the next human)."""
         try:
@@ -479,7 +479,7 @@ class Table:
     def _on_ready(self, member: Member, message: Mapping[str, Any], now: float) -> None:
         seat = self._own_seat(member)
         game = self.game
-        if game is not None and game.over:  # [UNO-8-20]: a rematch with the same seats
+        if game is not None and game.over:  # [UNO-8-11]: a rematch with the same seats
             if self.restart_at is None:
                 self._match_over(now)  # the clock has not looked yet: clear the old answers
             seat.ready = bool(message["ready"])
@@ -548,7 +548,7 @@ class Table:
                                                     "the table's owner removed you"))
         log.info("%s: seat %d (%s) kicked", self.label, index, seat.name)
         # Everyone still at the table hears why the seat is empty: this notice is the seat's
-        # news ([UNO-8-35]), in place of a `left` that would say the player chose to go.
+        # news ([UNO-8-17]), in place of a `left` that would say the player chose to go.
         self.room.broadcast(host_notice(f"the table's owner removed {seat.name}", "removed",
                                         seat.name))
         self._free(index)
@@ -807,7 +807,7 @@ class Table:
 
     def _seat_news(self, what: str, index: int, name: str, about: ConnId | None = None,
                    was: str | None = None, bot: bool = False) -> None:
-        """Tell everyone at the table what happened to human seat `index` (SPEC.md [UNO-8-35]),
+        """Tell everyone at the table what happened to human seat `index` (SPEC.md [UNO-8-17]),
         before the table_state that shows it: the host knows what happened, and a client that
         worked it out from two lobby snapshots read a leave and a newcomer as a rename.
         `about`: the connection of the player concerned, who is not told its own news."""
@@ -837,7 +837,7 @@ class Table:
 
     def _match_over(self, now: float) -> None:
         """The match just ended: every player's `ready` is cleared, and from now on says
-        whether it wants a rematch with the same seats ([UNO-8-20]). The table stays on the
+        whether it wants a rematch with the same seats ([UNO-8-11]). The table stays on the
         score screen until everyone has answered (ready, or gone) or `match_break` passes."""
         self.restart_at = now + self.settings.timings.match_break
         for _, seat in self.room.occupied():

@@ -222,7 +222,7 @@ class Endpoint:
 
 def peer_error(message: Mapping[str, Any]) -> ProtocolError:
     """The ProtocolError an `error` message from the peer reports (`why` and `kept` of a host
-    going away, SPEC.md [UNO-8-37], in its details)."""
+    going away, SPEC.md [UNO-8-4], in its details)."""
     details = {key: message[key] for key in ("why", "kept") if message.get(key) is not None}
     return ProtocolError(str(message["code"]), str(message["msg"]), fatal=bool(message["fatal"]),
                          details=details)

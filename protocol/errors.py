@@ -90,7 +90,7 @@ MEANINGS: dict[str, str] = {
     Code.HANDSHAKE_TIMEOUT: "the hello did not arrive within the handshake deadline",
     Code.INVALID_RESUME: "the resume token names no seat; connect again without it",
     Code.IDLE_TIMEOUT: "nothing received for idle_cutoff seconds, or nothing but pings and "
-    "pongs at no table for lobby_idle (section 6, [UNO-6-13])",
+    "pongs at no table for lobby_idle (section 6, [UNO-6-9])",
     Code.RATE_LIMITED: "the client sent frames faster than rate/burst allow",
     Code.SLOW_CONSUMER: "the client did not read; its outgoing queue overflowed",
     Code.SERVER_FULL: "the host accepts no more connections",

@@ -129,7 +129,7 @@ EXAMPLES: dict[str, dict[str, Any]] = {
 SHUTTING_DOWN_EXAMPLE: dict[str, Any] = {
     "t": "error", "code": "shutting_down", "fatal": True, "msg": "the host is stopping",
     "why": "host_left", "kept": True}
-"""How a host that goes away says which way and whether the match is kept ([UNO-8-37])."""
+"""How a host that goes away says which way and whether the match is kept ([UNO-8-4])."""
 
 PRIVATE_EVENT_EXAMPLE: dict[str, Any] = encode_event(
     ev.CardsReceived(1, ((0, 3), (0, 4)), (17, 42)), {"nonces": [_B32, _B32_2]}

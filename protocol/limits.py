@@ -125,7 +125,7 @@ SEND_DEADLINE: Final = 10.0
 
 AUDIT_DEADLINE: Final = 10.0
 """Seconds a client waits, from a round's `round_ended`, for the round's `round_audit` before it
-reports the audit missing (SPEC.md [UNO-11-63]), counted while its connection lasts. The host
+reports the audit missing (SPEC.md [UNO-11-45]), counted while its connection lasts. The host
 sends the audit with the events of the action that ended the round, in the same pass, so it is
 right behind them on the wire: only a stalled link delays it, and one stalled for a whole
 SEND_DEADLINE is cut. Short enough that the player is still at the table (the score screen of

@@ -128,7 +128,7 @@ SEAT_STATE = Struct(
         Field("name", Nullable(NAME)),
         Field("ready", Bool()),
         Field("connected", Bool()),
-        opt("taken_over", Bool(), "a join_table may take it now ([UNO-8-23])"),
+        opt("taken_over", Bool(), "a join_table may take it now ([UNO-8-14])"),
     ),
     "seat state (§8.2)",
 )
@@ -187,7 +187,7 @@ _SPECS: tuple[MessageSpec, ...] = (
         Field("msg", TEXT, "diagnostic text; never parse it"),
         opt("ref", REQUEST_ID, "the id of the request refused"),
         opt("supported", Array(VERSION, MAX_VERSIONS_OFFERED), "with unsupported_version"),
-        opt("why", CODE, "with shutting_down: how the host goes away (section 8, [UNO-8-37])"),
+        opt("why", CODE, "with shutting_down: how the host goes away (section 8, [UNO-8-4])"),
         opt("kept", Bool(), "with shutting_down: the receiver's match is kept to be carried on"),
     ), "an error report; answers a request when `ref` is set"),
     MessageSpec("ping", B, CONN, (Field("n", Int(0), "echoed by pong"),), "keepalive probe"),
@@ -244,7 +244,7 @@ _SPECS: tuple[MessageSpec, ...] = (
     ), "the whole lobby state of a table, sent on every change"),
     MessageSpec("seat_news", H, LOBBY, (
         Field("table", TABLE, "table number"),
-        Field("what", CODE, "what happened to the seat (section 8, [UNO-8-35])"),
+        Field("what", CODE, "what happened to the seat (section 8, [UNO-8-17])"),
         Field("seat", SEAT, "the seat concerned"),
         Field("name", NAME, "the player's name (now; `left`: the name it had)"),
         opt("was", NAME, "renamed: the name the player had"),
@@ -292,7 +292,7 @@ _SPECS: tuple[MessageSpec, ...] = (
         Field("seats", SEATS, "who the timer waits on"),
         opt("ms", Int(0), "milliseconds left when the host sent it (absent: no timer runs)"),
         opt("kind", CODE, "what it times: the decision's phase (section 9.5)"),
-    ), "a timer of the game started, or none runs now (section 8, [UNO-8-36])"),
+    ), "a timer of the game started, or none runs now (section 8, [UNO-8-24])"),
     MessageSpec("chat", C, GAME, (Field("text", CHAT_LINE, "the line"),),
                 "say something at the table"),
     MessageSpec("chat_message", H, GAME, (
@@ -301,7 +301,7 @@ _SPECS: tuple[MessageSpec, ...] = (
         opt("seat", SEAT, "their seat (absent: a spectator)"),
         opt("host", Bool(), "true only on the host's own notices, never on a member's line"),
         opt("notice", CODE, "a host notice's code, for the client's own words (section 8, "
-            "[UNO-8-31])"),
+            "[UNO-8-27])"),
         opt("about", NAME, "the player a host notice is about"),
         opt("command", CHAT_LINE, "the command a host notice gives (join_with: how friends "
             "join)"),

@@ -206,7 +206,7 @@ async def play_until(harness: LinkHarness, done: Callable[[Update], bool],
     more try), so the player never floods the host. `current`: an update already read whose
     legal actions are still to be answered; `chooser` picks the action (`choose` by default);
     `rematch`: r on each score screen, a rematch (the table waits for its players' answers,
-    [UNO-8-20]), for a test that plays match after match until something comes."""
+    [UNO-8-11]), for a test that plays match after match until something comes."""
     acted: tuple[Action, ...] = ()
     latest: Snapshot | GameEvent | None = None  # the newest legal list that arrived
     retried: Snapshot | GameEvent | None = None

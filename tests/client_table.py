@@ -185,7 +185,7 @@ class LocalTable:
 
     def _join(self, command: JoinTable) -> None:
         """A join from the table list seats us; one at our table moves or renames us
-        (SPEC.md [UNO-8-14])."""
+        (SPEC.md [UNO-8-8])."""
         seat = command.seat
         if seat is None:
             seat = self.lobby_me if self.joined else next(

@@ -78,7 +78,7 @@ def _card_name(manifest: DeckManifest, card: int, label: str) -> str:
 
 def deal_order(deal: Mapping[str, Any], seats: int, dealer: int, size: int,
                in_match: Sequence[int], deck_size: int) -> list[int]:
-    """The epoch-0 pile of one round, position order (SPEC.md 11.3, [UNO-11-31]): `deck` as
+    """The epoch-0 pile of one round, position order (SPEC.md 11.3, [UNO-11-7]): `deck` as
     given, or the positions the deal rule gives each hand, then `turned`, then `draws`; every
     card not named follows in ascending id order, and `bottom` ends the pile (its first card
     last: the first drawn once a Flip has turned the pile over)."""

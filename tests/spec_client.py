@@ -2,7 +2,7 @@
 
 Nothing here imports the project: framing (SPEC 4), the encoding profile (SPEC 5), the
 handshake (SPEC 6), spectating (SPEC 8.2 `spectate`, 7.1 "Entering a match in progress"),
-`seq` and `resync` (SPEC 8.3, [UNO-8-9]), `round_history` merging ([UNO-8-19]) and a model of
+`seq` and `resync` (SPEC 8.3, [UNO-8-21]), `round_history` merging ([UNO-8-31]) and a model of
 a Flip round kept from the public events of SPEC 9.2 alone. The model is compared with every
 snapshot the client receives, so a test can ask for snapshots (`resync`) and see whether the
 events were enough to know what the host knows.
@@ -20,7 +20,7 @@ import msgpack
 import trio
 
 MAX_FRAME = 65_536  # SPEC 4 [UNO-4-2]
-MAX_CLIENT_FRAME = 4_096  # SPEC 4 [UNO-4-7]
+MAX_CLIENT_FRAME = 4_096  # SPEC 4 [UNO-4-3]
 MAX_ARRAY = 256
 MAX_DEPTH = 8
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
@@ -135,7 +135,7 @@ class Connection:
         return True
 
     async def receive(self) -> Msg | None:
-        """The next message, or None at a clean EOF between frames ([UNO-4-5])."""
+        """The next message, or None at a clean EOF between frames ([UNO-4-6])."""
         if not await self._fill(4):
             if self._buffer:
                 raise ProtocolError("bad_frame", "connection ended inside a length prefix")
@@ -446,7 +446,7 @@ class FlipModel:
 
 
 def check_flip_manifest(manifest: Msg) -> list[Face]:
-    """The manifest must be exactly the public Flip deck, light faces only ([UNO-11-49])."""
+    """The manifest must be exactly the public Flip deck, light faces only ([UNO-11-55])."""
     cards = manifest["cards"]
     faces = [norm_face(c[0]) for c in cards if len(c) == 1]
     if len(faces) != len(cards) or faces != LIGHT_SIDE:

@@ -215,7 +215,7 @@ def test_a_club_host_stopped_with_matches_on_two_tables_carries_both_on_in_one_h
 def matches_on(host: subprocess.Popen[str], tables: set[int]) -> dict[int, Path]:
     """The journals of the matches at `tables`, once each has dealt its first round (the slow
     bots keep them on). Another table may deal too: a resumed one whose host stopped after it
-    froze the seed commitments of its round goes on with it (SPEC.md [UNO-11-62])."""
+    froze the seed commitments of its round goes on with it (SPEC.md [UNO-11-12])."""
     journals: dict[int, Path] = {}
     dealt: set[int] = set()
     while set(journals) != tables or dealt != tables:

@@ -1,5 +1,5 @@
 """Every way the host goes away says which it was and what comes next (issue 46, point 3;
-SPEC.md [UNO-8-37]): a host whose player left, or that was stopped, says so, and whether the
+SPEC.md [UNO-8-4]): a host whose player left, or that was stopped, says so, and whether the
 match is kept; a link told the match is kept waits for the host to carry it on, with no limit
 but the player's patience; the words are the player's, in their language, never a Python
 class name."""

@@ -94,7 +94,7 @@ def lobby_join_lines(lang: str, notice: dict[str, object]) -> list[str]:
 
 def test_each_guest_reads_how_friends_join_in_their_own_language() -> None:
     """Found in tmux: a Portuguese guest at an English host read "Friends join with: ...".
-    The notice carries its code, the command and the other addresses (SPEC.md [UNO-8-31]);
+    The notice carries its code, the command and the other addresses (SPEC.md [UNO-8-27]);
     each client says it in its player's words, and one that knows no code shows `text`."""
     served = ServedHost(7077, FINGERPRINT, Path("/tmp"), ("192.168.1.20", "10.0.0.7"))
     notice = join_notice(served, "en")

@@ -291,7 +291,7 @@ def test_a_resumed_seat_is_checked_from_its_entry_a_taken_one_from_its_snapshot(
     """A resume (welcome names our seat; its `seated` renews the token) enters with the seat's
     own history: the verifier is the seat's from the manifest. A newcomer's `seated` in mid-match
     is followed by the round as a spectator got it: the verifier is a spectator's until the
-    seat's snapshot ([UNO-8-21])."""
+    seat's snapshot ([UNO-8-7])."""
     _, _, _, manifest = started_match()
     resumed = TrustGate()
     resumed.connected(None)
@@ -416,7 +416,7 @@ def test_nobody_is_told_their_own_news() -> None:
 
 def test_a_lobby_snapshot_alone_is_no_news_and_an_unknown_what_is_ignored() -> None:
     """The client folds what the host tells; a table_state that shows another player in a seat
-    says nothing by itself (SPEC.md [UNO-8-35]), and a kind of news a newer host may tell is
+    says nothing by itself (SPEC.md [UNO-8-17]), and a kind of news a newer host may tell is
     passed over."""
     registry = lobby_table()
     host, link = seated_link(registry, "Ana")

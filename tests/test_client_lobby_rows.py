@@ -104,7 +104,7 @@ def test_a_lobby_of_no_seats_is_drawn() -> None:
 
 def test_the_table_list_says_whether_a_match_has_a_seat_open() -> None:
     """Found in tmux: "table 1: 2/10 players (playing)" read as eight seats to take, and
-    Enter was refused. The list says now whether a seat is open (SPEC [UNO-8-32])."""
+    Enter was refused. The list says now whether a seat is open (SPEC [UNO-8-15])."""
     from client.link import TablesListed
     from client.lobby import TableInfo
 
@@ -147,7 +147,7 @@ def test_the_lobby_says_when_the_match_starts_whole_at_the_smallest_window() -> 
 def test_the_table_list_offers_a_table_of_bots_alone_to_watch() -> None:
     """Found in tmux: "table 0: 2/2 players" at a dedicated server whose table two bots held,
     and Enter was refused. Its match starts for its first watcher; the list says so where
-    the host says how many seats bots hold (SPEC [UNO-8-33]), and not for an older host's
+    the host says how many seats bots hold (SPEC [UNO-8-16]), and not for an older host's
     list, a table with a human, one with a seat open, or one playing."""
     from client.link import TablesListed
     from client.lobby import TableInfo

@@ -201,7 +201,7 @@ def test_after_a_round_the_model_holds_the_next_deal_until_enter() -> None:
     seats = len(model.view.seats)
     ended = RoundEnded(0, tuple(() for _ in range(seats)), (0,) * seats, (0,) * seats)
     model.apply(GameEvent(ended, ()))
-    assert model.outbox == [SetReady(False)]  # SPEC.md [UNO-8-13]: reading the scores
+    assert model.outbox == [SetReady(False)]  # SPEC.md [UNO-8-10]: reading the scores
     assert model.ready_next_round() == SetReady(True)
     model.apply(GameEvent(RoundStarted(2, 1, 108), ()))
     assert not model.reading_scores

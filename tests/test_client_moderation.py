@@ -101,7 +101,7 @@ async def test_the_owner_kicks_a_player_and_removes_a_bot_by_seat(
     # The others hear why the seat emptied (its table_state alone reads as Fred leaving).
     told = await owner.until(lambda u: isinstance(u, ChatReceived) and u.host)
     assert isinstance(told, ChatReceived) and told.text == "the table's owner removed Fred"
-    assert (told.notice, told.about) == ("removed", "Fred")  # SPEC [UNO-8-31]
+    assert (told.notice, told.about) == ("removed", "Fred")  # SPEC [UNO-8-27]
     italian = ClientModel(Translator("it"), name="Ana")  # said in the player's words
     italian.apply(told)
     assert italian.chat[-1].text == "il padrone del tavolo ha tolto Fred dal tavolo"
@@ -185,7 +185,7 @@ def test_a_kicked_player_is_no_longer_shown_in_the_seat() -> None:
 
 
 def test_a_host_notice_is_said_in_the_players_words_only_when_its_code_is_known() -> None:
-    """SPEC [UNO-8-31]: a known code in our words, the name escaped; an unknown code (a newer
+    """SPEC [UNO-8-27]: a known code in our words, the name escaped; an unknown code (a newer
     host's) falls back to the host's text, escaped too."""
     model = ClientModel(Translator("pt"), name="Ana")
     model.apply(ChatReceived("host", "the table's owner removed \x1b[2Jfred", None, True,

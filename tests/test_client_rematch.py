@@ -1,4 +1,4 @@
-"""The score screen after a match offers the rematch (issue 12, point 2; SPEC.md [UNO-8-20]):
+"""The score screen after a match offers the rematch (issue 12, point 2; SPEC.md [UNO-8-11]):
 `r` asks once, the screen says whom we wait for, and if the table goes back to its lobby
 without a rematch (someone left) the lobby shows, to start from there. A real engine match
 (tests/client_table.py), played to its end by the model's own intents."""

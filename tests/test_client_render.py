@@ -417,7 +417,7 @@ def test_the_lobby_shows_seats_ready_flags_and_the_rules_in_words() -> None:
 
 
 def test_an_operators_table_says_it_starts_when_everyone_is_ready() -> None:
-    """A dedicated server's table has no owner (table_state.owner nil, SPEC [UNO-8-22]):
+    """A dedicated server's table has no owner (table_state.owner nil, SPEC [UNO-8-6]):
     nobody will press start, so the lobby says what does start it: every seat taken (found
     in tmux: "when every seated player is ready" under three ready bots and an empty seat)."""
     model = ClientModel(Translator("en"), name="Zed")

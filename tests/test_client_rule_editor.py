@@ -60,7 +60,7 @@ def test_the_editor_lists_the_house_rules_and_the_variants_played() -> None:
     assert step_option(variant, {"variant": "flip"}, 1, 4) == "no_mercy"
     assert step_option(variant, {"variant": "no_mercy"}, 1, 4) == "classic"
     assert step_option(variant, {"variant": "flip"}, 1, 8) == "classic"  # No Mercy: 2-6
-    # A change of variant puts back what either variant sets itself (SPEC.md [UNO-8-34]):
+    # A change of variant puts back what either variant sets itself (SPEC.md [UNO-8-12]):
     # six colours give way to Flip's own, and No Mercy's always-on rules to classic's.
     assert step_option(variant, {"colors": 6}, 1, 4) == "flip"
     assert step_option(variant, {"colors": 6, "buzzers": True}, 1, 4) == "flip"

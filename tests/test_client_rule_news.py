@@ -133,7 +133,7 @@ def test_a_line_said_between_starts_a_new_rule_line() -> None:
 
 
 def test_the_owner_hears_what_a_change_of_variant_changed_besides() -> None:
-    """A variant puts back what it plays itself (SPEC.md [UNO-8-34]): the owner's editor shows
+    """A variant puts back what it plays itself (SPEC.md [UNO-8-12]): the owner's editor shows
     the variant while the colours and the Buzzers change out of sight, so the owner's chat says
     them."""
     classic: dict[str, object] = {"colors": 6, "buzzers": True}

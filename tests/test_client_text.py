@@ -182,7 +182,7 @@ def test_a_rule_value_the_rules_refuse_makes_a_table_state_unusable(value: objec
 
 
 def test_an_option_this_client_does_not_know_is_left_out() -> None:
-    """A newer host's option ([UNO-6-10]): ignored, the known ones kept and worded."""
+    """A newer host's option ([UNO-6-14]): ignored, the known ones kept and worded."""
     message = {**EXAMPLES["table_state"], "owner": None,
                "rules": {"target": 200, "warp_drive": [1, 2]}}
     lobby = lobby_from_wire(message)

@@ -1,4 +1,4 @@
-"""Timers a player can see (issue 46, point 1; SPEC.md [UNO-8-36]): the host announces each
+"""Timers a player can see (issue 46, point 1; SPEC.md [UNO-8-24]): the host announces each
 decision timer it arms, with whom it waits on and how long it has left, and says when none
 runs; an entrant gets the running one after its snapshot; the client counts down on its own
 clock, shows the seconds first on the status line, and rings once near the end of its own."""

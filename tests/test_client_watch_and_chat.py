@@ -146,7 +146,7 @@ def test_a_spectator_takes_only_a_seat_whose_player_is_gone() -> None:
 
 
 def test_a_seat_whose_player_dropped_and_may_come_back_is_not_offered() -> None:
-    """Within its grace period the host would refuse the seat (SPEC.md [UNO-8-23]): it is not
+    """Within its grace period the host would refuse the seat (SPEC.md [UNO-8-14]): it is not
     offered, and pressing its number says why it is not open yet."""
     model = spectator(gone=False, away=True)
     assert model.open_seats() == []

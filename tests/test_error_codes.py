@@ -345,7 +345,7 @@ async def _slow_consumer(nursery: trio.Nursery) -> Outcome:
     while (frame := await peer.frame()) is not None:
         frames.append(frame)
     errors = [f for f in frames if f.get("t") == "error"]
-    # SPEC [UNO-13-3]: the last error may not get through a full window; the close does.
+    # SPEC [UNO-13-4]: the last error may not get through a full window; the close does.
     return (errors[-1] if errors else {"code": "slow_consumer", "fatal": peer.closed}), peer
 
 
@@ -534,7 +534,7 @@ async def _penalty_limit(nursery: trio.Nursery) -> Outcome:
 
 @case("fairness_violation")
 async def _fairness_violation(nursery: trio.Nursery) -> Outcome:
-    """A client's code (the host is the one it accuses; SPEC [UNO-7-8]: the reference
+    """A client's code (the host is the one it accuses; SPEC [UNO-7-7]: the reference
     client never sends it): a third-party client that does is closed, counted under it."""
     host = await start_host(nursery)
     peer = await player(host, "ana")

@@ -1,5 +1,5 @@
 """Admission bookkeeping (host/admission.py), pure: time is a plain number, connections are
-numbers, and each rule of SPEC.md 6 ([UNO-6-13]) is one test."""
+numbers, and each rule of SPEC.md 6 ([UNO-6-9]) is one test."""
 
 from __future__ import annotations
 

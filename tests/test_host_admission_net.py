@@ -1,5 +1,5 @@
 """Nobody locks the host: half-open sockets, idle squatters and silent TLS sockets never keep a
-new client or a dropped player out (issue 13, point 1; SPEC.md 6 [UNO-6-13], 3 [UNO-3-3]).
+new client or a dropped player out (issue 13, point 1; SPEC.md 6 [UNO-6-9], 3 [UNO-3-3]).
 
 Real sockets on loopback. Strangers come from other loopback addresses (127.0.0.2 and up: every
 127/8 address is this machine), so per-address shares are what they are on the internet. Timers

@@ -89,7 +89,7 @@ class Host:
 
     def play_on(self) -> None:
         """After a match, every human asks for the next one (a headless table waits for its
-        players' `r`, SPEC.md [UNO-8-20]), and its first round is dealt."""
+        players' `r`, SPEC.md [UNO-8-11]), and its first round is dealt."""
         while self.table.game is None or self.table.game.match.phase != IN_ROUND:
             game = self.table.game
             if game is None or game.match.phase == MATCH_OVER:

@@ -189,7 +189,7 @@ def test_ready_during_a_round_is_refused() -> None:
 
 
 def test_a_join_at_ones_own_table_moves_and_renames_keeping_the_table() -> None:
-    """SPEC.md [UNO-8-14]: the owner moves without handing the table to the next human."""
+    """SPEC.md [UNO-8-8]: the owner moves without handing the table to the next human."""
     registry, _ = open_table()
     registry.request(2, "bo", {"t": "join_table", "id": 1, "table": 0, "name": "bo"}, 0.0)
     registry.take_outgoing()
@@ -219,7 +219,7 @@ def test_a_change_of_rules_unreadies_the_players() -> None:
     registry.request(1, "ana", {"t": "set_rules", "id": 3, "options": {"uno_penalty": 4}}, 0.0)
     state = messages(registry.take_outgoing(), 1, "table_state")[-1]
     assert state["rules"]["uno_penalty"] == 4
-    assert not state["seats"][0]["ready"]  # SPEC.md [UNO-8-5]
+    assert not state["seats"][0]["ready"]  # SPEC.md [UNO-8-9]
 
 
 def test_the_servers_clock_sees_the_deadlines_a_full_scan_sees() -> None:
@@ -268,7 +268,7 @@ def test_rule_changes_add_up_and_a_preset_starts_afresh() -> None:
 def test_a_change_of_variant_drops_what_the_old_variant_fixed() -> None:
     """Found in review: from No Mercy to classic without a preset, the table kept No Mercy's
     escalating stacking, 7-0 and six seats; and a house rule set earlier refused No Mercy by
-    name. SPEC.md [UNO-8-34]: a change of variant puts back what either variant sets itself."""
+    name. SPEC.md [UNO-8-12]: a change of variant puts back what either variant sets itself."""
     registry, _ = open_table()
     registry.request(1, "ana", {"t": "set_rules", "id": 2, "preset": "no_mercy",
                                 "options": {}}, 0.0)

@@ -55,7 +55,7 @@ async def test_a_rename_and_a_later_bot_keep_names_unique(nursery: trio.Nursery)
     await owner.until(lambda u: isinstance(u, LobbyChanged)
                       and any(s.kind == "bot" for s in u.lobby.seats))
     _, guest = await seated_as(nursery, port, "Zoe")
-    owner.send(JoinTable(0, "Ana"))  # a rename ([UNO-8-14]) to the bot's name
+    owner.send(JoinTable(0, "Ana"))  # a rename ([UNO-8-8]) to the bot's name
     renamed = await owner.until(lambda u: mine(u) not in (None, "Bruno"))
     table = registry.tables[0]
     assert [s.name for _, s in table.room.occupied()] == ["Ana 2", "Ana", "Zoe"]

@@ -1,5 +1,5 @@
 """After a match (issue 12, point 2), over real loopback sockets: `ready` asks for a rematch with
-the same seats ([UNO-8-20]), a `leave` is a clean leave (the seat is freed, no stand-in), and the
+the same seats ([UNO-8-11]), a `leave` is a clean leave (the seat is freed, no stand-in), and the
 table is back in its lobby as soon as nobody is still reading the scores. The table waits up to
 `match_break` (here for ever) otherwise, so nothing below can pass by a timer running out."""
 

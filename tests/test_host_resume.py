@@ -89,7 +89,7 @@ def test_a_round_stopped_in_its_reveal_phase_goes_on_and_is_dealt_under_its_numb
     tmp_path: Path, revealed: bool,
 ) -> None:
     """The host dies after seed_commits went out: the seeds were coming in, so it may have
-    known the deck, and may not give the round up (SPEC.md [UNO-11-62]). Resumed, it sends the
+    known the deck, and may not give the round up (SPEC.md [UNO-11-12]). Resumed, it sends the
     same round_prepare and seed_commits again, keeps the seed it had (or takes the reveal the
     player sends again, if it was lost with the host), and deals round 1 under its number:
     nothing to report, nothing abandoned."""

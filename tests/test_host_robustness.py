@@ -313,7 +313,7 @@ async def test_malformed_oversized_slow_and_garbage_clients_get_their_codes_and_
     assert_clean(results, tables)
     for vector in malformed_vectors():
         # A frame over the client frame limit is refused by its length prefix, before its
-        # content (SPEC [UNO-4-7]): what the vector finds wrong inside is never looked at.
+        # content (SPEC [UNO-4-3]): what the vector finds wrong inside is never looked at.
         prefix = bytes.fromhex(vector["hex"])[:4]
         too_large = len(prefix) == 4 and int.from_bytes(prefix, "big") > MAX_CLIENT_FRAME
         expected = "frame_too_large" if too_large else vector["code"]

@@ -1,5 +1,5 @@
 """table_state tells which seat a spectator may take (issue 12 audit, gap 6; SPEC.md
-[UNO-8-23]), over real loopback sockets: a seat whose player dropped and is within the grace
+[UNO-8-14]), over real loopback sockets: a seat whose player dropped and is within the grace
 period is waited for (`taken_over` false, and a join_table for it is refused with words that
 make sense to someone already watching); a seat whose player left, which a stand-in plays, is
 open (`taken_over` true). The grace period is made endless so that no timer decides."""
@@ -60,7 +60,7 @@ async def test_only_a_stand_ins_seat_is_shown_as_open(nursery: trio.Nursery) -> 
     lobby = await cy.until(lambda u: isinstance(u, LobbyChanged) and u.lobby.started)
     assert isinstance(lobby, LobbyChanged)
     assert not any(s.taken_over for s in lobby.lobby.seats)  # everyone is there
-    assert host.table.summary()["open"] == 0  # the table list says: watch (SPEC [UNO-8-32])
+    assert host.table.summary()["open"] == 0  # the table list says: watch (SPEC [UNO-8-15])
 
     kill_bo.cancel()  # a drop: Bo's seat waits for him
     waiting = await cy.until(lambda u: (s := seat_named(u, "Bo")) is not None
@@ -78,7 +78,7 @@ async def test_only_a_stand_ins_seat_is_shown_as_open(nursery: trio.Nursery) -> 
     assert isinstance(opened, LobbyChanged)
     assert [s.name for s in opened.lobby.seats if s.taken_over] == ["Dee"]
     assert host.table.summary()["open"] == 1  # Bo's seat waits for him; Dee's is open
-    assert host.table.summary()["bots"] == 1  # Dee's stand-in is not a bot's seat ([UNO-8-33])
+    assert host.table.summary()["bots"] == 1  # Dee's stand-in is not a bot's seat ([UNO-8-16])
     assert host.table.room.seats[bo_seat.seat] is not None
 
 
@@ -126,7 +126,7 @@ async def test_a_seat_past_its_grace_is_shown_as_open_when_its_stand_in_takes_it
 async def test_a_table_of_bots_alone_is_listed_as_one_to_watch(nursery: trio.Nursery) -> None:
     """Found in tmux: a dedicated server's table seated by two bots was listed "table 0: 2/2
     players", and Enter was refused: no free seat. Its match starts for its first watcher
-    ([UNO-8-22]); the list says how many seats bots hold (SPEC [UNO-8-33]) and the client
+    ([UNO-8-6]); the list says how many seats bots hold (SPEC [UNO-8-16]) and the client
     offers to watch it."""
     registry = Registry(FAST_TIMINGS)  # as `unonet host --headless --bots 2 --seats 2`
     table = registry.create_table(TableSettings("bots", RULES, capacity=2, headless=True,

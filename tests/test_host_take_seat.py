@@ -1,4 +1,4 @@
-"""A spectator takes a seat in mid-match (issue 12, point 4, host side; SPEC.md [UNO-8-21]),
+"""A spectator takes a seat in mid-match (issue 12, point 4, host side; SPEC.md [UNO-8-7]),
 over real loopback sockets: Bo leaves, a stand-in bot plays his seat, Cy watching from the
 audience sits in it, gets a fresh token and the seat's state (the match's manifest and rounds,
 this round's history, the snapshot) and plays the match to its end; her client's verifier (the
@@ -81,7 +81,7 @@ async def every_round_judged(harness: LinkHarness, rounds: int) -> TrustStatus:
 def audits_clean(data_dir: Path, rounds: int, seen_as: str | None = None) -> None:
     """`unonet audit` on the newcomer's transcript reads it as her client did: every round
     audited, nothing held against the host (the seat's public draws from before she sat are
-    owed her no private copy, SPEC.md [UNO-11-60]); `seen_as`, what its first line says of
+    owed her no private copy, SPEC.md [UNO-11-53]); `seen_as`, what its first line says of
     whose view it was."""
     said = []
     for path in transcript_dir(data_dir).glob("*.msgpack"):  # (a next match has its own)
@@ -218,7 +218,7 @@ async def test_a_newcomer_cut_off_after_taking_a_seat_resumes_it_and_is_not_flag
     """Back on a new connection with the token she was given, in the round she sat in or the
     next, the host sends the seat's history (SPEC.md 7.1), her predecessor's private cards
     included, which her kept verifier never had: it compares what it got as a spectator with
-    the public events and is owed the rest (SPEC.md [UNO-11-60]). Neither it nor `unonet
+    the public events and is owed the rest (SPEC.md [UNO-11-53]). Neither it nor `unonet
     audit` holds anything against the host (before, a false `history` violation)."""
     host = await start_host(nursery, bots=1, players=2, rules=RULES)
     ana = await start_link(nursery, link(host.port, "Ana"))

@@ -69,7 +69,7 @@ async def test_a_copied_token_cannot_take_the_seat_of_a_player_who_is_answering(
     await ana.until_true(lambda: any(m.get("host") for m in ana.messages("chat_message")))
     notice = next(m for m in ana.messages("chat_message") if m.get("host"))
     assert notice["name"] == "host" and "resume your seat" in str(notice["text"])
-    assert notice["notice"] == "resume_tried"  # for the client's own words (SPEC [UNO-8-31])
+    assert notice["notice"] == "resume_tried"  # for the client's own words (SPEC [UNO-8-27])
     assert seat.conn == held_by and not ana.closed  # ana still plays: "the token wins" no more
     assert fatal(ana) is None
     # A thief trying in a loop: every try is refused, and ana hears of it once, not per try.

@@ -1,5 +1,5 @@
 """The host's seed exchange on its own (protocol/trust/seed_exchange.py): a seed that does not
-open its commitment leaves its seat absent at once (SPEC.md [UNO-11-4], [UNO-11-34]), so the
+open its commitment leaves its seat absent at once (SPEC.md [UNO-11-5], [UNO-11-14]), so the
 round is not held up to the reveal deadline by a broken or hostile client, and no second try
 gets a seed in after the host answered commit_mismatch."""
 

@@ -332,13 +332,13 @@ HONEST: list[str] = [
 resumes."""
 REQUIREMENTS: dict[str, list[str]] = {
     "[UNO-1-1]": ["tests/test_rulebook_referee.py", "tests/test_rule_vectors.py"],
-    "[UNO-11-20]": [
+    "[UNO-11-34]": [
         "tests/test_trust_every_check_named.py::"
         "test_an_empty_hands_challenge_reveal_carries_no_nonce_and_is_no_violation",
         "tests/test_trust_every_check_named.py::"
         "test_a_card_in_a_reveal_without_its_nonce_is_a_missing_proof",
     ],
-    "[UNO-11-24]": [
+    "[UNO-11-48]": [
         "tests/test_trust_fairness.py::"
         "test_a_round_given_up_after_its_seeds_started_coming_in_is_caught_by_everyone",
         "tests/test_trust_fairness.py::"
@@ -348,21 +348,21 @@ REQUIREMENTS: dict[str, list[str]] = {
         "tests/test_host_resume.py::"
         "test_a_round_stopped_in_its_reveal_phase_goes_on_and_is_dealt_under_its_number",
     ],
-    "[UNO-11-25]": ["tests/test_trust_vectors.py"],
-    "[UNO-11-35]": [
+    "[UNO-11-49]": ["tests/test_trust_vectors.py"],
+    "[UNO-11-22]": [
         "tests/test_trust_every_check_named.py::"
         "test_a_classic_manifest_with_a_doctored_face_is_a_violation_at_once",
         "tests/test_trust_every_check_named.py::test_the_rules_own_classic_deck_is_no_violation",
     ],
-    "[UNO-11-44]": [
+    "[UNO-11-47]": [
         "tests/test_trust_fairness_net.py::"
         "test_a_round_given_up_before_the_reveal_is_counted_never_called_audited",
     ],
-    "[UNO-11-45]": [
+    "[UNO-11-50]": [
         "tests/test_trust_dishonest.py::"
         "test_a_history_that_leaves_out_events_the_client_had_is_caught",
     ],
-    "[UNO-11-46]": [
+    "[UNO-11-51]": [
         "tests/test_host_resume.py::"
         "test_a_seat_away_from_before_a_restart_to_after_it_finds_every_round_numbered_and_audited",
         "tests/test_host_resume.py::"
@@ -372,21 +372,21 @@ REQUIREMENTS: dict[str, list[str]] = {
         "tests/test_host_kill.py::"
         "test_a_killed_host_resumes_its_journal_and_the_match_ends_with_every_card[interval]",
     ],
-    "[UNO-11-47]": ["tests/test_trust_attacks.py", "tests/test_audit_cmd.py"],
-    "[UNO-11-60]": [
+    "[UNO-11-54]": ["tests/test_trust_attacks.py", "tests/test_audit_cmd.py"],
+    "[UNO-11-53]": [
         "tests/test_host_take_seat.py", "tests/test_trust_take_seat.py",
         "tests/test_host_take_seat.py::"
         "test_a_newcomer_cut_off_after_taking_a_seat_resumes_it_and_is_not_flagged",
     ],
-    "[UNO-11-62]": [
+    "[UNO-11-12]": [
         "tests/test_host_resume.py::"
         "test_a_round_stopped_in_its_reveal_phase_goes_on_and_is_dealt_under_its_number",
     ],
-    "[UNO-11-64]": [
+    "[UNO-11-27]": [
         "tests/test_trust_every_check_named.py::"
         "test_events_before_the_seeds_were_published_are_a_seed_reveals_violation",
     ],
-    "[UNO-11-65]": [
+    "[UNO-11-44]": [
         "tests/test_trust_every_check_named.py::test_a_forged_elimination_or_final_total_is_illegal",
         "tests/test_trust_every_check_named.py::test_a_first_round_without_its_dealer_draw_is_illegal",
     ],

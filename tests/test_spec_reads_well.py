@@ -137,3 +137,19 @@ def test_no_sentence_is_over_60_words() -> None:
         if len(sentence.split()) > LONGEST_SENTENCE
     ]
     assert long == []
+
+
+def test_labels_run_in_order_within_each_section() -> None:
+    """A reader meets [UNO-6-8], then 6-9, 6-10: one requirement, one label, numbered in the
+    order they are read (from 0 where a section opens with its general rule, else from 1)."""
+    by_section: dict[int, list[int]] = {}
+    section = 0
+    for line in SPEC.splitlines():
+        heading = re.match(r"## (\d+)\.", line)
+        if heading:
+            section = int(heading.group(1))
+        for _, number in re.findall(r"(?<!, )\[UNO-(\d+)-(\d+)\]", line):
+            by_section.setdefault(section, []).append(int(number))
+    for section, numbers in by_section.items():
+        first = numbers[0]
+        assert first in (0, 1) and numbers == list(range(first, first + len(numbers))), section

@@ -1,5 +1,5 @@
 """SPEC.md 9.2's requirements on private events, the round's winner, knock-outs and false
-catches ([UNO-9-3], [UNO-9-11] to [UNO-9-14]), held against the engine and the host's log."""
+catches ([UNO-9-3], [UNO-9-5] to [UNO-9-8]), held against the engine and the host's log."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ def test_the_private_events_are_the_four_spec_names() -> None:
 
 
 def test_private_events_stay_out_of_the_audits_digest() -> None:
-    """[UNO-9-11]: the events digest covers the public events only; a seat's
+    """[UNO-9-5]: the events digest covers the public events only; a seat's
     `dark_faces_shown` and `cards_received` leave it unchanged, a public `dark_faces_shown` is
     in it."""
     face = Face(Kind.SKIP_EVERYONE, Color.ORANGE, None, 30)
@@ -50,7 +50,7 @@ def test_private_events_stay_out_of_the_audits_digest() -> None:
 
 
 def test_the_last_player_not_knocked_out_wins_holding_cards() -> None:
-    """[UNO-9-12]: under `max_hand` the last player left wins the round with cards in hand, and
+    """[UNO-9-6]: under `max_hand` the last player left wins the round with cards in hand, and
     `round_ended.hands` lists them."""
     match = deal([["b2"], ["r9"]], top="r3", rules=RuleSet(max_hand=10))
     events = match.penalize(0, 9)
@@ -61,7 +61,7 @@ def test_the_last_player_not_knocked_out_wins_holding_cards() -> None:
 
 
 def test_no_mercys_last_player_standing_wins_holding_cards() -> None:
-    """[UNO-9-12]: the Mercy rule puts the other player out at its 25th card; the winner holds
+    """[UNO-9-6]: the Mercy rule puts the other player out at its 25th card; the winner holds
     its three cards."""
     match = nm_deal([["g1", "b2", "b4"], ["b1", "b6", "g4"]], top="r3")
     events = match.penalize(0, 10) + match.penalize(0, 10) + match.penalize(0, 10)
@@ -72,7 +72,7 @@ def test_no_mercys_last_player_standing_wins_holding_cards() -> None:
 
 
 def test_a_stalemates_winner_holds_cards() -> None:
-    """[UNO-9-12]: after a stalemate the winner is the player with the fewest points, who holds
+    """[UNO-9-6]: after a stalemate the winner is the player with the fewest points, who holds
     cards."""
     match = deal([["r8", "b8", "y8"], ["b9", "b2", "y4"], ["g8", "g2", "g4"]], top="r3")
     for _ in range(9):
@@ -85,7 +85,7 @@ def test_a_stalemates_winner_holds_cards() -> None:
 
 
 def test_who_scores_a_knock_out_penalty() -> None:
-    """[UNO-9-13]: under winner_collects the round's winner collects the penalty and the
+    """[UNO-9-7]: under winner_collects the round's winner collects the penalty and the
     knocked-out seat scores nothing; under lowest_wins the knocked-out seat scores it; with
     teams a knocked-out partner's penalty is not collected."""
     hands = [["b2"], ["r9"], ["b1"]]
@@ -106,7 +106,7 @@ def test_who_scores_a_knock_out_penalty() -> None:
 
 
 def test_a_false_catch_penalty_is_drawn_with_its_reason() -> None:
-    """[UNO-9-14]: a false catch is `false_catch`, then the catcher's `cards_drawn` of reason
+    """[UNO-9-8]: a false catch is `false_catch`, then the catcher's `cards_drawn` of reason
     `penalty_false_catch`; with no penalty the catch is refused."""
     match = deal([["b4", "b8"], ["r9", "b2"], ["r8", "y5"]], top="r3",
                  rules=RuleSet(false_catch_penalty=2))

@@ -1,8 +1,8 @@
 """SPEC.md 11.6 names the violation kind of every check: these are the checks whose kind the
-spec once left unsaid, each shown with that kind. A doctored classic deck ([UNO-11-35]), an
-empty hand's challenge reveal that rightly carries no nonce ([UNO-11-20]), a forged dealer draw
-([UNO-11-23]), an event before the round's seeds were published ([UNO-11-64]), and forged
-eliminations and final totals ([UNO-11-65])."""
+spec once left unsaid, each shown with that kind. A doctored classic deck ([UNO-11-22]), an
+empty hand's challenge reveal that rightly carries no nonce ([UNO-11-34]), a forged dealer draw
+([UNO-11-39]), an event before the round's seeds were published ([UNO-11-27]), and forged
+eliminations and final totals ([UNO-11-44])."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ def kinds(violations: list[Violation]) -> list[ViolationKind]:
     return [v.kind for v in violations]
 
 
-# -- [UNO-11-35]: the classic deck is the rules' deck, face for face ---------------------------
+# -- [UNO-11-22]: the classic deck is the rules' deck, face for face ---------------------------
 
 
 def doctored(t: Transcript, index: int, face: Face) -> Transcript:
@@ -64,7 +64,7 @@ def test_the_rules_own_classic_deck_is_no_violation(rules: RuleSet) -> None:
     assert replay(t, 1).violations() == []
 
 
-# -- [UNO-11-20]: an empty hand's reveal carries no nonce, and needs none ---------------------
+# -- [UNO-11-34]: an empty hand's reveal carries no nonce, and needs none ---------------------
 
 
 def empty_hand_reveal() -> tuple[Transcript, int, ev.ChallengeReveal, EventProof]:
@@ -89,7 +89,7 @@ def test_a_card_in_a_reveal_without_its_nonce_is_a_missing_proof() -> None:
     assert ViolationKind.MISSING_PROOF in kinds(replay(t, reveal.challenger).violations())
 
 
-# -- [UNO-11-23], [UNO-11-65]: the dealer draw is the one the key gives, and the rules' -----
+# -- [UNO-11-39], [UNO-11-44]: the dealer draw is the one the key gives, and the rules' -----
 
 
 def test_a_forged_dealer_draw_is_a_deck_order_violation_and_an_illegal_record() -> None:
@@ -114,7 +114,7 @@ def test_a_first_round_without_its_dealer_draw_is_illegal() -> None:
     assert "the rules give dealer_draw(" in found[0].detail
 
 
-# -- [UNO-11-64]: nothing of the round before its seeds are published -------------------------
+# -- [UNO-11-27]: nothing of the round before its seeds are published -------------------------
 
 
 def test_events_before_the_seeds_were_published_are_a_seed_reveals_violation() -> None:
@@ -129,7 +129,7 @@ def test_events_before_the_seeds_were_published_are_a_seed_reveals_violation() -
         assert any("published after the deal" in v.detail for v in found)
 
 
-# -- [UNO-11-65]: eliminations and the match's end are the rules' ------------------------------
+# -- [UNO-11-44]: eliminations and the match's end are the rules' ------------------------------
 
 ELIMINATION = RuleSet(scoring="elimination", target=50)
 

@@ -275,7 +275,7 @@ def test_a_round_seen_to_its_end_but_not_its_audit_is_audited_when_the_audit_com
 ) -> None:
     """Every event of round 2, its round_ended included, then the cut before its audit, and
     away for round 3: the audit that comes on entry in round 4 checks round 2 in full, as
-    SPEC [UNO-11-48] has it (a round is missed only if its round_ended never came)."""
+    SPEC [UNO-11-52] has it (a round is missed only if its round_ended never came)."""
     verifier = replay(rounds[0], SEAT)
     t = rounds[1]
     last = events_of(t, SEAT)[-1]

@@ -1,4 +1,4 @@
-"""A client that followed a round as a spectator takes a seat in it (SPEC.md [UNO-8-21]), on the
+"""A client that followed a round as a spectator takes a seat in it (SPEC.md [UNO-8-7]), on the
 verifier: the seat's earlier draws came to it in public only, so they are owed no private copy,
 while every card given to the seat from then on is checked as its own, and the hand the host's
 snapshot gave the newcomer must be the cards the public record gives that seat."""

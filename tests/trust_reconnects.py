@@ -129,7 +129,7 @@ class _Client:
     def ended_by(self, j: int, stop: int) -> bool:
         """Whether the events before position `stop` of round index j hold its round_ended:
         a round the client saw end is audited in full when its audit comes on a later entry,
-        not missed (SPEC.md [UNO-11-48]), whether or not it was there for the audit itself."""
+        not missed (SPEC.md [UNO-11-52]), whether or not it was there for the audit itself."""
         t = self.rounds[j]
         return any(isinstance(t.event_at(index), ev.RoundEnded)
                    for index in event_indices(t, self.seat)[:stop])

@@ -80,7 +80,7 @@ class Delivery:
     wire: dict[str, Any] | None = None  # the map as sent, when a test forges it
     intent: tuple[int, Action] | None = None
     """On the first event of a seat's action: (seat, action), the intent that seat sent and the
-    host accepted just before (SPEC.md [UNO-8-10]); its client feeds it to its verifier."""
+    host accepted just before (SPEC.md [UNO-8-22]); its client feeds it to its verifier."""
 
 
 @dataclass

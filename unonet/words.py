@@ -467,7 +467,7 @@ class Words:
 
 def join_sentence(words: Words, command: str, addresses: str | None) -> str:
     """How friends join, from the `join_with` notice's `command` and `addresses` (SPEC.md
-    [UNO-8-31]), for the host's line and every client's alike. A command that leads with a
+    [UNO-8-27]), for the host's line and every client's alike. A command that leads with a
     public address while the others are not (the host's router forwards its port to it) says
     which to send to whom: the public one to friends on the internet, the others to friends on
     the host's own network (a router seldom lets them in by its public address)."""

@@ -102,7 +102,7 @@ class CheckedRound:
     history_end: int | None = None  # one past the last index a round_history covered
     sat_at: int | None = None
     """How many events this client had received of the round when it took its seat in it
-    (SPEC.md [UNO-8-21]): those came to it as a spectator's, public only."""
+    (SPEC.md [UNO-8-7]): those came to it as a spectator's, public only."""
     history_skipped: int = 0
     """Events of the seat's own from before `sat_at` that the round_history of this entry
     held and this client never had (the seat's earlier holder's private cards): skipped."""

@@ -1,4 +1,4 @@
-"""Your own choices as the host recorded them (SPEC.md 11.6, [UNO-11-61]).
+"""Your own choices as the host recorded them (SPEC.md 11.6, [UNO-11-36]).
 
 The referee re-plays the public record, which says what each seat did but not what it asked
 for: a host that gives your 7's swap to another seat, or names another colour for your Wild,
@@ -6,7 +6,7 @@ keeps every rule. Only the seat that sent an intent knows it, so only its client
 host to it: `IntentCheck` keeps each intent the host accepted and compares it with the action
 the record shows.
 
-The host answers `accepted{id}` before the events of the action it applied ([UNO-8-10]), so the
+The host answers `accepted{id}` before the events of the action it applied ([UNO-8-22]), so the
 first event after that answer which names an action (`referee.action_named`) is the action, and
 must be the intent exactly: the card, the cards of a run or a multiple in their order, the
 colour named, the UNO called with the play, the target, the answer to a challenge or a pending

@@ -65,7 +65,7 @@ class SeedExchange:
         """The round's signed trust messages so far, in the order sent (not its audit)."""
         self.unopened: set[int] = set()
         """Seats whose reveal did not open their commitment: absent, and answered all the same
-        (SPEC.md [UNO-11-34]): the reveal phase does not wait for them, nor takes a second try."""
+        (SPEC.md [UNO-11-14]): the reveal phase does not wait for them, nor takes a second try."""
         self.publish("round_prepare", commitments.round_prepare())
 
     @property
@@ -162,7 +162,7 @@ def revealing_exchange(commitments: HostCommitments, signer: Signer, now: float,
                        phase_time: float) -> SeedExchange:
     """The exchange of a round whose commitments a restarted host had frozen and not yet dealt:
     it goes on with the reveal phase, for a round is never given up once its seed_commits went
-    out (SPEC.md 11.7, [UNO-11-62]). The same round_prepare and seed_commits (the same bytes:
+    out (SPEC.md 11.7, [UNO-11-12]). The same round_prepare and seed_commits (the same bytes:
     the same fields, signed deterministically), the seeds revealed before the restart kept, the
     other listed seats awaited until a fresh deadline."""
     waiting = set(commitments.commits) - set(commitments.seeds)
@@ -175,7 +175,7 @@ def revealing_exchange(commitments: HostCommitments, signer: Signer, now: float,
 
 def abandoned_messages(commitments: HostCommitments, signer: Signer) -> list[dict[str, Any]]:
     """What a restarted host owes for a round it prepared and never froze the commitments of
-    (SPEC.md 11.7, [UNO-11-24]): the same round_prepare (so nobody sees a re-deal) and the
+    (SPEC.md 11.7, [UNO-11-48]): the same round_prepare (so nobody sees a re-deal) and the
     round's audit, outcome "abandoned" over no events; the deal itself then takes the next round
     number. (A round whose commitments were frozen is not abandoned: `revealing_exchange`; an
     older journal may still hold one, whose seed_commits are then owed too.)"""

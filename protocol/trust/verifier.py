@@ -215,7 +215,7 @@ class TrustVerifier:
 
     def sit(self, seat: int, hand: Sequence[int] = (), round_no: int | None = None) -> None:
         """This client, which followed the match as a spectator, takes `seat` in mid-match
-        (SPEC.md [UNO-8-21]), at the snapshot that ends its entry: from now on the seat's cards
+        (SPEC.md [UNO-8-7]), at the snapshot that ends its entry: from now on the seat's cards
         are checked as its own (given privately exactly where everyone saw it draw, each opened
         against its commitment) and it contributes its seed to each round. What the seat drew
         before came to this client in public only, so no private copy of it is owed; instead
@@ -253,7 +253,7 @@ class TrustVerifier:
 
     def intent_accepted(self, action: Action) -> Outcome:
         """The host accepted an intent this seat sent (`accepted{id}`): the next action the
-        record shows must be exactly it (SPEC.md [UNO-11-61]); checked as its events come."""
+        record shows must be exactly it (SPEC.md [UNO-11-36]); checked as its events come."""
         if self.seat is None:
             return Verified("a spectator sends no intents")
         rnd = self.current
@@ -309,7 +309,7 @@ class TrustVerifier:
     def audit_owed(self) -> int | None:
         """The round whose audit is due now: its round_ended came, its audit has not (nor was
         it reported overdue). The client's clock gives it AUDIT_DEADLINE (SPEC.md
-        [UNO-11-63]), then calls `audit_overdue`."""
+        [UNO-11-45]), then calls `audit_overdue`."""
         rnd = self.current
         if rnd is None or rnd.closed or not rnd.ended or rnd.audit is not None or rnd.overdue:
             return None
@@ -884,7 +884,7 @@ class TrustVerifier:
 
 
 def _abandoned_after_reveal(rnd: CheckedRound, how: str) -> Violation:
-    """A round given up after its seed_commits went out (SPEC.md [UNO-11-62]): from then on
+    """A round given up after its seed_commits went out (SPEC.md [UNO-11-12]): from then on
     the players reveal their seeds to the host, which can know the deck before anyone sees a
     card, so a round it drops then may be a deal it did not like."""
     revealed = f"{len(rnd.seed_reveals.seeds)} seeds published" if rnd.seed_reveals else (
@@ -920,7 +920,7 @@ def _before_sitting(
 ) -> bool:
     """An event of the seat's own history that this client, which took the seat in this
     round after receiving `sat_at` events as a spectator, never had and is not owed (SPEC.md
-    [UNO-11-60]): a private one, at a place where what this client received differs from it
+    [UNO-11-53]): a private one, at a place where what this client received differs from it
     and precedes its sitting down (the boundary included: the seat's last private event may
     come right after the last public one this client had)."""
     if rnd.sat_at is None or index > rnd.sat_at or isinstance(event, UnknownEvent) \

@@ -273,7 +273,7 @@ def sign_vectors() -> dict[str, Any]:
 def intent_vectors() -> dict[str, Any]:
     """Each case: an intent seat 1 sent and the host accepted, then the events that followed
     it, and what the sender's check says: nothing (the record is the intent) or the kind of
-    the first violation (SPEC.md 11.6, [UNO-11-61])."""
+    the first violation (SPEC.md 11.6, [UNO-11-36])."""
     wild, red5, red5b, red6, skip = 100, 9, 10, 11, 19
     red, blue = Color.RED, Color.BLUE
 
@@ -316,7 +316,7 @@ def intent_vectors() -> dict[str, Any]:
     ]
     return {
         "description": "A seat's accepted intents against the record (SPEC.md 11.6, "
-                       "[UNO-11-61]): feed `intent` as accepted from `seat`, then each map of "
+                       "[UNO-11-36]): feed `intent` as accepted from `seat`, then each map of "
                        "`events` (an event message's `event`) in order, then end the wait (the "
                        "round's audit); `verdict` is the kind of the first violation, or null. "
                        "Cards are ids of the classic deck.",
@@ -331,7 +331,7 @@ def intent_vectors() -> dict[str, Any]:
 
 def abandonment_vectors() -> dict[str, Any]:
     """How far a round went before its host gave it up, and what every client says of its
-    audit "abandoned" (SPEC.md 11.7, [UNO-11-62]): received in order, each message given as
+    audit "abandoned" (SPEC.md 11.7, [UNO-11-12]): received in order, each message given as
     true; `verdict` lists the kinds of violation (empty: counted, no violation)."""
     stages = [
         ((False, False, False), []),
