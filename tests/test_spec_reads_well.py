@@ -153,3 +153,51 @@ def test_labels_run_in_order_within_each_section() -> None:
     for section, numbers in by_section.items():
         first = numbers[0]
         assert first in (0, 1) and numbers == list(range(first, first + len(numbers))), section
+
+
+# -- `python tests/test_spec_reads_well.py` renumbers the labels -----------------------------------
+
+
+def label_order() -> dict[str, str]:
+    """Old label -> new label ("UNO-6-13" -> "UNO-6-9"), numbering each section's labels in
+    the order they are read, from 0 where the section opens with 0, else from 1."""
+    found: dict[int, list[int]] = {}
+    section = 0
+    for line in SPEC.splitlines():
+        heading = re.match(r"## (\d+)\.", line)
+        if heading:
+            section = int(heading.group(1))
+        for _, number in re.findall(r"(?<!, )\[UNO-(\d+)-(\d+)\]", line):
+            found.setdefault(section, []).append(int(number))
+    mapping = {}
+    for section, numbers in found.items():
+        first = 0 if 0 in numbers else 1
+        for rank, old in enumerate(numbers):
+            mapping[f"UNO-{section}-{old}"] = f"UNO-{section}-{first + rank}"
+    return mapping
+
+
+def renumber() -> None:
+    """Renumber the labels in SPEC.md and every reference to them in the files git knows, in
+    one pass (a merge that brought labels out of order runs this, then the tests)."""
+    import subprocess
+
+    mapping = label_order()
+    names = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True,
+                           check=True).stdout.split()
+    changed = 0
+    for name in names:
+        path = ROOT / name
+        if path.suffix not in {".md", ".py", ".json"} or not path.is_file():
+            continue
+        text = path.read_text("utf-8")
+        new = re.sub(r"\bUNO-\d+-\d+\b", lambda m: mapping.get(m.group(0), m.group(0)), text)
+        if new != text:
+            path.write_text(new, "utf-8")
+            changed += 1
+    moved = sum(1 for old, new in mapping.items() if old != new)
+    print(f"{moved} labels renumbered, {changed} files rewritten")
+
+
+if __name__ == "__main__":
+    renumber()
