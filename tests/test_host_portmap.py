@@ -10,7 +10,7 @@ import argparse
 from pathlib import Path
 
 import pytest
-from test_client_join_line import said_in_chat
+from test_client_join_line import lobby_join_lines
 
 from client.link_session import LinkSession
 from host.port_lease import RouterNews
@@ -39,6 +39,7 @@ from host.run import (
     resume_flags,
 )
 from host.table import host_notice
+from protocol.fingerprint import short_pin
 from protocol.host_connection import HostConnection
 from unonet.cli import asks_router, build_parser, take_recorded_options
 
@@ -133,21 +134,22 @@ def fits_the_chat(text: str) -> None:
 
 def test_the_join_line_leads_with_the_public_address_and_says_which_to_send_to_whom() -> None:
     served = mapped_host(LAN, "10.0.0.7")
-    command = f"unonet join {PUBLIC}:7077 --fingerprint {FINGERPRINT}"
+    command = f"unonet join {PUBLIC}:7077 --pin {short_pin(FINGERPRINT)}"
     assert join_line(served) == (f"Friends on the internet join with: {command} (friends on "
                                  f"your own network: at {LAN}, 10.0.0.7)")
     lines = describe(HostOptions(upnp=True), served)
     assert f"Friends on the internet join with: {command}" in lines
-    assert (f"Friends on your own network join with: unonet join {LAN}:7077 --fingerprint "
-            f"{FINGERPRINT} (or at 10.0.0.7)") in lines
+    assert (f"Friends on your own network join with: unonet join {LAN}:7077 --pin "
+            f"{short_pin(FINGERPRINT)} (or at 10.0.0.7)") in lines
     assert any(line.startswith(f"router: port 7077 of {PUBLIC} is forwarded") for line in lines)
     notice = join_notice(served, "en")
     assert notice["command"] == command and notice["addresses"] == f"{LAN}, 10.0.0.7"
-    # every client says it in its own player's words, from the same fields
-    assert said_in_chat("en", notice) == join_line(served)
-    assert said_in_chat("pt", notice) == (f"Os amigos pela internet entram com: {command} (os "
-                                          f"da sua rede: em {LAN}, 10.0.0.7)")
-    assert said_in_chat("it", notice).startswith("Gli amici su internet entrano con: ")
+    # every client says it in its own player's words, from the same fields: the line to copy
+    # is the public address's command, on a line of its own; this network's addresses beside
+    for lang, words in (("en", "Friends join with"), ("pt", "Os amigos entram com"),
+                        ("it", "Gli amici entrano con")):
+        said = lobby_join_lines(lang, notice)
+        assert said[-1] == command and said[0].startswith(words) and LAN in said[0]
 
 
 def test_without_a_mapping_the_join_line_is_as_before() -> None:

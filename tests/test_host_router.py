@@ -30,7 +30,7 @@ HEADLESS = ("host", "--headless", "--port", str(PORT), "--bots", "1", "--set", "
             "--bot-delay", "0")
 """A dedicated server whose one table starts once a friend sits beside its bot, for a short
 match (to 50 points)."""
-INTERNET_LINE = r"^Friends on the internet join with: unonet join (\S+) --fingerprint (\S+)$"
+INTERNET_LINE = r"^Friends on the internet join with: unonet join (\S+) --pin (\S+)$"
 
 
 @cache
@@ -116,7 +116,7 @@ def test_with_no_upnp_the_router_is_not_asked_and_a_friend_outside_cannot_join(l
     lab.start_router()
     host, said = start_host(lab, "--no-upnp")
     said.wait_for(r"^tables open")
-    internet = said.wait_for(r"^Friends join with: unonet join (\S+) --fingerprint (\S+)$")
+    internet = said.wait_for(r"^Friends join with: unonet join (\S+) --pin (\S+)$")
     assert internet.group(1) == f"{HOST}:{PORT}"
     friend = lab.unonet(lab.friend, "bot", f"{PUBLIC}:{PORT}", "--fingerprint",
                         internet.group(2), "--think", "0", home="friend")
