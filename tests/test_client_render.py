@@ -435,7 +435,8 @@ def test_the_lobby_help_lists_the_lobby_keys() -> None:
     model.toggle_help()
     text = "\n".join(screen_lines(model, plain=False))
     for piece in ("r: ready", "p: the next preset", "Up/Down: choose a rule",
-                  "Left/Right: change", "a: add a bot, x: remove", "s: start the match",
+                  "Left/Right: change", "a: add a bot (", "x: remove the last bot",
+                  "s: start the match",
                   "1-0: move to that empty seat", "e: change your name", "q or Ctrl-C"):
         assert piece in text, piece
     for piece in ("Space: draw", "Enter: play", "U: call UNO"):
