@@ -175,8 +175,8 @@ def round_lines(audit: Audit) -> list[str]:
             for violation in rnd.violations:
                 lines.append(f"round {rnd.round_no}: VIOLATION {violation}")
         elif rnd.status == "audited" and rnd.abandoned:
-            lines.append(f"round {rnd.round_no}: abandoned before the deal and audited "
-                         f"(counted){note}")
+            lines.append(f"round {rnd.round_no}: abandoned before any seed was revealed "
+                         f"(counted; no card dealt, its host seed opens its commitment){note}")
         elif rnd.status == "audited":
             lines.append(f"round {rnd.round_no}: audited, every card checks out{note}")
         elif rnd.status == "missed":

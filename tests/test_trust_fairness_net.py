@@ -278,7 +278,8 @@ async def test_a_round_given_up_before_the_reveal_is_counted_never_called_audite
     printed = io.StringIO()
     assert run(path, printed, io.StringIO()) == EXIT_HOLDS
     out = printed.getvalue()
-    assert "round 1: abandoned before the deal and audited (counted)" in out
+    assert "round 1: abandoned before any seed was revealed (counted; no card dealt" in out
+    assert "round 1: audited" not in out
     assert f"{rounds} rounds, {rounds - 1} audited, 1 abandoned before the deal" in out
 
 
