@@ -181,10 +181,14 @@ def draw(rnd: Round, seat: int, action: Action) -> None:
     played at once (the drawn-card lock), else the turn passes when no more draws are left."""
     turn = rnd.decision
     assert isinstance(turn, Turn)
-    owed = [step(rnd, seat) for step in rnd.effects.before_draw]
+    steps = rnd.effects.before_draw
+    owed = [step(rnd, seat) for step in steps] if steps else ()
     draws = turn.draws + 1
-    drawn = _draw_until_playable(rnd, seat) if rnd.rules.draw_until_playable else (
-        next(iter(rnd.draw_cards(seat, 1, "draw")), None))
+    if rnd.rules.draw_until_playable:
+        drawn = _draw_until_playable(rnd, seat)
+    else:
+        got = rnd.draw_cards(seat, 1, "draw")
+        drawn = got[0] if got else None
     for then in owed:
         if then is not None and rnd.decision is turn:
             then()
