@@ -169,14 +169,20 @@ def rule_refusal(rnd: Round, hand: Sequence[int], card: int) -> EngineError | No
 
 def answer_refusal(rnd: Round, seat: int, card: int) -> EngineError | None:
     """May `card` answer the draw pending on `seat`: stack on it, or deflect it."""
-    face = rnd.face(card)
     if rnd.rules.stacking == "off" and not rnd.rules.deflect:
         return EngineError(ErrorCode.WRONG_PHASE, f"now: {rnd.phase.value}")
-    if rnd.finished is not None and not rnd.rules.deflect:
-        return _pending_error(rnd)  # the round ends once this draw is taken: no answer
-    if stacks_on(rnd, face) or deflects(rnd, seat, face) or cancels(rnd, face):
+    if _answers(rnd, seat, card):
         return rule_refusal(rnd, rnd.hands[seat], card)
     return _pending_error(rnd)
+
+
+def _answers(rnd: Round, seat: int, card: int) -> bool:
+    """`answer_refusal` without its words: may `card` stack on, deflect or cancel the draw
+    pending on `seat`, before the rules on last cards (the listing asks it of every card)."""
+    if rnd.finished is not None and not rnd.rules.deflect:
+        return False  # the round ends once this draw is taken: no answer
+    face = rnd.face(card)
+    return stacks_on(rnd, face) or deflects(rnd, seat, face) or cancels(rnd, face)
 
 
 def _pending_error(rnd: Round) -> EngineError:
@@ -219,11 +225,17 @@ def cancels(rnd: Round, face: Face) -> bool:
 
 def out_of_turn_refusal(rnd: Round, seat: int, card: int) -> EngineError | None:
     """A play out of turn: a jump-in on the top card, or the next card of one's own run."""
+    if _out_of_turn(rnd, seat, card):
+        return rule_refusal(rnd, rnd.hands[seat], card)
+    return _not_yours(rnd)
+
+
+def _out_of_turn(rnd: Round, seat: int, card: int) -> bool:
+    """`out_of_turn_refusal` without its words, before the rules on last cards."""
     if rnd.phase in _JUMP_IN_PHASES and not rnd.draws_this_turn and seat not in rnd.out:
         face = rnd.face(card)
-        if extends_run(rnd, seat, face) or jumps_in(rnd, seat, face):
-            return rule_refusal(rnd, rnd.hands[seat], card)
-    return _not_yours(rnd)
+        return extends_run(rnd, seat, face) or jumps_in(rnd, seat, face)
+    return False
 
 
 def _not_yours(rnd: Round) -> EngineError:
@@ -387,7 +399,8 @@ def legal_plays(rnd: Round, seat: int) -> list[Play]:
     if seat != rnd.current:
         if rnd.rules.jump_in != "off" or rnd.rules.sequences:
             for card in hand:
-                if out_of_turn_refusal(rnd, seat, card) is None:
+                if _out_of_turn(rnd, seat, card) and not (
+                        rnd.restricted_plays and rule_refusal(rnd, hand, card)):
                     plays += _card_plays(rnd, hand, card)
         return plays
     decision = rnd.decision
@@ -411,7 +424,8 @@ def legal_plays(rnd: Round, seat: int) -> list[Play]:
         rnd.rules.stacking != "off" or rnd.rules.deflect
     ):
         for card in hand:
-            if answer_refusal(rnd, seat, card) is None:
+            if _answers(rnd, seat, card) and not (
+                    rnd.restricted_plays and rule_refusal(rnd, hand, card)):
                 plays += _card_plays(rnd, hand, card)
     return plays
 
