@@ -395,14 +395,9 @@ def legal_plays(rnd: Round, seat: int) -> list[Play]:
     its number ending on each of them, so a client that offers only listed plays offers every
     way to end on a chosen card."""
     hand = rnd.hands[seat]
-    plays: list[Play] = []
     if seat != rnd.current:
-        if rnd.rules.jump_in != "off" or rnd.rules.sequences:
-            for card in hand:
-                if _out_of_turn(rnd, seat, card) and not (
-                        rnd.restricted_plays and rule_refusal(rnd, hand, card)):
-                    plays += _card_plays(rnd, hand, card)
-        return plays
+        return _out_of_turn_plays(rnd, seat, hand)
+    plays: list[Play] = []
     decision = rnd.decision
     if type(decision) is Turn:
         if decision.drawn is not None:
@@ -425,6 +420,17 @@ def legal_plays(rnd: Round, seat: int) -> list[Play]:
     ):
         for card in hand:
             if _answers(rnd, seat, card) and not (
+                    rnd.restricted_plays and rule_refusal(rnd, hand, card)):
+                plays += _card_plays(rnd, hand, card)
+    return plays
+
+
+def _out_of_turn_plays(rnd: Round, seat: int, hand: Sequence[int]) -> list[Play]:
+    """The jump-ins and the next card of one's run that `seat` may play out of turn."""
+    plays: list[Play] = []
+    if rnd.rules.jump_in != "off" or rnd.rules.sequences:
+        for card in hand:
+            if _out_of_turn(rnd, seat, card) and not (
                     rnd.restricted_plays and rule_refusal(rnd, hand, card)):
                 plays += _card_plays(rnd, hand, card)
     return plays
