@@ -25,7 +25,7 @@ from unonet.cards import CHALLENGEABLE_KINDS, DRAW_AMOUNTS, Color, Face, Kind
 from unonet.decisions import Challenge, ColorToName, PendingDraw, RunWindow, TargetToPick
 from unonet.flip import other_side
 from unonet.legality import cancels, legal_plays
-from unonet.phase import Phase
+from unonet.phase import ROUND_OVER
 from unonet.rules import RuleSet
 
 if TYPE_CHECKING:
@@ -149,7 +149,7 @@ def flip(rnd: Round, seat: int, face: Face, cause: str) -> None:
     rnd.emit(ev.Flipped(seat, rnd.side, rnd.top))
     if rnd.rules.flip_passes_hands:
         rnd.pass_hands("flip")
-        if rnd.phase is Phase.ROUND_OVER:
+        if rnd.phase is ROUND_OVER:
             return
     if top.is_wild:
         rnd.set_decision(ColorToName(seat, then=rnd.step(seat, 1)))
@@ -203,7 +203,7 @@ def seven_zero_number(rnd: Round, seat: int, face: Face, cause: str) -> None:
         return
     if face.number == 0:
         rnd.pass_hands("zero")
-        if rnd.phase is Phase.ROUND_OVER:
+        if rnd.phase is ROUND_OVER:
             return
     rnd.next_turn(rnd.step(seat, 1))
 
@@ -211,7 +211,7 @@ def seven_zero_number(rnd: Round, seat: int, face: Face, cause: str) -> None:
 def open_run(rnd: Round, seat: int, action: Play, face: Face, previous: RunWindow | None) -> None:
     """`sequences`: the run's player may add its next number until the next player acts;
     its direction is set by its last two cards (none yet after a single card)."""
-    if face.kind is not Kind.NUMBER or rnd.phase is Phase.ROUND_OVER:
+    if face.kind is not Kind.NUMBER or rnd.phase is ROUND_OVER:
         return
     number = face.number or 0
     if action.also:

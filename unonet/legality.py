@@ -40,7 +40,16 @@ from unonet.cards import CHALLENGEABLE_KINDS, Face, Kind
 from unonet.decisions import DRAWS, Turn
 from unonet.errors import EngineError, ErrorCode
 from unonet.matching import holds_color
-from unonet.phase import Phase
+from unonet.phase import (
+    BUZZER,
+    CHALLENGE,
+    CHOOSE_COLOR,
+    CHOOSE_TARGET,
+    ROULETTE,
+    ROUND_OVER,
+    STACK,
+    TURN,
+)
 
 if TYPE_CHECKING:
     from unonet.round_state import RoundState as Round
@@ -54,7 +63,7 @@ _DEFLECTORS = frozenset({Kind.SKIP, Kind.REVERSE, Kind.BUZZER})
 _CANCELLERS = frozenset({Kind.DISCARD_ALL, Kind.SKIP_EVERYONE})
 """Seed 003, No Mercy with `deflect` ("risposte avanzate"): Discard All and Skip Everyone
 cancel the pending draw chain altogether."""
-_JUMP_IN_PHASES = (Phase.TURN, Phase.STACK, Phase.CHALLENGE)
+_JUMP_IN_PHASES = (TURN, STACK, CHALLENGE)
 """RULEBOOK.md 6.5: while the current player is to play or faces a pending draw."""
 
 
@@ -120,7 +129,7 @@ def _card_plays(rnd: Round, hand: Sequence[int], card: int) -> tuple[Play, ...]:
 def _first_card_refusal(rnd: Round, seat: int, card: int) -> EngineError | None:
     if seat != rnd.current:
         return out_of_turn_refusal(rnd, seat, card)
-    if rnd.phase is Phase.TURN:
+    if rnd.phase is TURN:
         if rnd.drawn_card is not None and card != rnd.drawn_card:
             return EngineError(ErrorCode.MUST_PLAY_DRAWN_CARD, "only the drawn card may be played")
         if rnd.draws_this_turn and rnd.drawn_card is None:
@@ -130,7 +139,7 @@ def _first_card_refusal(rnd: Round, seat: int, card: int) -> EngineError | None:
                 ErrorCode.ILLEGAL_CARD, f"{rnd.face(card).name} does not match the top card"
             )
         return rule_refusal(rnd, rnd.hands[seat], card)
-    if rnd.phase in (Phase.STACK, Phase.CHALLENGE):
+    if rnd.phase in (STACK, CHALLENGE):
         return answer_refusal(rnd, seat, card)
     return EngineError(ErrorCode.WRONG_PHASE, f"now: {rnd.phase.value}")
 
@@ -160,14 +169,20 @@ def rule_refusal(rnd: Round, hand: Sequence[int], card: int) -> EngineError | No
 
 def answer_refusal(rnd: Round, seat: int, card: int) -> EngineError | None:
     """May `card` answer the draw pending on `seat`: stack on it, or deflect it."""
-    face = rnd.face(card)
     if rnd.rules.stacking == "off" and not rnd.rules.deflect:
         return EngineError(ErrorCode.WRONG_PHASE, f"now: {rnd.phase.value}")
-    if rnd.finished is not None and not rnd.rules.deflect:
-        return _pending_error(rnd)  # the round ends once this draw is taken: no answer
-    if stacks_on(rnd, face) or deflects(rnd, seat, face) or cancels(rnd, face):
+    if _answers(rnd, seat, card):
         return rule_refusal(rnd, rnd.hands[seat], card)
     return _pending_error(rnd)
+
+
+def _answers(rnd: Round, seat: int, card: int) -> bool:
+    """`answer_refusal` without its words: may `card` stack on, deflect or cancel the draw
+    pending on `seat`, before the rules on last cards (the listing asks it of every card)."""
+    if rnd.finished is not None and not rnd.rules.deflect:
+        return False  # the round ends once this draw is taken: no answer
+    face = rnd.face(card)
+    return stacks_on(rnd, face) or deflects(rnd, seat, face) or cancels(rnd, face)
 
 
 def _pending_error(rnd: Round) -> EngineError:
@@ -210,17 +225,23 @@ def cancels(rnd: Round, face: Face) -> bool:
 
 def out_of_turn_refusal(rnd: Round, seat: int, card: int) -> EngineError | None:
     """A play out of turn: a jump-in on the top card, or the next card of one's own run."""
+    if _out_of_turn(rnd, seat, card):
+        return rule_refusal(rnd, rnd.hands[seat], card)
+    return _not_yours(rnd)
+
+
+def _out_of_turn(rnd: Round, seat: int, card: int) -> bool:
+    """`out_of_turn_refusal` without its words, before the rules on last cards."""
     if rnd.phase in _JUMP_IN_PHASES and not rnd.draws_this_turn and seat not in rnd.out:
         face = rnd.face(card)
-        if extends_run(rnd, seat, face) or jumps_in(rnd, seat, face):
-            return rule_refusal(rnd, rnd.hands[seat], card)
-    return _not_yours(rnd)
+        return extends_run(rnd, seat, face) or jumps_in(rnd, seat, face)
+    return False
 
 
 def _not_yours(rnd: Round) -> EngineError:
     """Another seat has the turn (`not_your_turn`), or a decision it must make first
     (`not_your_decision`: a colour, a challenge, a pending draw, a swap)."""
-    if rnd.phase is Phase.TURN:
+    if rnd.phase is TURN:
         return EngineError(ErrorCode.NOT_YOUR_TURN, f"it is seat {rnd.current}'s turn")
     return EngineError(
         ErrorCode.NOT_YOUR_DECISION, f"seat {rnd.current} decides first ({rnd.phase.value})"
@@ -230,7 +251,7 @@ def _not_yours(rnd: Round) -> EngineError:
 def _buzz_refusal(rnd: Round) -> EngineError:
     """A Buzz nobody waits for: no race is on (SPEC [UNO-14-6]: a buzz after the close is
     `wrong_phase`), or the rules have no buzzers or let a seat press once."""
-    if rnd.rules.buzzers and rnd.phase is not Phase.BUZZER:
+    if rnd.rules.buzzers and rnd.phase is not BUZZER:
         return EngineError(ErrorCode.WRONG_PHASE, f"no buzzer race is on (now: {rnd.phase.value})")
     if not rnd.rules.buzzers:
         return EngineError(ErrorCode.ACTION_NOT_ALLOWED, "these rules have no buzzers")
@@ -243,7 +264,7 @@ def extends_run(rnd: Round, seat: int, face: Face) -> bool:
     run = rnd.run
     if run is None or run.seat != seat or run.serial != rnd.turn_serial:
         return False
-    if rnd.phase is not Phase.TURN or face.kind is not Kind.NUMBER or face.color != run.color:
+    if rnd.phase is not TURN or face.kind is not Kind.NUMBER or face.color != run.color:
         return False
     assert face.number is not None
     steps = (run.step,) if run.step else (1, -1)
@@ -263,13 +284,13 @@ def jumps_in(rnd: Round, seat: int, face: Face) -> bool:
         return False
     if mode == "identical" and (face.color != top.color or face.kind in _NOT_IDENTICAL):
         return False
-    return rnd.phase is Phase.TURN or stacks_on(rnd, face)
+    return rnd.phase is TURN or stacks_on(rnd, face)
 
 
 def _combination_refusal(rnd: Round, seat: int, play: Play) -> EngineError | None:
     hand = rnd.hands[seat]
     cards = (play.card, *play.also)
-    if seat != rnd.current or rnd.phase is not Phase.TURN or rnd.draws_this_turn:
+    if seat != rnd.current or rnd.phase is not TURN or rnd.draws_this_turn:
         return _combination_error("several cards go only at the start of one's own turn")
     if len(set(cards)) != len(cards) or any(card not in hand for card in play.also):
         return EngineError(ErrorCode.CARD_NOT_IN_HAND, "every card of the play must be in hand")
@@ -310,7 +331,7 @@ def is_multiple(faces: Sequence[Face]) -> bool:
 def refusal(rnd: Round, seat: int, action: Action) -> EngineError:
     """The most useful error for an action that is not legal now: the refusal's code and
     words for any action (a play's come from play_refusal)."""
-    if rnd.phase is Phase.ROUND_OVER:
+    if rnd.phase is ROUND_OVER:
         return EngineError(ErrorCode.ROUND_OVER, "the round is over")
     if not 0 <= seat < rnd.seats:
         return EngineError(ErrorCode.UNKNOWN_SEAT, f"no seat {seat}")
@@ -325,7 +346,7 @@ def refusal(rnd: Round, seat: int, action: Action) -> EngineError:
     if isinstance(action, Buzz):
         return _buzz_refusal(rnd)
     if isinstance(action, Play):
-        if rnd.phase is Phase.BUZZER:
+        if rnd.phase is BUZZER:
             return EngineError(ErrorCode.WRONG_PHASE, "press B first: a buzzer race is on")
         why = play_refusal(rnd, seat, action)
         assert why is not None
@@ -340,21 +361,21 @@ def refusal(rnd: Round, seat: int, action: Action) -> EngineError:
 def _decision_refusal(rnd: Round, action: Action) -> EngineError:
     """Why the seat the round waits on may not answer with `action` now."""
     if isinstance(action, Challenge) or (
-        isinstance(action, Accept) and rnd.phase is not Phase.STACK
+        isinstance(action, Accept) and rnd.phase is not STACK
     ):
         return EngineError(ErrorCode.NOTHING_TO_CHALLENGE, "no Wild Draw Four to answer")
-    if rnd.phase is Phase.STACK and isinstance(action, Draw | Pass):
+    if rnd.phase is STACK and isinstance(action, Draw | Pass):
         return EngineError(
             ErrorCode.DRAW_PENDING,
             f"{rnd.pending_draw} cards wait for you: answer them or take them (Accept)",
         )
     if isinstance(action, ChooseTarget):
-        if rnd.phase is Phase.CHOOSE_TARGET:
+        if rnd.phase is CHOOSE_TARGET:
             return EngineError(ErrorCode.INVALID_TARGET, f"seat {action.target} cannot swap")
         return EngineError(ErrorCode.WRONG_PHASE, f"now: {rnd.phase.value}")
-    if rnd.phase in (Phase.CHOOSE_COLOR, Phase.ROULETTE) and isinstance(action, ChooseColor):
+    if rnd.phase in (CHOOSE_COLOR, ROULETTE) and isinstance(action, ChooseColor):
         return EngineError(ErrorCode.COLOR_REQUIRED, "name a colour of this deck")
-    if rnd.phase is not Phase.TURN or isinstance(action, ChooseColor):
+    if rnd.phase is not TURN or isinstance(action, ChooseColor):
         return EngineError(ErrorCode.WRONG_PHASE, f"now: {rnd.phase.value}")
     if isinstance(action, Draw):
         return EngineError(ErrorCode.CANNOT_DRAW, "no draw is allowed now")
@@ -374,13 +395,9 @@ def legal_plays(rnd: Round, seat: int) -> list[Play]:
     its number ending on each of them, so a client that offers only listed plays offers every
     way to end on a chosen card."""
     hand = rnd.hands[seat]
-    plays: list[Play] = []
     if seat != rnd.current:
-        if rnd.rules.jump_in != "off" or rnd.rules.sequences:
-            for card in hand:
-                if out_of_turn_refusal(rnd, seat, card) is None:
-                    plays += _card_plays(rnd, hand, card)
-        return plays
+        return _out_of_turn_plays(rnd, seat, hand)
+    plays: list[Play] = []
     decision = rnd.decision
     if type(decision) is Turn:
         if decision.drawn is not None:
@@ -398,11 +415,23 @@ def legal_plays(rnd: Round, seat: int) -> list[Play]:
                 plays += _card_plays(rnd, hand, card) if rnd.no_mercy else by_card[card]
         if (rnd.rules.sequences or rnd.rules.multiples) and candidates is hand:
             plays += _combinations(rnd, seat, [p.card for p in plays if p.color is None])
-    elif (rnd.phase is Phase.STACK or rnd.phase is Phase.CHALLENGE) and (
+    elif (rnd.phase is STACK or rnd.phase is CHALLENGE) and (
         rnd.rules.stacking != "off" or rnd.rules.deflect
     ):
         for card in hand:
-            if answer_refusal(rnd, seat, card) is None:
+            if _answers(rnd, seat, card) and not (
+                    rnd.restricted_plays and rule_refusal(rnd, hand, card)):
+                plays += _card_plays(rnd, hand, card)
+    return plays
+
+
+def _out_of_turn_plays(rnd: Round, seat: int, hand: Sequence[int]) -> list[Play]:
+    """The jump-ins and the next card of one's run that `seat` may play out of turn."""
+    plays: list[Play] = []
+    if rnd.rules.jump_in != "off" or rnd.rules.sequences:
+        for card in hand:
+            if _out_of_turn(rnd, seat, card) and not (
+                    rnd.restricted_plays and rule_refusal(rnd, hand, card)):
                 plays += _card_plays(rnd, hand, card)
     return plays
 

@@ -18,7 +18,7 @@ from unonet.cards import ALL_COLORS, DeckManifest
 from unonet.errors import EngineError, ErrorCode
 from unonet.flip_deck import light_side, round_manifest
 from unonet.matching import dealer_value
-from unonet.phase import Phase
+from unonet.phase import ROUND_OVER, Phase
 from unonet.plays import PlayTable, play_table
 from unonet.round import Round
 from unonet.rules import RuleSet
@@ -104,7 +104,7 @@ class Match:
             events = self.round.apply(seat, action)
         self.log.append((seat, action))
         rnd = self.round
-        if rnd is not None and rnd.phase is Phase.ROUND_OVER and self.phase == IN_ROUND:
+        if rnd is not None and rnd.phase is ROUND_OVER and self.phase == IN_ROUND:
             events += self._round_ended()
         return events
 

@@ -28,7 +28,13 @@ __all__ = ["draw_cards", "draw_until_color", "move_hands", "new_epoch", "pass_ha
 def draw_cards(rnd: Round, seat: int, count: int, reason: str) -> list[int]:
     """Move up to `count` cards from the draw pile to `seat`, reshuffling when it runs out
     (RULEBOOK.md 1.8). Fewer come when every other card is in a hand."""
-    got: list[int] = []
+    if count == 1 and rnd.draw_pile:  # the turn's draw: one card, the pile not empty
+        got = [rnd.draw_pile.pop()]
+        give(rnd, seat, got, reason)
+        if reason != "deal":
+            _check_max_hand(rnd, seat)
+        return got
+    got = []
     batch: list[int] = []
     if rnd.no_mercy and reason != "deal" and rnd.rules.max_hand is not None:
         # The Mercy rule is checked card by card: the 25th card puts the player out, and

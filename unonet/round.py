@@ -47,7 +47,7 @@ from unonet.events import Position
 from unonet.flip import FlipSight
 from unonet.flip_deck import side_colors
 from unonet.legality import legal_plays, refusal
-from unonet.phase import Phase
+from unonet.phase import BUZZER, CHALLENGE, ROUND_OVER, TURN, Phase
 from unonet.plays import PlayTable, play_table
 from unonet.rules import RuleSet
 from unonet.scoring import hand_points
@@ -63,7 +63,7 @@ _CHALLENGE = ChallengeAction()
 
 
 class Round:
-    """The state of one round. Created dealt; ends in Phase.ROUND_OVER with a winner."""
+    """The state of one round. Created dealt; ends in ROUND_OVER with a winner."""
 
     def __init__(
         self,
@@ -103,7 +103,7 @@ class Round:
         self.origin: list[Position] = []  # card id -> its position (ids are 0..deck size-1)
         self.epoch = 0
         self.decision: Decision = Turn(0)
-        self.phase, self.current = Phase.TURN, 0  # the decision's, kept by `enter` alone
+        self.phase, self.current = TURN, 0  # the decision's, kept by `enter` alone
         self.direction = 1
         self.active_color: Color | None = None
         self.turn_serial = 0
@@ -133,7 +133,7 @@ class Round:
 
     @property
     def over(self) -> bool:
-        return self.phase is Phase.ROUND_OVER
+        return self.phase is ROUND_OVER
 
     def players(self) -> int:
         """Seats still in the round."""
@@ -200,16 +200,16 @@ class Round:
         Only catches that succeed are listed. Under `false_catch_penalty` a Catch of any other
         seat is still accepted by `apply`: a wrong one costs the catcher that many cards.
         """
-        if self.phase is Phase.ROUND_OVER or seat in self.out or not 0 <= seat < self.seats:
+        if self.phase is ROUND_OVER or seat in self.out or not 0 <= seat < self.seats:
             return []
-        if self.phase is Phase.BUZZER:
+        if self.phase is BUZZER:
             actions: list[Action] = [_BUZZ] if seat in self.buzz_waiting else []
         elif seat == self.current:
             actions = LISTINGS[type(self.decision)](self, seat)
         else:
             actions = list(legal_plays(self, seat))
             others = self.effects.may_challenge  # an option's step: others may challenge
-            if others is not None and self.phase is Phase.CHALLENGE and others(self, seat):
+            if others is not None and self.phase is CHALLENGE and others(self, seat):
                 actions.insert(0, _CHALLENGE)
         catchable = self.catchable
         if catchable:
@@ -239,7 +239,7 @@ class Round:
     def expire(self) -> list[ev.Event]:
         """The host's timer for the pending decision ran out: apply the documented default
         (unonet.transitions.EXPIRY, RULEBOOK.md 6)."""
-        if self.phase is Phase.ROUND_OVER:
+        if self.phase is ROUND_OVER:
             raise EngineError(ErrorCode.ROUND_OVER, "nothing is pending")
         seat = self.current
         self._events = [ev.Expired(seat, self.phase.value)]
@@ -251,7 +251,7 @@ class Round:
 
     def penalize(self, target: int, count: int) -> list[ev.Event]:
         """The table owner's moderation: `target` draws `count` cards (seed 000's hint rule)."""
-        if self.phase is Phase.ROUND_OVER:
+        if self.phase is ROUND_OVER:
             raise EngineError(ErrorCode.ROUND_OVER, "the round is over")
         if not 0 <= target < self.seats:
             raise EngineError(ErrorCode.UNKNOWN_SEAT, f"no seat {target}")
@@ -272,7 +272,7 @@ class Round:
     def _judged(self, seat: int, action: Action) -> Transition | None:
         """The transition `action` takes if `seat` may take it now (it is then among
         `legal_actions(seat)`), else None."""
-        if not 0 <= seat < self.seats or seat in self.out or self.phase is Phase.ROUND_OVER:
+        if not 0 <= seat < self.seats or seat in self.out or self.phase is ROUND_OVER:
             return None
         transition = ACCEPTS[type(self.decision)].get(type(action))
         if transition is None or not transition.judge(self, seat, action):
@@ -282,7 +282,7 @@ class Round:
     def _penalty_instead_of_refusal(self, seat: int, action: Action) -> Callable[[], None] | None:
         """A wrong catch under `false_catch_penalty` and a refused jump-in under `jump_in`
         cost the player instead of being refused; None for every other illegal action."""
-        if self.phase is Phase.ROUND_OVER or not 0 <= seat < self.seats or seat in self.out:
+        if self.phase is ROUND_OVER or not 0 <= seat < self.seats or seat in self.out:
             return None
         rules = self.rules
         if (isinstance(action, Catch) and rules.false_catch_penalty > 0
@@ -378,7 +378,7 @@ class Round:
             self.turn_serial += 1
 
     def next_turn(self, seat: int) -> None:
-        if self.phase is Phase.ROUND_OVER:
+        if self.phase is ROUND_OVER:
             return
         if seat in self.out:
             seat = self.step(seat, 1)
@@ -386,7 +386,7 @@ class Round:
         self.emit(ev.TurnStarted(seat, self.direction))
 
     def set_decision(self, decision: Decision) -> None:
-        if self.phase is Phase.ROUND_OVER:
+        if self.phase is ROUND_OVER:
             return
         if decision.seat in self.out:
             decision = _with_seat(decision, self.step(decision.seat, 1))
@@ -413,7 +413,7 @@ class Round:
                 seat, card, self.origin[card], action.color if last else None, action.uno and last
             ))
         face = self.table.faces[self.discard[-1]]
-        if face.kind is Kind.DISCARD_ALL:
+        if self.no_mercy and face.kind is Kind.DISCARD_ALL:
             self._discard_all(seat, face)
         return face
 
@@ -465,7 +465,7 @@ class Round:
     def after_pending_paid(self, nxt: int) -> None:
         """The pending draw was taken: the round ends if a player emptied their hand meanwhile,
         else `nxt` plays."""
-        if self.phase is Phase.ROUND_OVER:
+        if self.phase is ROUND_OVER:
             return
         if self.finished is not None:
             self.finish_round(self.finished, None)
@@ -487,9 +487,9 @@ class Round:
         assert isinstance(race, BuzzerRace)
         self.enter(BuzzerRace(race.seat, (), (), race.then, race.then_draw), serial=False)
         for loser in losers:
-            if self.phase is not Phase.ROUND_OVER:
+            if self.phase is not ROUND_OVER:
                 self.draw_cards(loser, BUZZER_PENALTY, "penalty_buzzer")
-        if self.phase is Phase.ROUND_OVER:
+        if self.phase is ROUND_OVER:
             return
         if race.then_draw is not None:
             self.set_decision(race.then_draw)

@@ -45,7 +45,16 @@ from unonet.decisions import (
 from unonet.effects import answer, pend_draw
 from unonet.legality import legal_plays, play_refusal, plays_in_turn
 from unonet.matching import holds_color
-from unonet.phase import Phase
+from unonet.phase import (
+    BUZZER,
+    CHALLENGE,
+    CHOOSE_COLOR,
+    CHOOSE_TARGET,
+    ROULETTE,
+    STACK,
+    TURN,
+    Phase,
+)
 
 if TYPE_CHECKING:
     from unonet.round import Round
@@ -181,10 +190,14 @@ def draw(rnd: Round, seat: int, action: Action) -> None:
     played at once (the drawn-card lock), else the turn passes when no more draws are left."""
     turn = rnd.decision
     assert isinstance(turn, Turn)
-    owed = [step(rnd, seat) for step in rnd.effects.before_draw]
+    steps = rnd.effects.before_draw
+    owed = [step(rnd, seat) for step in steps] if steps else ()
     draws = turn.draws + 1
-    drawn = _draw_until_playable(rnd, seat) if rnd.rules.draw_until_playable else (
-        next(iter(rnd.draw_cards(seat, 1, "draw")), None))
+    if rnd.rules.draw_until_playable:
+        drawn = _draw_until_playable(rnd, seat)
+    else:
+        got = rnd.draw_cards(seat, 1, "draw")
+        drawn = got[0] if got else None
     for then in owed:
         if then is not None and rnd.decision is turn:
             then()
@@ -326,18 +339,18 @@ _ACCEPTS = Transition(_deciding, accept, True)
 _NAME = Transition(_may_name, choose_color, True)
 
 TRANSITIONS: dict[tuple[Phase, type], Transition] = {
-    (Phase.TURN, Play): _PLAY,
-    (Phase.TURN, Draw): Transition(_may_draw, draw, True),
-    (Phase.TURN, Pass): Transition(_may_pass, pass_turn, True),
-    (Phase.CHOOSE_COLOR, ChooseColor): _NAME,
-    (Phase.ROULETTE, ChooseColor): _NAME,
-    (Phase.STACK, Play): _PLAY,
-    (Phase.STACK, Accept): _ACCEPTS,
-    (Phase.CHALLENGE, Play): _PLAY,
-    (Phase.CHALLENGE, Accept): _ACCEPTS,
-    (Phase.CHALLENGE, Challenge): Transition(_may_challenge, challenge, True),
-    (Phase.CHOOSE_TARGET, ChooseTarget): Transition(_may_target, choose_target, True),
-    (Phase.BUZZER, Buzz): Transition(_may_buzz, buzz, False),
+    (TURN, Play): _PLAY,
+    (TURN, Draw): Transition(_may_draw, draw, True),
+    (TURN, Pass): Transition(_may_pass, pass_turn, True),
+    (CHOOSE_COLOR, ChooseColor): _NAME,
+    (ROULETTE, ChooseColor): _NAME,
+    (STACK, Play): _PLAY,
+    (STACK, Accept): _ACCEPTS,
+    (CHALLENGE, Play): _PLAY,
+    (CHALLENGE, Accept): _ACCEPTS,
+    (CHALLENGE, Challenge): Transition(_may_challenge, challenge, True),
+    (CHOOSE_TARGET, ChooseTarget): Transition(_may_target, choose_target, True),
+    (BUZZER, Buzz): Transition(_may_buzz, buzz, False),
 }
 """What each phase accepts: plays where a card may go (in turn, on a pending draw, or out of
 turn: legality says which), the turn's Draw and Pass, and each decision's answers."""
@@ -377,23 +390,23 @@ def _target_actions(rnd: Round, seat: int) -> list[Action]:
 
 
 _LISTINGS: dict[Phase, Callable[[Round, int], list[Action]]] = {
-    Phase.TURN: _turn_actions,
-    Phase.STACK: _stack_actions,
-    Phase.CHALLENGE: _challenge_actions,
-    Phase.CHOOSE_COLOR: _colour_actions,
-    Phase.ROULETTE: _colour_actions,
-    Phase.CHOOSE_TARGET: _target_actions,
+    TURN: _turn_actions,
+    STACK: _stack_actions,
+    CHALLENGE: _challenge_actions,
+    CHOOSE_COLOR: _colour_actions,
+    ROULETTE: _colour_actions,
+    CHOOSE_TARGET: _target_actions,
 }
 """What the seat the round waits on may do, per phase, in the listing's order."""
 
 _DECISION_OF: dict[Phase, type[Decision]] = {
-    Phase.TURN: Turn,
-    Phase.CHOOSE_COLOR: ColorToName,
-    Phase.ROULETTE: ColorToName,
-    Phase.STACK: PendingDraw,
-    Phase.CHALLENGE: ChallengeDecision,
-    Phase.CHOOSE_TARGET: TargetToPick,
-    Phase.BUZZER: BuzzerRace,
+    TURN: Turn,
+    CHOOSE_COLOR: ColorToName,
+    ROULETTE: ColorToName,
+    STACK: PendingDraw,
+    CHALLENGE: ChallengeDecision,
+    CHOOSE_TARGET: TargetToPick,
+    BUZZER: BuzzerRace,
 }
 
 ACCEPTS: dict[type, dict[type, Transition]] = {RoundOver: {}}
@@ -420,7 +433,7 @@ def _expire_turn(rnd: Round, seat: int) -> None:
     if turn.draws == 0 and not rnd.draw_cards(seat, 1, "draw"):
         rnd.emit(ev.CannotDraw(seat))
         rnd.cannot_draw_streak += 1
-    if rnd.phase is Phase.TURN and rnd.current == seat:
+    if rnd.phase is TURN and rnd.current == seat:
         rnd.emit(ev.Passed(seat))
         if not rnd.stalemate_reached():
             rnd.next_turn(rnd.step(seat, 1))
@@ -440,16 +453,16 @@ def _expire_turn_no_mercy(rnd: Round, seat: int) -> None:
 
 
 EXPIRY: dict[Phase, Callable[[Round, int], None]] = {
-    Phase.TURN: _expire_turn,
-    Phase.CHOOSE_COLOR: lambda rnd, seat: choose_color(
+    TURN: _expire_turn,
+    CHOOSE_COLOR: lambda rnd, seat: choose_color(
         rnd, seat, ChooseColor(rnd.favourite_color(seat))),
-    Phase.ROULETTE: lambda rnd, seat: choose_color(
+    ROULETTE: lambda rnd, seat: choose_color(
         rnd, seat, ChooseColor(rnd.favourite_color(seat))),
-    Phase.CHALLENGE: lambda rnd, seat: rnd.take_pending(seat),
-    Phase.STACK: lambda rnd, seat: rnd.take_pending(seat),
-    Phase.CHOOSE_TARGET: lambda rnd, seat: choose_target(
+    CHALLENGE: lambda rnd, seat: rnd.take_pending(seat),
+    STACK: lambda rnd, seat: rnd.take_pending(seat),
+    CHOOSE_TARGET: lambda rnd, seat: choose_target(
         rnd, seat, ChooseTarget(rnd.default_target(seat))),
-    Phase.BUZZER: lambda rnd, seat: rnd.close_buzzer(rnd.buzz_waiting),
+    BUZZER: lambda rnd, seat: rnd.close_buzzer(rnd.buzz_waiting),
 }
 """The documented default of each decision when the host's timer runs out (RULEBOOK.md 6):
 a colour is the one the decider holds most of, a challenge or a pending draw is accepted, a

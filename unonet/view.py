@@ -85,34 +85,26 @@ def face_order(face: Face) -> tuple[str, str, int]:
 def observe(match: Match, seat: int | None) -> View:
     """The view of `seat`; None is a spectator's view (public information only)."""
     rnd = match.round
-    scores = match.scores
     teams = [team_of(match.rules, match.seats, s) for s in range(match.seats)]
     if rnd is None:
         seats = tuple(
-            SeatView(s, 0, scores[s], False, False, s in match.eliminated, teams[s])
+            SeatView(s, 0, match.scores[s], False, False, s in match.eliminated, teams[s])
             for s in range(match.seats)
         )
         return View(seat, match.round_no, match.phase, match.dealer, None, 1, (), seats, None,
                     None, 0, 0, None, None, None, match.winner)
-    flip = rnd.sight is not None  # UNO Flip
-    hidden = other_side(rnd.side)
-    seats = tuple(
-        SeatView(s, len(rnd.hands[s]), scores[s], s in rnd.uno_called, s in rnd.catchable,
-                 s in rnd.out or s in match.eliminated, teams[s],
-                 _other_sides(rnd, rnd.hands[s], hidden) if flip else ())
-        for s in range(match.seats)
-    )
     own = seat is not None and 0 <= seat < match.seats
-    phase = match.phase if match.phase is Phase.MATCH_OVER else rnd.phase
+    hidden = other_side(rnd.side)
+    flip = rnd.sight is not None  # UNO Flip
     return View(
         seat=seat,
         round_no=match.round_no,
-        phase=phase,
+        phase=match.phase if match.phase is Phase.MATCH_OVER else rnd.phase,
         dealer=rnd.dealer,
         current=None if rnd.phase is Phase.ROUND_OVER else rnd.current,
         direction=rnd.direction,
         hand=tuple(rnd.hands[seat]) if own and seat is not None else (),
-        seats=seats,
+        seats=_seat_views(match, rnd, teams),
         top_card=rnd.discard[-1] if rnd.discard else None,
         active_color=rnd.active_color,
         draw_pile=len(rnd.draw_pile),
@@ -126,6 +118,19 @@ def observe(match: Match, seat: int | None) -> View:
             rnd.manifest.face(rnd.draw_pile[-1], hidden) if flip and rnd.draw_pile else None
         ),
         dark_faces=_dark_faces(rnd, seat if own else None),
+    )
+
+
+def _seat_views(match: Match, rnd: RoundState, teams: list[int | None]) -> tuple[SeatView, ...]:
+    """What everybody sees of each seat: its card count, score, UNO, and in UNO Flip the other
+    sides of its hand."""
+    flip = rnd.sight is not None
+    hidden = other_side(rnd.side)
+    return tuple(
+        SeatView(s, len(rnd.hands[s]), match.scores[s], s in rnd.uno_called, s in rnd.catchable,
+                 s in rnd.out or s in match.eliminated, teams[s],
+                 _other_sides(rnd, rnd.hands[s], hidden) if flip else ())
+        for s in range(match.seats)
     )
 
 
