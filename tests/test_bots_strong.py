@@ -288,8 +288,10 @@ def _dealt(rules: RuleSet, hands: Sequence[Sequence[str]], top: str,
     return match, match.start_round()
 
 
-def _bot(match: Match, events: Sequence[Event], seat: int = 1) -> StrongBot:
-    bot = StrongBot(seat, match.rules, match.manifest, seed=3, budget=SMALL)
+def _bot(match: Match, events: Sequence[Event], seat: int = 1,
+         forget_rate: float | None = None) -> StrongBot:
+    bot = StrongBot(seat, match.rules, match.manifest, seed=3, budget=SMALL,
+                    forget_rate=forget_rate)
     deliver([bot], list(events))
     return bot
 
@@ -339,11 +341,12 @@ def test_a_pending_draw_is_stacked_or_taken_by_search() -> None:
 
 
 def test_the_strong_bot_calls_uno_catches_and_presses_b_by_rule() -> None:
+    # Its UNO goes with the play, unless it forgets (its rate: test_bots_fair.py); here none.
     match, events = _dealt(RuleSet(), [["r3", "g1"], ["r1", "g2"]], "r5")
-    bot = _bot(match, events)
+    bot = _bot(match, events, forget_rate=0.0)
     deliver([bot], match.apply(0, Play(_card(match, 0, "r3"), uno=True)))
     play = bot.act(match.view(1), match.legal_actions(1))
-    assert isinstance(play, Play) and play.uno  # it never forgets
+    assert isinstance(play, Play) and play.uno
 
     match, events = _dealt(RuleSet(), [["r1", "g2"], ["r3", "r4"]], "r5")
     bot = _bot(match, events)

@@ -61,14 +61,14 @@ class Rollouts:
     their outcomes for `seat`."""
 
     def __init__(self, seat: int, rules: RuleSet, manifest: DeckManifest, seats: int,
-                 root: NormalBot, scores: Sequence[int]) -> None:
+                 root: NormalBot, scores: Sequence[int], forget_rate: float = 0.0) -> None:
         self.seat = seat
         self.rules = rules
         self.seats = seats
         self.root = root
         self.scores = list(scores)
         self.bots = [NormalBot(s, rules, manifest, seed=s) for s in range(seats)]
-        self.bots[seat].forget_rate = 0.0  # the searching seat never forgets UNO
+        self.bots[seat].forget_rate = forget_rate  # the searching seat's own
         self.memory = self.bots[0]  # reads every event for all of them (shared memory)
         self.races = rules.jump_in != "off" or rules.sequences
         mate = partner(rules, seats, seat)
