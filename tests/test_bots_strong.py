@@ -36,6 +36,7 @@ from unonet.cards import Color
 from unonet.determinize import build_round, clone_round, table_for
 from unonet.events import Event
 from unonet.match import Match
+from unonet.matching import matches
 from unonet.phase import Phase
 from unonet.rules import RuleSet, preset
 from unonet.view import View, observe
@@ -407,3 +408,21 @@ def test_a_copied_round_is_independent_of_its_original() -> None:
         copy.apply(copy.current, legal[-1] if not isinstance(legal[-1], Catch) else legal[0])
     assert match.state() == before
     assert replace(SMALL, simulations=2).simulations == 2
+
+
+def test_a_player_who_drew_is_dealt_nothing_it_could_have_played_then() -> None:
+    match, events = _dealt(RuleSet(), [["g1", "g2", "y7"], ["r1", "b2", "b3"]], "r5",
+                           draws=["b9"])
+    bot = _bot(match, events)
+    deliver([bot], match.apply(0, Draw()))  # nothing to play on the red 5: it draws
+    assert match.pending_seat == 1
+    sampler = Sampler(bot.knowledge, match.view(1), match.rules, match.manifest)
+    rng = random.Random(5)
+    held = []
+    for _ in range(30):
+        world = sampler.sample(rng)
+        first = world.hands[0][:3]  # what it held when it drew (the b9 came after)
+        held += first
+        top = match.manifest.face(world.discard[-1])
+        assert not any(matches(match.manifest.face(c), top, Color.RED) for c in first)
+    assert len(set(held)) > 20 and sampler.relaxed == 0  # still a wide choice of deals
