@@ -64,6 +64,9 @@ RULE_SETS: dict[str, RuleSet] = {
     "no_mercy_deflect": preset("no_mercy", deflect=True, jump_in="identical", target=200),
     "lowest_wins": RuleSet(play_after_draw=False, action_finish=False, scoring="lowest_wins",
                            stacking="same_kind", stack_mix_wild=False, target=100),
+    "penalties_anyone": RuleSet(challenge_by="anyone", draw_when_playable="penalty",
+                                multi_finish="penalty", multiples=True, deflect=True,
+                                target=100),
 }
 """Every variant, the presets and each option of RULEBOOK section 2 in some combination."""
 
