@@ -59,9 +59,10 @@ MIN_WORLDS = 6
 """Samples every candidate gets before any is dropped: fewer make the standard error itself
 too uncertain to judge by."""
 
-SETTLED = 0.03
+SETTLED = 0.02
 """The search stops early once no candidate can beat the normal policy's choice by this much
-(a 3% better chance of winning the round), at PRUNE_Z standard errors: moves that come to
+(two points a round, in the playouts' units: unonet.bots.playout), at PRUNE_Z standard
+errors: moves that come to
 the same on every sample (two colours when no card follows, a run or its first card) are
 told apart in a few samples, and the time goes to the decisions that matter."""
 
@@ -178,7 +179,7 @@ class StrongBot(Bot):
             report.fallback = str(exc)
             return default
         rollouts = Rollouts(self.seat, self.rules, self.manifest, len(view.seats), self.normal,
-                            [s.score for s in view.seats], self.forget_rate)
+                            [s.score for s in view.seats], self.forget_rate, view.round_no)
         rng = random.Random(self.seed * 1_000_003 + self.decisions)
         return Search(sampler, rollouts, self._template(view), candidates, default,
                       self.budget, rng, report)
