@@ -20,13 +20,17 @@ from client.network import LinkConfig
 from host.settings import TableTimings
 from unonet import events as ev
 from unonet.actions import Action, CallUno
-from unonet.bots import POLICIES, NormalBot
+from unonet.bots import POLICIES, NormalBot, SearchBudget, make_bot
 from unonet.bots.base import HUMAN_REACTION
 from unonet.bots.driver import play_match
 from unonet.match import MATCH_OVER, Match
 from unonet.rules import RuleSet
 
 # -- forgetting UNO ------------------------------------------------------------------------------
+
+QUICK = SearchBudget(seconds=None, simulations=4)
+"""The strong bot's search cut to a few playouts: forgetting is its UNO rule's, not its
+search's, and a dozen matches of it at its full budget would take minutes."""
 
 Stretch = tuple[int, int, bool]
 """(match seed, seat, whether it called UNO) for each time a seat reached one card."""
@@ -41,8 +45,8 @@ def _stretches(level: str, seeds: range, rates: Sequence[float | None] = (None,)
     caught = 0
     for seed in seeds:
         match = Match(RuleSet(target=200), 4, bytes([seed, 16]))
-        bots = [POLICIES[level](s, match.rules, match.manifest, seed=bot_seed * 100 + s,
-                                forget_rate=rates[s]) for s in range(4)]
+        bots = [make_bot(level, s, match.rules, match.manifest, seed=bot_seed * 100 + s,
+                         forget_rate=rates[s], budget=QUICK) for s in range(4)]
         open_: dict[int, bool] = {}  # seat at one card -> called yet
 
         def listen(seat: int, action: Action, events: list[ev.Event],

@@ -17,13 +17,15 @@ by the client); the wire and the command line keep the policy names."""
 
 
 def make_bot(level: str, seat: int, rules: RuleSet, manifest: DeckManifest, seed: int = 0,
-             budget: SearchBudget | None = None) -> Bot:
+             budget: SearchBudget | None = None, forget_rate: float | None = None) -> Bot:
     """A bot of policy `level` for `seat`; `budget` is the strong bot's think budget (the
-    others answer at once). KeyError for a level that does not exist."""
+    others answer at once); `forget_rate` None is the level's own. KeyError for a level that
+    does not exist."""
     policy = POLICIES[level]
     if policy is StrongBot:
-        return StrongBot(seat, rules, manifest, seed=seed, budget=budget)
-    return policy(seat, rules, manifest, seed=seed)
+        return StrongBot(seat, rules, manifest, seed=seed, forget_rate=forget_rate,
+                         budget=budget)
+    return policy(seat, rules, manifest, seed=seed, forget_rate=forget_rate)
 
 
 __all__ = ["DEFAULT_BUDGET", "LEVEL_NAMES", "POLICIES", "Bot", "NormalBot", "RandomBot",

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from unonet import events as ev
-from unonet.cards import CHALLENGEABLE_KINDS, DeckManifest, Face, Kind
+from unonet.cards import CHALLENGEABLE_KINDS, Color, DeckManifest, Face, Kind
 from unonet.events import Position
 from unonet.flip_deck import LIGHT
 from unonet.in_play import face_in_play
@@ -36,7 +36,23 @@ from unonet.phase import Phase
 from unonet.rules import RuleSet
 from unonet.view import View
 
-__all__ = ["Knowledge", "Pool"]
+__all__ = ["Knowledge", "Pool", "Void"]
+
+
+@dataclass(frozen=True, slots=True)
+class Void:
+    """What `seat` did not hold at `positions`. `top` set: it drew in its turn, so none of
+    them could be played on `top` with `color` in play (a player draws when it has nothing to
+    play; the rules let one draw anyway, and the sampler drops this when no deal fits it).
+    `top` None: it played a Wild Draw Four (or Flip's challengeable wild draw card) with
+    `color` in play, so none of them was of `color`: certain under wd4_policy=enforce, else
+    what an honest player's card says (`honest`; a challenge found guilty removes it)."""
+
+    seat: int
+    positions: frozenset[Position]
+    top: int | None
+    color: Color | None
+    honest: bool = False
 
 
 @dataclass(slots=True)
@@ -83,6 +99,10 @@ class Knowledge:
         self.serial = 0  # counts the engine's turn serial (turns, decisions, buzzer races)
         self.own_draws = 0  # this seat's draws in its current turn
         self.round_over = False
+        self.color: Color | None = None  # the colour in play
+        self.voids: list[Void] = []
+        self.drew: set[int] = set()  # seats that drew in the current turn
+        self.expired = False  # the host's timer played the current turn
 
     # -- following events ------------------------------------------------------------------
 
@@ -102,6 +122,14 @@ class Knowledge:
 
     def _cards_drawn(self, event: ev.CardsDrawn) -> None:
         self._seats(event.seat)
+        if event.reason == "draw" and event.seat not in self.drew:
+            self.drew.add(event.seat)
+            hand = self.hands[event.seat]
+            # Under action_finish=false a last card that matches may still not be played.
+            if (event.seat != self.seat and not self.expired and self.side == LIGHT
+                    and self.discard and hand and (self.rules.action_finish or len(hand) > 1)):
+                self.voids.append(Void(event.seat, frozenset(hand), self.discard[-1],
+                                       self.color))
         pile = self.pile
         for position in event.positions:
             if pile and pile[0] == position:
@@ -123,6 +151,8 @@ class Knowledge:
             self.pile.remove(event.position)
         self._to_discard(event.card, event.position)
         self.top_seat = None
+        face = self.face(event.card)
+        self.color = face.color if face is not None else None
 
     def _to_discard(self, card: int, position: Position) -> None:
         self.discard.append(card)
@@ -160,10 +190,19 @@ class Knowledge:
         self.top_seat = event.seat
         self.cannot_draw_streak = 0
         face = self.face(event.card)
+        before = self.color
+        self.color = event.color if event.color is not None else (
+            face.color if face is not None and face.color is not None else self.color)
         if face is not None and (face.draw_amount or face.kind is Kind.WILD_DRAW_COLOR):
+            answering = bool(self.chain)  # stacked on a pending draw: no colour rule then
             self.chain.append(face)
             if face.kind in CHALLENGEABLE_KINDS:
                 self.wd4_positions = tuple(hand)
+                policy = self.rules.wd4_policy
+                if (policy != "free" and event.seat != self.seat and before is not None
+                        and self.side == LIGHT and hand and not answering):
+                    self.voids.append(Void(event.seat, frozenset(hand), None, before,
+                                           honest=policy == "challenge"))
 
     def _cards_discarded(self, event: ev.CardsDiscarded) -> None:
         self._seats(event.seat)
@@ -205,6 +244,7 @@ class Knowledge:
         self.side = event.side
         self.top_seat = None
         face = self.face(event.top)
+        self.color = face.color if face is not None else None
         self.color_from_flip = event.seat if face is not None and face.is_wild else None
 
     def _other_sides_shown(self, event: ev.OtherSidesShown) -> None:
@@ -227,10 +267,14 @@ class Knowledge:
         self.chain = []
         self.wd4_positions = ()
         self.own_draws = 0
+        self.drew.clear()
+        self.expired = False
 
     def _decision_pending(self, event: ev.DecisionPending) -> None:
         self.serial += 1
         self.own_draws = 0
+        self.drew.clear()
+        self.expired = False
         if event.kind != Phase.CHOOSE_COLOR.value:
             self.color_from_flip = None
 
@@ -239,6 +283,15 @@ class Knowledge:
 
     def _color_chosen(self, event: ev.ColorChosen) -> None:
         self.color_from_flip = None
+        self.color = event.color
+
+    def _expired(self, event: ev.Expired) -> None:
+        self.expired = True
+
+    def _challenged(self, event: ev.Challenged) -> None:
+        if event.guilty:  # it held the colour after all
+            self.voids = [v for v in self.voids
+                          if not (v.seat == event.target and v.top is None)]
 
     def _cannot_draw(self, event: ev.CannotDraw) -> None:
         self.cannot_draw_streak += 1
@@ -316,6 +369,8 @@ _HANDLERS: dict[type, Callable[[Knowledge, Any], None]] = {
     ev.DecisionPending: Knowledge._decision_pending,
     ev.BuzzerOpened: Knowledge._buzzer_opened,
     ev.ColorChosen: Knowledge._color_chosen,
+    ev.Expired: Knowledge._expired,
+    ev.Challenged: Knowledge._challenged,
     ev.CannotDraw: Knowledge._cannot_draw,
     ev.KnockedOut: Knowledge._knocked_out,
     ev.JumpInRefused: Knowledge._jump_in_refused,

@@ -29,7 +29,7 @@ from unonet.match import Match
 from unonet.phase import Phase
 from unonet.round import Round
 from unonet.rules import RuleSet
-from unonet.scoring import partner, round_points
+from unonet.scoring import match_winner, partner, round_points
 from unonet.view import observe
 
 __all__ = ["Outcome", "Rollouts"]
@@ -38,12 +38,21 @@ MAX_STEPS = 2_000
 """A simulation that has not ended after this many actions is scored as it stands (hand
 sizes): the engine's rounds always end, but a No Mercy round of bots can run long."""
 
-POINTS_WEIGHT = 0.25
-"""How much a round's points count beside winning it: a win is worth 1, and 100 points more
-for the seat (or less for its opponents) this much. Matches are won on points, so a win that
-scores little and a loss that gives little away are told apart, but winning comes first."""
-
 POINTS_SCALE = 100.0
+"""A round is worth its points: 100 points more for the searching seat than for its best
+opponent (under lowest_wins and elimination, 100 fewer than their mean) count 1. Matches are
+won on points: a round won with few points and one lost holding many are worth their points,
+not a win and a loss."""
+
+WIN_BONUS = 0.25
+"""What winning the round adds to its points: of two moves that score alike, the one that wins
+more often (a win also deals the next round's first move elsewhere, and ends the others'
+chances)."""
+
+MATCH_WORTH = 3.0
+"""A round that ends the match is worth this, won or lost, whatever its points: from 300
+points the match is what counts (a seat near the target plays to end it, its opponents to stop
+it)."""
 
 
 class Outcome:
@@ -61,14 +70,16 @@ class Rollouts:
     their outcomes for `seat`."""
 
     def __init__(self, seat: int, rules: RuleSet, manifest: DeckManifest, seats: int,
-                 root: NormalBot, scores: Sequence[int]) -> None:
+                 root: NormalBot, scores: Sequence[int], forget_rate: float = 0.0,
+                 round_no: int = 1) -> None:
         self.seat = seat
         self.rules = rules
         self.seats = seats
         self.root = root
         self.scores = list(scores)
+        self.round_no = round_no
         self.bots = [NormalBot(s, rules, manifest, seed=s) for s in range(seats)]
-        self.bots[seat].forget_rate = 0.0  # the searching seat never forgets UNO
+        self.bots[seat].forget_rate = forget_rate  # the searching seat's own
         self.memory = self.bots[0]  # reads every event for all of them (shared memory)
         self.races = rules.jump_in != "off" or rules.sequences
         mate = partner(rules, seats, seat)
@@ -179,31 +190,41 @@ class Rollouts:
     # -- scoring -------------------------------------------------------------------------------
 
     def _value(self, rnd: Round) -> float:
-        """The round's worth to the searching seat (its team): 1 for a win, plus or minus
-        POINTS_WEIGHT per POINTS_SCALE points of difference with the best of its opponents
-        (under lowest_wins and elimination, points are a loss: fewer is better)."""
+        """The round's worth to the searching seat (its team): ±MATCH_WORTH if it ends the
+        match (unonet.scoring.match_winner; under elimination, reaching the target puts the
+        seat out), else its points (POINTS_SCALE) and WIN_BONUS for a win."""
         if _phase(rnd) is not Phase.ROUND_OVER or rnd.winner is None:
             return self._estimate(rnd)
-        points = round_points(self.rules, rnd.manifest, rnd.winner, rnd.hands, rnd.knocked_out,
+        rules = self.rules
+        points = round_points(rules, rnd.manifest, rnd.winner, rnd.hands, rnd.knocked_out,
                               rnd.penalty_points, self.scores, rnd.side)
         team = self.team
+        totals = [score + gained for score, gained in zip(self.scores, points, strict=True)]
+        if rules.scoring == "elimination":
+            if totals[self.seat] >= rules.target:
+                return -MATCH_WORTH
+        else:
+            champion = match_winner(rules, totals, self.round_no, rnd.absent, rnd.winner)
+            if champion is not None:
+                return MATCH_WORTH if champion in team else -MATCH_WORTH
         others = [points[s] for s in range(self.seats) if s not in team and s not in rnd.absent]
         mine = points[self.seat]
         diff: float
-        if self.rules.scoring == "winner_collects":
+        if rules.scoring == "winner_collects":
             diff = mine - (max(others) if others else 0)
         else:
             diff = (sum(others) / len(others) if others else 0) - mine
-        won = 1.0 if rnd.winner in team else 0.0
-        return won + POINTS_WEIGHT * diff / POINTS_SCALE
+        won = WIN_BONUS if rnd.winner in team else 0.0
+        return won + diff / POINTS_SCALE
 
     def _estimate(self, rnd: Round) -> float:
-        """An unfinished simulation: the searching seat's share of the chances, fewer cards
-        counting for more."""
+        """An unfinished simulation: the searching seat's share of the chances (fewer cards
+        counting for more) of the win's bonus."""
         weights = {s: 1.0 / (1 + len(rnd.hands[s])) ** 2
                    for s in range(self.seats) if s not in rnd.out}
         total = sum(weights.values())
-        return sum(w for s, w in weights.items() if s in self.team) / total if total else 0.0
+        share = sum(w for s, w in weights.items() if s in self.team) / total if total else 0.0
+        return WIN_BONUS * share
 
 
 def _may_race(rnd: Round, seat: int) -> bool:

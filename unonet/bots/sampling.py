@@ -5,7 +5,9 @@ view; each `sample(rng)` is one determinization (unonet.determinize.World): ever
 position gets a card its pool could hold (the cards of its shuffle never seen at a position of
 that shuffle), uniformly. So the other hands hold only cards this seat has not seen elsewhere,
 the cards a challenge revealed or a 7 or a 0 handed over stay where they went, a reshuffled
-pile holds what was reshuffled, and the counts are the view's.
+pile holds what was reshuffled, and the counts are the view's. A player who drew in its turn
+is taken to have had nothing to play (READS_DRAWS): the cards it held then are none that
+matched the top card.
 
 UNO Flip adds the faces everybody sees: the side not in play of every card in every hand and of
 the pile's top card, remembered by position (a position seen on both sides is known on both),
@@ -31,11 +33,22 @@ from unonet.cards import DeckManifest, Face, build_manifest
 from unonet.determinize import World
 from unonet.events import Position
 from unonet.flip_deck import dark_faces
+from unonet.matching import matches
 from unonet.phase import Phase
 from unonet.rules import RuleSet
 from unonet.view import View
 
 __all__ = ["Inconsistent", "Sampler"]
+
+READS_DRAWS = True
+"""Whether a draw in one's turn says the drawer had nothing to play (`Knowledge.voids`): true of
+the bots, and of most players (the official rules let one draw anyway); a sample that cannot
+keep it for every position keeps it where it can (`Sampler.relaxed`)."""
+
+HONEST = 0.85
+"""The share of samples in which a Wild Draw Four's player (under wd4_policy=challenge) held
+no card of the colour it covered, as the rules say it may not: most players play it honestly,
+and the rest is what makes a challenge worth weighing."""
 
 FLIP_ATTEMPTS = 20
 """Tries at a Flip pairing before giving up on a decision: a greedy fill can corner itself
@@ -90,8 +103,88 @@ class Sampler:
             raise Inconsistent("a position is in two places")
         self._fixed = {p: seen[p] for p in placed if p in seen}
         self._state = self._public_state()
+        self.certain, self.honest = self._voids() if READS_DRAWS else ({}, {})
+        self.forbidden = self.certain  # this sample's (`sample` adds `honest` most times)
+        self.relaxed = 0  # samples in which no fill kept every void (counted for the reports)
         if self.flip:
             self._flip_setup()
+
+    def _voids(self) -> tuple[dict[Position, frozenset[int]], dict[Position, frozenset[int]]]:
+        """For each hidden position in a hand, the cards it cannot hold (its holder drew with
+        it in hand, so it did not match the top card then; or under wd4_policy=enforce played
+        a Wild Draw Four, so it was not of the colour in play), and apart, those an honest
+        Wild Draw Four says (unonet.bots.knowledge.Void)."""
+        located = set(self.hidden)
+        banned: dict[tuple[int | None, object], frozenset[int]] = {}
+        faces = [self.manifest.face(c) for c in range(len(self.manifest))]
+        certain: dict[Position, frozenset[int]] = {}
+        honest: dict[Position, frozenset[int]] = {}
+        for void in self.knowledge.voids:
+            key = (void.top, void.color)
+            found = banned.get(key)
+            if found is None and void.top is not None:
+                top = faces[void.top]
+                found = frozenset(c for c, f in enumerate(faces) if matches(f, top, void.color))
+            elif found is None:
+                found = frozenset(c for c, f in enumerate(faces) if f.color == void.color)
+            banned[key] = found
+            out = honest if void.honest else certain
+            for p in void.positions:
+                if p in located:
+                    out[p] = out.get(p, frozenset()) | found
+        return certain, honest
+
+    def _fill(self, positions: list[Position], cards: list[int],
+              rng: random.Random) -> dict[Position, int]:
+        """`cards` dealt at random to `positions`, each position with cards it cannot hold
+        (`forbidden`) first taking one it can; a swap with a position filled before mends a
+        dead end, and if none does, that position takes any card (`relaxed`)."""
+        forbidden = self.forbidden
+        constrained = [p for p in positions if p in forbidden]
+        if not constrained:
+            shuffled = list(cards)
+            rng.shuffle(shuffled)
+            return dict(zip(positions, shuffled, strict=True))
+        rng.shuffle(constrained)
+        constrained.sort(key=lambda p: -len(forbidden[p]))  # the narrowest first
+        free = list(cards)
+        placed: dict[Position, int] = {}
+        relaxed = False
+        for p in constrained:
+            banned = forbidden[p]
+            options = [c for c in free if c not in banned]
+            swapped = None if options else self._swap(p, placed, free)
+            if options:
+                card = rng.choice(options)
+            elif swapped is not None:
+                card = swapped
+            else:
+                relaxed = True
+                card = rng.choice(free)
+            free.remove(card)
+            placed[p] = card
+        rest = [p for p in positions if p not in placed]
+        rng.shuffle(free)
+        placed.update(zip(rest, free, strict=True))
+        self.relaxed += relaxed
+        return placed
+
+    def _swap(self, p: Position, placed: dict[Position, int], free: list[int]) -> int | None:
+        """A card placed earlier at `q` that `p` may hold, replaced at `q` by a free card that
+        `q` may hold; it is put back in `free` for the caller to take."""
+        forbidden = self.forbidden
+        banned = forbidden[p]
+        for q, u in placed.items():
+            if u in banned:
+                continue
+            q_banned = forbidden.get(q, frozenset())
+            for x in free:
+                if x not in q_banned:
+                    free.remove(x)
+                    placed[q] = x
+                    free.append(u)
+                    return u
+        return None
 
     # -- the state a view does not name ------------------------------------------------------
 
@@ -172,13 +265,17 @@ class Sampler:
         self.constraints: dict[Position, tuple[Face | None, Face | None]] = {}
         for p in self.hidden:
             light, dark = k.light_seen.get(p), k.dark_seen.get(p)
-            if light is not None or dark is not None:
+            if light is not None or dark is not None or p in self.certain or p in self.honest:
                 self.constraints[p] = (light, dark)
         self.public_dark = {c for c, _ in view.dark_faces} - {
             c for p in k.hands[k.seat] if (c := k.seen_at.get(p)) is not None}
 
     def _flip_assign(self, rng: random.Random) -> tuple[dict[Position, int], dict[int, Face]]:
-        for _ in range(FLIP_ATTEMPTS):
+        for attempt in range(2 * FLIP_ATTEMPTS):
+            if attempt == FLIP_ATTEMPTS and self.forbidden:
+                # What the draws said (the voids) may be wrong, what was seen cannot be.
+                self.forbidden = {}
+                self.relaxed += 1
             found = self._flip_try(rng, relax=False)
             if found is not None:
                 return found
@@ -188,11 +285,14 @@ class Sampler:
         assert found is not None
         return found
 
-    def _usable(self, card: int, want: tuple[Face | None, Face | None],
-                pool: Counter[Face]) -> bool:
-        """Whether `card` may show the faces `want` (light, dark) seen on a position."""
+    def _usable(self, card: int, position: Position, pool: Counter[Face]) -> bool:
+        """Whether `card` may be at `position`: show the faces seen on it (light, dark), and be
+        none of the cards its holder could not have held (`forbidden`)."""
+        want = self.constraints[position]
         want_light, want_dark = want
         if want_light is not None and self.light[card] != want_light:
+            return False
+        if card in self.forbidden.get(position, ()):
             return False
         if want_dark is None:
             return True
@@ -219,10 +319,13 @@ class Sampler:
             done: list[Position] = []
             for p in constrained:
                 want_light, want_dark = constraints[p]
+                banned = self.forbidden.get(p, frozenset())
                 options: list[int] = []
                 weights: list[float] = []
                 for card in free:
                     if want_light is not None and light[card] != want_light:
+                        continue
+                    if card in banned:
                         continue
                     if want_dark is None:
                         weight = 1.0
@@ -265,15 +368,14 @@ class Sampler:
         `q` an untold card where a told one was needed later, or the other way round). The
         free card goes to `q` here; the card returned is removed from `free` by the caller,
         so it is put back in `free` first."""
-        want = self.constraints[p]
         for q in done:
             u = placed[q]
             paired = pairing.pop(u, None)
             if paired is not None:
                 pool[paired] += 1
-            if self._usable(u, want, pool):
+            if self._usable(u, p, pool):
                 for x in free:
-                    if self._usable(x, self.constraints[q], pool):
+                    if self._usable(x, q, pool):
                         free.remove(x)
                         placed[q] = x
                         want_dark = self.constraints[q][1]
@@ -292,6 +394,12 @@ class Sampler:
     def sample(self, rng: random.Random) -> World:
         """One determinization: every hidden card placed, drawn with `rng`."""
         k = self.knowledge
+        self.forbidden = self.certain
+        if self.honest and rng.random() < HONEST:
+            merged = dict(self.certain)
+            for p, more in self.honest.items():
+                merged[p] = merged.get(p, frozenset()) | more
+            self.forbidden = merged
         placed = dict(self._fixed)
         manifest = self.manifest
         if self.flip:
@@ -302,9 +410,7 @@ class Sampler:
                                                for c in range(len(self.manifest))])
         else:
             for positions, cards in self.groups:
-                shuffled = list(cards)
-                rng.shuffle(shuffled)
-                placed.update(zip(positions, shuffled, strict=True))
+                placed.update(self._fill(positions, cards, rng))
         size = len(manifest)
         origin: list[Position] = [(0, 0)] * size
         hands: list[list[int]] = []

@@ -18,9 +18,9 @@ What it decides by search: every play (which card, which colour for a wild, whic
 under sequences and multiples), drawing, playing or keeping a drawn card, answering a pending
 draw (stack, deflect, take it), challenging a Wild Draw Four or accepting it, the colour named
 for a first-card Wild or a Color Roulette, and whom a 7 swaps with. What it decides by rule,
-all of it the normal policy's reaction with UNO never forgotten: call UNO with the play that
-leaves one card (always), catch whoever forgot theirs, press B at once in a buzzer race, and
-jump in (or go on with its run) with the card the normal policy picks.
+all of it the normal policy's reaction: call UNO with the play that leaves one card (it
+forgets one time in twenty, FORGET_RATE), catch whoever forgot theirs, press B at once in a
+buzzer race, and jump in (or go on with its run) with the card the normal policy picks.
 
 It reads only its view and the events addressed to it (unonet.bots.knowledge), as every bot:
 what it would do is a function of those and of its seed. Its budget is a time and a number of
@@ -59,11 +59,16 @@ MIN_WORLDS = 6
 """Samples every candidate gets before any is dropped: fewer make the standard error itself
 too uncertain to judge by."""
 
-SETTLED = 0.03
+SETTLED = 0.02
 """The search stops early once no candidate can beat the normal policy's choice by this much
-(a 3% better chance of winning the round), at PRUNE_Z standard errors: moves that come to
+(two points a round, in the playouts' units: unonet.bots.playout), at PRUNE_Z standard
+errors: moves that come to
 the same on every sample (two colours when no card follows, a run or its first card) are
 told apart in a few samples, and the time goes to the decisions that matter."""
+
+FORGET_RATE = 0.05
+"""How often the strong bot forgets to call UNO: a strong player rarely does, but a bot that
+never did would make watching it for a catch pointless (the bots are fair game: issue 12)."""
 
 PREFER_SE = 1.0
 """When the budget ends with several candidates left, another move replaces the normal
@@ -110,7 +115,7 @@ class SearchReport:
 class StrongBot(Bot):
     """Determinized Monte Carlo search with normal-policy playouts (see the module)."""
 
-    forget_rate = 0.0
+    forget_rate = FORGET_RATE
 
     def __init__(self, seat: int, rules: RuleSet, manifest: DeckManifest, seed: int = 0,
                  forget_rate: float | None = None, budget: SearchBudget | None = None) -> None:
@@ -120,7 +125,8 @@ class StrongBot(Bot):
         self.knowledge = Knowledge(seat, rules, manifest)
         self.normal = NormalBot(seat, rules, manifest, seed=seed, forget_rate=0.0)
         """The normal policy from this seat: its reactions, its memory of the face-up cards
-        (the playouts start from it), and its choice, kept when the search cannot beat it."""
+        (the playouts start from it), and its choice, kept when the search cannot beat it.
+        It never forgets UNO itself: this bot's own forget rate decides (`with_uno`)."""
         self.decisions = 0
         self.last: SearchReport | None = None
         self._thinking: tuple[View, tuple[Action, ...], Search] | None = None
@@ -130,7 +136,7 @@ class StrongBot(Bot):
         self.normal.observe(event)
 
     def react(self, view: View, legal: Sequence[Action]) -> Action | None:
-        return self.normal.react(view, legal)
+        return self.normal.react(view, self.uno_calls(view, legal))
 
     def act(self, view: View, legal: Sequence[Action]) -> Action:
         answer = self.ponder(view, legal, math.inf)
@@ -148,13 +154,13 @@ class StrongBot(Bot):
             started = self._start(view, legal)
             if not isinstance(started, Search):
                 self._thinking = None
-                return started
+                return self.with_uno(view, started)
             thinking = self._thinking = (view, key, started)
         search = thinking[2]
         if not search.run(seconds):
             return None
         self._thinking = None
-        return search.choice()
+        return self.with_uno(view, search.choice())
 
     def _start(self, view: View, legal: Sequence[Action]) -> Action | Search:
         """The answer when there is nothing to search, else a search of this decision."""
@@ -173,7 +179,7 @@ class StrongBot(Bot):
             report.fallback = str(exc)
             return default
         rollouts = Rollouts(self.seat, self.rules, self.manifest, len(view.seats), self.normal,
-                            [s.score for s in view.seats])
+                            [s.score for s in view.seats], self.forget_rate, view.round_no)
         rng = random.Random(self.seed * 1_000_003 + self.decisions)
         return Search(sampler, rollouts, self._template(view), candidates, default,
                       self.budget, rng, report)
