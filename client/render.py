@@ -911,7 +911,9 @@ def waiting_for(model: ClientModel, look: Look, width: int) -> Line:
             return [("class:turn", tr("ui.your_turn_none"))]
         return [("class:turn", tr("ui.your_turn_pass"))]
     if model.jump_in_open:
-        return [("class:prompt", tr("ui.jump_in", name=name))]
+        selected = model.selected_card
+        card = selected if selected in model.playable else min(model.playable)
+        return [("class:prompt", tr("ui.jump_in", name=name, card=tr.card(model.face(card))))]
     return [("", tr("ui.turn_of", name=name))]
 
 

@@ -139,7 +139,9 @@ def build_registry(options: HostOptions, journal_dir: Path, now: float,
     back empty, as they opened); `signer` signs their trust messages (the host's identity
     key). Raises ValueError for two journals of one table number (unonet/cli.py says so
     before anything starts)."""
-    timings = TableTimings(bot_delay=options.bot_delay, bot_search=options.bot_search)
+    # --bot-delay 0 (a table played as fast as it goes) drops the jump-in wait with it.
+    timings = TableTimings(bot_delay=options.bot_delay, bot_search=options.bot_search,
+                           jump_in_wait=TableTimings().jump_in_wait if options.bot_delay else 0.0)
     registry = Registry(timings, signer)
     registry.journals.interval = options.journal_sync / 1000 if options.journal_sync else None
     registry.journal_dir = journal_dir  # the tables clients open journal theirs too

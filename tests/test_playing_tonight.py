@@ -10,6 +10,7 @@ import re
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -340,3 +341,49 @@ def test_leaving_says_what_happens_to_the_seat_and_how_to_come_back(
     again = terminal(served.join("--name", "Bea", "--table", "0"), *size)
     screen = " ".join(again.wait_text("taken while you were away").split())
     assert "Refused: your seat" not in screen and "no table" not in screen, screen
+
+
+# -- 4. a jump-in you can land ------------------------------------------------------------------
+
+
+def play_our_turn(term: Terminal, screen: str) -> None:
+    """What a player does on their turn: name a colour, play the selected card, else draw."""
+    if "Colour for" in screen or "Choose the colour" in screen:
+        term.keys("1")
+    elif "Enter plays" in screen and "Jump in" not in screen:
+        term.keys("Enter")
+    elif "Your turn" in screen or "Space keeps it" in screen:
+        term.keys("Space")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_jump_in_against_bots_can_be_landed_with_enter(
+    terminal: Callable[..., Terminal], size: tuple[int, int]
+) -> None:
+    """Found in tmux: "Jump in: Enter plays a playable card" while the selection sat on one that
+    could not, and the window closed with the bots' 0.8 s: in three minutes not one jump-in
+    landed. The selection is on the card that can jump in, the bot waits for a person, and
+    Enter lands it."""
+    term = terminal(f"{UNONET} play --bots 3 --set jump_in=same_face --name Tess", *size)
+    deadline = time.monotonic() + 4 * BOUND
+    landed = False
+    while not landed and time.monotonic() < deadline:
+        screen = term.screen()
+        if "Jump in now: Enter plays" in screen:
+            selected = re.search(r">\*\[", screen)
+            assert selected is not None, screen  # the selection is on a card that plays
+            jumps = screen.count("Tess jumps in")
+            term.keys("Enter")
+            after = term.wait(lambda s, before=jumps: "Jump in now" not in s
+                              or s.count("Tess jumps in") > before, "the window closing")
+            landed = "Tess jumps in" in after
+        elif "Round 1 ends" in screen or "round ends" in screen.lower():
+            term.keys("Enter")
+        else:
+            play_our_turn(term, screen)
+        time.sleep(0.2)
+    assert landed, term.screen()
+    term.keys("q")
+    term.wait_text("Leave?")
+    term.keys("y")
+    term.wait_text("UNONET-EXIT=")
