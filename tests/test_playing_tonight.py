@@ -356,6 +356,12 @@ def play_our_turn(term: Terminal, screen: str) -> None:
         term.keys("Space")
 
 
+def closed(jumps: int) -> Callable[[str], bool]:
+    """Whether a screen shows the jump-in window over: gone, or one more jump-in of ours."""
+    return lambda screen: ("Jump in now" not in screen
+                           or screen.count("Tess jumps in") > jumps)
+
+
 @pytest.mark.parametrize("size", SIZES)
 def test_a_jump_in_against_bots_can_be_landed_with_enter(
     terminal: Callable[..., Terminal], size: tuple[int, int]
@@ -372,10 +378,8 @@ def test_a_jump_in_against_bots_can_be_landed_with_enter(
         if "Jump in now: Enter plays" in screen:
             selected = re.search(r">\*\[", screen)
             assert selected is not None, screen  # the selection is on a card that plays
-            jumps = screen.count("Tess jumps in")
             term.keys("Enter")
-            after = term.wait(lambda s, before=jumps: "Jump in now" not in s
-                              or s.count("Tess jumps in") > before, "the window closing")
+            after = term.wait(closed(screen.count("Tess jumps in")), "the window closing")
             landed = "Tess jumps in" in after
         elif "Round 1 ends" in screen or "round ends" in screen.lower():
             term.keys("Enter")
