@@ -667,8 +667,8 @@ def other_side_row(model: ClientModel, seat: int, width: int, look: Look) -> Lin
     one face fits, nothing (a count alone said only what the hand's count says). Colour: each
     colour's faces on one chip of that colour; plain: codes, `O3 K+5 W`."""
     view = model.view
-    if view is None or not 0 <= seat < len(view.seats):
-        return []
+    if view is None or not 0 <= seat < len(view.seats) or seat == view.seat:
+        return []  # our own cards' other side faces away from us, as at a real table
     faces = sorted(view.seats[seat].other_sides, key=shown_order)
     whole = face_row(faces, look)
     if width_of(whole) <= width:

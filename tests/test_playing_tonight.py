@@ -391,3 +391,24 @@ def test_a_jump_in_against_bots_can_be_landed_with_enter(
     term.wait_text("Leave?")
     term.keys("y")
     term.wait_text("UNONET-EXIT=")
+
+
+# -- 9. Flip: your own cards' backs face away from you --------------------------------------------
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_flip_shows_the_other_side_of_the_others_hands_never_of_ours(
+    terminal: Callable[..., Terminal], size: tuple[int, int]
+) -> None:
+    """Found in tmux: UNO Flip showed a player the other side of its own cards, which nobody
+    sees of their own hand at a real table. Ana's row shows her cards' other side; ours none."""
+    term = terminal(f"{UNONET} play --bots 1 --rules flip --name Tess", *size)
+    screen = term.wait(lambda s: "Tess (you)" in s and "Light side" in s, "the Flip table")
+    ana = next(line for line in screen.splitlines() if "Ana " in line)
+    mine = next(line for line in screen.splitlines() if "Tess (you)" in line)
+    assert re.search(r"pts( dealer)? +[OPKCW]", ana), ana  # the dark side: O P K C, wilds W
+    assert re.fullmatch(r"[▶ ]+Tess \(you\) +\d+ cards \d+ pts( dealer)?", mine.rstrip()), mine
+    term.keys("q")
+    term.wait_text("Leave?")
+    term.keys("y")
+    term.wait_text("UNONET-EXIT=")

@@ -96,10 +96,12 @@ def observe(match: Match, seat: int | None) -> View:
                     None, 0, 0, None, None, None, match.winner)
     flip = rnd.sight is not None  # UNO Flip
     hidden = other_side(rnd.side)
+    # UNO Flip: every hand's other side but the viewer's own, which faces away from its
+    # player at a real table (found in tmux: the client showed a player its own cards' backs).
     seats = tuple(
         SeatView(s, len(rnd.hands[s]), scores[s], s in rnd.uno_called, s in rnd.catchable,
                  s in rnd.out or s in match.eliminated, teams[s],
-                 _other_sides(rnd, rnd.hands[s], hidden) if flip else ())
+                 _other_sides(rnd, rnd.hands[s], hidden) if flip and s != seat else ())
         for s in range(match.seats)
     )
     own = seat is not None and 0 <= seat < match.seats
