@@ -1554,6 +1554,10 @@ def too_small(model: ClientModel, width: int, height: int) -> list[Line]:
     return [[("class:prompt", part)] for part in wrap(text, width)]
 
 
+HAND_ROWS = 5
+"""The most lines the hand takes: its title and two rows of cards, each with its keys."""
+
+
 def game_body(model: ClientModel, width: int, height: int, look: Look) -> list[Line]:
     table = players(model, width, look, height - 8 - 3)  # leave the log a heading and 2 lines
     waiting = status(model, look, width)
@@ -1572,9 +1576,12 @@ def game_body(model: ClientModel, width: int, height: int, look: Look) -> list[L
     else:
         notices = [notice]
     lines: list[Line] = [*table, centre(model, look, width), waiting, *notices]
-    hand_rows = 5
+    hand = hand_lines(model, width, HAND_ROWS, look)[:HAND_ROWS]
+    # A hand of one row of cards leaves its second row to the log (found in tmux: at 60x18
+    # the log had two lines under a hand that took three of its five).
+    hand_rows = min(HAND_ROWS, len(hand) + 1)
     bottom = height - len(lines) - hand_rows
-    lines += (hand_lines(model, width, hand_rows, look) + [[]] * hand_rows)[:hand_rows]
+    lines += (hand + [[]] * hand_rows)[:hand_rows]
     if bottom > 0:
         right_width = chat_pane_width(model, width)
         left_width = width - right_width - 1

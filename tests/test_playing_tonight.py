@@ -412,3 +412,49 @@ def test_flip_shows_the_other_side_of_the_others_hands_never_of_ours(
     term.wait_text("Leave?")
     term.keys("y")
     term.wait_text("UNONET-EXIT=")
+
+
+# -- 8. every key reachable on a small screen -------------------------------------------------
+
+
+def whole_help(term: Terminal) -> str:
+    """Every page of the help, `?` then ↓ until the last one."""
+    term.keys("?")
+    screen = term.wait_text("Keys")
+    pages = [screen]
+    while (found := re.search(r"\(page (\d+) of (\d+)\)", screen)) and \
+            found.group(1) != found.group(2):
+        term.keys("Down")
+        screen = term.wait_text(f"(page {int(found.group(1)) + 1} of")
+        pages.append(screen)
+    term.keys("Escape")
+    term.wait(lambda s: "Keys" not in s.splitlines()[1], "the help closed")
+    return "\n".join(pages)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_every_key_is_on_the_help_whatever_the_key_bar_leaves_out(
+    terminal: Callable[..., Terminal], size: tuple[int, int]
+) -> None:
+    """Found in tmux at 60x18: the key bar dropped a/x bot, 1-0 seat, k, t and Tab chat. The key
+    bar always ends in `? help`, and the help lists every key of the screen, page by page."""
+    term = terminal(f"{UNONET} host --bind 127.0.0.1 --port {free_port()} --bots 1 "
+                    "--name Hosty", *size)
+    screen = term.wait_text("Rules (official)")
+    assert screen.splitlines()[-2].rstrip().endswith("? help  q leave")
+    lobby = " ".join(whole_help(term).split())
+    for key in ("r: ", "s: ", "p: ", "a: add a bot, x: remove", "1-0: move", "k, then 1-0",
+                "t: the deck checks", "Tab: type in the chat", "c: copy", "q"):
+        assert key in lobby, (key, lobby)
+    term.keys("r")
+    term.wait(lambda s: "not ready" not in s.split("Rules")[0], "ready")
+    term.keys("s")
+    screen = term.wait_text("Your hand")
+    assert screen.splitlines()[-2].rstrip().endswith("? help  q quit")
+    game = " ".join(whole_help(term).split())
+    for key in ("Enter", "Space", "U", "F", "t: the deck checks", "Tab: type in the chat"):
+        assert key in game, (key, game)
+    term.keys("q")
+    term.wait_text("leaving ends it for everyone")
+    term.keys("y")
+    term.wait_text("UNONET-EXIT=")
