@@ -371,20 +371,21 @@ def cmd_host(args: argparse.Namespace) -> int:
     args.host_options = options  # a Ctrl-C's line names its journal (_stopped)
     ensure_descriptors(options.limits, options.tables + len(options.resume))
     options.share_notice = True  # whoever sits down is told how friends join (the lobby's line)
+    # The language of the host's terminal (and of its own player's chat line): --lang, else
+    # the locale's; a dedicated server's operator reads its terminal too.
+    options.notice_lang = pick_language(args.lang, os.environ)
     if headless:
-        check_can_listen(options.bind, options.port)  # one line, before the host logs a thing
+        check_can_listen(options.bind, options.port, options.notice_lang)  # before any log
         if not (args.headless or interactive):  # said once the options hold
             print("unonet: not on a terminal, so running as a dedicated server (--headless).",
                   file=sys.stderr)
-        unused = [flag for flag, given in (("--name", args.name), ("--lang", args.lang),
-                                           ("--no-bell", args.no_bell))
+        unused = [flag for flag, given in (("--name", args.name), ("--no-bell", args.no_bell))
                   if given not in (None, False)]
         if unused:  # a dedicated server has no player of its own: said, not silently dropped
             print(f"unonet: {', '.join(unused)}: for the host who plays; a dedicated server "
                   "has no player of its own, so ignored.", file=sys.stderr)
         trio.run(run_host, options)
         return 0
-    options.notice_lang = pick_language(args.lang, os.environ)  # the host's player reads it
     return _host_and_play(args, options)
 
 
@@ -550,7 +551,7 @@ def _host_and_play(args: argparse.Namespace, options: HostOptions) -> int:
     from host.logs import setup_logging
     from host.run import check_can_listen, describe, farewell
 
-    check_can_listen(options.bind, options.port)  # said here, before the screen opens
+    check_can_listen(options.bind, options.port, options.notice_lang)  # before the screen
     try:  # a name the host would refuse: said before "starting", not after it
         args.name = player_name(args, os.environ)
     except JoinError as exc:
@@ -568,7 +569,7 @@ def _host_and_play(args: argparse.Namespace, options: HostOptions) -> int:
               "(press s in the lobby to start once your friends are in).", flush=True)
     code = run_play(args, host_for_player(options, ran), auto_ready=False)
     if ran:
-        print("\n".join(describe(options, ran[0]) + farewell(ran[0])))
+        print("\n".join(describe(options, ran[0]) + farewell(ran[0], options.notice_lang)))
     return code
 
 
