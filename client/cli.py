@@ -55,7 +55,7 @@ from client.tls import (
     normalize_pin,
     open_pinned_stream,
 )
-from protocol.address import host_port
+from protocol.address import host_port, port_of
 from protocol.text import TextRefused
 from protocol.versions import DEFAULT_PORT
 
@@ -107,11 +107,7 @@ def parse_address(text: str) -> tuple[str, int]:
         if text.endswith(":"):  # `host:` says a port was meant: not the default one
             raise ValueError(f"expected a port number after the colon in {text!r}")
         return host, DEFAULT_PORT
-    if not port_text.isdigit():
-        raise ValueError(f"expected a port number after the colon, not {port_text!r}")
-    if not 0 < int(port_text) < 65_536:  # a number, but no port: say which ports there are
-        raise ValueError(f"{int(port_text)} is not a port (1 to 65535)")
-    return host, int(port_text)
+    return host, port_of(port_text)  # in the words `unonet host --port` uses
 
 
 def player_name(args: argparse.Namespace, environ: Mapping[str, str]) -> str:

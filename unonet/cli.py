@@ -23,6 +23,7 @@ from host.settings import (
     TableTimings,
 )
 from host.table_limits import MAX_LIVE_TABLES
+from protocol.address import port_of
 from protocol.versions import DEFAULT_PORT
 from unonet import __version__
 from unonet.bots import DEFAULT_BUDGET, POLICIES, SearchBudget
@@ -55,14 +56,14 @@ def parse_rules(preset_name: str, settings: Sequence[str]) -> RuleSet:
 
 
 def port_number(text: str) -> int:
-    """`--port`: a TCP port, 0 (any free one) to 65535."""
+    """`--port`: a TCP port, as `unonet join HOST:PORT` takes one (protocol.address.port_of),
+    or 0: any free one, which the line to share names."""
+    if text.strip() == "0":
+        return 0
     try:
-        port = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
-    if not 0 <= port <= 65535:
-        raise argparse.ArgumentTypeError(f"{port} is not a port (0 to 65535)")
-    return port
+        return port_of(text.strip())
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"{exc}, or 0 for any free port") from None
 
 
 def whole_number(flag: str, text: str | int, low: int, high: int) -> int:
