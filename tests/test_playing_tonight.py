@@ -458,3 +458,30 @@ def test_every_key_is_on_the_help_whatever_the_key_bar_leaves_out(
     term.wait_text("leaving ends it for everyone")
     term.keys("y")
     term.wait_text("UNONET-EXIT=")
+
+
+# -- 9 and 10. every command in the player's language; a quiet dedicated server ------------
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_dedicated_server_shows_the_line_to_share_and_a_status_in_its_language(
+    terminal: Callable[..., Terminal], size: tuple[int, int]
+) -> None:
+    """Found in tmux: `unonet host --headless --tables 3` flooded its terminal with INFO lines
+    around the line to share, and every command spoke English whatever --lang said. Its
+    terminal shows where it listens, the line to share and a status line, in Italian; the
+    details are in its log."""
+    port = free_port()
+    term = terminal(f"{UNONET} host --headless --tables 3 --bots 1 --bind 127.0.0.1 "
+                    f"--port {port} --lang it", *size)
+    screen = term.wait_text("giocatori a 3 tavoli")
+    lines = "".join(screen.splitlines())  # lines the terminal wrapped, put back together
+    assert f"in ascolto su 127.0.0.1, porta {port}" in lines
+    assert re.search(rf"Gli amici entrano con: unonet join 127\.0\.0\.1:{port} --pin \S+", lines)
+    assert " INFO " not in screen and "unonet.host" not in screen
+    busy = terminal(f"{UNONET} host --headless --bind 127.0.0.1 --port {port} --lang pt",
+                    *size)
+    said = "".join(busy.wait_text("UNONET-EXIT=").splitlines())
+    assert "escolha outra porta com --port" in said, said
+    term.keys("C-c")
+    assert "host fermato (Ctrl-C)" in "".join(term.wait_text("UNONET-EXIT=").splitlines())

@@ -608,6 +608,7 @@ def cmd_bot(args: argparse.Namespace) -> int:
 
     from client import netbot
     from client.cli import parse_address
+    from client.command_words import command_words
     from client.safe_text import own_name, shown
     from client.tls import (
         CONNECT_FAILURES,
@@ -621,6 +622,11 @@ def cmd_bot(args: argparse.Namespace) -> int:
     )
     from protocol.address import host_port
     from protocol.text import TextRefused
+
+    lang = pick_language(args.lang, os.environ)
+
+    def words(key: str, **values: object) -> str:
+        return command_words(lang, key, **values)
 
     address, port = parse_address(args.address)  # as `unonet join` reads it
     try:
@@ -641,31 +647,32 @@ def cmd_bot(args: argparse.Namespace) -> int:
                 stream, seen = await open_pinned_stream(stream, pin,
                                                         handshake_timeout=CONNECT_TIMEOUT)
                 if pin is None:
-                    print(f"host fingerprint {format_fingerprint(seen)} (not checked: pass "
-                          "--fingerprint to pin it)", file=sys.stderr)
+                    print(words("bot.unpinned", fingerprint=format_fingerprint(seen)),
+                          file=sys.stderr)
         except HostKeyMismatch as exc:
-            print(f"unonet: WARNING, not the pinned host: {exc}", file=sys.stderr)
+            print(words("bot.not_pinned", why=exc), file=sys.stderr)
             return 4
         except CONNECT_FAILURES as exc:
             failure = connect_failure(exc)
-            print(f"unonet: cannot reach {host_port(address, port)}: {failure.words}",
-                  file=sys.stderr)
+            print(words("bot.unreachable", address=host_port(address, port),
+                        why=failure.words), file=sys.stderr)
             return 1
         think = netbot.DEFAULT_THINK if args.think is None else args.think
         result = await netbot.play(stream, name=name, level=args.policy, table=args.table,
                                    matches=args.matches, think=think, budget=budget)
-        for line in netbot.report_lines(result):
+        for line in netbot.report_lines(result, lang):
             print(line)
         for violation in result.violations:  # the host's own words are in it: escaped
-            print(f"the host failed a check: {shown(str(violation))}", file=sys.stderr)
+            print(words("bot.failed_check", violation=shown(str(violation))), file=sys.stderr)
         if result.violations:
             return 3
         if len(result.matches) < args.matches:
-            played = f"after {len(result.matches)} of {args.matches} matches"
-            why = shown(result.closed or "the host left")  # the host's words: escaped
+            # the host's words: escaped
+            why = shown(result.closed) if result.closed else words("bot.host_left")
             if args.no_tls and not result.welcomed and result.closed_silently:
                 why += f"; {NO_TLS_HINT}"
-            print(f"unonet: the session ended {played}: {why}", file=sys.stderr)
+            print(words("bot.ended", played=len(result.matches), wanted=args.matches, why=why),
+                  file=sys.stderr)
             return 1
         return 0
 
@@ -700,7 +707,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
 
     from client.audit_cmd import run
 
-    return run(Path(args.file), sys.stdout, sys.stderr)
+    return run(Path(args.file), sys.stdout, sys.stderr, pick_language(args.lang, os.environ))
 
 
 class Parser(argparse.ArgumentParser):
@@ -872,6 +879,8 @@ def build_parser() -> argparse.ArgumentParser:
                      "decide included (default 0.1; 0 for tests and tournaments, where only "
                      "the host's rate limit paces the bot)")
     bot.add_argument("--no-tls", action="store_true", help="plain TCP")
+    bot.add_argument("--lang", choices=("en", "it", "pt"),
+                     help="language (default: from LANGUAGE/LC_ALL/LC_MESSAGES/LANG)")
     bot.add_argument("--fingerprint", metavar="FP",
                      help="the host's certificate fingerprint to pin (base32 or hex)")
     bot.set_defaults(func=cmd_bot)
@@ -903,6 +912,8 @@ def build_parser() -> argparse.ArgumentParser:
         "readable transcript. Give the file to others: they can run the same check.",
     )
     audit.add_argument("file", metavar="FILE", help="a transcript (.msgpack)")
+    audit.add_argument("--lang", choices=("en", "it", "pt"),
+                       help="language (default: from LANGUAGE/LC_ALL/LC_MESSAGES/LANG)")
     audit.set_defaults(func=cmd_audit)
     return parser
 
