@@ -168,7 +168,9 @@ def resolve_pin(
         if remembered is not None:
             return None  # a known host that is down: the screen keeps trying, and says so
         failure = connect_failure(exc)
-        raise JoinError(f"cannot reach {host_port(host, port)}: {failure.words}") from None
+        why = tr(f"lost.{failure.code}") if tr.has(f"lost.{failure.code}") else failure.words
+        raise JoinError(tr("join.unreachable", address=host_port(host, port), why=why)) \
+            from None
     width = max(40, shutil.get_terminal_size().columns - 1)
     address = address_key(host, port)
     if remembered is not None:

@@ -130,6 +130,7 @@ EN: dict[str, str] = {
     "n.refused": "Refused: {reason}",
     "left.come_back": "You left the match at table {table}: a bot plays your seat. To take it back "
     "(unless someone takes it first): {command}",
+    "join.unreachable": "cannot reach {address}: {why}",
     "n.seat_lost": "Your seat was taken while you were away (someone sat in it, or the match "
     "ended): you come back as a newcomer",
     "n.only_owner": "Only the table owner can do that.",
@@ -606,6 +607,7 @@ IT: dict[str, str] = {
     "n.refused": "Rifiutato: {reason}",
     "left.come_back": "Hai lasciato la partita al tavolo {table}: un bot gioca il tuo posto. Per "
     "riprenderlo (se nessuno lo prende prima): {command}",
+    "join.unreachable": "non si raggiunge {address}: {why}",
     "n.seat_lost": "Il tuo posto è stato preso mentre eri via (qualcuno si è seduto, o la partita "
     "è finita): rientri come nuovo arrivato",
     "n.only_owner": "Solo il padrone del tavolo può farlo.",
@@ -1085,6 +1087,7 @@ PT: dict[str, str] = {
     "n.refused": "Recusado: {reason}",
     "left.come_back": "Você saiu da partida na mesa {table}: um bot joga o seu lugar. Para "
     "retomá-lo (se ninguém o pegar antes): {command}",
+    "join.unreachable": "não dá para alcançar {address}: {why}",
     "n.seat_lost": "Seu lugar foi ocupado enquanto você estava fora (alguém sentou nele, ou a "
     "partida acabou): você volta como recém-chegado",
     "n.only_owner": "Só o dono da mesa pode fazer isso.",
