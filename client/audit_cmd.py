@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, TextIO
 
+from client.command_words import command_words
 from client.safe_text import shown
 from client.tls import format_fingerprint
 from client.transcript import (
@@ -164,27 +165,25 @@ def _sit(audit: Audit, seat: int, snapshot: Mapping[str, Any]) -> None:
     audit.verifier.sit(seat, cards, number if isinstance(number, int) else None)
 
 
-def round_lines(audit: Audit) -> list[str]:
+def round_lines(audit: Audit, lang: str = "en") -> list[str]:
     """One line per round the verifier followed, in order."""
     lines = []
     for rnd in audit.verifier.rounds:
         absent = getattr(rnd, "absent_seeds", ())
-        note = (f" (seat {', '.join(map(str, absent))} did not reveal a seed: counted as zeros)"
+        note = (command_words(lang, "audit.no_seed", seats=", ".join(map(str, absent)))
                 if absent else "")
         if rnd.status == "violated":
             for violation in rnd.violations:
-                lines.append(f"round {rnd.round_no}: VIOLATION {violation}")
+                lines.append(command_words(lang, "audit.violation", round=rnd.round_no,
+                                           violation=violation))
         elif rnd.status == "audited" and rnd.abandoned:
-            lines.append(f"round {rnd.round_no}: abandoned before any seed was revealed "
-                         f"(counted; no card dealt, its host seed opens its commitment){note}")
+            lines.append(command_words(lang, "audit.abandoned", round=rnd.round_no, note=note))
         elif rnd.status == "audited":
-            lines.append(f"round {rnd.round_no}: audited, every card checks out{note}")
+            lines.append(command_words(lang, "audit.audited", round=rnd.round_no, note=note))
         elif rnd.status == "missed":
-            lines.append(f"round {rnd.round_no}: not watched (the player was away); its seeds "
-                         f"and the cards seen before leaving check out{note}")
+            lines.append(command_words(lang, "audit.missed", round=rnd.round_no, note=note))
         else:
-            lines.append(f"round {rnd.round_no}: not audited (the transcript ends before its "
-                         "audit)")
+            lines.append(command_words(lang, "audit.unaudited", round=rnd.round_no))
     return lines
 
 
@@ -194,66 +193,61 @@ def say(line: str, file: TextIO) -> None:
     print(shown(line), file=file)
 
 
-def report(audit: Audit, out: TextIO) -> int:
-    """Print the audit's findings; return the exit status."""
+def report(audit: Audit, out: TextIO, lang: str = "en") -> int:
+    """Print the audit's findings in `lang`; return the exit status."""
+    def words(key: str, **values: object) -> str:
+        return command_words(lang, key, **values)
+
     sat = audit.verifier.seat  # a spectator who took a seat in mid-match is that seat now
-    seen = (f"seat {audit.seat}" if audit.seat is not None else
-            f"a spectator, then seat {sat}" if sat is not None else "a spectator")
-    say(f"match {audit.identity.game_id.hex()} on {audit.host_label}, "
-        f"{audit.identity.seats} seats, seen as {seen}", file=out)
-    say(fingerprint_line("host signing key (SHA-256 of its public key)",
-                           audit.identity.signer), file=out)
+    seen = (words("audit.seat", seat=audit.seat) if audit.seat is not None else
+            words("audit.spectator_seat", seat=sat) if sat is not None else
+            words("audit.spectator"))
+    say(words("audit.match", game_id=audit.identity.game_id.hex(), host=audit.host_label,
+              seats=audit.identity.seats, seen=seen), file=out)
+    say(fingerprint_line(words("audit.signing_key"), audit.identity.signer), file=out)
     for cert in audit.certificates:
-        say(fingerprint_line("host certificate (as unonet host prints it)", cert), file=out)
-    for line in round_lines(audit):
+        say(fingerprint_line(words("audit.certificate"), cert), file=out)
+    for line in round_lines(audit, lang):
         say(line, file=out)
     in_rounds = {id(v) for rnd in audit.verifier.rounds for v in rnd.violations}
     for violation in audit.all_violations():
         if id(violation) not in in_rounds:
-            say(f"match: VIOLATION {violation}", file=out)
+            say(words("audit.match_violation", violation=violation), file=out)
     if not audit.match_ended and not audit.capped:
-        why = ("its player left the table" if audit.left else
-               "its client stopped recording (the match is still being played, or the client "
-               "was closed or killed), or the host went silent")
-        say(f"note: the transcript stops before the match ended: {why}; the round it stops "
-              "in is not judged, audits owed before it are counted as missing", file=out)
+        why = words("audit.left" if audit.left else "audit.stopped")
+        say(words("audit.short", why=why), file=out)
     if audit.capped:
-        say("note: the transcript was capped at its size limit; what came after is not "
-              "recorded and not audited", file=out)
+        say(words("audit.capped"), file=out)
     rounds = audit.verifier.rounds
     # A round abandoned before its deal had no card dealt: counted apart, never "audited".
     audited = sum(r.status == "audited" and not r.abandoned for r in rounds)
     abandoned = audit.verifier.abandoned_rounds
     violations = audit.all_violations()
-    summary = (f"{counted(len(rounds), 'round')}, {audited} audited, {abandoned} abandoned "
-               f"before the deal, {counted(audit.events, 'event')} checked")
+    summary = words("audit.summary", rounds=words("rounds", count=len(rounds)),
+                    audited=audited, abandoned=abandoned,
+                    events=words("events", count=audit.events))
     if violations:
         # An event is bound only by the signed digest of its round: an offline audit cannot
         # tell a host that sent another event from a file edited after it was recorded.
-        say(f"summary: {summary}; {counted(len(violations), 'violation')}: the host broke the "
-              "protocol, or this file was changed since it was recorded", file=out)
+        say(words("audit.broken", summary=summary,
+                  violations=words("violations", count=len(violations))), file=out)
         return EXIT_VIOLATION
     unjudged = sum(r.status not in ("audited", "violated") for r in rounds)
     if unjudged:  # nothing found is not everything checked: say what was not
-        say(f"summary: {summary}; no violation found, but "
-            f"{counted(unjudged, 'round')} could not be audited", file=out)
+        say(words("audit.unjudged", summary=summary, rounds=words("rounds", count=unjudged)),
+            file=out)
     else:
-        say(f"summary: {summary}; everything holds", file=out)
+        say(words("audit.holds", summary=summary), file=out)
     return EXIT_HOLDS
 
 
-def run(path: Path, out: TextIO, err: TextIO) -> int:
-    """`unonet audit FILE`: audit, print, and return the exit status (0, 1 or 2)."""
+def run(path: Path, out: TextIO, err: TextIO, lang: str = "en") -> int:
+    """`unonet audit FILE`: audit, print in `lang`, and return the exit status (0, 1 or 2)."""
     try:
         records = read_transcript(path)
         audit = audit_records(records)
     except (TranscriptError, NotAuditable) as exc:
         message = str(exc) if isinstance(exc, TranscriptError) else f"{path}: {exc}"
-        say(f"unonet audit: {message}", file=err)
+        say(command_words(lang, "audit.unreadable", message=message), file=err)
         return EXIT_UNREADABLE
-    return report(audit, out)
-
-
-def counted(count: int, noun: str) -> str:
-    """`1 round`, `2 rounds`: the summary reads as a sentence."""
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+    return report(audit, out, lang)

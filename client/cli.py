@@ -55,7 +55,7 @@ from client.tls import (
     normalize_pin,
     open_pinned_stream,
 )
-from protocol.address import host_port
+from protocol.address import host_port, port_of
 from protocol.text import TextRefused
 from protocol.versions import DEFAULT_PORT
 
@@ -107,11 +107,7 @@ def parse_address(text: str) -> tuple[str, int]:
         if text.endswith(":"):  # `host:` says a port was meant: not the default one
             raise ValueError(f"expected a port number after the colon in {text!r}")
         return host, DEFAULT_PORT
-    if not port_text.isdigit():
-        raise ValueError(f"expected a port number after the colon, not {port_text!r}")
-    if not 0 < int(port_text) < 65_536:  # a number, but no port: say which ports there are
-        raise ValueError(f"{int(port_text)} is not a port (1 to 65535)")
-    return host, int(port_text)
+    return host, port_of(port_text)  # in the words `unonet host --port` uses
 
 
 def player_name(args: argparse.Namespace, environ: Mapping[str, str]) -> str:
@@ -172,7 +168,9 @@ def resolve_pin(
         if remembered is not None:
             return None  # a known host that is down: the screen keeps trying, and says so
         failure = connect_failure(exc)
-        raise JoinError(f"cannot reach {host_port(host, port)}: {failure.words}") from None
+        why = tr(f"lost.{failure.code}") if tr.has(f"lost.{failure.code}") else failure.words
+        raise JoinError(tr("join.unreachable", address=host_port(host, port), why=why)) \
+            from None
     width = max(40, shutil.get_terminal_size().columns - 1)
     address = address_key(host, port)
     if remembered is not None:

@@ -236,7 +236,8 @@ class ViewTracker:
                 self.view = replace(self.view, side=side, top_card=top)
                 self.view = replace(self.view, active_color=self.color_of(top))
             case ev.OtherSidesShown(seat=s, faces=faces):
-                if 0 <= s < len(self.view.seats):
+                # Our own hand's other side faces away from us (unonet.view): not ours to show.
+                if 0 <= s < len(self.view.seats) and s != self.view.seat:
                     self._seat(s, other_sides=tuple(sorted(faces, key=face_order)))
             case ev.PileOtherSideShown(face=face):
                 self.view = replace(self.view, pile_other_side=face)

@@ -53,8 +53,10 @@ def warning_said(tr: Words, key: HostKeyWarning) -> list[Said]:
 
 
 def warning_text(key: HostKeyWarning, width: int = 78, tr: Words | None = None) -> str:
-    """The warning for a terminal or a log, `width` columns at most where words allow (a
-    path or an address is never broken: it is copied whole); English unless `tr` says."""
+    """The warning for a terminal or a log; English unless `tr` says. Each sentence is one
+    line, which the terminal wraps at its own width (found in tmux: sentences wrapped here at
+    79 columns, then "unonet: " before the first, came out ragged at 80); each fingerprint is
+    in whole groups within `width`, and the command to copy on a line of its own."""
     lines: list[str] = []
     for part in warning_said(tr or Translator("en"), key):
         if part.kind == "fingerprint":
@@ -62,7 +64,7 @@ def warning_text(key: HostKeyWarning, width: int = 78, tr: Words | None = None) 
         elif part.kind == "command":
             lines.append(f"  {part.text}")
         else:
-            lines += sentence(part.text, width)
+            lines.append(part.text)
     return "\n".join(lines)
 
 

@@ -104,7 +104,7 @@ EN: dict[str, str] = {
     "ui.any_color": "any",
     "ui.buzz_nobody": "Buzzer race over: nobody draws.",
     "ui.buzz_result_you": "Buzzer race over: you were the slowest and draw {count}.",
-    "ui.jump_in": "{name}'s turn. Jump in: Enter plays a playable card.",
+    "ui.jump_in": "{name}'s turn. Jump in now: Enter plays {card}.",
     "ui.multi_hint": "M marks cards to play together.",
     "ui.marked": "Marked {cards}: Enter plays them, M unmarks.",
     "ui.out": "out",
@@ -130,6 +130,7 @@ EN: dict[str, str] = {
     "n.refused": "Refused: {reason}",
     "left.come_back": "You left the match at table {table}: a bot plays your seat. To take it back "
     "(unless someone takes it first): {command}",
+    "join.unreachable": "cannot reach {address}: {why}",
     "n.seat_lost": "Your seat was taken while you were away (someone sat in it, or the match "
     "ended): you come back as a newcomer",
     "n.only_owner": "Only the table owner can do that.",
@@ -581,7 +582,7 @@ IT: dict[str, str] = {
     "ui.any_color": "qualsiasi",
     "ui.buzz_nobody": "Gara del buzzer finita: nessuno pesca.",
     "ui.buzz_result_you": "Gara del buzzer finita: sei stato il più lento e peschi {count}.",
-    "ui.jump_in": "Tocca a {name}. Intervieni: Invio gioca una carta giocabile.",
+    "ui.jump_in": "Tocca a {name}. Intervieni ora: Invio gioca {card}.",
     "ui.multi_hint": "M segna le carte da giocare insieme.",
     "ui.marked": "Segnate {cards}: Invio le gioca, M toglie il segno.",
     "ui.out": "fuori",
@@ -606,6 +607,7 @@ IT: dict[str, str] = {
     "n.refused": "Rifiutato: {reason}",
     "left.come_back": "Hai lasciato la partita al tavolo {table}: un bot gioca il tuo posto. Per "
     "riprenderlo (se nessuno lo prende prima): {command}",
+    "join.unreachable": "non si raggiunge {address}: {why}",
     "n.seat_lost": "Il tuo posto è stato preso mentre eri via (qualcuno si è seduto, o la partita "
     "è finita): rientri come nuovo arrivato",
     "n.only_owner": "Solo il padrone del tavolo può farlo.",
@@ -1060,7 +1062,7 @@ PT: dict[str, str] = {
     "ui.any_color": "qualquer",
     "ui.buzz_nobody": "Fim da corrida do buzzer: ninguém compra.",
     "ui.buzz_result_you": "Fim da corrida do buzzer: você foi o mais lento e compra {count}.",
-    "ui.jump_in": "Vez de {name}. Jogue fora da vez: Enter joga uma carta jogável.",
+    "ui.jump_in": "Vez de {name}. Jogue fora da vez agora: Enter joga {card}.",
     "ui.multi_hint": "M marca cartas para jogar juntas.",
     "ui.marked": "Marcadas {cards}: Enter joga, M desmarca.",
     "ui.out": "fora",
@@ -1085,6 +1087,7 @@ PT: dict[str, str] = {
     "n.refused": "Recusado: {reason}",
     "left.come_back": "Você saiu da partida na mesa {table}: um bot joga o seu lugar. Para "
     "retomá-lo (se ninguém o pegar antes): {command}",
+    "join.unreachable": "não dá para alcançar {address}: {why}",
     "n.seat_lost": "Seu lugar foi ocupado enquanto você estava fora (alguém sentou nele, ou a "
     "partida acabou): você volta como recém-chegado",
     "n.only_owner": "Só o dono da mesa pode fazer isso.",

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 
 import trio
 
-from client.audit_cmd import counted
+from client.command_words import command_words
 from client.fold import ViewTracker
 from client.link import (
     GameEvent,
@@ -172,31 +172,37 @@ class BotResult:
     match's by number)."""
 
 
-def report_lines(result: BotResult) -> list[str]:
-    """What `unonet bot` prints of its session: each match's winner and scores by name (it
-    said "seat 1 wins, scores [238, 684]", in the host log's seat numbers, never saying which
-    seat was the bot), then what the deck checks covered: "no violation" is said only of
-    what was checked."""
+def report_lines(result: BotResult, lang: str = "en") -> list[str]:
+    """What `unonet bot` prints of its session, in `lang`: each match's winner and scores by
+    name (it said "seat 1 wins, scores [238, 684]", in the host log's seat numbers, never
+    saying which seat was the bot), then what the deck checks covered: "no violation" is said
+    only of what was checked."""
+    def words(key: str, **values: object) -> str:
+        return command_words(lang, key, **values)
+
     def name(seat: int) -> str:
-        given = shown(result.names.get(seat) or f"seat {seat}")
-        return f"{given} (this bot)" if seat == result.seat else given
+        given = shown(result.names.get(seat) or words("bot.seat", seat=seat))
+        return words("bot.this", name=given) if seat == result.seat else given
 
     lines = []
     for number, ended in enumerate(result.matches, 1):
         scores = ", ".join(f"{name(seat)} {score}" for seat, score in enumerate(ended.scores))
-        lines.append(f"match {number} over: {name(ended.winner)} wins; scores: {scores}")
+        lines.append(words("bot.match", number=number, winner=name(ended.winner),
+                           scores=scores))
     rounds = result.judged
-    checked = f"deck checks: {len(result.audited)} of {counted(rounds, 'round')} audited in full"
+    checked = words("bot.checked", audited=len(result.audited),
+                    rounds=words("rounds", count=rounds))
     if result.abandoned:  # no card of them was dealt: nothing in them was audited in full
-        checked += f" ({len(result.abandoned)} abandoned before the deal)"
+        checked += words("bot.abandoned", count=len(result.abandoned))
     if result.violations:
-        lines.append(f"{checked}; {counted(len(result.violations), 'violation')} (below)")
+        lines.append(words("bot.violations", checked=checked,
+                           violations=words("violations", count=len(result.violations))))
     elif rounds and len(result.audited) == rounds:
-        lines.append(f"{checked}, every card and seed held")
+        lines.append(words("bot.held", checked=checked))
     elif rounds:  # a round not watched whole (a resume) or abandoned: no claim for its cards
-        lines.append(f"{checked}; no violation in what was checked")
+        lines.append(words("bot.partly", checked=checked))
     if result.moves_checked:
-        lines.append(f"own moves: {result.moves_checked} recorded by the host exactly as sent")
+        lines.append(words("bot.moves", count=result.moves_checked))
     return lines
 
 

@@ -667,8 +667,8 @@ def other_side_row(model: ClientModel, seat: int, width: int, look: Look) -> Lin
     one face fits, nothing (a count alone said only what the hand's count says). Colour: each
     colour's faces on one chip of that colour; plain: codes, `O3 K+5 W`."""
     view = model.view
-    if view is None or not 0 <= seat < len(view.seats):
-        return []
+    if view is None or not 0 <= seat < len(view.seats) or seat == view.seat:
+        return []  # our own cards' other side faces away from us, as at a real table
     faces = sorted(view.seats[seat].other_sides, key=shown_order)
     whole = face_row(faces, look)
     if width_of(whole) <= width:
@@ -911,7 +911,9 @@ def waiting_for(model: ClientModel, look: Look, width: int) -> Line:
             return [("class:turn", tr("ui.your_turn_none"))]
         return [("class:turn", tr("ui.your_turn_pass"))]
     if model.jump_in_open:
-        return [("class:prompt", tr("ui.jump_in", name=name))]
+        selected = model.selected_card
+        card = selected if selected in model.playable else min(model.playable)
+        return [("class:prompt", tr("ui.jump_in", name=name, card=tr.card(model.face(card))))]
     return [("", tr("ui.turn_of", name=name))]
 
 
@@ -1552,6 +1554,10 @@ def too_small(model: ClientModel, width: int, height: int) -> list[Line]:
     return [[("class:prompt", part)] for part in wrap(text, width)]
 
 
+HAND_ROWS = 5
+"""The most lines the hand takes: its title and two rows of cards, each with its keys."""
+
+
 def game_body(model: ClientModel, width: int, height: int, look: Look) -> list[Line]:
     table = players(model, width, look, height - 8 - 3)  # leave the log a heading and 2 lines
     waiting = status(model, look, width)
@@ -1570,9 +1576,12 @@ def game_body(model: ClientModel, width: int, height: int, look: Look) -> list[L
     else:
         notices = [notice]
     lines: list[Line] = [*table, centre(model, look, width), waiting, *notices]
-    hand_rows = 5
+    hand = hand_lines(model, width, HAND_ROWS, look)[:HAND_ROWS]
+    # A hand of one row of cards leaves its second row to the log (found in tmux: at 60x18
+    # the log had two lines under a hand that took three of its five).
+    hand_rows = min(HAND_ROWS, len(hand) + 1)
     bottom = height - len(lines) - hand_rows
-    lines += (hand_lines(model, width, hand_rows, look) + [[]] * hand_rows)[:hand_rows]
+    lines += (hand + [[]] * hand_rows)[:hand_rows]
     if bottom > 0:
         right_width = chat_pane_width(model, width)
         left_width = width - right_width - 1

@@ -218,6 +218,11 @@ class RoundScreen(ModelState):
             # Reverse with two players, a card drawn) or with other cards that play (the
             # colour of a turned-up Wild just named): the selection is read afresh.
             self._select_playable()
+        elif self.jump_in_open and table != self.turn_table:
+            # A jump-in opens (or another card may jump in now): Enter plays what is selected,
+            # so the selection moves to a card that can (found in tmux: "Jump in: Enter plays
+            # a playable card" while the selection sat on one that could not).
+            self._select_playable()
         self.was_my_turn = self.my_turn
         self.turn_table = table
 

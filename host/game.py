@@ -26,7 +26,7 @@ from protocol.trust.messages import MatchIdentity
 from protocol.trust.seed_exchange import SeedExchange, SeedPhase, signed
 from protocol.trust.signing import Signer
 from unonet import events as ev
-from unonet.actions import HOST, Action, Expire, Penalize, StartRound
+from unonet.actions import HOST, Action, Expire, Penalize, Play, StartRound
 from unonet.errors import EngineError
 from unonet.match import BETWEEN_ROUNDS, IN_ROUND, MATCH_OVER, Match
 from unonet.phase import Phase
@@ -451,7 +451,7 @@ class Game:
             return
         self.race_due = self.bots.schedule(controlled, now)
         # After `schedule`: a bot about to catch someone has no decision to make until then.
-        self.bot_due = now + self.timings.bot_delay if self.bots.has_work(controlled) else None
+        self.bot_due = self._bot_time(now) if self.bots.has_work(controlled) else None
 
     def _decision_key(self) -> tuple[Any, ...] | None:
         """What identifies the pending decision: its timer restarts when this changes. A
@@ -497,6 +497,27 @@ class Game:
             message["kind"] = str(phase.value)
         return message
 
+    def _bot_time(self, now: float) -> float:
+        """When a bot's decision is due: after its think time, and no sooner than the jump-in
+        wait while a player may jump in (TableTimings.jump_in_wait)."""
+        delay = self.timings.bot_delay
+        if self.timings.jump_in_wait > delay and self._player_may_jump_in():
+            delay = self.timings.jump_in_wait
+        return now + delay
+
+    def _player_may_jump_in(self) -> bool:
+        """A connected player, whose turn it is not, holds a card the legal list lets it play
+        now: a jump-in (or the next card of its run) is open to a person."""
+        if self.match.rules.jump_in == "off" and not self.match.rules.sequences:
+            return False
+        current = self.match.pending_seat
+        for index, seat in self.room.occupied():
+            if (index != current and index < self.match.seats and seat.kind == HUMAN
+                    and seat.conn is not None and not seat.taken_over
+                    and any(isinstance(action, Play) for action in self._legal(index))):
+                return True
+        return False
+
     def _controlled(self) -> list[int]:
         return [
             index for index, seat in self.room.occupied()
@@ -540,4 +561,4 @@ class Game:
         catch someone first."""
         self.race_due = self.bots.next_race()
         if self.bot_due is None and self._bots_have_work():
-            self.bot_due = now + self.timings.bot_delay
+            self.bot_due = self._bot_time(now)

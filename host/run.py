@@ -7,6 +7,7 @@ import errno
 import logging
 import resource
 import shlex
+import sys
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -19,6 +20,7 @@ import trio
 from host.addresses import lan_addresses, reachable
 from host.collector import tuned_collector
 from host.config import config_dir
+from host.host_words import host_words
 from host.igd import PortMapper
 from host.journal import Journal, Resumed, load
 from host.logs import setup_logging
@@ -139,7 +141,9 @@ def build_registry(options: HostOptions, journal_dir: Path, now: float,
     back empty, as they opened); `signer` signs their trust messages (the host's identity
     key). Raises ValueError for two journals of one table number (unonet/cli.py says so
     before anything starts)."""
-    timings = TableTimings(bot_delay=options.bot_delay, bot_search=options.bot_search)
+    # --bot-delay 0 (a table played as fast as it goes) drops the jump-in wait with it.
+    timings = TableTimings(bot_delay=options.bot_delay, bot_search=options.bot_search,
+                           jump_in_wait=TableTimings().jump_in_wait if options.bot_delay else 0.0)
     registry = Registry(timings, signer)
     registry.journals.interval = options.journal_sync / 1000 if options.journal_sync else None
     registry.journal_dir = journal_dir  # the tables clients open journal theirs too
@@ -317,7 +321,7 @@ def router_answered(options: HostOptions, served: ServedHost, server: HostServer
     server.changed()
 
 
-def check_can_listen(bind: str | None, port: int) -> None:
+def check_can_listen(bind: str | None, port: int, lang: str = "en") -> None:
     """Raise the OSError `serving` would (a port in use, an address not this machine's),
     now: the host's own player must read it on the terminal, not on a screen that says
     "Connecting..." and never connects. A port taken in between still fails in `serving`.
@@ -327,8 +331,10 @@ def check_can_listen(bind: str | None, port: int) -> None:
         try:
             listeners = await trio.open_tcp_listeners(port, host=bind)
         except OSError as exc:
-            where = f"{bind or 'every interface'}, port {port}"
-            raise OSError(exc.errno, f"cannot listen on {where}: {exc.strerror}") from exc
+            where = bind or host_words(lang, "every_interface")
+            key = "in_use" if exc.errno == errno.EADDRINUSE else "cannot_listen"
+            raise OSError(exc.errno, host_words(lang, key, where=where, port=port,
+                                                why=exc.strerror)) from exc
         for listener in listeners:
             await listener.aclose()
 
@@ -374,12 +380,12 @@ def pin_flag(served: ServedHost) -> str:
     return "--no-tls" if served.fingerprint is None else f"--pin {short_pin(served.fingerprint)}"
 
 
-def join_lines(served: ServedHost) -> list[str]:
+def join_lines(served: ServedHost, lang: str = "en") -> list[str]:
     """How friends join, as the terminal shows it: one line, or, when the router forwards the
     port, one for friends on the internet and one for friends on this network."""
     mapped = served.router.mapped
     if mapped is None:
-        return [join_line(served)]
+        return [join_line(served, lang)]
     first, *others = served.addresses
     local = f"unonet join {host_port(first, served.port)} {pin_flag(served)}"
     if others:
@@ -419,80 +425,106 @@ def join_notice(served: ServedHost, lang: str = "en") -> dict[str, Any]:
 
 
 def describe(options: HostOptions, served: ServedHost) -> list[str]:
-    """What the person hosting shares with friends: where to join and what to pin."""
-    where = options.bind or "every interface"
-    lines = [f"unonet host: listening on {where}, port {served.port}"]
+    """What the person hosting shares with friends: where to join and what to pin, in the
+    operator's language (options.notice_lang)."""
+    lang = options.notice_lang
+    where = options.bind or host_words(lang, "every_interface")
+    lines = [host_words(lang, "listening", where=where, port=served.port)]
     if served.fingerprint is not None:
-        lines.append(f"fingerprint (SHA-256 of the certificate, base32): {served.fingerprint}")
+        lines.append(host_words(lang, "fingerprint", fingerprint=served.fingerprint))
     else:
-        lines.append("TLS is off (--no-tls): traffic is readable on the network")
-    lines.extend(join_lines(served))
+        lines.append(host_words(lang, "no_tls"))
+    lines.extend(join_lines(served, lang))
     lines.extend(router_lines(options, served))
-    lines.append(tables_line(served))
-    lines.append(f"logs: {served.home / 'host.log'}; journals: {served.home / 'journals'}")
+    lines.append(tables_line(served, lang))
+    lines.append(host_words(lang, "logs", log=served.home / "host.log",
+                            journals=served.home / "journals"))
     return lines
 
 
-def tables_line(served: ServedHost) -> str:
+def tables_line(served: ServedHost, lang: str = "en") -> str:
     """What is open, as the operator reads it at start: each table's number (the one
     `unonet join --table` takes), name, seats and bots."""
     tables = served.registry.tables if served.registry is not None else {}
     shown = []
     for table in (tables[number] for number in sorted(tables)):
         bots = sum(1 for _, seat in table.room.occupied() if seat.kind == BOT)
-        shown.append(f"{table.number} {table.settings.name!r} ({len(table.room.seats)} seats"
-                     + (f", {bots} bot{'' if bots == 1 else 's'})" if bots else ")"))
-    return f"tables open: {', '.join(shown) or 'none'}"
+        shown.append(host_words(lang, "table", number=table.number,
+                                name=repr(table.settings.name), seats=len(table.room.seats),
+                                bots=host_words(lang, "bots", count=bots) if bots else ""))
+    return host_words(lang, "tables", tables=", ".join(shown)
+                      or host_words(lang, "tables_none"))
 
 
-def farewell(served: ServedHost) -> list[str]:
+def status_line(served: ServedHost, lang: str = "en") -> str:
+    """A dedicated server's state in one line, for its terminal (the details go to its log):
+    who plays, at how many tables, how many of them in a match."""
+    tables = served.registry.tables if served.registry is not None else {}
+    players = sum(1 for table in tables.values() for member in table.room.members.values()
+                  if member.seat is not None)
+    playing = sum(1 for table in tables.values() if table.started)
+    return host_words(lang, "status", players=host_words(lang, "status_players", count=players),
+                      tables=host_words(lang, "status_tables", count=len(tables),
+                                        matches=playing),
+                      log=served.home / "host.log")
+
+
+def farewell(served: ServedHost, lang: str = "en") -> list[str]:
     """What the host's own player reads after leaving: the host's tables are gone for
     everyone at them, and how the matches that were on carry on: one command for all of them
     (friends' tables too, and any that failed), so that everyone is back in one host, on its
     port."""
     journals = served.journals()
     failed = served.failed_journals()
-    said = [f"unonet host: table {number} failed on the host and was closed (the reason is in "
-            f"{served.home / 'host.log'}); its match is kept in {path}."
-            for number, path in sorted(failed.items())]
+    said = [host_words(lang, "failed", number=number, log=served.home / "host.log",
+                       journal=path) for number, path in sorted(failed.items())]
     if not journals:
-        return ["unonet host: you left, so the table is closed for everyone at it."]
+        return [host_words(lang, "left")]
     if len(journals) == 1:
         if not failed:
-            said.append("unonet host: you left in mid-match, so the table is closed for "
-                        f"everyone at it. The match is kept in its journal {journals[0]}.")
-        return [*said, "To carry it on (everyone takes their seat back with the same unonet "
-                "join):", f"  {served.resume_command(*journals)}"]
-    return [*said, f"unonet host: you left with {len(journals)} matches on, so the host's "
-            "tables are closed for everyone at them. They are kept in their journals; to carry "
-            "them all on in one host (everyone takes their seat back with the same unonet join):",
+            said.append(host_words(lang, "left_one", journal=journals[0]))
+        return [*said, host_words(lang, "carry_one"), f"  {served.resume_command(*journals)}"]
+    return [*said, host_words(lang, "left_many", count=len(journals)),
             f"  {served.resume_command(*journals)}"]
 
 
 def stopped_line(options: HostOptions) -> str:
     """The one line a host stopped by Ctrl-C says: how its matches carry on, if any was on:
     one command for all of them, so that a club's tables come back in one host, on its port."""
+    lang = options.notice_lang
     for served in options.running:
         journals = served.journals()
         if len(journals) == 1:
-            return (f"unonet: host stopped (Ctrl-C); to carry its match on: "
-                    f"{served.resume_command(*journals)}")
+            return host_words(lang, "stopped_one", command=served.resume_command(*journals))
         if journals:
-            return (f"unonet: host stopped (Ctrl-C); to carry its {len(journals)} matches on, "
-                    f"one host for all of them: {served.resume_command(*journals)}")
-    return "unonet: host stopped (Ctrl-C)"
+            return host_words(lang, "stopped_many", count=len(journals),
+                              command=served.resume_command(*journals))
+    return host_words(lang, "stopped")
+
+
+STATUS_EVERY = 10.0
+"""Seconds between a dedicated server's status lines at most (one only when it changed)."""
 
 
 async def run_host(options: HostOptions) -> None:
-    """`unonet host --headless`: serve until interrupted, logging to stderr and a file."""
+    """`unonet host --headless`: serve until interrupted. The terminal shows how friends join
+    and a status line when it changes; the details go to the log file (found in tmux: with
+    `--tables 3`, INFO lines flooded the terminal around the line to share). A stderr that is
+    no terminal (a service manager's journal, a pipe) gets the log too, as it always did."""
     home = options.home or config_dir()
-    setup_logging(home / "host.log")
+    setup_logging(home / "host.log", to_stderr=not sys.stderr.isatty())
     async with serving(options) as served:
         print("\n".join(describe(options, served)), flush=True)
         if options.upnp:
             await served.router.answered.wait()
-            said = router_lines(options, served)
+            router = router_lines(options, served)
             if served.router.mapped is not None:
-                said += join_lines(served)
-            print("\n".join(said), flush=True)
-        await trio.sleep_forever()
+                router += join_lines(served, options.notice_lang)
+            print("\n".join(router), flush=True)
+        said = ""
+        while True:
+            now = status_line(served, options.notice_lang)
+            if now != said:
+                print(now, flush=True)
+                said = now
+            await trio.sleep(STATUS_EVERY)

@@ -68,6 +68,12 @@ class TableTimings:
     """How long a strong bot thinks per decision (unonet.bots.strong): its search runs in
     slices inside the host's loop (host/bots.py THINK_SLICE), after `bot_delay`."""
 
+    jump_in_wait: float = 3.0
+    """The least a bot whose turn it is waits while a player at the table holds a card that may
+    jump in (RULEBOOK.md section 6): a person sees the card land, finds the key and presses it
+    in one to two seconds; the bots' 0.8 s closed every window first (found in tmux: in three
+    minutes not one jump-in landed). Only then: a turn with no jump-in open is not slowed."""
+
     bot_reaction: tuple[float, float] = HUMAN_REACTION
     """The range of a stand-in bot's reaction time in a race, drawn for each chance from the
     table's seeded stream (why this range: unonet.bots.base.HUMAN_REACTION)."""
@@ -84,6 +90,7 @@ class TableTimings:
 
 
 FAST_TIMINGS = TableTimings(grace=5.0, challenge_decision=5.0, seed_phase=2.0, bot_delay=0.0,
+                            jump_in_wait=0.0,
                             bot_reaction=(0.0, 0.0), round_break=0.0, match_break=0.0,
                             ready_wait=5.0)
 """For tests and benchmarks: the game never waits on purpose."""

@@ -329,3 +329,17 @@ def test_a_transcripts_text_reaches_the_terminal_escaped(
     assert code == 0, out
     assert "\x1b" not in out and "\u202e" not in out
     assert "on \\x1b[2J\\x1b[Hall clear \\u202eevil, " in out
+
+
+@pytest.mark.parametrize(("lang", "audited", "holds"), [
+    ("it", "manche 1: verificata, ogni carta torna", "tutto torna"),
+    ("pt", "rodada 1: verificada, todas as cartas conferem", "tudo confere"),
+])
+def test_the_audit_speaks_the_readers_language(
+    honest_file: Path, capsys: pytest.CaptureFixture[str], lang: str, audited: str, holds: str
+) -> None:
+    """Issue 46: `unonet audit` ignored --lang."""
+    code = main(["audit", str(honest_file), "--lang", lang])
+    out = capsys.readouterr().out
+    assert code == 0 and audited in out and holds in out, out
+    assert "audited" not in out and "everything holds" not in out

@@ -121,8 +121,9 @@ def test_a_port_in_use_is_one_line(tmp_path: Path) -> None:
         )
     assert result.returncode == 1
     assert "Traceback" not in result.stderr
-    assert said(result) == [f"unonet: cannot listen on 127.0.0.1, port {port}: "
-                            f"Address already in use"]
+    assert said(result) == [f"unonet: cannot listen on 127.0.0.1, port {port}: it is in use "
+                            "(by another unonet host, or another program); choose another "
+                            "port with --port"]
 
 
 def test_ctrl_c_stops_a_headless_host_with_one_line(tmp_path: Path) -> None:
@@ -137,13 +138,9 @@ def test_ctrl_c_stops_a_headless_host_with_one_line(tmp_path: Path) -> None:
     )
     assert host.stderr is not None and host.stdout is not None
     seen = []
-    for line in host.stderr:  # wait until it listens: no sleeping on luck
+    for line in host.stdout:  # wait until it listens and is up: no sleeping on luck
         seen.append(line)
-        if "listening on" in line:
-            break
-    # ... and until it is up: the join line is the last thing it prints before it waits.
-    for line in host.stdout:
-        if line.startswith("Friends join with"):
+        if line.startswith("Friends join with"):  # after "listening on", before it waits
             break
     host.send_signal(signal.SIGINT)
     rest = host.stderr.read()
@@ -232,5 +229,5 @@ def test_a_dedicated_server_says_it_ignores_the_players_options(tmp_path: Path) 
     finally:
         host.kill()
         host.wait()
-    assert first == ("unonet: --name, --lang: for the host who plays; a dedicated server has "
-                     "no player of its own, so ignored.\n")
+    assert first == ("unonet: --name: for the host who plays; a dedicated server has "
+                     "no player of its own, so ignored.\n")  # --lang is its terminal's

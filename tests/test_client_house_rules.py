@@ -217,7 +217,7 @@ def test_a_card_that_may_jump_in_is_marked_and_enter_plays_it() -> None:
     assert not model.my_turn and model.jump_in_open
     assert not model.bell  # a chance to jump in is not our turn: no bell at every card
     text = screen(model)
-    assert "Chiara's turn. Jump in: Enter plays a playable card." in text
+    assert "Chiara's turn. Jump in now: Enter plays green 7." in text  # selected for us
     assert "*[G7]" in text and " [Y9]" in text  # only the identical card may jump in
     styles = {fragment[0] for fragment in compose(model, WIDTH, HEIGHT, False)}
     assert "class:card.green" in styles  # in colour: the green 7 bright, the others grey

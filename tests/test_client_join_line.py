@@ -61,12 +61,13 @@ def test_the_longest_ipv4_join_line_fits_sixty_columns() -> None:
 
 def test_the_chat_says_it_in_the_language_of_the_hosts_player() -> None:
     """Found in tmux: `unonet host --lang pt` greeted its own player with "Friends join with:
-    ..." in English. The chat's line is in the player's language; stdout stays English."""
+    ..." in English. The chat's line is in the player's language, and so is the terminal's
+    (issue 46: every command's words follow --lang)."""
     served = ServedHost(7077, None, Path("/tmp"), ("192.168.1.20", "10.0.0.7"))
     assert join_line(served, "pt") == ("Os amigos entram com: unonet join 192.168.1.20:7077 "
                                        "--no-tls (ou em 10.0.0.7)")
     assert join_line(served, "it").startswith("Gli amici entrano con: unonet join ")
-    assert join_line(served) in describe(HostOptions(notice_lang="pt"), served)
+    assert join_line(served, "pt") in describe(HostOptions(notice_lang="pt"), served)
 
 
 def model_told(lang: str, notice: dict[str, object]) -> ClientModel:

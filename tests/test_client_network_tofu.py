@@ -17,7 +17,7 @@ import trio
 from client_net import CuttableStream, LinkHarness, start_host, start_link
 
 from client.cli import JoinError, parse_address, probe_fingerprint, resolve_pin
-from client.host_key import warning_text
+from client.host_key import warning_said, warning_text
 from client.i18n import Translator
 from client.known_hosts import KnownHosts, address_key
 from client.link import HostKeyWarning, Snapshot, TablesListed, Update
@@ -292,9 +292,10 @@ def test_a_changed_key_before_the_screen_opens_is_said_in_the_players_words(
     assert f"unonet join example.org:7077 --fingerprint {format_fingerprint(other)[:19]}" \
         in said
     assert tr("ui.key_forget", address="example.org:7077", path=hosts.path) in joined
-    whole = (str(hosts.path), "unonet join")  # a path and a command are copied: never broken
-    assert all(len(line) <= 60 for line in said.splitlines()
-               if not any(part in line for part in whole)), said
+    # Each sentence whole on a line of its own: the terminal wraps it at its width (issue 46:
+    # wrapped here first, it came out ragged)
+    assert tr("ui.key_seen") in said.splitlines(), said
+    assert tr("ui.key_forget", address="example.org:7077", path=hosts.path) in said.splitlines()
     assert hosts.lookup("example.org", 7077) == SEEN
 
 
@@ -350,9 +351,9 @@ def test_addresses_parse(text: str, expected: tuple[str, int]) -> None:
 
 
 @pytest.mark.parametrize(("text", "said"), [
-    (":7077", "expected HOST:PORT"), ("host:port", "expected a port number"),
+    (":7077", "expected HOST:PORT"), ("host:port", "'port' is not a port number (1 to 65535)"),
     ("host:70000", "70000 is not a port (1 to 65535)"), ("[::1]:0", "0 is not a port"),
-    ("[::1]:x", "expected a port number"),
+    ("[::1]:x", "'x' is not a port number"),
     # found in tmux: `unonet join 127.0.0.1:` tried the default port without a word
     ("127.0.0.1:", "expected a port number after the colon"),
     ("[::1]:", "expected a port number after the colon"),
@@ -376,16 +377,21 @@ def test_the_config_dir_follows_unonet_home_then_xdg(
 
 @pytest.mark.parametrize("host", ["192.168.100.200", "2001:db8:ffff:ffff:ffff:ffff:ffff:ffff"])
 @pytest.mark.parametrize("reason", ["pinned", "remembered", "earlier"])
-def test_the_changed_fingerprint_warning_fits_80_columns(host: str, reason: str) -> None:
-    """The terminal's and the log's text: within 80 columns but for what is copied whole
-    (a path, the command), each fingerprint whole on its own lines, and the command that
-    pins the new one."""
+def test_the_changed_fingerprint_warning_is_not_wrapped_ahead_of_the_terminal(
+    host: str, reason: str
+) -> None:
+    """The terminal's and the log's text: each sentence whole on one line, for the terminal to
+    wrap at its own width (issue 46: pre-wrapped, it came out ragged at 80 columns), each
+    fingerprint whole on its own lines, and the command that pins the new one."""
     address = address_key(host, 65535)
     path = "/home/someone/.config/unonet/known_hosts"
     expected, seen = format_fingerprint(bytes(32)), format_fingerprint(bytes([255]) * 32)
-    text = warning_text(HostKeyWarning(reason, address, expected, seen, path))
+    warned = HostKeyWarning(reason, address, expected, seen, path)
+    text = warning_text(warned)
     lines = text.splitlines()
-    assert all(len(line) <= 80 for line in lines if "unonet join" not in line), text
+    sentences = [part.text for part in warning_said(Translator("en"), warned)
+                 if part.kind in ("alert", "line", "prompt")]
+    assert all(sentence in lines for sentence in sentences), text
     assert f"\n  {expected}\n" in text and f"\n  {seen}\n" in text
     assert f"  unonet join {address} --fingerprint {seen[:19]}" in lines
     assert (path in text) == (reason == "remembered")

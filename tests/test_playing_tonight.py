@@ -10,6 +10,7 @@ import re
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -340,3 +341,147 @@ def test_leaving_says_what_happens_to_the_seat_and_how_to_come_back(
     again = terminal(served.join("--name", "Bea", "--table", "0"), *size)
     screen = " ".join(again.wait_text("taken while you were away").split())
     assert "Refused: your seat" not in screen and "no table" not in screen, screen
+
+
+# -- 4. a jump-in you can land ------------------------------------------------------------------
+
+
+def play_our_turn(term: Terminal, screen: str) -> None:
+    """What a player does on their turn: name a colour, play the selected card, else draw."""
+    if "Colour for" in screen or "Choose the colour" in screen:
+        term.keys("1")
+    elif "Enter plays" in screen and "Jump in" not in screen:
+        term.keys("Enter")
+    elif "Your turn" in screen or "Space keeps it" in screen:
+        term.keys("Space")
+
+
+def closed(jumps: int) -> Callable[[str], bool]:
+    """Whether a screen shows the jump-in window over: gone, or one more jump-in of ours."""
+    return lambda screen: ("Jump in now" not in screen
+                           or screen.count("Tess jumps in") > jumps)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_jump_in_against_bots_can_be_landed_with_enter(
+    terminal: Callable[..., Terminal], size: tuple[int, int]
+) -> None:
+    """Found in tmux: "Jump in: Enter plays a playable card" while the selection sat on one that
+    could not, and the window closed with the bots' 0.8 s: in three minutes not one jump-in
+    landed. The selection is on the card that can jump in, the bot waits for a person, and
+    Enter lands it."""
+    term = terminal(f"{UNONET} play --bots 3 --set jump_in=same_face --name Tess", *size)
+    deadline = time.monotonic() + 4 * BOUND
+    landed = False
+    while not landed and time.monotonic() < deadline:
+        screen = term.screen()
+        if "Jump in now: Enter plays" in screen:
+            selected = re.search(r">\*\[", screen)
+            assert selected is not None, screen  # the selection is on a card that plays
+            term.keys("Enter")
+            after = term.wait(closed(screen.count("Tess jumps in")), "the window closing")
+            landed = "Tess jumps in" in after
+        elif "Round 1 ends" in screen or "round ends" in screen.lower():
+            term.keys("Enter")
+        else:
+            play_our_turn(term, screen)
+        time.sleep(0.2)
+    assert landed, term.screen()
+    term.keys("q")
+    term.wait_text("Leave?")
+    term.keys("y")
+    term.wait_text("UNONET-EXIT=")
+
+
+# -- 9. Flip: your own cards' backs face away from you --------------------------------------------
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_flip_shows_the_other_side_of_the_others_hands_never_of_ours(
+    terminal: Callable[..., Terminal], size: tuple[int, int]
+) -> None:
+    """Found in tmux: UNO Flip showed a player the other side of its own cards, which nobody
+    sees of their own hand at a real table. Ana's row shows her cards' other side; ours none."""
+    term = terminal(f"{UNONET} play --bots 1 --rules flip --name Tess", *size)
+    screen = term.wait(lambda s: "Tess (you)" in s and "Light side" in s, "the Flip table")
+    ana = next(line for line in screen.splitlines() if "Ana " in line)
+    mine = next(line for line in screen.splitlines() if "Tess (you)" in line)
+    assert re.search(r"pts( dealer)? +[OPKCW]", ana), ana  # the dark side: O P K C, wilds W
+    assert re.fullmatch(r"[▶ ]+Tess \(you\) +\d+ cards \d+ pts( dealer)?", mine.rstrip()), mine
+    term.keys("q")
+    term.wait_text("Leave?")
+    term.keys("y")
+    term.wait_text("UNONET-EXIT=")
+
+
+# -- 8. every key reachable on a small screen -------------------------------------------------
+
+
+def whole_help(term: Terminal) -> str:
+    """Every page of the help, `?` then ↓ until the last one."""
+    term.keys("?")
+    screen = term.wait_text("Keys")
+    pages = [screen]
+    while (found := re.search(r"\(page (\d+) of (\d+)\)", screen)) and \
+            found.group(1) != found.group(2):
+        term.keys("Down")
+        screen = term.wait_text(f"(page {int(found.group(1)) + 1} of")
+        pages.append(screen)
+    term.keys("Escape")
+    term.wait(lambda s: "Keys" not in s.splitlines()[1], "the help closed")
+    return "\n".join(pages)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_every_key_is_on_the_help_whatever_the_key_bar_leaves_out(
+    terminal: Callable[..., Terminal], size: tuple[int, int]
+) -> None:
+    """Found in tmux at 60x18: the key bar dropped a/x bot, 1-0 seat, k, t and Tab chat. The key
+    bar always ends in `? help`, and the help lists every key of the screen, page by page."""
+    term = terminal(f"{UNONET} host --bind 127.0.0.1 --port {free_port()} --bots 1 "
+                    "--name Hosty", *size)
+    screen = term.wait_text("Rules (official)")
+    assert screen.splitlines()[-2].rstrip().endswith("? help  q leave")
+    lobby = " ".join(whole_help(term).split())
+    for key in ("r: ", "s: ", "p: ", "a: add a bot, x: remove", "1-0: move", "k, then 1-0",
+                "t: the deck checks", "Tab: type in the chat", "c: copy", "q"):
+        assert key in lobby, (key, lobby)
+    term.keys("r")
+    term.wait(lambda s: "not ready" not in s.split("Rules")[0], "ready")
+    term.keys("s")
+    screen = term.wait_text("Your hand")
+    assert screen.splitlines()[-2].rstrip().endswith("? help  q quit")
+    game = " ".join(whole_help(term).split())
+    for key in ("Enter", "Space", "U", "F", "t: the deck checks", "Tab: type in the chat"):
+        assert key in game, (key, game)
+    term.keys("q")
+    term.wait_text("leaving ends it for everyone")
+    term.keys("y")
+    term.wait_text("UNONET-EXIT=")
+
+
+# -- 9 and 10. every command in the player's language; a quiet dedicated server ------------
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_dedicated_server_shows_the_line_to_share_and_a_status_in_its_language(
+    terminal: Callable[..., Terminal], size: tuple[int, int]
+) -> None:
+    """Found in tmux: `unonet host --headless --tables 3` flooded its terminal with INFO lines
+    around the line to share, and every command spoke English whatever --lang said. Its
+    terminal shows where it listens, the line to share and a status line, in Italian; the
+    details are in its log."""
+    port = free_port()
+    term = terminal(f"{UNONET} host --headless --tables 3 --bots 1 --bind 127.0.0.1 "
+                    f"--port {port} --lang it", *size)
+    screen = term.wait_text("giocatori a 3 tavoli")
+    lines = "".join(screen.splitlines())  # lines the terminal wrapped, put back together
+    assert f"in ascolto su 127.0.0.1, porta {port}" in lines
+    assert re.search(rf"Gli amici entrano con: unonet join 127\.0\.0\.1:{port} --pin \S+", lines)
+    assert " INFO " not in screen and "unonet.host" not in screen
+    busy = terminal(f"{UNONET} host --headless --bind 127.0.0.1 --port {port} --lang pt",
+                    *size)
+    said = "".join(busy.wait_text("UNONET-EXIT=").splitlines())
+    assert "escolha outra porta com --port" in said, said
+    term.keys("C-c")
+    assert "host fermato (Ctrl-C)" in "".join(term.wait_text("UNONET-EXIT=").splitlines())

@@ -23,6 +23,7 @@ from host.settings import (
     TableTimings,
 )
 from host.table_limits import MAX_LIVE_TABLES
+from protocol.address import port_of
 from protocol.versions import DEFAULT_PORT
 from unonet import __version__
 from unonet.bots import DEFAULT_BUDGET, POLICIES, SearchBudget
@@ -55,14 +56,14 @@ def parse_rules(preset_name: str, settings: Sequence[str]) -> RuleSet:
 
 
 def port_number(text: str) -> int:
-    """`--port`: a TCP port, 0 (any free one) to 65535."""
+    """`--port`: a TCP port, as `unonet join HOST:PORT` takes one (protocol.address.port_of),
+    or 0: any free one, which the line to share names."""
+    if text.strip() == "0":
+        return 0
     try:
-        port = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
-    if not 0 <= port <= 65535:
-        raise argparse.ArgumentTypeError(f"{port} is not a port (0 to 65535)")
-    return port
+        return port_of(text.strip())
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"{exc}, or 0 for any free port") from None
 
 
 def whole_number(flag: str, text: str | int, low: int, high: int) -> int:
@@ -371,20 +372,21 @@ def cmd_host(args: argparse.Namespace) -> int:
     args.host_options = options  # a Ctrl-C's line names its journal (_stopped)
     ensure_descriptors(options.limits, options.tables + len(options.resume))
     options.share_notice = True  # whoever sits down is told how friends join (the lobby's line)
+    # The language of the host's terminal (and of its own player's chat line): --lang, else
+    # the locale's; a dedicated server's operator reads its terminal too.
+    options.notice_lang = pick_language(args.lang, os.environ)
     if headless:
-        check_can_listen(options.bind, options.port)  # one line, before the host logs a thing
+        check_can_listen(options.bind, options.port, options.notice_lang)  # before any log
         if not (args.headless or interactive):  # said once the options hold
             print("unonet: not on a terminal, so running as a dedicated server (--headless).",
                   file=sys.stderr)
-        unused = [flag for flag, given in (("--name", args.name), ("--lang", args.lang),
-                                           ("--no-bell", args.no_bell))
+        unused = [flag for flag, given in (("--name", args.name), ("--no-bell", args.no_bell))
                   if given not in (None, False)]
         if unused:  # a dedicated server has no player of its own: said, not silently dropped
             print(f"unonet: {', '.join(unused)}: for the host who plays; a dedicated server "
                   "has no player of its own, so ignored.", file=sys.stderr)
         trio.run(run_host, options)
         return 0
-    options.notice_lang = pick_language(args.lang, os.environ)  # the host's player reads it
     return _host_and_play(args, options)
 
 
@@ -550,7 +552,7 @@ def _host_and_play(args: argparse.Namespace, options: HostOptions) -> int:
     from host.logs import setup_logging
     from host.run import check_can_listen, describe, farewell
 
-    check_can_listen(options.bind, options.port)  # said here, before the screen opens
+    check_can_listen(options.bind, options.port, options.notice_lang)  # before the screen
     try:  # a name the host would refuse: said before "starting", not after it
         args.name = player_name(args, os.environ)
     except JoinError as exc:
@@ -568,7 +570,7 @@ def _host_and_play(args: argparse.Namespace, options: HostOptions) -> int:
               "(press s in the lobby to start once your friends are in).", flush=True)
     code = run_play(args, host_for_player(options, ran), auto_ready=False)
     if ran:
-        print("\n".join(describe(options, ran[0]) + farewell(ran[0])))
+        print("\n".join(describe(options, ran[0]) + farewell(ran[0], options.notice_lang)))
     return code
 
 
@@ -606,6 +608,7 @@ def cmd_bot(args: argparse.Namespace) -> int:
 
     from client import netbot
     from client.cli import parse_address
+    from client.command_words import command_words
     from client.safe_text import own_name, shown
     from client.tls import (
         CONNECT_FAILURES,
@@ -619,6 +622,11 @@ def cmd_bot(args: argparse.Namespace) -> int:
     )
     from protocol.address import host_port
     from protocol.text import TextRefused
+
+    lang = pick_language(args.lang, os.environ)
+
+    def words(key: str, **values: object) -> str:
+        return command_words(lang, key, **values)
 
     address, port = parse_address(args.address)  # as `unonet join` reads it
     try:
@@ -639,31 +647,32 @@ def cmd_bot(args: argparse.Namespace) -> int:
                 stream, seen = await open_pinned_stream(stream, pin,
                                                         handshake_timeout=CONNECT_TIMEOUT)
                 if pin is None:
-                    print(f"host fingerprint {format_fingerprint(seen)} (not checked: pass "
-                          "--fingerprint to pin it)", file=sys.stderr)
+                    print(words("bot.unpinned", fingerprint=format_fingerprint(seen)),
+                          file=sys.stderr)
         except HostKeyMismatch as exc:
-            print(f"unonet: WARNING, not the pinned host: {exc}", file=sys.stderr)
+            print(words("bot.not_pinned", why=exc), file=sys.stderr)
             return 4
         except CONNECT_FAILURES as exc:
             failure = connect_failure(exc)
-            print(f"unonet: cannot reach {host_port(address, port)}: {failure.words}",
-                  file=sys.stderr)
+            print(words("bot.unreachable", address=host_port(address, port),
+                        why=failure.words), file=sys.stderr)
             return 1
         think = netbot.DEFAULT_THINK if args.think is None else args.think
         result = await netbot.play(stream, name=name, level=args.policy, table=args.table,
                                    matches=args.matches, think=think, budget=budget)
-        for line in netbot.report_lines(result):
+        for line in netbot.report_lines(result, lang):
             print(line)
         for violation in result.violations:  # the host's own words are in it: escaped
-            print(f"the host failed a check: {shown(str(violation))}", file=sys.stderr)
+            print(words("bot.failed_check", violation=shown(str(violation))), file=sys.stderr)
         if result.violations:
             return 3
         if len(result.matches) < args.matches:
-            played = f"after {len(result.matches)} of {args.matches} matches"
-            why = shown(result.closed or "the host left")  # the host's words: escaped
+            # the host's words: escaped
+            why = shown(result.closed) if result.closed else words("bot.host_left")
             if args.no_tls and not result.welcomed and result.closed_silently:
                 why += f"; {NO_TLS_HINT}"
-            print(f"unonet: the session ended {played}: {why}", file=sys.stderr)
+            print(words("bot.ended", played=len(result.matches), wanted=args.matches, why=why),
+                  file=sys.stderr)
             return 1
         return 0
 
@@ -698,7 +707,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
 
     from client.audit_cmd import run
 
-    return run(Path(args.file), sys.stdout, sys.stderr)
+    return run(Path(args.file), sys.stdout, sys.stderr, pick_language(args.lang, os.environ))
 
 
 class Parser(argparse.ArgumentParser):
@@ -870,6 +879,8 @@ def build_parser() -> argparse.ArgumentParser:
                      "decide included (default 0.1; 0 for tests and tournaments, where only "
                      "the host's rate limit paces the bot)")
     bot.add_argument("--no-tls", action="store_true", help="plain TCP")
+    bot.add_argument("--lang", choices=("en", "it", "pt"),
+                     help="language (default: from LANGUAGE/LC_ALL/LC_MESSAGES/LANG)")
     bot.add_argument("--fingerprint", metavar="FP",
                      help="the host's certificate fingerprint to pin (base32 or hex)")
     bot.set_defaults(func=cmd_bot)
@@ -901,6 +912,8 @@ def build_parser() -> argparse.ArgumentParser:
         "readable transcript. Give the file to others: they can run the same check.",
     )
     audit.add_argument("file", metavar="FILE", help="a transcript (.msgpack)")
+    audit.add_argument("--lang", choices=("en", "it", "pt"),
+                       help="language (default: from LANGUAGE/LC_ALL/LC_MESSAGES/LANG)")
     audit.set_defaults(func=cmd_audit)
     return parser
 

@@ -104,7 +104,7 @@ def observe(match: Match, seat: int | None) -> View:
         current=None if rnd.phase is Phase.ROUND_OVER else rnd.current,
         direction=rnd.direction,
         hand=tuple(rnd.hands[seat]) if own and seat is not None else (),
-        seats=_seat_views(match, rnd, teams),
+        seats=_seat_views(match, rnd, teams, seat),
         top_card=rnd.discard[-1] if rnd.discard else None,
         active_color=rnd.active_color,
         draw_pile=len(rnd.draw_pile),
@@ -121,15 +121,17 @@ def observe(match: Match, seat: int | None) -> View:
     )
 
 
-def _seat_views(match: Match, rnd: RoundState, teams: list[int | None]) -> tuple[SeatView, ...]:
+def _seat_views(match: Match, rnd: RoundState, teams: list[int | None],
+                viewer: int | None) -> tuple[SeatView, ...]:
     """What everybody sees of each seat: its card count, score, UNO, and in UNO Flip the other
-    sides of its hand."""
+    sides of its hand, but for the viewer's own hand, which faces away from its player at a
+    real table (found in tmux: the client showed a player its own cards' backs)."""
     flip = rnd.sight is not None
     hidden = other_side(rnd.side)
     return tuple(
         SeatView(s, len(rnd.hands[s]), match.scores[s], s in rnd.uno_called, s in rnd.catchable,
                  s in rnd.out or s in match.eliminated, teams[s],
-                 _other_sides(rnd, rnd.hands[s], hidden) if flip else ())
+                 _other_sides(rnd, rnd.hands[s], hidden) if flip and s != viewer else ())
         for s in range(match.seats)
     )
 

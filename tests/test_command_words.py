@@ -1,0 +1,37 @@
+"""Every command's words in every language (issue 46, point 9): the catalogues of `unonet
+host`'s terminal and of `unonet audit` and `unonet bot` have the same keys and placeholders in
+English, Italian and Portuguese, and say something in each."""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Mapping
+
+import pytest
+
+from client.command_words import COMMAND_WORDS, command_words
+from host.host_words import HOST_WORDS, host_words
+
+
+def placeholders(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+@pytest.mark.parametrize("catalogue", [HOST_WORDS, COMMAND_WORDS], ids=["host", "commands"])
+def test_each_language_has_every_key_with_its_placeholders(
+    catalogue: Mapping[str, Mapping[str, str]]
+) -> None:
+    english = catalogue["en"]
+    for lang in ("it", "pt"):
+        assert set(catalogue[lang]) == set(english), lang
+        for key, text in english.items():
+            assert catalogue[lang][key], (lang, key)
+            assert placeholders(catalogue[lang][key]) == placeholders(text), (lang, key)
+
+
+def test_one_is_said_in_the_singular_and_an_unknown_language_in_english() -> None:
+    assert command_words("it", "rounds", count=1) == "1 manche"
+    assert command_words("pt", "violations", count=2) == "2 violações"
+    assert host_words("de", "tables_none") == "none"
+    assert host_words("pt", "in_use", where="0.0.0.0", port=7077).endswith(
+        "escolha outra porta com --port")
