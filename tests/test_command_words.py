@@ -11,13 +11,16 @@ import pytest
 
 from client.command_words import COMMAND_WORDS, command_words
 from host.host_words import HOST_WORDS, host_words
+from unonet.cli import main
+from unonet.cli_words import CLI_WORDS
 
 
 def placeholders(template: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(template) if name}
 
 
-@pytest.mark.parametrize("catalogue", [HOST_WORDS, COMMAND_WORDS], ids=["host", "commands"])
+@pytest.mark.parametrize("catalogue", [HOST_WORDS, COMMAND_WORDS, CLI_WORDS],
+                         ids=["host", "commands", "cli"])
 def test_each_language_has_every_key_with_its_placeholders(
     catalogue: Mapping[str, Mapping[str, str]]
 ) -> None:
@@ -35,3 +38,15 @@ def test_one_is_said_in_the_singular_and_an_unknown_language_in_english() -> Non
     assert host_words("de", "tables_none") == "none"
     assert host_words("pt", "in_use", where="0.0.0.0", port=7077).endswith(
         "escolha outra porta com --port")
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("en", "unonet: --seats 11: a table has 2 to 10 seats"),
+    ("it", "unonet: --seats 11: un tavolo ha da 2 a 10 posti"),
+    ("pt", "unonet: --seats 11: uma mesa tem de 2 a 10 lugares"),
+])
+def test_a_command_that_cannot_run_says_why_in_the_users_language(
+    lang: str, words: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["host", "--headless", "--no-tls", "--seats", "11", "--lang", lang]) == 2
+    assert capsys.readouterr().err.strip() == words

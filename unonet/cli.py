@@ -27,6 +27,7 @@ from protocol.address import port_of
 from protocol.versions import DEFAULT_PORT
 from unonet import __version__
 from unonet.bots import DEFAULT_BUDGET, POLICIES, SearchBudget
+from unonet.cli_words import cli_words
 from unonet.errors import EngineError
 from unonet.rules import PRESETS, RulesError, RuleSet, parse_option, playable_presets, preset
 
@@ -72,9 +73,9 @@ def whole_number(flag: str, text: str | int, low: int, high: int) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise CommandError(f"{flag} {text!r}: not a whole number") from None
+        raise CommandError.said("not_whole", flag=flag, text=repr(text)) from None
     if not low <= value <= high:
-        raise CommandError(f"{flag} {value}: from {low} to {high}")
+        raise CommandError.said("range", flag=flag, value=value, low=low, high=high)
     return value
 
 
@@ -159,9 +160,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     bots = 3 if args.bots is None else args.bots
     rules = parse_rules(args.rules, args.set)
     if not 1 <= bots <= rules.max_players - 1:
-        raise CommandError(f"--bots {bots}: play against 1 to {rules.max_players - 1} bots "
-                           f"({args.rules} seats at most {rules.max_players} players, you "
-                           "included)")
+        raise CommandError.said("bots_play", bots=bots, most=rules.max_players - 1,
+                                rules=args.rules, players=rules.max_players)
     check_seats(rules, bots + 1, f"--bots {bots}" if args.bots is not None  # before the screen
                 else f"the default {bots} bots (choose with --bots)")
     search_budget(args)  # its refusal too
@@ -223,8 +223,7 @@ def cmd_join(args: argparse.Namespace) -> int:
     from client.cli import run_join
 
     if not sys.stdin.isatty():
-        raise CommandError("join needs a terminal to play in (stdin is not one); "
-                           "`unonet bot HOST:PORT` plays without one")
+        raise CommandError.said("join_terminal")
     return run_join(args)
 
 
@@ -324,16 +323,17 @@ def cmd_host(args: argparse.Namespace) -> int:
         args.bots = args.bots or 0
         rules = parse_rules(args.rules, args.set)
     if args.seats is not None and not 2 <= args.seats <= 10:
-        raise CommandError(f"--seats {args.seats}: a table has 2 to 10 seats")
+        raise CommandError.said("seats", seats=args.seats)
     if args.seats is not None:
         check_seats(rules, args.seats, f"--seats {args.seats}", names_count=True)
     room = args.seats if args.seats is not None else rules.max_players
     most_bots = room - (0 if headless else 1)
     if not 0 <= args.bots <= most_bots:
+        lang = pick_language(args.lang, os.environ)
         why = (f"--seats {args.seats}" if args.seats is not None
-               else f"{args.rules} seats at most {rules.max_players} players")
-        raise CommandError(f"--bots {args.bots}: 0 to {most_bots} bots fit at this table "
-                           f"({why}" + (")" if headless else "; one seat is yours)"))
+               else cli_words(lang, "rules_seat", rules=args.rules, players=rules.max_players))
+        raise CommandError.said("bots_fit" if headless else "bots_fit_yours", bots=args.bots,
+                                most=most_bots, why=why)
     if args.seats is not None:
         seats = args.seats
     elif headless:
@@ -353,12 +353,9 @@ def cmd_host(args: argparse.Namespace) -> int:
     per_address = whole_number("--per-address", args.per_address, 1, MAX_CONNECTIONS_CEILING)
     journal_sync = whole_number("--journal-sync", args.journal_sync, 0, JOURNAL_SYNC_LONGEST_MS)
     if tables > 1 and not headless:
-        raise CommandError(f"--tables {tables}: a dedicated server's option (--headless); "
-                           "the host who plays has one table, and friends open more from "
-                           "the lobby")
+        raise CommandError.said("tables_headless", tables=tables)
     if args.player_owner and not headless:
-        raise CommandError("--player-owner: a dedicated server's option (--headless); the host "
-                           "who plays owns its table")
+        raise CommandError.said("owner_headless")
     options = HostOptions(
         rules=rules, preset=args.rules, bind=args.bind, port=args.port, bots=args.bots,
         seats=seats, headless=headless, tls=not args.no_tls,
@@ -434,26 +431,23 @@ def resumed_journals(paths: Sequence[str]) -> list[tuple[Path, Resumed]]:
     for given in paths:
         path = Path(given).absolute()  # the farewell's command works from any folder
         if path.is_dir():
-            raise CommandError(f"--resume {given}: a folder, not a journal file (journals "
-                               "are the .jsonl files in the host's journals/ folder)")
+            raise CommandError.said("resume_folder", path=given)
         if not path.is_file():
-            raise CommandError(f"--resume {given}: no such journal file")
+            raise CommandError.said("resume_missing", path=given)
         if any(path.resolve() == other.resolve() for other, _ in found):
-            raise CommandError(f"--resume {path}: given twice")
+            raise CommandError.said("resume_twice", path=path)
         try:
             resumed = load(path)
         except JournalError as exc:
-            raise CommandError(f"--resume {path}: not a journal this host can resume "
-                               f"({exc})") from None
+            raise CommandError.said("resume_unreadable", path=path, why=exc) from None
         if resumed.match.phase == MATCH_OVER:
             scores = "-".join(str(score) for score in resumed.match.scores)
-            raise CommandError(f"--resume {path}: its match is over (seat "
-                               f"{resumed.match.winner} won, {scores}): there is nothing to "
-                               "carry on")
+            raise CommandError.said("resume_over", path=path, winner=resumed.match.winner,
+                                    scores=scores)
         number = resumed.header.table.get("number", 0)  # a whole number (load checked it)
         if number in tables:
-            raise CommandError(f"--resume {tables[number]} and {path}: both are table "
-                               f"{number}'s match; carry them on at two hosts")
+            raise CommandError.said("resume_same_table", first=tables[number], path=path,
+                                    table=number)
         tables[number] = path
         found.append((path, resumed))
     return found
@@ -932,7 +926,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except EngineError as exc:
         print(f"unonet: {exc.message}", file=sys.stderr)
         return 2
-    except (CommandError, ValueError) as exc:
+    except CommandError as exc:
+        print(f"unonet: {exc.in_language(pick_language(getattr(args, 'lang', None), os.environ))}",
+              file=sys.stderr)
+        return 2
+    except ValueError as exc:
         print(f"unonet: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # `unonet play | head`: the reader left, which is fine
@@ -1021,7 +1019,22 @@ def log_stop_failure(exc: BaseException) -> None:
 
 
 class CommandError(Exception):
-    """A command that cannot run as asked; its message is the one line the user sees."""
+    """A command that cannot run as asked; its message is the one line the user sees. One
+    made by `said` has words in every language (unonet/cli_words.py): `in_language`."""
+
+    def __init__(self, message: str, key: str | None = None,
+                 values: dict[str, object] | None = None) -> None:
+        super().__init__(message)
+        self.key = key
+        self.values = values or {}
+
+    @classmethod
+    def said(cls, key: str, **values: object) -> CommandError:
+        """The error of `key` (unonet/cli_words.py), its English the message."""
+        return cls(cli_words("en", key, **values), key, values)
+
+    def in_language(self, lang: str) -> str:
+        return cli_words(lang, self.key, **self.values) if self.key else str(self)
 
 
 def _first_failure(exc: BaseException) -> str | None:
