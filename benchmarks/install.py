@@ -108,8 +108,10 @@ def test_command(python: str, env: dict[str, str]) -> list[tuple[str, Took]]:
             # the suite's time is the figure whether or not it passed: its last line says
             steps.append((what, step(argv, folder, log, env, check=what != "python -m pytest")))
             print(line(what, steps[-1][1]), flush=True)
-        last = [text for text in log.read_text(errors="replace").splitlines() if text.strip()]
-        print(f"  the suite's last line: {last[-1] if last else '(none)'}")
+        lines = [text for text in log.read_text(errors="replace").splitlines() if text.strip()]
+        for failed in (text for text in lines if text.startswith(("FAILED ", "ERROR "))):
+            print(f"  {failed}")  # the folder and its log go: the names stay
+        print(f"  the suite's last line: {lines[-1] if lines else '(none)'}")
         return steps
 
 
