@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from unonet.actions import Action, Play
+from unonet.cards import Face
 from unonet.match import IN_ROUND, MATCH_OVER, Match
 from unonet.phase import Phase
 from unonet.rules import RuleSet, playable_presets, preset
@@ -127,7 +128,8 @@ def _play_round(match: Match, rng: random.Random,
     return False
 
 
-def _choose(legal: list[Action], face: Any, rng: random.Random) -> Action:
+def _choose(legal: list[Action], face: Callable[[int], Face], rng: random.Random) -> Action:
+    """Mostly a play, and mostly not a wild one; else anything legal."""
     plays = [a for a in legal if isinstance(a, Play)]
     if plays and rng.random() < 0.8:
         tame = [p for p in plays if not face(p.card).is_wild]
