@@ -202,7 +202,7 @@ def test_q_at_the_host_players_table_removes_the_mapping_and_says_so(lab: Lab) -
     term = Terminal(lab.tmp, lab.command_line(lab.host, "host", "--port", str(PORT), "--bots",
                                               "1", "--name", "Hosta"))
     try:
-        term.wait_text(f"Friends on the internet join with: unonet join {PUBLIC}:{PORT}")
+        term.wait_text(f"unonet join {PUBLIC}:{PORT} --pin ")  # the lobby's line to copy
         assert lab.mappings() == [(PORT, f"{HOST}:{PORT}")]
         term.keys("q")
         term.wait_text("leaving ends it for everyone")
@@ -220,7 +220,7 @@ def test_closing_the_terminal_of_the_host_who_plays_removes_the_mapping(lab: Lab
     term = Terminal(lab.tmp, lab.command_line(lab.host, "host", "--port", str(PORT), "--name",
                                               "Hosta"))
     try:
-        term.wait_text(f"Friends on the internet join with: unonet join {PUBLIC}:{PORT}")
+        term.wait_text(f"unonet join {PUBLIC}:{PORT} --pin ")  # the lobby's line to copy
         assert lab.mappings() == [(PORT, f"{HOST}:{PORT}")]
     finally:
         term.close()  # the terminal is gone: SIGHUP
