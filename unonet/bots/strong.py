@@ -51,9 +51,11 @@ from unonet.view import View
 
 __all__ = ["DEFAULT_BUDGET", "Search", "SearchBudget", "SearchReport", "StrongBot"]
 
-PRUNE_Z = 2.0
+PRUNE_Z = 2.5
 """A candidate is dropped once its mean paired difference with the best is below zero by more
-than this many standard errors (about a 2.5% chance of dropping a move that is as good)."""
+than this many standard errors. The test is made after every sample, so a move as good as the
+best crosses one line or another far more often than a single test's 0.6%; 2.5 keeps that
+rare. The normal policy's choice is never dropped (PREFER_SE judges it at the end)."""
 
 MIN_WORLDS = 6
 """Samples every candidate gets before any is dropped: fewer make the standard error itself
@@ -70,9 +72,12 @@ FORGET_RATE = 0.05
 """How often the strong bot forgets to call UNO: a strong player rarely does, but a bot that
 never did would make watching it for a catch pointless (the bots are fair game: issue 12)."""
 
-PREFER_SE = 1.0
+PREFER_SE = 2.0
 """When the budget ends with several candidates left, another move replaces the normal
-policy's choice only if it beats it by this many standard errors of their paired difference."""
+policy's choice only if it beats it by this many standard errors of their paired difference.
+A round's outcome varies far more than the worth of most moves, so with four or five
+candidates each as good as the heuristic's, one standard error would let noise pick another
+move about half the time; two, about one time in ten."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -297,9 +302,12 @@ class Search:
         report.simulations += len(self.alive)
         report.worlds += 1
         if report.worlds >= MIN_WORLDS:
-            self.alive = _pruned(self.alive, self.values)
+            self.alive = _pruned(self.alive, self.values, self._default_index())
             if self._settled():
                 self.alive = [self.candidates.index(self.default)]
+
+    def _default_index(self) -> int | None:
+        return self.candidates.index(self.default) if self.default in self.candidates else None
 
     def _settled(self) -> bool:
         """Whether every candidate left is, with PRUNE_Z standard errors, less than SETTLED
@@ -347,12 +355,12 @@ def _paired(a: list[float], b: list[float]) -> tuple[float, float]:
     return mean, math.sqrt(var / n)
 
 
-def _pruned(alive: list[int], values: list[list[float]]) -> list[int]:
-    """`alive` less the candidates clearly worse than the best (PRUNE_Z)."""
+def _pruned(alive: list[int], values: list[list[float]], keep: int | None) -> list[int]:
+    """`alive` less the candidates clearly worse than the best (PRUNE_Z), but `keep`."""
     best = max(alive, key=lambda i: sum(values[i]) / len(values[i]))
     kept = []
     for index in alive:
-        if index != best:
+        if index != best and index != keep:
             mean, se = _paired(values[index], values[best])
             if mean < 0 and mean + PRUNE_Z * se < 0:
                 continue
