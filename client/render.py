@@ -849,7 +849,7 @@ OWN_ENDINGS = frozenset({"host_closed_plain", "no_answer", "host_silent", "refus
 alone, not followed by it."""
 
 
-SAID_BY_US = frozenset({"host_left", "host_stopped", "connection_broken"})
+SAID_BY_US = frozenset({"host_left", "host_stopped", "connection_broken", "link_failed"})
 """Endings the player reads in our words whatever the language: a stopping host's way of going
 (SPEC.md [UNO-8-4]) and a broken connection, whose diagnostic is only for the log."""
 
@@ -1550,7 +1550,8 @@ def compose(model: ClientModel, width: int, height: int, plain: bool,
         # The host is gone: only leaving works; once tries ran out, say how to come back.
         # The host's own player: the host is this process, and says how to carry on once
         # the player leaves (a table that failed keeps its journal).
-        later = "key.resume_later" if model.hosting else "key.join_later"
+        later = ("key.resume_later" if model.hosting else "key.join_later"
+                 if screen in (Screen.GAME, Screen.ROUND_END) else "key.join_again")
         keys = [later, "key.quit"] if model.connection == "lost" else ["key.quit"]
     if model.chat_focused and not small and model.host_key is None:
         # The input line has the keys: the screen's keys would type into it.
@@ -1719,9 +1720,11 @@ def lobby_body(model: ClientModel, width: int, height: int, look: Look | None = 
     if lobby.spectators:
         lines.append([("class:dim", "  " + tr("lobby.spectators", count=lobby.spectators))])
     # A notice whole (a refusal's reason, why a seat cannot be taken) in up to three lines,
-    # a host's longer one cut there; one line, empty, when there is none.
-    notice = wrap_within(model.notice, width, LOBBY_NOTICE_LINES)
-    lines += [[("class:notice", part)] for part in notice] or [[]]
+    # a host's longer one cut there; one line, empty, when there is none. While the host is
+    # gone, how it went and what comes next, there (the title bar said only "reconnecting").
+    said, style = ((connection_line(model), "class:prompt") if model.offline
+                   else (model.notice, "class:notice"))
+    lines += [[(style, part)] for part in wrap_within(said, width, LOBBY_NOTICE_LINES)] or [[]]
     preset = lobby.preset or "official"
     # against the preset's whole rule set: the options its variant sets read as changes
     # (an untouched No Mercy table said "no_mercy, changed")
@@ -1990,7 +1993,10 @@ def round_end_body(model: ClientModel, width: int, height: int, look: Look) -> l
     after: list[Line] = [[("class:dim", " " + tr("end.target", target=rules.target))]] \
         if rules is not None else []
     after.append([])
-    if model.notice:  # no line kept empty for it: the hands have it
+    if model.offline:  # how the host went and what comes next (a host that left between rounds)
+        after += [[("class:prompt", part)] for part in wrap_within(connection_line(model), width,
+                                                                    2)]
+    elif model.notice:  # no line kept empty for it: the hands have it
         after.append(notice_line(model))
     waiting = _not_ready(model)
     if waiting:

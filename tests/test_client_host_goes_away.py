@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import errno
 import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
@@ -17,15 +18,16 @@ import pytest
 import trio
 import trio.testing
 from client_net import MACHINE_SPEED, start_link
+from test_client_flip_render import play_until
 from test_client_network_timers import CONFIG, Script, ScriptedHost, hello, run, states
 
-from client.i18n import Translator
+from client.i18n import CATALOGUES, Translator
 from client.link import ChatReceived, ConnectionChanged, LobbyChanged, Snapshot, Update
 from client.link_session import Chat, CloseLink, Command, Ended
-from client.lobby import SetReady, StartMatch
-from client.model import ClientModel
+from client.lobby import LobbyState, SeatInfo, SetReady, StartMatch
+from client.model import ClientModel, Screen
 from client.network import Backoff, LinkConfig, Reconnects, run_link
-from client.render import connection_line
+from client.render import compose, connection_line
 from host.connection import LAST_WORDS
 from host.registry import Registry
 from host.run import HostOptions, serving
@@ -342,3 +344,50 @@ def test_a_failed_attempt_after_the_host_said_how_it_went_keeps_its_words() -> N
     reconnects.welcomed(lasted=60.0)
     broken = reconnects.retry(Ended(True, "connection broken", code="connection_broken"))
     assert (broken.code, broken.kept, broken.attempts) == ("connection_broken", False, 3)
+
+
+@pytest.mark.parametrize("lang", ["en", "it", "pt"])
+def test_a_link_that_failed_is_said_in_words_not_by_its_exception(lang: str) -> None:
+    """The network code failing (a bug of ours) named its exception on the screen ("the
+    network code failed: BrokenResourceError()"): words now, the traceback in the log."""
+    model = ClientModel(Translator(lang), name="Bea")
+    model.apply(ConnectionChanged("lost", "the network code failed", code="link_failed"))
+    line = connection_line(model)
+    assert Translator(lang)("lost.link_failed") in line
+    assert CLASS_NAME.search(line) is None, line
+
+
+CLASS_NAME = re.compile(r"\b[A-Z][a-zA-Z]+(Error|Exception)\b|\w+\(\)")
+
+
+def test_a_lobby_whose_host_is_gone_for_good_promises_no_kept_seat() -> None:
+    """A lobby seat is not kept when its host goes (only a match's journal keeps seats): the
+    key bar says to join again once the host is back, not that the seat is kept."""
+    model = ClientModel(Translator("en"), name="Bea")
+    seats = (SeatInfo(0, "human", "Bea", False, True), SeatInfo(1, "bot", "Ana", True, False))
+    model.apply(ConnectionChanged("connected"))
+    model.apply(LobbyChanged(LobbyState(0, "unonet", 0, RuleSet().to_dict(), seats, False,
+                                        you=0)))
+    model.apply(ConnectionChanged("lost", "shutting_down: the host's player left its table",
+                                  code="host_left"))
+    said = " ".join("".join(f[1] for f in compose(model, 100, 30, plain=True)).split())
+    assert "run the same unonet join once the host is back" in said, said
+    assert "your seat is kept" not in said and "the host's player left the table" in said
+
+
+def test_no_catalogue_has_the_lines_issue_46_quoted() -> None:
+    """Issue 46 quoted lines a player must never read again; none is in any catalogue."""
+    quoted = ("unonet join later", "you join as a newcomer", "no table {", "Error()")
+    for lang, strings in CATALOGUES.items():
+        for key, text in strings.items():
+            assert not any(line in text for line in quoted), (lang, key, text)
+
+
+def test_a_host_that_left_between_rounds_is_said_on_the_round_end_screen() -> None:
+    """The score screen between rounds said nothing but "reconnecting" in its title bar when
+    the host's player left then; it says how the host went and that the match is kept."""
+    model, _ = play_until(lambda m: m.screen is Screen.ROUND_END, seats=2)
+    model.apply(ConnectionChanged("reconnecting", "shutting_down: the host's player left",
+                                  code="host_left", attempt=1, delay=0.5, kept=True))
+    said = " ".join("".join(f[1] for f in compose(model, 60, 17, plain=True)).split())
+    assert "The host's player left the table; the match is kept" in said, said
