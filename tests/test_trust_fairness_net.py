@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pytest
@@ -529,6 +529,35 @@ async def test_the_last_audit_withheld_is_flagged_at_its_deadline_while_the_play
     assert run(path, printed, io.StringIO()) == EXIT_VIOLATION
     assert "round 2: VIOLATION missing_audit: " in printed.getvalue()
     assert "round 2: audited" not in printed.getvalue()
+
+
+async def test_a_round_s_audit_withheld_is_flagged_at_its_deadline_before_the_next_round(
+    nursery: trio.Nursery, autojump_clock: trio.testing.MockClock,
+) -> None:
+    """Not only the last: a round in mid-match whose audit does not come is flagged
+    AUDIT_DEADLINE after it ended, while the table waits for the next round (its break here
+    longer than the deadline), not only when the next round is prepared."""
+    rounds_apart = replace(TIMINGS, round_break=60.0)
+    host = await start_host(nursery, bots=2, rules=RuleSet(target=10_000, max_rounds=2),
+                            timings=rounds_apart)
+
+    def withhold_round_1(message: Message) -> list[Message]:
+        return [] if message.get("t") == "round_audit" and message.get("round") == 1 else [
+            message]
+
+    harness = await start_link(nursery, _config(host.port),
+                               lambda stream: TamperingStream(stream, withhold_round_1))
+    await _until(harness, lambda u: isinstance(u, GameEvent)
+                 and isinstance(u.event, ev.RoundEnded))
+    ended = trio.current_time()
+    await harness.until(_caught("missing_audit"), timeout=AUDIT_DEADLINE + 5)
+    assert AUDIT_DEADLINE - 0.01 <= trio.current_time() - ended < AUDIT_DEADLINE + 1
+    assert not any(isinstance(u, GameEvent) and isinstance(u.event, ev.RoundStarted)
+                   and u.event.round_no == 2 for u in harness.seen)  # the next round not yet
+    status = _status(harness)
+    assert [(c.round_no, c.kind) for c in status.violations] == [(1, "missing_audit")]
+    _first_named(harness)
+    await harness.close()
 
 
 async def test_unonet_bot_flags_the_withheld_last_audit_and_leaves(
