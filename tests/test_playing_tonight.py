@@ -443,8 +443,8 @@ def test_every_key_is_on_the_help_whatever_the_key_bar_leaves_out(
     screen = term.wait_text("Rules (official)")
     assert screen.splitlines()[-2].rstrip().endswith("? help  q leave")
     lobby = " ".join(whole_help(term).split())
-    for key in ("r: ", "s: ", "p: ", "a: add a bot", "x: remove the last bot", "1-0: move", "k, then 1-0",
-                "t: the deck checks", "Tab: type in the chat", "c: copy", "q"):
+    for key in ("r: ", "s: ", "p: ", "a: add a bot", "x: remove the last bot", "1-0: move",
+                "k, then 1-0", "t: the deck checks", "Tab: type in the chat", "c: copy", "q"):
         assert key in lobby, (key, lobby)
     term.keys("r")
     term.wait(lambda s: "not ready" not in s.split("Rules")[0], "ready")
