@@ -64,8 +64,9 @@ from protocol.limits import LENGTH_PREFIX_SIZE, RATE_BURST, RATE_PER_SECOND, REC
 from protocol.trust.checked_round import RoundStatus
 from protocol.trust.results import Violation
 from unonet.actions import Action, Buzz, CallUno, Catch, Play
+from unonet.bot_settings import HUMAN_REACTION
 from unonet.bots import Bot, SearchBudget, make_bot
-from unonet.bots.base import HUMAN_REACTION, is_deciding, out_of_turn
+from unonet.bots.base import is_deciding, out_of_turn
 from unonet.cards import DeckManifest
 from unonet.events import MatchEnded
 from unonet.rules import RuleSet
@@ -80,7 +81,7 @@ MAX_REFUSALS = 5
 """Refused intents in a row before the bot stops deciding until something changes."""
 
 REACTION = HUMAN_REACTION
-"""The range of the bot's reaction time in a race (unonet.bots.base.HUMAN_REACTION)."""
+"""The range of the bot's reaction time in a race (unonet.bot_settings.HUMAN_REACTION)."""
 
 RACES: tuple[type, ...] = (Buzz, Play, Catch)
 """What the bot holds for a reaction time when it does it out of turn (or, a catch, before its

@@ -36,7 +36,7 @@ from protocol.address import host_port
 from protocol.fingerprint import short_pin
 from protocol.trust.signing import Signer
 from protocol.versions import DEFAULT_PORT
-from unonet.bots.strong import DEFAULT_BUDGET, SearchBudget
+from unonet.bot_settings import DEFAULT_BUDGET, SearchBudget
 from unonet.rules import RuleSet
 from unonet.words import Words, join_sentence
 

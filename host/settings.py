@@ -16,8 +16,7 @@ from protocol.limits import (
     RATE_PER_SECOND,
     SEND_DEADLINE,
 )
-from unonet.bots.base import HUMAN_REACTION
-from unonet.bots.strong import DEFAULT_BUDGET, SearchBudget
+from unonet.bot_settings import DEFAULT_BUDGET, HUMAN_REACTION, SearchBudget
 
 MAX_CONNECTIONS: Final = 64
 """Connections past `hello` by default (players of a few tables plus spectators, with room to

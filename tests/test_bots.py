@@ -386,3 +386,13 @@ def test_a_race_nobody_presses_is_closed_by_the_driver_and_everyone_draws() -> N
     match = Match(rules, 3, b"idle")
     play_match(match, [Idle(s, rules, match.manifest, seed=s) for s in range(3)], listen)
     assert closed and all(len(race.losers) >= 2 for race in closed)
+
+
+def test_the_light_list_of_policies_names_every_bot_the_engine_has() -> None:
+    """The command line offers unonet.bot_settings' names without loading the bots (issue 43:
+    `unonet --help` answers fast); a policy added to one list and not the other fails here."""
+    from unonet.bot_settings import LEVEL_NAMES, POLICY_NAMES
+    from unonet.bots import POLICIES
+
+    assert tuple(POLICIES) == POLICY_NAMES
+    assert set(LEVEL_NAMES) == set(POLICY_NAMES)

@@ -1,6 +1,6 @@
 """Bots that are fair game (issue 12, point 16): they sometimes forget to call UNO, at a rate
 per level drawn from their own seeded stream (so a game replays from its seed), and they catch
-a player who forgot after a human reaction time (unonet.bots.base.HUMAN_REACTION), drawn afresh
+a player who forgot after a human reaction time (unonet.bot_settings.HUMAN_REACTION), drawn afresh
 for each catch, both as the host's stand-ins and as network bots. The network tests run on
 loopback under trio's autojump clock: the timers are real, the waiting is not."""
 
@@ -20,8 +20,8 @@ from client.network import LinkConfig
 from host.settings import TableTimings
 from unonet import events as ev
 from unonet.actions import Action, CallUno
+from unonet.bot_settings import HUMAN_REACTION
 from unonet.bots import POLICIES, NormalBot, SearchBudget, make_bot
-from unonet.bots.base import HUMAN_REACTION
 from unonet.bots.driver import play_match
 from unonet.match import MATCH_OVER, Match
 from unonet.rules import RuleSet

@@ -27,7 +27,7 @@ from host.table_limits import MAX_LIVE_TABLES
 from protocol.address import AddressError, port_of
 from protocol.versions import DEFAULT_PORT
 from unonet import __version__
-from unonet.bots import DEFAULT_BUDGET, POLICIES, SearchBudget
+from unonet.bot_settings import DEFAULT_BUDGET, POLICY_NAMES, SearchBudget
 from unonet.cli_words import cli_words, parser_words
 from unonet.errors import EngineError
 from unonet.rules import PRESETS, RulesError, RuleSet, parse_option, playable_presets, preset
@@ -768,7 +768,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="rule preset (default official): " + preset_words())
     play.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE",
                       help="change one rule option, e.g. --set uno_penalty=4 (repeatable)")
-    play.add_argument("--policy", default="normal", choices=sorted(POLICIES),
+    play.add_argument("--policy", default="normal", choices=sorted(POLICY_NAMES),
                       help="how the bots play (default normal; strong searches the cards it "
                       "cannot see, and thinks up to --search-time per move)")
     add_search_arguments(play)
@@ -828,7 +828,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="with --headless: the first player to sit owns the table (may "
                       "change its rules, kick, add bots and penalize), as at a table a "
                       "player creates")
-    host.add_argument("--policy", default=None, choices=sorted(POLICIES),
+    host.add_argument("--policy", default=None, choices=sorted(POLICY_NAMES),
                       help="how the bots seated at start play (default normal); a table's "
                       "owner picks each bot's level in the lobby")
     add_search_arguments(host)
@@ -889,7 +889,7 @@ def build_parser() -> argparse.ArgumentParser:
     bot.add_argument("--name", default="bot", help="the bot's name at the table")
     bot.add_argument("--table", type=table_number, default=None, metavar="N",
                      help="table to join (default: the first with a free seat)")
-    bot.add_argument("--policy", default="normal", choices=sorted(POLICIES),
+    bot.add_argument("--policy", default="normal", choices=sorted(POLICY_NAMES),
                      help="how the bot plays (default normal)")
     add_search_arguments(bot)
     bot.add_argument("--matches", type=match_count, default=1, metavar="N",

@@ -2,18 +2,15 @@
 that seat, never from the full state, so a bot in the host and a bot over the network are the
 same player."""
 
+from unonet.bot_settings import DEFAULT_BUDGET, LEVEL_NAMES, POLICY_NAMES, SearchBudget
 from unonet.bots.base import Bot
 from unonet.bots.normal import NormalBot
 from unonet.bots.random_bot import RandomBot
-from unonet.bots.strong import DEFAULT_BUDGET, SearchBudget, StrongBot
+from unonet.bots.strong import StrongBot
 from unonet.cards import DeckManifest
 from unonet.rules import RuleSet
 
 POLICIES: dict[str, type[Bot]] = {"random": RandomBot, "normal": NormalBot, "strong": StrongBot}
-
-LEVEL_NAMES: dict[str, str] = {"random": "easy", "normal": "normal", "strong": "hard"}
-"""What players call each policy: the lobby's picker and the help show these words (translated
-by the client); the wire and the command line keep the policy names."""
 
 
 def make_bot(level: str, seat: int, rules: RuleSet, manifest: DeckManifest, seed: int = 0,
@@ -28,5 +25,15 @@ def make_bot(level: str, seat: int, rules: RuleSet, manifest: DeckManifest, seed
     return policy(seat, rules, manifest, seed=seed, forget_rate=forget_rate)
 
 
-__all__ = ["DEFAULT_BUDGET", "LEVEL_NAMES", "POLICIES", "Bot", "NormalBot", "RandomBot",
-           "SearchBudget", "StrongBot", "make_bot"]
+__all__ = [
+    "DEFAULT_BUDGET",
+    "LEVEL_NAMES",
+    "POLICIES",
+    "POLICY_NAMES",
+    "Bot",
+    "NormalBot",
+    "RandomBot",
+    "SearchBudget",
+    "StrongBot",
+    "make_bot",
+]

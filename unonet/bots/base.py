@@ -26,13 +26,6 @@ from unonet.phase import Phase
 from unonet.rules import RuleSet
 from unonet.view import View
 
-HUMAN_REACTION: tuple[float, float] = (0.6, 1.5)
-"""The range, in seconds, of a bot's reaction time in a race (pressing B, playing out of turn),
-drawn afresh for each chance. A person's simple reaction to a signal takes about 0.25 s and a
-choice reaction (is this card mine to throw?) 0.5 s or more: from 0.6 s a player who watches the
-table often wins a race against a bot, and by 1.5 s the bot still takes what nobody wanted. The
-host's stand-in bots (host/settings.py) and the network bot (client/netbot.py) both use it."""
-
 DECISION_ONLY: tuple[type, ...] = (Draw, Pass, ChooseColor, Challenge, Accept, ChooseTarget)
 """Actions only the seat facing the pending decision is offered: a list holding one of them
 answers that seat's own turn, colour, challenge, stack or swap target."""

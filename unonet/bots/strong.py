@@ -37,6 +37,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from unonet.actions import Action, Buzz, CallUno, Catch, Play
+from unonet.bot_settings import DEFAULT_BUDGET, SearchBudget
 from unonet.bots.base import Bot
 from unonet.bots.knowledge import Knowledge
 from unonet.bots.normal import NormalBot
@@ -78,30 +79,6 @@ policy's choice only if it beats it by this many standard errors of their paired
 A round's outcome varies far more than the worth of most moves, so with four or five
 candidates each as good as the heuristic's, one standard error would let noise pick another
 move about half the time; two, about one time in ten."""
-
-
-@dataclass(frozen=True, slots=True)
-class SearchBudget:
-    """How long the bot thinks: until `seconds` have passed (wall clock) or `simulations`
-    playouts were made, whichever comes first; None is no limit of that kind (one of them must
-    be set). With `seconds` None the bot's moves depend on its seed alone."""
-
-    seconds: float | None = 0.7
-    simulations: int | None = 20_000
-
-    def __post_init__(self) -> None:
-        if self.seconds is None and self.simulations is None:
-            raise ValueError("a search budget needs a time or a number of simulations")
-        if self.seconds is not None and not 0 < self.seconds <= 60:
-            raise ValueError(f"a search time is more than 0 and at most 60 s, not {self.seconds}")
-        if self.simulations is not None and not 1 <= self.simulations <= 10_000_000:
-            raise ValueError(f"simulations are 1 to 10000000, not {self.simulations}")
-
-
-DEFAULT_BUDGET = SearchBudget()
-"""0.7 s: the answer comes within 1 s on one core at four seats (a sample and its playouts
-take a few milliseconds; the last one started may end after the time is up), and at once when
-only one move makes sense."""
 
 
 @dataclass(slots=True)
