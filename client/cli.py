@@ -57,6 +57,7 @@ from client.tls import (
     open_pinned_stream,
 )
 from protocol.address import AddressError, host_port, port_of
+from protocol.fingerprint import PinError
 from protocol.text import TextRefused
 from protocol.versions import DEFAULT_PORT
 from unonet.cli_words import cli_words
@@ -120,14 +121,28 @@ def unreachable_words(tr: Translator, failure: ConnectFailure) -> str:
     return tr(key) if tr.has(key) else failure.words
 
 
+def name_refusal(lang: str, refused: TextRefused) -> str:
+    """Why `--name` is refused, in `lang` (the protocol's English for a reason unnamed)."""
+    if not refused.reason:
+        return f"--name: {refused.msg}"
+    return cli_words(lang, f"name_{refused.reason}", flag="--name", **refused.values)
+
+
+def pin_refusal(lang: str, flag: str, refused: PinError) -> str:
+    """Why the pin given to `flag` (--pin, --fingerprint) is refused, in `lang`."""
+    return cli_words(lang, refused.key, flag=flag, **refused.values)
+
+
 def player_name(args: argparse.Namespace, environ: Mapping[str, str]) -> str:
     """--name, else the user's login name (what friends know them by), else "player".
-    A --name the host would refuse (empty, or the reserved `host`) is a JoinError now."""
+    A --name the host would refuse (empty, or the reserved `host`) is a JoinError now, said
+    in the player's language."""
     if args.name is not None:  # `--name ""` is refused as `unonet bot` refuses it
         try:
             return own_name(str(args.name))
         except TextRefused as refused:
-            raise JoinError(f"--name: {refused.msg}") from None
+            lang = pick_language(getattr(args, "lang", None), environ)
+            raise JoinError(name_refusal(lang, refused)) from None
     login = environ.get("LOGNAME") or environ.get("USER") or environ.get("USERNAME")
     if not login and environ is os.environ:
         try:
@@ -169,8 +184,9 @@ def resolve_pin(
     if args.fingerprint:
         try:
             return normalize_pin(args.fingerprint)
-        except ValueError as exc:
-            raise JoinError(f"--fingerprint: {exc}") from None
+        except PinError as exc:
+            flag = getattr(args, "fingerprint_flag", None) or "--fingerprint"
+            raise JoinError(pin_refusal(tr.lang, flag, exc)) from None
     remembered = hosts.lookup(host, port)
     try:
         seen = probe(host, port) if probe else trio.run(probe_fingerprint, host, port)

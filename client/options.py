@@ -5,26 +5,45 @@ client/app.py import them from this module)."""
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
+from typing import Any
 
 from protocol.limits import INT_MAX
 from protocol.versions import DEFAULT_PORT
+from unonet.cli_words import SPEAKING, cli_words
 
 
-def whole(text: str, noun: str) -> int:
-    """An option's whole number, else argparse's one line: `'x' is not a <noun>`."""
+def refused(key: str, **values: object) -> argparse.ArgumentTypeError:
+    """argparse's one line for a value an option cannot take, in the command's language."""
+    return argparse.ArgumentTypeError(cli_words(SPEAKING.get(), key, **values))
+
+
+def whole(text: str, not_one: str) -> int:
+    """An option's whole number, else argparse's one line: `'x' is not a ...` (the words of
+    `not_one`, unonet/cli_words.py)."""
     try:
         return int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a {noun}") from None
+        raise refused(not_one, text=repr(text)) from None
 
 
 def table_number(text: str) -> int:
     """`--table`: a table's number as the host's list gives it (0 and up), checked here rather
     than refused by the host after the connection is made."""
-    number = whole(text, "table number")
+    number = whole(text, "not_table")
     if not 0 <= number <= INT_MAX:
-        raise argparse.ArgumentTypeError(f"{number} is not a table number (0 and up)")
+        raise refused("table_range", number=number)
     return number
+
+
+class NamedFlag(argparse.Action):
+    """Stores the value, and the flag it was given with in `DEST_flag` (`--pin` or
+    `--fingerprint`): a refusal names the flag the user typed."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: str | Sequence[Any] | None, option_string: str | None = None) -> None:
+        setattr(namespace, self.dest, values)
+        setattr(namespace, f"{self.dest}_flag", option_string)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -44,6 +63,7 @@ def add_join_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"the host to join (port {DEFAULT_PORT} if left out)")
     add_arguments(parser)
     parser.add_argument("--fingerprint", "--pin", dest="fingerprint", metavar="FP",
+                        action=NamedFlag,
                         help="the host's fingerprint as `unonet host` prints it (or its first "
                         "16+ characters, or 64 hex digits): pins it instead of asking")
     parser.add_argument("--no-tls", action="store_true",

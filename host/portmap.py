@@ -6,7 +6,8 @@ it. Most home routers do that on request (UPnP IGD); host/igd.py asks through mi
 reference IGD client) and host/port_lease.py holds the lease in the host's trio run. This
 module decides between what the router reported (`judge`), holds the outcomes as values
 (`Mapped`, `NotMapped`), and words each outcome as one line (`router_line`) that names what to
-do when the router says no: forward the port by hand.
+do when the router says no: forward the port by hand. Its words are the terminal's language
+(host/host_words.py); the log's are English.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 from typing import Final
 from urllib.parse import urlsplit
 
+from host.host_words import host_words
 from protocol.text import REFUSED_CATEGORIES
 
 DESCRIPTION: Final = "unonet host"
@@ -172,10 +174,10 @@ def quoted(text: str) -> str:
     return clean
 
 
-def by_hand(port: int, lan: str | None) -> str:
+def by_hand(port: int, lan: str | None, lang: str = "en") -> str:
     """The advice when no mapping can be made: the one thing to do on the router's own page."""
-    target = lan or "this machine's address"
-    return f"forward TCP port {port} to {target} by hand in your router's settings"
+    target = lan or host_words(lang, "this_machine")
+    return host_words(lang, "by_hand", port=port, target=target)
 
 
 def other_port(port: int) -> int:
@@ -183,47 +185,44 @@ def other_port(port: int) -> int:
     return port + 1 if port < 65535 else port - 1
 
 
-def router_line(outcome: Outcome, deadline: float = DEADLINE) -> str:
+def router_line(outcome: Outcome, deadline: float = DEADLINE, lang: str = "en") -> str:
     """The one line the person hosting reads about the router: what it did, or why not and
-    what to do instead. In English, as the command line speaks; at most a chat line long."""
+    what to do instead, in `lang` (the log's is English); at most a chat line long."""
     if isinstance(outcome, Mapped):
-        line = (f"router: port {outcome.port} of {outcome.public} is forwarded to this "
-                f"machine ({outcome.lan}) by the router at {outcome.router} (UPnP) while "
-                "this host runs")
-        if outcome.replaced:
-            line += ", taken over from a host that stopped without removing it"
-        return line
+        return host_words(lang, "router_mapped", port=outcome.port, public=outcome.public,
+                          lan=outcome.lan, router=outcome.router,
+                          over=host_words(lang, "router_taken_over") if outcome.replaced else "")
     port, lan = outcome.port, outcome.lan
-    router = f"the router at {outcome.router}" if outcome.router else "the router"
+    router = (host_words(lang, "router_at", router=outcome.router) if outcome.router
+              else host_words(lang, "router_the"))
     said = f" ({quoted(outcome.said)})" if outcome.said else ""
+    hand = by_hand(port, lan, lang)
     if outcome.why is Why.NO_ROUTER:
-        return (f"router: no UPnP router answered within {deadline:g} s, so friends outside "
-                f"your network cannot reach this host: {by_hand(port, lan)} (or turn UPnP on "
-                "there)")
+        return host_words(lang, "router_none", deadline=f"{deadline:g}", by_hand=hand)
     if outcome.why is Why.NO_PUBLIC:
-        has = (f"its internet address {quoted(outcome.public)} is not a public one"
+        has = (host_words(lang, "public_not", public=quoted(outcome.public))
                if outcome.public and outcome.public != "0.0.0.0"
-               else "it has no public internet address")
-        return (f"router: {router} cannot open port {port} to the internet: {has} (your "
-                "provider shares one among its customers, carrier-grade NAT, or another "
-                "router sits in front of it); ask your provider for a public IPv4 address, "
-                f"or forward port {port} on the outer router too")
+               else host_words(lang, "public_none"))
+        return host_words(lang, "router_no_public", router=router, port=port, has=has)
     if outcome.why is Why.TAKEN:
-        holder = outcome.holder
-        if holder is None:
-            where = f"is mapped already{said}"
-        elif holder.client == lan:
-            where = (f"already leads to port {holder.port} of this machine "
-                     f"({quoted(holder.description) or 'no description'})")
-        else:
-            where = (f"already leads to {quoted(holder.client)} "
-                     f"({quoted(holder.description) or 'no description'})")
-        return (f"router: port {port} on {router} {where}: host on another port (--port "
-                f"{other_port(port)}) or free it in the router's settings")
+        return host_words(lang, "router_taken", port=port, router=router,
+                          where=taken_where(outcome, said, lang), other=other_port(port))
     if outcome.why is Why.REFUSED:
-        return (f"router: {router} refused to forward port {port}{said}: "
-                f"{by_hand(port, lan)}, or allow UPnP for this machine there")
-    return f"router: could not ask {router} for port {port}{said}: {by_hand(port, lan)}"
+        return host_words(lang, "router_refused", router=router, port=port, said=said,
+                          by_hand=hand)
+    return host_words(lang, "router_failed", router=router, port=port, said=said, by_hand=hand)
+
+
+def taken_where(outcome: NotMapped, said: str, lang: str) -> str:
+    """Where the port the router has mapped already leads, in words."""
+    holder = outcome.holder
+    if holder is None:
+        return host_words(lang, "taken_said", said=said)
+    description = quoted(holder.description) or host_words(lang, "no_description")
+    if holder.client == outcome.lan:
+        return host_words(lang, "taken_here", port=holder.port, description=description)
+    return host_words(lang, "taken_other", client=quoted(holder.client),
+                      description=description)
 
 
 @dataclass(frozen=True)
@@ -240,36 +239,38 @@ class RouterReport:
     existing: Existing | None
 
 
-def check_lines(port: int, report: RouterReport | NotMapped) -> tuple[list[str], bool]:
-    """`unonet host --check` in words: what the router said, and whether the port is forwarded
-    to this machine from a public address (the second value: friends outside can then join)."""
+def check_lines(port: int, report: RouterReport | NotMapped,
+                lang: str = "en") -> tuple[list[str], bool]:
+    """`unonet host --check` in words of `lang`: what the router said, and whether the port is
+    forwarded to this machine from a public address (the second value: friends outside can
+    then join)."""
     if isinstance(report, NotMapped):
-        return [router_line(report)], False
-    lines = [f"router: {report.router} answered ({quoted(report.control_url)}); this machine "
-             f"is {report.lan} on its network",
-             f"router: connection {quoted(report.status)} ({quoted(report.connection)}); "
-             f"internet address {quoted(report.public) or 'none'}"
-             + (" (public)" if is_public(report.public) else "")]
-    existing = report.existing
+        return [router_line(report, lang=lang)], False
     public = is_public(report.public)
+    lines = [host_words(lang, "check_answered", router=report.router,
+                        url=quoted(report.control_url), lan=report.lan),
+             host_words(lang, "check_connection", status=quoted(report.status),
+                        connection=quoted(report.connection),
+                        public=quoted(report.public) or host_words(lang, "check_no_address"),
+                        is_public=host_words(lang, "check_public") if public else "")]
+    existing = report.existing
     if not public:
         lines.append(router_line(NotMapped(Why.NO_PUBLIC, port, report.lan, report.router,
-                                           public=report.public)))
+                                           public=report.public), lang=lang))
     if existing is None:
-        lines.append(f"port {port}: not forwarded; `unonet host --port {port}` asks the router "
-                     "for it as it starts (listening on every interface, without --no-upnp)")
+        lines.append(host_words(lang, "check_not_forwarded", port=port))
         return lines, False
-    lease = f", {existing.lease} s left" if existing.lease else ", until removed"
-    where = (f"{quoted(existing.client)}:{existing.port} "
-             f"({quoted(existing.description) or 'no description'}{lease})")
+    lease = (host_words(lang, "lease_left", seconds=existing.lease) if existing.lease
+             else host_words(lang, "lease_forever"))
+    where = (f"{quoted(existing.client)}:{existing.port} ("
+             f"{quoted(existing.description) or host_words(lang, 'no_description')}{lease})")
     if existing.client != report.lan or existing.port != port:
-        lines.append(f"port {port}: forwarded to {where}, not to this host: host on another "
-                     f"port (--port {other_port(port)}) or free it in the router's settings")
+        lines.append(host_words(lang, "check_elsewhere", port=port, where=where,
+                                other=other_port(port)))
         return lines, False
     if not public:
-        lines.append(f"port {port}: forwarded to this machine, {where}, but not from a public "
-                     "address")
+        lines.append(host_words(lang, "check_not_public", port=port, where=where))
         return lines, False
-    lines.append(f"port {port}: forwarded to this machine, {where}: friends on the internet "
-                 f"join at {report.public}:{port}")
+    lines.append(host_words(lang, "check_forwarded", port=port, where=where,
+                            address=f"{report.public}:{port}"))
     return lines, True

@@ -171,17 +171,18 @@ DESCRIPTORS_SPARE = 64
 the journals being opened and closed, the interpreter's own."""
 
 
-def ensure_descriptors(limits: ConnectionLimits, tables: int) -> None:
+def ensure_descriptors(limits: ConnectionLimits, tables: int, lang: str = "en") -> None:
     """Raise this process's soft limit of open files to what the caps need (every admitted
     and pending connection, a journal per table, some spare), or raise OSError with the line
-    the operator reads: a host that runs out of descriptors refuses players at random."""
+    the operator reads (in `lang`): a host that runs out of descriptors refuses players at
+    random."""
     needed = limits.max_connections + limits.pending_pool + tables + DESCRIPTORS_SPARE
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft == resource.RLIM_INFINITY or needed <= soft:
         return
     if hard != resource.RLIM_INFINITY and needed > hard:
-        raise OSError(errno.EMFILE, f"--max-connections {limits.max_connections} needs about "
-                      f"{needed} open files; this system allows {hard} (ulimit -Hn)")
+        raise OSError(errno.EMFILE, host_words(lang, "descriptors", most=limits.max_connections,
+                                               needed=needed, hard=hard))
     resource.setrlimit(resource.RLIMIT_NOFILE, (needed, hard))
 
 
@@ -313,8 +314,8 @@ def router_answered(options: HostOptions, served: ServedHost, server: HostServer
     outcome = served.router.outcome
     if not options.share_notice or served.registry is None or outcome is None:
         return
-    for table in served.registry.tables.values():
-        table.room.broadcast(host_notice(router_line(outcome)))
+    for table in served.registry.tables.values():  # in the words of its join line's text
+        table.room.broadcast(host_notice(router_line(outcome, lang=options.notice_lang)))
         if table.settings.notice is not None:
             table.settings.notice = join_notice(served, options.notice_lang)
             table.room.broadcast(dict(table.settings.notice))
@@ -388,27 +389,28 @@ def join_lines(served: ServedHost, lang: str = "en") -> list[str]:
         return [join_line(served, lang)]
     first, *others = served.addresses
     local = f"unonet join {host_port(first, served.port)} {pin_flag(served)}"
-    if others:
-        local += f" (or at {', '.join(others)})"
-    return [f"Friends on the internet join with: unonet join "
-            f"{host_port(mapped.public, mapped.port)} {pin_flag(served)}",
-            f"Friends on your own network join with: {local}"]
+    internet = f"unonet join {host_port(mapped.public, mapped.port)} {pin_flag(served)}"
+    more = host_words(lang, "join_others", addresses=", ".join(others)) if others else ""
+    return [host_words(lang, "join_internet", command=internet),
+            host_words(lang, "join_local", command=local, others=more)]
 
 
 def router_lines(options: HostOptions, served: ServedHost) -> list[str]:
-    """What the terminal says about the router: asking (with its deadline), or its answer."""
+    """What the terminal says about the router, in its language: asking (with its deadline),
+    or its answer."""
     if not options.upnp:
         return []
+    lang = options.notice_lang
     outcome, removed = served.router.outcome, served.router.removed
     if outcome is None:
-        return [f"router: asking it to forward port {served.port} to this machine (UPnP, "
-                f"at most {DEADLINE:g} s; --no-upnp not to ask)"]
+        return [host_words(lang, "router_asking", port=served.port, deadline=f"{DEADLINE:g}")]
     if isinstance(outcome, Mapped) and removed is not None:  # the host has stopped
-        return [f"router: the forwarding of port {outcome.port} from {outcome.public} is "
-                "removed" if removed else
-                f"router: could not remove the forwarding of port {outcome.port} from "
-                f"{outcome.public}; the router drops it within {LEASE_SECONDS // 60} minutes"]
-    return [router_line(outcome)]
+        if removed:
+            return [host_words(lang, "router_removed", port=outcome.port,
+                               public=outcome.public)]
+        return [host_words(lang, "router_not_removed", port=outcome.port,
+                           public=outcome.public, minutes=LEASE_SECONDS // 60)]
+    return [router_line(outcome, lang=lang)]
 
 
 def join_notice(served: ServedHost, lang: str = "en") -> dict[str, Any]:

@@ -41,23 +41,35 @@ def format_fingerprint(digest: bytes) -> str:
     return "-".join(text[i : i + 4] for i in range(0, len(text), 4))
 
 
+class PinError(ValueError):
+    """A pin as typed that is not one. The message is its English; `key` and `values` say
+    what was wrong, for a command to say it in its user's language (unonet/cli_words.py
+    has the words of each key: `pin_hex`, `pin_length`, `pin_base32`)."""
+
+    def __init__(self, message: str, key: str, **values: object) -> None:
+        super().__init__(message)
+        self.key = key
+        self.values = values
+
+
 def normalize_pin(text: str) -> str:
     """A pin as typed (any case, dashes, colons, spaces) -> bare upper-case base32.
 
-    Raises ValueError for anything else, or for a pin shorter than 80 bits.
+    Raises PinError (a ValueError) for anything else, or for a pin shorter than 80 bits.
     """
     bare = "".join(ch for ch in text if ch not in "-: ").upper()
     if len(bare) == 64:
         try:
             bare = base64.b32encode(bytes.fromhex(bare)).decode("ascii").rstrip("=")
         except ValueError:
-            raise ValueError("a 64-character fingerprint must be hex") from None
+            raise PinError("a 64-character fingerprint must be hex", "pin_hex") from None
     if not MIN_PIN_CHARS <= len(bare) <= FULL_PIN_CHARS:
-        raise ValueError(f"a fingerprint has {MIN_PIN_CHARS} to {FULL_PIN_CHARS} base32 characters")
+        raise PinError(f"a fingerprint has {MIN_PIN_CHARS} to {FULL_PIN_CHARS} base32 characters",
+                       "pin_length", low=MIN_PIN_CHARS, high=FULL_PIN_CHARS)
     try:
         base64.b32decode(bare + "=" * (-len(bare) % 8))
     except binascii.Error:
-        raise ValueError("a fingerprint is base32 (A-Z, 2-7)") from None
+        raise PinError("a fingerprint is base32 (A-Z, 2-7)", "pin_base32") from None
     return bare
 
 

@@ -43,12 +43,17 @@ _CONFUSABLES: Final = str.maketrans({
 
 class TextRefused(ValueError):
     """A name or chat line the host will not store or relay; `code` is the error code to
-    answer (invalid_name for a name, bad_message for a chat line), `msg` says why."""
+    answer (invalid_name for a name, bad_message for a chat line), `msg` says why in English.
+    `reason` says it without words (`char`, `empty`, `long`, `reserved`; "" if unsaid) and
+    `values` its parts (`char`: the character as `describe_char` shows it, `most`: the
+    longest allowed), for a command to say it in its user's language."""
 
-    def __init__(self, code: str, msg: str) -> None:
+    def __init__(self, code: str, msg: str, reason: str = "", **values: object) -> None:
         super().__init__(msg)
         self.code = code
         self.msg = msg
+        self.reason = reason
+        self.values = values
 
 
 def first_refused(text: str) -> str | None:
@@ -82,7 +87,8 @@ def _checked(text: str, what: str, code: str) -> str:
     normal = unicodedata.normalize("NFC", text)
     bad_char = first_refused(normal)
     if bad_char is not None:
-        raise TextRefused(code, f"{what} contains {describe_char(bad_char)}")
+        shown = describe_char(bad_char)
+        raise TextRefused(code, f"{what} contains {shown}", "char", char=shown)
     return normal
 
 
@@ -125,12 +131,14 @@ def normal_name(text: str) -> str:
         words.append("".join(current))
     name = " ".join(words)
     if not name:
-        raise TextRefused(Code.INVALID_NAME, "the name is empty")
+        raise TextRefused(Code.INVALID_NAME, "the name is empty", "empty")
     if len(name) > MAX_NAME_CHARS:
         raise TextRefused(Code.INVALID_NAME,
-                          f"the name is longer than {MAX_NAME_CHARS} characters")
+                          f"the name is longer than {MAX_NAME_CHARS} characters", "long",
+                          most=MAX_NAME_CHARS)
     if name_skeleton(name) in RESERVED_NAMES:
-        raise TextRefused(Code.INVALID_NAME, "that name is reserved for the host's notices")
+        raise TextRefused(Code.INVALID_NAME, "that name is reserved for the host's notices",
+                          "reserved")
     return name
 
 
@@ -143,7 +151,7 @@ def normal_chat(text: str) -> str:
     normalised."""
     line = _strip_spaces(_checked(text, "the chat line", Code.BAD_MESSAGE))
     if not line:
-        raise TextRefused(Code.BAD_MESSAGE, "the chat line is empty")
+        raise TextRefused(Code.BAD_MESSAGE, "the chat line is empty", "empty")
     if len(line) > MAX_CHAT_CHARS:
         raise TextRefused(Code.BAD_MESSAGE,
                           f"the chat line is longer than {MAX_CHAT_CHARS} characters")

@@ -229,5 +229,6 @@ def test_a_dedicated_server_says_it_ignores_the_players_options(tmp_path: Path) 
     finally:
         host.kill()
         host.wait()
-    assert first == ("unonet: --name: for the host who plays; a dedicated server has "
-                     "no player of its own, so ignored.\n")  # --lang is its terminal's
+    # --lang is its terminal's, not ignored: what it says is in it
+    assert first == ("unonet: --name: per l'host che gioca; un server dedicato non ha un "
+                     "giocatore suo, quindi ignorati.\n")

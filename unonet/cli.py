@@ -10,11 +10,10 @@ import time
 import typing
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
-from contextvars import ContextVar
 from typing import TYPE_CHECKING
 
 from client.i18n import Translator, pick_language, preset_meaning
-from client.options import add_join_arguments, add_play_arguments, table_number, whole
+from client.options import add_join_arguments, add_play_arguments, refused, table_number, whole
 from host.settings import (
     JOURNAL_SYNC_LONGEST_MS,
     MAX_CONNECTIONS,
@@ -28,9 +27,25 @@ from protocol.address import AddressError, port_of
 from protocol.versions import DEFAULT_PORT
 from unonet import __version__
 from unonet.bot_settings import DEFAULT_BUDGET, POLICY_NAMES, SearchBudget
-from unonet.cli_words import cli_words, parser_words
+from unonet.cli_words import (
+    SPEAKING,
+    Grouped,
+    Phrase,
+    cli_words,
+    parser_words,
+    phrase,
+    rules_words,
+)
 from unonet.errors import EngineError
-from unonet.rules import PRESETS, RulesError, RuleSet, parse_option, playable_presets, preset
+from unonet.rules import (
+    PRESETS,
+    RulesError,
+    RuleSet,
+    parse_option,
+    playable_presets,
+    preset,
+    rules_refused,
+)
 
 # What only some commands need is imported where it is used: `unonet --help` and `unonet rules`
 # must not wait for the client's screen, trio or the host to load.
@@ -52,29 +67,25 @@ def parse_rules(preset_name: str, settings: Sequence[str]) -> RuleSet:
     for setting in settings:
         name, sep, value = setting.partition("=")
         if not sep or not name.strip():
-            raise RulesError("--set", f"expects OPTION=VALUE, not {setting!r}")
+            raise CommandError.said("set_form", text=repr(setting))
         overrides[name.strip()] = parse_option(name.strip(), value)
     return preset(preset_name, **overrides)
 
 
-PARSING_IN: ContextVar[str] = ContextVar("unonet_parsing_in", default="en")
-"""The language of the command line being parsed (its --lang, else the locale's): the words of
-its errors, argparse's own included (`Parser`)."""
-
-
 @contextmanager
-def parsing_in(words: Sequence[str]) -> Iterator[str]:
-    """While the command line `words` is parsed, its errors speak its language (returned)."""
+def speaking(words: Sequence[str]) -> Iterator[str]:
+    """While the command line `words` is parsed and its command runs, what it says is in its
+    language (returned): its --lang, else the locale's (unonet.cli_words.SPEAKING)."""
     given = next((word.partition("=")[2] for word in words if word.startswith("--lang=")),
                  None)
     if given is None and "--lang" in words[:-1]:
         given = words[list(words).index("--lang") + 1]
     lang = pick_language(given, os.environ)
-    token = PARSING_IN.set(lang)
+    token = SPEAKING.set(lang)
     try:
         yield lang
     finally:
-        PARSING_IN.reset(token)
+        SPEAKING.reset(token)
 
 
 def port_number(text: str) -> int:
@@ -85,9 +96,7 @@ def port_number(text: str) -> int:
     try:
         return port_of(text.strip())
     except AddressError as exc:
-        lang = PARSING_IN.get()
-        why = cli_words(lang, exc.key, **exc.values)
-        raise argparse.ArgumentTypeError(cli_words(lang, "any_port", why=why)) from None
+        raise refused("any_port", why=phrase(exc.key, **exc.values)) from None
 
 
 def whole_number(flag: str, text: str | int, low: int, high: int) -> int:
@@ -107,9 +116,7 @@ def hex_seed(text: str) -> bytes:
     try:
         return bytes.fromhex(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is not a hex seed (an even number of 0-9 and a-f, e.g. 0a1b)"
-        ) from None
+        raise refused("hex_seed", text=repr(text)) from None
 
 
 def seconds(text: str) -> float:
@@ -117,9 +124,9 @@ def seconds(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+        raise refused("not_seconds", text=repr(text)) from None
     if not 0 <= value <= 3600:  # also refuses nan and inf
-        raise argparse.ArgumentTypeError(f"{text}: seconds from 0 to 3600")
+        raise refused("seconds_range", text=text)
     return value
 
 
@@ -129,9 +136,9 @@ MAX_BOT_MATCHES = 1_000_000
 
 def match_count(text: str) -> int:
     """`--matches`: how many matches a bot plays before leaving, 1 and up."""
-    value = whole(text, "number of matches")
+    value = whole(text, "not_matches")
     if not 1 <= value <= MAX_BOT_MATCHES:
-        raise argparse.ArgumentTypeError(f"{value}: matches from 1 to {MAX_BOT_MATCHES:,}")
+        raise refused("matches_range", value=value, most=Grouped(MAX_BOT_MATCHES))
     return value
 
 
@@ -139,15 +146,19 @@ def search_seconds(text: str) -> float:
     """`--search-time`: seconds a strong bot may think per decision, 0 (no time limit) to 60."""
     value = seconds(text)
     if value > 60:
-        raise argparse.ArgumentTypeError(f"{text}: a search of 0 to 60 seconds")
+        raise refused("search_range", text=text)
     return value
+
+
+MOST_SIMULATIONS = 10_000_000
+"""`--search-sims`: a bound no decision needs (the default plays a few hundred)."""
 
 
 def search_count(text: str) -> int:
     """`--search-sims`: simulations a strong bot may play per decision."""
-    value = whole(text, "number of simulations")
-    if not 1 <= value <= 10_000_000:
-        raise argparse.ArgumentTypeError(f"{value}: simulations from 1 to 10,000,000")
+    value = whole(text, "not_sims")
+    if not 1 <= value <= MOST_SIMULATIONS:
+        raise refused("sims_range", value=value, most=Grouped(MOST_SIMULATIONS))
     return value
 
 
@@ -157,8 +168,7 @@ def search_budget(args: argparse.Namespace) -> SearchBudget:
     depend on its seed alone (a seeded match then replays exactly)."""
     time_limit = DEFAULT_BUDGET.seconds if args.search_time is None else args.search_time or None
     if time_limit is None and args.search_sims is None:
-        raise CommandError("--search-time 0: give --search-sims N as well, so that the search "
-                           "has an end")
+        raise CommandError.said("search_unbounded")
     sims = DEFAULT_BUDGET.simulations if args.search_sims is None else args.search_sims
     return SearchBudget(time_limit, sims)
 
@@ -186,7 +196,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise CommandError.said("bots_play", bots=bots, most=rules.max_players - 1,
                                 rules=args.rules, players=rules.max_players)
     check_seats(rules, bots + 1, f"--bots {bots}" if args.bots is not None  # before the screen
-                else f"the default {bots} bots (choose with --bots)")
+                else phrase("default_bots", bots=bots))
     search_budget(args)  # its refusal too
     args.bots = bots
     return run_play(args, start_local_host)
@@ -225,7 +235,8 @@ def start_local_host(args: argparse.Namespace) -> AbstractAsyncContextManager[Ho
     return running()
 
 
-def check_seats(rules: RuleSet, seats: int, flag: str, *, names_count: bool = False) -> None:
+def check_seats(rules: RuleSet, seats: int, flag: str | Phrase, *,
+                names_count: bool = False) -> None:
     """`rules.check_table(seats)`, its refusal naming the flag that chose the seat count
     (`--bots 8`, `--seats 9`) rather than the rule option (max_players) the user never typed;
     `names_count`: `flag` already says how many seats (else "(N seats)" follows it). What no
@@ -236,10 +247,10 @@ def check_seats(rules: RuleSet, seats: int, flag: str, *, names_count: bool = Fa
         rules.check_table(seats)
     except RulesError as exc:
         if exc.option == "max_players":
-            raise CommandError(f"{flag}: these rules seat 2 to {rules.max_players} players, "
-                               f"not {seats}") from None
-        counted = "" if names_count else f" ({seats} seats)"
-        raise CommandError(f"{flag}{counted}: {exc.message}") from None
+            raise CommandError.said("rules_seat_count", flag=flag, most=rules.max_players,
+                                    seats=seats) from None
+        counted = "" if names_count else phrase("counted", seats=seats)
+        raise CommandError.said("rules_refused", flag=flag, counted=counted, why=exc) from None
 
 
 def cmd_join(args: argparse.Namespace) -> int:
@@ -263,12 +274,12 @@ def cmd_log(args: argparse.Namespace) -> int:
     rules = parse_rules(args.rules, args.set)
     seats = 4 if args.bots is None else args.bots
     if not 2 <= seats <= rules.max_players:
-        why = "" if args.log or sys.stdout.isatty() else \
-            " (the output is not a terminal, so the match is logged)"
-        raise CommandError(f"--bots {seats}: a logged match has 2 to {rules.max_players} bots"
-                           + ("" if rules.max_players == 10 else f" with {args.rules}") + why)
+        why = "" if args.log or sys.stdout.isatty() else phrase("log_piped")
+        with_rules = "" if rules.max_players == 10 else phrase("log_rules", rules=args.rules)
+        raise CommandError.said("log_bots", seats=seats, most=rules.max_players,
+                                rules=with_rules, why=why)
     check_seats(rules, seats, f"--bots {seats}" if args.bots is not None
-                else f"the default {seats} bots (choose with --bots)", names_count=True)
+                else phrase("default_bots", bots=seats), names_count=True)
     seed = args.seed if args.seed is not None else secrets.token_bytes(16)
     match = Match(rules, seats, seed)
     names = list(BOT_NAMES[:seats])
@@ -322,14 +333,15 @@ def cmd_host(args: argparse.Namespace) -> int:
 
     if args.check:
         return check_router(args)
+    lang = SPEAKING.get()
     resume = resumed_journals(args.resume or [])
     opened: Opened | None = None
     if resume:
         record = resume[0][1].header.table.get("host")
         for path, other in resume[1:]:
-            if (differs := record_differences(record, other.header.table.get("host"))):
-                print(f"unonet: --resume {path}: its host was not this one ({differs}); this "
-                      f"host listens and plays as that of {resume[0][0]} did", file=sys.stderr)
+            if (differs := record_differences(record, other.header.table.get("host"), lang)):
+                print(cli_words(lang, "resume_other_host", path=path, differs=differs,
+                                first=resume[0][0]), file=sys.stderr)
         take_recorded_options(args, record, resume[0][0])
         if args.rules is None and not args.set and args.seats is None and args.bots is None:
             opened = recorded_opened(record, resume[0][0])
@@ -352,9 +364,8 @@ def cmd_host(args: argparse.Namespace) -> int:
     room = args.seats if args.seats is not None else rules.max_players
     most_bots = room - (0 if headless else 1)
     if not 0 <= args.bots <= most_bots:
-        lang = pick_language(args.lang, os.environ)
         why = (f"--seats {args.seats}" if args.seats is not None
-               else cli_words(lang, "rules_seat", rules=args.rules, players=rules.max_players))
+               else phrase("rules_seat", rules=args.rules, players=rules.max_players))
         raise CommandError.said("bots_fit" if headless else "bots_fit_yours", bots=args.bots,
                                 most=most_bots, why=why)
     if args.seats is not None:
@@ -368,8 +379,7 @@ def cmd_host(args: argparse.Namespace) -> int:
     elif headless and bots_given:
         check_seats(rules, seats, f"--bots {args.bots}")
     else:
-        check_seats(rules, seats, f"the table's {seats} seats (choose with --seats)",
-                    names_count=True)
+        check_seats(rules, seats, phrase("default_seats", seats=seats), names_count=True)
     tables = whole_number("--tables", args.tables, 1, MAX_LIVE_TABLES)
     max_connections = whole_number("--max-connections", args.max_connections, 1,
                                    MAX_CONNECTIONS_CEILING)
@@ -390,21 +400,19 @@ def cmd_host(args: argparse.Namespace) -> int:
         bot_level=args.policy or "normal", bot_search=search_budget(args),
     )
     args.host_options = options  # a Ctrl-C's line names its journal (_stopped)
-    ensure_descriptors(options.limits, options.tables + len(options.resume))
+    ensure_descriptors(options.limits, options.tables + len(options.resume), lang)
     options.share_notice = True  # whoever sits down is told how friends join (the lobby's line)
     # The language of the host's terminal (and of its own player's chat line): --lang, else
     # the locale's; a dedicated server's operator reads its terminal too.
-    options.notice_lang = pick_language(args.lang, os.environ)
+    options.notice_lang = lang
     if headless:
         check_can_listen(options.bind, options.port, options.notice_lang)  # before any log
         if not (args.headless or interactive):  # said once the options hold
-            print("unonet: not on a terminal, so running as a dedicated server (--headless).",
-                  file=sys.stderr)
+            print(cli_words(lang, "headless_by_itself"), file=sys.stderr)
         unused = [flag for flag, given in (("--name", args.name), ("--no-bell", args.no_bell))
                   if given not in (None, False)]
         if unused:  # a dedicated server has no player of its own: said, not silently dropped
-            print(f"unonet: {', '.join(unused)}: for the host who plays; a dedicated server "
-                  "has no player of its own, so ignored.", file=sys.stderr)
+            print(cli_words(lang, "unused_flags", flags=", ".join(unused)), file=sys.stderr)
         trio.run(run_host, options)
         return 0
     return _host_and_play(args, options)
@@ -425,17 +433,18 @@ def check_router(args: argparse.Namespace) -> int:
     import trio
 
     from host.addresses import lan_addresses
+    from host.host_words import host_words
     from host.port_lease import check_router as ask
     from host.portmap import DEADLINE, check_lines
 
     port = args.port if args.port is not None else DEFAULT_PORT
     if port == 0:
-        raise CommandError("--check --port 0: name the port friends are to reach (--port N)")
+        raise CommandError.said("check_port0")
     if not asks_router(None, False, os.environ):
-        raise CommandError("--check: UNONET_NO_UPNP is set, so the router is not asked")
-    print(f"unonet host --check: asking the router about port {port} (UPnP, at most "
-          f"{DEADLINE:g} s)", flush=True)
-    lines, forwarded = check_lines(port, trio.run(ask, port, lan_addresses(None)[0]))
+        raise CommandError.said("check_no_upnp")
+    lang = SPEAKING.get()
+    print(host_words(lang, "check_asking", port=port, deadline=f"{DEADLINE:g}"), flush=True)
+    lines, forwarded = check_lines(port, trio.run(ask, port, lan_addresses(None)[0]), lang)
     print("\n".join(lines))
     return 0 if forwarded else 1
 
@@ -516,23 +525,24 @@ def take_recorded_options(args: argparse.Namespace, record: object, journal: obj
             continue
         value = record[key]
         if not fits(value):
-            raise CommandError(f"--resume {journal}: not a journal this host can resume (its "
-                               f"host record has {key} {value!r})")
+            raise CommandError.said("resume_record", path=journal, name=key, value=repr(value))
         if getattr(args, name) is None:
             setattr(args, name, (not value) if key == "tls" else value)
 
 
-def record_differences(first: object, other: object) -> str:
-    """How the host record of `other` differs from `first`'s, in words ("" if it does not):
-    one host carries several journals on as the first one's host listened and played."""
+def record_differences(first: object, other: object, lang: str = "en") -> str:
+    """How the host record of `other` differs from `first`'s, in words of `lang` ("" if it
+    does not): one host carries several journals on as the first one's host listened and
+    played."""
     if not isinstance(first, dict) or not isinstance(other, dict):
-        return "" if first == other else "one of them keeps no host record"
+        return "" if first == other else cli_words(lang, "differs_no_record")
     words = []
     for key in sorted(set(first) | set(other)):
         if first.get(key) == other.get(key):
             continue
-        words.append("other tables opened" if key == "opened"
-                     else f"{key} {other.get(key)!r}, not {first.get(key)!r}")
+        words.append(cli_words(lang, "differs_opened") if key == "opened"
+                     else cli_words(lang, "differs_value", name=key, other=repr(other.get(key)),
+                                    first=repr(first.get(key))))
     return ", ".join(words)
 
 
@@ -556,8 +566,7 @@ def recorded_opened(record: object, journal: object) -> Opened | None:
         rules = RuleSet.from_dict(dict(opened["rules"]))
         rules.check_table(seats)
     except (KeyError, TypeError, ValueError, RulesError) as exc:
-        raise CommandError(f"--resume {journal}: not a journal this host can resume (the "
-                           f"tables its host opened: {exc})") from None
+        raise CommandError.said("resume_opened", path=journal, why=exc) from None
     return name, rules, seats, bots
 
 
@@ -572,19 +581,18 @@ def _host_and_play(args: argparse.Namespace, options: HostOptions) -> int:
     check_can_listen(options.bind, options.port, options.notice_lang)  # before the screen
     try:  # a name the host would refuse: said before "starting", not after it
         args.name = player_name(args, os.environ)
-    except JoinError as exc:
+    except JoinError as exc:  # in the player's language already
         raise CommandError(str(exc)) from None
     setup_logging(config_dir() / "host.log", to_stderr=False)  # the screen is the terminal's
     ran: list[ServedHost] = []
-    where = f"port {options.port}" if options.port else "a free port (the chat names it)"
+    lang = options.notice_lang
+    where = (phrase("on_port", port=options.port) if options.port else phrase("free_port"))
     if options.resume:
         what = (str(options.resume[0]) if len(options.resume) == 1
-                else f"{len(options.resume)} matches")
-        print(f"unonet host: resuming {what} on {where}; you take "
-              "your seat back, friends theirs with the same unonet join.", flush=True)
+                else phrase("matches", count=len(options.resume)))
+        print(cli_words(lang, "host_resuming", what=what, where=where), flush=True)
     else:
-        print(f"unonet host: starting on {where}; your table opens now "
-              "(press s in the lobby to start once your friends are in).", flush=True)
+        print(cli_words(lang, "host_starting", where=where), flush=True)
     code = run_play(args, host_for_player(options, ran), auto_ready=False)
     if ran:
         print("\n".join(describe(options, ran[0]) + farewell(ran[0], options.notice_lang)))
@@ -624,7 +632,7 @@ def cmd_bot(args: argparse.Namespace) -> int:
     import trio
 
     from client import netbot
-    from client.cli import parse_address, unreachable_words
+    from client.cli import name_refusal, parse_address, pin_refusal, unreachable_words
     from client.command_words import command_words
     from client.safe_text import own_name, shown
     from client.tls import (
@@ -638,9 +646,10 @@ def cmd_bot(args: argparse.Namespace) -> int:
         open_pinned_stream,
     )
     from protocol.address import host_port
+    from protocol.fingerprint import PinError
     from protocol.text import TextRefused
 
-    lang = pick_language(args.lang, os.environ)
+    lang = SPEAKING.get()
 
     def words(key: str, **values: object) -> str:
         return command_words(lang, key, **values)
@@ -648,12 +657,12 @@ def cmd_bot(args: argparse.Namespace) -> int:
     address, port = parse_address(args.address)  # as `unonet join` reads it
     try:
         name = own_name(args.name)
-    except TextRefused as refused:
-        raise CommandError(f"--name: {refused.msg}") from None
+    except TextRefused as refused_name:
+        raise CommandError(name_refusal(lang, refused_name)) from None
     try:
         pin = None if args.fingerprint is None else normalize_pin(args.fingerprint)
-    except ValueError as exc:
-        raise CommandError(f"--fingerprint: {exc}") from None
+    except PinError as exc:
+        raise CommandError(pin_refusal(lang, "--fingerprint", exc)) from None
     budget = search_budget(args)
 
     async def run() -> int:
@@ -700,16 +709,17 @@ def cmd_bot(args: argparse.Namespace) -> int:
 
 def cmd_rules(args: argparse.Namespace) -> int:
     """`unonet rules`: a rule set in words, in the language asked for (else the terminal's)."""
-    from unonet.rulebook import LANGUAGES, UnknownLanguage, describe_rules
+    from unonet.rulebook import LANGUAGES, describe_rules
 
     if args.lang is not None and args.lang.strip().lower() not in LANGUAGES:
-        raise UnknownLanguage(args.lang)
+        raise CommandError.said("unknown_language", given=repr(args.lang),
+                                known=", ".join(LANGUAGES))
     lang = pick_language(args.lang, os.environ)
     if args.preset not in PRESETS:
-        raise RulesError("preset", f"unknown preset {args.preset!r}; known: "
-                         f"{', '.join(playable_presets())}")
+        raise rules_refused("unknown_preset", "preset", name=repr(args.preset),
+                            known=", ".join(playable_presets()))
     if args.preset not in playable_presets():
-        raise RulesError("preset", f"{args.preset} is not played yet (issues 14 and 15)")
+        raise CommandError.said("preset_not_played", name=args.preset)
     rules = parse_rules(args.preset, args.set)
     rules.check_options()  # what every table would refuse is not described as playable
     what = preset_meaning(Translator(lang), args.preset) if args.preset != "official" else None
@@ -733,7 +743,7 @@ class Parser(argparse.ArgumentParser):
     the whole usage is. Its subcommands' parsers are of this class too."""
 
     def error(self, message: str) -> typing.NoReturn:
-        lang = PARSING_IN.get()
+        lang = SPEAKING.get()
         self.exit(2, f"unonet: {parser_words(lang, message)} "
                      f"{cli_words(lang, 'see_help', prog=self.prog)}\n")
 
@@ -943,13 +953,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     if not words or (words[0].startswith("-") and words[0] not in TOP_LEVEL_OPTIONS):
         words.insert(0, "play")  # `unonet` alone, or with play's options, plays
-    with parsing_in(words) as lang:
+    with speaking(words) as lang:
         args, extra = parser.parse_known_args(words)
         if extra:
             parser.error(unrecognized(args, extra))
+        return run_command(args, lang)
+
+
+def run_command(args: argparse.Namespace, lang: str) -> int:
+    """The command `args` names, its failures said in one line of `lang` (never a traceback,
+    but for a bug): 2 for a command that cannot run as asked, 1 for the system's refusal."""
     try:
         result: int = args.func(args)
         return result
+    except RulesError as exc:
+        print(f"unonet: {rules_words(lang, exc)}", file=sys.stderr)
+        return 2
     except EngineError as exc:
         print(f"unonet: {exc.message}", file=sys.stderr)
         return 2
@@ -972,7 +991,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if interrupted is None and _during_ctrl_c(group):
             interrupted = group  # a failure while stopping for a Ctrl-C: still the Ctrl-C
         if interrupted is None:  # with a Ctrl-C, what else failed is what stopping caused
-            failure = _first_failure(group)
+            failure = _first_failure(group, lang)
             if failure is None:
                 raise
             print(f"unonet: {failure}", file=sys.stderr)
@@ -984,7 +1003,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if _during_ctrl_c(exc):  # raised while stopping for a Ctrl-C (seen once, under load)
             log_stop_failure(exc)
             return _stopped(args)
-        failure = _first_failure(exc)
+        failure = _first_failure(exc, lang)
         if failure is None:
             raise  # a bug: its traceback is worth seeing
         print(f"unonet: {failure}", file=sys.stderr)
@@ -997,7 +1016,7 @@ TOP_LEVEL_OPTIONS = ("-h", "--help", "--version")
 def unrecognized(args: argparse.Namespace, extra: list[str]) -> str:
     """argparse's complaint about words no option took, with the likely slip named: a port
     given as a word of its own (`unonet join 10.0.0.5 7077`) rather than after a colon."""
-    lang = PARSING_IN.get()
+    lang = SPEAKING.get()
     message = cli_words(lang, "unrecognized", words=" ".join(extra))
     address = getattr(args, "address", None)
     if (args.command not in ("join", "bot") or not isinstance(address, str)
@@ -1068,20 +1087,20 @@ class CommandError(Exception):
         return cli_words(lang, self.key, **self.values) if self.key else str(self)
 
 
-def _first_failure(exc: BaseException) -> str | None:
-    """The one line that says why a command failed on the system's side (an OSError, a bad
-    journal), looking through trio's exception groups; None for anything else (a bug: its
-    traceback is worth seeing)."""
+def _first_failure(exc: BaseException, lang: str = "en") -> str | None:
+    """The one line that says why a command failed on the system's side (an OSError in the
+    system's words, a bad journal), looking through trio's exception groups; None for anything
+    else (a bug: its traceback is worth seeing)."""
     from host.journal import JournalError
 
     if isinstance(exc, BaseExceptionGroup):
         for inner in exc.exceptions:
-            found = _first_failure(inner)
+            found = _first_failure(inner, lang)
             if found is not None:
                 return found
         return None
     if isinstance(exc, JournalError):
-        return f"not a journal this host can resume: {exc}"
+        return cli_words(lang, "journal_unreadable", why=exc)
     if isinstance(exc, OSError):
         where = f" ({exc.filename})" if exc.filename else ""
         return f"{exc.strerror or exc}{where}"

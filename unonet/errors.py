@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum
 
 
@@ -41,9 +42,33 @@ class EngineError(Exception):
         self.message = message
 
 
-class RulesError(EngineError):
-    """A rule set that cannot be played; the message names the option at fault."""
+RulePart = str | int | tuple[str, ...]
+"""A part of a refused rule set's words: a value as typed (its repr), a number, or a list of
+values (said "a, b or c")."""
 
-    def __init__(self, option: str, message: str, *, code: ErrorCode = ErrorCode.INVALID_RULES):
+
+class RulesError(EngineError):
+    """A rule set that cannot be played; the message names the option at fault. `kind` and
+    `parts` say what is wrong without words (unonet.rules.RULES_SAYS has the English of each
+    kind), so that a command or a screen says it in its reader's language; "" for a refusal
+    said only in English."""
+
+    def __init__(self, option: str, message: str, *, code: ErrorCode = ErrorCode.INVALID_RULES,
+                 kind: str = "", parts: Mapping[str, RulePart] | None = None) -> None:
         super().__init__(code, f"{option}: {message}")
         self.option = option
+        self.kind = kind
+        self.parts: Mapping[str, RulePart] = parts or {}
+
+
+def said_with(template: str, parts: Mapping[str, RulePart], either: str = "or") -> str:
+    """`template` with `parts` in it, a list said "a, b `either` c" (the language's "or")."""
+    return template.format(**{name: said_list(value, either) if isinstance(value, tuple)
+                              else value for name, value in parts.items()})
+
+
+def said_list(values: tuple[str, ...], either: str) -> str:
+    """"a, b or c" (one value alone as it is)."""
+    if len(values) < 2:
+        return "".join(values)
+    return f"{', '.join(values[:-1])} {either} {values[-1]}"

@@ -43,9 +43,9 @@ from unonet.rules import (
     PLAYED_VARIANTS,
     PRESETS,
     OptionInfo,
-    RulesError,
     RuleSet,
     playable_presets,
+    rules_refused,
 )
 from unonet.words import CARD_WORDS, LANGUAGES
 
@@ -91,7 +91,7 @@ def _words(name: str) -> OptionWords:
     try:
         return OPTION_WORDS[name]
     except KeyError:
-        raise RulesError(name, f"unknown option; known: {', '.join(OPTIONS)}") from None
+        raise rules_refused("unknown_option_known", name, known=", ".join(OPTIONS)) from None
 
 
 def option_title(name: str, lang: str, variant: str = "classic") -> str:
@@ -217,7 +217,7 @@ def describe_rules(
     if lang not in LANGUAGES:
         raise UnknownLanguage(lang)
     if rules.variant not in PLAYED_VARIANTS:
-        raise RulesError("variant", f"{rules.variant} is not played yet (issue 15)")
+        raise rules_refused("not_played", "variant", variant=rules.variant)
     base = RuleSet()
     label = name or ("official" if not rules.differences() else _say(HEADINGS["custom"], lang))
     lines = [_say(HEADINGS["title"], lang).format(name=label), ""]

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from unonet.cards import DeckManifest, classic_manifest
-from unonet.errors import ErrorCode, RulesError
+from unonet.errors import ErrorCode, RulePart, RulesError, said_with
 from unonet.flip_deck import light_manifest
 from unonet.no_mercy_deck import (
     NO_MERCY_KEEPS,
@@ -27,6 +27,7 @@ __all__ = [
     "OPTIONS",
     "PLAYED_VARIANTS",
     "PRESETS",
+    "RULES_SAYS",
     "RuleSet",
     "RulesError",
     "parse_option",
@@ -44,6 +45,47 @@ ChallengeBy = Literal["next_player", "anyone"]
 Scoring = Literal["winner_collects", "lowest_wins", "elimination"]
 Teams = Literal["off", "pairs"]
 # </generated>
+
+RULES_SAYS: dict[str, str] = {
+    "not_off": "may not be off",
+    "one_of": "must be one of {choices}, not {value}",
+    "whole_value": "must be a whole number, not {value}",
+    "at_least": "must be at least {least}, not {value}",
+    "at_most": "must be at most {most}, not {value}",
+    "not_implemented": "{value} is not implemented by this engine yet (it plays: {plays})",
+    "not_implemented_default": "{value} is not implemented by this engine yet (it plays: only "
+                               "the default)",
+    "not_played": "{variant} is not played yet (issue 15)",
+    "pairs_scoring": "pairs score with scoring=winner_collects, not {scoring}",
+    "pairs_room": "pairs need 4 or 6 seats; max_players={most} allows fewer",
+    "table_seats": "a table needs 2 to {most} seats, not {seats}",
+    "pairs_seats": "pairs need 4 or 6 seats, not {seats}",
+    "deck_small": "{seats} seats x {hand} cards need {needed} cards but the deck has {deck}; "
+                  "lower hand_size or raise decks",
+    "flip_only": "plays only with variant=flip",
+    "flip_decks": "UNO Flip plays one double-sided deck of 112 cards",
+    "flip_colors": "UNO Flip has its own colours: four on each side",
+    "flip_buzzers": "the UNO Flip deck has no Buzzer cards",
+    "no_mercy_players": "No Mercy is for 2 to {most} players",
+    "no_mercy_always": "No Mercy always plays {setting}",
+    "no_mercy_only": "No Mercy plays {setting} only",
+    "unknown_option": "unknown option",
+    "unknown_option_known": "unknown option; known: {known}",
+    "unknown_preset": "unknown preset {name}; known: {known}",
+    "expects_choice": "expects {choices}, not {text}",
+    "expects_whole": "expects a whole number, not {text}",
+}
+"""Why a rule set is refused, in English, by kind (RulesError.kind; the parts named in braces
+are its `parts`): the message the host and the log carry. A command says it in its user's
+language from the same kind and parts (unonet/cli_words.py)."""
+
+
+def rules_refused(kind: str, option: str, *, code: ErrorCode = ErrorCode.INVALID_RULES,
+                  **parts: RulePart) -> RulesError:
+    """The RulesError of `kind` (RULES_SAYS) for `option`, its English made of `parts`."""
+    return RulesError(option, said_with(RULES_SAYS[kind], parts), code=code, kind=kind,
+                      parts=parts)
+
 
 OptionInfo = Option
 """An option's declaration (unonet.options): its values and source, how `--set NAME=VALUE`
@@ -112,22 +154,21 @@ class RuleSet:
             value = getattr(self, info.name)
             if value is None:
                 if not info.nullable:
-                    raise RulesError(info.name, "may not be off")
+                    raise rules_refused("not_off", info.name)
                 continue
             if info.choices:
                 if value not in info.choices:
-                    raise RulesError(
-                        info.name, f"must be one of {_show(info.choices)}, not {value!r}"
-                    )
+                    raise rules_refused("one_of", info.name, choices=_show(info.choices),
+                                        value=repr(value))
                 continue
             if isinstance(value, bool) or not isinstance(value, int):
                 if value in info.also:
                     continue
-                raise RulesError(info.name, f"must be a whole number, not {value!r}")
+                raise rules_refused("whole_value", info.name, value=repr(value))
             if info.minimum is not None and value < info.minimum:
-                raise RulesError(info.name, f"must be at least {info.minimum}, not {value}")
+                raise rules_refused("at_least", info.name, least=info.minimum, value=value)
             if info.maximum is not None and value > info.maximum:
-                raise RulesError(info.name, f"must be at most {info.maximum}, not {value}")
+                raise rules_refused("at_most", info.name, most=info.maximum, value=value)
 
     def check_playable(self, *, unreleased_variants: bool = False) -> None:
         """Refuse options and variants that the engine does not implement yet, by name.
@@ -142,12 +183,11 @@ class RuleSet:
         for name, implemented in plays.items():
             value = getattr(self, name)
             if value != getattr(defaults, name) and value not in implemented:
-                raise RulesError(
-                    name,
-                    f"{value!r} is not implemented by this engine yet (it plays: "
-                    f"{_show(implemented) if implemented else 'only the default'})",
-                    code=ErrorCode.NOT_IMPLEMENTED,
-                )
+                if not implemented:
+                    raise rules_refused("not_implemented_default", name, value=repr(value),
+                                        code=ErrorCode.NOT_IMPLEMENTED)
+                raise rules_refused("not_implemented", name, value=repr(value),
+                                    plays=_show(implemented), code=ErrorCode.NOT_IMPLEMENTED)
 
     def check_options(self, *, unreleased_variants: bool = False) -> None:
         """Refuse options no table could play, whatever its seats: what the engine does not
@@ -157,33 +197,23 @@ class RuleSet:
         self.check_variant_options()
         if self.teams == "pairs":
             if self.scoring != "winner_collects":
-                raise RulesError(
-                    "teams", f"pairs score with scoring=winner_collects, not {self.scoring}"
-                )
+                raise rules_refused("pairs_scoring", "teams", scoring=self.scoring)
             if self.max_players < 4:
-                raise RulesError(
-                    "teams", f"pairs need 4 or 6 seats; max_players={self.max_players} allows "
-                    "fewer"
-                )
+                raise rules_refused("pairs_room", "teams", most=self.max_players)
 
     def check_table(self, seats: int, *, unreleased_variants: bool = False) -> None:
         """Refuse a table these rules cannot deal: check_options, the seat count, a deck too
         small (`unreleased_variants`: see check_playable)."""
         self.check_options(unreleased_variants=unreleased_variants)
         if not 2 <= seats <= self.max_players:
-            raise RulesError(
-                "max_players", f"a table needs 2 to {self.max_players} seats, not {seats}"
-            )
+            raise rules_refused("table_seats", "max_players", most=self.max_players, seats=seats)
         if self.teams == "pairs" and seats not in (4, 6):
-            raise RulesError("teams", f"pairs need 4 or 6 seats, not {seats}")
+            raise rules_refused("pairs_seats", "teams", seats=seats)
         deck = len(self.manifest())
         needed = seats * self.hand_size + 2  # the hands, the first discard, one card to draw
         if needed > deck:
-            raise RulesError(
-                "hand_size",
-                f"{seats} seats x {self.hand_size} cards need {needed} cards but the deck has "
-                f"{deck}; lower hand_size or raise decks",
-            )
+            raise rules_refused("deck_small", "hand_size", seats=seats, hand=self.hand_size,
+                                needed=needed, deck=deck)
 
     def excluded_options(self) -> tuple[str, ...]:
         """The options this rule set's variant sets itself (check_variant_options refuses any
@@ -205,27 +235,26 @@ class RuleSet:
             self._check_no_mercy_options()
         if self.variant != "flip":
             if self.flip_passes_hands:
-                raise RulesError("flip_passes_hands", "plays only with variant=flip")
+                raise rules_refused("flip_only", "flip_passes_hands")
             return
         if self.decks != 1:
-            raise RulesError("decks", "UNO Flip plays one double-sided deck of 112 cards")
+            raise rules_refused("flip_decks", "decks")
         if self.colors != 4:
-            raise RulesError("colors", "UNO Flip has its own colours: four on each side")
+            raise rules_refused("flip_colors", "colors")
         if self.buzzers:
-            raise RulesError("buzzers", "the UNO Flip deck has no Buzzer cards")
+            raise rules_refused("flip_buzzers", "buzzers")
 
     def _check_no_mercy_options(self) -> None:
         for name, value in NO_MERCY_SETS.items():
             if name == "max_players":
                 if self.max_players > NO_MERCY_MAX_PLAYERS:
-                    raise RulesError(name, f"No Mercy is for 2 to {NO_MERCY_MAX_PLAYERS} players")
+                    raise rules_refused("no_mercy_players", name, most=NO_MERCY_MAX_PLAYERS)
             elif getattr(self, name) != value:
-                raise RulesError(name, f"No Mercy always plays {name}={_word(value)}")
+                raise rules_refused("no_mercy_always", name, setting=f"{name}={_word(value)}")
         for name in NO_MERCY_KEEPS:
             if getattr(self, name) != _CLASSIC_DEFAULTS[name]:
-                raise RulesError(
-                    name, f"No Mercy plays {name}={_word(_CLASSIC_DEFAULTS[name])} only"
-                )
+                raise rules_refused("no_mercy_only", name,
+                                    setting=f"{name}={_word(_CLASSIC_DEFAULTS[name])}")
 
     # -- derived ----------------------------------------------------------------------------
 
@@ -253,7 +282,7 @@ class RuleSet:
     def from_dict(cls, data: dict[str, Any]) -> RuleSet:
         unknown = sorted(set(data) - set(OPTIONS))
         if unknown:
-            raise RulesError(unknown[0], "unknown option")
+            raise rules_refused("unknown_option", unknown[0])
         return cls(**data)
 
     def differences(self) -> dict[str, Any]:
@@ -377,7 +406,7 @@ def variant_preset(variant: str) -> str:
 def preset(name: str, **overrides: Any) -> RuleSet:
     """The rule set of a preset of RULEBOOK.md section 5, with overrides on top."""
     if name not in PRESETS:
-        raise RulesError("preset", f"unknown preset {name!r}; known: {', '.join(PRESETS)}")
+        raise rules_refused("unknown_preset", "preset", name=repr(name), known=", ".join(PRESETS))
     return played_as_given(RuleSet(**{**PRESETS[name], **overrides}), overrides)
 
 
@@ -391,8 +420,8 @@ def played_as_given(rules: RuleSet, given: Mapping[str, Any]) -> RuleSet:
         if played == value:
             continue
         if name == "max_players":
-            raise RulesError(name, f"No Mercy is for 2 to {NO_MERCY_MAX_PLAYERS} players")
-        raise RulesError(name, f"No Mercy always plays {name}={_word(played)}")
+            raise rules_refused("no_mercy_players", name, most=NO_MERCY_MAX_PLAYERS)
+        raise rules_refused("no_mercy_always", name, setting=f"{name}={_word(played)}")
     return rules
 
 
@@ -400,7 +429,7 @@ def parse_option(name: str, text: str) -> Any:
     """Parse the text of `--set NAME=VALUE` into the option's type."""
     info = OPTIONS.get(name)
     if info is None:
-        raise RulesError(name, f"unknown option; known: {', '.join(OPTIONS)}")
+        raise rules_refused("unknown_option_known", name, known=", ".join(OPTIONS))
     lowered = text.strip().lower()
     if info.nullable and lowered in ("off", "none", ""):
         return None
@@ -410,8 +439,8 @@ def parse_option(name: str, text: str) -> Any:
         if lowered in ("false", "no", "off", "0"):
             return False
         if lowered not in info.choices:
-            words = " or ".join(["true", "false", *(str(c) for c in info.choices[2:])])
-            raise RulesError(name, f"expects {words}, not {text!r}")
+            words = ("true", "false", *(str(c) for c in info.choices[2:]))
+            raise rules_refused("expects_choice", name, choices=words, text=repr(text))
     if info.choices:
         return lowered
     if lowered in info.also:
@@ -419,5 +448,5 @@ def parse_option(name: str, text: str) -> Any:
     try:
         return int(lowered)
     except ValueError:
-        raise RulesError(name, f"expects a whole number, not {text!r}") from None
+        raise rules_refused("expects_whole", name, text=repr(text)) from None
 
