@@ -3,13 +3,13 @@
 Three places tell it: the screen the moment the link finds it, the terminal before the screen
 opens (a remembered host that shows a new key) or after it closes, and the log. What they say
 comes from `warning_said`; each lays it out for its own width. The terminal's layout is here
-too (`warning_text`), as is the first contact's fingerprint, so that a fingerprint is never
-broken inside a group (a terminal split "CMG/L" at 60 columns).
+too (`warning_text`, with unonet/terminal_text.py, which lays out the first contact's
+fingerprint too), so that a fingerprint is never broken inside a group (a terminal split
+"CMG/L" at 60 columns).
 """
 
 from __future__ import annotations
 
-import textwrap
 from dataclasses import dataclass
 from typing import Literal
 
@@ -17,7 +17,10 @@ from client.i18n import Translator
 from client.link import HostKeyWarning
 from client.safe_text import shown
 from protocol.fingerprint import short_pin
+from unonet.terminal_text import fingerprint_lines, sentence
 from unonet.words import Words
+
+__all__ = ["Said", "fingerprint_lines", "sentence", "warning_said", "warning_text"]
 
 Kind = Literal["alert", "line", "fingerprint", "prompt", "command"]
 
@@ -70,22 +73,3 @@ def warning_text(key: HostKeyWarning, width: int = 78, tr: Words | None = None,
         else:
             lines += sentence(part.text, width, lead if not lines else 0)
     return "\n".join(lines)
-
-
-def sentence(text: str, width: int, lead: int = 0) -> list[str]:
-    """`text` wrapped to the terminal, a path or an address never broken: they are read
-    whole, and copied. `lead`: columns already taken on the first line."""
-    lines = textwrap.wrap(text, width, initial_indent=" " * lead, break_long_words=False,
-                          break_on_hyphens=False)
-    return [lines[0][lead:], *lines[1:]] if lines else []
-
-
-def fingerprint_lines(fingerprint: str, width: int) -> list[str]:
-    """A grouped fingerprint indented by two, whole groups to a line, to compare and copy."""
-    lines, line = [], ""
-    for group in fingerprint.split("-"):
-        if line and len(f"  {line}-{group}-") > width:
-            lines.append(f"  {line}-")
-            line = ""
-        line = f"{line}-{group}" if line else group
-    return [*lines, f"  {line}"]

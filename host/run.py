@@ -7,6 +7,7 @@ import errno
 import logging
 import resource
 import shlex
+import shutil
 import sys
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
@@ -38,6 +39,7 @@ from protocol.trust.signing import Signer
 from protocol.versions import DEFAULT_PORT
 from unonet.bot_settings import DEFAULT_BUDGET, SearchBudget
 from unonet.rules import RuleSet
+from unonet.terminal_text import laid_out
 from unonet.words import Words, join_sentence
 
 log = logging.getLogger("unonet.host")
@@ -447,6 +449,12 @@ def describe(options: HostOptions, served: ServedHost) -> list[str]:
 def tables_line(served: ServedHost, lang: str = "en") -> str:
     """What is open, as the operator reads it at start: each table's number (the one
     `unonet join --table` takes), name, seats and bots."""
+    return host_words(lang, "tables", tables=", ".join(table_entries(served, lang))
+                      or host_words(lang, "tables_none"))
+
+
+def table_entries(served: ServedHost, lang: str = "en") -> list[str]:
+    """Each open table as the tables line names it: "0 'unonet' (4 seats, 1 bot)"."""
     tables = served.registry.tables if served.registry is not None else {}
     shown = []
     for table in (tables[number] for number in sorted(tables)):
@@ -454,8 +462,7 @@ def tables_line(served: ServedHost, lang: str = "en") -> str:
         shown.append(host_words(lang, "table", number=table.number,
                                 name=repr(table.settings.name), seats=len(table.room.seats),
                                 bots=host_words(lang, "bots", count=bots) if bots else ""))
-    return host_words(lang, "tables", tables=", ".join(shown)
-                      or host_words(lang, "tables_none"))
+    return shown
 
 
 def status_line(served: ServedHost, lang: str = "en") -> str:
@@ -504,6 +511,49 @@ def stopped_line(options: HostOptions) -> str:
     return host_words(lang, "stopped")
 
 
+def terminal_width() -> int | None:
+    """The columns a line printed on stdout may take without the terminal wrapping it (one
+    less than it has: a line of exactly its width wraps on some); None when stdout is no
+    terminal (a service's journal, a pipe: its reader lays lines out)."""
+    if not sys.stdout.isatty():
+        return None
+    return max(40, shutil.get_terminal_size().columns - 1)
+
+
+def on_terminal(lines: list[str], served: ServedHost, width: int | None,
+                lang: str = "en") -> str:
+    """The host's lines as its terminal shows them: each wrapped at words within `width`,
+    the commands to copy (the line to share, the one that carries matches on) whole on lines
+    of their own, the fingerprint in whole groups, a table's entry never broken (found in
+    tmux: at 80 columns the terminal cut "tables open: ... 'tabl" / "e 2'", and the
+    fingerprint inside a group)."""
+    commands = [*join_commands(served),
+                *(served.resume_command(*journals) for journals in [served.journals()]
+                  if journals)]
+    entries = table_entries(served, lang)
+    return "\n".join(said for line in lines
+                     for said in laid_out(line, width, commands, served.fingerprint, entries))
+
+
+def join_commands(served: ServedHost) -> list[str]:
+    """Every `unonet join` command the host's lines may hold: at this machine's addresses
+    and, when the router forwards the port, at its public one."""
+    pin = pin_flag(served)
+    addresses = [*served.addresses]
+    if served.router.mapped is not None:
+        addresses.insert(0, served.router.mapped.public)
+    return [f"unonet join {host_port(address, served.port)} {pin}" for address in addresses]
+
+
+def stopped_text(options: HostOptions) -> str:
+    """`stopped_line` as the terminal shows it (the command that carries matches on whole on
+    a line of its own)."""
+    line = stopped_line(options)
+    if not options.running:
+        return "\n".join(laid_out(line, terminal_width()))
+    return on_terminal([line], options.running[0], terminal_width(), options.notice_lang)
+
+
 STATUS_EVERY = 10.0
 """Seconds between a dedicated server's status lines at most (one only when it changed)."""
 
@@ -515,18 +565,20 @@ async def run_host(options: HostOptions) -> None:
     no terminal (a service manager's journal, a pipe) gets the log too, as it always did."""
     home = options.home or config_dir()
     setup_logging(home / "host.log", to_stderr=not sys.stderr.isatty())
+    width = terminal_width()
     async with serving(options) as served:
-        print("\n".join(describe(options, served)), flush=True)
+        lang = options.notice_lang
+        print(on_terminal(describe(options, served), served, width, lang), flush=True)
         if options.upnp:
             await served.router.answered.wait()
             router = router_lines(options, served)
             if served.router.mapped is not None:
-                router += join_lines(served, options.notice_lang)
-            print("\n".join(router), flush=True)
+                router += join_lines(served, lang)
+            print(on_terminal(router, served, width, lang), flush=True)
         said = ""
         while True:
-            now = status_line(served, options.notice_lang)
+            now = status_line(served, lang)
             if now != said:
-                print(now, flush=True)
+                print(on_terminal([now], served, width, lang), flush=True)
                 said = now
             await trio.sleep(STATUS_EVERY)

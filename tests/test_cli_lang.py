@@ -8,17 +8,28 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from test_host_portmap import LAN, PUBLIC, fits_the_chat
+from test_host_portmap import FINGERPRINT, LAN, PUBLIC, fits_the_chat
 
 from client.cli import run_join
 from client.known_hosts import KnownHosts
 from host.portmap import Existing, Mapped, NotMapped, RouterReport, Why, check_lines, router_line
+from host.run import (
+    HostOptions,
+    ServedHost,
+    build_registry,
+    describe,
+    on_terminal,
+    status_line,
+    table_entries,
+)
+from protocol.fingerprint import short_pin
 from unonet import rulebook, rules
 from unonet.cli import build_parser, main
 from unonet.cli_words import rules_words
@@ -281,3 +292,38 @@ def test_unonet_host_check_says_what_the_router_said_in_its_language() -> None:
         "porta 7077: encaminhada para 192.168.1.30:7077 (sem descrição, até ser removido), não "
         "para este host: hospede em outra porta (--port 7078) ou libere-a nas configurações do "
         "roteador")
+
+
+def collapsed(text: str) -> str:
+    """`text`'s words, however laid out (a fingerprint split after one of its dashes reads as
+    one)."""
+    return re.sub(r"-\s+", "-", " ".join(text.split()))
+
+
+@pytest.mark.parametrize("lang", ["en", "it", "pt"])
+@pytest.mark.parametrize("width", [59, 79])
+def test_the_dedicated_servers_lines_are_wrapped_at_words_with_the_join_line_whole(
+    lang: str, width: int, tmp_path: Path
+) -> None:
+    """Found in tmux at 80 columns: the terminal cut "tables open: ... 'tabl" / "e 2'" and the
+    long fingerprint line inside a group. Each line is laid out within the terminal: wrapped
+    at words, a table's entry never broken, the fingerprint in whole groups, and the command
+    to share whole on a line of its own; on a pipe, the lines are as they were."""
+    options = HostOptions(tables=3, bots=1, seats=2, bind="192.168.100.200", port=65000,
+                          notice_lang=lang)
+    served = ServedHost(65000, FINGERPRINT, tmp_path, ("192.168.100.200", "10.0.0.7"),
+                        build_registry(options, tmp_path / "journals", 0.0))
+    lines = [*describe(options, served), status_line(served, lang)]
+    assert on_terminal(lines, served, None, lang) == "\n".join(lines)
+    shown = on_terminal(lines, served, width, lang).splitlines()
+    assert collapsed("\n".join(shown)) == collapsed("\n".join(lines))  # no word cut or lost
+    command = f"unonet join 192.168.100.200:65000 --pin {short_pin(FINGERPRINT)}"
+    assert any(line.strip() == command or line.endswith(f": {command}")
+               for line in shown), shown
+    for line in shown:
+        assert len(line) <= width or " " not in line.strip(), line  # or a path alone
+    for entry in table_entries(served, lang):
+        assert any(entry in line for line in shown), (entry, shown)
+    groups = [line.strip() for line in shown if re.fullmatch(r"  [A-Z2-7]{4}(-[A-Z2-7]{4})*-?",
+                                                             line)]
+    assert "".join(groups) == FINGERPRINT  # in whole groups, on lines of their own

@@ -511,16 +511,32 @@ def test_a_dedicated_server_shows_the_line_to_share_and_a_status_in_its_language
     terminal: Callable[..., Terminal], size: tuple[int, int]
 ) -> None:
     """Found in tmux: `unonet host --headless --tables 3` flooded its terminal with INFO lines
-    around the line to share, and every command spoke English whatever --lang said. Its
-    terminal shows where it listens, the line to share and a status line, in Italian; the
-    details are in its log."""
+    around the line to share, every command spoke English whatever --lang said, and the
+    terminal cut its long lines inside words ("tabl" / "e 2") and the fingerprint inside a
+    group. Its terminal shows where it listens, the line to share and a status line, in
+    Italian, wrapped at words within the terminal, the line to share whole on a line of its
+    own; the details are in its log."""
     port = free_port()
     term = terminal(f"{UNONET} host --headless --tables 3 --bots 1 --bind 127.0.0.1 "
                     f"--port {port} --lang it", *size)
-    screen = term.wait_text("giocatori a 3 tavoli")
-    lines = "".join(screen.splitlines())  # lines the terminal wrapped, put back together
-    assert f"in ascolto su 127.0.0.1, porta {port}" in lines
-    assert re.search(rf"Gli amici entrano con: unonet join 127\.0\.0\.1:{port} --pin \S+", lines)
+    term.wait_text("giocatori a 3 tavoli")
+    screen = term.tmux("capture-pane", "-p", "-S", "-", "-t", term.name)  # what scrolled too
+    words = " ".join(screen.split())  # a word the terminal cut reads as two
+    assert f"in ascolto su 127.0.0.1, porta {port}" in words
+    assert "tavoli aperti: 0 'table 0' (2 posti, 1 bot), 1 'table 1' (2 posti, 1 bot), " \
+           "2 'table 2' (2 posti, 1 bot)" in words, screen
+    assert "unonet host: 0 giocatori a 3 tavoli, 0 in partita (dettagli in " in words, screen
+    lines = screen.splitlines()
+    command = re.search(rf"unonet join 127\.0\.0\.1:{port} --pin [A-Z2-7]{{4}}"
+                        r"(-[A-Z2-7]{4}){3}", screen)
+    assert command is not None, screen
+    if f"Gli amici entrano con: {command.group()}" not in lines:  # whole, on a line of its own
+        assert lines[lines.index("Gli amici entrano con:") + 1] == f"  {command.group()}"
+    for line in lines:
+        assert len(line) < size[0] or " " not in line.strip(), line  # or a path alone
+    fingerprint = [line.strip() for line in lines if re.fullmatch(
+        r"  [A-Z2-7]{4}(-[A-Z2-7]{4})*-?", line)]
+    assert len("".join(fingerprint)) == 64, lines  # whole groups, on lines of their own
     assert " INFO " not in screen and "unonet.host" not in screen
     busy = terminal(f"{UNONET} host --headless --bind 127.0.0.1 --port {port} --lang pt",
                     *size)

@@ -46,6 +46,7 @@ from unonet.rules import (
     preset,
     rules_refused,
 )
+from unonet.terminal_text import laid_out
 
 # What only some commands need is imported where it is used: `unonet --help` and `unonet rules`
 # must not wait for the client's screen, trio or the host to load.
@@ -436,6 +437,7 @@ def check_router(args: argparse.Namespace) -> int:
     from host.host_words import host_words
     from host.port_lease import check_router as ask
     from host.portmap import DEADLINE, check_lines
+    from host.run import terminal_width
 
     port = args.port if args.port is not None else DEFAULT_PORT
     if port == 0:
@@ -443,9 +445,11 @@ def check_router(args: argparse.Namespace) -> int:
     if not asks_router(None, False, os.environ):
         raise CommandError.said("check_no_upnp")
     lang = SPEAKING.get()
-    print(host_words(lang, "check_asking", port=port, deadline=f"{DEADLINE:g}"), flush=True)
+    width = terminal_width()
+    asking = host_words(lang, "check_asking", port=port, deadline=f"{DEADLINE:g}")
+    print("\n".join(laid_out(asking, width)), flush=True)
     lines, forwarded = check_lines(port, trio.run(ask, port, lan_addresses(None)[0]), lang)
-    print("\n".join(lines))
+    print("\n".join(said for line in lines for said in laid_out(line, width)))
     return 0 if forwarded else 1
 
 
@@ -576,7 +580,7 @@ def _host_and_play(args: argparse.Namespace, options: HostOptions) -> int:
     from client.cli import JoinError, player_name, run_play
     from host.config import config_dir
     from host.logs import setup_logging
-    from host.run import check_can_listen, describe, farewell
+    from host.run import check_can_listen, describe, farewell, on_terminal, terminal_width
 
     check_can_listen(options.bind, options.port, options.notice_lang)  # before the screen
     try:  # a name the host would refuse: said before "starting", not after it
@@ -590,12 +594,14 @@ def _host_and_play(args: argparse.Namespace, options: HostOptions) -> int:
     if options.resume:
         what = (str(options.resume[0]) if len(options.resume) == 1
                 else phrase("matches", count=len(options.resume)))
-        print(cli_words(lang, "host_resuming", what=what, where=where), flush=True)
+        said = cli_words(lang, "host_resuming", what=what, where=where)
     else:
-        print(cli_words(lang, "host_starting", where=where), flush=True)
+        said = cli_words(lang, "host_starting", where=where)
+    print("\n".join(laid_out(said, terminal_width())), flush=True)
     code = run_play(args, host_for_player(options, ran), auto_ready=False)
     if ran:
-        print("\n".join(describe(options, ran[0]) + farewell(ran[0], options.notice_lang)))
+        print(on_terminal(describe(options, ran[0]) + farewell(ran[0], lang), ran[0],
+                          terminal_width(), lang))
     return code
 
 
@@ -1036,10 +1042,10 @@ def _stopped(args: argparse.Namespace) -> int:
     """A Ctrl-C: the one line a stopped host says (the command that carries its match on,
     with the real journal), and the shell's code for SIGINT."""
     if args.command == "host":
-        from host.run import HostOptions, stopped_line
+        from host.run import HostOptions, stopped_text
 
         options = getattr(args, "host_options", None)
-        print(stopped_line(options if isinstance(options, HostOptions) else HostOptions()),
+        print(stopped_text(options if isinstance(options, HostOptions) else HostOptions()),
               file=sys.stderr)
     return 130
 
