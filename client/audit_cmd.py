@@ -39,7 +39,7 @@ EXIT_HOLDS: Final = 0
 EXIT_VIOLATION: Final = 1
 EXIT_UNREADABLE: Final = 2
 
-class NotAuditable(Exception):
+class NotAuditable(TranscriptError):
     """A transcript that holds nothing to audit (exit 2, like an unreadable file)."""
 
 
@@ -81,18 +81,20 @@ def audit_records(records: list[dict[str, Any]]) -> Audit:
     host_label = str(header.get("host", "?"))
     start = next((i for i, r in enumerate(records) if r.get("t") == "manifest"), None)
     if start is None:
-        raise NotAuditable("the transcript holds no manifest: nothing to audit")
+        raise NotAuditable("the transcript holds no manifest: nothing to audit", "no_manifest")
     try:
         identity = MatchIdentity.from_dict(records[start])
     except MalformedTrustMessage as exc:
-        raise NotAuditable(f"its manifest cannot be read ({exc})") from None
+        raise NotAuditable(f"its manifest cannot be read ({exc})", "bad_manifest",
+                           why=exc) from None
     # The header is the client's own (unsigned): whose view the file holds. A seat the match
     # does not have is a file no client wrote (found in tmux: "seen as seat 7" of 4 seats,
     # and "everything holds"); said so rather than audited as a view it cannot be.
     if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)
                              or not 0 <= seat < identity.seats):
         raise NotAuditable(f"its header names seat {seat!r}, which a match of "
-                           f"{identity.seats} seats does not have: not as a client wrote it")
+                           f"{identity.seats} seats does not have: not as a client wrote it",
+                           "bad_seat", seat=repr(seat), seats=identity.seats)
     taking = seat if header.get("takes_seat") is True else None
     verifier = TrustVerifier(identity, None if taking is not None else seat)
     audit = Audit(identity, seat, host_label, verifier, VerifierObserver(verifier))
@@ -248,8 +250,11 @@ def run(path: Path, out: TextIO, err: TextIO, lang: str = "en") -> int:
     try:
         records = read_transcript(path)
         audit = audit_records(records)
-    except (TranscriptError, NotAuditable) as exc:
-        message = str(exc) if isinstance(exc, TranscriptError) else f"{path}: {exc}"
+    except TranscriptError as exc:  # NotAuditable too: said of the file
+        message = command_words(lang, f"transcript.{exc.key}", **exc.values) if exc.key \
+            else str(exc)
+        if isinstance(exc, NotAuditable):
+            message = f"{path}: {message}"
         say(command_words(lang, "audit.unreadable", message=message), file=err)
         return EXIT_UNREADABLE
     return report(audit, out, lang)

@@ -63,6 +63,21 @@ COMMAND_WORDS: Mapping[str, Mapping[str, str]] = {
         "bot.host_left": "the host left",
         "bot.abandoned": " ({count} abandoned before the deal)",
         "bot.moves": "own moves: {count} recorded by the host exactly as sent",
+        "transcript.too_large": "{name}: {size} bytes is too large for a transcript",
+        "transcript.unreadable": "{name}: {why}",
+        "transcript.empty": "{name}: empty, not a unonet transcript",
+        "transcript.no_header": "{name}: not a unonet transcript (no transcript header)",
+        "transcript.version": "{name}: transcript version {found} is not {version}, the one "
+                              "this unonet reads",
+        "transcript.cut": "{name}: cut off inside record {index} (truncated file?)",
+        "transcript.not_msgpack": "{name}: not msgpack at record {index} ({kind})",
+        "transcript.not_map": "{name}: record {index} is not a map",
+        "transcript.no_type": "{name}: record {index} is a map without a message type (\"t\"): "
+                              "not a unonet transcript",
+        "transcript.no_manifest": "the transcript holds no manifest: nothing to audit",
+        "transcript.bad_manifest": "its manifest cannot be read ({why})",
+        "transcript.bad_seat": "its header names seat {seat}, which a match of {seats} seats "
+                               "does not have: not as a client wrote it",
     },
     "it": {
         "audit.match": "partita {game_id} su {host}, {seats} posti, vista come {seen}",
@@ -119,6 +134,22 @@ COMMAND_WORDS: Mapping[str, Mapping[str, str]] = {
         "bot.host_left": "l'host se n'è andato",
         "bot.abandoned": " ({count} abbandonate prima della distribuzione)",
         "bot.moves": "mosse proprie: {count} registrate dall'host esattamente come inviate",
+        "transcript.too_large": "{name}: {size} byte sono troppi per una trascrizione",
+        "transcript.unreadable": "{name}: {why}",
+        "transcript.empty": "{name}: vuoto, non è una trascrizione unonet",
+        "transcript.no_header": "{name}: non è una trascrizione unonet (manca l'intestazione)",
+        "transcript.version": "{name}: la versione {found} della trascrizione non è {version}, "
+                              "quella che questo unonet legge",
+        "transcript.cut": "{name}: interrotto dentro il record {index} (file troncato?)",
+        "transcript.not_msgpack": "{name}: non è msgpack al record {index} ({kind})",
+        "transcript.not_map": "{name}: il record {index} non è una mappa",
+        "transcript.no_type": "{name}: il record {index} è una mappa senza tipo di messaggio "
+                              "(\"t\"): non è una trascrizione unonet",
+        "transcript.no_manifest": "la trascrizione non contiene un manifesto: niente da "
+                                  "verificare",
+        "transcript.bad_manifest": "il suo manifesto non si legge ({why})",
+        "transcript.bad_seat": "la sua intestazione indica il posto {seat}, che una partita di "
+                               "{seats} posti non ha: non è come l'ha scritta un client",
     },
     "pt": {
         "audit.match": "partida {game_id} em {host}, {seats} lugares, vista como {seen}",
@@ -175,6 +206,21 @@ COMMAND_WORDS: Mapping[str, Mapping[str, str]] = {
         "bot.host_left": "o host saiu",
         "bot.abandoned": " ({count} abandonadas antes da distribuição)",
         "bot.moves": "jogadas próprias: {count} registradas pelo host exatamente como enviadas",
+        "transcript.too_large": "{name}: {size} bytes é grande demais para uma transcrição",
+        "transcript.unreadable": "{name}: {why}",
+        "transcript.empty": "{name}: vazio, não é uma transcrição do unonet",
+        "transcript.no_header": "{name}: não é uma transcrição do unonet (sem cabeçalho)",
+        "transcript.version": "{name}: a versão {found} da transcrição não é {version}, a que "
+                              "este unonet lê",
+        "transcript.cut": "{name}: cortado dentro do registro {index} (arquivo truncado?)",
+        "transcript.not_msgpack": "{name}: não é msgpack no registro {index} ({kind})",
+        "transcript.not_map": "{name}: o registro {index} não é um mapa",
+        "transcript.no_type": "{name}: o registro {index} é um mapa sem tipo de mensagem "
+                              "(\"t\"): não é uma transcrição do unonet",
+        "transcript.no_manifest": "a transcrição não tem manifesto: nada a verificar",
+        "transcript.bad_manifest": "o manifesto não pode ser lido ({why})",
+        "transcript.bad_seat": "o cabeçalho indica o lugar {seat}, que uma partida de {seats} "
+                               "lugares não tem: não é como um cliente o escreveu",
     },
 }
 

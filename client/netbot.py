@@ -161,6 +161,10 @@ class BotResult:
     refusals: list[str] = field(default_factory=list)
     intents: int = 0
     closed: str | None = None
+    """Why the session ended, as the host or the link said it (a diagnostic, in English)."""
+    closed_code: str = ""
+    """What ended it, for the command to say it in its reader's words (a protocol code, a bye
+    reason or one of the link's own, as the screen's `Ended.code`)."""
     welcomed: bool = False
     """The host answered our hello."""
     closed_silently: bool = False
@@ -274,10 +278,13 @@ class NetworkBot:
         if out.ended is not None and not self.done:
             self.done = True
             self.result.closed = out.ended.reason
+            self.result.closed_code = out.ended.code
             self.result.closed_silently = out.ended.silent
         if not data:
             self.done = True
-            self.result.closed = self.result.closed or "eof"
+            if not self.result.closed:
+                self.result.closed, self.result.closed_code = "the host closed the " \
+                    "connection", "host_closed"
         frames += self._decide()
         return bytes(frames)
 
@@ -427,6 +434,7 @@ class NetworkBot:
                 # does not sit elsewhere instead, nor wait, but says why and leaves. A bot
                 # that chose a table itself chooses again from the list that follows.
                 self.result.closed = f"{update.code}: {update.message}".rstrip(": ")
+                self.result.closed_code = update.code
                 return self._leave("not seated")
         return b""
 

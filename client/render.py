@@ -62,6 +62,7 @@ from unonet.phase import Phase
 from unonet.rulebook import option_meaning, option_title, value_words
 from unonet.rules import PRESETS, RuleSet
 from unonet.rules import preset as preset_rules
+from unonet.words import Words
 
 Fragment = tuple[str, str] | tuple[str, str, Callable[[MouseEvent], object]]
 Line = list[Fragment]
@@ -866,15 +867,20 @@ def reason_words(model: ClientModel, code: str, detail: str, *, with_detail: boo
     the words for the code where there are some (found in tmux: a Portuguese screen read "o
     host sumiu (cannot connect: Connection refused)"), `with_detail` the diagnostic after them
     in parentheses but where the words say all the link knows (OWN_ENDINGS)."""
+    return said_reason(model.tr, code, detail, with_detail=with_detail)
+
+
+def said_reason(tr: Words, code: str, detail: str, *, with_detail: bool = False) -> str:
+    """`reason_words` in `tr`'s language, for the screen and for `unonet bot` alike."""
     bare = detail.removeprefix(f"{code}: ") if code else detail
     if code in SAID_BY_US:  # how the host went, in our words in every language
-        return model.tr(f"lost.{code}")
-    if model.tr.lang == "en" or not code:
+        return tr(f"lost.{code}")
+    if tr.lang == "en" or not code:
         return bare
-    key = next((k for k in (f"refusal.{code}", f"lost.{code}") if model.tr.has(k)), None)
+    key = next((k for k in (f"refusal.{code}", f"lost.{code}") if tr.has(k)), None)
     if key is None:
         return bare
-    words = model.tr(key)
+    words = tr(key)
     return f"{words} ({detail})" if with_detail and detail and code not in OWN_ENDINGS \
         else words
 

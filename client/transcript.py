@@ -264,7 +264,14 @@ def keep_newest(directory: Path, kept: int, slack: int, current: Path) -> None:
 
 
 class TranscriptError(Exception):
-    """A file that is not a readable transcript (the audit's exit 2)."""
+    """A file that is not a readable transcript (the audit's exit 2). The message is its
+    English; `key` and `values` say what was wrong, for `unonet audit` to say it in its
+    reader's language (client/command_words.py, `transcript.KEY`)."""
+
+    def __init__(self, message: str, key: str = "", **values: object) -> None:
+        super().__init__(message)
+        self.key = key
+        self.values = values
 
 
 def read_transcript(path: Path) -> list[dict[str, Any]]:
@@ -277,10 +284,12 @@ def read_transcript(path: Path) -> list[dict[str, Any]]:
     try:
         size = path.stat().st_size
         if size > MAX_READ_BYTES:
-            raise TranscriptError(f"{path}: {size} bytes is too large for a transcript")
+            raise TranscriptError(f"{path}: {size} bytes is too large for a transcript",
+                                  "too_large", name=path, size=size)
         data = path.read_bytes()
     except OSError as exc:
-        raise TranscriptError(f"{path}: {exc.strerror or exc}") from None
+        raise TranscriptError(f"{path}: {exc.strerror or exc}", "unreadable", name=path,
+                              why=exc.strerror or exc) from None
     return parse_transcript(data, str(path))
 
 
@@ -288,13 +297,16 @@ def parse_transcript(data: bytes, name: str = "transcript") -> list[dict[str, An
     """The records of transcript bytes; see `read_transcript`."""
     records = list(_records(data, name))
     if not records:
-        raise TranscriptError(f"{name}: empty, not a unonet transcript")
+        raise TranscriptError(f"{name}: empty, not a unonet transcript", "empty", name=name)
     first = records[0]
     if first.get("t") != HEADER_TYPE:
-        raise TranscriptError(f"{name}: not a unonet transcript (no transcript header)")
+        raise TranscriptError(f"{name}: not a unonet transcript (no transcript header)",
+                              "no_header", name=name)
     if first.get("version") != VERSION:
-        raise TranscriptError(f"{name}: transcript version {first.get('version')!r} is not "
-                              f"{VERSION}, the one this unonet reads")
+        found = repr(first.get("version"))
+        raise TranscriptError(f"{name}: transcript version {found} is not {VERSION}, the one "
+                              "this unonet reads", "version", name=name, found=found,
+                              version=VERSION)
     return records
 
 
@@ -308,15 +320,18 @@ def _records(data: bytes, name: str) -> Iterator[dict[str, Any]]:
         except msgpack.OutOfData:
             if end != len(data):
                 raise TranscriptError(f"{name}: cut off inside record {index} (truncated "
-                                      "file?)") from None
+                                      "file?)", "cut", name=name, index=index) from None
             return
         except Exception as exc:  # msgpack raises many types for malformed input
-            raise TranscriptError(f"{name}: not msgpack at record {index} "
-                                  f"({type(exc).__name__})") from None
+            kind = type(exc).__name__
+            raise TranscriptError(f"{name}: not msgpack at record {index} ({kind})",
+                                  "not_msgpack", name=name, index=index, kind=kind) from None
         if not isinstance(record, dict):
-            raise TranscriptError(f"{name}: record {index} is not a map")
+            raise TranscriptError(f"{name}: record {index} is not a map", "not_map", name=name,
+                                  index=index)
         if not isinstance(record.get("t"), str):  # a map, but no unonet message
             raise TranscriptError(f"{name}: record {index} is a map without a message type "
-                                  "(\"t\"): not a unonet transcript")
+                                  "(\"t\"): not a unonet transcript", "no_type", name=name,
+                                  index=index)
         yield record
         index, end = index + 1, unpacker.tell()

@@ -14,11 +14,14 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+import msgpack
 import pytest
 from test_host_portmap import FINGERPRINT, LAN, PUBLIC, fits_the_chat
 
 from client.cli import run_join
+from client.command_words import command_words
 from client.known_hosts import KnownHosts
+from client.netbot import BotResult
 from host.portmap import Existing, Mapped, NotMapped, RouterReport, Why, check_lines, router_line
 from host.run import (
     HostOptions,
@@ -31,7 +34,7 @@ from host.run import (
 )
 from protocol.fingerprint import short_pin
 from unonet import rulebook, rules
-from unonet.cli import build_parser, main
+from unonet.cli import build_parser, main, session_ended
 from unonet.cli_words import rules_words
 from unonet.errors import RulesError
 from unonet.rules import RULES_SAYS, RuleSet, parse_option, preset
@@ -327,3 +330,45 @@ def test_the_dedicated_servers_lines_are_wrapped_at_words_with_the_join_line_who
     groups = [line.strip() for line in shown if re.fullmatch(r"  [A-Z2-7]{4}(-[A-Z2-7]{4})*-?",
                                                              line)]
     assert "".join(groups) == FINGERPRINT  # in whole groups, on lines of their own
+
+
+@pytest.mark.parametrize(("data", "lang", "words"), [
+    (b"", "it", "{path}: vuoto, non è una trascrizione unonet"),
+    (msgpack.packb({"t": "manifest"}), "pt",
+     "{path}: não é uma transcrição do unonet (sem cabeçalho)"),
+    (b"\x92\x01\x02", "it", "{path}: il record 0 non è una mappa"),
+    (msgpack.packb({"t": "transcript", "version": 1, "host": "h", "peer_cert": None,
+                    "seat": None}), "pt",
+     "{path}: a transcrição não tem manifesto: nada a verificar"),
+    (b"", "en", "{path}: empty, not a unonet transcript"),
+])
+def test_unonet_audit_says_why_a_file_is_no_transcript_in_its_language(
+    data: bytes, lang: str, words: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "x.msgpack"
+    path.write_bytes(data)
+    assert main(["audit", str(path), "--lang", lang]) == 2
+    captured = capsys.readouterr()
+    assert (captured.out, captured.err) == ("", f"unonet audit: {words.format(path=path)}\n")
+
+
+@pytest.mark.parametrize(("lang", "plain", "words"), [
+    ("it", False, "quel tavolo non è sull'host (forse è stato chiuso)"),
+    ("pt", False, "essa mesa não está no host (talvez tenha sido fechada)"),
+    ("en", False, "unknown_table: table 9 is not on this host (it may have closed)"),
+    ("it", True, "l'host ha chiuso la connessione: un host avviato senza --no-tls parla TLS, "
+                 "togli --no-tls"),
+])
+def test_unonet_bot_says_why_its_session_ended_in_its_language(
+    lang: str, plain: bool, words: str
+) -> None:
+    """The host's refusal was said as it came ("unknown_table: table 9 ..."), in English, after
+    Italian words; in English it still is."""
+    result = BotResult(closed="unknown_table: table 9 is not on this host (it may have closed)",
+                       closed_code="unknown_table")
+    if plain:
+        result = BotResult(closed="the host closed the connection", closed_code="host_closed",
+                           closed_silently=True)
+    assert session_ended(result, lang, plain_to_tls=plain) == words
+    assert session_ended(BotResult(), lang, plain_to_tls=False) == command_words(
+        lang, "bot.host_left")

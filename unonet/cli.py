@@ -54,6 +54,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from client.cli import HostAddress
+    from client.netbot import BotResult
     from host.journal import Resumed
     from host.run import HostOptions, ServedHost
     from unonet.actions import Action
@@ -644,7 +645,6 @@ def cmd_bot(args: argparse.Namespace) -> int:
     from client.tls import (
         CONNECT_FAILURES,
         CONNECT_TIMEOUT,
-        NO_TLS_HINT,
         HostKeyMismatch,
         connect_failure,
         format_fingerprint,
@@ -700,10 +700,8 @@ def cmd_bot(args: argparse.Namespace) -> int:
         if result.violations:
             return 3
         if len(result.matches) < args.matches:
-            # the host's words: escaped
-            why = shown(result.closed) if result.closed else words("bot.host_left")
-            if args.no_tls and not result.welcomed and result.closed_silently:
-                why += f"; {NO_TLS_HINT}"
+            why = session_ended(result, lang, plain_to_tls=args.no_tls and not result.welcomed
+                                and result.closed_silently)
             print(words("bot.ended", played=len(result.matches), wanted=args.matches, why=why),
                   file=sys.stderr)
             return 1
@@ -711,6 +709,26 @@ def cmd_bot(args: argparse.Namespace) -> int:
 
     code: int = trio.run(run)
     return code
+
+
+def session_ended(result: BotResult, lang: str, *, plain_to_tls: bool) -> str:
+    """Why `unonet bot`'s session ended before its matches were played: in English as the
+    host or the link said it, in another language in its words where there are some (the
+    screen's, client/render.py), else the host's own (escaped: they are the host's)."""
+    from client.command_words import command_words
+    from client.render import said_reason
+    from client.safe_text import shown
+    from client.tls import NO_TLS_HINT
+
+    tr = Translator(lang)
+    if not result.closed:
+        return command_words(lang, "bot.host_left")
+    if plain_to_tls:  # a TLS host closes a plain connection without a word
+        return tr("lost.host_closed_plain") if lang != "en" \
+            else f"{shown(result.closed)}; {NO_TLS_HINT}"
+    if lang == "en":
+        return shown(result.closed)
+    return shown(said_reason(tr, result.closed_code, result.closed))
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
