@@ -61,6 +61,7 @@ from protocol.fingerprint import PinError
 from protocol.text import TextRefused
 from protocol.versions import DEFAULT_PORT
 from unonet.cli_words import cli_words
+from unonet.terminal_text import laid_out
 
 log = logging.getLogger("unonet.client.cli")
 
@@ -296,10 +297,10 @@ def run_join(
                           tr=Translator(pick_language(getattr(args, "lang", None), env)))
     except AddressError as exc:
         lang = pick_language(getattr(args, "lang", None), env)
-        print(f"unonet: {shown(cli_words(lang, exc.key, **exc.values))}", file=err)
+        complain(shown(cli_words(lang, exc.key, **exc.values)), err)
         return 2
-    except (JoinError, ValueError) as exc:
-        print(f"unonet: {shown(str(exc), keep_newlines=True)}", file=err)
+    except (JoinError, ValueError) as exc:  # a warning comes laid out already
+        complain(shown(str(exc), keep_newlines=True), err)
         return 2
     table = 0 if args.spectate and args.table is None else args.table
     config = LinkConfig(host, port, name=args.name, tls=not args.no_tls, pin=pin,
@@ -314,6 +315,15 @@ def run_join(
                       *(["--pin", args.fingerprint] if args.fingerprint else []),
                       *(["--no-tls"] if args.no_tls else [])])
     return _finish(link, app.model, err, again)
+
+
+def complain(why: str, err: TextIO) -> None:
+    """`unonet: why` on `err`: on a terminal, a one-line `why` wrapped at words within it (left
+    to the terminal, a line longer than it was cut inside a word)."""
+    line = f"unonet: {why}"
+    if err.isatty() and "\n" not in why:
+        line = "\n".join(laid_out(line, max(40, shutil.get_terminal_size().columns - 1)))
+    print(line, file=err)
 
 
 def left_a_match(model: ClientModel) -> bool:
@@ -364,7 +374,7 @@ def run_play(
     try:
         args.name = player_name(args, env)
     except JoinError as exc:
-        print(f"unonet: {shown(str(exc))}", file=sys.stderr)
+        complain(shown(str(exc)), sys.stderr)
         return 2
     link = NetworkLink(play_main(args, start_local_host, args.name, auto_ready=auto_ready))
     app = build(link, args, env)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import secrets
+import shutil
 import sys
 import time
 import typing
@@ -342,8 +343,9 @@ def cmd_host(args: argparse.Namespace) -> int:
         record = resume[0][1].header.table.get("host")
         for path, other in resume[1:]:
             if (differs := record_differences(record, other.header.table.get("host"), lang)):
-                print(cli_words(lang, "resume_other_host", path=path, differs=differs,
-                                first=resume[0][0]), file=sys.stderr)
+                print(on_stderr(cli_words(lang, "resume_other_host", path=path,
+                                          differs=differs, first=resume[0][0])),
+                      file=sys.stderr)
         take_recorded_options(args, record, resume[0][0])
         if args.rules is None and not args.set and args.seats is None and args.bots is None:
             opened = recorded_opened(record, resume[0][0])
@@ -410,11 +412,12 @@ def cmd_host(args: argparse.Namespace) -> int:
     if headless:
         check_can_listen(options.bind, options.port, options.notice_lang)  # before any log
         if not (args.headless or interactive):  # said once the options hold
-            print(cli_words(lang, "headless_by_itself"), file=sys.stderr)
+            print(on_stderr(cli_words(lang, "headless_by_itself")), file=sys.stderr)
         unused = [flag for flag, given in (("--name", args.name), ("--no-bell", args.no_bell))
                   if given not in (None, False)]
         if unused:  # a dedicated server has no player of its own: said, not silently dropped
-            print(cli_words(lang, "unused_flags", flags=", ".join(unused)), file=sys.stderr)
+            print(on_stderr(cli_words(lang, "unused_flags", flags=", ".join(unused))),
+                  file=sys.stderr)
         trio.run(run_host, options)
         return 0
     return _host_and_play(args, options)
@@ -679,16 +682,17 @@ def cmd_bot(args: argparse.Namespace) -> int:
                 stream, seen = await open_pinned_stream(stream, pin,
                                                         handshake_timeout=CONNECT_TIMEOUT)
                 if pin is None:
-                    print(words("bot.unpinned", fingerprint=format_fingerprint(seen)),
+                    print(on_stderr(words("bot.unpinned",
+                                          fingerprint=format_fingerprint(seen))),
                           file=sys.stderr)
         except HostKeyMismatch as exc:
-            print(words("bot.not_pinned", why=exc), file=sys.stderr)
+            print(on_stderr(words("bot.not_pinned", why=exc)), file=sys.stderr)
             return 4
         except CONNECT_FAILURES as exc:
             failure = connect_failure(exc)  # in English as the system said it (the screen's way)
             why = failure.words if lang == "en" else unreachable_words(Translator(lang), failure)
-            print(words("bot.unreachable", address=host_port(address, port), why=why),
-                  file=sys.stderr)
+            print(on_stderr(words("bot.unreachable", address=host_port(address, port),
+                                  why=why)), file=sys.stderr)
             return 1
         think = netbot.DEFAULT_THINK if args.think is None else args.think
         result = await netbot.play(stream, name=name, level=args.policy, table=args.table,
@@ -696,14 +700,15 @@ def cmd_bot(args: argparse.Namespace) -> int:
         for line in netbot.report_lines(result, lang):
             print(line)
         for violation in result.violations:  # the host's own words are in it: escaped
-            print(words("bot.failed_check", violation=shown(str(violation))), file=sys.stderr)
+            print(on_stderr(words("bot.failed_check", violation=shown(str(violation)))),
+                  file=sys.stderr)
         if result.violations:
             return 3
         if len(result.matches) < args.matches:
             why = session_ended(result, lang, plain_to_tls=args.no_tls and not result.welcomed
                                 and result.closed_silently)
-            print(words("bot.ended", played=len(result.matches), wanted=args.matches, why=why),
-                  file=sys.stderr)
+            print(on_stderr(words("bot.ended", played=len(result.matches),
+                                  wanted=args.matches, why=why)), file=sys.stderr)
             return 1
         return 0
 
@@ -768,8 +773,8 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> typing.NoReturn:
         lang = SPEAKING.get()
-        self.exit(2, f"unonet: {parser_words(lang, message)} "
-                     f"{cli_words(lang, 'see_help', prog=self.prog)}\n")
+        self.exit(2, on_stderr(f"unonet: {parser_words(lang, message)} "
+                               f"{cli_words(lang, 'see_help', prog=self.prog)}") + "\n")
 
 
 def preset_words() -> str:
@@ -991,19 +996,19 @@ def run_command(args: argparse.Namespace, lang: str) -> int:
         result: int = args.func(args)
         return result
     except RulesError as exc:
-        print(f"unonet: {rules_words(lang, exc)}", file=sys.stderr)
+        complain(rules_words(lang, exc))
         return 2
     except EngineError as exc:
-        print(f"unonet: {exc.message}", file=sys.stderr)
+        complain(exc.message)
         return 2
     except CommandError as exc:
-        print(f"unonet: {exc.in_language(lang)}", file=sys.stderr)
+        complain(exc.in_language(lang))
         return 2
     except AddressError as exc:  # `unonet bot HOST:PORT`, read as `unonet join` reads it
-        print(f"unonet: {cli_words(lang, exc.key, **exc.values)}", file=sys.stderr)
+        complain(cli_words(lang, exc.key, **exc.values))
         return 2
     except ValueError as exc:
-        print(f"unonet: {exc}", file=sys.stderr)
+        complain(str(exc))
         return 2
     except BrokenPipeError:  # `unonet play | head`: the reader left, which is fine
         sys.stderr.close()
@@ -1018,7 +1023,7 @@ def run_command(args: argparse.Namespace, lang: str) -> int:
             failure = _first_failure(group, lang)
             if failure is None:
                 raise
-            print(f"unonet: {failure}", file=sys.stderr)
+            complain(failure)
             return 1
         if interrupted is group:
             log_stop_failure(group)
@@ -1030,8 +1035,25 @@ def run_command(args: argparse.Namespace, lang: str) -> int:
         failure = _first_failure(exc, lang)
         if failure is None:
             raise  # a bug: its traceback is worth seeing
-        print(f"unonet: {failure}", file=sys.stderr)
+        complain(failure)
         return 1
+
+
+def complain(why: str) -> None:
+    """`unonet: why` on stderr: one line on a pipe; on a terminal wrapped at words within it
+    (left to the terminal, a line longer than it was cut inside a word)."""
+    print(on_stderr(f"unonet: {why}"), file=sys.stderr)
+
+
+def on_stderr(line: str) -> str:
+    """`line` laid out for stderr (unonet/terminal_text.py)."""
+    if not sys.stderr.isatty():
+        return line
+    try:  # stderr's own terminal: stdout may be a pipe (`unonet play | less`)
+        columns = os.get_terminal_size(sys.stderr.fileno()).columns
+    except (OSError, ValueError):
+        columns = shutil.get_terminal_size().columns
+    return "\n".join(laid_out(line, max(40, columns - 1)))
 
 
 TOP_LEVEL_OPTIONS = ("-h", "--help", "--version")
