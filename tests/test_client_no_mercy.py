@@ -20,7 +20,7 @@ from unonet.cards import Color, Kind
 from unonet.rules import RuleSet
 from unonet.view import View
 
-NO_MERCY = RuleSet(variant="no_mercy")
+NO_MERCY = RuleSet().with_options({"variant": "no_mercy"})
 ALL_FACES = ["rDA", "gSE", "b+4", "WR+4", "W+6", "W+10", "WCR"]
 
 

@@ -47,7 +47,7 @@ RULES = {
     "official": RuleSet(target=200),
     "party": preset("party", target=200),
     "flip": RuleSet(variant="flip", target=200),
-    "no_mercy": RuleSet(variant="no_mercy", target=200),
+    "no_mercy": preset("no_mercy", target=200),
 }
 
 

@@ -17,6 +17,7 @@ from unonet.cards import CLASSIC_COLORS, DeckManifest, Face, Kind, build_manifes
 
 __all__ = [
     "NO_MERCY_DECK_SIZE",
+    "NO_MERCY_DEFAULTS",
     "NO_MERCY_KEEPS",
     "NO_MERCY_MAX_PLAYERS",
     "NO_MERCY_SETS",
@@ -44,6 +45,12 @@ _WILDS: tuple[tuple[Kind, int], ...] = (
 )
 COLORED_ACTION_POINTS = 20
 WILD_POINTS = 50
+
+NO_MERCY_DEFAULTS: dict[str, Any] = {}
+"""Mattel's rules that seed 003 keeps as options of the variant ("aggiunge un nuovo mazzo": it
+adds a deck; "Se le risposte e le scale sono abilitate": its answers are an option): a table
+that takes the variant up starts with these values (unonet.rules.options_over, the presets),
+and plays whatever value is given over them."""
 
 NO_MERCY_SETS: dict[str, Any] = {
     "stacking": "escalating",

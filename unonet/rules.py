@@ -16,6 +16,7 @@ from unonet.cards import DeckManifest, classic_manifest
 from unonet.errors import ErrorCode, RulesError
 from unonet.flip_deck import light_manifest
 from unonet.no_mercy_deck import (
+    NO_MERCY_DEFAULTS,
     NO_MERCY_KEEPS,
     NO_MERCY_MAX_PLAYERS,
     NO_MERCY_SETS,
@@ -271,18 +272,27 @@ def variant_own_options(variant: str) -> tuple[str, ...]:
     return ()
 
 
+def variant_defaults(variant: str) -> Mapping[str, Any]:
+    """The values a table starts with when it takes `variant` up, each still an option (No
+    Mercy's rules as Mattel plays them: `NO_MERCY_DEFAULTS`)."""
+    return NO_MERCY_DEFAULTS if variant == "no_mercy" else {}
+
+
 def options_over(current: Mapping[str, Any], options: Mapping[str, Any]) -> dict[str, Any]:
     """The options of `current` with `options` over them, so that changes made one at a time
     add up. A change of variant first puts back the classic default of every option the old
-    or the new variant sets itself, unless `options` gives it: from No Mercy to classic, the
-    table would otherwise keep No Mercy's escalating stacking and six seats; to No Mercy, an
-    earlier house rule would refuse the variant by name."""
+    or the new variant sets itself or starts with, then takes the new variant's defaults,
+    unless `options` gives them: from No Mercy to classic, the table would otherwise keep No
+    Mercy's escalating stacking and six seats; to No Mercy, an earlier house rule would refuse
+    the variant by name. So a variant's defaults apply only where no value is given."""
     merged = dict(current)
     old = merged.get("variant", _CLASSIC_DEFAULTS["variant"])
     new = options.get("variant", old)
     if new != old:
-        for name in {*variant_own_options(old), *variant_own_options(new)}:
+        for name in {*variant_own_options(old), *variant_own_options(new),
+                     *variant_defaults(old), *variant_defaults(new)}:
             merged[name] = _CLASSIC_DEFAULTS[name]
+        merged.update(variant_defaults(new))
     merged.update(options)
     return merged
 
@@ -375,10 +385,12 @@ def variant_preset(variant: str) -> str:
 
 
 def preset(name: str, **overrides: Any) -> RuleSet:
-    """The rule set of a preset of RULEBOOK.md section 5, with overrides on top."""
+    """The rule set of a preset of RULEBOOK.md section 5, with overrides on top: a variant's
+    preset starts from the variant's defaults (`options_over`), which the overrides may change."""
     if name not in PRESETS:
         raise RulesError("preset", f"unknown preset {name!r}; known: {', '.join(PRESETS)}")
-    return played_as_given(RuleSet(**{**PRESETS[name], **overrides}), overrides)
+    given = options_over(_CLASSIC_DEFAULTS, {**PRESETS[name], **overrides})
+    return played_as_given(RuleSet(**given), overrides)
 
 
 def played_as_given(rules: RuleSet, given: Mapping[str, Any]) -> RuleSet:
