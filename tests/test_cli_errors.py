@@ -83,8 +83,8 @@ def said(result: subprocess.CompletedProcess[str]) -> list[str]:
          "teams: pairs score with scoring=winner_collects, not lowest_wins"),
         (["rules", "flip", "--set", "decks=2"], 2, "decks: UNO Flip plays one double-sided"),
         # Shown as set and played otherwise: No Mercy took its own value (found in tmux)
-        (["rules", "no_mercy", "--set", "seven_zero=false"], 2,
-         "seven_zero: No Mercy always plays seven_zero=true"),
+        (["rules", "no_mercy", "--set", "draw_when_playable=allowed"], 2,
+         "draw_when_playable: No Mercy always plays draw_when_playable=forbidden"),
         (["play", "--log", "--rules", "no_mercy", "--set", "stacking=off"], 2,
          "stacking: No Mercy always plays stacking=escalating"),
         (["rules", "no_mercy", "--set", "max_players=10"], 2,

@@ -33,6 +33,7 @@ def test_each_game_shows_its_own_options_only() -> None:
     assert "flip_passes_hands" not in names("classic") and "flip_passes_hands" in names("flip")
     assert {"decks", "colors", "buzzers"} <= names("classic")
     assert not {"decks", "colors", "buzzers"} & names("flip")
-    assert not {"stacking", "seven_zero", "decks"} & names("no_mercy")  # No Mercy's own
+    assert not {"stacking", "decks"} & names("no_mercy")  # No Mercy's own
+    assert "seven_zero" in names("no_mercy")  # seed 003: an option of No Mercy
     for variant in ("classic", "flip", "no_mercy"):
         assert "variant" in names(variant) and names(variant) <= every

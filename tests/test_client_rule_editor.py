@@ -74,13 +74,14 @@ def test_the_editor_lists_the_house_rules_and_the_variants_played() -> None:
 
 
 def test_arrows_offer_no_value_the_variant_would_play_otherwise() -> None:
-    """Found in tmux: No Mercy played seven_zero=false as true (it takes its own value for an
-    option left at the classic default): the arrow has nothing to step to, and the host
-    refuses such a change by name."""
-    seven_zero = next(info for info in editor_options() if info.name == "seven_zero")
+    """Found in tmux: No Mercy played seven_zero=false as true (it took its own value for an
+    option left at the classic default). An option it fixes has no value to step to, and the
+    host refuses such a change by name; one it only starts with steps as anywhere."""
+    by_name = {info.name: info for info in editor_options()}
     no_mercy = preset("no_mercy").to_dict()
-    assert step_option(seven_zero, no_mercy, 1, 4) is True  # stays as it is
-    assert step_option(seven_zero, {}, 1, 4) is True  # classic: off to on
+    assert step_option(by_name["draw_when_playable"], no_mercy, 1, 4) == "forbidden"
+    assert step_option(by_name["seven_zero"], no_mercy, 1, 4) is False  # seed 003's option
+    assert step_option(by_name["seven_zero"], {}, 1, 4) is True  # classic: off to on
 
 
 def test_arrows_skip_values_the_host_would_refuse_at_this_table() -> None:

@@ -51,6 +51,7 @@ NO_MERCY_OPTIONS: dict[str, st.SearchStrategy[Any]] = {
     "hand_size": st.one_of(st.just(7), st.integers(1, 20)),
     "deflect": st.booleans(),
     "stack_mix_wild": st.booleans(),
+    "seven_zero": st.booleans(),  # seed 003 keeps Mattel's rules as options (NO_MERCY_DEFAULTS)
     "jump_in": st.sampled_from(["off", "identical", "same_face"]),
     "sequences": st.booleans(),
     "multiples": st.booleans(),

@@ -46,7 +46,9 @@ _WILDS: tuple[tuple[Kind, int], ...] = (
 COLORED_ACTION_POINTS = 20
 WILD_POINTS = 50
 
-NO_MERCY_DEFAULTS: dict[str, Any] = {}
+NO_MERCY_DEFAULTS: dict[str, Any] = {
+    "seven_zero": True,
+}
 """Mattel's rules that seed 003 keeps as options of the variant ("aggiunge un nuovo mazzo": it
 adds a deck; "Se le risposte e le scale sono abilitate": its answers are an option): a table
 that takes the variant up starts with these values (unonet.rules.options_over, the presets),
@@ -54,7 +56,6 @@ and plays whatever value is given over them."""
 
 NO_MERCY_SETS: dict[str, Any] = {
     "stacking": "escalating",
-    "seven_zero": True,
     "draw_until_playable": True,
     "draw_when_playable": "forbidden",
     "max_hand": MERCY_LIMIT,

@@ -85,8 +85,10 @@ VARIANT = Option(
         "the game: classic UNO, UNO Flip or UNO Show 'Em No Mercy (their decks in section 10, "
         "their events in 9.2). A variant sets the options its rules fix and refuses any other "
         "value of them with `invalid_rules`, even one given in `options` that is the official "
-        "default (No Mercy refuses `seven_zero: false`, which it would otherwise play as true; "
-        "RULEBOOK.md sections 3 and 4)"
+        "default (No Mercy refuses `draw_when_playable: \"allowed\"`, which it would otherwise "
+        "play as forbidden); an option it only starts with (No Mercy's defaults, 9.2) takes the "
+        "variant's value when a table takes the variant up, and any value given (RULEBOOK.md "
+        "sections 3 and 4)"
     ),
     untried=(
         "each variant has its own property tests "

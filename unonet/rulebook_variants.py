@@ -228,11 +228,11 @@ MEANINGS: dict[str, dict[str, Text]] = {
                               "Se a última carta pode ser uma carta especial ou coringa: no UNO "
                               "Sem Piedade, qualquer carta pode."),
         "seven_zero": Text("A 0 passes every hand on in the direction of play; a 7 swaps hands "
-                           "with a player of one's choice: always so in No Mercy.",
+                           "with a player of one's choice: on in Mattel's No Mercy.",
                            "Lo 0 fa passare tutte le mani nel senso del gioco; il 7 scambia la "
-                           "mano con un giocatore a scelta: sempre in UNO Senza pietà.",
+                           "mano con un giocatore a scelta: attiva in UNO Senza pietà di Mattel.",
                            "O 0 passa todas as mãos no sentido do jogo; o 7 troca a mão com um "
-                           "jogador à escolha: sempre no UNO Sem Piedade."),
+                           "jogador à escolha: ativa no UNO Sem Piedade da Mattel."),
         "buzzers": _OWN_DECK,
         "max_hand": Text("The Mercy rule: a player holding 25 cards is out for the round.",
                          "La regola della pietà: chi arriva a 25 carte è eliminato per la "

@@ -1,0 +1,48 @@
+"""Seed 003's No Mercy: a deck whose rules stay options. "Uno senza pietà: Questa variante
+aggiunge un nuovo mazzo di carte speciali" (it adds a deck), and its rules apply where seed 003
+says they are on ("Se le risposte e le scale sono abilitate"). Mattel's rules are the variant's
+defaults (tests/test_no_mercy_rules.py plays them); here each is set otherwise, on a stacked
+deck. Three seats and dealer 0 unless said: seat 1 plays first, then 2, then 0."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from no_mercy_scenario import NO_MERCY, nm_deal
+from scenario import codes, current, of_type, phase, play
+
+from unonet import events as ev
+from unonet.rules import RuleSet, preset
+
+
+@pytest.mark.parametrize(("option", "value"), [("seven_zero", False)])
+def test_a_rule_no_mercy_starts_with_takes_the_value_given(option: str, value: Any) -> None:
+    """A preset, `--set`, a change of variant in the lobby and a rule set built whole all play
+    the value given; the variant's defaults fill only what is not given."""
+    for rules in (preset("no_mercy", **{option: value}),
+                  RuleSet().with_options({"variant": "no_mercy", option: value}),
+                  preset("no_mercy").with_options({option: value}),
+                  NO_MERCY.replace(**{option: value})):
+        assert getattr(rules, option) == value
+        rules.check_table(4)
+    assert getattr(preset("no_mercy"), option) != value  # Mattel's rule, unless told
+
+
+# -- 7-0 -------------------------------------------------------------------------------------------
+
+
+def test_without_seven_zero_a_seven_and_a_zero_are_plain_numbers() -> None:
+    """Seed 003, "Regole dello 0/7": "Se questa opzione è attivata, le carte 0 e 7 hanno degli
+    effetti particolari"; off, in No Mercy too, they have none."""
+    rules = NO_MERCY.replace(seven_zero=False)
+    match = nm_deal([["y1", "y2", "y3"], ["r7", "g7", "y9"], ["b2", "b3", "b4"]], top="r5",
+                    rules=rules)
+    play(match, 1, "r7")
+    assert phase(match) == "turn" and current(match) == 2  # no one to pick
+    assert codes(match, 1) == ["g7", "y9"] and codes(match, 2) == ["b2", "b3", "b4"]
+    match = nm_deal([["y1", "y2", "y3"], ["r0", "g7", "y9"], ["b2", "b3", "b4"]], top="r5",
+                    rules=rules)
+    events = play(match, 1, "r0")
+    assert of_type(events, ev.HandsMoved) == [] and current(match) == 2
+    assert codes(match, 1) == ["g7", "y9"] and codes(match, 2) == ["b2", "b3", "b4"]
