@@ -52,6 +52,7 @@ NO_MERCY_OPTIONS: dict[str, st.SearchStrategy[Any]] = {
     "deflect": st.booleans(),
     "stack_mix_wild": st.booleans(),
     "seven_zero": st.booleans(),  # seed 003 keeps Mattel's rules as options (NO_MERCY_DEFAULTS)
+    "draw_until_playable": st.booleans(),
     "jump_in": st.sampled_from(["off", "identical", "same_face"]),
     "sequences": st.booleans(),
     "multiples": st.booleans(),

@@ -10,13 +10,15 @@ from typing import Any
 
 import pytest
 from no_mercy_scenario import NO_MERCY, nm_deal
-from scenario import codes, current, of_type, phase, play
+from scenario import codes, current, drawn_codes, of_type, one, phase, play
 
 from unonet import events as ev
+from unonet.actions import Draw, Pass
 from unonet.rules import RuleSet, preset
 
 
-@pytest.mark.parametrize(("option", "value"), [("seven_zero", False)])
+@pytest.mark.parametrize(("option", "value"), [("seven_zero", False),
+                                               ("draw_until_playable", False)])
 def test_a_rule_no_mercy_starts_with_takes_the_value_given(option: str, value: Any) -> None:
     """A preset, `--set`, a change of variant in the lobby and a rule set built whole all play
     the value given; the variant's defaults fill only what is not given."""
@@ -46,3 +48,36 @@ def test_without_seven_zero_a_seven_and_a_zero_are_plain_numbers() -> None:
     events = play(match, 1, "r0")
     assert of_type(events, ev.HandsMoved) == [] and current(match) == 2
     assert codes(match, 1) == ["g7", "y9"] and codes(match, 2) == ["b2", "b3", "b4"]
+
+
+# -- draw until playable ------------------------------------------------------------------------
+
+
+def test_without_draw_until_playable_one_card_is_drawn_and_may_be_played_or_kept() -> None:
+    """Seed 003: "Pescare fino a trovare una carta giocabile: Attivando questa opzione, quando
+    si prende una carta, vengono automaticamente pescate carte fino a quando non si prende una
+    carta giocabile". Off, its turn as it says for every game: "deve pescarne una dal mazzo
+    [...] Se questa carta è giocabile, può posarla immediatamente, altrimenti il turno passa"."""
+    rules = NO_MERCY.replace(draw_until_playable=False)
+    match = nm_deal([["y1", "y2", "y3"], ["b1", "g7", "y9"], ["b2", "b3", "b4"]], top="r5",
+                    draws=("b6", "r8", "g6"), rules=rules)
+    events = match.apply(1, Draw())
+    assert drawn_codes(match, events, 1) == ["b6"]  # one card, which does not play
+    assert of_type(events, ev.MayPlayDrawn) == [] and one(events, ev.Passed).seat == 1
+    events = match.apply(2, Draw())
+    assert drawn_codes(match, events, 2) == ["r8"]
+    assert one(events, ev.MayPlayDrawn).seat == 2
+    assert Pass() in match.legal_actions(2)  # it may be played, not must
+    match.apply(2, Pass())
+    assert current(match) == 0 and "r8" in codes(match, 2)
+
+
+def test_without_draw_until_playable_a_time_out_draws_one_card_and_passes() -> None:
+    """The classic time-out (RULEBOOK.md 6.14): no longer draw until a card plays and play it."""
+    rules = NO_MERCY.replace(draw_until_playable=False)
+    match = nm_deal([["y1", "y2", "y3"], ["b1", "g7", "y9"], ["b2", "b3", "b4"]], top="r5",
+                    draws=("r8", "g6"), rules=rules)
+    events = match.expire()
+    assert drawn_codes(match, events, 1) == ["r8"]
+    assert of_type(events, ev.CardPlayed) == [] and one(events, ev.Passed).seat == 1
+    assert current(match) == 2 and "r8" in codes(match, 1)

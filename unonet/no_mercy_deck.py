@@ -48,6 +48,7 @@ WILD_POINTS = 50
 
 NO_MERCY_DEFAULTS: dict[str, Any] = {
     "seven_zero": True,
+    "draw_until_playable": True,
 }
 """Mattel's rules that seed 003 keeps as options of the variant ("aggiunge un nuovo mazzo": it
 adds a deck; "Se le risposte e le scale sono abilitate": its answers are an option): a table
@@ -56,7 +57,6 @@ and plays whatever value is given over them."""
 
 NO_MERCY_SETS: dict[str, Any] = {
     "stacking": "escalating",
-    "draw_until_playable": True,
     "draw_when_playable": "forbidden",
     "max_hand": MERCY_LIMIT,
     "max_players": NO_MERCY_MAX_PLAYERS,

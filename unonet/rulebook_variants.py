@@ -53,21 +53,24 @@ BASIS: dict[str, Text] = {
         "completo está nas seções 1 e 3 do RULEBOOK.md; as opções abaixo as definem.",
     ),
     "no_mercy": Text(
-        "UNO Show 'Em No Mercy's rules: match the top card by colour, number or symbol, or play "
-        "a wild card; without one, draw until a card plays and play it. Draw cards stack, each "
+        "UNO Show 'Em No Mercy's rules, as Mattel plays them unless an option below says "
+        "otherwise: match the top card by colour, number or symbol, or play a wild card; "
+        "without one, draw until a card plays and play it. Draw cards stack, each "
         "worth at least the last; a player holding 25 cards is out of the round (the Mercy "
         "rule). Call UNO as you play your next-to-last card. The first player to empty their "
         "hand, or the last one left, wins the round. RULEBOOK.md section 4 has them in full; "
         "the options below shape them.",
-        "Le regole di UNO Senza pietà: si gioca una carta dello stesso colore, numero o simbolo "
-        "di quella in cima agli scarti, oppure una carta jolly; senza, si pesca finché non esce "
+        "Le regole di UNO Senza pietà, come le gioca Mattel salvo dove un'opzione qui sotto "
+        "dice altro: si gioca una carta dello stesso colore, numero o simbolo di quella in "
+        "cima agli scarti, oppure una carta jolly; senza, si pesca finché non esce "
         "una carta giocabile e la si gioca. Alle carte Più si risponde con carte che valgano "
         "almeno quanto l'ultima; chi arriva a 25 carte è fuori dalla manche (la regola della "
         "pietà). Si dice UNO giocando la penultima carta. Chi resta per primo senza carte, o "
         "l'ultimo rimasto, vince la manche. Il testo completo è nella sezione 4 di RULEBOOK.md; "
         "le opzioni qui sotto le precisano.",
-        "As regras do UNO Sem Piedade: joga-se uma carta da mesma cor, número ou símbolo da que "
-        "está no topo do descarte, ou uma carta coringa; sem ela, compra-se até sair uma carta "
+        "As regras do UNO Sem Piedade, como a Mattel as joga salvo onde uma opção abaixo diz "
+        "outra coisa: joga-se uma carta da mesma cor, número ou símbolo da que está no topo do "
+        "descarte, ou uma carta coringa; sem ela, compra-se até sair uma carta "
         "jogável, e joga-se. Cartas de compra se acumulam, cada uma valendo pelo menos tanto "
         "quanto a última; quem chega a 25 cartas sai da rodada (a regra da misericórdia). "
         "Diz-se UNO ao jogar a penúltima carta. Quem fica primeiro sem cartas, ou o último que "
@@ -177,18 +180,12 @@ MEANINGS: dict[str, dict[str, Text]] = {
                                 "in UNO Senza pietà si gioca sempre.",
                                 "Se a carta recém-comprada pode ser jogada na mesma vez: no UNO "
                                 "Sem Piedade, sempre é."),
-        "draw_until_playable": Text("Drawing goes on until a playable card comes, which is then "
-                                    "played: always so in No Mercy.",
-                                    "Si pesca finché non arriva una carta giocabile, che poi si "
-                                    "gioca: sempre così in UNO Senza pietà.",
-                                    "Compra-se até sair uma carta jogável, que então é jogada: "
-                                    "sempre assim no UNO Sem Piedade."),
-        "max_draws_per_turn": Text("How many cards a player may draw in one turn; no effect in "
-                                   "No Mercy, where one draws until a card plays.",
-                                   "Quante carte si possono pescare in un turno; nessun effetto "
-                                   "in UNO Senza pietà, dove si pesca finché si può giocare.",
-                                   "Quantas cartas se pode comprar numa vez; sem efeito no UNO "
-                                   "Sem Piedade, onde se compra até poder jogar."),
+        "draw_until_playable": Text("Drawing goes on until a playable card comes, which must "
+                                    "then be played: on in Mattel's No Mercy.",
+                                    "Si pesca finché non arriva una carta giocabile, che poi va "
+                                    "giocata: attiva in UNO Senza pietà di Mattel.",
+                                    "Compra-se até sair uma carta jogável, que então deve ser "
+                                    "jogada: ativa no UNO Sem Piedade da Mattel."),
         "stacking": Text("A player facing a draw card answers with one worth at least as much "
                          "(+2, +4, +6, +10) or takes the sum: always so in No Mercy.",
                          "Chi deve pescare risponde con una carta Più che valga almeno "
@@ -396,6 +393,14 @@ STATEMENTS: dict[str, dict[str, dict[Any, Text]]] = {
         },
     },
     "no_mercy": {
+        "draw_until_playable": {
+            True: Text("A player with no card that plays keeps drawing until one comes, and "
+                       "must play it.",
+                       "Chi non ha carte da giocare continua a pescare finché non ne trova una "
+                       "giocabile, e deve posarla.",
+                       "Quem não tem carta para jogar continua comprando até sair uma jogável, "
+                       "e deve jogá-la."),
+        },
         "challenge_by": {
             value: Text("No effect in No Mercy: there is no bluff to catch.",
                         "Nessun effetto in UNO Senza pietà: non c'è bluff da scoprire.",
@@ -508,7 +513,7 @@ def _timed_part(number: int, index: int) -> ChoicePart:
     return ChoicePart(_timed(part.applies), part.text)
 
 
-CHOICE_PARTS: dict[str, dict[tuple[int, int], ChoicePart | None]] = {
+CHOICE_PARTS: dict[str, dict[tuple[int, int], ChoicePart | tuple[ChoicePart, ...] | None]] = {
     "flip": {
         (1, 0): ChoicePart(lambda r: r.stacking != "off", Text(
             "A stacked card needs no colour match. Under same kind, a Draw One answers a Draw "
@@ -663,13 +668,14 @@ CHOICE_PARTS: dict[str, dict[tuple[int, int], ChoicePart | None]] = {
             "cartas contam na pontuação.",
         )),
         (11, 0): None,  # its piles never run dry (RULEBOOK.md section 4): no stalemate
-        (14, 0): ChoicePart(_timed(lambda r: True), Text(
+        (14, 0): (ChoicePart(_timed(lambda r: r.draw_until_playable), Text(
             "on a turn, draw until a card plays and play it (a wild card naming the colour held "
             "most)",
             "nel turno, pesca finché non esce una carta giocabile e la gioca (una carta jolly "
             "sceglie il colore che ha di più in mano)",
             "na vez, compra até sair uma carta jogável e a joga (uma carta coringa escolhe a "
             "cor que mais tem na mão)")),
+            ChoicePart(_timed(lambda r: not r.draw_until_playable), _timed_part(14, 0).text)),
         (14, 1): ChoicePart(_timed(lambda r: True), Text(
             "naming a colour (a wild card's or a Color Roulette's), the colour held most",
             "nella scelta del colore (di una carta jolly o della Roulette dei colori), il "
