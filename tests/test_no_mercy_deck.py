@@ -63,7 +63,7 @@ def test_the_variant_plays_mattels_rules_unless_told_otherwise() -> None:
 
 @pytest.mark.parametrize(
     ("option", "value"),
-    [("stacking", "same_kind"), ("max_hand", 30), ("decks", 2), ("colors", 5), ("buzzers", True),
+    [("stacking", "same_kind"), ("decks", 2), ("colors", 5), ("buzzers", True),
      ("play_after_draw", False), ("max_hand_penalty", "hand"), ("action_finish", False),
      ("max_players", 8), ("flip_passes_hands", True)],
 )

@@ -10,15 +10,17 @@ from typing import Any
 
 import pytest
 from no_mercy_scenario import NO_MERCY, nm_deal
-from scenario import codes, current, drawn_codes, of_type, one, phase, play
+from scenario import codes, current, drawn_codes, hand, of_type, one, phase, play
 
 from unonet import events as ev
-from unonet.actions import Draw, Pass
+from unonet.actions import Accept, Draw, Pass
+from unonet.cards import Color
 from unonet.rules import RuleSet, preset
 
 
 @pytest.mark.parametrize(("option", "value"), [("seven_zero", False),
-                                               ("draw_until_playable", False)])
+                                               ("draw_until_playable", False),
+                                               ("max_hand", None), ("max_hand", 15)])
 def test_a_rule_no_mercy_starts_with_takes_the_value_given(option: str, value: Any) -> None:
     """A preset, `--set`, a change of variant in the lobby and a rule set built whole all play
     the value given; the variant's defaults fill only what is not given."""
@@ -81,3 +83,34 @@ def test_without_draw_until_playable_a_time_out_draws_one_card_and_passes() -> N
     assert drawn_codes(match, events, 1) == ["r8"]
     assert of_type(events, ev.CardPlayed) == [] and one(events, ev.Passed).seat == 1
     assert current(match) == 2 and "r8" in codes(match, 1)
+
+
+# -- the Mercy rule ------------------------------------------------------------------------------
+
+
+def _big(seats: int, seat1: list[str]) -> list[list[str]]:
+    return [seat1 if seat == 1 else [] for seat in range(seats)]
+
+
+def test_without_the_mercy_rule_nobody_is_knocked_out_and_the_whole_draw_is_taken() -> None:
+    """Seed 003: "Eliminare i giocatori che accumulano troppe carte: Attivando questa opzione,
+    il giocatore che ha troppe carte viene eliminato per la manche corrente", an option it
+    recommends with No Mercy ("Si raccomanda vivamente di attivare l'opzione"): off, a hand of
+    20 takes a +10 whole and plays on."""
+    rules = NO_MERCY.replace(max_hand=None, hand_size=20)
+    match = nm_deal(_big(3, ["W+10"]), top="r5", rules=rules, fill=True)
+    play(match, 1, "W+10", Color.GREEN)
+    events = match.apply(2, Accept())
+    assert len(hand(match, 2)) == 30 and of_type(events, ev.KnockedOut) == []
+    assert sum(len(e.positions) for e in of_type(events, ev.CardsDrawn)) == 10
+    assert current(match) == 0 and not match.view(0).seats[2].out
+
+
+def test_the_mercy_limit_is_the_number_given() -> None:
+    """Seed 003: "Di default il limite è fissato a 25 carte": the limit is the option's value."""
+    rules = NO_MERCY.replace(max_hand=15, hand_size=10)
+    match = nm_deal(_big(3, ["W+10"]), top="r5", rules=rules, fill=True)
+    play(match, 1, "W+10", Color.GREEN)
+    events = match.apply(2, Accept())
+    assert one(events, ev.KnockedOut) == ev.KnockedOut(2, 15, 250)
+    assert sum(len(e.positions) for e in of_type(events, ev.CardsDrawn)) == 5  # not 10

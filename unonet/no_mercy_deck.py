@@ -49,6 +49,7 @@ WILD_POINTS = 50
 NO_MERCY_DEFAULTS: dict[str, Any] = {
     "seven_zero": True,
     "draw_until_playable": True,
+    "max_hand": MERCY_LIMIT,
 }
 """Mattel's rules that seed 003 keeps as options of the variant ("aggiunge un nuovo mazzo": it
 adds a deck; "Se le risposte e le scale sono abilitate": its answers are an option): a table
@@ -58,7 +59,6 @@ and plays whatever value is given over them."""
 NO_MERCY_SETS: dict[str, Any] = {
     "stacking": "escalating",
     "draw_when_playable": "forbidden",
-    "max_hand": MERCY_LIMIT,
     "max_players": NO_MERCY_MAX_PLAYERS,
 }
 """Options No Mercy always plays with (the sheet's rules, always on): a rule set of the variant

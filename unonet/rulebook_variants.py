@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from unonet.no_mercy_deck import MERCY_LIMIT
 from unonet.rulebook_text import CHOICES, ChoicePart, Text
 from unonet.rules import RuleSet
 
@@ -231,10 +232,12 @@ MEANINGS: dict[str, dict[str, Text]] = {
                            "O 0 passa todas as mãos no sentido do jogo; o 7 troca a mão com um "
                            "jogador à escolha: ativa no UNO Sem Piedade da Mattel."),
         "buzzers": _OWN_DECK,
-        "max_hand": Text("The Mercy rule: a player holding 25 cards is out for the round.",
-                         "La regola della pietà: chi arriva a 25 carte è eliminato per la "
-                         "manche.",
-                         "A regra da misericórdia: quem chega a 25 cartas sai da rodada."),
+        "max_hand": Text("The Mercy rule: a player holding this many cards is out for the round "
+                         "(25 in Mattel's No Mercy).",
+                         "La regola della pietà: chi arriva a questo numero di carte è "
+                         "eliminato per la manche (25 in UNO Senza pietà di Mattel).",
+                         "A regra da misericórdia: quem chega a esse número de cartas sai da "
+                         "rodada (25 no UNO Sem Piedade da Mattel)."),
         "max_hand_penalty": Text("Points a player knocked out by the Mercy rule counts in "
                                  "place of their hand: always 250 in No Mercy.",
                                  "Punti che conta chi è eliminato dalla regola della pietà, al "
@@ -393,6 +396,17 @@ STATEMENTS: dict[str, dict[str, dict[Any, Text]]] = {
         },
     },
     "no_mercy": {
+        "max_hand": {
+            None: Text("No limit on the cards in a hand; seed 003 recommends one with No "
+                       "Mercy, whose draw cards may otherwise empty the draw pile and make a "
+                       "round run long.",
+                       "Nessun limite alle carte in mano; seed 003 lo raccomanda con UNO Senza "
+                       "pietà, le cui carte Più possono altrimenti esaurire il mazzo e "
+                       "allungare molto la manche.",
+                       "Sem limite de cartas na mão; o seed 003 o recomenda com o UNO Sem "
+                       "Piedade, cujas cartas de compra podem esgotar o monte e alongar muito "
+                       "a rodada."),
+        },
         "draw_until_playable": {
             True: Text("A player with no card that plays keeps drawing until one comes, and "
                        "must play it.",
@@ -508,8 +522,12 @@ def _timed(applies: Callable[[RuleSet], bool]) -> Callable[[RuleSet], bool]:
     return lambda r: r.think_time is not None and applies(r)
 
 
+def _classic(number: int, index: int) -> ChoicePart:
+    return next(c for c in CHOICES if c.number == number).parts[index]
+
+
 def _timed_part(number: int, index: int) -> ChoicePart:
-    part = next(c for c in CHOICES if c.number == number).parts[index]
+    part = _classic(number, index)
     return ChoicePart(_timed(part.applies), part.text)
 
 
@@ -667,7 +685,8 @@ CHOICE_PARTS: dict[str, dict[tuple[int, int], ChoicePart | tuple[ChoicePart, ...
             "o próximo jogador ainda compra todo o total, até a regra da misericórdia, e essas "
             "cartas contam na pontuação.",
         )),
-        (11, 0): None,  # its piles never run dry (RULEBOOK.md section 4): no stalemate
+        (11, 0): ChoicePart(  # under the Mercy rule its piles never run dry (RULEBOOK.md 4)
+            lambda r: r.max_hand is None or r.max_hand > MERCY_LIMIT, _classic(11, 0).text),
         (14, 0): (ChoicePart(_timed(lambda r: r.draw_until_playable), Text(
             "on a turn, draw until a card plays and play it (a wild card naming the colour held "
             "most)",
@@ -675,7 +694,7 @@ CHOICE_PARTS: dict[str, dict[tuple[int, int], ChoicePart | tuple[ChoicePart, ...
             "sceglie il colore che ha di più in mano)",
             "na vez, compra até sair uma carta jogável e a joga (uma carta coringa escolhe a "
             "cor que mais tem na mão)")),
-            ChoicePart(_timed(lambda r: not r.draw_until_playable), _timed_part(14, 0).text)),
+            ChoicePart(_timed(lambda r: not r.draw_until_playable), _classic(14, 0).text)),
         (14, 1): ChoicePart(_timed(lambda r: True), Text(
             "naming a colour (a wild card's or a Color Roulette's), the colour held most",
             "nella scelta del colore (di una carta jolly o della Roulette dei colori), il "
