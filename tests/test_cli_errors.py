@@ -85,8 +85,8 @@ def said(result: subprocess.CompletedProcess[str]) -> list[str]:
         # Shown as set and played otherwise: No Mercy took its own value (found in tmux)
         (["rules", "no_mercy", "--set", "draw_when_playable=allowed"], 2,
          "draw_when_playable: No Mercy always plays draw_when_playable=forbidden"),
-        (["play", "--log", "--rules", "no_mercy", "--set", "stacking=off"], 2,
-         "stacking: No Mercy always plays stacking=escalating"),
+        (["play", "--log", "--rules", "no_mercy", "--set", "stacking=same_kind"], 2,
+         "stacking: No Mercy does not play stacking=same_kind"),
         (["rules", "no_mercy", "--set", "max_players=10"], 2,
          "max_players: No Mercy is for 2 to 6 players"),
         (["rules", "--set", "=3"], 2, "--set: expects OPTION=VALUE, not '=3'"),

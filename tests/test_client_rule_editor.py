@@ -81,6 +81,9 @@ def test_arrows_offer_no_value_the_variant_would_play_otherwise() -> None:
     no_mercy = preset("no_mercy").to_dict()
     assert step_option(by_name["draw_when_playable"], no_mercy, 1, 4) == "forbidden"
     assert step_option(by_name["seven_zero"], no_mercy, 1, 4) is False  # seed 003's option
+    # ... and stacking there is escalating or off, never same kind only (seed 003)
+    assert step_option(by_name["stacking"], no_mercy, 1, 4) == "off"
+    assert step_option(by_name["stacking"], {**no_mercy, "stacking": "off"}, 1, 4) == "escalating"
     assert step_option(by_name["seven_zero"], {}, 1, 4) is True  # classic: off to on
 
 

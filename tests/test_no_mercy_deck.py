@@ -77,7 +77,7 @@ def test_an_option_no_mercy_fixes_is_refused_by_name(option: str, value: object)
 
 def test_the_classic_default_of_an_option_no_mercy_fixes_reads_as_no_mercys_own() -> None:
     """The rule set says what is played: off, false or the classic value is No Mercy's."""
-    rules = NO_MERCY.replace(stacking="off", draw_when_playable="allowed", max_players=10)
+    rules = NO_MERCY.replace(draw_when_playable="allowed", max_players=10)
     assert rules == NO_MERCY
 
 

@@ -53,7 +53,9 @@ NO_MERCY_OPTIONS: dict[str, st.SearchStrategy[Any]] = {
     "hand_size": st.one_of(st.just(7), st.integers(1, 20)),
     "deflect": st.booleans(),
     "stack_mix_wild": st.booleans(),
-    "seven_zero": st.booleans(),  # seed 003 keeps Mattel's rules as options (NO_MERCY_DEFAULTS)
+    # seed 003 keeps Mattel's rules as options (NO_MERCY_DEFAULTS)
+    "stacking": st.sampled_from(["escalating", "off"]),
+    "seven_zero": st.booleans(),
     "draw_until_playable": st.booleans(),
     "max_hand": st.sampled_from([MERCY_LIMIT, 12]),  # off: test_without_the_mercy_rule_...
     "jump_in": st.sampled_from(["off", "identical", "same_face"]),

@@ -10,17 +10,30 @@ from typing import Any
 
 import pytest
 from no_mercy_scenario import NO_MERCY, nm_deal
-from scenario import codes, current, drawn_codes, hand, of_type, one, phase, play
+from scenario import (
+    codes,
+    current,
+    drawn_codes,
+    hand,
+    of_type,
+    one,
+    phase,
+    play,
+    plays,
+    refused,
+)
 
 from unonet import events as ev
-from unonet.actions import Accept, Draw, Pass
+from unonet.actions import Accept, Draw, Pass, Play
 from unonet.cards import Color
-from unonet.rules import RuleSet, preset
+from unonet.errors import ErrorCode
+from unonet.rules import RulesError, RuleSet, preset
 
 
 @pytest.mark.parametrize(("option", "value"), [("seven_zero", False),
                                                ("draw_until_playable", False),
-                                               ("max_hand", None), ("max_hand", 15)])
+                                               ("max_hand", None), ("max_hand", 15),
+                                               ("stacking", "off")])
 def test_a_rule_no_mercy_starts_with_takes_the_value_given(option: str, value: Any) -> None:
     """A preset, `--set`, a change of variant in the lobby and a rule set built whole all play
     the value given; the variant's defaults fill only what is not given."""
@@ -33,7 +46,83 @@ def test_a_rule_no_mercy_starts_with_takes_the_value_given(option: str, value: A
     assert getattr(preset("no_mercy"), option) != value  # Mattel's rule, unless told
 
 
-# -- 7-0 -------------------------------------------------------------------------------------------
+# -- stacking -------------------------------------------------------------------------------------
+
+NO_STACKING = NO_MERCY.replace(stacking="off")
+"""Seed 003: "Se le risposte e le scale sono abilitate, puoi giocare una carta Più X sopra una
+carta Più Y più debole"; with the answers off, a draw card is drawn."""
+
+
+def test_without_stacking_a_draw_card_is_drawn_at_once_and_the_turn_lost() -> None:
+    """Seed 003's "Risposte" off: nobody answers; the next player draws and is skipped."""
+    match = nm_deal([["y1", "y2", "y3"], ["W+6", "r3", "g7"], ["W+10", "b+2", "y9"]], top="r5",
+                    draws=("g1", "g2", "g3", "g4", "g5", "g6"), rules=NO_STACKING)
+    events = play(match, 1, "W+6", Color.GREEN)
+    assert drawn_codes(match, events, 2) == ["g1", "g2", "g3", "g4", "g5", "g6"]
+    assert one(events, ev.Skipped) == ev.Skipped(2, "wild_draw_six")
+    assert of_type(events, ev.DecisionPending) == [] and current(match) == 0
+    assert phase(match) == "turn" and "W+10" in codes(match, 2)
+
+
+def test_without_stacking_a_wild_reverse_draw_four_reverses_then_the_draw_is_taken() -> None:
+    """RULEBOOK.md 4: it reverses, then the next player in the new direction draws 4; with
+    stacking off that player draws at once and loses the turn."""
+    match = nm_deal([["y1", "y2", "y3"], ["WR+4", "r3", "g7"], ["b2", "b3", "b4"]], top="r5",
+                    draws=("g1", "g2", "g3", "g4"), rules=NO_STACKING)
+    events = play(match, 1, "WR+4", Color.GREEN)
+    assert one(events, ev.DirectionChanged).direction == -1
+    assert drawn_codes(match, events, 0) == ["g1", "g2", "g3", "g4"]
+    assert one(events, ev.Skipped).seat == 0 and current(match) == 2  # on the new way
+
+
+def test_without_stacking_a_wild_reverse_draw_four_of_two_players_falls_on_its_player() -> None:
+    """With two players it comes back to its player (RULEBOOK.md 4), who draws at once."""
+    match = nm_deal([["y1", "y2", "y3"], ["WR+4", "W+6", "g7"]], top="r5",
+                    draws=("g1", "g2", "g3", "g4"), rules=NO_STACKING)
+    events = play(match, 1, "WR+4", Color.GREEN)
+    assert drawn_codes(match, events, 1) == ["g1", "g2", "g3", "g4"]
+    assert one(events, ev.Skipped).seat == 1 and current(match) == 0
+
+
+def test_without_stacking_a_last_wild_reverse_draw_four_falls_on_the_previous_player() -> None:
+    """RULEBOOK.md 1.9: a last draw card is still drawn, by the next player in the direction
+    the card leaves: after a Wild Reverse Draw Four, the one who played before it."""
+    match = nm_deal([["y1"], ["WR+4"], ["b2"]], top="r5", draws=("g1", "g2", "g3", "g4"),
+                    rules=NO_STACKING)
+    events = play(match, 1, "WR+4", Color.GREEN)
+    assert one(events, ev.DirectionChanged).direction == -1
+    assert drawn_codes(match, events, 0) == ["g1", "g2", "g3", "g4"]
+    assert one(events, ev.RoundEnded).winner == 1 and len(hand(match, 2)) == 1
+
+
+def test_without_stacking_a_draw_that_knocks_out_skips_nobody() -> None:
+    """The Mercy rule puts the drawer out mid-draw (RULEBOOK.md 4): out, not skipped."""
+    rules = NO_STACKING.replace(hand_size=20)
+    match = nm_deal([[], ["W+10"], []], top="r5", rules=rules, fill=True)
+    events = play(match, 1, "W+10", Color.GREEN)
+    assert one(events, ev.KnockedOut).seat == 2
+    assert of_type(events, ev.Skipped) == [] and current(match) == 0
+
+
+def test_no_mercy_stacks_escalating_or_not_at_all() -> None:
+    """Seed 003: "puoi giocare un Più 4 su un Più 2, ma non un Più 2 su un Più 4": never the
+    same kind only (a +4 may answer a +2)."""
+    with pytest.raises(RulesError) as info:
+        preset("no_mercy", stacking="same_kind").check_options()
+    assert info.value.option == "stacking"
+    match = nm_deal([["y1", "y2", "y3"], ["r+2", "r3", "g7"], ["b+4", "b+2", "y9"]], top="r5")
+    play(match, 1, "r+2")
+    assert plays(match, 2) == {"b+4", "b+2"}
+    match = nm_deal([["y1", "y2", "y3"], ["r+2", "r3", "g7"], ["b+4", "b+2", "y9"]], top="r5",
+                    rules=NO_STACKING)
+    events = play(match, 1, "r+2")
+    assert len(drawn_codes(match, events, 2)) == 2 and current(match) == 0
+    refused(match, 2, Play(next(c for c in hand(match, 2)
+                               if match.manifest.face(c).code == "b+4")),
+            ErrorCode.NOT_YOUR_TURN)
+
+
+# -- 7-0 ------------------------------------------------------------------------------------------
 
 
 def test_without_seven_zero_a_seven_and_a_zero_are_plain_numbers() -> None:
@@ -52,7 +141,7 @@ def test_without_seven_zero_a_seven_and_a_zero_are_plain_numbers() -> None:
     assert codes(match, 1) == ["g7", "y9"] and codes(match, 2) == ["b2", "b3", "b4"]
 
 
-# -- draw until playable ------------------------------------------------------------------------
+# -- draw until playable --------------------------------------------------------------------------
 
 
 def test_without_draw_until_playable_one_card_is_drawn_and_may_be_played_or_kept() -> None:
@@ -85,7 +174,7 @@ def test_without_draw_until_playable_a_time_out_draws_one_card_and_passes() -> N
     assert current(match) == 2 and "r8" in codes(match, 1)
 
 
-# -- the Mercy rule ------------------------------------------------------------------------------
+# -- the Mercy rule -------------------------------------------------------------------------------
 
 
 def _big(seats: int, seat1: list[str]) -> list[list[str]]:

@@ -20,6 +20,7 @@ __all__ = [
     "NO_MERCY_DEFAULTS",
     "NO_MERCY_KEEPS",
     "NO_MERCY_MAX_PLAYERS",
+    "NO_MERCY_REFUSES",
     "NO_MERCY_SETS",
     "no_mercy_faces",
     "no_mercy_manifest",
@@ -47,6 +48,7 @@ COLORED_ACTION_POINTS = 20
 WILD_POINTS = 50
 
 NO_MERCY_DEFAULTS: dict[str, Any] = {
+    "stacking": "escalating",
     "seven_zero": True,
     "draw_until_playable": True,
     "max_hand": MERCY_LIMIT,
@@ -54,10 +56,13 @@ NO_MERCY_DEFAULTS: dict[str, Any] = {
 """Mattel's rules that seed 003 keeps as options of the variant ("aggiunge un nuovo mazzo": it
 adds a deck; "Se le risposte e le scale sono abilitate": its answers are an option): a table
 that takes the variant up starts with these values (unonet.rules.options_over, the presets),
-and plays whatever value is given over them."""
+and plays whatever value is given over them, but for those of `NO_MERCY_REFUSES`."""
+
+NO_MERCY_REFUSES: dict[str, tuple[Any, ...]] = {"stacking": ("same_kind",)}
+"""Values of its defaults that No Mercy refuses by name: seed 003's answers escalate ("puoi
+giocare un Più 4 su un Più 2, ma non un Più 2 su un Più 4"), so they are that or off."""
 
 NO_MERCY_SETS: dict[str, Any] = {
-    "stacking": "escalating",
     "draw_when_playable": "forbidden",
     "max_players": NO_MERCY_MAX_PLAYERS,
 }

@@ -188,12 +188,11 @@ MEANINGS: dict[str, dict[str, Text]] = {
                                     "Compra-se até sair uma carta jogável, que então deve ser "
                                     "jogada: ativa no UNO Sem Piedade da Mattel."),
         "stacking": Text("A player facing a draw card answers with one worth at least as much "
-                         "(+2, +4, +6, +10) or takes the sum: always so in No Mercy.",
+                         "(+2, +4, +6, +10) or takes the sum: Mattel's rule.",
                          "Chi deve pescare risponde con una carta Più che valga almeno "
-                         "altrettanto (+2, +4, +6, +10) o prende la somma: sempre in UNO Senza "
-                         "pietà.",
+                         "altrettanto (+2, +4, +6, +10) o prende la somma: regola di Mattel.",
                          "Quem deve comprar responde com uma carta de compra de valor igual ou "
-                         "maior (+2, +4, +6, +10) ou compra a soma: sempre no UNO Sem Piedade."),
+                         "maior (+2, +4, +6, +10) ou compra a soma: regra da Mattel."),
         "stack_mix_wild": Text("Whether a wild draw card may answer a coloured one, and the "
                                "other way round.",
                                "Se una carta Più jolly può rispondere a una colorata e "
@@ -396,6 +395,17 @@ STATEMENTS: dict[str, dict[str, dict[Any, Text]]] = {
         },
     },
     "no_mercy": {
+        "stacking": {
+            "off": Text("A draw card cannot be answered: the next player draws at once and "
+                        "loses the turn (after a Wild Reverse Draw Four, the next one in the new "
+                        "direction).",
+                        "A una carta Più non si risponde: il giocatore seguente pesca subito e "
+                        "salta il turno (dopo un Jolly Inverti +4, il seguente nel nuovo "
+                        "senso).",
+                        "Uma carta de compra não admite resposta: o próximo jogador compra na "
+                        "hora e perde a vez (depois de um Coringa Inverter +4, o próximo no novo "
+                        "sentido)."),
+        },
         "max_hand": {
             None: Text("No limit on the cards in a hand; seed 003 recommends one with No "
                        "Mercy, whose draw cards may otherwise empty the draw pile and make a "

@@ -19,6 +19,7 @@ from unonet.no_mercy_deck import (
     NO_MERCY_DEFAULTS,
     NO_MERCY_KEEPS,
     NO_MERCY_MAX_PLAYERS,
+    NO_MERCY_REFUSES,
     NO_MERCY_SETS,
     no_mercy_manifest,
 )
@@ -227,6 +228,10 @@ class RuleSet:
                 raise RulesError(
                     name, f"No Mercy plays {name}={_word(_CLASSIC_DEFAULTS[name])} only"
                 )
+        for name, refused in NO_MERCY_REFUSES.items():
+            value = getattr(self, name)
+            if value in refused:
+                raise RulesError(name, f"No Mercy does not play {name}={_word(value)}")
 
     # -- derived ----------------------------------------------------------------------------
 
