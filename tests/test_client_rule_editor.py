@@ -87,6 +87,22 @@ def test_arrows_offer_no_value_the_variant_would_play_otherwise() -> None:
     assert step_option(by_name["seven_zero"], {}, 1, 4) is True  # classic: off to on
 
 
+def test_a_no_mercy_table_offers_the_rules_seed_003_keeps_as_options() -> None:
+    """Seed 003's No Mercy "aggiunge un nuovo mazzo" and leaves its rules options: the owner of
+    a No Mercy table sees each with Mattel's value and changes it like any other."""
+    names = [info.name for info in editor_options()]
+    model = owner_lobby(preset("no_mercy").to_dict(), seated=3, preset_name="no_mercy")
+    for name, title, shown, sent in (
+            ("stacking", "Stacking draw cards", "escalating", "off"),
+            ("seven_zero", "Seven swaps, zero passes", "yes", False),
+            ("draw_until_playable", "Draw until playable", "yes", False),
+            ("max_hand", "Out at this many cards", "25 cards", 30)):
+        model.option_cursor = names.index(name)
+        line = next(line for line in screen(model, 100).split("\n") if f"> {title}" in line)
+        assert line.split(title)[1].strip() == shown, line
+        assert model.change_option(1) == SetRules({name: sent})
+
+
 def test_arrows_skip_values_the_host_would_refuse_at_this_table() -> None:
     cursor = [info.name for info in editor_options()].index("teams")
     # Teams are pairs of partners: at two seats there is no value to step to.

@@ -1,4 +1,5 @@
-"""UNO Show 'Em No Mercy's 168 cards (RULEBOOK.md section 4) and the options the variant fixes.
+"""UNO Show 'Em No Mercy's 168 cards (RULEBOOK.md section 4), the options the variant fixes and
+those it only starts with (seed 003 keeps Mattel's rules as options).
 
 Mattel's sheet (HWV18) says only "168 Cards"; the breakdown is the fan wiki's, checked against
 the printed sheet by several implementations (research/variant-rules.md 3.1): per colour two

@@ -99,9 +99,11 @@ class RuleSet:
         self.validate()
 
     def _take_no_mercy_rules(self) -> None:
-        """No Mercy's rules are always on (RULEBOOK.md section 4): an option it fixes that has
-        the classic default takes the variant's value, so the rule set says what is played;
-        any other value stays, for check_variant_options to refuse by name."""
+        """No Mercy's fixed rules are always on (RULEBOOK.md section 4): an option it fixes
+        that has the classic default takes the variant's value, so the rule set says what is
+        played; any other value stays, for check_variant_options to refuse by name. The rules
+        it only starts with (NO_MERCY_DEFAULTS) are taken up with the variant (options_over):
+        here their classic default is a value it plays, so it stays."""
         for name, value in NO_MERCY_SETS.items():
             if getattr(self, name) == _CLASSIC_DEFAULTS[name]:
                 object.__setattr__(self, name, value)
@@ -201,8 +203,8 @@ class RuleSet:
         """Refuse, by name, an option the variant excludes. UNO Flip has its own deck: one
         deck of 112 double-sided cards in its own eight colours, no Buzzer cards; every other
         option combines with it (RULEBOOK.md section 3). `flip_passes_hands` needs Flip.
-        No Mercy plays its own deck and always its own rules (`NO_MERCY_SETS`, RULEBOOK.md
-        section 4), for 2 to 6 players."""
+        No Mercy plays its own deck and always its fixed rules (`NO_MERCY_SETS`, RULEBOOK.md
+        section 4), stacking escalating or off (`NO_MERCY_REFUSES`), for 2 to 6 players."""
         if self.variant == "no_mercy":
             self._check_no_mercy_options()
         if self.variant != "flip":
@@ -401,8 +403,9 @@ def preset(name: str, **overrides: Any) -> RuleSet:
 def played_as_given(rules: RuleSet, given: Mapping[str, Any]) -> RuleSet:
     """`rules`, unless an option `given` is not played as given: No Mercy takes its own value
     for an option it fixes that has the classic default (`_take_no_mercy_rules`), so a
-    `seven_zero=false` given with it would be shown as set and played as true (found in
-    tmux). Refused by name, as any other value No Mercy does not play is."""
+    `draw_when_playable=allowed` given with it would be shown as set and played as forbidden
+    (found in tmux with seven_zero, then fixed). Refused by name, as any other value No Mercy
+    does not play is."""
     for name, value in given.items():
         played = getattr(rules, name, value)
         if played == value:
