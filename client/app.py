@@ -326,6 +326,10 @@ class ClientApp:
             if key in ("t", "escape"):
                 model.toggle_trust()  # the panel covers the table: other keys wait for it
             return
+        if model.show_sides and key not in ("q", "c-c"):
+            if key in ("o", "escape"):
+                model.toggle_sides()  # as the trust panel: the table waits under it
+            return
         prompt = model.prompt
         if key == "c-c" and isinstance(prompt, QuitPrompt):
             self.leave()
@@ -344,6 +348,9 @@ class ClientApp:
             return
         if key == "t":
             model.toggle_trust()
+            return
+        if key == "o" and model.flip and model.screen in (Screen.GAME, Screen.ROUND_END):
+            model.toggle_sides()
             return
         if key == "escape":
             model.cancel_prompt()

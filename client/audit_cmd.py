@@ -219,9 +219,11 @@ def report(audit: Audit, out: TextIO, lang: str = "en") -> int:
     if audit.capped:
         say(words("audit.capped"), file=out)
     rounds = audit.verifier.rounds
-    # A round abandoned before its deal had no card dealt: counted apart, never "audited".
+    # A round abandoned before its deal had no card dealt: counted apart, never "audited";
+    # one given up after its seeds came in is a violation (said above), not counted here, as
+    # `unonet bot` counts them.
     audited = sum(r.status == "audited" and not r.abandoned for r in rounds)
-    abandoned = audit.verifier.abandoned_rounds
+    abandoned = sum(r.status == "audited" and r.abandoned for r in rounds)
     violations = audit.all_violations()
     summary = words("audit.summary", rounds=words("rounds", count=len(rounds)),
                     audited=audited, abandoned=abandoned,

@@ -50,14 +50,16 @@ from client.seat_tokens import SeatTokens
 from client.tls import (
     CONNECT_FAILURES,
     CONNECT_TIMEOUT,
+    ConnectFailure,
     connect_failure,
     format_fingerprint,
     normalize_pin,
     open_pinned_stream,
 )
-from protocol.address import host_port, port_of
+from protocol.address import AddressError, host_port, port_of
 from protocol.text import TextRefused
 from protocol.versions import DEFAULT_PORT
+from unonet.cli_words import cli_words
 
 log = logging.getLogger("unonet.client.cli")
 
@@ -102,12 +104,20 @@ def parse_address(text: str) -> tuple[str, int]:
     else:
         host, port_text = text, ""
     if not host:
-        raise ValueError(f"expected HOST:PORT, not {text!r}")
+        raise AddressError(f"expected HOST:PORT, not {text!r}", "address", text=repr(text))
     if not port_text:
         if text.endswith(":"):  # `host:` says a port was meant: not the default one
-            raise ValueError(f"expected a port number after the colon in {text!r}")
+            raise AddressError(f"expected a port number after the colon in {text!r}",
+                               "address_colon", text=repr(text))
         return host, DEFAULT_PORT
     return host, port_of(port_text)  # in the words `unonet host --port` uses
+
+
+def unreachable_words(tr: Translator, failure: ConnectFailure) -> str:
+    """Why the host cannot be reached, in the player's words (`unonet join`, `unonet bot`);
+    the system's own where there are none for it."""
+    key = f"lost.{failure.code}"
+    return tr(key) if tr.has(key) else failure.words
 
 
 def player_name(args: argparse.Namespace, environ: Mapping[str, str]) -> str:
@@ -167,8 +177,7 @@ def resolve_pin(
     except CONNECT_FAILURES as exc:
         if remembered is not None:
             return None  # a known host that is down: the screen keeps trying, and says so
-        failure = connect_failure(exc)
-        why = tr(f"lost.{failure.code}") if tr.has(f"lost.{failure.code}") else failure.words
+        why = unreachable_words(tr, connect_failure(exc))
         raise JoinError(tr("join.unreachable", address=host_port(host, port), why=why)) \
             from None
     width = max(40, shutil.get_terminal_size().columns - 1)
@@ -177,7 +186,7 @@ def resolve_pin(
         if seen != remembered:  # said now, before the screen opens, with what to do
             raise JoinError(warning_text(HostKeyWarning(
                 "remembered", address, format_fingerprint(remembered), format_fingerprint(seen),
-                str(hosts.path)), width, tr))
+                str(hosts.path)), width, tr, lead=len("unonet: ")))  # run_join prints it so
         return None
 
     def say(text: str) -> None:
@@ -269,6 +278,10 @@ def run_join(
         pin = resolve_pin(args, host, port, hosts, stdin=stdin or sys.stdin,
                           stdout=stdout or sys.stdout,
                           tr=Translator(pick_language(getattr(args, "lang", None), env)))
+    except AddressError as exc:
+        lang = pick_language(getattr(args, "lang", None), env)
+        print(f"unonet: {shown(cli_words(lang, exc.key, **exc.values))}", file=err)
+        return 2
     except (JoinError, ValueError) as exc:
         print(f"unonet: {shown(str(exc), keep_newlines=True)}", file=err)
         return 2

@@ -16,6 +16,7 @@ A failure inside trio is not swallowed: the screen hears ConnectionChanged("lost
 from __future__ import annotations
 
 import asyncio
+import logging
 import math
 from collections.abc import Awaitable, Callable
 from functools import partial
@@ -28,6 +29,8 @@ from client.link_session import Chat, CloseLink, Command
 from client.lobby import LobbyCommand
 from client.network import NOT_CONNECTED, LinkConfig, run_link
 from unonet.actions import Action
+
+log = logging.getLogger("unonet.client.guest")
 
 LinkMain = Callable[
     [trio.MemoryReceiveChannel[Command], trio.MemorySendChannel[Update]], Awaitable[object]
@@ -112,8 +115,13 @@ class NetworkLink:
 
     def _finished(self, result: outcome.Outcome[object]) -> None:
         if isinstance(result, outcome.Error) and not self._closing and self._deliver:
-            self._deliver(ConnectionChanged("lost", f"the network code failed: "
-                                                    f"{result.error!r}"))
+            # a bug of ours: its traceback to the log, words to the screen (no class name)
+            log.error("the network code failed", exc_info=result.error)
+            cause = result.error
+            while isinstance(cause, BaseExceptionGroup) and cause.exceptions:
+                cause = cause.exceptions[0]  # trio's nursery wraps what failed
+            self._deliver(ConnectionChanged("lost", f"the network code failed: {cause}",
+                                            code="link_failed"))
         assert self._done is not None
         if not self._done.done():
             self._done.set_result(result)

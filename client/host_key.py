@@ -45,18 +45,22 @@ def warning_said(tr: Words, key: HostKeyWarning) -> list[Said]:
             Said("line", tr("ui.key_seen")),
             Said("fingerprint", key.seen),
             Said("prompt", tr("ui.key_mismatch_do" if mismatch else "ui.key_changed_do")),
-            Said("command", f"unonet join {address} --fingerprint {short_pin(key.seen)}")]
+            Said("command", f"unonet join {address} --pin {short_pin(key.seen)}")]
     if key.reason == "remembered" and key.known_hosts:
         said.append(Said("line", tr("ui.key_forget", address=address,
                                     path=shown(key.known_hosts))))
     return said
 
 
-def warning_text(key: HostKeyWarning, width: int = 78, tr: Words | None = None) -> str:
-    """The warning for a terminal or a log; English unless `tr` says. Each sentence is one
-    line, which the terminal wraps at its own width (found in tmux: sentences wrapped here at
-    79 columns, then "unonet: " before the first, came out ragged at 80); each fingerprint is
-    in whole groups within `width`, and the command to copy on a line of its own."""
+def warning_text(key: HostKeyWarning, width: int = 78, tr: Words | None = None,
+                 lead: int = 0) -> str:
+    """The warning for a terminal or a log; English unless `tr` says. Each sentence is
+    wrapped at word boundaries within `width` columns, its first line leaving `lead` columns
+    to what is printed before it ("unonet: "): a terminal left to wrap a long line cuts it
+    inside a word (found in tmux at 60 columns: "scr" / "itta male"), and one wrapped here
+    without the lead came out ragged at 80. Each fingerprint is in whole groups within
+    `width`, and the command to copy whole on a line of its own (the terminal's, if it is
+    wider: a copy across the terminal's own wrap still reads as one line)."""
     lines: list[str] = []
     for part in warning_said(tr or Translator("en"), key):
         if part.kind == "fingerprint":
@@ -64,14 +68,16 @@ def warning_text(key: HostKeyWarning, width: int = 78, tr: Words | None = None) 
         elif part.kind == "command":
             lines.append(f"  {part.text}")
         else:
-            lines.append(part.text)
+            lines += sentence(part.text, width, lead if not lines else 0)
     return "\n".join(lines)
 
 
-def sentence(text: str, width: int) -> list[str]:
+def sentence(text: str, width: int, lead: int = 0) -> list[str]:
     """`text` wrapped to the terminal, a path or an address never broken: they are read
-    whole, and copied."""
-    return textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False)
+    whole, and copied. `lead`: columns already taken on the first line."""
+    lines = textwrap.wrap(text, width, initial_indent=" " * lead, break_long_words=False,
+                          break_on_hyphens=False)
+    return [lines[0][lead:], *lines[1:]] if lines else []
 
 
 def fingerprint_lines(fingerprint: str, width: int) -> list[str]:

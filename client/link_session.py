@@ -101,7 +101,7 @@ class Ended:
 
 LINK_ENDINGS = ("cannot_connect", "host_closed", "host_closed_plain", "connection_broken",
                 "no_answer", "host_silent", "refused", "unreachable", "unknown_host", "not_tls",
-                "host_left", "host_stopped")
+                "host_left", "host_stopped", "link_failed")
 """The link's own codes for how a connection ended (words for each in client/i18n.py)."""
 
 

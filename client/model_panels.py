@@ -91,18 +91,25 @@ class Panels(ModelState):
     def toggle_trust(self) -> None:
         """`t`: open the trust panel (every violation on it counts as seen) or close it."""
         self.show_trust = not self.show_trust
-        self.show_help = False
+        self.show_help = self.show_sides = False
         if self.show_trust:
             self.trust_seen = len(self.trust.violations)
 
+    def toggle_sides(self) -> None:
+        """`o` in UNO Flip: the other side of every player's cards on a page of its own, or
+        back to the table. A table too small to show them beside the players (60x18 at ten
+        players) keeps them within reach."""
+        self.show_sides = not self.show_sides and self.flip and self.view is not None
+        self.show_help = self.show_trust = False
+
     def request_quit(self) -> None:
         self.show_help = False
-        self.show_trust = False
+        self.show_trust = self.show_sides = False
         self.local_prompt = QuitPrompt()
 
     def toggle_help(self) -> None:
         self.show_help = not self.show_help
-        self.show_trust = False
+        self.show_trust = self.show_sides = False
         self.help_page = 0
 
     def turn_help_page(self, step: int, pages: int) -> None:
@@ -144,7 +151,7 @@ class Panels(ModelState):
     def _on_host_key(self, update: link.HostKeyWarning) -> None:
         self.host_key = update
         self.local_prompt = None
-        self.show_help = self.show_trust = False
+        self.show_help = self.show_trust = self.show_sides = False
 
     def _on_trust_status(self, update: link.TrustStatus) -> None:
         self.trust = update

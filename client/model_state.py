@@ -186,6 +186,8 @@ class ModelState:
         """How many of `trust.violations` the player has seen on the trust panel: until all
         are, the title bar shows the newest one in the alert style."""
         self.show_trust = False
+        self.show_sides = False
+        """UNO Flip: the page of every player's other side (`o`) covers the table."""
         self.connection = "connecting"
         self.connection_detail = ""  # why, for the status line: "Connection refused"
         self.connection_code = ""  # what ended the connection, to say in our words
@@ -476,4 +478,4 @@ class ModelState:
         self.reading_scores = self.rematch_asked = False
         self.trust = link.TrustStatus()
         self.trust_seen = 0
-        self.show_trust = False
+        self.show_trust = self.show_sides = False

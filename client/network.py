@@ -32,7 +32,15 @@ import trio
 from client.host_key import warning_text
 from client.known_hosts import KnownHosts, Seen, address_key
 from client.link import ConnectionChanged, HostKeyWarning, LocalNews, Refused, Update
-from client.link_session import CloseLink, Command, Ended, LinkSession, Output
+from client.link_session import (
+    RETRY_BYES,
+    STOP_WAYS,
+    CloseLink,
+    Command,
+    Ended,
+    LinkSession,
+    Output,
+)
 from client.seat_tokens import NO_FINGERPRINT, TOKEN_LIFETIME, SeatSlot, SeatTokens
 from client.tls import (
     ALPN,
@@ -84,6 +92,53 @@ class Backoff:
 
     def delay(self, attempt: int) -> float:
         return float(min(self.cap, self.first * self.factor ** max(0, attempt - 1)))
+
+
+HOST_WENT = frozenset(STOP_WAYS.values()) | RETRY_BYES
+"""Endings in which the host said how it went (SPEC.md [UNO-8-4]; a bye saying it stops or
+restarts): said until it is back."""
+
+
+@dataclass
+class Reconnects:
+    """What the link remembers between connections, sans-IO: the attempts since the last
+    welcome that lasted, and how the host said it went. A failed attempt after the host said
+    it left (or was stopped, keeping the match or not) does not erase that: "cannot connect"
+    is what any host gone says, not what the player needs to read (found in tmux: "the host
+    is gone (cannot connect: Connection refused); attempt 10 of 15" after the host's player
+    left, keeping the match)."""
+
+    backoff: Backoff
+    ever_welcomed: bool = False
+    attempt: int = 0
+    went: Ended | None = None
+    """The ending in which the host said how it went, until a welcome."""
+
+    def welcomed(self, lasted: float) -> None:
+        """A connection was welcomed, and stayed up `lasted` seconds."""
+        self.ever_welcomed = True
+        self.went = None
+        if lasted >= self.backoff.stable:
+            self.attempt = 0
+
+    def retry(self, ended: Ended) -> ConnectionChanged:
+        """A connection (or an attempt) ended in a way worth another try: the screen's state
+        until the next one ("lost" when the attempts ran out, unless the match is kept)."""
+        if ended.code in HOST_WENT or ended.kept:
+            self.went = ended
+        said = self.went or ended
+        kept = said.kept
+        self.attempt += 1
+        limit = self.backoff.attempts if self.ever_welcomed else self.backoff.first_attempts
+        if self.attempt > limit and not kept:
+            return ConnectionChanged("lost", said.reason, code=said.code)
+        # A host that said it keeps the match is waited for until the player leaves (q): it
+        # comes back when its host carries the match on (found in tmux: friends were told to
+        # give up after two minutes while the host restarted with --resume).
+        return ConnectionChanged(
+            "reconnecting" if self.ever_welcomed else "connecting", said.reason, code=said.code,
+            attempt=self.attempt, attempts=0 if kept else limit,
+            delay=self.backoff.delay(self.attempt), kept=kept)
 
 
 @dataclass(frozen=True)
@@ -228,9 +283,7 @@ async def run_link(
     if state is None:
         state = link_session(config)
     seen_before: bytes | None = None
-    ever_welcomed = False
-    kept: Ended | None = None  # how the host went, saying it keeps our match: waited for
-    attempt = 0
+    reconnects = Reconnects(config.backoff)
     again_at_once = False  # the last connection ended asking to connect again at once
     await updates.send(ConnectionChanged("connecting"))
     while True:
@@ -247,23 +300,10 @@ async def run_link(
             ended = Ended(True, f"cannot connect: {failure.words}", code=failure.code)
         else:
             seen_before = seen_before or _fingerprint(stream)
-            if state.slot is None and config.seat_tokens is not None:
-                await _take_back_seat(config, config.seat_tokens, state, seen_before, updates)
-            connected_at = trio.current_time()
-            welcomed, ended = await _serve(stream, state, commands, updates)
-            if not welcomed and ended.silent and not config.tls:
-                ended = Ended(ended.retry, f"{ended.reason}; {NO_TLS_HINT}", silent=True,
-                              code="host_closed_plain")
-            if welcomed:
-                ever_welcomed = True
-                kept = None
-                if trio.current_time() - connected_at >= config.backoff.stable:
-                    attempt = 0
-        if ended.kept:
-            kept = ended
+            ended = await _connected(config, stream, state, commands, updates, reconnects)
         if ended.retry and ended.at_once and not again_at_once:
             again_at_once = True  # once: a host that refuses the newcomer too gets the backoff
-            await updates.send(ConnectionChanged("reconnecting" if ever_welcomed
+            await updates.send(ConnectionChanged("reconnecting" if reconnects.ever_welcomed
                                                  else "connecting"))
             continue
         again_at_once = False
@@ -272,25 +312,32 @@ async def run_link(
             await updates.send(ConnectionChanged(final, "" if final == "closed" else ended.reason,
                                                  code=ended.code))
             return state
-        attempt += 1
-        limit = config.backoff.attempts if ever_welcomed else config.backoff.first_attempts
-        if attempt > limit and kept is None:
-            await updates.send(ConnectionChanged("lost", ended.reason, code=ended.code))
-            return state
-        delay = config.backoff.delay(attempt)
-        # A host that said it keeps the match is waited for until the player leaves (q): it
-        # comes back when its host carries the match on (found in tmux: friends were told to
-        # give up after two minutes while the host restarted with --resume).
-        said = ended if kept is None else kept  # while waiting, how it went, not each refusal
-        await updates.send(ConnectionChanged(
-            "reconnecting" if ever_welcomed else "connecting", said.reason, code=said.code,
-            attempt=attempt, attempts=0 if kept else limit, delay=delay, kept=kept is not None))
-        if await _wait_offline(delay, commands, updates):
-            await updates.send(ConnectionChanged("closed"))
+        changed = reconnects.retry(ended)
+        await updates.send(changed)
+        if changed.state == "lost" or await _wait_offline(changed.delay, commands, updates):
+            if changed.state != "lost":
+                await updates.send(ConnectionChanged("closed"))
             return state
 
 
 CLOSED = "closed by the player"
+
+
+async def _connected(config: LinkConfig, stream: trio.abc.Stream, state: LinkSession,
+                     commands: trio.MemoryReceiveChannel[Command],
+                     updates: trio.MemorySendChannel[Update], reconnects: Reconnects) -> Ended:
+    """One connection made, served to its end: how it ended (`reconnects` told of a welcome).
+    The first one ties the session to this host's kept seat tokens."""
+    if state.slot is None and config.seat_tokens is not None:
+        await _take_back_seat(config, config.seat_tokens, state, _fingerprint(stream), updates)
+    connected_at = trio.current_time()
+    welcomed, ended = await _serve(stream, state, commands, updates)
+    if not welcomed and ended.silent and not config.tls:
+        ended = Ended(ended.retry, f"{ended.reason}; {NO_TLS_HINT}", silent=True,
+                      code="host_closed_plain")
+    if welcomed:
+        reconnects.welcomed(trio.current_time() - connected_at)
+    return ended
 
 
 async def _take_back_seat(config: LinkConfig, tokens: SeatTokens, state: LinkSession,

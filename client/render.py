@@ -637,9 +637,11 @@ def player_cells(model: ClientModel, entries: Sequence[Entry], width: int,
     least = _line_width(team, min(4, name), count, uno, _widest(e.bare_points for e in entries),
                         tag)  # what entry_lines never cuts
     own = max(least, min(_line_width(*_columns(entries)), width - ROW_ROOM - 1))
-    return [clip([*line, ("", " "), *other_side_row(model, entry.seat, width - own - 1, look)],
-                 width)
-            for entry, line in zip(entries, entry_lines(model, entries, own), strict=True)]
+    rows = [other_side_row(model, entry.seat, width - own - 1, look) for entry in entries]
+    if not any(rows):  # no face fits beside any player: the names take the room back
+        return entry_lines(model, entries, width)  # (found in tmux: "Brun", "Chia" at 60x18)
+    return [clip([*line, ("", " "), *row], width)
+            for row, line in zip(rows, entry_lines(model, entries, own), strict=True)]
 
 
 def players(model: ClientModel, width: int, look: Look | None = None,
@@ -680,6 +682,40 @@ def other_side_row(model: ClientModel, seat: int, width: int, look: Look) -> Lin
         if width_of(row) <= width:
             return row
     return []
+
+
+def sides_panel_lines(model: ClientModel, width: int, height: int, look: Look) -> list[Line]:
+    """UNO Flip's page of every player's other side (`o`): a player to a line, the name whole
+    (within a third of the width) and every face, on more lines where one is too short; ours
+    left out, as at a real table. What does not fit in `height` lines is counted."""
+    view = model.view
+    title: list[Line] = [[("class:heading", part)] for part in wrap(model.tr("sides.title"),
+                                                                     width)]
+    if view is None:
+        return title
+    seats = [seat for seat in range(len(view.seats)) if seat != view.seat]
+    names = {seat: model.name(seat) for seat in seats}
+    column = min(_widest(names.values()), max(4, width // 3))
+    room = max(1, width - column - 3)
+    lines: list[Line] = []
+    for seat in seats:
+        faces = sorted(view.seats[seat].other_sides, key=shown_order)
+        rows = face_rows(faces, room, look) or [[("class:dim", model.tr("ui.cards", count=0))]]
+        name = pad(_cut_name(names[seat], column, ""), column)
+        lines.append([("", f"  {name} "), *rows[0]])
+        lines += [[("", " " * (column + 3)), *row] for row in rows[1:]]
+    return [*title, *_fit(model, lines, height - len(title))]
+
+
+def face_rows(faces: Sequence[Face], width: int, look: Look) -> list[Line]:
+    """`faces` as face_row lays them out, in as many rows of `width` columns as they take."""
+    rows: list[list[Face]] = []
+    for face in faces:
+        if rows and width_of(face_row([*rows[-1], face], look)) <= width:
+            rows[-1].append(face)
+        else:
+            rows.append([face])
+    return [face_row(row, look) for row in rows]
 
 
 def face_row(faces: Sequence[Face], look: Look) -> Line:
@@ -813,7 +849,7 @@ OWN_ENDINGS = frozenset({"host_closed_plain", "no_answer", "host_silent", "refus
 alone, not followed by it."""
 
 
-SAID_BY_US = frozenset({"host_left", "host_stopped", "connection_broken"})
+SAID_BY_US = frozenset({"host_left", "host_stopped", "connection_broken", "link_failed"})
 """Endings the player reads in our words whatever the language: a stopping host's way of going
 (SPEC.md [UNO-8-4]) and a broken connection, whose diagnostic is only for the log."""
 
@@ -1371,8 +1407,8 @@ def help_keys(model: ClientModel, plain: bool) -> list[str]:
             keys.append("help.copy")
         return [*keys, "help.chat", "help.trust", "help.help", "help.leave"]
     if model.watching:
-        return ["help.watching", "help.sit_match", "help.chat", "help.trust", "help.help",
-                "help.quit"]
+        return ["help.watching", "help.sit_match", *(["help.sides"] if model.flip else []),
+                "help.chat", "help.trust", "help.help", "help.quit"]
     keys = ["help.pick", "help.play", "help.draw", "help.uno"]
     rules = model.rules()
     if (rules is None or rules.wd4_policy == "challenge") and not model.no_mercy:
@@ -1385,7 +1421,7 @@ def help_keys(model: ClientModel, plain: bool) -> list[str]:
         keys.append("help.jump")
     if rules is None or rules.seven_zero:
         keys.append("help.target")
-    keys += ["help.colors", *(["help.flip"] if model.flip else []),
+    keys += ["help.colors", *(["help.flip", "help.sides"] if model.flip else []),
              *(["help.roulette"] if model.no_mercy else []),
              *(["help.no_mercy"] if model.no_mercy and model.hand_limit is not None else []),
              *(["help.penalize"] if model.is_owner else []), "help.chat", "help.trust"]
@@ -1475,6 +1511,9 @@ def compose(model: ClientModel, width: int, height: int, plain: bool,
     elif model.show_trust:
         body = trust_panel_lines(model, width, body_height)
         keys = ["trust.panel_keys"]
+    elif model.show_sides:
+        body = sides_panel_lines(model, width, body_height, look)
+        keys = ["sides.panel_keys"]
     elif model.show_help:
         body = help_lines(model, plain, width, body_height)
         keys = ["ui.help_close" if len(help_pages(model, plain, width, body_height)) == 1
@@ -1513,7 +1552,8 @@ def compose(model: ClientModel, width: int, height: int, plain: bool,
         # The host is gone: only leaving works; once tries ran out, say how to come back.
         # The host's own player: the host is this process, and says how to carry on once
         # the player leaves (a table that failed keeps its journal).
-        later = "key.resume_later" if model.hosting else "key.join_later"
+        later = ("key.resume_later" if model.hosting else "key.join_later"
+                 if screen in (Screen.GAME, Screen.ROUND_END) else "key.join_again")
         keys = [later, "key.quit"] if model.connection == "lost" else ["key.quit"]
     if model.chat_focused and not small and model.host_key is None:
         # The input line has the keys: the screen's keys would type into it.
@@ -1682,9 +1722,11 @@ def lobby_body(model: ClientModel, width: int, height: int, look: Look | None = 
     if lobby.spectators:
         lines.append([("class:dim", "  " + tr("lobby.spectators", count=lobby.spectators))])
     # A notice whole (a refusal's reason, why a seat cannot be taken) in up to three lines,
-    # a host's longer one cut there; one line, empty, when there is none.
-    notice = wrap_within(model.notice, width, LOBBY_NOTICE_LINES)
-    lines += [[("class:notice", part)] for part in notice] or [[]]
+    # a host's longer one cut there; one line, empty, when there is none. While the host is
+    # gone, how it went and what comes next, there (the title bar said only "reconnecting").
+    said, style = ((connection_line(model), "class:prompt") if model.offline
+                   else (model.notice, "class:notice"))
+    lines += [[(style, part)] for part in wrap_within(said, width, LOBBY_NOTICE_LINES)] or [[]]
     preset = lobby.preset or "official"
     # against the preset's whole rule set: the options its variant sets read as changes
     # (an untouched No Mercy table said "no_mercy, changed")
@@ -1953,7 +1995,10 @@ def round_end_body(model: ClientModel, width: int, height: int, look: Look) -> l
     after: list[Line] = [[("class:dim", " " + tr("end.target", target=rules.target))]] \
         if rules is not None else []
     after.append([])
-    if model.notice:  # no line kept empty for it: the hands have it
+    if model.offline:  # how the host went and what comes next (a host that left between rounds)
+        after += [[("class:prompt", part)] for part in wrap_within(connection_line(model), width,
+                                                                    2)]
+    elif model.notice:  # no line kept empty for it: the hands have it
         after.append(notice_line(model))
     waiting = _not_ready(model)
     if waiting:

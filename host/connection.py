@@ -3,6 +3,9 @@
 Three tasks under one nursery: the reader feeds bytes and the time to the protocol and hands
 requests to the registry; the writer sends the frames of a bounded queue, each under a send
 deadline; the keepalive task runs the protocol's clock (handshake deadline, ping, idle cutoff).
+A write once begun is never cut by the host stopping (only by its deadline, or a cut-off): a
+frame half sent, or a TLS record sealed and never sent, would leave nothing more to say, and
+the client must read why the host went (`stopping`, SPEC.md [UNO-8-4]).
 Others put frames in the queue with `deliver`, which never waits: a full queue means the client
 is not reading, and it is cut off (slow_consumer) rather than slowing anyone else.
 
@@ -47,6 +50,11 @@ TABLE_MESSAGES = frozenset({"chat", "seed_commit", "seed_reveal"})
 
 WRITE_BATCH = 64 * 1024
 """Bytes of queued frames joined into one write: enough for any burst a table makes."""
+
+LAST_WORDS = 1.0
+"""Seconds a stopping host gives each connection to finish its write in flight and send what
+it still had queued and the `shutting_down` frame: enough for a client that reads, short enough
+that one that does not never holds the host's stop (the send deadline is 10 s)."""
 
 IDLE_REQUESTS = frozenset({"list_tables"})
 """Requests that are not activity: looking at the table list forever is squatting."""
@@ -128,6 +136,8 @@ class ClientConnection:
         self._reader_scope = trio.CancelScope()
         self._scope = trio.CancelScope()
         self._writing = False
+        self._sending = trio.CancelScope()
+        """The write in flight (shielded from the host stopping; see `host_stopping`)."""
         self._final = b""  # the error frame for a client cut off with a full queue
         self.outlet = Outlet(conn_id, self.protocol, self, check=self.limits.check_outgoing)
         """The outgoing half, sans-IO (host/routing.py): what is pushed to this
@@ -333,17 +343,33 @@ class ClientConnection:
                 batch.append(more)
                 size += len(more)
             self._writing = True
-            try:
-                with trio.fail_after(self.limits.send_deadline):
-                    await self.stream.send_all(b"".join(batch) if len(batch) > 1 else frame)
-            except (trio.TooSlowError, trio.BrokenResourceError, trio.ClosedResourceError) as exc:
+            failure = await self._write(b"".join(batch) if len(batch) > 1 else frame)
+            if failure is not None:
                 self.log.line(trio.current_time(), logging.INFO, "write failed (%s); closing",
-                              type(exc).__name__)
+                              failure)
                 self.cut = self.cut or "write_failed"
                 self._scope.cancel()
                 return
             self._queued -= len(batch)
             self._writing = False  # left True if cancelled mid-write: the framing is lost
+
+    async def _write(self, data: bytes) -> str | None:
+        """Send `data` whole, or say why not (the deadline, a broken stream). Shielded: the
+        host stopping does not cut it half way, it shortens its deadline (`host_stopping`);
+        a cut-off (slow_consumer) cancels it."""
+        sending = self._sending = trio.CancelScope(
+            deadline=trio.current_time() + self.limits.send_deadline, shield=True)
+        with sending:
+            try:
+                await self.stream.send_all(data)
+            except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
+                return type(exc).__name__
+        return "TooSlowError" if sending.cancelled_caught else None
+
+    def host_stopping(self) -> None:
+        """The host is stopping: the write in flight gets LAST_WORDS more seconds at most, so
+        that a client that does not read never holds the stop."""
+        self._sending.deadline = min(self._sending.deadline, trio.current_time() + LAST_WORDS)
 
     async def _keepalive(self) -> None:
         while True:
@@ -506,13 +532,15 @@ class ClientConnection:
             self._final = self.protocol.refuse(Code.SLOW_CONSUMER,
                                                "the client did not read its messages")
             self._scope.cancel()
+            self._sending.cancel()  # a write under way is cut too: the framing is lost
         except (trio.ClosedResourceError, trio.BrokenResourceError):
             pass  # closing already: nothing more goes out
 
     async def stopping(self) -> None:
         """The host is stopping (its nursery is cancelled): tell the client so, briefly and
-        shielded, unless the connection is already closing or a write was cut mid-frame."""
-        if self._writing or self.cut is not None:
+        shielded, after what it still had queued (the rest of a frame written in part comes
+        first), unless the connection was cut (a write failed, or it did not read)."""
+        if self.cut is not None:
             return
         if self.protocol.state not in (ConnState.HANDSHAKE, ConnState.READY):
             return
@@ -529,12 +557,21 @@ class ClientConnection:
             log.error("conn %d: no shutting_down frame: %s", self.id, exc)
             return
         with trio.CancelScope(shield=True):
-            await self._last_words(frame)
+            await self._last_words(self._unsent() + frame)
+
+    def _unsent(self) -> bytes:
+        """What the writer had queued and not sent (cancelled between writes), in order."""
+        queued = []
+        while True:
+            try:
+                queued.append(self._receive.receive_nowait())
+            except (trio.WouldBlock, trio.EndOfChannel, trio.ClosedResourceError):
+                return b"".join(queued)
 
     async def _last_words(self, frame: bytes) -> None:
-        """A final error frame straight on the stream, briefly (the queue is full). Skipped
-        if a write was cut mid-frame: the stream's framing is lost then."""
-        with trio.move_on_after(1.0):
+        """A final error frame straight on the stream, briefly (LAST_WORDS: the queue is
+        full, or the host stops)."""
+        with trio.move_on_after(LAST_WORDS):
             try:
                 await self.stream.send_all(frame)
             except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:

@@ -201,7 +201,8 @@ class Registry:
             table = self.tables.get(int(message["table"]))
             if table is None:
                 self.outbox.append(refused(conn, request, Code.UNKNOWN_TABLE,
-                                           f"no table {message['table']}"))
+                                           f"table {message['table']} is not on this host "
+                                           "(it may have closed)"))
                 return
             if kind == "join_table":
                 self._run(table, partial(table.join, conn, str(message["name"]),

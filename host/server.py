@@ -99,6 +99,7 @@ class HostServer:
             nursery.start_soon(self._table_clock)
             nursery.start_soon(self._lobby_clock)
             nursery.start_soon(self._journal_commits)
+            nursery.start_soon(self._writes_cut_short_at_stop)
             if self.poller is not None:
                 nursery.start_soon(self.poller.run)
             if self.registry.journals.interval is not None:
@@ -115,6 +116,16 @@ class HostServer:
                 log.info("listening on %s (%s)", listener.socket.getsockname(),
                          "TLS" if self.config.tls else "plain TCP")
             task_status.started(listeners)
+
+    async def _writes_cut_short_at_stop(self) -> None:
+        """Wait for the host to stop, then give every write in flight LAST_WORDS more seconds
+        at most: a connection's writes are shielded from the stop, so that none is cut half
+        way and each client reads why the host went (host/connection.py)."""
+        try:
+            await trio.sleep_forever()
+        finally:
+            for connection in self.connections.values():
+                connection.host_stopping()
 
     def sizes(self) -> dict[str, int]:
         """The size of every structure the server and its registry keep per connection or per
@@ -301,23 +312,28 @@ class HostServer:
     # -- connections ---------------------------------------------------------------------------
 
     async def _handle(self, tcp: trio.SocketStream) -> None:
-        conn_id = next(self._ids)
-        accepted = trio.current_time()
         try:
             host, port = tcp.socket.getpeername()[:2]
         except OSError:
             host, port = "?", 0
-        peer = host_port(str(host), port)
+        await self.serve_stream(tcp, str(host), port)
+
+    async def serve_stream(self, raw: trio.abc.Stream, host: str, port: int) -> None:
+        """Serve one client at `host`:`port` over `raw`, the TCP stream the listener accepted
+        (TLS goes over it when the host has TLS), or any stream (a test's, in memory)."""
+        conn_id = next(self._ids)
+        accepted = trio.current_time()
+        peer = host_port(host, port)
         conn_log = ConnectionLog(log, f"conn {conn_id} ({peer})", accepted)
         scope = self._scopes[conn_id] = trio.CancelScope()
-        address = address_key(str(host))
+        address = address_key(host)
         for victim in self.admission.accept(conn_id, address, accepted):
             self._drop(victim, Code.SERVER_FULL,
                        "dropped to make room: too many connections still in their handshake")
         ending = "closed"
         try:
             with scope:
-                ending = await self._serve_one(conn_id, tcp, peer, address, accepted, conn_log)
+                ending = await self._serve_one(conn_id, raw, peer, address, accepted, conn_log)
             if scope.cancelled_caught:  # dropped in its TLS handshake
                 ending = str(Code.SERVER_FULL)
                 self.closes[ending] += 1
@@ -340,15 +356,16 @@ class HostServer:
             except Exception:
                 log.exception("conn %d: disconnect failed", conn_id)
             self.changed()
-            await trio.aclose_forcefully(tcp)  # closed already, unless dropped in TLS
+            await trio.aclose_forcefully(raw)  # closed already, unless dropped in TLS
 
-    async def _serve_one(self, conn_id: ConnId, tcp: trio.SocketStream, peer: str,
+    async def _serve_one(self, conn_id: ConnId, raw: trio.abc.Stream, peer: str,
                          address: str, accepted: float, conn_log: ConnectionLog) -> str:
         """Serve one connection; returns how it ended, as its last log line says (a key of
         `closes`, with the client's bye reason after `closed`)."""
-        stream: trio.abc.Stream = tcp
+        stream: trio.abc.Stream = raw
+        tcp = raw if isinstance(raw, trio.SocketStream) else None
         if self.config.tls is not None:
-            tls = trio.SSLStream(tcp, self.config.tls, server_side=True)
+            tls = trio.SSLStream(raw, self.config.tls, server_side=True)
             try:
                 with trio.fail_at(accepted + self.limits.handshake_deadline):
                     await tls.do_handshake()

@@ -18,12 +18,25 @@ HIGHEST_PORT = 65535
 any free port, which the line to share then names)."""
 
 
+class AddressError(ValueError):
+    """An address or port as typed that is not one. The message is its English; `key` and
+    `values` say what was wrong, for a command to say it in its user's language
+    (unonet/cli_words.py has the words of each key)."""
+
+    def __init__(self, message: str, key: str, **values: object) -> None:
+        super().__init__(message)
+        self.key = key
+        self.values = values
+
+
 def port_of(text: str) -> int:
-    """A port as typed (`unonet join HOST:PORT`, `unonet host --port`), else ValueError in the
-    same words for both commands."""
+    """A port as typed (`unonet join HOST:PORT`, `unonet host --port`), else AddressError in
+    the same words for both commands."""
     if not text.isdigit():
-        raise ValueError(f"{text!r} is not a port number ({LOWEST_PORT} to {HIGHEST_PORT})")
+        raise AddressError(f"{text!r} is not a port number ({LOWEST_PORT} to {HIGHEST_PORT})",
+                           "port_word", text=repr(text), low=LOWEST_PORT, high=HIGHEST_PORT)
     port = int(text)
     if not LOWEST_PORT <= port <= HIGHEST_PORT:
-        raise ValueError(f"{port} is not a port ({LOWEST_PORT} to {HIGHEST_PORT})")
+        raise AddressError(f"{port} is not a port ({LOWEST_PORT} to {HIGHEST_PORT})",
+                           "port_range", port=port, low=LOWEST_PORT, high=HIGHEST_PORT)
     return port

@@ -20,8 +20,8 @@ from client.network import LinkConfig
 from host.settings import TableTimings
 from unonet import events as ev
 from unonet.actions import Action, CallUno
-from unonet.bots import POLICIES, NormalBot, SearchBudget, make_bot
 from unonet.bot_settings import HUMAN_REACTION
+from unonet.bots import POLICIES, NormalBot, SearchBudget, make_bot
 from unonet.bots.driver import play_match
 from unonet.match import MATCH_OVER, Match
 from unonet.rules import RuleSet

@@ -49,7 +49,7 @@ def test_a_changed_fingerprint_is_printed_again_in_the_players_words(lang: str,
                                                                      title: str) -> None:
     said, model = key_refused(lang, "earlier", "AAAA-BBBB-CCCC-DDDD")
     assert title in said and "the host's fingerprint is" not in said
-    assert "\n  unonet join 127.0.0.1:7301 --fingerprint 6HPL-C3VL-ZJL3-U3AC\n" in said
+    assert "\n  unonet join 127.0.0.1:7301 --pin 6HPL-C3VL-ZJL3-U3AC\n" in said
     assert model.tr("ui.key_printed") not in " ".join(said.split())  # the screen's alone
 
 

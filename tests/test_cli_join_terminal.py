@@ -100,7 +100,7 @@ def test_a_changed_fingerprint_is_shown_at_once_with_what_to_do(
     screen = term.wait_text("UNONET-EXIT=")
     assert "UNONET-EXIT=0" not in screen
     assert "FINGERPRINT HAS CHANGED" in screen
-    assert f"--fingerprint {served.fingerprint[:19]}" in screen
+    assert f"--pin {served.fingerprint[:19]}" in screen
     assert "Connecting" not in screen  # no screen opened, nothing sent
 
 

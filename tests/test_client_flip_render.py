@@ -164,6 +164,38 @@ def test_ten_players_at_60x20_fit_and_a_row_that_does_not_is_counted() -> None:
     assert "Your hand" in "\n".join(lines)
 
 
+@pytest.mark.parametrize(("width", "height"), [(60, 18), (80, 24)])
+def test_ten_players_keep_their_names_and_o_shows_every_other_side(
+    width: int, height: int
+) -> None:
+    """Found in tmux at 60x18 with ten players: the other-side rows vanished (no face fits
+    beside a player in two columns) and the names were cut to four letters for the room of
+    rows that were never shown. The names are whole, and `o` shows every other player's
+    other side, whole, on a page of its own; never ours."""
+    model = flip_table(seats=10, side=DARK)
+    view = model.view
+    assert view is not None
+    table = "\n".join(screen(model, width, height, plain=True)[1:11])
+    for seat in range(1, 10):
+        assert re.search(rf"\b{NAMES[seat]}\b", table), (NAMES[seat], table)
+    assert "o: the other side of every player's cards" in " ".join(help_keys_text(model))
+    model.toggle_sides()
+    lines = screen(model, width, height, plain=True)
+    page = "\n".join(lines)
+    assert "o or Esc: back to the table" in lines[-1]
+    for seat in range(1, 10):
+        line = next(line for line in lines if line.startswith(f"  {NAMES[seat]} "))
+        faces = line.split(maxsplit=1)[1].strip()
+        assert faces == row_codes(model, seat), (faces, row_codes(model, seat))
+    assert "  Me " not in page  # our own cards' other side faces away from us
+    model.toggle_sides()
+    assert "Your hand" in "\n".join(screen(model, width, height, plain=True))
+
+
+def help_keys_text(model: ClientModel) -> list[str]:
+    return [model.tr(key) for key in help_keys(model, plain=True)]
+
+
 def test_a_long_row_ends_in_the_count_of_the_faces_left_out() -> None:
     model = flip_table(side=DARK)
     tracker = model.tracker

@@ -115,4 +115,4 @@ def test_a_failure_inside_trio_is_reported_and_raised() -> None:
     assert states[0] == ConnectionChanged("connecting")  # after what the host said of itself
     lost = seen[-1]
     assert isinstance(lost, ConnectionChanged) and lost.state == "lost"
-    assert "has a bug" in lost.detail
+    assert "has a bug" in lost.detail and lost.code == "link_failed"  # the screen's words

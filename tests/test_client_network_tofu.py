@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 import trio
 from client_net import CuttableStream, LinkHarness, start_host, start_link
+from prompt_toolkit.utils import get_cwidth
 
 from client.cli import JoinError, parse_address, probe_fingerprint, resolve_pin
 from client.host_key import warning_said, warning_text
@@ -117,7 +118,7 @@ async def test_a_key_that_changes_on_a_reconnect_is_a_warning_not_a_disconnect(
     assert warned.seen == format_fingerprint(identity_b.fingerprint)  # the one shown now
     lost = await harness.until_state("lost")
     assert lost.detail == warning_text(warned)
-    assert f"--fingerprint {format_fingerprint(identity_b.fingerprint)[:19]}" in lost.detail
+    assert f"--pin {format_fingerprint(identity_b.fingerprint)[:19]}" in lost.detail
     with trio.fail_after(5):
         await harness.finished.wait()
     assert len(harness.streams) == 1  # B never got a stream to read a frame from
@@ -265,7 +266,7 @@ def test_a_known_host_is_checked_before_the_screen_opens(tmp_path: Path) -> None
         resolve_pin(join_args(), "example.org", 7077, hosts, stdin=FakeInput("y\n", True),
                     stdout=quiet, probe=lambda host, port: other)
     assert "FINGERPRINT HAS CHANGED" in str(refused.value)
-    assert f"--fingerprint {format_fingerprint(other)[:19]}" in str(refused.value)
+    assert f"--pin {format_fingerprint(other)[:19]}" in str(refused.value)
     assert hosts.lookup("example.org", 7077) == SEEN  # never overwritten silently
 
 
@@ -289,13 +290,12 @@ def test_a_changed_key_before_the_screen_opens_is_said_in_the_players_words(
     unbroken = said.replace("-\n  ", "-")  # whole groups to a line, broken after a dash
     for fingerprint in (SEEN, other):
         assert f"\n  {format_fingerprint(fingerprint)}\n" in unbroken, said
-    assert f"unonet join example.org:7077 --fingerprint {format_fingerprint(other)[:19]}" \
+    assert f"unonet join example.org:7077 --pin {format_fingerprint(other)[:19]}" \
         in said
     assert tr("ui.key_forget", address="example.org:7077", path=hosts.path) in joined
-    # Each sentence whole on a line of its own: the terminal wraps it at its width (issue 46:
-    # wrapped here first, it came out ragged)
-    assert tr("ui.key_seen") in said.splitlines(), said
-    assert tr("ui.key_forget", address="example.org:7077", path=hosts.path) in said.splitlines()
+    # Each sentence wrapped at its words, within the terminal (issue 46: a terminal left to
+    # wrap it cut words; one wrapped without room for "unonet: " came out ragged)
+    assert_wrapped(said, 59, lead=len("unonet: "))
     assert hosts.lookup("example.org", 7077) == SEEN
 
 
@@ -375,25 +375,45 @@ def test_the_config_dir_follows_unonet_home_then_xdg(
 
 
 
+def assert_wrapped(text: str, width: int, lead: int = 0) -> None:
+    """Every line of `text` within `width` (the first after `lead` columns; a word too long for
+    any line, a path, as it is), and no sentence line that could have taken the next line's
+    first word: wrapped at words, not ragged. The indented lines (a fingerprint, the command
+    to copy) are laid out on their own."""
+    lines = text.splitlines()
+    for number, (line, after) in enumerate(zip(lines, [*lines[1:], ""], strict=True)):
+        taken = lead if number == 0 else 0
+        assert taken + get_cwidth(line) <= width or " " not in line.strip() \
+            or line.startswith("  unonet join"), line
+        if line.startswith("  ") or after.startswith("  ") or not after \
+                or line.endswith((":", ".")):
+            continue  # a sentence ends, or a fingerprint or a command follows
+        room = width - taken - get_cwidth(line)
+        assert get_cwidth(after.split(" ")[0]) + 1 > room, (line, after)
+
+
 @pytest.mark.parametrize("host", ["192.168.100.200", "2001:db8:ffff:ffff:ffff:ffff:ffff:ffff"])
 @pytest.mark.parametrize("reason", ["pinned", "remembered", "earlier"])
-def test_the_changed_fingerprint_warning_is_not_wrapped_ahead_of_the_terminal(
-    host: str, reason: str
+@pytest.mark.parametrize("width", [59, 79])
+def test_the_changed_fingerprint_warning_is_wrapped_at_words_within_the_terminal(
+    host: str, reason: str, width: int
 ) -> None:
-    """The terminal's and the log's text: each sentence whole on one line, for the terminal to
-    wrap at its own width (issue 46: pre-wrapped, it came out ragged at 80 columns), each
-    fingerprint whole on its own lines, and the command that pins the new one."""
+    """The terminal's and the log's text: each sentence wrapped at its words within the
+    terminal's width (issue 46: pre-wrapped without room for "unonet: ", it came out ragged at
+    80 columns; left to the terminal, it was cut inside words at 60), each fingerprint whole
+    on its own lines, and the command that pins the new one whole on its own."""
     address = address_key(host, 65535)
     path = "/home/someone/.config/unonet/known_hosts"
     expected, seen = format_fingerprint(bytes(32)), format_fingerprint(bytes([255]) * 32)
     warned = HostKeyWarning(reason, address, expected, seen, path)
-    text = warning_text(warned)
-    lines = text.splitlines()
-    sentences = [part.text for part in warning_said(Translator("en"), warned)
-                 if part.kind in ("alert", "line", "prompt")]
-    assert all(sentence in lines for sentence in sentences), text
-    assert f"\n  {expected}\n" in text and f"\n  {seen}\n" in text
-    assert f"  unonet join {address} --fingerprint {seen[:19]}" in lines
+    text = warning_text(warned, width, lead=len("unonet: "))
+    assert_wrapped(text, width, lead=len("unonet: "))
+    joined = " ".join(text.split())
+    for part in warning_said(Translator("en"), warned):
+        if part.kind in ("alert", "line", "prompt"):
+            assert " ".join(part.text.split()) in joined, part.text
+    assert expected in text.replace("-\n  ", "-") and seen in text.replace("-\n  ", "-")
+    assert f"  unonet join {address} --pin {seen[:19]}" in text.splitlines()
     assert (path in text) == (reason == "remembered")
 
 

@@ -115,12 +115,12 @@ def test_a_lobby_the_host_did_not_keep_gives_way_to_the_list_with_both_reasons(
     model.apply(Refused("invalid_resume", "the host no longer knows your seat"))
     assert screen_of(model) is not Screen.LOBBY and model.lobby is None
     model.apply(ConnectionChanged("connected"))
-    model.apply(Refused("unknown_table", "no table 2"))
+    model.apply(Refused("unknown_table", "table 2 is not on this host (it may have closed)"))
     model.apply(TablesListed((TableInfo(0, "unonet", 3, 3, True, "flip"),)))
     assert screen_of(model) is Screen.TABLES
     said = " ".join(" ".join(compose_text(model)).split())
     lost = tr("n.seat_lost")
-    gone = "no table 2" if lang == "en" else tr("refusal.unknown_table")
+    gone = "table 2 is not on this host" if lang == "en" else tr("refusal.unknown_table")
     assert lost[:30] in said and gone in said, said
 
 

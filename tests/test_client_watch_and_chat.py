@@ -294,7 +294,7 @@ def test_a_changed_host_key_fills_the_screen_with_what_to_do(lang: str, title: s
     text = screen(model)
     assert title in text
     assert "\n  AAAA-BBBB" in text and "\n  CCCC-DDDD" in text  # remembered, and shown now
-    assert "unonet join 127.0.0.1:7077 --fingerprint CCCC-DDDD" in text
+    assert "unonet join 127.0.0.1:7077 --pin CCCC-DDDD" in text
     assert model.tr("ui.key_printed") in " ".join(text.split())
     assert "Your hand" not in text and "La tua mano" not in text
     assert "alert" in {fragment[0].split(":")[-1] for fragment in compose(model, WIDTH, HEIGHT,
@@ -323,7 +323,7 @@ def test_a_changed_host_key_is_said_in_the_players_words(lang: str, english: str
         assert model.tr(f"ui.key_{reason}", address="127.0.0.1:7301") in joined
         assert model.tr("ui.key_seen") in joined
         assert expected in text and seen in text.replace("\n  ", "")
-        assert "unonet join 127.0.0.1:7301 --fingerprint 6HPL-C3VL-ZJL3-U3AC" in joined
+        assert "unonet join 127.0.0.1:7301 --pin 6HPL-C3VL-ZJL3-U3AC" in joined
         forget = model.tr("ui.key_forget", address="127.0.0.1:7301",
                           path="/home/zé/.config/unonet/known_hosts")
         assert (forget in joined) == (reason == "remembered"), (width, text)

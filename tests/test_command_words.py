@@ -50,3 +50,37 @@ def test_a_command_that_cannot_run_says_why_in_the_users_language(
 ) -> None:
     assert main(["host", "--headless", "--no-tls", "--seats", "11", "--lang", lang]) == 2
     assert capsys.readouterr().err.strip() == words
+
+
+@pytest.mark.parametrize(("argv", "words"), [
+    (["audit", "--lang", "pt"], "unonet: faltam estes argumentos: FILE (veja unonet audit --help)"),
+    (["host", "--port", "70000", "--lang", "it"],
+     "unonet: --port: 70000 non è una porta (da 1 a 65535), o 0 per una porta libera "
+     "qualsiasi (vedi unonet host --help)"),
+    (["play", "--rules", "nosuch", "--lang=pt"], "unonet: --rules: 'nosuch' não é uma das "
+     "opções ("),
+    (["host", "--bots", "--lang", "it"], "unonet: --bots: manca il valore (vedi unonet host "
+     "--help)"),
+    (["bot", "127.0.0.1", "7077", "--lang", "it"], "unonet: argomenti non riconosciuti: 7077; "
+     "la porta va dopo i due punti: unonet bot 127.0.0.1:7077 (vedi unonet --help)"),
+    (["bot", "127.0.0.1:99999", "--lang", "pt"], "unonet: 99999 não é uma porta (de 1 a 65535)"),
+    (["bot", ":7077", "--lang", "it"], "unonet: serve HOST:PORTA, non ':7077'"),
+    (["host", "--port", "70000"], "unonet: argument --port: 70000 is not a port (1 to 65535), "
+     "or 0 for any free port (see unonet host --help)"),
+])
+def test_a_command_line_it_cannot_take_is_refused_in_its_lang(
+    argv: list[str], words: str, capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Found in tmux: `--lang it` spoke Italian once a command ran, and English when the
+    command line itself was refused (argparse's own words, a port out of range)."""
+    for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(variable, raising=False)
+    try:
+        code = main(argv)
+    except SystemExit as exit_:
+        code = exit_.code  # type: ignore[assignment]
+    assert code == 2
+    said = capsys.readouterr().err.strip()
+    assert said.startswith(words), said
+    assert len(said.splitlines()) == 1

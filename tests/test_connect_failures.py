@@ -262,8 +262,9 @@ def complaint(result: subprocess.CompletedProcess[str]) -> list[str]:
         ("plain", [], "the TLS handshake failed (WRONG_VERSION_NUMBER): not a unonet host, or "
                       "one started with --no-tls"),
         ("plain", ["--no-tls", "--table", "9"], "the session ended after 0 of 1 matches: "
-                                                "unknown_table: no table 9"),
-        ("tls", ["--table", "9"], "unknown_table: no table 9"),
+                                                "unknown_table: table 9 is not on this host"),
+        ("tls", ["--table", "9"], "unknown_table: table 9 is not on this host (it may have "
+                                  "closed)"),
         ("full", ["--no-tls"], "the session ended after 0 of 1 matches: no table with a free "
                                "seat"),
     ],

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from test_client_network_tofu import assert_wrapped
 from test_client_terminal import BOUND, Terminal, terminal
 
 __all__ = ["terminal"]  # the fixture, shared with test_client_terminal
@@ -129,18 +130,30 @@ def seconds_left(screen: str) -> int | None:
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_a_timed_turn_counts_down_on_the_status_line(
-    terminal: Callable[..., Terminal], size: tuple[int, int]
+def test_a_timed_turn_counts_down_on_the_status_line_and_rings_near_its_end(
+    terminal: Callable[..., Terminal], size: tuple[int, int], tmp_path: Path
 ) -> None:
     """Found in tmux: seed003's 30 seconds a turn ran with no countdown, and the first sign was
-    "root ran out of time". The seconds left lead the status line, and go down."""
+    "root ran out of time". The seconds left lead the status line, and go down; the terminal's
+    bell rings when TIMER_BELL_AT (5) seconds or less are left: tmux's alert-bell hook keeps
+    what the screen shows each time it rings."""
     term = terminal(f"{UNONET} play --bots 1 --set think_time=8 --name Tess", *size)
+    rang = tmp_path / "bells"
+    term.tmux("set-hook", "-g", "alert-bell",
+              f"run-shell 'tmux -S {term.socket} capture-pane -p -t {term.name} >> {rang}; "
+              f"echo RANG >> {rang}'")
     screen = term.wait(lambda s: seconds_left(s) is not None, "a countdown on our turn")
     first = seconds_left(screen)
     assert first is not None and first <= 8
     assert "Your turn" in screen or "Colour for" in screen or "Choose the colour" in screen
     term.wait(lambda s: (left := seconds_left(s)) is not None and left < first,
               "the countdown going down")
+
+    def rang_near_the_end(_: str) -> bool:
+        captures = rang.read_text().split("RANG\n") if rang.exists() else []
+        return any((left := seconds_left(c)) is not None and left <= 5 for c in captures)
+
+    term.wait(rang_near_the_end, "a bell with 5 s or less left")
     term.keys("q")
     term.wait_text("Leave?")
     term.keys("y")
@@ -443,8 +456,8 @@ def test_every_key_is_on_the_help_whatever_the_key_bar_leaves_out(
     screen = term.wait_text("Rules (official)")
     assert screen.splitlines()[-2].rstrip().endswith("? help  q leave")
     lobby = " ".join(whole_help(term).split())
-    for key in ("r: ", "s: ", "p: ", "a: add a bot", "x: remove the last bot", "1-0: move", "k, then 1-0",
-                "t: the deck checks", "Tab: type in the chat", "c: copy", "q"):
+    for key in ("r: ", "s: ", "p: ", "a: add a bot", "x: remove the last bot", "1-0: move",
+                "k, then 1-0", "t: the deck checks", "Tab: type in the chat", "c: copy", "q"):
         assert key in lobby, (key, lobby)
     term.keys("r")
     term.wait(lambda s: "not ready" not in s.split("Rules")[0], "ready")
@@ -456,6 +469,36 @@ def test_every_key_is_on_the_help_whatever_the_key_bar_leaves_out(
         assert key in game, (key, game)
     term.keys("q")
     term.wait_text("leaving ends it for everyone")
+    term.keys("y")
+    term.wait_text("UNONET-EXIT=")
+
+
+BOTS = ("Ana", "Bruno", "Chiara", "Davi", "Elena", "Fabio", "Giulia", "Hugo", "Iris")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_ten_players_in_flip_keep_their_names_and_o_shows_every_other_side(
+    terminal: Callable[..., Terminal], size: tuple[int, int]
+) -> None:
+    """Found in tmux at 60x18: with ten players in Flip the other-side rows vanished and the
+    names were cut ("Brun", "Chia"). The names are whole at both sizes, and `o` (on the help)
+    shows every other player's other side on a page of its own; ours is not on it."""
+    term = terminal(f"{UNONET} play --bots 9 --rules flip --name Tess", *size)
+    screen = term.wait(lambda s: "Tess (you)" in s and "Your hand" in s, "the Flip table")
+    for name in BOTS:
+        assert re.search(rf"\b{name}\b", screen), (name, screen)
+    term.keys("o")
+    page = term.wait_text("o or Esc: back to the table")
+    for name in BOTS:
+        row = re.search(rf"^  {name} +(.+)$", page, re.M)
+        assert row is not None, (name, page)
+        assert re.fullmatch(r"([OPKCW]\S*)( [OPKCW]\S*)*", row.group(1).strip()), row.group(0)
+    assert "Tess" not in page
+    term.keys("o")
+    term.wait_text("Your hand")
+    assert "o: the other side of every player's cards" in " ".join(whole_help(term).split())
+    term.keys("q")
+    term.wait_text("Leave?")
     term.keys("y")
     term.wait_text("UNONET-EXIT=")
 
@@ -485,3 +528,45 @@ def test_a_dedicated_server_shows_the_line_to_share_and_a_status_in_its_language
     assert "escolha outra porta com --port" in said, said
     term.keys("C-c")
     assert "host fermato (Ctrl-C)" in "".join(term.wait_text("UNONET-EXIT=").splitlines())
+
+
+def joined(term: Terminal) -> str:
+    """The screen with the lines the terminal wrapped put back together (tmux -J)."""
+    return term.tmux("capture-pane", "-p", "-J", "-t", term.name)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_command_it_cannot_run_says_why_in_its_language(
+    terminal: Callable[..., Terminal], host: Callable[..., Host], size: tuple[int, int]
+) -> None:
+    """Found in tmux: --lang spoke Italian on the screen and English on the command line: a
+    port out of range, a missing file, argparse's own words, a bot's refused connection; and
+    the changed-fingerprint warning, pre-wrapped, came out ragged at 80 columns (left to the
+    terminal, cut inside words at 60). Each is said in the language asked for, and the
+    warning printed when the screen closes is wrapped at words within the terminal."""
+    nobody = free_port()
+    term = terminal(f"{UNONET} host --port 70000 --lang it; {UNONET} audit --lang pt; "
+                    f"{UNONET} bot 127.0.0.1:{nobody} --lang it", *size)
+    term.wait_text("UNONET-EXIT=")
+    said = joined(term)
+    assert "--port: 70000 non è una porta (da 1 a 65535), o 0 per una porta libera qualsiasi " \
+           "(vedi unonet host --help)" in said, said
+    assert "faltam estes argumentos: FILE (veja unonet audit --help)" in said, said
+    assert f"non si raggiunge 127.0.0.1:{nobody}: connessione rifiutata: nessuno ascolta su " \
+           "quella porta" in said, said
+    for english in ("is not a port", "required", "Connection refused", "see unonet"):
+        assert english not in said, (english, said)
+    served = host("--bots", "1")
+    wrong = served.join("--lang", "pt").replace(served.command.split("--pin ")[1],
+                                                "AAAA-BBBB-CCCC-DDDD")
+    friend = terminal(wrong, *size)
+    friend.wait_text("A IMPRESSÃO DIGITAL DO HOST NÃO É A QUE VOCÊ DEU")
+    friend.keys("q")
+    lines = friend.wait_text("UNONET-EXIT=1").splitlines()
+    first = next(n for n, line in enumerate(lines) if "IMPRESSÃO DIGITAL" in line)
+    warning = "\n".join(lines[first:lines.index("UNONET-EXIT=1")])
+    assert_wrapped(warning, size[0] - 1)  # what the terminal would have cut is wrapped here
+    pin = served.fingerprint.replace("-", "")[:16]
+    command = f"  unonet join 127.0.0.1:{served.port} --pin " + \
+        "-".join(pin[i:i + 4] for i in range(0, 16, 4))
+    assert command in warning.splitlines(), warning  # whole, on a line of its own

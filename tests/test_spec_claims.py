@@ -25,6 +25,8 @@ THREATS: dict[str, list[str]] = {
         "test_the_last_audit_withheld_is_flagged_at_its_deadline_while_the_player_stays",
         "tests/test_trust_fairness_net.py::"
         "test_unonet_bot_flags_the_withheld_last_audit_and_leaves",
+        "tests/test_trust_fairness_net.py::"
+        "test_a_round_s_audit_withheld_is_flagged_at_its_deadline_before_the_next_round",
         "tests/test_trust_fairness.py::"
         "test_a_round_that_ended_owes_its_audit_and_is_flagged_when_its_deadline_passes",
         "tests/test_trust_dishonest.py::"
@@ -66,6 +68,8 @@ THREATS: dict[str, list[str]] = {
         "test_a_round_given_up_after_the_reveal_without_its_audit_is_caught_at_the_next_round",
         "tests/test_trust_fairness_net.py::"
         "test_a_round_given_up_after_its_seeds_came_in_is_flagged_at_once_for_everyone",
+        "tests/test_trust_fairness_net.py::"
+        "test_a_round_given_up_after_the_reveal_is_a_violation_for_unonet_bot_and_audit",
     ],
     "give rounds up in their commitment phase unseen (it knows nothing of their decks then)": [
         "tests/test_trust_dishonest.py::"
@@ -87,6 +91,8 @@ THREATS: dict[str, list[str]] = {
         "test_an_accepted_move_the_record_never_shows_is_caught_at_the_audit",
         "tests/test_trust_fairness_net.py::"
         "test_a_host_that_rewrites_a_swap_target_and_a_wild_s_colour_is_caught_at_once",
+        "tests/test_trust_fairness_net.py::"
+        "test_a_host_that_rewrites_another_choice_is_caught_at_the_event_that_records_it",
     ],
     "hand a player a card other than the committed one": [
         "tests/test_trust_dishonest.py::test_a_swapped_card_is_caught_by_its_owner_at_once",
@@ -357,6 +363,12 @@ REQUIREMENTS: dict[str, list[str]] = {
     "[UNO-11-47]": [
         "tests/test_trust_fairness_net.py::"
         "test_a_round_given_up_before_the_reveal_is_counted_never_called_audited",
+        "tests/test_trust_fairness_net.py::"
+        "test_a_round_given_up_after_the_reveal_is_a_violation_for_unonet_bot_and_audit",
+        "tests/test_trust_fairness_net.py::"
+        "test_the_last_audit_withheld_is_flagged_at_its_deadline_while_the_player_stays",
+        "tests/test_client_render.py::"
+        "test_a_violation_stays_in_the_title_until_the_panel_was_opened",
     ],
     "[UNO-11-50]": [
         "tests/test_trust_dishonest.py::"
@@ -381,6 +393,54 @@ REQUIREMENTS: dict[str, list[str]] = {
     "[UNO-11-12]": [
         "tests/test_host_resume.py::"
         "test_a_round_stopped_in_its_reveal_phase_goes_on_and_is_dealt_under_its_number",
+        "tests/test_trust_fairness.py::"
+        "test_a_round_given_up_after_its_seeds_started_coming_in_is_caught_by_everyone",
+        "tests/test_trust_fairness_net.py::"
+        "test_a_round_given_up_after_its_seeds_came_in_is_flagged_at_once_for_everyone",
+    ],
+    "[UNO-11-36]": [
+        "tests/test_trust_fairness.py::"
+        "test_a_choice_the_host_rewrote_is_caught_by_its_player_at_the_event_that_records_it",
+        "tests/test_trust_fairness.py::"
+        "test_an_accepted_move_the_record_never_shows_is_caught_at_the_audit",
+        "tests/test_trust_fairness.py::test_a_spectator_has_no_intents_to_check",
+        "tests/test_trust_fairness.py::"
+        "test_every_move_of_whole_honest_matches_is_held_to_the_record_and_holds",
+        "tests/test_trust_fairness_net.py::"
+        "test_a_host_that_rewrites_a_swap_target_and_a_wild_s_colour_is_caught_at_once",
+        "tests/test_trust_fairness_net.py::"
+        "test_a_host_that_rewrites_another_choice_is_caught_at_the_event_that_records_it",
+        "tests/test_trust_vectors.py",
+    ],
+    "[UNO-11-42]": [
+        "tests/test_trust_fairness.py::"
+        "test_a_round_given_up_after_its_seeds_started_coming_in_is_caught_by_everyone",
+        "tests/test_trust_fairness.py::"
+        "test_an_entrant_who_saw_only_the_audit_still_catches_a_round_given_up_with_seeds_in",
+        "tests/test_trust_fairness.py::"
+        "test_a_round_given_up_in_its_commitment_phase_is_counted_not_flagged",
+        "tests/test_trust_dishonest.py::"
+        "test_a_round_abandoned_after_its_deal_is_caught_even_when_audited_honestly",
+        "tests/test_trust_vectors.py",
+    ],
+    "[UNO-11-45]": [
+        "tests/test_trust_fairness.py::"
+        "test_a_round_that_ended_owes_its_audit_and_is_flagged_when_its_deadline_passes",
+        "tests/test_trust_fairness.py::test_a_round_in_play_owes_no_audit_yet",
+        "tests/test_trust_fairness_net.py::"
+        "test_the_last_audit_withheld_is_flagged_at_its_deadline_while_the_player_stays",
+        "tests/test_trust_fairness_net.py::"
+        "test_a_round_s_audit_withheld_is_flagged_at_its_deadline_before_the_next_round",
+        "tests/test_trust_fairness_net.py::"
+        "test_unonet_bot_flags_the_withheld_last_audit_and_leaves",
+    ],
+    "[UNO-11-46]": [
+        "tests/test_trust_fairness.py::"
+        "test_an_overdue_audit_never_sent_is_said_once_when_the_match_is_over",
+        "tests/test_trust_fairness.py::"
+        "test_a_round_given_up_after_the_reveal_without_its_audit_is_caught_at_the_next_round",
+        "tests/test_trust_dishonest.py::"
+        "test_a_round_abandoned_in_the_middle_of_play_without_audit_is_missing_and_abandoned",
     ],
     "[UNO-11-27]": [
         "tests/test_trust_every_check_named.py::"

@@ -197,13 +197,16 @@ def check_intents(data: dict[str, Any]) -> None:
     for case in data["cases"]:
         check = IntentCheck(case["seat"], classic_manifest())
         found = check.accepted(decode_action(case["intent"]), 1)
-        for event in case["events"]:
+        at = None
+        for index, event in enumerate(case["events"]):
             decoded = decode_event(event).event
             assert isinstance(decoded, Event), event  # every vector's event is one we know
             found += check.event(decoded)
+            if found and at is None:
+                at = index  # where the sender knows it: at once, not at the audit
         found += check.settle("at the round's audit")
         verdict = found[0].kind.value if found else None
-        assert verdict == case["verdict"], case["case"]
+        assert (verdict, at) == (case["verdict"], case["at"]), case["case"]
         verdicts.add(verdict)
     assert {None, "rewritten_card", "rewritten_color", "rewritten_target", "rewritten_uno",
             "rewritten_action"} <= verdicts

@@ -8,8 +8,9 @@ import secrets
 import sys
 import time
 import typing
-from collections.abc import AsyncIterator, Callable, Sequence
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
+from contextvars import ContextVar
 from typing import TYPE_CHECKING
 
 from client.i18n import Translator, pick_language, preset_meaning
@@ -23,11 +24,11 @@ from host.settings import (
     TableTimings,
 )
 from host.table_limits import MAX_LIVE_TABLES
-from protocol.address import port_of
+from protocol.address import AddressError, port_of
 from protocol.versions import DEFAULT_PORT
 from unonet import __version__
 from unonet.bot_settings import DEFAULT_BUDGET, POLICY_NAMES, SearchBudget
-from unonet.cli_words import cli_words
+from unonet.cli_words import cli_words, parser_words
 from unonet.errors import EngineError
 from unonet.rules import PRESETS, RulesError, RuleSet, parse_option, playable_presets, preset
 
@@ -56,6 +57,26 @@ def parse_rules(preset_name: str, settings: Sequence[str]) -> RuleSet:
     return preset(preset_name, **overrides)
 
 
+PARSING_IN: ContextVar[str] = ContextVar("unonet_parsing_in", default="en")
+"""The language of the command line being parsed (its --lang, else the locale's): the words of
+its errors, argparse's own included (`Parser`)."""
+
+
+@contextmanager
+def parsing_in(words: Sequence[str]) -> Iterator[str]:
+    """While the command line `words` is parsed, its errors speak its language (returned)."""
+    given = next((word.partition("=")[2] for word in words if word.startswith("--lang=")),
+                 None)
+    if given is None and "--lang" in words[:-1]:
+        given = words[list(words).index("--lang") + 1]
+    lang = pick_language(given, os.environ)
+    token = PARSING_IN.set(lang)
+    try:
+        yield lang
+    finally:
+        PARSING_IN.reset(token)
+
+
 def port_number(text: str) -> int:
     """`--port`: a TCP port, as `unonet join HOST:PORT` takes one (protocol.address.port_of),
     or 0: any free one, which the line to share names."""
@@ -63,8 +84,10 @@ def port_number(text: str) -> int:
         return 0
     try:
         return port_of(text.strip())
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(f"{exc}, or 0 for any free port") from None
+    except AddressError as exc:
+        lang = PARSING_IN.get()
+        why = cli_words(lang, exc.key, **exc.values)
+        raise argparse.ArgumentTypeError(cli_words(lang, "any_port", why=why)) from None
 
 
 def whole_number(flag: str, text: str | int, low: int, high: int) -> int:
@@ -601,7 +624,7 @@ def cmd_bot(args: argparse.Namespace) -> int:
     import trio
 
     from client import netbot
-    from client.cli import parse_address
+    from client.cli import parse_address, unreachable_words
     from client.command_words import command_words
     from client.safe_text import own_name, shown
     from client.tls import (
@@ -647,9 +670,10 @@ def cmd_bot(args: argparse.Namespace) -> int:
             print(words("bot.not_pinned", why=exc), file=sys.stderr)
             return 4
         except CONNECT_FAILURES as exc:
-            failure = connect_failure(exc)
-            print(words("bot.unreachable", address=host_port(address, port),
-                        why=failure.words), file=sys.stderr)
+            failure = connect_failure(exc)  # in English as the system said it (the screen's way)
+            why = failure.words if lang == "en" else unreachable_words(Translator(lang), failure)
+            print(words("bot.unreachable", address=host_port(address, port), why=why),
+                  file=sys.stderr)
             return 1
         think = netbot.DEFAULT_THINK if args.think is None else args.think
         result = await netbot.play(stream, name=name, level=args.policy, table=args.table,
@@ -709,7 +733,9 @@ class Parser(argparse.ArgumentParser):
     the whole usage is. Its subcommands' parsers are of this class too."""
 
     def error(self, message: str) -> typing.NoReturn:
-        self.exit(2, f"unonet: {message} (see {self.prog} --help)\n")
+        lang = PARSING_IN.get()
+        self.exit(2, f"unonet: {parser_words(lang, message)} "
+                     f"{cli_words(lang, 'see_help', prog=self.prog)}\n")
 
 
 def preset_words() -> str:
@@ -917,9 +943,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     if not words or (words[0].startswith("-") and words[0] not in TOP_LEVEL_OPTIONS):
         words.insert(0, "play")  # `unonet` alone, or with play's options, plays
-    args, extra = parser.parse_known_args(words)
-    if extra:
-        parser.error(unrecognized(args, extra))
+    with parsing_in(words) as lang:
+        args, extra = parser.parse_known_args(words)
+        if extra:
+            parser.error(unrecognized(args, extra))
     try:
         result: int = args.func(args)
         return result
@@ -927,8 +954,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"unonet: {exc.message}", file=sys.stderr)
         return 2
     except CommandError as exc:
-        print(f"unonet: {exc.in_language(pick_language(getattr(args, 'lang', None), os.environ))}",
-              file=sys.stderr)
+        print(f"unonet: {exc.in_language(lang)}", file=sys.stderr)
+        return 2
+    except AddressError as exc:  # `unonet bot HOST:PORT`, read as `unonet join` reads it
+        print(f"unonet: {cli_words(lang, exc.key, **exc.values)}", file=sys.stderr)
         return 2
     except ValueError as exc:
         print(f"unonet: {exc}", file=sys.stderr)
@@ -968,7 +997,8 @@ TOP_LEVEL_OPTIONS = ("-h", "--help", "--version")
 def unrecognized(args: argparse.Namespace, extra: list[str]) -> str:
     """argparse's complaint about words no option took, with the likely slip named: a port
     given as a word of its own (`unonet join 10.0.0.5 7077`) rather than after a colon."""
-    message = f"unrecognized arguments: {' '.join(extra)}"
+    lang = PARSING_IN.get()
+    message = cli_words(lang, "unrecognized", words=" ".join(extra))
     address = getattr(args, "address", None)
     if (args.command not in ("join", "bot") or not isinstance(address, str)
             or len(extra) != 1 or not extra[0].isdigit()):
@@ -979,7 +1009,8 @@ def unrecognized(args: argparse.Namespace, extra: list[str]) -> str:
         host = f"[{address}]"  # an IPv6 address takes brackets before its port
     else:
         return message  # a port was given already
-    return f"{message}; the port goes after a colon: unonet {args.command} {host}:{extra[0]}"
+    return cli_words(lang, "port_after_colon", message=message, command=args.command, host=host,
+                     port=extra[0])
 
 
 def _stopped(args: argparse.Namespace) -> int:

@@ -4,6 +4,7 @@ raises a CommandError with one of these keys; English is the text the error carr
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 DEFAULT = "en"
@@ -34,6 +35,20 @@ CLI_WORDS: Mapping[str, Mapping[str, str]] = {
                        "is nothing to carry on",
         "resume_same_table": "--resume {first} and {path}: both are table {table}'s match; "
                              "carry them on at two hosts",
+        "see_help": "(see {prog} --help)",
+        "port_word": "{text} is not a port number ({low} to {high})",
+        "port_range": "{port} is not a port ({low} to {high})",
+        "any_port": "{why}, or 0 for any free port",
+        "address": "expected HOST:PORT, not {text}",
+        "address_colon": "expected a port number after the colon in {text}",
+        "required": "the following arguments are required: {what}",
+        "invalid_choice": "argument {flag}: invalid choice: {value} (choose from {choices})",
+        "expected_one": "argument {flag}: expected one argument",
+        "invalid_value": "argument {flag}: invalid {kind} value: {value}",
+        "unrecognized": "unrecognized arguments: {words}",
+        "argument": "argument {flag}: {message}",
+        "port_after_colon": "{message}; the port goes after a colon: unonet {command} "
+                            "{host}:{port}",
     },
     "it": {
         "not_whole": "{flag} {text}: non è un numero intero",
@@ -62,6 +77,20 @@ CLI_WORDS: Mapping[str, Mapping[str, str]] = {
                        "{scores}): non c'è niente da continuare",
         "resume_same_table": "--resume {first} e {path}: sono entrambi la partita del tavolo "
                              "{table}; continuali con due host",
+        "see_help": "(vedi {prog} --help)",
+        "port_word": "{text} non è un numero di porta (da {low} a {high})",
+        "port_range": "{port} non è una porta (da {low} a {high})",
+        "any_port": "{why}, o 0 per una porta libera qualsiasi",
+        "address": "serve HOST:PORTA, non {text}",
+        "address_colon": "manca il numero di porta dopo i due punti in {text}",
+        "required": "mancano questi argomenti: {what}",
+        "invalid_choice": "{flag}: {value} non è tra le scelte ({choices})",
+        "expected_one": "{flag}: manca il valore",
+        "invalid_value": "{flag}: {value} non è un valore valido ({kind})",
+        "unrecognized": "argomenti non riconosciuti: {words}",
+        "argument": "{flag}: {message}",
+        "port_after_colon": "{message}; la porta va dopo i due punti: unonet {command} "
+                            "{host}:{port}",
     },
     "pt": {
         "not_whole": "{flag} {text}: não é um número inteiro",
@@ -89,6 +118,20 @@ CLI_WORDS: Mapping[str, Mapping[str, str]] = {
                        "não há nada a continuar",
         "resume_same_table": "--resume {first} e {path}: os dois são a partida da mesa "
                              "{table}; continue-os em dois hosts",
+        "see_help": "(veja {prog} --help)",
+        "port_word": "{text} não é um número de porta (de {low} a {high})",
+        "port_range": "{port} não é uma porta (de {low} a {high})",
+        "any_port": "{why}, ou 0 para qualquer porta livre",
+        "address": "esperava HOST:PORTA, não {text}",
+        "address_colon": "falta o número da porta depois dos dois-pontos em {text}",
+        "required": "faltam estes argumentos: {what}",
+        "invalid_choice": "{flag}: {value} não é uma das opções ({choices})",
+        "expected_one": "{flag}: falta o valor",
+        "invalid_value": "{flag}: {value} não é um valor válido ({kind})",
+        "unrecognized": "argumentos não reconhecidos: {words}",
+        "argument": "{flag}: {message}",
+        "port_after_colon": "{message}; a porta vem depois dos dois-pontos: unonet {command} "
+                            "{host}:{port}",
     },
 }
 
@@ -96,3 +139,25 @@ CLI_WORDS: Mapping[str, Mapping[str, str]] = {
 def cli_words(lang: str, key: str, **values: object) -> str:
     """The message `key` in `lang` (English for a language it has not), `values` in it."""
     return CLI_WORDS.get(lang, CLI_WORDS[DEFAULT])[key].format(**values)
+
+
+ARGPARSE_SAYS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("required", re.compile(r"the following arguments are required: (?P<what>.+)")),
+    ("invalid_choice", re.compile(r"argument (?P<flag>\S+): invalid choice: (?P<value>.+) "
+                                  r"\(choose from (?P<choices>.+)\)")),
+    ("expected_one", re.compile(r"argument (?P<flag>\S+): expected one argument")),
+    ("invalid_value", re.compile(r"argument (?P<flag>\S+): invalid (?P<kind>\w+) value: "
+                                 r"(?P<value>.+)")),
+    ("argument", re.compile(r"argument (?P<flag>\S+): (?P<message>.+)")),  # ours, said already
+)
+"""argparse's own complaints (Python's English, whatever the locale), by their shape: said in
+`--lang` with the same parts. What is not among them stays as argparse said it (ours are in
+the user's language already: the argparse types of unonet/cli.py speak it)."""
+
+
+def parser_words(lang: str, message: str) -> str:
+    """An argparse error `message` in `lang`."""
+    for key, shape in ARGPARSE_SAYS:
+        if (found := shape.fullmatch(message)) is not None:
+            return cli_words(lang, key, **found.groupdict())
+    return message

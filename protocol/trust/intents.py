@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from protocol.trust.referee import action_named
 from protocol.trust.results import Violation, ViolationKind
+from protocol.wire_codecs import wire_name
 from unonet import events as ev
 from unonet.actions import (
     Accept,
@@ -99,12 +100,14 @@ class IntentCheck:
         if awaited is None or self.seat is None:
             return []
         named = action_named(event)
+        wanted = awaited.action
+        if isinstance(wanted, Play) and awaited.played:
+            # The cards of one play are laid one right after another (the engine lays them
+            # in one go): any other event, whatever it names, shows the rest was not played.
+            return self._next_card(awaited, wanted, named, event)
         if named is None:
             return []
         seat, done = named
-        wanted = awaited.action
-        if isinstance(wanted, Play) and awaited.played:
-            return self._next_card(awaited, wanted, seat, done)
         if isinstance(event, ev.JumpInRefused) and seat == self.seat and isinstance(wanted, Play):
             self._awaited = None  # the whole play, turned down by the host's clock
             if event.card == wanted.card:
@@ -115,7 +118,7 @@ class IntentCheck:
             self._awaited = None
             return [self._changed(ViolationKind.REWRITTEN_ACTION, wanted, seat, done)]
         if isinstance(wanted, Play) and isinstance(done, Play):
-            return self._next_card(awaited, wanted, seat, done)
+            return self._next_card(awaited, wanted, named, event)
         self._awaited = None
         kind = _difference(wanted, done)
         if kind is not None:
@@ -123,20 +126,23 @@ class IntentCheck:
         self.checked += 1
         return []
 
-    def _next_card(self, awaited: _Awaited, wanted: Play, seat: int,
-                   done: Action) -> list[Violation]:
-        """The next card of the intent's play: its card, and on the last one the colour named
-        and the UNO called (the engine writes them there, none on the cards before)."""
+    def _next_card(self, awaited: _Awaited, wanted: Play, named: tuple[int, Action] | None,
+                   event: ev.Event) -> list[Violation]:
+        """The next card of the intent's play (`event`, naming `named`): its card, and on the
+        last one the colour named and the UNO called (the engine writes them there, none on
+        the cards before)."""
         cards = _cards_of(wanted)
         index = awaited.played
         last = index == len(cards) - 1
         expected = Play(cards[index], wanted.color if last else None, wanted.uno and last)
-        if seat != self.seat or not isinstance(done, Play):
+        if named is None or named[0] != self.seat or not isinstance(named[1], Play):
             self._awaited = None
+            then = (wire_name(type(event)) if named is None
+                    else f"{self._someone(named[0])} {self._words(named[1])}")
             return [Violation(ViolationKind.REWRITTEN_CARD,
                               f"you played {self._cards(cards)}; the host recorded only "
-                              f"{self._cards(cards[:index])}, then "
-                              f"{self._someone(seat)} {self._words(done)}")]
+                              f"{self._cards(cards[:index])}, then {then}")]
+        seat, done = named
         kind = _difference(expected, done)
         if kind is not None:
             self._awaited = None

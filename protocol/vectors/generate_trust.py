@@ -273,7 +273,7 @@ def sign_vectors() -> dict[str, Any]:
 def intent_vectors() -> dict[str, Any]:
     """Each case: an intent seat 1 sent and the host accepted, then the events that followed
     it, and what the sender's check says: nothing (the record is the intent) or the kind of
-    the first violation (SPEC.md 11.6, [UNO-11-36])."""
+    the first violation, and at which event it knows it (SPEC.md 11.6, [UNO-11-36])."""
     wild, red5, red5b, red6, skip = 100, 9, 10, 11, 19
     red, blue = Color.RED, Color.BLUE
 
@@ -282,49 +282,56 @@ def intent_vectors() -> dict[str, Any]:
         return ev.CardPlayed(seat, card, (0, index), color, uno)
 
     swap = ev.HandsMoved(((1, 2, ((0, 1),)), (2, 1, ((0, 2),))), "seven")
-    cases: list[tuple[str, Action, list[ev.Event], str | None]] = [
+    cases: list[tuple[str, Action, list[ev.Event], str | None, int | None]] = [
         ("a wild played naming red, recorded so", Play(wild, red),
-         [played(wild, 30, red)], None),
+         [played(wild, 30, red)], None, None),
         ("a wild played naming red, recorded naming blue", Play(wild, red),
-         [played(wild, 30, blue)], "rewritten_color"),
-        ("another card recorded", Play(red5), [played(red6, 31)], "rewritten_card"),
+         [played(wild, 30, blue)], "rewritten_color", 0),
+        ("another card recorded", Play(red5), [played(red6, 31)], "rewritten_card", 0),
         ("a play calling UNO, recorded without it", Play(red5, uno=True),
-         [played(red5, 31)], "rewritten_uno"),
+         [played(red5, 31)], "rewritten_uno", 0),
         ("a run of two, recorded whole", Play(red5, also=(red6,)),
-         [ev.JumpedIn(1, "sequence"), played(red5, 31), played(red6, 32)], None),
+         [ev.JumpedIn(1, "sequence"), played(red5, 31), played(red6, 32)], None, None),
         ("a multiple of two, recorded with one card only", Play(red5, also=(red5b,)),
-         [played(red5, 31), ev.TurnStarted(2, 1)], "rewritten_card"),
-        ("a colour named, recorded so", ChooseColor(blue), [ev.ColorChosen(1, blue)], None),
+         [played(red5, 31), ev.TurnStarted(2, 1)], "rewritten_card", 1),
+        ("a run of two, its second card recorded as another seat's", Play(red5, also=(red6,)),
+         [played(red5, 31), played(red6, 32, seat=2)], "rewritten_card", 1),
+        ("a colour named, recorded so", ChooseColor(blue), [ev.ColorChosen(1, blue)], None,
+         None),
         ("a colour named, recorded as another", ChooseColor(blue), [ev.ColorChosen(1, red)],
-         "rewritten_color"),
-        ("a 7's swap with seat 2, recorded so", ChooseTarget(2), [swap], None),
+         "rewritten_color", 0),
+        ("a 7's swap with seat 2, recorded so", ChooseTarget(2), [swap], None, None),
         ("a 7's swap with seat 2, given to seat 3", ChooseTarget(2),
          [ev.HandsMoved(((1, 3, ((0, 1),)), (3, 1, ((0, 3),))), "seven")],
-         "rewritten_target"),
-        ("a catch of seat 2, recorded so", Catch(2), [ev.UnoCaught(1, 2, 2)], None),
+         "rewritten_target", 0),
+        ("a catch of seat 2, recorded so", Catch(2), [ev.UnoCaught(1, 2, 2)], None, None),
         ("a challenge, recorded as taking the draw", Challenge(),
          [ev.CardsDrawn(1, ((0, 40), (0, 41), (0, 42), (0, 43)), "wild_draw_four")],
-         "rewritten_action"),
-        ("a challenge, recorded so", Challenge(), [ev.Challenged(1, 0, False)], None),
+         "rewritten_action", 0),
+        ("a challenge, recorded so", Challenge(), [ev.Challenged(1, 0, False)], None, None),
         ("the buzzer, recorded as another seat's", Buzz(), [ev.Buzzed(2, 1)],
-         "rewritten_action"),
-        ("a jump-in the host judges late", Play(skip), [ev.JumpInRefused(1, skip, 50)], None),
-        ("a draw, recorded so", Draw(), [ev.CardsDrawn(1, ((0, 44),), "draw")], None),
+         "rewritten_action", 0),
+        ("a jump-in the host judges late", Play(skip), [ev.JumpInRefused(1, skip, 50)], None,
+         None),
+        ("a draw, recorded so", Draw(), [ev.CardsDrawn(1, ((0, 44),), "draw")], None, None),
         ("a pass, recorded as a draw", Pass(), [ev.CardsDrawn(1, ((0, 44),), "draw")],
-         "rewritten_action"),
-        ("an accepted move never recorded", Pass(), [], "rewritten_action"),
+         "rewritten_action", 0),
+        ("an accepted move never recorded", Pass(), [], "rewritten_action", None),
     ]
     return {
         "description": "A seat's accepted intents against the record (SPEC.md 11.6, "
                        "[UNO-11-36]): feed `intent` as accepted from `seat`, then each map of "
                        "`events` (an event message's `event`) in order, then end the wait (the "
-                       "round's audit); `verdict` is the kind of the first violation, or null. "
-                       "Cards are ids of the classic deck.",
+                       "round's audit); `verdict` is the kind of the first violation, or null; "
+                       "`at` is the index in `events` of the event at which the sender finds "
+                       "it, or null (found only when the wait ends, or none). Cards are ids "
+                       "of the classic deck.",
         "inputs": {"deck": "classic"},
         "cases": [
             {"seat": 1, "case": name, "intent": encode_action(action),
-             "events": [encode_event(event) for event in events], "verdict": verdict}
-            for name, action, events, verdict in cases
+             "events": [encode_event(event) for event in events], "verdict": verdict,
+             "at": at}
+            for name, action, events, verdict, at in cases
         ],
     }
 
