@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from client.lobby import LobbyCommand, LobbyState, TableInfo
-from protocol.trust.checked_round import RoundStatus
+from protocol.trust.results import RoundStatus
 from unonet.actions import Action
 from unonet.cards import DeckManifest
 from unonet.events import Event
