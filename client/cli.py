@@ -30,6 +30,7 @@ import sys
 from collections.abc import Callable, Mapping
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import TextIO
 
@@ -40,10 +41,8 @@ from client.guest import CLOSE_GRACE, LinkMain, NetworkLink
 from client.host_key import fingerprint_lines, sentence, warning_text
 from client.i18n import Translator, pick_language
 from client.known_hosts import KnownHosts, address_key, config_dir
-from client.link import Hosting, HostKeyWarning, Update
-from client.link_session import Command
+from client.link import Command, Hosting, HostKeyWarning, Update
 from client.model import ClientModel, Screen
-from client.network import LinkConfig, run_link
 from client.render import connection_line
 from client.safe_text import own_name, shown
 from client.seat_tokens import SeatTokens
@@ -272,13 +271,15 @@ def run_join(
     except (JoinError, ValueError) as exc:
         print(f"unonet: {shown(str(exc), keep_newlines=True)}", file=err)
         return 2
+    from client.network import LinkConfig, run_link  # the link's own code: see play_main
+
     table = 0 if args.spectate and args.table is None else args.table
     config = LinkConfig(host, port, name=args.name, tls=not args.no_tls, pin=pin,
                         known_hosts=None if args.no_tls else hosts, table=table,
                         transcripts=config_dir(), seat_tokens=SeatTokens(),
                         spectate=args.spectate)
     log_to_file(config_dir() / "client.log")
-    link = NetworkLink.to_host(config)
+    link = NetworkLink(partial(run_link, config))
     app = build(link, args, env)
     asyncio.run(run_screen(app, link))
     again = " ".join(["unonet join", args.address,
@@ -302,6 +303,10 @@ def play_main(
 
     async def main(commands: trio.MemoryReceiveChannel[Command],
                    updates: trio.MemorySendChannel[Update]) -> None:
+        # Imported here, after the screen's first frame: the link's code brings the trust
+        # verifier, the transcripts and the wire codecs (tests/test_cli_speed.py holds it so).
+        from client.network import LinkConfig, run_link
+
         async with start_local_host(args) as address:
             if address.place in (OWN_HOST, None):  # `unonet host`, or play's own table
                 await updates.send(Hosting())  # the quit prompt and the chat say what q ends

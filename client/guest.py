@@ -18,15 +18,21 @@ from __future__ import annotations
 import asyncio
 import math
 from collections.abc import Awaitable, Callable
-from functools import partial
 
 import outcome
 import trio
 
-from client.link import ConnectionChanged, Deliver, Refused, Update
-from client.link_session import Chat, CloseLink, Command
+from client.link import (
+    NOT_CONNECTED,
+    Chat,
+    CloseLink,
+    Command,
+    ConnectionChanged,
+    Deliver,
+    Refused,
+    Update,
+)
 from client.lobby import LobbyCommand
-from client.network import NOT_CONNECTED, LinkConfig, run_link
 from unonet.actions import Action
 
 LinkMain = Callable[
@@ -55,10 +61,6 @@ class NetworkLink:
         self._closing = False
         self._done: asyncio.Future[outcome.Outcome[object]] | None = None
         self.last_state: ConnectionChanged | None = None
-
-    @classmethod
-    def to_host(cls, config: LinkConfig) -> NetworkLink:
-        return cls(partial(run_link, config))
 
     # -- the TableLink protocol --------------------------------------------------------------
 

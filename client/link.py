@@ -1,4 +1,5 @@
-"""The seam between the terminal UI and the network: `TableLink`, and the updates it delivers.
+"""The seam between the terminal UI and the network: `TableLink`, the updates it delivers and
+the commands it carries.
 
 The UI never touches sockets, msgpack or trio. It talks to one object implementing `TableLink`
 and receives `Update` values through the callback it gave to `start`. The network glue (trio in
@@ -258,6 +259,24 @@ Update = (
 )
 
 Deliver = Callable[[Update], None]
+
+NOT_CONNECTED = "not_connected"
+"""The code of a `Refused` the link gives itself: no connection carries the request now."""
+
+
+@dataclass(frozen=True)
+class Chat:
+    text: str
+
+
+@dataclass(frozen=True)
+class CloseLink:
+    """The player leaves."""
+
+
+Command = Action | LobbyCommand | Chat | CloseLink
+"""What a link carries from the screen to the network: the `send_*` calls and `close`, as
+values (the network's side, client/link_session.py, takes them one by one)."""
 
 CONNECTION_STATES = ("connecting", "connected", "reconnecting", "lost", "closed")
 
