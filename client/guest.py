@@ -23,6 +23,7 @@ import outcome
 import trio
 
 from client.link import (
+    CLOSE_GRACE,
     NOT_CONNECTED,
     Chat,
     CloseLink,
@@ -43,9 +44,6 @@ LinkMain = Callable[
 UPDATE_BUFFER = 256
 """Updates waiting for the pump; the pump runs on the same thread, so this rarely fills, and
 when it does the reader waits (backpressure) instead of growing without bound."""
-
-CLOSE_GRACE = 2.0
-"""Seconds the link gets to say bye and close after the player leaves, before it is cancelled."""
 
 
 class NetworkLink:

@@ -281,6 +281,10 @@ values (the network's side, client/link_session.py, takes them one by one)."""
 CONNECTION_STATES = ("connecting", "connected", "reconnecting", "lost", "closed")
 
 
+CLOSE_GRACE = 2.0
+"""Seconds the link gets to say bye and close after the player leaves, before it is cancelled."""
+
+
 class TableLink(Protocol):
     """What the UI needs from the network: three ways to send, one way to receive."""
 
