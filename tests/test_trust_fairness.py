@@ -27,8 +27,9 @@ from trust_sim import (
 )
 
 from protocol.limits import AUDIT_DEADLINE
-from protocol.trust import HostCommitments, TrustVerifier
+from protocol.trust.host import HostCommitments
 from protocol.trust.results import Verified, Violation, ViolationKind
+from protocol.trust.verifier import TrustVerifier
 from unonet import events as ev
 from unonet.actions import (
     Accept,
