@@ -35,7 +35,10 @@ class Terminal:
     def __init__(self, tmp: Path, command: str, columns: int = 100, rows: int = 30) -> None:
         self.socket = str(tmp / f"tmux-{next(Terminal.opened)}.sock")
         self.name = "unonet"
-        env = {**os.environ, "UNONET_HOME": str(tmp / "home"), "NO_COLOR": "1",
+        # Not COLUMNS and LINES: pytest-xdist's workers set them to 80x24, and a program
+        # asking for its terminal's size (shutil.get_terminal_size) believes them first.
+        env = {**{k: v for k, v in os.environ.items() if k not in {"COLUMNS", "LINES"}},
+               "UNONET_HOME": str(tmp / "home"), "NO_COLOR": "1",
                "TERM": "xterm-256color", "LANGUAGE": "en", "LC_ALL": "C.UTF-8"}
         self.env = env
         self._tmux("new-session", "-d", "-s", self.name, "-x", str(columns), "-y", str(rows),
