@@ -86,9 +86,9 @@ VARIANT = Option(
         "their events in 9.2). A variant sets the options its rules fix and refuses any other "
         "value of them with `invalid_rules`, even one given in `options` that is the official "
         "default (No Mercy refuses `draw_when_playable: \"allowed\"`, which it would otherwise "
-        "play as forbidden); an option it only starts with (No Mercy's defaults, 9.2) takes the "
-        "variant's value when a table takes the variant up, and any value given (RULEBOOK.md "
-        "sections 3 and 4)"
+        "play as forbidden). An option it only starts with (No Mercy's defaults, 9.2) takes the "
+        "variant's value when a table takes the variant up, and any value given replaces it "
+        "(RULEBOOK.md sections 3 and 4)"
     ),
     untried=(
         "each variant has its own property tests "
