@@ -16,6 +16,9 @@
 `play` starts a host in the same process (the factory comes from unonet/cli.py: client never
 imports host), on 127.0.0.1 with an ephemeral port, inside the client's own trio run, and joins
 it; the player is made ready at once, so the match starts against the bots.
+
+Both draw the screen first: the network link (trio, the link session, the trust verifier) is
+loaded and started once the first frame is up (`LateNetworkLink`), and play's host after it.
 """
 
 from __future__ import annotations
@@ -30,38 +33,43 @@ import sys
 from collections.abc import Callable, Mapping
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
-from typing import TextIO
-
-import trio
+from typing import TYPE_CHECKING, TextIO
 
 from client.app import ClientApp, build
-from client.guest import CLOSE_GRACE, LinkMain, NetworkLink
 from client.host_key import fingerprint_lines, sentence, warning_text
 from client.i18n import Translator, pick_language
 from client.known_hosts import KnownHosts, address_key, config_dir
-from client.link import Hosting, HostKeyWarning, Update
-from client.link_session import Command
+from client.link import (
+    CLOSE_GRACE,
+    Command,
+    ConnectionChanged,
+    Deliver,
+    Hosting,
+    HostKeyWarning,
+    Update,
+)
+from client.lobby import LobbyCommand
 from client.model import ClientModel, Screen
-from client.network import LinkConfig, run_link
 from client.render import connection_line
 from client.safe_text import own_name, shown
 from client.seat_tokens import SeatTokens
-from client.tls import (
-    CONNECT_FAILURES,
-    CONNECT_TIMEOUT,
-    ConnectFailure,
-    connect_failure,
-    format_fingerprint,
-    normalize_pin,
-    open_pinned_stream,
-)
 from protocol.address import AddressError, host_port, port_of
-from protocol.fingerprint import PinError
+from protocol.fingerprint import PinError, format_fingerprint, normalize_pin
 from protocol.text import TextRefused
 from protocol.versions import DEFAULT_PORT
+from unonet.actions import Action
 from unonet.cli_words import cli_words
 from unonet.terminal_text import laid_out
+
+# trio, TLS and the link's own code are imported where they are used: `unonet play` draws its
+# first screen before any of them has loaded (tests/test_first_screen.py holds it so).
+if TYPE_CHECKING:
+    import trio
+
+    from client.guest import LinkMain, NetworkLink
+    from client.tls import ConnectFailure
 
 log = logging.getLogger("unonet.client.cli")
 
@@ -156,15 +164,6 @@ def player_name(args: argparse.Namespace, environ: Mapping[str, str]) -> str:
 # -- trust on first use ------------------------------------------------------------------------
 
 
-async def probe_fingerprint(host: str, port: int, timeout: float = CONNECT_TIMEOUT) -> bytes:
-    """The fingerprint the host shows; nothing is sent over the TLS connection."""
-    with trio.fail_after(timeout):
-        tcp = await trio.open_tcp_stream(host, port)
-    stream, seen = await open_pinned_stream(tcp, None, handshake_timeout=timeout)
-    await trio.aclose_forcefully(stream)
-    return seen
-
-
 def resolve_pin(
     args: argparse.Namespace,
     host: str,
@@ -179,6 +178,10 @@ def resolve_pin(
     """The explicit pin to pass the link, or None when known_hosts holds the answer (or TLS is
     off). First contact is settled here: shown, accepted (or not), remembered, in the
     player's words (`tr`, English by default), each sentence wrapped to the terminal."""
+    import trio  # the probe's trio run and TLS: only `join` needs them, before its screen
+
+    from client.tls import CONNECT_FAILURES, connect_failure, probe_fingerprint
+
     tr = tr or Translator("en")
     if args.no_tls:
         return None
@@ -244,7 +247,72 @@ def log_to_file(path: Path) -> None:
     logging.getLogger("unonet").setLevel(logging.INFO)
 
 
-async def run_screen(app: ClientApp, link: NetworkLink) -> None:
+class LateNetworkLink:
+    """The TableLink of `join` and `play`: a NetworkLink (client/guest.py) made and started
+    on the asyncio loop's turn after the screen starts it, once its first frame is drawn, so
+    that `unonet play` shows its screen before trio and the link's code have loaded (issue
+    43: within 0.5 s). What the screen sends before then waits here, in order. A link that
+    cannot start is a lost connection, said on the screen and raised by `wait_closed`, as a
+    failure inside trio is."""
+
+    def __init__(self, main: LinkMain) -> None:
+        self._main = main
+        self._network: NetworkLink | None = None
+        self._waiting: list[Callable[[NetworkLink], None]] = []
+        self._failed: Exception | None = None
+        self._lost: ConnectionChanged | None = None  # what the screen was told of that
+
+    def start(self, deliver: Deliver) -> None:
+        asyncio.get_running_loop().call_soon(self._start_network, deliver)
+
+    def _start_network(self, deliver: Deliver) -> None:
+        try:
+            from client.guest import NetworkLink
+
+            network = NetworkLink(self._main)
+            network.start(deliver)
+        except Exception as exc:
+            self._failed = exc
+            self._lost = ConnectionChanged("lost", f"the network code failed: {exc!r}")
+            deliver(self._lost)
+            return
+        self._network = network
+        for send in self._waiting:
+            send(network)
+        self._waiting.clear()
+
+    def _forward(self, send: Callable[[NetworkLink], None]) -> None:
+        if self._network is None:
+            self._waiting.append(send)
+        else:
+            send(self._network)
+
+    def send_intent(self, action: Action) -> None:
+        self._forward(lambda network: network.send_intent(action))
+
+    def send_lobby(self, command: LobbyCommand) -> None:
+        self._forward(lambda network: network.send_lobby(command))
+
+    def send_chat(self, text: str) -> None:
+        self._forward(lambda network: network.send_chat(text))
+
+    def close(self) -> None:
+        self._forward(lambda network: network.close())
+
+    @property
+    def last_state(self) -> ConnectionChanged | None:
+        """What the link last said of its connection (None before it said anything)."""
+        return self._network.last_state if self._network is not None else self._lost
+
+    async def wait_closed(self) -> None:
+        """Wait for the network link's orderly end; re-raise what ended it if it failed."""
+        if self._failed is not None:
+            raise self._failed
+        if self._network is not None:
+            await self._network.wait_closed()
+
+
+async def run_screen(app: ClientApp, link: LateNetworkLink) -> None:
     """The app on this asyncio loop (trio joins as its guest); then the link's orderly end."""
     try:
         await app.run_async()
@@ -253,13 +321,13 @@ async def run_screen(app: ClientApp, link: NetworkLink) -> None:
         await asyncio.wait_for(link.wait_closed(), CLOSE_GRACE + 5)
 
 
-def _finish(link: NetworkLink, model: ClientModel, stderr: TextIO,
+def _finish(state: ConnectionChanged | None, model: ClientModel, stderr: TextIO,
             again: str | None = None) -> int:
     """The exit status, and what the screen showed last of a connection lost, in the player's
     words: a changed fingerprint's whole warning (the screen may have been too small for it),
     else why the connection ended. A player who left a match in progress is told that a bot
-    plays the seat and the command that takes it back (`again`)."""
-    state = link.last_state
+    plays the seat and the command that takes it back (`again`). `state`: what the link
+    last said of its connection."""
     if state is None or state.state != "lost":
         if again is not None and left_a_match(model):
             table = model.lobby.name if model.lobby is not None else "?"
@@ -302,19 +370,21 @@ def run_join(
     except (JoinError, ValueError) as exc:  # a warning comes laid out already
         complain(shown(str(exc), keep_newlines=True), err)
         return 2
+    from client.network import LinkConfig, run_link
+
     table = 0 if args.spectate and args.table is None else args.table
     config = LinkConfig(host, port, name=args.name, tls=not args.no_tls, pin=pin,
                         known_hosts=None if args.no_tls else hosts, table=table,
                         transcripts=config_dir(), seat_tokens=SeatTokens(),
                         spectate=args.spectate)
     log_to_file(config_dir() / "client.log")
-    link = NetworkLink.to_host(config)
+    link = LateNetworkLink(partial(run_link, config))
     app = build(link, args, env)
     asyncio.run(run_screen(app, link))
     again = " ".join(["unonet join", args.address,
                       *(["--pin", args.fingerprint] if args.fingerprint else []),
                       *(["--no-tls"] if args.no_tls else [])])
-    return _finish(link, app.model, err, again)
+    return _finish(link.last_state, app.model, err, again)
 
 
 def complain(why: str, err: TextIO) -> None:
@@ -341,6 +411,8 @@ def play_main(
 
     async def main(commands: trio.MemoryReceiveChannel[Command],
                    updates: trio.MemorySendChannel[Update]) -> None:
+        from client.network import LinkConfig, run_link  # runs after the first frame
+
         async with start_local_host(args) as address:
             if address.place in (OWN_HOST, None):  # `unonet host`, or play's own table
                 await updates.send(Hosting())  # the quit prompt and the chat say what q ends
@@ -376,7 +448,7 @@ def run_play(
     except JoinError as exc:
         complain(shown(str(exc)), sys.stderr)
         return 2
-    link = NetworkLink(play_main(args, start_local_host, args.name, auto_ready=auto_ready))
+    link = LateNetworkLink(play_main(args, start_local_host, args.name, auto_ready=auto_ready))
     app = build(link, args, env)
     asyncio.run(run_screen(app, link))
-    return _finish(link, app.model, sys.stderr)
+    return _finish(link.last_state, app.model, sys.stderr)

@@ -19,15 +19,22 @@ import asyncio
 import logging
 import math
 from collections.abc import Awaitable, Callable
-from functools import partial
 
 import outcome
 import trio
 
-from client.link import ConnectionChanged, Deliver, Refused, Update
-from client.link_session import Chat, CloseLink, Command
+from client.link import (
+    CLOSE_GRACE,
+    NOT_CONNECTED,
+    Chat,
+    CloseLink,
+    Command,
+    ConnectionChanged,
+    Deliver,
+    Refused,
+    Update,
+)
 from client.lobby import LobbyCommand
-from client.network import NOT_CONNECTED, LinkConfig, run_link
 from unonet.actions import Action
 
 log = logging.getLogger("unonet.client.guest")
@@ -40,9 +47,6 @@ LinkMain = Callable[
 UPDATE_BUFFER = 256
 """Updates waiting for the pump; the pump runs on the same thread, so this rarely fills, and
 when it does the reader waits (backpressure) instead of growing without bound."""
-
-CLOSE_GRACE = 2.0
-"""Seconds the link gets to say bye and close after the player leaves, before it is cancelled."""
 
 
 class NetworkLink:
@@ -58,10 +62,6 @@ class NetworkLink:
         self._closing = False
         self._done: asyncio.Future[outcome.Outcome[object]] | None = None
         self.last_state: ConnectionChanged | None = None
-
-    @classmethod
-    def to_host(cls, config: LinkConfig) -> NetworkLink:
-        return cls(partial(run_link, config))
 
     # -- the TableLink protocol --------------------------------------------------------------
 

@@ -461,9 +461,9 @@ EN: dict[str, str] = {
     "ui.mercy_near": "Mercy rule at {limit}: {left} more and you are out",
     "ui.mercy_short": "out in {left}",
     "ui.out_points": "out +{points}",
-    "help.no_mercy": "No Mercy: a count in red with ! is near the Mercy rule (25 cards: out of "
-                     "the round, 250 points); a Color Roulette's colour is named by the next "
-                     "player",
+    "help.no_mercy": "No Mercy: a count in red with ! is near the Mercy rule ({limit} cards: out "
+                     "of the round, 250 points)",
+    "help.roulette": "No Mercy: a Color Roulette's colour is named by the next player",
     "help.codes_no_mercy": "No Mercy: DA Discard All, SE Skip Everyone, +4 Draw Four, WR+4 "
                            "Wild Reverse Draw Four, W+6, W+10, WCR Color Roulette",
     "ui.watching_turn": "You are watching: {name}'s turn.",
@@ -945,8 +945,8 @@ IT: dict[str, str] = {
     "ui.mercy_short": "fuori tra {left}",
     "ui.out_points": "fuori +{points}",
     "help.no_mercy": "Senza pietà: un numero in rosso con ! è vicino alla regola della pietà "
-                     "(25 carte: fuori dalla manche, 250 punti); il colore della Roulette lo "
-                     "sceglie il giocatore seguente",
+                     "({limit} carte: fuori dalla manche, 250 punti)",
+    "help.roulette": "Senza pietà: il colore della Roulette lo sceglie il giocatore seguente",
     "help.codes_no_mercy": "Senza pietà: DA Getta tutto, SE Salta tutti, +4 Pesca quattro, "
                            "WR+4 Jolly Inverti +4, W+6, W+10, WCR Roulette dei colori",
     "ui.watching_turn": "Stai guardando: tocca a {name}.",
@@ -1431,8 +1431,8 @@ PT: dict[str, str] = {
     "ui.mercy_short": "fora em {left}",
     "ui.out_points": "fora +{points}",
     "help.no_mercy": "No Mercy: uma contagem em vermelho com ! está perto da regra da "
-                     "misericórdia (25 cartas: fora da rodada, 250 pontos); a cor da Roleta "
-                     "é escolhida pelo próximo jogador",
+                     "misericórdia ({limit} cartas: fora da rodada, 250 pontos)",
+    "help.roulette": "No Mercy: a cor da Roleta é escolhida pelo próximo jogador",
     "help.codes_no_mercy": "No Mercy: DA Descartar Tudo, SE Pular Todos, +4 Comprar Quatro, "
                            "WR+4 Coringa Inverter +4, W+6, W+10, WCR Roleta de Cores",
     "ui.watching_turn": "Você está assistindo: vez de {name}.",

@@ -1,4 +1,5 @@
-"""The seam between the terminal UI and the network: `TableLink`, and the updates it delivers.
+"""The seam between the terminal UI and the network: `TableLink`, the updates it delivers and
+the commands it carries.
 
 The UI never touches sockets, msgpack or trio. It talks to one object implementing `TableLink`
 and receives `Update` values through the callback it gave to `start`. The network glue (trio in
@@ -23,7 +24,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from client.lobby import LobbyCommand, LobbyState, TableInfo
-from protocol.trust.checked_round import RoundStatus
+from protocol.trust.results import RoundStatus
 from unonet.actions import Action
 from unonet.cards import DeckManifest
 from unonet.events import Event
@@ -259,7 +260,29 @@ Update = (
 
 Deliver = Callable[[Update], None]
 
+NOT_CONNECTED = "not_connected"
+"""The code of a `Refused` the link gives itself: no connection carries the request now."""
+
+
+@dataclass(frozen=True)
+class Chat:
+    text: str
+
+
+@dataclass(frozen=True)
+class CloseLink:
+    """The player leaves."""
+
+
+Command = Action | LobbyCommand | Chat | CloseLink
+"""What a link carries from the screen to the network: the `send_*` calls and `close`, as
+values (the network's side, client/link_session.py, takes them one by one)."""
+
 CONNECTION_STATES = ("connecting", "connected", "reconnecting", "lost", "closed")
+
+
+CLOSE_GRACE = 2.0
+"""Seconds the link gets to say bye and close after the player leaves, before it is cancelled."""
 
 
 class TableLink(Protocol):

@@ -16,7 +16,10 @@ from typing import Any
 from client import wire
 from client.bounds import BoundsError, check_event, check_view
 from client.link import (
+    Chat,
     ChatReceived,
+    CloseLink,
+    Command,
     ConnectionChanged,
     GameEvent,
     LobbyChanged,
@@ -30,7 +33,7 @@ from client.link import (
     Update,
 )
 from client.link import TrustReport as LinkTrustReport
-from client.lobby import LOBBY_COMMANDS, JoinTable, Leave, LobbyCommand, LobbyState, Spectate
+from client.lobby import LOBBY_COMMANDS, JoinTable, Leave, LobbyState, Spectate
 from client.safe_text import own_name
 from client.seat_tokens import SeatSlot
 from client.transcript import TranscriptWriter
@@ -66,19 +69,6 @@ our seat's old connection had not yet been seen to drop, SPEC [UNO-6-11])."""
 
 RETRY_BYES = frozenset({"shutting_down", "restart"})
 """A host that says it is going away may come back from its journal: the token still works."""
-
-
-@dataclass(frozen=True)
-class Chat:
-    text: str
-
-
-@dataclass(frozen=True)
-class CloseLink:
-    """The player leaves."""
-
-
-Command = Action | LobbyCommand | Chat | CloseLink
 
 
 @dataclass(frozen=True)

@@ -61,8 +61,7 @@ from protocol.client_session import Snapshot as WireSnapshot
 from protocol.client_session import TrustReport as WireTrustReport
 from protocol.errors import ProtocolError
 from protocol.limits import LENGTH_PREFIX_SIZE, RATE_BURST, RATE_PER_SECOND, RECEIVE_CHUNK
-from protocol.trust.checked_round import RoundStatus
-from protocol.trust.results import Violation
+from protocol.trust.results import RoundStatus, Violation
 from unonet.actions import Action, Buzz, CallUno, Catch, Play
 from unonet.bot_settings import HUMAN_REACTION
 from unonet.bots import Bot, SearchBudget, make_bot

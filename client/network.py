@@ -31,16 +31,17 @@ import trio
 
 from client.host_key import warning_text
 from client.known_hosts import KnownHosts, Seen, address_key
-from client.link import ConnectionChanged, HostKeyWarning, LocalNews, Refused, Update
-from client.link_session import (
-    RETRY_BYES,
-    STOP_WAYS,
+from client.link import (
+    NOT_CONNECTED,
     CloseLink,
     Command,
-    Ended,
-    LinkSession,
-    Output,
+    ConnectionChanged,
+    HostKeyWarning,
+    LocalNews,
+    Refused,
+    Update,
 )
+from client.link_session import RETRY_BYES, STOP_WAYS, Ended, LinkSession, Output
 from client.seat_tokens import NO_FINGERPRINT, TOKEN_LIFETIME, SeatSlot, SeatTokens
 from client.tls import (
     ALPN,
@@ -67,7 +68,6 @@ from protocol.limits import (
 
 log = logging.getLogger("unonet.client.network")
 
-NOT_CONNECTED = "not_connected"
 SEND_FAILURE_GRACE = 1.0
 """Seconds the reader may still read after a send failed, to learn why the host closed."""
 

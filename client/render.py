@@ -1428,7 +1428,8 @@ def help_keys(model: ClientModel, plain: bool) -> list[str]:
     if rules is None or rules.seven_zero:
         keys.append("help.target")
     keys += ["help.colors", *(["help.flip", "help.sides"] if model.flip else []),
-             *(["help.no_mercy"] if model.no_mercy else []),
+             *(["help.roulette"] if model.no_mercy else []),
+             *(["help.no_mercy"] if model.no_mercy and model.hand_limit is not None else []),
              *(["help.penalize"] if model.is_owner else []), "help.chat", "help.trust"]
     if screen is Screen.ROUND_END:
         keys.insert(0, "help.ready_round")
@@ -1445,7 +1446,8 @@ def help_keys(model: ClientModel, plain: bool) -> list[str]:
 def help_entries(model: ClientModel, plain: bool) -> list[str]:
     """The help's lines in words (help_keys, with the numbers they name)."""
     values: dict[str, dict[str, object]] = {
-        **HELP_VALUES, "help.bots": {"level": model.tr(f"level.{model.bot_level}")}}
+        **HELP_VALUES, "help.bots": {"level": model.tr(f"level.{model.bot_level}")},
+        "help.no_mercy": {"limit": model.hand_limit}}
     return [model.tr(key, **values.get(key, {})) for key in help_keys(model, plain)]
 
 

@@ -42,6 +42,7 @@ __all__ = [
     "normalize_pin",
     "open_pinned_stream",
     "peer_fingerprint",
+    "probe_fingerprint",
 ]
 
 SERVER_NAME = "uno-host"
@@ -173,3 +174,12 @@ async def open_pinned_stream(
         await trio.aclose_forcefully(stream)
         raise
     return stream, actual
+
+
+async def probe_fingerprint(host: str, port: int, timeout: float = CONNECT_TIMEOUT) -> bytes:
+    """The fingerprint the host shows; nothing is sent over the TLS connection."""
+    with trio.fail_after(timeout):
+        tcp = await trio.open_tcp_stream(host, port)
+    stream, seen = await open_pinned_stream(tcp, None, handshake_timeout=timeout)
+    await trio.aclose_forcefully(stream)
+    return seen

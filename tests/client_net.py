@@ -15,8 +15,8 @@ from typing import TypeVar
 
 import trio
 
-from client.link import ConnectionChanged, GameEvent, Refused, Snapshot, Update
-from client.link_session import CloseLink, Command, LinkSession
+from client.link import CloseLink, Command, ConnectionChanged, GameEvent, Refused, Snapshot, Update
+from client.link_session import LinkSession
 from client.lobby import SetReady
 from client.network import LinkConfig, open_stream, run_link
 from host.registry import Registry

@@ -22,7 +22,8 @@ from unonet.round import Round
 from unonet.rules import RuleSet
 
 SEED = b"no-mercy-scenario"
-NO_MERCY = RuleSet(variant="no_mercy")
+NO_MERCY = RuleSet().with_options({"variant": "no_mercy"})
+"""No Mercy as Mattel plays it: the variant's defaults (unonet.no_mercy_deck.NO_MERCY_DEFAULTS)."""
 
 
 def no_mercy_match(seats: int, seed: bytes, rules: RuleSet = NO_MERCY, **setup: Any) -> Match:

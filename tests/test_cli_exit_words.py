@@ -11,24 +11,21 @@ import io
 import pytest
 
 from client.cli import _finish
-from client.guest import NetworkLink
 from client.i18n import Translator
 from client.link import ConnectionChanged, HostKeyWarning
 from client.model import ClientModel
 
 
-async def never(*_: object) -> None:
-    """A link main that is never started: `_finish` reads only what the link last said."""
-
-
-def ended(lang: str, *updates: object) -> tuple[NetworkLink, ClientModel]:
-    link = NetworkLink(never)
+def ended(lang: str, *updates: object) -> tuple[ConnectionChanged | None, ClientModel]:
+    """The screen's model after `updates`, and what the link last said of its connection:
+    `_finish` reads only that."""
+    state = None
     model = ClientModel(Translator(lang), name="Me")
     for update in updates:
         model.apply(update)  # type: ignore[arg-type]
         if isinstance(update, ConnectionChanged):
-            link.last_state = update
-    return link, model
+            state = update
+    return state, model
 
 
 def key_refused(lang: str, known: str, expected: str) -> tuple[str, ClientModel]:
@@ -36,9 +33,9 @@ def key_refused(lang: str, known: str, expected: str) -> tuple[str, ClientModel]
     `known` ("earlier", "pinned") being `expected`; and the model, for its words."""
     seen = "6HPL-C3VL-ZJL3-U3AC-MNRO-FTSV-6L5R-YYJQ-EJPC"
     key = HostKeyWarning(known, "127.0.0.1:7301", expected, seen)
-    link, model = ended(lang, key, ConnectionChanged("lost", "the host's fingerprint is …"))
+    state, model = ended(lang, key, ConnectionChanged("lost", "the host's fingerprint is …"))
     err = io.StringIO()
-    assert _finish(link, model, err) == 1
+    assert _finish(state, model, err) == 1
     return err.getvalue(), model
 
 
@@ -71,9 +68,9 @@ def test_a_pin_the_host_does_not_match_is_no_change(lang: str, title: str) -> No
 def test_a_lost_connection_is_said_as_the_screen_said_it(lang: str, words: str) -> None:
     lost = ConnectionChanged("lost", "cannot connect: Connection refused",
                              code="cannot_connect")
-    link, model = ended(lang, lost)
+    state, model = ended(lang, lost)
     err = io.StringIO()
-    assert _finish(link, model, err) == 1
+    assert _finish(state, model, err) == 1
     said = err.getvalue()
     assert said.startswith(f"unonet: {model.tr('conn.lost')}: ") and words in said, said
     if lang != "en":
@@ -81,9 +78,9 @@ def test_a_lost_connection_is_said_as_the_screen_said_it(lang: str, words: str) 
 
 
 def test_a_screen_left_by_the_player_prints_nothing() -> None:
-    link, model = ended("it", ConnectionChanged("connected"))
+    state, model = ended("it", ConnectionChanged("connected"))
     err = io.StringIO()
-    assert _finish(link, model, err) == 0
+    assert _finish(state, model, err) == 0
     assert err.getvalue() == ""
 
 
@@ -91,8 +88,8 @@ def test_a_hostile_hosts_words_reach_the_terminal_escaped() -> None:
     """What a host's error frame said is part of why the connection ended; printed on the
     terminal after the screen, its escape sequences must not act there."""
     lost = ConnectionChanged("lost", "bye: \x1b]0;pwned\x07\x1b[2J gone", code="")
-    link, model = ended("en", lost)
+    state, model = ended("en", lost)
     err = io.StringIO()
-    assert _finish(link, model, err) == 1
+    assert _finish(state, model, err) == 1
     said = err.getvalue()
     assert "\x1b" not in said and "\x07" not in said and "gone" in said, said

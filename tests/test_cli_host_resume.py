@@ -15,8 +15,7 @@ import trio
 from client_net import LinkHarness, start_link
 
 from client.cli import OWN_HOST, play_main
-from client.link import ConnectionChanged, LobbyChanged, Refused, TablesListed, Update
-from client.link_session import Command
+from client.link import Command, ConnectionChanged, LobbyChanged, Refused, TablesListed, Update
 from client.lobby import AddBot, CreateTable, SetReady, StartMatch
 from client.network import Backoff, LinkConfig
 from client.seat_tokens import SeatTokens

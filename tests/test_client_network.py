@@ -7,6 +7,7 @@ import trio
 from client_net import LinkHarness, play_until, start_host, start_link
 
 from client.link import (
+    Chat,
     ChatReceived,
     ConnectionChanged,
     GameEvent,
@@ -18,7 +19,6 @@ from client.link import (
     TrustReport,
     Update,
 )
-from client.link_session import Chat
 from client.lobby import JoinTable, StartMatch
 from client.network import LinkConfig
 from protocol.errors import ENGINE_CODES

@@ -18,13 +18,13 @@ from client.cli import HostAddress, play_main
 from client.guest import NetworkLink
 from client.link import (
     ChatReceived,
+    Command,
     ConnectionChanged,
     Hosting,
     ManifestReceived,
     Snapshot,
     Update,
 )
-from client.link_session import Command
 from host.registry import Registry
 from host.server import HostServer, ServerConfig
 from host.settings import FAST_TIMINGS

@@ -16,8 +16,8 @@ import trio
 import trio.testing
 from client_net import CuttableStream, LinkHarness, LocalHost, play_until, start_host, start_link
 
-from client.link import GameEvent, MissedEvents, Snapshot, TrustReport, TrustStatus, Update
-from client.link_session import TOLD_ROUNDS, Command, LinkSession
+from client.link import Command, GameEvent, MissedEvents, Snapshot, TrustReport, TrustStatus, Update
+from client.link_session import TOLD_ROUNDS, LinkSession
 from client.network import Backoff, LinkConfig, link_session, open_stream, run_link
 from host.settings import FAST_TIMINGS
 from protocol.trust.checked_round import CheckedRound

@@ -11,8 +11,7 @@ import pytest
 import trio
 import trio.testing
 
-from client.link import ConnectionChanged, Refused, Update
-from client.link_session import CloseLink, Command
+from client.link import CloseLink, Command, ConnectionChanged, Refused, Update
 from client.lobby import SetReady
 from client.network import Backoff, LinkConfig, run_link
 from protocol.frames import FrameDecoder

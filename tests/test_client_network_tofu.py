@@ -17,14 +17,13 @@ import trio
 from client_net import CuttableStream, LinkHarness, start_host, start_link
 from prompt_toolkit.utils import get_cwidth
 
-from client.cli import JoinError, parse_address, probe_fingerprint, resolve_pin
+from client.cli import JoinError, parse_address, resolve_pin
 from client.host_key import warning_said, warning_text
 from client.i18n import Translator
 from client.known_hosts import KnownHosts, address_key
-from client.link import HostKeyWarning, Snapshot, TablesListed, Update
-from client.link_session import Command
+from client.link import Command, HostKeyWarning, Snapshot, TablesListed, Update
 from client.network import LinkConfig, open_stream, run_link
-from client.tls import format_fingerprint
+from client.tls import format_fingerprint, probe_fingerprint
 from host.tls import HostIdentity, load_or_create_identity, server_context
 
 

@@ -13,14 +13,14 @@ from dataclasses import dataclass
 from client_table import LocalTable, fresh, house_table, pick, play_of, screen
 
 from client.model import ClientModel, ColorPrompt, StackPrompt
-from client.render import compose
+from client.render import compose, help_entries
 from unonet import events as ev
 from unonet.actions import Accept, Action, ChooseColor, Play
 from unonet.cards import Color, Kind
 from unonet.rules import RuleSet
 from unonet.view import View
 
-NO_MERCY = RuleSet(variant="no_mercy")
+NO_MERCY = RuleSet().with_options({"variant": "no_mercy"})
 ALL_FACES = ["rDA", "gSE", "b+4", "WR+4", "W+6", "W+10", "WCR"]
 
 
@@ -151,6 +151,19 @@ def test_the_mercy_rule_is_shown_before_it_strikes_and_a_knock_out_after() -> No
     assert "out +250" in seen.text and "You are out of this round." in seen.text
     assert "20 cards!" in seen.text  # Bruno still in, still in danger
     assert_in_step(local)
+
+
+def test_the_help_names_the_mercy_rule_the_table_plays() -> None:
+    """The Mercy rule is an option of No Mercy (seed 003): the help says the table's limit, and
+    nothing of it without one; the Color Roulette's line stays."""
+    for limit, said in ((15, "near the Mercy rule (15 cards: out of the round"), (None, None)):
+        model = fresh()
+        table(model, [["y1", "y2"], ["b1", "b2"], ["g1", "g2"]], max_hand=limit)
+        entries = help_entries(model, False)
+        assert "No Mercy: a Color Roulette's colour is named by the next player" in entries
+        mercy = [line for line in entries if "Mercy rule" in line]
+        assert len(mercy) == (0 if said is None else 1)
+        assert said is None or said in mercy[0]
 
 
 def test_u_arms_the_call_for_a_discard_all_that_leaves_one_card() -> None:

@@ -33,6 +33,8 @@ def test_each_game_shows_its_own_options_only() -> None:
     assert "flip_passes_hands" not in names("classic") and "flip_passes_hands" in names("flip")
     assert {"decks", "colors", "buzzers"} <= names("classic")
     assert not {"decks", "colors", "buzzers"} & names("flip")
-    assert not {"stacking", "seven_zero", "decks"} & names("no_mercy")  # No Mercy's own
+    assert not {"draw_when_playable", "decks"} & names("no_mercy")  # No Mercy's own
+    # seed 003: No Mercy's rules stay options
+    assert {"stacking", "seven_zero", "draw_until_playable", "max_hand"} <= names("no_mercy")
     for variant in ("classic", "flip", "no_mercy"):
         assert "variant" in names(variant) and names(variant) <= every

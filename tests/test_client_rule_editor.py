@@ -74,13 +74,33 @@ def test_the_editor_lists_the_house_rules_and_the_variants_played() -> None:
 
 
 def test_arrows_offer_no_value_the_variant_would_play_otherwise() -> None:
-    """Found in tmux: No Mercy played seven_zero=false as true (it takes its own value for an
-    option left at the classic default): the arrow has nothing to step to, and the host
-    refuses such a change by name."""
-    seven_zero = next(info for info in editor_options() if info.name == "seven_zero")
+    """Found in tmux: No Mercy played seven_zero=false as true (it took its own value for an
+    option left at the classic default). An option it fixes has no value to step to, and the
+    host refuses such a change by name; one it only starts with steps as anywhere."""
+    by_name = {info.name: info for info in editor_options()}
     no_mercy = preset("no_mercy").to_dict()
-    assert step_option(seven_zero, no_mercy, 1, 4) is True  # stays as it is
-    assert step_option(seven_zero, {}, 1, 4) is True  # classic: off to on
+    assert step_option(by_name["draw_when_playable"], no_mercy, 1, 4) == "forbidden"
+    assert step_option(by_name["seven_zero"], no_mercy, 1, 4) is False  # seed 003's option
+    # ... and stacking there is escalating or off, never same kind only (seed 003)
+    assert step_option(by_name["stacking"], no_mercy, 1, 4) == "off"
+    assert step_option(by_name["stacking"], {**no_mercy, "stacking": "off"}, 1, 4) == "escalating"
+    assert step_option(by_name["seven_zero"], {}, 1, 4) is True  # classic: off to on
+
+
+def test_a_no_mercy_table_offers_the_rules_seed_003_keeps_as_options() -> None:
+    """Seed 003's No Mercy "aggiunge un nuovo mazzo" and leaves its rules options: the owner of
+    a No Mercy table sees each with Mattel's value and changes it like any other."""
+    names = [info.name for info in editor_options()]
+    model = owner_lobby(preset("no_mercy").to_dict(), seated=3, preset_name="no_mercy")
+    for name, title, shown, sent in (
+            ("stacking", "Stacking draw cards", "escalating", "off"),
+            ("seven_zero", "Seven swaps, zero passes", "yes", False),
+            ("draw_until_playable", "Draw until playable", "yes", False),
+            ("max_hand", "Out at this many cards", "25 cards", 30)):
+        model.option_cursor = names.index(name)
+        line = next(line for line in screen(model, 100).split("\n") if f"> {title}" in line)
+        assert line.split(title)[1].strip() == shown, line
+        assert model.change_option(1) == SetRules({name: sent})
 
 
 def test_arrows_skip_values_the_host_would_refuse_at_this_table() -> None:

@@ -35,12 +35,11 @@ class Terminal:
     def __init__(self, tmp: Path, command: str, columns: int = 100, rows: int = 30) -> None:
         self.socket = str(tmp / f"tmux-{next(Terminal.opened)}.sock")
         self.name = "unonet"
-        # Its size is the terminal's: pytest-xdist's workers export COLUMNS=80 and LINES=24,
-        # which Python's shutil.get_terminal_size takes over the terminal's own.
-        env = {**{key: value for key, value in os.environ.items()
-                  if key not in ("COLUMNS", "LINES")},
-               "UNONET_HOME": str(tmp / "home"), "NO_COLOR": "1", "TERM": "xterm-256color",
-               "LANGUAGE": "en", "LC_ALL": "C.UTF-8"}
+        # Not COLUMNS and LINES: pytest-xdist's workers set them to 80x24, and a program
+        # asking for its terminal's size (shutil.get_terminal_size) believes them first.
+        env = {**{k: v for k, v in os.environ.items() if k not in {"COLUMNS", "LINES"}},
+               "UNONET_HOME": str(tmp / "home"), "NO_COLOR": "1",
+               "TERM": "xterm-256color", "LANGUAGE": "en", "LC_ALL": "C.UTF-8"}
         self.env = env
         self._tmux("new-session", "-d", "-s", self.name, "-x", str(columns), "-y", str(rows),
                    f"{command}; echo UNONET-EXIT=$?; sleep 600")

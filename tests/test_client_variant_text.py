@@ -27,7 +27,7 @@ SIZES = ((60, 20), (80, 24))
 def no_mercy_table(model: ClientModel, hands: list[list[str]], plans: dict[int, Sequence[str]],
                    draws: tuple[str, ...] = ()) -> LocalTable:
     """Me at seat 0; dealer 1, so seat 2 plays first, then me."""
-    rules = RuleSet(variant="no_mercy", hand_size=len(hands[0]))
+    rules = RuleSet().with_options({"variant": "no_mercy", "hand_size": len(hands[0])})
     return house_table(model, rules, hands, "r5", plans, draws=draws, dealer=1)
 
 

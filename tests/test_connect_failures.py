@@ -27,8 +27,7 @@ from prompt_toolkit.utils import get_cwidth
 from test_cli_errors import run_unonet
 
 from client.i18n import Translator
-from client.link import ConnectionChanged, Update
-from client.link_session import Command
+from client.link import Command, ConnectionChanged, Update
 from client.model import ClientModel
 from client.network import Backoff, LinkConfig, run_link
 from client.render import compose

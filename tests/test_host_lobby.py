@@ -291,9 +291,13 @@ def test_a_change_of_variant_drops_what_the_old_variant_fixed() -> None:
                                                                            "escalating", 6)
     assert registry.tables[0].settings.preset == "no_mercy"
     registry.request(1, "ana", {"t": "set_rules", "id": 6, "options": {"seven_zero": False}},
-                     0.0)
+                     0.0)  # seed 003: an option of No Mercy, played as given
+    rules = messages(registry.take_outgoing(), 1, "table_state")[-1]["rules"]
+    assert (rules["variant"], rules["seven_zero"]) == ("no_mercy", False)
+    registry.request(1, "ana", {"t": "set_rules", "id": 7,
+                                "options": {"draw_when_playable": "allowed"}}, 0.0)
     (error,) = messages(registry.take_outgoing(), 1, "error")
-    assert error["code"] == "invalid_rules" and "seven_zero=true" in error["msg"]
+    assert error["code"] == "invalid_rules" and "draw_when_playable=forbidden" in error["msg"]
 
 
 def test_no_more_seats_fill_than_the_rules_seat() -> None:

@@ -1,5 +1,5 @@
-"""RULEBOOK.md section 4: the No Mercy deck, the rules the variant always plays, and the variant
-built by the engine but not offered to users yet."""
+"""RULEBOOK.md section 4: the No Mercy deck, the rules the variant always plays or starts with
+(tests/test_rules_no_mercy_options.py sets those otherwise), and the variant offered to users."""
 
 from __future__ import annotations
 
@@ -52,18 +52,18 @@ def test_the_ids_run_colour_by_colour_then_the_wilds_as_spec_10_says() -> None:
     assert {deck.face(i).kind for i in range(160, 168)} == {Kind.WILD_COLOR_ROULETTE}
 
 
-def test_the_variant_always_plays_its_own_rules() -> None:
-    rules = RuleSet(variant="no_mercy")
+def test_the_variant_plays_mattels_rules_unless_told_otherwise() -> None:
+    rules = RuleSet().with_options({"variant": "no_mercy"})
     assert (rules.stacking, rules.seven_zero, rules.draw_until_playable,
             rules.draw_when_playable, rules.max_hand, rules.max_hand_penalty,
             rules.max_players) == ("escalating", True, True, "forbidden", 25, 250, 6)
-    assert preset("no_mercy").target == 1000
+    assert preset("no_mercy") == rules.replace(target=1000)
     assert rules.manifest() is no_mercy_manifest()
 
 
 @pytest.mark.parametrize(
     ("option", "value"),
-    [("stacking", "same_kind"), ("max_hand", 30), ("decks", 2), ("colors", 5), ("buzzers", True),
+    [("stacking", "same_kind"), ("decks", 2), ("colors", 5), ("buzzers", True),
      ("play_after_draw", False), ("max_hand_penalty", "hand"), ("action_finish", False),
      ("max_players", 8), ("flip_passes_hands", True)],
 )
@@ -77,8 +77,7 @@ def test_an_option_no_mercy_fixes_is_refused_by_name(option: str, value: object)
 
 def test_the_classic_default_of_an_option_no_mercy_fixes_reads_as_no_mercys_own() -> None:
     """The rule set says what is played: off, false or the classic value is No Mercy's."""
-    rules = NO_MERCY.replace(stacking="off", seven_zero=False, draw_until_playable=False,
-                             draw_when_playable="allowed", max_players=10)
+    rules = NO_MERCY.replace(draw_when_playable="allowed", max_players=10)
     assert rules == NO_MERCY
 
 

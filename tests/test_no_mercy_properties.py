@@ -4,8 +4,9 @@ options that combine with it, checking after every action that
 - the 168 cards are all there, each in exactly one place (hands, draw pile, discard pile);
 - a knocked-out player's cards are at the bottom of the draw pile, in the order returned;
 - every view (each seat's and a spectator's) holds the viewer's own cards only;
-- the piles never run dry: nobody ever finds nothing to draw (with 25 cards a hand at most,
-  at least 168 - 5 x 24 = 48 cards are outside the other hands, more than any draw takes);
+- under the Mercy rule at 25 cards or fewer, the piles never run dry: nobody ever finds nothing
+  to draw (with 25 cards a hand at most, at least 168 - 5 x 24 = 48 cards are outside the other
+  hands, more than any draw takes); without it, a round still ends;
 - replaying the log rebuilds the same state;
 - every round ends (within MAX_ACTIONS_PER_ROUND actions), and every match (within MAX_ROUNDS).
 
@@ -20,8 +21,9 @@ import random
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
-from hypothesis import event as note
+from hypothesis import event as statistic
 from hypothesis import strategies as st
+from hypothesis.control import currently_in_test_context
 from no_mercy_scenario import NO_MERCY, no_mercy_match
 
 from unonet.actions import HOST, Action, CallUno, Catch, Expire, Play, StartRound
@@ -36,7 +38,7 @@ from unonet.events import (
     Stalemate,
 )
 from unonet.match import BETWEEN_ROUNDS, IN_ROUND, MATCH_OVER, Match
-from unonet.no_mercy_deck import NO_MERCY_DECK_SIZE
+from unonet.no_mercy_deck import MERCY_LIMIT, NO_MERCY_DECK_SIZE
 from unonet.rules import RulesError, RuleSet
 from unonet.view import observe
 
@@ -51,6 +53,11 @@ NO_MERCY_OPTIONS: dict[str, st.SearchStrategy[Any]] = {
     "hand_size": st.one_of(st.just(7), st.integers(1, 20)),
     "deflect": st.booleans(),
     "stack_mix_wild": st.booleans(),
+    # seed 003 keeps Mattel's rules as options (NO_MERCY_DEFAULTS)
+    "stacking": st.sampled_from(["escalating", "off"]),
+    "seven_zero": st.booleans(),
+    "draw_until_playable": st.booleans(),
+    "max_hand": st.sampled_from([MERCY_LIMIT, 12]),  # off: test_without_the_mercy_rule_...
     "jump_in": st.sampled_from(["off", "identical", "same_face"]),
     "sequences": st.booleans(),
     "multiples": st.booleans(),
@@ -136,7 +143,20 @@ def check_views(match: Match) -> None:
             s in rnd.out or s in match.eliminated for s in range(match.seats)]
 
 
-def play_match(rules: RuleSet, seats: int, seed: bytes, rng_seed: int, stacker: bool) -> Match:
+def note(what: str) -> None:
+    """Count `what` among hypothesis's statistics (a seeded test plays outside hypothesis)."""
+    if currently_in_test_context():
+        statistic(what)
+
+
+def never_dry(rules: RuleSet) -> bool:
+    """The piles never run dry under the Mercy rule at 25 or less (RULEBOOK.md section 4);
+    without it a draw may find nothing left, and the stalemate rule ends the round."""
+    return rules.max_hand is not None and rules.max_hand <= MERCY_LIMIT
+
+
+def play_match(rules: RuleSet, seats: int, seed: bytes, rng_seed: int, stacker: bool,
+               max_actions: int = MAX_ACTIONS_PER_ROUND) -> Match:
     match = no_mercy_match(seats, seed, rules)
     rng = random.Random(rng_seed)
     in_round = 0
@@ -145,8 +165,10 @@ def play_match(rules: RuleSet, seats: int, seed: bytes, rng_seed: int, stacker: 
         seat, action = choose(match, rng, stacker)
         events = match.apply(seat, action)
         in_round = 0 if match.phase != IN_ROUND else in_round + 1
-        assert in_round < MAX_ACTIONS_PER_ROUND, "the round does not end"
-        assert not any(isinstance(e, CannotDraw | Stalemate) for e in events), "the piles ran dry"
+        assert in_round < max_actions, "the round does not end"
+        if never_dry(rules):
+            assert not any(isinstance(e, CannotDraw | Stalemate) for e in events), \
+                "the piles ran dry"
         if any(isinstance(e, KnockedOut) for e in events):
             note("knocked out")
         if any(isinstance(e, Reshuffled) for e in events):
@@ -208,3 +230,23 @@ def test_big_stacks_drain_the_draw_pile_and_every_round_still_ends() -> None:
         if big_stacks and knockouts and mid_draw_reshuffles:
             break
     assert big_stacks and knockouts and mid_draw_reshuffles
+
+
+UNLIMITED = ((2, 2), (2, 3), (3, 0))
+"""(seats, n) of seeded matches without the Mercy rule whose random play ends its rounds within
+UNLIMITED_ACTIONS (many others run past 100,000 actions: the hands only pass cards around)."""
+UNLIMITED_ACTIONS = 20_000
+
+
+def test_without_the_mercy_rule_every_card_stays_in_one_place_and_rounds_still_end() -> None:
+    """Seed 003 makes the limit an option it recommends: "Si raccomanda vivamente di attivare
+    l'opzione 'Eliminare i giocatori che accumulano troppe carte' [...] L'elevata quantità di
+    carte speciali può altrimenti bloccare la partita molto rapidamente o può portare
+    all'esaurimento delle carte disponibili nel mazzo". Without it the piles run dry and a
+    round runs long; seeded matches keep every card in one place, end, and replay."""
+    rules = NO_MERCY.replace(max_hand=None)
+    for seats, n in UNLIMITED:
+        seed = b"dry-%d" % n
+        match = play_match(rules, seats, seed, n, n % 2 == 1, max_actions=UNLIMITED_ACTIONS)
+        assert match.phase == MATCH_OVER
+        assert Match.replay(rules, seats, seed, match.log).state() == match.state()

@@ -411,9 +411,10 @@ def test_a_client_session_survives_anything(data: bytes) -> None:
 
 
 def test_the_trust_verifier_plugs_into_the_session() -> None:
-    from protocol.trust import TrustVerifier, Verified, Violation, ViolationKind
     from protocol.trust.messages import MatchIdentity
+    from protocol.trust.results import Verified, Violation, ViolationKind
     from protocol.trust.signing import Signer
+    from protocol.trust.verifier import TrustVerifier
     from protocol.trust_hook import VerifierObserver
 
     signer = Signer.generate()

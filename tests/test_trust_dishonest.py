@@ -19,17 +19,11 @@ from trust_sim import (
     reveals_of,
 )
 
-from protocol.trust import (
-    DeckCommits,
-    EventProof,
-    HostCommitments,
-    SeedCommits,
-    TrustVerifier,
-    Verified,
-    Violation,
-    ViolationKind,
-)
+from protocol.trust.host import HostCommitments
+from protocol.trust.messages import DeckCommits, EventProof, SeedCommits
+from protocol.trust.results import Verified, Violation, ViolationKind
 from protocol.trust.signing import Signer
+from protocol.trust.verifier import TrustVerifier
 from unonet import events as ev
 from unonet.cards import Color
 from unonet.rules import RuleSet

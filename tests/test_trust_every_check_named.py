@@ -12,7 +12,9 @@ from dataclasses import replace
 import pytest
 from trust_sim import Transcript, play_match, play_round, replay, replay_match, reveals_of
 
-from protocol.trust import EventProof, TrustVerifier, Violation, ViolationKind
+from protocol.trust.messages import EventProof
+from protocol.trust.results import Violation, ViolationKind
+from protocol.trust.verifier import TrustVerifier
 from unonet import events as ev
 from unonet.cards import Face, Kind
 from unonet.rules import RuleSet

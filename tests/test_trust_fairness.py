@@ -27,8 +27,9 @@ from trust_sim import (
 )
 
 from protocol.limits import AUDIT_DEADLINE
-from protocol.trust import HostCommitments, TrustVerifier
+from protocol.trust.host import HostCommitments
 from protocol.trust.results import Verified, Violation, ViolationKind
+from protocol.trust.verifier import TrustVerifier
 from unonet import events as ev
 from unonet.actions import (
     Accept,
@@ -47,7 +48,7 @@ RULES = {
     "official": RuleSet(target=200),
     "party": preset("party", target=200),
     "flip": RuleSet(variant="flip", target=200),
-    "no_mercy": RuleSet(variant="no_mercy", target=200),
+    "no_mercy": preset("no_mercy", target=200),
 }
 
 

@@ -12,7 +12,9 @@ from typing import Any
 import pytest
 from trust_sim import SIGNER, audit_of, deliver, history, play_round, received, replay
 
-from protocol.trust import HostCommitments, TrustVerifier, Verified, Violation, ViolationKind
+from protocol.trust.host import HostCommitments
+from protocol.trust.results import Verified, Violation, ViolationKind
+from protocol.trust.verifier import TrustVerifier
 from protocol.trust_hook import VerifierObserver
 from unonet import events as ev
 

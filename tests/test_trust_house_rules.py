@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from trust_sim import Transcript, drawn_chooser, play_match, replay_match
 
-from protocol.trust import Violation, ViolationKind
+from protocol.trust.results import Violation, ViolationKind
 from unonet import events as ev
 from unonet.cards import Kind
 from unonet.rules import RuleSet, preset

@@ -7,16 +7,17 @@ import pytest
 
 from protocol.game_codec import encode_event
 from protocol.messages import CATALOGUE
-from protocol.trust import (
-    ALGO,
+from protocol.trust.constants import ALGO, NO_SEAT
+from protocol.trust.messages import (
     MESSAGE_TYPES,
-    NO_SEAT,
+    SIGNED_MESSAGES,
     EventProof,
     MalformedTrustMessage,
+    MatchIdentity,
+    RoundHistory,
     RoundPrepare,
     message_from_dict,
 )
-from protocol.trust.messages import SIGNED_MESSAGES, MatchIdentity, RoundHistory
 from unonet import events as ev
 from unonet.rules import RuleSet
 

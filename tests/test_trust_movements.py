@@ -11,7 +11,8 @@ from dataclasses import replace
 
 from trust_sim import ScriptedRound, Transcript, replay
 
-from protocol.trust import EventProof, Violation, ViolationKind
+from protocol.trust.messages import EventProof
+from protocol.trust.results import Violation, ViolationKind
 from unonet import events as ev
 from unonet.cards import Kind
 

@@ -39,7 +39,7 @@ from unonet.events import Position
 from unonet.no_mercy_deck import no_mercy_manifest
 from unonet.rules import RuleSet
 
-DEFLECT = RuleSet(variant="no_mercy", deflect=True)
+DEFLECT = RuleSet().with_options({"variant": "no_mercy", "deflect": True})
 
 
 def everyone(t: Transcript) -> tuple[int | None, ...]:

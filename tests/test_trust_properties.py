@@ -19,7 +19,9 @@ from test_properties import house_rule_options, playable_rules
 from trust_reconnects import Followed, follow
 from trust_sim import Transcript, drawn_chooser, play_match, play_round, replay
 
-from protocol.trust import EventProof, card_commitment, card_nonce, deal_deck, round_key
+from protocol.trust.deck import deal_deck
+from protocol.trust.messages import EventProof
+from protocol.trust.primitives import card_commitment, card_nonce, round_key
 from unonet import events as ev
 
 SLOW = settings(

@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 from trust_sim import SIGNER, Transcript, deliver, history, play_round, received
 
-from protocol.trust import TrustVerifier
 from protocol.trust.results import ViolationKind
+from protocol.trust.verifier import TrustVerifier
 
 SEAT = 1
 

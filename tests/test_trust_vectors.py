@@ -19,24 +19,22 @@ from cryptography.hazmat.primitives.asymmetric import ec
 
 import protocol
 from protocol.game_codec import decode_action, decode_event
-from protocol.trust import (
-    ABSENT_SEED,
-    NO_SEAT,
-    HostCommitments,
-    TrustVerifier,
+from protocol.trust.challenge import is_guilty
+from protocol.trust.constants import ABSENT_SEED, NO_SEAT
+from protocol.trust.deck import deal_deck, reshuffle_deck
+from protocol.trust.host import HostCommitments
+from protocol.trust.intents import IntentCheck
+from protocol.trust.messages import MatchIdentity
+from protocol.trust.primitives import (
     card_commitment,
     card_nonce,
-    deal_deck,
     deck_commitment,
     hand_digest,
-    reshuffle_deck,
     round_key,
     seed_commitment,
 )
-from protocol.trust.challenge import is_guilty
-from protocol.trust.intents import IntentCheck
-from protocol.trust.messages import MatchIdentity
 from protocol.trust.signing import EventsDigest, Signer, canonical, statement, verify
+from protocol.trust.verifier import TrustVerifier
 from unonet.cards import Color, classic_manifest
 from unonet.encoding import Field, enc
 from unonet.events import Event

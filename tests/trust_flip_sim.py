@@ -24,8 +24,8 @@ from trust_sim import (
     replay,
 )
 
-from protocol.trust import hand_digest
 from protocol.trust.messages import MatchIdentity
+from protocol.trust.primitives import hand_digest
 from protocol.trust.verifier import TrustVerifier
 from unonet import events as ev
 from unonet.actions import Action, Challenge, Play

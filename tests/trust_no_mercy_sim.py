@@ -23,7 +23,7 @@ from unonet.cards import Kind
 from unonet.match import Match
 from unonet.rules import RuleSet
 
-NO_MERCY = RuleSet(variant="no_mercy")
+NO_MERCY = RuleSet().with_options({"variant": "no_mercy"})
 
 KEEN = frozenset(
     {

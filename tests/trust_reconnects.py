@@ -21,8 +21,7 @@ from dataclasses import dataclass, field
 from hypothesis import strategies as st
 from trust_sim import SIGNER, Transcript, deliver, history, received
 
-from protocol.trust import DeckCommits
-from protocol.trust.messages import RoundAudit, RoundPrepare, SeedCommits, SeedReveals
+from protocol.trust.messages import DeckCommits, RoundAudit, RoundPrepare, SeedCommits, SeedReveals
 from protocol.trust.verifier import TrustVerifier
 from unonet import events as ev
 

@@ -28,26 +28,23 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from hypothesis import strategies as st
 
 from protocol.game_codec import encode_event
-from protocol.trust import (
-    DeckCommits,
-    EventProof,
-    HostCommitments,
-    RoundAudit,
-    RoundPrepare,
-    SeedCommits,
-    TrustMessage,
-    commit_order,
-    hand_digest,
-    seed_commitment,
-)
 from protocol.trust.challenge import is_guilty
+from protocol.trust.deck import commit_order
+from protocol.trust.host import HostCommitments
 from protocol.trust.messages import (
     ABANDONED,
     ENDED,
+    DeckCommits,
+    EventProof,
     MatchIdentity,
+    RoundAudit,
     RoundHistory,
+    RoundPrepare,
+    SeedCommits,
     SeedReveals,
+    TrustMessage,
 )
+from protocol.trust.primitives import hand_digest, seed_commitment
 from protocol.trust.signing import EventsDigest, Signer
 from protocol.trust.verifier import TrustVerifier
 from unonet import events as ev

@@ -31,7 +31,7 @@ from unonet.rules import RuleSet
 if TYPE_CHECKING:
     from unonet.round import Round
 
-__all__ = ["OPENING", "Effects", "answer", "effects_for", "pend_draw"]
+__all__ = ["OPENING", "Effects", "answer", "effects_for", "pend_draw", "reverse_for_draw"]
 
 Effect = Callable[["Round", int, Face, str], None]
 """(round, the player's seat, the card's face, the cause: "" played, "first_card_" turned up)."""
@@ -97,10 +97,21 @@ def reverse(rnd: Round, seat: int, face: Face, cause: str) -> None:
 
 def draw(rnd: Round, seat: int, face: Face, cause: str) -> None:
     """Draw Two, an unchallengeable Wild Draw Four: the next player draws and is skipped."""
-    nxt = rnd.step(seat, 1)
-    rnd.draw_cards(nxt, face.draw_amount, face.kind.value)
-    rnd.emit(ev.Skipped(nxt, cause + face.kind.value))
-    rnd.next_turn(rnd.step(nxt, 1))
+    _drawn_by(rnd, rnd.step(seat, 1), face, cause)
+
+
+def reverse_draw(rnd: Round, seat: int, face: Face, cause: str) -> None:
+    """No Mercy's Wild Reverse Draw Four whose draw is not answered (no stacking, no deflect):
+    reverse, then the next player in the new direction draws and is skipped."""
+    _drawn_by(rnd, reverse_for_draw(rnd, seat), face, cause)
+
+
+def _drawn_by(rnd: Round, victim: int, face: Face, cause: str) -> None:
+    """`victim` draws the card's count and is skipped, unless the draw put it out (max_hand)."""
+    rnd.draw_cards(victim, face.draw_amount, face.kind.value)
+    if victim not in rnd.out:
+        rnd.emit(ev.Skipped(victim, cause + face.kind.value))
+    rnd.next_turn(rnd.step(victim, 1))
 
 
 def draw_color(rnd: Round, seat: int, face: Face, cause: str) -> None:
@@ -172,9 +183,9 @@ _BASE: dict[Kind, Effect] = {
     Kind.WILD_DRAW_COLOR: draw_color,
     Kind.SKIP_EVERYONE: skip_everyone,
     Kind.FLIP: flip,
-    # UNO Show 'Em No Mercy (RULEBOOK.md 4); its draw cards always pend (stacking).
+    # UNO Show 'Em No Mercy (RULEBOOK.md 4); its draw cards pend under stacking (its default).
     Kind.DRAW_FOUR: draw,
-    Kind.WILD_REVERSE_DRAW_FOUR: draw,
+    Kind.WILD_REVERSE_DRAW_FOUR: reverse_draw,
     Kind.WILD_DRAW_SIX: draw,
     Kind.WILD_DRAW_TEN: draw,
     Kind.DISCARD_ALL: next_player,  # its colour went down with it (Round.discard_all)
@@ -321,7 +332,7 @@ def pend_draw(
         rnd.finished = seat
     victim = rnd.step(seat, 1)
     if face.kind is Kind.WILD_REVERSE_DRAW_FOUR:
-        victim = _reverse_for_draw(rnd, seat)
+        victim = reverse_for_draw(rnd, seat)
     if face.kind in CHALLENGEABLE_KINDS and rnd.rules.wd4_policy == "challenge":
         assert color_before is not None
         rnd.set_decision(Challenge(victim, amount, chain, seat, tuple(rnd.hands[seat]),
@@ -333,7 +344,7 @@ def pend_draw(
         rnd.set_decision(PendingDraw(victim, amount, chain))
 
 
-def _reverse_for_draw(rnd: Round, seat: int) -> int:
+def reverse_for_draw(rnd: Round, seat: int) -> int:
     """No Mercy's Wild Reverse Draw Four: reverse, then the next player in the new direction
     faces the draw. With two players that is its own player (HWV18: "makes YOU draw 4
     cards! You may use the stacking rule to send the penalty back"), unless the card was

@@ -1,4 +1,5 @@
-"""UNO Show 'Em No Mercy's 168 cards (RULEBOOK.md section 4) and the options the variant fixes.
+"""UNO Show 'Em No Mercy's 168 cards (RULEBOOK.md section 4), the options the variant fixes and
+those it only starts with (seed 003 keeps Mattel's rules as options).
 
 Mattel's sheet (HWV18) says only "168 Cards"; the breakdown is the fan wiki's, checked against
 the printed sheet by several implementations (research/variant-rules.md 3.1): per colour two
@@ -17,8 +18,10 @@ from unonet.cards import CLASSIC_COLORS, DeckManifest, Face, Kind, build_manifes
 
 __all__ = [
     "NO_MERCY_DECK_SIZE",
+    "NO_MERCY_DEFAULTS",
     "NO_MERCY_KEEPS",
     "NO_MERCY_MAX_PLAYERS",
+    "NO_MERCY_REFUSES",
     "NO_MERCY_SETS",
     "no_mercy_faces",
     "no_mercy_manifest",
@@ -45,12 +48,23 @@ _WILDS: tuple[tuple[Kind, int], ...] = (
 COLORED_ACTION_POINTS = 20
 WILD_POINTS = 50
 
-NO_MERCY_SETS: dict[str, Any] = {
+NO_MERCY_DEFAULTS: dict[str, Any] = {
     "stacking": "escalating",
     "seven_zero": True,
     "draw_until_playable": True,
-    "draw_when_playable": "forbidden",
     "max_hand": MERCY_LIMIT,
+}
+"""Mattel's rules that seed 003 keeps as options of the variant ("aggiunge un nuovo mazzo": it
+adds a deck; "Se le risposte e le scale sono abilitate": its answers are an option): a table
+that takes the variant up starts with these values (unonet.rules.options_over, the presets),
+and plays whatever value is given over them, but for those of `NO_MERCY_REFUSES`."""
+
+NO_MERCY_REFUSES: dict[str, tuple[Any, ...]] = {"stacking": ("same_kind",)}
+"""Values of its defaults that No Mercy refuses by name: seed 003's answers escalate ("puoi
+giocare un Più 4 su un Più 2, ma non un Più 2 su un Più 4"), so they are that or off."""
+
+NO_MERCY_SETS: dict[str, Any] = {
+    "draw_when_playable": "forbidden",
     "max_players": NO_MERCY_MAX_PLAYERS,
 }
 """Options No Mercy always plays with (the sheet's rules, always on): a rule set of the variant

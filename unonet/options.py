@@ -85,8 +85,10 @@ VARIANT = Option(
         "the game: classic UNO, UNO Flip or UNO Show 'Em No Mercy (their decks in section 10, "
         "their events in 9.2). A variant sets the options its rules fix and refuses any other "
         "value of them with `invalid_rules`, even one given in `options` that is the official "
-        "default (No Mercy refuses `seven_zero: false`, which it would otherwise play as true; "
-        "RULEBOOK.md sections 3 and 4)"
+        "default (No Mercy refuses `draw_when_playable: \"allowed\"`, which it would otherwise "
+        "play as forbidden). An option it only starts with (No Mercy's defaults, 9.2) takes the "
+        "variant's value when a table takes the variant up, and any value given replaces it "
+        "(RULEBOOK.md sections 3 and 4)"
     ),
     untried=(
         "each variant has its own property tests "
@@ -112,15 +114,18 @@ VARIANT = Option(
                 "monte e todas as mãos, do lado claro para o escuro e de volta; todos veem o "
                 "outro lado das mãos. RULEBOOK.md seção 3."),
             "no_mercy": Text(
-                "UNO Show 'Em No Mercy: 168 cards, escalating draw stacks up to +10, Discard "
-                "All, Color Roulette, 7-0, and the Mercy rule: 25 cards put a player out. "
+                "UNO Show 'Em No Mercy: 168 cards, draw cards up to +10, Discard All, Color "
+                "Roulette; Mattel's rules by default, each an option: escalating stacks, 7-0, "
+                "draw until playable and the Mercy rule (25 cards put a player out). "
                 "RULEBOOK.md section 4.",
-                "UNO Senza pietà: 168 carte, pesca a catena crescente fino a +10, Getta tutto, "
-                "Roulette dei colori, 7-0, e la regola della pietà: con 25 carte si è fuori. "
-                "RULEBOOK.md sezione 4.",
-                "UNO Sem Piedade: 168 cartas, compras em cadeia crescentes até +10, Descartar "
-                "Tudo, Roleta de Cores, 7-0, e a regra da misericórdia: com 25 cartas se está "
-                "fora. RULEBOOK.md seção 4."),
+                "UNO Senza pietà: 168 carte, carte Più fino a +10, Getta tutto, Roulette dei "
+                "colori; di norma le regole di Mattel, ognuna un'opzione: risposte crescenti, "
+                "7-0, pescare finché si può giocare e la regola della pietà (con 25 carte si è "
+                "fuori). RULEBOOK.md sezione 4.",
+                "UNO Sem Piedade: 168 cartas, cartas de compra até +10, Descartar Tudo, Roleta "
+                "de Cores; por padrão as regras da Mattel, cada uma uma opção: acúmulo "
+                "crescente, 7-0, comprar até poder jogar e a regra da misericórdia (com 25 "
+                "cartas se está fora). RULEBOOK.md seção 4."),
         },
     ),
 )

@@ -41,7 +41,7 @@ from unonet.decisions import (
     RunWindow,
     Turn,
 )
-from unonet.effects import OPENING, Effects, effects_for, next_player
+from unonet.effects import OPENING, Effects, effects_for, next_player, reverse_for_draw
 from unonet.errors import EngineError, ErrorCode
 from unonet.events import Position
 from unonet.flip import FlipSight
@@ -572,9 +572,11 @@ class Round:
         return True
 
     def finish_round(self, seat: int, last: Face | None) -> None:
-        """RULEBOOK.md 1.9: a last Draw Two (or unchallenged Wild Draw Four) is still drawn."""
+        """RULEBOOK.md 1.9: a last Draw Two (or unchallenged Wild Draw Four) is still drawn; a
+        Wild Reverse Draw Four that waits for no answer reverses first (No Mercy)."""
         if last is not None and last.draw_amount:
-            victim = self.step(seat, 1)
+            victim = (reverse_for_draw(self, seat) if last.kind is Kind.WILD_REVERSE_DRAW_FOUR
+                      else self.step(seat, 1))
             self.draw_cards(victim, last.draw_amount, last.kind.value)
         elif last is not None and last.kind is Kind.WILD_DRAW_COLOR:
             assert self.active_color is not None

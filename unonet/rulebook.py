@@ -23,7 +23,6 @@ from unonet.rulebook_text import (
     OPTION_WORDS,
     VALUE_WORDS,
     Choice,
-    ChoicePart,
     OptionWords,
     Text,
 )
@@ -160,13 +159,15 @@ def _colour_list(count: int, lang: str) -> str:
 
 def _parts_for(choice: Choice, rules: RuleSet) -> list[Text]:
     """The parts of a choice that concern `rules`, each in its variant's words: a variant's
-    own part replaces the classic one, and None drops it (a card the variant lacks)."""
+    own part (or parts, each for the rule sets it concerns) replaces the classic one, and None
+    drops it (a card the variant lacks)."""
     own = CHOICE_PARTS.get(rules.variant, {})
     said = []
     for index, classic in enumerate(choice.parts):
-        part: ChoicePart | None = own.get((choice.number, index), classic)
-        if part is not None and part.applies(rules):
-            said.append(part.text)
+        part = own.get((choice.number, index), classic)
+        for each in part if isinstance(part, tuple) else (part,):
+            if each is not None and each.applies(rules):
+                said.append(each.text)
     return said
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from unonet.no_mercy_deck import MERCY_LIMIT
 from unonet.rulebook_text import CHOICES, ChoicePart, Text
 from unonet.rules import RuleSet
 
@@ -53,21 +54,24 @@ BASIS: dict[str, Text] = {
         "completo está nas seções 1 e 3 do RULEBOOK.md; as opções abaixo as definem.",
     ),
     "no_mercy": Text(
-        "UNO Show 'Em No Mercy's rules: match the top card by colour, number or symbol, or play "
-        "a wild card; without one, draw until a card plays and play it. Draw cards stack, each "
+        "UNO Show 'Em No Mercy's rules, as Mattel plays them unless an option below says "
+        "otherwise: match the top card by colour, number or symbol, or play a wild card; "
+        "without one, draw until a card plays and play it. Draw cards stack, each "
         "worth at least the last; a player holding 25 cards is out of the round (the Mercy "
         "rule). Call UNO as you play your next-to-last card. The first player to empty their "
         "hand, or the last one left, wins the round. RULEBOOK.md section 4 has them in full; "
         "the options below shape them.",
-        "Le regole di UNO Senza pietà: si gioca una carta dello stesso colore, numero o simbolo "
-        "di quella in cima agli scarti, oppure una carta jolly; senza, si pesca finché non esce "
+        "Le regole di UNO Senza pietà, come le gioca Mattel salvo dove un'opzione qui sotto "
+        "dice altro: si gioca una carta dello stesso colore, numero o simbolo di quella in "
+        "cima agli scarti, oppure una carta jolly; senza, si pesca finché non esce "
         "una carta giocabile e la si gioca. Alle carte Più si risponde con carte che valgano "
         "almeno quanto l'ultima; chi arriva a 25 carte è fuori dalla manche (la regola della "
         "pietà). Si dice UNO giocando la penultima carta. Chi resta per primo senza carte, o "
         "l'ultimo rimasto, vince la manche. Il testo completo è nella sezione 4 di RULEBOOK.md; "
         "le opzioni qui sotto le precisano.",
-        "As regras do UNO Sem Piedade: joga-se uma carta da mesma cor, número ou símbolo da que "
-        "está no topo do descarte, ou uma carta coringa; sem ela, compra-se até sair uma carta "
+        "As regras do UNO Sem Piedade, como a Mattel as joga salvo onde uma opção abaixo diz "
+        "outra coisa: joga-se uma carta da mesma cor, número ou símbolo da que está no topo do "
+        "descarte, ou uma carta coringa; sem ela, compra-se até sair uma carta "
         "jogável, e joga-se. Cartas de compra se acumulam, cada uma valendo pelo menos tanto "
         "quanto a última; quem chega a 25 cartas sai da rodada (a regra da misericórdia). "
         "Diz-se UNO ao jogar a penúltima carta. Quem fica primeiro sem cartas, ou o último que "
@@ -177,25 +181,18 @@ MEANINGS: dict[str, dict[str, Text]] = {
                                 "in UNO Senza pietà si gioca sempre.",
                                 "Se a carta recém-comprada pode ser jogada na mesma vez: no UNO "
                                 "Sem Piedade, sempre é."),
-        "draw_until_playable": Text("Drawing goes on until a playable card comes, which is then "
-                                    "played: always so in No Mercy.",
-                                    "Si pesca finché non arriva una carta giocabile, che poi si "
-                                    "gioca: sempre così in UNO Senza pietà.",
-                                    "Compra-se até sair uma carta jogável, que então é jogada: "
-                                    "sempre assim no UNO Sem Piedade."),
-        "max_draws_per_turn": Text("How many cards a player may draw in one turn; no effect in "
-                                   "No Mercy, where one draws until a card plays.",
-                                   "Quante carte si possono pescare in un turno; nessun effetto "
-                                   "in UNO Senza pietà, dove si pesca finché si può giocare.",
-                                   "Quantas cartas se pode comprar numa vez; sem efeito no UNO "
-                                   "Sem Piedade, onde se compra até poder jogar."),
+        "draw_until_playable": Text("Drawing goes on until a playable card comes, which must "
+                                    "then be played: on in Mattel's No Mercy.",
+                                    "Si pesca finché non arriva una carta giocabile, che poi va "
+                                    "giocata: attiva in UNO Senza pietà di Mattel.",
+                                    "Compra-se até sair uma carta jogável, que então deve ser "
+                                    "jogada: ativa no UNO Sem Piedade da Mattel."),
         "stacking": Text("A player facing a draw card answers with one worth at least as much "
-                         "(+2, +4, +6, +10) or takes the sum: always so in No Mercy.",
+                         "(+2, +4, +6, +10) or takes the sum: Mattel's rule.",
                          "Chi deve pescare risponde con una carta Più che valga almeno "
-                         "altrettanto (+2, +4, +6, +10) o prende la somma: sempre in UNO Senza "
-                         "pietà.",
+                         "altrettanto (+2, +4, +6, +10) o prende la somma: regola di Mattel.",
                          "Quem deve comprar responde com uma carta de compra de valor igual ou "
-                         "maior (+2, +4, +6, +10) ou compra a soma: sempre no UNO Sem Piedade."),
+                         "maior (+2, +4, +6, +10) ou compra a soma: regra da Mattel."),
         "stack_mix_wild": Text("Whether a wild draw card may answer a coloured one, and the "
                                "other way round.",
                                "Se una carta Più jolly può rispondere a una colorata e "
@@ -228,16 +225,18 @@ MEANINGS: dict[str, dict[str, Text]] = {
                               "Se a última carta pode ser uma carta especial ou coringa: no UNO "
                               "Sem Piedade, qualquer carta pode."),
         "seven_zero": Text("A 0 passes every hand on in the direction of play; a 7 swaps hands "
-                           "with a player of one's choice: always so in No Mercy.",
+                           "with a player of one's choice: on in Mattel's No Mercy.",
                            "Lo 0 fa passare tutte le mani nel senso del gioco; il 7 scambia la "
-                           "mano con un giocatore a scelta: sempre in UNO Senza pietà.",
+                           "mano con un giocatore a scelta: attiva in UNO Senza pietà di Mattel.",
                            "O 0 passa todas as mãos no sentido do jogo; o 7 troca a mão com um "
-                           "jogador à escolha: sempre no UNO Sem Piedade."),
+                           "jogador à escolha: ativa no UNO Sem Piedade da Mattel."),
         "buzzers": _OWN_DECK,
-        "max_hand": Text("The Mercy rule: a player holding 25 cards is out for the round.",
-                         "La regola della pietà: chi arriva a 25 carte è eliminato per la "
-                         "manche.",
-                         "A regra da misericórdia: quem chega a 25 cartas sai da rodada."),
+        "max_hand": Text("The Mercy rule: a player holding this many cards is out for the round "
+                         "(25 in Mattel's No Mercy).",
+                         "La regola della pietà: chi arriva a questo numero di carte è "
+                         "eliminato per la manche (25 in UNO Senza pietà di Mattel).",
+                         "A regra da misericórdia: quem chega a esse número de cartas sai da "
+                         "rodada (25 no UNO Sem Piedade da Mattel)."),
         "max_hand_penalty": Text("Points a player knocked out by the Mercy rule counts in "
                                  "place of their hand: always 250 in No Mercy.",
                                  "Punti che conta chi è eliminato dalla regola della pietà, al "
@@ -396,6 +395,36 @@ STATEMENTS: dict[str, dict[str, dict[Any, Text]]] = {
         },
     },
     "no_mercy": {
+        "stacking": {
+            "off": Text("A draw card cannot be answered: the next player draws at once and "
+                        "loses the turn (after a Wild Reverse Draw Four, the next one in the new "
+                        "direction).",
+                        "A una carta Più non si risponde: il giocatore seguente pesca subito e "
+                        "salta il turno (dopo un Jolly Inverti +4, il seguente nel nuovo "
+                        "senso).",
+                        "Uma carta de compra não admite resposta: o próximo jogador compra na "
+                        "hora e perde a vez (depois de um Coringa Inverter +4, o próximo no novo "
+                        "sentido)."),
+        },
+        "max_hand": {
+            None: Text("No limit on the cards in a hand; seed 003 recommends one with No "
+                       "Mercy, whose draw cards may otherwise empty the draw pile and make a "
+                       "round run long.",
+                       "Nessun limite alle carte in mano; seed 003 lo raccomanda con UNO Senza "
+                       "pietà, le cui carte Più possono altrimenti esaurire il mazzo e "
+                       "allungare molto la manche.",
+                       "Sem limite de cartas na mão; o seed 003 o recomenda com o UNO Sem "
+                       "Piedade, cujas cartas de compra podem esgotar o monte e alongar muito "
+                       "a rodada."),
+        },
+        "draw_until_playable": {
+            True: Text("A player with no card that plays keeps drawing until one comes, and "
+                       "must play it.",
+                       "Chi non ha carte da giocare continua a pescare finché non ne trova una "
+                       "giocabile, e deve posarla.",
+                       "Quem não tem carta para jogar continua comprando até sair uma jogável, "
+                       "e deve jogá-la."),
+        },
         "challenge_by": {
             value: Text("No effect in No Mercy: there is no bluff to catch.",
                         "Nessun effetto in UNO Senza pietà: non c'è bluff da scoprire.",
@@ -503,12 +532,16 @@ def _timed(applies: Callable[[RuleSet], bool]) -> Callable[[RuleSet], bool]:
     return lambda r: r.think_time is not None and applies(r)
 
 
+def _classic(number: int, index: int) -> ChoicePart:
+    return next(c for c in CHOICES if c.number == number).parts[index]
+
+
 def _timed_part(number: int, index: int) -> ChoicePart:
-    part = next(c for c in CHOICES if c.number == number).parts[index]
+    part = _classic(number, index)
     return ChoicePart(_timed(part.applies), part.text)
 
 
-CHOICE_PARTS: dict[str, dict[tuple[int, int], ChoicePart | None]] = {
+CHOICE_PARTS: dict[str, dict[tuple[int, int], ChoicePart | tuple[ChoicePart, ...] | None]] = {
     "flip": {
         (1, 0): ChoicePart(lambda r: r.stacking != "off", Text(
             "A stacked card needs no colour match. Under same kind, a Draw One answers a Draw "
@@ -662,14 +695,16 @@ CHOICE_PARTS: dict[str, dict[tuple[int, int], ChoicePart | None]] = {
             "o próximo jogador ainda compra todo o total, até a regra da misericórdia, e essas "
             "cartas contam na pontuação.",
         )),
-        (11, 0): None,  # its piles never run dry (RULEBOOK.md section 4): no stalemate
-        (14, 0): ChoicePart(_timed(lambda r: True), Text(
+        (11, 0): ChoicePart(  # under the Mercy rule its piles never run dry (RULEBOOK.md 4)
+            lambda r: r.max_hand is None or r.max_hand > MERCY_LIMIT, _classic(11, 0).text),
+        (14, 0): (ChoicePart(_timed(lambda r: r.draw_until_playable), Text(
             "on a turn, draw until a card plays and play it (a wild card naming the colour held "
             "most)",
             "nel turno, pesca finché non esce una carta giocabile e la gioca (una carta jolly "
             "sceglie il colore che ha di più in mano)",
             "na vez, compra até sair uma carta jogável e a joga (uma carta coringa escolhe a "
             "cor que mais tem na mão)")),
+            ChoicePart(_timed(lambda r: not r.draw_until_playable), _classic(14, 0).text)),
         (14, 1): ChoicePart(_timed(lambda r: True), Text(
             "naming a colour (a wild card's or a Color Roulette's), the colour held most",
             "nella scelta del colore (di una carta jolly o della Roulette dei colori), il "

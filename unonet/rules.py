@@ -16,8 +16,10 @@ from unonet.cards import DeckManifest, classic_manifest
 from unonet.errors import ErrorCode, RulePart, RulesError, said_with
 from unonet.flip_deck import light_manifest
 from unonet.no_mercy_deck import (
+    NO_MERCY_DEFAULTS,
     NO_MERCY_KEEPS,
     NO_MERCY_MAX_PLAYERS,
+    NO_MERCY_REFUSES,
     NO_MERCY_SETS,
     no_mercy_manifest,
 )
@@ -69,6 +71,7 @@ RULES_SAYS: dict[str, str] = {
     "no_mercy_players": "No Mercy is for 2 to {most} players",
     "no_mercy_always": "No Mercy always plays {setting}",
     "no_mercy_only": "No Mercy plays {setting} only",
+    "no_mercy_refuses": "No Mercy does not play {setting}",
     "unknown_option": "unknown option",
     "unknown_option_known": "unknown option; known: {known}",
     "unknown_preset": "unknown preset {name}; known: {known}",
@@ -139,9 +142,11 @@ class RuleSet:
         self.validate()
 
     def _take_no_mercy_rules(self) -> None:
-        """No Mercy's rules are always on (RULEBOOK.md section 4): an option it fixes that has
-        the classic default takes the variant's value, so the rule set says what is played;
-        any other value stays, for check_variant_options to refuse by name."""
+        """No Mercy's fixed rules are always on (RULEBOOK.md section 4): an option it fixes
+        that has the classic default takes the variant's value, so the rule set says what is
+        played; any other value stays, for check_variant_options to refuse by name. The rules
+        it only starts with (NO_MERCY_DEFAULTS) are taken up with the variant (options_over):
+        here their classic default is a value it plays, so it stays."""
         for name, value in NO_MERCY_SETS.items():
             if getattr(self, name) == _CLASSIC_DEFAULTS[name]:
                 object.__setattr__(self, name, value)
@@ -229,8 +234,8 @@ class RuleSet:
         """Refuse, by name, an option the variant excludes. UNO Flip has its own deck: one
         deck of 112 double-sided cards in its own eight colours, no Buzzer cards; every other
         option combines with it (RULEBOOK.md section 3). `flip_passes_hands` needs Flip.
-        No Mercy plays its own deck and always its own rules (`NO_MERCY_SETS`, RULEBOOK.md
-        section 4), for 2 to 6 players."""
+        No Mercy plays its own deck and always its fixed rules (`NO_MERCY_SETS`, RULEBOOK.md
+        section 4), stacking escalating or off (`NO_MERCY_REFUSES`), for 2 to 6 players."""
         if self.variant == "no_mercy":
             self._check_no_mercy_options()
         if self.variant != "flip":
@@ -255,6 +260,10 @@ class RuleSet:
             if getattr(self, name) != _CLASSIC_DEFAULTS[name]:
                 raise rules_refused("no_mercy_only", name,
                                     setting=f"{name}={_word(_CLASSIC_DEFAULTS[name])}")
+        for name, refused in NO_MERCY_REFUSES.items():
+            value = getattr(self, name)
+            if value in refused:
+                raise rules_refused("no_mercy_refuses", name, setting=f"{name}={_word(value)}")
 
     # -- derived ----------------------------------------------------------------------------
 
@@ -300,18 +309,27 @@ def variant_own_options(variant: str) -> tuple[str, ...]:
     return ()
 
 
+def variant_defaults(variant: str) -> Mapping[str, Any]:
+    """The values a table starts with when it takes `variant` up, each still an option (No
+    Mercy's rules as Mattel plays them: `NO_MERCY_DEFAULTS`)."""
+    return NO_MERCY_DEFAULTS if variant == "no_mercy" else {}
+
+
 def options_over(current: Mapping[str, Any], options: Mapping[str, Any]) -> dict[str, Any]:
     """The options of `current` with `options` over them, so that changes made one at a time
     add up. A change of variant first puts back the classic default of every option the old
-    or the new variant sets itself, unless `options` gives it: from No Mercy to classic, the
-    table would otherwise keep No Mercy's escalating stacking and six seats; to No Mercy, an
-    earlier house rule would refuse the variant by name."""
+    or the new variant sets itself or starts with, then takes the new variant's defaults,
+    unless `options` gives them: from No Mercy to classic, the table would otherwise keep No
+    Mercy's escalating stacking and six seats; to No Mercy, an earlier house rule would refuse
+    the variant by name. So a variant's defaults apply only where no value is given."""
     merged = dict(current)
     old = merged.get("variant", _CLASSIC_DEFAULTS["variant"])
     new = options.get("variant", old)
     if new != old:
-        for name in {*variant_own_options(old), *variant_own_options(new)}:
+        for name in {*variant_own_options(old), *variant_own_options(new),
+                     *variant_defaults(old), *variant_defaults(new)}:
             merged[name] = _CLASSIC_DEFAULTS[name]
+        merged.update(variant_defaults(new))
     merged.update(options)
     return merged
 
@@ -404,17 +422,20 @@ def variant_preset(variant: str) -> str:
 
 
 def preset(name: str, **overrides: Any) -> RuleSet:
-    """The rule set of a preset of RULEBOOK.md section 5, with overrides on top."""
+    """The rule set of a preset of RULEBOOK.md section 5, with overrides on top: a variant's
+    preset starts from the variant's defaults (`options_over`), which the overrides may change."""
     if name not in PRESETS:
         raise rules_refused("unknown_preset", "preset", name=repr(name), known=", ".join(PRESETS))
-    return played_as_given(RuleSet(**{**PRESETS[name], **overrides}), overrides)
+    given = options_over(_CLASSIC_DEFAULTS, {**PRESETS[name], **overrides})
+    return played_as_given(RuleSet(**given), overrides)
 
 
 def played_as_given(rules: RuleSet, given: Mapping[str, Any]) -> RuleSet:
     """`rules`, unless an option `given` is not played as given: No Mercy takes its own value
     for an option it fixes that has the classic default (`_take_no_mercy_rules`), so a
-    `seven_zero=false` given with it would be shown as set and played as true (found in
-    tmux). Refused by name, as any other value No Mercy does not play is."""
+    `draw_when_playable=allowed` given with it would be shown as set and played as forbidden
+    (found in tmux with seven_zero, then fixed). Refused by name, as any other value No Mercy
+    does not play is."""
     for name, value in given.items():
         played = getattr(rules, name, value)
         if played == value:

@@ -117,10 +117,12 @@ def _may_pass(rnd: Round, seat: int, action: Pass) -> bool:
 
 
 def may_pass(rnd: Round) -> bool:
-    """After drawing; in No Mercy not while a card drawn until playable waits to be played."""
+    """After drawing; in No Mercy not while a card drawn until playable waits to be played
+    (without draw_until_playable, seed 003's drawn card: "può posarla immediatamente")."""
     turn = rnd.decision
     assert isinstance(turn, Turn)
-    return turn.draws > 0 and not (rnd.no_mercy and turn.drawn is not None)
+    return turn.draws > 0 and not (rnd.no_mercy and turn.drawn is not None
+                                   and rnd.rules.draw_until_playable)
 
 
 def _may_name(rnd: Round, seat: int, action: ChooseColor) -> bool:
@@ -424,10 +426,11 @@ LISTINGS: dict[type, Callable[[Round, int], list[Action]]] = {
 
 def _expire_turn(rnd: Round, seat: int) -> None:
     """Draw one card and pass, or pass if already drawn (draw_when_playable limits a choice,
-    not this). No Mercy: draw until a card plays and play it, as the player had to."""
+    not this). No Mercy: draw until a card plays and play it, as the player had to (with
+    draw_until_playable, its default)."""
     turn = rnd.decision
     assert isinstance(turn, Turn)
-    if rnd.no_mercy:
+    if rnd.no_mercy and rnd.rules.draw_until_playable:
         _expire_turn_no_mercy(rnd, seat)
         return
     if turn.draws == 0 and not rnd.draw_cards(seat, 1, "draw"):

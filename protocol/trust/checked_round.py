@@ -8,7 +8,7 @@ is; a `round_history` is compared with `received` and only extends it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 from protocol.game_codec import UnknownEvent
 from protocol.trust.deal import DealCheck
@@ -22,17 +22,11 @@ from protocol.trust.messages import (
     SeedCommits,
     SeedReveals,
 )
-from protocol.trust.results import Violation
+from protocol.trust.results import RoundStatus, Violation
 from protocol.trust.signing import EventsDigest
 from unonet import events as ev
 from unonet.cards import Color, DeckManifest, Face
 from unonet.events import Position
-
-RoundStatus = Literal["checking", "audited", "violated", "missed"]
-"""What the title bar says of a round: still being checked (nothing can be called verified
-before its audit), audited with everything holding, caught at something, or missed: this client
-was away while it was played (it came back after it), so only its seeds and the cards it saw
-before leaving were checked against its audit."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,5 @@
-"""What a check returns: `Verified`, or a `Violation` naming what failed in plain words.
+"""What a check returns: `Verified`, or a `Violation` naming what failed in plain words; and
+`RoundStatus`, what a round's checks add up to so far (the client's title bar reads it).
 
 A dishonest host is an expected input, not an exceptional one, so checks never raise for it.
 """
@@ -7,6 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Literal
+
+RoundStatus = Literal["checking", "audited", "violated", "missed"]
+"""What the title bar says of a round: still being checked (nothing can be called verified
+before its audit), audited with everything holding, caught at something, or missed: this client
+was away while it was played (it came back after it), so only its seeds and the cards it saw
+before leaving were checked against its audit."""
 
 
 class ViolationKind(StrEnum):

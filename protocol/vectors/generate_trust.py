@@ -20,18 +20,16 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
 
 from protocol.game_codec import encode_action, encode_event
-from protocol.trust import (
-    ABSENT_SEED,
-    NO_SEAT,
+from protocol.trust.challenge import is_guilty
+from protocol.trust.constants import ABSENT_SEED, NO_SEAT
+from protocol.trust.deck import deal_deck, reshuffle_deck
+from protocol.trust.primitives import (
     card_commitment,
     card_nonce,
-    deal_deck,
     hand_digest,
-    reshuffle_deck,
     round_key,
     seed_commitment,
 )
-from protocol.trust.challenge import is_guilty
 from protocol.trust.signing import EventsDigest, Signer, canonical, statement, verify
 from unonet import events as ev
 from unonet.actions import (
