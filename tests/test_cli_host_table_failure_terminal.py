@@ -55,7 +55,7 @@ def test_a_table_that_fails_leaves_its_host_player_the_command_that_carries_it_o
     term.wait_text("UNONET-EXIT=")
     said = term._tmux("capture-pane", "-p", "-J", "-t", term.name)  # long lines whole
     assert re.search(r"table 0 failed on the host and was closed \(the reason is in \S+host\.log"
-                     r"\); its match is kept in \S+\.jsonl", said), said
+                     r"\); its match is kept in \S+\.jsonl", " ".join(said.split())), said
     port = re.search(r"unonet join 127\.0\.0\.1:(\d+) --no-tls", said)
     command = re.search(r"^  (unonet host --resume .*)$", said, re.M)
     assert port is not None and command is not None, said

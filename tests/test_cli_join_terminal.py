@@ -132,7 +132,7 @@ def test_unonet_host_on_a_port_in_use_says_so_before_any_screen(
         term = terminal(f"cd {Path.cwd()} && {sys.executable} -m unonet.cli host --port {port}")
         screen = term.wait_text("UNONET-EXIT=")
     lines = [line for line in screen.splitlines() if line.strip()]
-    said = "".join(lines[:-1])  # the terminal wrapped the one line at its width
+    said = " ".join(lines[:-1])  # wrapped at words within the terminal
     assert said == (f"unonet: cannot listen on every interface, port {port}: it is in use (by "
                     "another unonet host, or another program); choose another port with "
                     "--port"), said

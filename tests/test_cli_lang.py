@@ -38,6 +38,7 @@ from unonet.cli import build_parser, main, session_ended
 from unonet.cli_words import rules_words
 from unonet.errors import RulesError
 from unonet.rules import RULES_SAYS, RuleSet, parse_option, preset
+from unonet.terminal_text import laid_out
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -375,3 +376,19 @@ def test_unonet_bot_says_why_its_session_ended_in_its_language(
     assert session_ended(result, lang, plain_to_tls=plain) == words
     assert session_ended(BotResult(), lang, plain_to_tls=False) == command_words(
         lang, "bot.host_left")
+
+
+def test_a_line_is_laid_out_at_words_with_its_command_whole_on_a_line_of_its_own() -> None:
+    command = "unonet join 192.168.100.200:65000 --pin WSBO-67FC-QF2C-UEVD"  # 59 columns
+    line = f"Gli amici entrano con: {command} (o a 10.0.0.7, 172.16.0.9)"
+    assert laid_out(line, None, [command]) == [line]  # a pipe's
+    assert laid_out(line, 79, [command]) == [
+        "Gli amici entrano con:", f"  {command}", "(o a 10.0.0.7, 172.16.0.9)"]
+    assert laid_out(line, 59, [command]) == [  # no room to indent it: still whole
+        "Gli amici entrano con:", command, "(o a 10.0.0.7, 172.16.0.9)"]
+    resume = "unonet host --resume /home/ana/.config/unonet/journals/table0-04ca9e.jsonl"
+    assert laid_out(f"  {resume}", 59, [resume]) == [f"  {resume}"]  # as printed, to copy
+    assert laid_out("tavoli aperti: 0 'table 0' (2 posti, 1 bot), 1 'table 1' (2 posti, 1 "
+                    "bot)", 59, whole=["0 'table 0' (2 posti, 1 bot)",
+                                       "1 'table 1' (2 posti, 1 bot)"]) == [
+        "tavoli aperti: 0 'table 0' (2 posti, 1 bot),", "1 'table 1' (2 posti, 1 bot)"]

@@ -51,8 +51,8 @@ def laid_out(line: str, width: int | None, commands: Sequence[str] = (),
     line to share is 59 columns at most, for a terminal of 60), `fingerprint` in whole
     groups on lines of its own, and neither `whole` (a table's entry) nor a short quoted name
     or remark in brackets broken."""
-    if width is None or len(line) <= width:
-        return [line] if line else []
+    if width is None or len(line) <= width or line.strip() in commands:
+        return [line] if line else []  # a command alone, however long: as it is
     for kept in (*commands, fingerprint):
         if not kept or kept not in line:
             continue
