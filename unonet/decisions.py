@@ -20,6 +20,7 @@ from typing import ClassVar
 
 from unonet.cards import Color, Face
 from unonet.phase import Phase
+from unonet.values import quick_init
 
 __all__ = [
     "BuzzerRace",
@@ -136,3 +137,8 @@ class RunWindow:
     last: int
     step: int  # +1 rising, -1 falling, 0 after a single card (either way)
     serial: int
+
+
+# Made at most steps, as events are: through their slots (unonet.values).
+quick_init(Turn, ColorToName, PendingDraw, Challenge, TargetToPick, BuzzerRace, RoundOver,
+           RunWindow)

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from unonet.cards import Color, Face
+from unonet.values import quick_init
 
 Position = tuple[int, int]
 """(epoch, index) of a card in the shuffled order it was dealt or drawn from."""
@@ -455,3 +456,7 @@ class DrawCancelled(Event):
     seat: int
     total: int
 
+
+# Every event above is made through its slots (unonet.values): two or three are made a step.
+quick_init(*(value for value in list(globals().values())
+             if isinstance(value, type) and issubclass(value, Event)))
