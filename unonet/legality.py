@@ -54,7 +54,7 @@ from unonet.phase import (
 if TYPE_CHECKING:
     from unonet.round_state import RoundState as Round
 
-__all__ = ["legal_plays", "play_refusal", "refusal"]
+__all__ = ["legal_plays", "may_play", "play_refusal", "refusal"]
 
 _NOT_IDENTICAL = frozenset({Kind.BUZZER, *CHALLENGEABLE_KINDS})
 """Seed 003: every card may be intercepted but a Buzzer and a Wild Draw Four (`identical`);
@@ -70,22 +70,31 @@ _JUMP_IN_PHASES = (TURN, STACK, CHALLENGE)
 # -- the judgement ---------------------------------------------------------------------------
 
 
-def play_refusal(rnd: Round, seat: int, play: Play) -> EngineError | None:
-    """None when `seat` may make `play` now, else the error that says why not.
+def may_play(rnd: Round, seat: int, play: Play) -> bool:
+    """May `seat` make `play` now: `play_refusal`'s answer as a yes or no, which `Round.apply`
+    asks of every play.
 
-    The common case first: one card in one's turn, before drawing, that matches the top card
-    under rules that forbid no matching card; it is then legal exactly when it is one of the
-    card's listed plays (its colour named if wild, UNO called only with a next-to-last card)."""
-    hand = rnd.hands[seat]
-    card = play.card
-    if card not in hand:
-        return EngineError(ErrorCode.CARD_NOT_IN_HAND, f"card {card} is not in hand")
+    The common case is answered here without building a refusal: one card in one's own turn
+    (the card just drawn, once one was), under rules that forbid no matching card. It is then
+    legal exactly when it is in hand, matches the top card and is one of the card's listed plays
+    (its colour named if wild, UNO called only with a next-to-last card). Any other play is
+    judged in full."""
     decision = rnd.decision
-    if (type(decision) is Turn and decision.seat == seat and not decision.draws
-            and not play.also and not rnd.restricted_plays
-            and card in rnd.table.matching(rnd.discard[-1], rnd.active_color)
-            and play in _card_plays(rnd, hand, card)):
-        return None
+    card = play.card
+    if (type(decision) is Turn and decision.seat == seat
+            and (not decision.draws or decision.drawn == card)
+            and not play.also and not rnd.restricted_plays):
+        hand = rnd.hands[seat]
+        return (card in hand and card in rnd.table.matching(rnd.discard[-1], rnd.active_color)
+                and play in _card_plays(rnd, hand, card))
+    return play_refusal(rnd, seat, play) is None
+
+
+def play_refusal(rnd: Round, seat: int, play: Play) -> EngineError | None:
+    """None when `seat` may make `play` now, else the error that says why not."""
+    hand = rnd.hands[seat]
+    if play.card not in hand:
+        return EngineError(ErrorCode.CARD_NOT_IN_HAND, f"card {play.card} is not in hand")
     refusal = _first_card_refusal(rnd, seat, play.card)
     if refusal is not None:
         return refusal

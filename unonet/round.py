@@ -532,6 +532,9 @@ class Round:
         passing over seats out of the round and one who has emptied their hand."""
         way = self.direction if direction is None else direction
         out, finished, seats = self.out, self.finished, self.seats
+        nxt = (seat + way) % seats
+        if steps == 1 and nxt not in out and nxt != finished:
+            return nxt  # the common case, without the loops (a third of this call's cost)
         for _ in range(steps):
             seat = (seat + way) % seats
             for _ in range(seats):

@@ -43,7 +43,7 @@ from unonet.decisions import (
     Challenge as ChallengeDecision,
 )
 from unonet.effects import answer, pend_draw
-from unonet.legality import legal_plays, play_refusal, plays_in_turn
+from unonet.legality import legal_plays, may_play, plays_in_turn
 from unonet.matching import holds_color
 from unonet.phase import (
     BUZZER,
@@ -75,10 +75,6 @@ _DRAW, _PASS, _ACCEPT, _CHALLENGE = Draw(), Pass(), Accept(), Challenge()
 
 
 # -- judges ----------------------------------------------------------------------------------
-
-
-def _may_play(rnd: Round, seat: int, action: Play) -> bool:
-    return play_refusal(rnd, seat, action) is None
 
 
 def _deciding(rnd: Round, seat: int, action: Action) -> bool:
@@ -336,7 +332,7 @@ def catch(rnd: Round, seat: int, action: Catch) -> None:
 
 # -- the tables ------------------------------------------------------------------------------
 
-_PLAY = Transition(_may_play, play, True)
+_PLAY = Transition(may_play, play, True)
 _ACCEPTS = Transition(_deciding, accept, True)
 _NAME = Transition(_may_name, choose_color, True)
 
