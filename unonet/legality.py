@@ -77,16 +77,17 @@ def may_play(rnd: Round, seat: int, play: Play) -> bool:
     The common case is answered here without building a refusal: one card in one's own turn
     (the card just drawn, once one was), under rules that forbid no matching card. It is then
     legal exactly when it is in hand, matches the top card and is one of the card's listed plays
-    (its colour named if wild, UNO called only with a next-to-last card). Any other play is
-    judged in full."""
+    (its colour named if wild; with UNO, one of its plays as the next-to-last card). Any other
+    play is judged in full."""
     decision = rnd.decision
     card = play.card
     if (type(decision) is Turn and decision.seat == seat
             and (not decision.draws or decision.drawn == card)
             and not play.also and not rnd.restricted_plays):
         hand = rnd.hands[seat]
-        return (card in hand and card in rnd.table.matching(rnd.discard[-1], rnd.active_color)
-                and play in _card_plays(rnd, hand, card))
+        table = rnd.table
+        return (card in hand and card in table.matching(rnd.discard[-1], rnd.active_color)
+                and play in (_card_plays(rnd, hand, card) if play.uno else table.plays[card]))
     return play_refusal(rnd, seat, play) is None
 
 

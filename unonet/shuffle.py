@@ -28,10 +28,12 @@ _SPACE = 2**32
 class HmacStream:
     """Unbiased integers from an HMAC-SHA256 counter-mode byte stream."""
 
-    __slots__ = ("_counter", "_key", "_prefix", "_words")
+    __slots__ = ("_counter", "_keyed", "_prefix", "_words")
 
     def __init__(self, key: bytes, label: Sequence[Field]) -> None:
-        self._key = key
+        # Keyed once and copied for each block: a third less than hmac.digest a block, and a
+        # deal takes 14 blocks (timeit, CPython 3.11 and OpenSSL 3, on this machine).
+        self._keyed = hmac.new(key, digestmod="sha256")
         # enc(PRNG_TAG, *label, ctr) is this prefix followed by the counter's 8 bytes.
         self._prefix = enc_fields((PRNG_TAG, *label, 0))[: -_U64.size]
         self._counter = 0
@@ -39,7 +41,9 @@ class HmacStream:
 
     def _block(self) -> tuple[int, ...]:
         """The next HMAC block of the stream, as eight big-endian u32 words."""
-        block = hmac.digest(self._key, self._prefix + _U64.pack(self._counter), "sha256")
+        mac = self._keyed.copy()
+        mac.update(self._prefix + _U64.pack(self._counter))
+        block = mac.digest()
         self._counter += 1
         return _BLOCK_WORDS.unpack(block)
 
