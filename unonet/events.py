@@ -15,6 +15,7 @@ events name the card ids of hidden cards. The protocol's commitments bind positi
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from unonet.cards import Color, Face
 from unonet.values import quick_init
@@ -460,3 +461,8 @@ class DrawCancelled(Event):
 # Every event above is made through its slots (unonet.values): two or three are made a step.
 quick_init(*(value for value in list(globals().values())
              if isinstance(value, type) and issubclass(value, Event)))
+
+turn_started = cache(TurnStarted)
+passed = cache(Passed)
+"""The events a round emits at nearly every step, made once per seat (and direction) and shared:
+events are values, and a lookup costs a third of making one."""

@@ -10,9 +10,11 @@ card and colour in play, the set of card ids that match it. Matching itself stay
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
-from unonet.actions import Play
+from unonet.actions import Catch, ChooseColor, ChooseTarget, Play
 from unonet.cards import Color, DeckManifest, Face, Kind
+from unonet.decisions import Turn
 from unonet.events import Position
 from unonet.matching import matches
 
@@ -118,3 +120,20 @@ def play_table(manifest: DeckManifest, side: int, colors: Sequence[Color]) -> Pl
         entry = (manifest, table)
         _TABLES[key] = entry
     return entry[1]
+
+
+@cache
+def seat_values(
+    seats: int,
+) -> tuple[tuple[Catch, ...], tuple[ChooseTarget, ...], tuple[Turn, ...]]:
+    """Each seat's Catch and ChooseTarget, and a fresh Turn of each seat: listed and entered,
+    never built, by every round of as many seats (values, shared as the Plays are)."""
+    return (tuple(Catch(seat) for seat in range(seats)),
+            tuple(ChooseTarget(seat) for seat in range(seats)),
+            tuple(Turn(seat) for seat in range(seats)))
+
+
+@cache
+def color_choices(colors: tuple[Color, ...]) -> tuple[ChooseColor, ...]:
+    """A ChooseColor of each of `colors`, shared likewise."""
+    return tuple(ChooseColor(color) for color in colors)

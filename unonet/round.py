@@ -20,15 +20,7 @@ from dataclasses import replace
 
 from unonet import events as ev
 from unonet import piles
-from unonet.actions import (
-    Action,
-    Buzz,
-    CallUno,
-    Catch,
-    ChooseColor,
-    ChooseTarget,
-    Play,
-)
+from unonet.actions import Action, Buzz, CallUno, Catch, Play
 from unonet.actions import Challenge as ChallengeAction
 from unonet.cards import ALL_COLORS, CHALLENGEABLE_KINDS, Color, DeckManifest, Face, Kind
 from unonet.decisions import (
@@ -48,7 +40,7 @@ from unonet.flip import FlipSight
 from unonet.flip_deck import side_colors
 from unonet.legality import legal_plays, refusal
 from unonet.phase import BUZZER, CHALLENGE, ROUND_OVER, TURN, Phase
-from unonet.plays import PlayTable, play_table
+from unonet.plays import PlayTable, color_choices, play_table, seat_values
 from unonet.rules import RuleSet
 from unonet.scoring import hand_points
 from unonet.shuffle import deal_order
@@ -86,7 +78,7 @@ class Round:
         self.side = 0  # the face every card shows (UNO Flip turns it)
         self.colors: tuple[Color, ...] = ALL_COLORS[: rules.colors]
         self.table = table if table is not None else play_table(manifest, 0, self.colors)
-        self.color_choices = tuple(ChooseColor(color) for color in self.colors)
+        self.color_choices = color_choices(self.colors)
         # Does any rule forbid a card that matches? Only then are hands looked at card by card.
         self.restricted_plays = not rules.action_finish or rules.wd4_policy == "enforce"
         self._lay_out(seats, absent)
@@ -113,9 +105,8 @@ class Round:
         self.cannot_draw_streak = 0  # for the stalemate rule
         self.uno_called: set[int] = set()
         self.catchable: dict[int, int] = {}  # seat -> turn_serial when its window opened
-        self.catches = tuple(Catch(target) for target in range(seats))  # listed, not built
-        self.targets = tuple(ChooseTarget(target) for target in range(seats))
-        self.turns = tuple(Turn(seat) for seat in range(seats))  # a fresh turn, shared
+        # Listed and entered, not built: values shared by every round of as many seats.
+        self.catches, self.targets, self.turns = seat_values(seats)
         self.winner: int | None = None
         self._events: list[ev.Event] = []
         # UNO Flip: what each player was shown of the cards so far (unonet.flip.FlipSight).
@@ -383,7 +374,7 @@ class Round:
         if seat in self.out:
             seat = self.step(seat, 1)
         self.enter(self.turns[seat])
-        self.emit(ev.TurnStarted(seat, self.direction))
+        self.emit(ev.turn_started(seat, self.direction))
 
     def set_decision(self, decision: Decision) -> None:
         if self.phase is ROUND_OVER:
@@ -434,7 +425,7 @@ class Round:
         self.side = side
         self.colors = side_colors(side)
         self.table = play_table(self.manifest, side, self.colors)
-        self.color_choices = tuple(ChooseColor(color) for color in self.colors)
+        self.color_choices = color_choices(self.colors)
 
     # -- pending draws -------------------------------------------------------------------------
 

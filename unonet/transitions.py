@@ -214,7 +214,7 @@ def draw(rnd: Round, seat: int, action: Action) -> None:
         rnd.enter(Turn(seat, drawn, draws), serial=False)  # only this card may be played (1.4)
         rnd.emit(ev.MayPlayDrawn(seat, drawn))
     elif not rules.play_after_draw or draws >= rules.max_draws_per_turn:
-        rnd.emit(ev.Passed(seat))
+        rnd.emit(ev.passed(seat))
         rnd.next_turn(rnd.step(seat, 1))
     else:
         rnd.enter(Turn(seat, None, draws), serial=False)
