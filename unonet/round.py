@@ -44,7 +44,7 @@ from unonet.plays import PlayTable, color_choices, play_table, seat_values
 from unonet.rules import RuleSet
 from unonet.scoring import hand_points
 from unonet.shuffle import deal_order
-from unonet.transitions import ACCEPTS, EXPIRY, LISTINGS, Transition
+from unonet.transitions import ACCEPTS, EXPIRY, LISTINGS
 
 __all__ = ["Phase", "Round"]
 
@@ -210,10 +210,14 @@ class Round:
         return actions
 
     def apply(self, seat: int, action: Action) -> list[ev.Event]:
-        """Apply `action` for `seat`, or raise EngineError and change nothing."""
-        transition = self._judged(seat, action)
+        """Apply `action` for `seat`, or raise EngineError and change nothing. The transition
+        table gives what the round's decision does with an action of that kind, and its judge
+        whether `seat` may take it now (it is then among `legal_actions(seat)`)."""
+        transition = None
+        if 0 <= seat < self.seats and seat not in self.out:  # (RoundOver accepts nothing)
+            transition = ACCEPTS[type(self.decision)].get(type(action))
         self._events = []
-        if transition is None:
+        if transition is None or not transition.judge(self, seat, action):
             penalty = self._penalty_instead_of_refusal(seat, action)
             if penalty is None:
                 raise refusal(self, seat, action)
@@ -260,16 +264,6 @@ class Round:
 
     # -- judging -------------------------------------------------------------------------------
 
-    def _judged(self, seat: int, action: Action) -> Transition | None:
-        """The transition `action` takes if `seat` may take it now (it is then among
-        `legal_actions(seat)`), else None."""
-        if not 0 <= seat < self.seats or seat in self.out or self.phase is ROUND_OVER:
-            return None
-        transition = ACCEPTS[type(self.decision)].get(type(action))
-        if transition is None or not transition.judge(self, seat, action):
-            return None
-        return transition
-
     def _penalty_instead_of_refusal(self, seat: int, action: Action) -> Callable[[], None] | None:
         """A wrong catch under `false_catch_penalty` and a refused jump-in under `jump_in`
         cost the player instead of being refused; None for every other illegal action."""
@@ -287,13 +281,13 @@ class Round:
 
     def _false_catch(self, seat: int, target: int) -> None:
         penalty = self.rules.false_catch_penalty
-        self.emit(ev.FalseCatch(seat, target, penalty))
+        self._events.append(ev.FalseCatch(seat, target, penalty))
         self.draw_cards(seat, penalty, "penalty_false_catch")
 
     def _refuse_jump_in(self, seat: int, card: int) -> None:
         penalty = self.rules.jump_in_penalty
         self.penalty_points[seat] += penalty
-        self.emit(ev.JumpInRefused(seat, card, penalty))
+        self._events.append(ev.JumpInRefused(seat, card, penalty))
 
     # -- the deal (RULEBOOK.md 1.2, 1.3) -------------------------------------------------------
 
@@ -303,7 +297,7 @@ class Round:
         for position, card in zip(self.table.deal_positions, order, strict=True):
             self.origin[card] = position
         self.draw_pile = order[::-1]
-        self.emit(ev.RoundStarted(self.round_no, self.dealer, len(order)))
+        self._events.append(ev.RoundStarted(self.round_no, self.dealer, len(order)))
         seating = self.turn_order(self.dealer)
         seating = seating[1:] + seating[:1]  # starting left of the dealer
         dealt: dict[int, list[int]] = {seat: [] for seat in seating}
@@ -322,7 +316,7 @@ class Round:
         another is turned."""
         card = self.draw_pile.pop()
         self.discard.append(card)
-        self.emit(ev.TopCardTurned(card, self.origin[card]))
+        self._events.append(ev.TopCardTurned(card, self.origin[card]))
         face = self.face(card)
         self.active_color = face.color
         if face.kind in CHALLENGEABLE_KINDS:
@@ -340,7 +334,7 @@ class Round:
         while True:
             card = self.draw_pile.pop()  # 80 numbers in 168 cards: one shows before the end
             self.discard.append(card)
-            self.emit(ev.TopCardTurned(card, self.origin[card]))
+            self._events.append(ev.TopCardTurned(card, self.origin[card]))
             face = self.face(card)
             if face.kind is Kind.NUMBER:
                 break
@@ -357,6 +351,8 @@ class Round:
         piles.pass_hands(self, reason)
 
     def emit(self, event: ev.Event) -> None:
+        """Record `event` among the step's (the handlers' and effects' door; Round appends to
+        its own list directly, on every step's path)."""
         self._events.append(event)
 
     def enter(self, decision: Decision, serial: bool = True) -> None:
@@ -374,7 +370,7 @@ class Round:
         if seat in self.out:
             seat = self.step(seat, 1)
         self.enter(self.turns[seat])
-        self.emit(ev.turn_started(seat, self.direction))
+        self._events.append(ev.turn_started(seat, self.direction))
 
     def set_decision(self, decision: Decision) -> None:
         if self.phase is ROUND_OVER:
@@ -383,7 +379,7 @@ class Round:
             decision = _with_seat(decision, self.step(decision.seat, 1))
         self.enter(decision)
         amount = decision.amount if isinstance(decision, DRAWS) else 0
-        self.emit(ev.DecisionPending(decision.seat, decision.phase.value, amount,
+        self._events.append(ev.DecisionPending(decision.seat, decision.phase.value, amount,
                                      self.until_color()))
 
     def lay_cards(self, seat: int, action: Play) -> Face:
@@ -395,12 +391,13 @@ class Round:
             card = action.card
             hand.remove(card)
             self.discard.append(card)
-            self.emit(ev.CardPlayed(seat, card, self.origin[card], action.color, action.uno))
+            self._events.append(
+                ev.CardPlayed(seat, card, self.origin[card], action.color, action.uno))
         for card in (action.card, *also) if also else ():
             last = card == also[-1]
             hand.remove(card)
             self.discard.append(card)
-            self.emit(ev.CardPlayed(
+            self._events.append(ev.CardPlayed(
                 seat, card, self.origin[card], action.color if last else None, action.uno and last
             ))
         face = self.table.faces[self.discard[-1]]
@@ -418,7 +415,8 @@ class Round:
         for card in mates:
             hand.remove(card)
         self.discard[-1:-1] = mates
-        self.emit(ev.CardsDiscarded(seat, tuple(self.origin[c] for c in mates), tuple(mates)))
+        positions = tuple(self.origin[c] for c in mates)
+        self._events.append(ev.CardsDiscarded(seat, positions, tuple(mates)))
 
     def show_side(self, side: int) -> None:
         """Turn every card to `side` (UNO Flip): its colours and its play table."""
@@ -437,7 +435,7 @@ class Round:
         reason = "stack" if stacked else decision.chain[0].kind.value
         self.pay_pending(seat, 0, reason)
         if seat not in self.out:  # knocked out by the draw: out, not skipped
-            self.emit(ev.Skipped(seat, reason))
+            self._events.append(ev.Skipped(seat, reason))
         self.after_pending_paid(self.step(seat, 1))
 
     def pay_pending(self, seat: int, extra: int, reason: str) -> None:
@@ -470,10 +468,10 @@ class Round:
         deflected draw `then_draw`."""
         waiting = tuple(self.turn_order(seat))
         self.enter(BuzzerRace(seat, waiting, (), then, then_draw))
-        self.emit(ev.BuzzerOpened(seat, waiting))
+        self._events.append(ev.BuzzerOpened(seat, waiting))
 
     def close_buzzer(self, losers: tuple[int, ...]) -> None:
-        self.emit(ev.BuzzerClosed(losers, BUZZER_PENALTY))
+        self._events.append(ev.BuzzerClosed(losers, BUZZER_PENALTY))
         race = self.decision
         assert isinstance(race, BuzzerRace)
         self.enter(BuzzerRace(race.seat, (), (), race.then, race.then_draw), serial=False)
@@ -497,7 +495,7 @@ class Round:
             return
         if called:
             self.uno_called.add(seat)
-            self.emit(ev.UnoCalled(seat))
+            self._events.append(ev.UnoCalled(seat))
         else:
             self.catchable[seat] = self.turn_serial
 
@@ -508,12 +506,12 @@ class Round:
             return
         for seat in closing:
             del self.catchable[seat]
-        self.emit(ev.CatchWindowClosed(tuple(closing)))
+        self._events.append(ev.CatchWindowClosed(tuple(closing)))
         if self.rules.uno_auto_penalty:
             for seat in closing:
                 if seat in self.out:
                     continue
-                self.emit(ev.UnoCaught(None, seat, self.rules.uno_penalty))
+                self._events.append(ev.UnoCaught(None, seat, self.rules.uno_penalty))
                 self.draw_cards(seat, self.rules.uno_penalty, "penalty_uno")
 
     # -- turn order ----------------------------------------------------------------------------
@@ -561,7 +559,7 @@ class Round:
             self.turn_order(self.step(self.current, 1)),
             key=lambda s: hand_points(self.manifest, self.hands[s], self.side),
         )
-        self.emit(ev.Stalemate(winner))
+        self._events.append(ev.Stalemate(winner))
         self.finish_round(winner, None)
         return True
 
