@@ -35,10 +35,12 @@ class ScriptedStream(HmacStream):
         padded = list(words) + [0] * (-len(words) % 8)
         self._script = [tuple(padded[k : k + 8]) for k in range(0, len(padded), 8)]
 
-    def _block(self) -> tuple[int, ...]:
-        if self._script:
-            return self._script.pop(0)
-        return super()._block()
+    def _blocks(self, count: int) -> list[int]:
+        words: list[int] = []
+        while count and self._script:
+            words += self._script.pop(0)
+            count -= 1
+        return words + (super()._blocks(count) if count else [])
 
 
 @given(st.binary(min_size=32, max_size=32), st.integers(0, 2**16), st.integers(0, 130))

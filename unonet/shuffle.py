@@ -39,29 +39,32 @@ class HmacStream:
         self._counter = 0
         self._words: list[int] = []  # the current block's unread u32 words, next one last
 
-    def _block(self) -> tuple[int, ...]:
-        """The next HMAC block of the stream, as eight big-endian u32 words."""
-        mac = self._keyed.copy()
-        mac.update(self._prefix + _U64.pack(self._counter))
-        block = mac.digest()
-        self._counter += 1
-        return _BLOCK_WORDS.unpack(block)
+    def _blocks(self, count: int) -> list[int]:
+        """The next `count` HMAC blocks of the stream, as their big-endian u32 words."""
+        keyed, prefix, pack = self._keyed, self._prefix, _U64.pack
+        raw = []
+        for counter in range(self._counter, self._counter + count):
+            mac = keyed.copy()
+            mac.update(prefix + pack(counter))
+            raw.append(mac.digest())
+        self._counter += count
+        return list(struct.unpack(f">{8 * count}I", b"".join(raw)))
 
     def next_u32(self) -> int:
         """The next 4 bytes of the stream as a big-endian unsigned integer."""
         if not self._words:
-            self._words = list(self._block())[::-1]
+            self._words = self._blocks(1)[::-1]
         return self._words.pop()
 
     def take(self, count: int) -> list[int]:
         """The next `count` words of the stream, in order (as `count` calls of next_u32)."""
         words = self._words[::-1][:count]
         del self._words[len(self._words) - len(words) :]
-        while len(words) < count:
-            block = self._block()
-            need = count - len(words)
-            words += block[:need]
-            self._words = list(block[need:])[::-1]
+        need = count - len(words)
+        if need > 0:
+            fresh = self._blocks(-(-need // 8))  # whole blocks; the rest is read next
+            words += fresh[:need]
+            self._words = fresh[need:][::-1]
         return words
 
     def below(self, n: int) -> int:
@@ -75,7 +78,6 @@ class HmacStream:
                 return x % n
 
 
-_BLOCK_WORDS = struct.Struct(">8I")  # one HMAC-SHA256 block = eight big-endian u32 words
 _U64 = struct.Struct(">Q")
 
 
