@@ -380,7 +380,7 @@ class Round:
         self.enter(decision)
         amount = decision.amount if isinstance(decision, DRAWS) else 0
         self._events.append(ev.DecisionPending(decision.seat, decision.phase.value, amount,
-                                     self.until_color()))
+                                               self.until_color()))
 
     def lay_cards(self, seat: int, action: Play) -> Face:
         """Move the played cards from the hand to the discard pile, the last one on top; return
@@ -393,13 +393,14 @@ class Round:
             self.discard.append(card)
             self._events.append(
                 ev.CardPlayed(seat, card, self.origin[card], action.color, action.uno))
-        for card in (action.card, *also) if also else ():
-            last = card == also[-1]
-            hand.remove(card)
-            self.discard.append(card)
-            self._events.append(ev.CardPlayed(
-                seat, card, self.origin[card], action.color if last else None, action.uno and last
-            ))
+        else:  # a run or a set: the last card names the colour and carries the UNO call
+            for card in (action.card, *also):
+                last = card == also[-1]
+                hand.remove(card)
+                self.discard.append(card)
+                self._events.append(ev.CardPlayed(seat, card, self.origin[card],
+                                                  action.color if last else None,
+                                                  action.uno and last))
         face = self.table.faces[self.discard[-1]]
         if self.no_mercy and face.kind is Kind.DISCARD_ALL:
             self._discard_all(seat, face)
