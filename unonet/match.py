@@ -92,19 +92,27 @@ class Match:
 
     def apply(self, seat: int, action: Action) -> list[ev.Event]:
         """Apply one action; raise EngineError (state untouched) or return its events."""
-        if self.phase == MATCH_OVER:
+        rnd = self.round
+        if rnd is None or self.phase is not IN_ROUND or not 0 <= seat < self.seats:
+            return self._apply_otherwise(seat, action)
+        events = rnd.apply(seat, action)  # a seat's move in a round: nearly every call
+        self.log.append((seat, action))
+        if rnd.phase is ROUND_OVER:
+            events += self._round_ended()
+        return events
+
+    def _apply_otherwise(self, seat: int, action: Action) -> list[ev.Event]:
+        """A host action, or a seat's action refused for want of a round to play it in."""
+        if self.phase is MATCH_OVER:
             raise EngineError(ErrorCode.MATCH_OVER, "the match is over")
-        if seat == HOST:
-            events = self._apply_host(action)
-        else:
+        if seat != HOST:
             if not 0 <= seat < self.seats:
                 raise EngineError(ErrorCode.UNKNOWN_SEAT, f"no seat {seat}")
-            if self.round is None or self.phase != IN_ROUND:
-                raise EngineError(ErrorCode.ROUND_OVER, "no round is being played")
-            events = self.round.apply(seat, action)
+            raise EngineError(ErrorCode.ROUND_OVER, "no round is being played")
+        events = self._apply_host(action)
         self.log.append((seat, action))
         rnd = self.round
-        if rnd is not None and rnd.phase is ROUND_OVER and self.phase == IN_ROUND:
+        if rnd is not None and rnd.phase is ROUND_OVER and self.phase is IN_ROUND:
             events += self._round_ended()
         return events
 

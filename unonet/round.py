@@ -216,7 +216,8 @@ class Round:
         transition = None
         if 0 <= seat < self.seats and seat not in self.out:  # (RoundOver accepts nothing)
             transition = ACCEPTS[type(self.decision)].get(type(action))
-        self._events = []
+        events: list[ev.Event] = []  # this step's: handed back as they are but in UNO Flip
+        self._events = events
         if transition is None or not transition.judge(self, seat, action):
             penalty = self._penalty_instead_of_refusal(seat, action)
             if penalty is None:
@@ -229,7 +230,7 @@ class Round:
             if type(action) is not Play:
                 self.run = None  # the next player acted: the sequence window closes
         transition.handler(self, seat, action)
-        return self._take_events()
+        return events if self.sight is None else self._take_events()
 
     def expire(self) -> list[ev.Event]:
         """The host's timer for the pending decision ran out: apply the documented default
