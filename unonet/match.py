@@ -86,7 +86,7 @@ class Match:
             if self.phase == IN_ROUND:
                 return [Expire()]
             return []
-        if self.round is None or self.phase != IN_ROUND or not 0 <= seat < self.seats:
+        if self.round is None or self.phase is not IN_ROUND or not 0 <= seat < self.seats:
             return []
         return self.round.legal_actions(seat)
 
@@ -134,7 +134,7 @@ class Match:
         """The seat whose decision the game waits for (the host's timer runs on it). In a
         buzzer race, the seat that played the Buzzer: the race waits for every seat of its
         `BuzzerRace.waiting` instead, and its timer closes it."""
-        if self.round is None or self.phase != IN_ROUND:
+        if self.round is None or self.phase is not IN_ROUND:
             return None
         return self.round.current
 

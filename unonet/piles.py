@@ -31,7 +31,7 @@ def draw_cards(rnd: Round, seat: int, count: int, reason: str) -> list[int]:
     if count == 1 and rnd.draw_pile:  # the turn's draw: one card, the pile not empty
         got = [rnd.draw_pile.pop()]
         give(rnd, seat, got, reason)
-        if reason != "deal":
+        if rnd.rules.max_hand is not None and reason != "deal":
             _check_max_hand(rnd, seat)
         return got
     got = []
