@@ -86,7 +86,7 @@ def may_play(rnd: Round, seat: int, play: Play) -> bool:
             and not play.also and not rnd.restricted_plays):
         hand = rnd.hands[seat]
         table = rnd.table
-        return (card in hand and card in table.matching(rnd.discard[-1], rnd.active_color)
+        return (card in table.matching_on[rnd.discard[-1]][rnd.active_color] and card in hand
                 and play in (_card_plays(rnd, hand, card) if play.uno else table.plays[card]))
     return play_refusal(rnd, seat, play) is None
 
@@ -158,7 +158,7 @@ def plays_in_turn(rnd: Round, hand: Sequence[int], card: int) -> bool:
     """`card` matches the top card and no rule forbids it: `_first_card_refusal`'s answer for
     the turn's phase as a yes or no, without building the refusal (the listing asks it of every
     card, every step; the drawn-card path of the card drawn)."""
-    return card in rnd.table.matching(rnd.top, rnd.active_color) and not (
+    return card in rnd.table.matching_on[rnd.discard[-1]][rnd.active_color] and not (
         rnd.restricted_plays and rule_refusal(rnd, hand, card) is not None
     )
 
@@ -417,7 +417,7 @@ def legal_plays(rnd: Round, seat: int) -> list[Play]:
         else:
             candidates = hand
         table = rnd.table
-        matching = table.matching(rnd.discard[-1], rnd.active_color)
+        matching = table.matching_on[rnd.discard[-1]][rnd.active_color]
         restricted = rnd.restricted_plays
         by_card = table.plays_with_uno if len(hand) == 2 else table.plays
         for card in candidates:  # plays_in_turn, with the top card's set looked up once

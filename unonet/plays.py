@@ -30,7 +30,8 @@ class PlayTable:
     """
 
     __slots__ = (
-        "_by_face", "_by_top", "_matching", "deal_positions", "faces", "plays", "plays_with_uno",
+        "_by_face", "_matching", "deal_positions", "faces", "matching_on", "plays",
+        "plays_with_uno",
     )
 
     def __init__(self, manifest: DeckManifest, side: int, colors: Sequence[Color]) -> None:
@@ -52,9 +53,11 @@ class PlayTable:
         self._by_face: dict[Face, list[int]] = {}
         for card, face in enumerate(self.faces):
             self._by_face.setdefault(face, []).append(card)
-        # The same sets again by top card id, then colour: two look-ups with no key to build,
-        # on the path every step takes.
-        self._by_top: list[dict[Color | None, frozenset[int]]] = [{} for _ in self.faces]
+        self.matching_on: tuple[dict[Color | None, frozenset[int]], ...] = tuple(
+            _ByColor(self, top) for top in range(len(self.faces)))
+        """top card id -> colour in play -> the ids of every card that may be played on it:
+        `matching` as two look-ups, with no key to build and no call, for the paths every step
+        takes (the listing, the judge of a play, the card drawn); each set made on first use."""
 
     @staticmethod
     def _plays_of(
@@ -74,11 +77,7 @@ class PlayTable:
 
     def matching(self, top: int, active_color: Color | None) -> frozenset[int]:
         """The ids of every card that may be played on card `top` with `active_color` in play."""
-        by_color = self._by_top[top]
-        found = by_color.get(active_color)
-        if found is None:
-            found = by_color[active_color] = self._matching_set(top, active_color)
-        return found
+        return self.matching_on[top][active_color]
 
     def _matching_set(self, top: int, active_color: Color | None) -> frozenset[int]:
         top_face = self.faces[top]
@@ -90,6 +89,20 @@ class PlayTable:
                 if matches(face, top_face, active_color) for card in cards
             )
             self._matching[key] = found
+        return found
+
+
+class _ByColor(dict[Color | None, frozenset[int]]):
+    """One top card's matching sets by colour in play, each made on first use."""
+
+    __slots__ = ("_table", "_top")
+
+    def __init__(self, table: PlayTable, top: int) -> None:
+        super().__init__()
+        self._table, self._top = table, top
+
+    def __missing__(self, color: Color | None) -> frozenset[int]:
+        found = self[color] = self._table._matching_set(self._top, color)
         return found
 
 
