@@ -19,11 +19,11 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from unonet import events as ev
-from unonet.flip_deck import DARK, LIGHT, side_colors
+from unonet.flip_deck import DARK, LIGHT
 from unonet.phase import Phase
-from unonet.plays import play_table
 
 if TYPE_CHECKING:
+    from unonet.cards import Face
     from unonet.events import Position
     from unonet.round_state import RoundState
 
@@ -44,6 +44,7 @@ class FlipSight:
         self.pile: tuple[int, Position] | None = None
         self.public: set[int] = set()  # cards whose dark face everybody was told
         self.told: list[set[int]] = [set() for _ in range(seats)]  # ...and each seat
+        self.backs: dict[int, tuple[Face, ...]] = {}  # side -> each card's face on it
 
     def dark_faces_known(self, seat: int | None) -> frozenset[int]:
         """The cards whose dark face `seat` (None: a spectator) was told this round."""
@@ -100,8 +101,10 @@ class FlipSight:
         hidden = other_side(rnd.side)
         turned = self.side != rnd.side
         self.side = rnd.side
-        # The faces of the side not in play, by card id: the other side's play table's.
-        backs = play_table(rnd.manifest, hidden, side_colors(hidden)).faces
+        # The faces of the side not in play, by card id (the round's deck is paired afresh).
+        backs = self.backs.get(hidden)
+        if backs is None:
+            backs = self.backs[hidden] = tuple(card.faces[hidden] for card in rnd.manifest)
         position_of = rnd.origin.__getitem__
         for seat in range(len(rnd.hands)) if turned else sorted(touched):
             held = frozenset(rnd.hands[seat])

@@ -10,7 +10,7 @@ card and colour in play, the set of card ids that match it. Matching itself stay
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
 
 from unonet.actions import Catch, ChooseColor, ChooseTarget, Play
 from unonet.cards import Color, DeckManifest, Face, Kind
@@ -30,7 +30,7 @@ class PlayTable:
     """
 
     __slots__ = (
-        "_by_face", "_matching", "deal_positions", "faces", "matching_on", "plays",
+        "_by_face", "_distinct", "_matching", "deal_positions", "faces", "matching_on", "plays",
         "plays_with_uno",
     )
 
@@ -53,6 +53,7 @@ class PlayTable:
         self._by_face: dict[Face, list[int]] = {}
         for card, face in enumerate(self.faces):
             self._by_face.setdefault(face, []).append(card)
+        self._distinct = frozenset(self._by_face)  # (a frozenset keeps its hash)
         self.matching_on: tuple[dict[Color | None, frozenset[int]], ...] = tuple(
             _ByColor(self, top) for top in range(len(self.faces)))
         """top card id -> colour in play -> the ids of every card that may be played on it:
@@ -84,12 +85,22 @@ class PlayTable:
         key = (top_face.kind, top_face.number, active_color)
         found = self._matching.get(key)
         if found is None:
-            found = frozenset(
-                card for face, cards in self._by_face.items()
-                if matches(face, top_face, active_color) for card in cards
-            )
+            by_face = self._by_face
+            found = frozenset(card for face in _matching_faces(self._distinct, top_face,
+                                                               active_color)
+                              for card in by_face[face])
             self._matching[key] = found
         return found
+
+
+@lru_cache(maxsize=4096)
+def _matching_faces(
+    faces: frozenset[Face], top: Face, active_color: Color | None
+) -> tuple[Face, ...]:
+    """Which of `faces` may be played on `top` with `active_color` in play: the same answer
+    for every UNO Flip round, whose dark faces are paired with ids afresh (unonet.flip_deck)
+    but are always the same faces."""
+    return tuple(face for face in faces if matches(face, top, active_color))
 
 
 class _ByColor(dict[Color | None, frozenset[int]]):
