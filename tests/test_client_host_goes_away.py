@@ -187,6 +187,19 @@ async def updates_until(updates: trio.MemoryReceiveChannel[Update],
     raise AssertionError(f"the link ended first: {seen}")
 
 
+async def bea_seated(nursery: trio.Nursery, tmp_path: Path) -> tuple[
+        InMemoryHost, trio.MemorySendChannel[Command], trio.MemoryReceiveChannel[Update]]:
+    """An in-memory host, and Bea's link seated at its table with the round's snapshot in:
+    the host, what Bea's screen sends, and what it is told."""
+    host: InMemoryHost = await nursery.start(in_memory_host, tmp_path)
+    commands_in, commands = trio.open_memory_channel[Command](math.inf)
+    updates_in, updates = trio.open_memory_channel[Update](math.inf)
+    config = LinkConfig("127.0.0.1", 5000, name="Bea", tls=False, table=0, auto_ready=True)
+    nursery.start_soon(partial(run_link, config, commands, updates_in, connector=host.connect))
+    await updates_until(updates, lambda u: isinstance(u, Snapshot))
+    return host, commands_in, updates
+
+
 @pytest.mark.parametrize("why", ["host_left", "stopped"])
 async def test_a_host_that_stops_while_writing_finishes_the_write_then_says_why(
     tmp_path: Path, nursery: trio.Nursery, autojump_clock: trio.testing.MockClock, why: str
@@ -194,12 +207,7 @@ async def test_a_host_that_stops_while_writing_finishes_the_write_then_says_why(
     """The host stops while a write to Bea is under way: the write is finished, what was
     queued follows, then the shutting_down frame with how it went and that the match is kept;
     every failed attempt after it still says so."""
-    host: InMemoryHost = await nursery.start(in_memory_host, tmp_path)
-    commands_in, commands = trio.open_memory_channel[Command](math.inf)
-    updates_in, updates = trio.open_memory_channel[Update](math.inf)
-    config = LinkConfig("127.0.0.1", 5000, name="Bea", tls=False, table=0, auto_ready=True)
-    nursery.start_soon(partial(run_link, config, commands, updates_in, connector=host.connect))
-    await updates_until(updates, lambda u: isinstance(u, Snapshot))
+    host, commands_in, updates = await bea_seated(nursery, tmp_path)
     host.streams[0].pause(b"the next write is held")
     commands_in.send_nowait(Chat("the next write is held"))
     await host.streams[0].waiting.wait()
@@ -220,12 +228,7 @@ async def test_a_client_that_does_not_read_never_holds_the_stop(
 ) -> None:
     """A write the client never takes is not cut by the stop, but given LAST_WORDS more
     seconds at most: the host stops well within the send deadline."""
-    host: InMemoryHost = await nursery.start(in_memory_host, tmp_path)
-    commands_in, commands = trio.open_memory_channel[Command](math.inf)
-    updates_in, updates = trio.open_memory_channel[Update](math.inf)
-    config = LinkConfig("127.0.0.1", 5000, name="Bea", tls=False, table=0, auto_ready=True)
-    nursery.start_soon(partial(run_link, config, commands, updates_in, connector=host.connect))
-    await updates_until(updates, lambda u: isinstance(u, Snapshot))
+    host, commands_in, _updates = await bea_seated(nursery, tmp_path)
     host.streams[0].pause()
     commands_in.send_nowait(Chat("never taken"))
     await host.streams[0].waiting.wait()
