@@ -22,8 +22,17 @@ from test_client_flip_render import play_until
 from test_client_network_timers import CONFIG, Script, ScriptedHost, hello, run, states
 
 from client.i18n import CATALOGUES, Translator
-from client.link import ChatReceived, ConnectionChanged, LobbyChanged, Snapshot, Update
-from client.link_session import Chat, CloseLink, Command, Ended
+from client.link import (
+    Chat,
+    ChatReceived,
+    CloseLink,
+    Command,
+    ConnectionChanged,
+    LobbyChanged,
+    Snapshot,
+    Update,
+)
+from client.link_session import Ended
 from client.lobby import LobbyState, SeatInfo, SetReady, StartMatch
 from client.model import ClientModel, Screen
 from client.network import Backoff, LinkConfig, Reconnects, run_link
