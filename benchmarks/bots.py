@@ -14,6 +14,13 @@ figure is the share of matches the first bot won, with its 95% Wilson interval, 
 fair share (1 / seats): `strong` is better than `normal` when the interval lies above the fair
 share. Rounds won are shown too (a finer but correlated measure).
 
+The strong bot's budget: by default its own (a time, unonet.bot_settings.DEFAULT_BUDGET), whose
+figures move with the machine's load. `--search-time 0 --search-sims N` gives it a budget in
+simulations alone: N playouts a decision (fewer when the search settles early), no time limit,
+so its moves depend on the seeds alone and a cell's figures are the same on any machine at any
+load. The output says which budget was used, and the CPU time per decision that budget cost is
+printed with every cell (the default's limit: 1 s of CPU a decision at 4 seats).
+
 Time per decision: wall-clock and CPU time of every `act` of the first bot (each move it was
 asked for, a move with one legal answer included), median and 99th percentile, and the
 simulations its search made per searched decision. The machine's load shows in the wall clock
@@ -33,6 +40,7 @@ import multiprocessing
 import os
 import random
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Sequence
@@ -283,6 +291,21 @@ def _speed_cell(name: str, seats: int, decisions: int) -> None:
 # -- the command line --------------------------------------------------------------------------
 
 
+def build() -> str:
+    """The commit measured, with "+changes" when the tree differs from it, and the load."""
+    root = Path(__file__).resolve().parents[1]
+    try:
+        commit = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "HEAD"],
+                                capture_output=True, text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--",
+                                "unonet", "benchmarks"], capture_output=True, text=True,
+                               check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        commit, dirty = "unknown", ""
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else math.nan
+    return f"commit {commit}{' +changes' if dirty else ''}; load average {load:.2f}"
+
+
 def parse_cell(text: str, matches: int) -> Cell:
     spec, _, count = text.partition("=")
     parts = spec.split("/")
@@ -333,9 +356,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     ]
     if OVERRIDES:
         print(f"rules: each preset with {OVERRIDES}")
-    print("engine: pure Python; "
-          f"strong's budget: {budget.seconds if budget.seconds is not None else 'no'} s, "
-          f"{budget.simulations} simulations per decision; {os.cpu_count()} CPUs, "
+    if budget.seconds is None:
+        kind = (f"a budget in simulations: {budget.simulations} per decision, no time limit "
+                "(deterministic: the figures do not depend on the machine's load; the CPU "
+                "time per decision it cost is printed with each cell)")
+    else:
+        kind = (f"a budget in time: {budget.seconds} s (wall clock) or {budget.simulations} "
+                "simulations per decision, whichever comes first")
+    print(f"engine: pure Python; {build()}; strong's budget: {kind}; {os.cpu_count()} CPUs, "
           f"{args.jobs} job(s)")
     for cell in cells:
         run_cell(cell, budget, args.jobs)
