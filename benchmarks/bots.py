@@ -12,7 +12,8 @@ match (to the rules' target), dealt from its own seed, with the first bot's seat
 match to match (seat i % seats), so that no seat's place in the dealing order favours it. The
 figure is the share of matches the first bot won, with its 95% Wilson interval, beside its
 fair share (1 / seats): `strong` is better than `normal` when the interval lies above the fair
-share. Rounds won are shown too (a finer but correlated measure).
+share. Rounds won are shown too (a finer but correlated measure). Ctrl-C (or SIGINT) stops the
+cell in play and prints its figures over the matches it finished.
 
 The strong bot's budget: by default its own (a time, unonet.bot_settings.DEFAULT_BUDGET), whose
 figures move with the machine's load. `--search-time 0 --search-sims N` gives it a budget in
@@ -176,13 +177,25 @@ def run_cell(cell: Cell, budget: SearchBudget, jobs: int) -> None:
               f"{result.match_cpu:.0f} s CPU); {won}/{len(results)} so far", file=sys.stderr,
               flush=True)
 
-    if jobs > 1:
-        with multiprocessing.Pool(jobs) as pool:
-            for result in pool.imap_unordered(play_one, tasks, chunksize=1):
-                progress(result)
-    else:
-        for task in tasks:
-            progress(play_one(task))
+    stopped = ""
+    try:
+        if jobs > 1:
+            with multiprocessing.Pool(jobs) as pool:
+                for result in pool.imap_unordered(play_one, tasks, chunksize=1):
+                    progress(result)
+        else:
+            for task in tasks:
+                progress(play_one(task))
+    except KeyboardInterrupt:  # Ctrl-C (or kill -INT): the figures of the matches played
+        stopped = f" (stopped by hand after {len(results)} of {cell.matches} matches)"
+        if not results:
+            raise
+    summarize(cell, results, started, stopped)
+
+
+def summarize(cell: Cell, results: list[Result], started: float, stopped: str) -> None:
+    """A cell's lines: the share won with its interval, then the first bot's time per
+    decision and its search's simulations."""
     wins = sum(r.won for r in results)
     n = len(results)
     low, high = wilson(wins, n)
@@ -197,7 +210,7 @@ def run_cell(cell: Cell, budget: SearchBudget, jobs: int) -> None:
     verdict = "above" if low > fair else ("below" if high < fair else "within")
     print(f"{cell.name}: {wins}/{n} matches won = {wins / n:.3f} "
           f"[95% {low:.3f}-{high:.3f}], fair share {fair:.2f}: {verdict} it; "
-          f"rounds {rounds_won}/{rounds} = {rounds_won / max(rounds, 1):.3f}")
+          f"rounds {rounds_won}/{rounds} = {rounds_won / max(rounds, 1):.3f}{stopped}")
     print(f"    {cell.first}'s decisions: {len(wall)}; wall median "
           f"{1000 * percentile(wall, .5):.1f} ms, p99 {1000 * percentile(wall, .99):.1f} ms, "
           f"max {1000 * max(wall or [0]):.1f} ms;"
