@@ -376,8 +376,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         kind = (f"a budget in time: {budget.seconds} s (wall clock) or {budget.simulations} "
                 "simulations per decision, whichever comes first")
-    print(f"engine: pure Python; {build()}; strong's budget: {kind}; {os.cpu_count()} CPUs, "
-          f"{args.jobs} job(s)")
+    searching = any("strong" in (cell.first, cell.other) for cell in cells)
+    print(f"engine: pure Python; {build()}; "
+          f"{f'strong: {kind}; ' if searching else ''}{os.cpu_count()} CPUs, {args.jobs} job(s)")
     for cell in cells:
         run_cell(cell, budget, args.jobs)
     return 0
