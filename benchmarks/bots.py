@@ -13,7 +13,7 @@ match to match (seat i % seats), so that no seat's place in the dealing order fa
 figure is the share of matches the first bot won, with its 95% Wilson interval, beside its
 fair share (1 / seats): `strong` is better than `normal` when the interval lies above the fair
 share. Rounds won are shown too (a finer but correlated measure). Ctrl-C (or SIGINT) stops the
-cell in play and prints its figures over the matches it finished.
+cell in play and prints its figures over the matches it finished (kill -TERM too).
 
 The strong bot's budget: by default its own (a time, unonet.bot_settings.DEFAULT_BUDGET), whose
 figures move with the machine's load. `--search-time 0 --search-sims N` gives it a budget in
@@ -40,6 +40,7 @@ import math
 import multiprocessing
 import os
 import random
+import signal
 import statistics
 import subprocess
 import sys
@@ -331,6 +332,10 @@ def parse_cell(text: str, matches: int) -> Cell:
     return Cell(first, other, rules, int(seats), int(count) if count else matches)
 
 
+def _stop(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cell", action="append", default=[], metavar="PAIR/RULES/SEATS[=N]",
@@ -353,6 +358,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--decisions", type=int, default=60,
                         help="with --speed: decisions measured per rule set and seat count")
     args = parser.parse_args(argv)
+    for stop in (signal.SIGINT, signal.SIGTERM):
+        # A shell starts a background job with SIGINT ignored: stopping it by hand must work.
+        signal.signal(stop, _stop)
     for item in args.set:
         option, _, text = item.partition("=")
         OVERRIDES[option] = parse_option(option, text)
