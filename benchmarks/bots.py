@@ -78,6 +78,7 @@ class Result:
     rounds: int
     wall: list[float] = field(default_factory=list)
     cpu: list[float] = field(default_factory=list)
+    single: list[float] = field(default_factory=list)  # wall time of moves with one legal answer
     sims: list[int] = field(default_factory=list)  # per searched decision
     match_wall: float = 0.0
     match_cpu: float = 0.0
@@ -137,6 +138,8 @@ def play_one(args: tuple[Cell, int, SearchBudget, dict[str, object]]) -> Result:
         action = act(view, legal)
         result.wall.append(time.perf_counter() - wall)
         result.cpu.append(time.process_time() - cpu)
+        if len(legal) == 1:
+            result.single.append(result.wall[-1])
         report = getattr(timed, "last", None)
         if isinstance(timed, StrongBot) and report is not None and report.worlds:
             result.sims.append(report.simulations)
@@ -217,6 +220,11 @@ def summarize(cell: Cell, results: list[Result], started: float, stopped: str) -
           f"max {1000 * max(wall or [0]):.1f} ms;"
           f" CPU median {1000 * percentile(cpu, .5):.1f} ms, p99 {1000 * percentile(cpu, .99):.1f}"
           f" ms; CPU share {match_cpu / max(match_wall, 1e-9):.2f}")
+    single = [t for r in results for t in r.single]
+    if single:
+        print(f"    of those, with one legal move: {len(single)}; wall median "
+              f"{1000 * percentile(single, .5):.2f} ms, p99 {1000 * percentile(single, .99):.2f}"
+              " ms")
     if sims:
         print(f"    searched decisions: {len(sims)}; simulations each: median "
               f"{statistics.median(sims):.0f}, p99 {percentile([float(s) for s in sims], .99):.0f}"
