@@ -12,7 +12,15 @@ match (to the rules' target), dealt from its own seed, with the first bot's seat
 match to match (seat i % seats), so that no seat's place in the dealing order favours it. The
 figure is the share of matches the first bot won, with its 95% Wilson interval, beside its
 fair share (1 / seats): `strong` is better than `normal` when the interval lies above the fair
-share. Rounds won are shown too (a finer but correlated measure).
+share. Rounds won are shown too (a finer but correlated measure). Ctrl-C (or SIGINT) stops the
+cell in play and prints its figures over the matches it finished (kill -TERM too).
+
+The strong bot's budget: by default its own (a time, unonet.bot_settings.DEFAULT_BUDGET), whose
+figures move with the machine's load. `--search-time 0 --search-sims N` gives it a budget in
+simulations alone: N playouts a decision (fewer when the search settles early), no time limit,
+so its moves depend on the seeds alone and a cell's figures are the same on any machine at any
+load. The output says which budget was used, and the CPU time per decision that budget cost is
+printed with every cell (the default's limit: 1 s of CPU a decision at 4 seats).
 
 Time per decision: wall-clock and CPU time of every `act` of the first bot (each move it was
 asked for, a move with one legal answer included), median and 99th percentile, and the
@@ -32,7 +40,9 @@ import math
 import multiprocessing
 import os
 import random
+import signal
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Sequence
@@ -68,6 +78,7 @@ class Result:
     rounds: int
     wall: list[float] = field(default_factory=list)
     cpu: list[float] = field(default_factory=list)
+    single: list[float] = field(default_factory=list)  # wall time of moves with one legal answer
     sims: list[int] = field(default_factory=list)  # per searched decision
     match_wall: float = 0.0
     match_cpu: float = 0.0
@@ -127,6 +138,8 @@ def play_one(args: tuple[Cell, int, SearchBudget, dict[str, object]]) -> Result:
         action = act(view, legal)
         result.wall.append(time.perf_counter() - wall)
         result.cpu.append(time.process_time() - cpu)
+        if len(legal) == 1:
+            result.single.append(result.wall[-1])
         report = getattr(timed, "last", None)
         if isinstance(timed, StrongBot) and report is not None and report.worlds:
             result.sims.append(report.simulations)
@@ -168,13 +181,25 @@ def run_cell(cell: Cell, budget: SearchBudget, jobs: int) -> None:
               f"{result.match_cpu:.0f} s CPU); {won}/{len(results)} so far", file=sys.stderr,
               flush=True)
 
-    if jobs > 1:
-        with multiprocessing.Pool(jobs) as pool:
-            for result in pool.imap_unordered(play_one, tasks, chunksize=1):
-                progress(result)
-    else:
-        for task in tasks:
-            progress(play_one(task))
+    stopped = ""
+    try:
+        if jobs > 1:
+            with multiprocessing.Pool(jobs) as pool:
+                for result in pool.imap_unordered(play_one, tasks, chunksize=1):
+                    progress(result)
+        else:
+            for task in tasks:
+                progress(play_one(task))
+    except KeyboardInterrupt:  # Ctrl-C (or kill -INT): the figures of the matches played
+        stopped = f" (stopped by hand after {len(results)} of {cell.matches} matches)"
+        if not results:
+            raise
+    summarize(cell, results, started, stopped)
+
+
+def summarize(cell: Cell, results: list[Result], started: float, stopped: str) -> None:
+    """A cell's lines: the share won with its interval, then the first bot's time per
+    decision and its search's simulations."""
     wins = sum(r.won for r in results)
     n = len(results)
     low, high = wilson(wins, n)
@@ -189,12 +214,17 @@ def run_cell(cell: Cell, budget: SearchBudget, jobs: int) -> None:
     verdict = "above" if low > fair else ("below" if high < fair else "within")
     print(f"{cell.name}: {wins}/{n} matches won = {wins / n:.3f} "
           f"[95% {low:.3f}-{high:.3f}], fair share {fair:.2f}: {verdict} it; "
-          f"rounds {rounds_won}/{rounds} = {rounds_won / max(rounds, 1):.3f}")
+          f"rounds {rounds_won}/{rounds} = {rounds_won / max(rounds, 1):.3f}{stopped}")
     print(f"    {cell.first}'s decisions: {len(wall)}; wall median "
           f"{1000 * percentile(wall, .5):.1f} ms, p99 {1000 * percentile(wall, .99):.1f} ms, "
           f"max {1000 * max(wall or [0]):.1f} ms;"
           f" CPU median {1000 * percentile(cpu, .5):.1f} ms, p99 {1000 * percentile(cpu, .99):.1f}"
           f" ms; CPU share {match_cpu / max(match_wall, 1e-9):.2f}")
+    single = [t for r in results for t in r.single]
+    if single:
+        print(f"    of those, with one legal move: {len(single)}; wall median "
+              f"{1000 * percentile(single, .5):.2f} ms, p99 {1000 * percentile(single, .99):.2f}"
+              " ms")
     if sims:
         print(f"    searched decisions: {len(sims)}; simulations each: median "
               f"{statistics.median(sims):.0f}, p99 {percentile([float(s) for s in sims], .99):.0f}"
@@ -283,6 +313,21 @@ def _speed_cell(name: str, seats: int, decisions: int) -> None:
 # -- the command line --------------------------------------------------------------------------
 
 
+def build() -> str:
+    """The commit measured, with "+changes" when the tree differs from it, and the load."""
+    root = Path(__file__).resolve().parents[1]
+    try:
+        commit = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "HEAD"],
+                                capture_output=True, text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--",
+                                "unonet", "benchmarks"], capture_output=True, text=True,
+                               check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        commit, dirty = "unknown", ""
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else math.nan
+    return f"commit {commit}{' +changes' if dirty else ''}; load average {load:.2f}"
+
+
 def parse_cell(text: str, matches: int) -> Cell:
     spec, _, count = text.partition("=")
     parts = spec.split("/")
@@ -293,6 +338,10 @@ def parse_cell(text: str, matches: int) -> Cell:
     if first not in POLICIES or other not in POLICIES:
         raise argparse.ArgumentTypeError(f"{pair!r}: a pair is two of {', '.join(POLICIES)}")
     return Cell(first, other, rules, int(seats), int(count) if count else matches)
+
+
+def _stop(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -317,6 +366,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--decisions", type=int, default=60,
                         help="with --speed: decisions measured per rule set and seat count")
     args = parser.parse_args(argv)
+    for stop in (signal.SIGINT, signal.SIGTERM):
+        # A shell starts a background job with SIGINT ignored: stopping it by hand must work.
+        signal.signal(stop, _stop)
     for item in args.set:
         option, _, text = item.partition("=")
         OVERRIDES[option] = parse_option(option, text)
@@ -333,10 +385,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     ]
     if OVERRIDES:
         print(f"rules: each preset with {OVERRIDES}")
-    print("engine: pure Python; "
-          f"strong's budget: {budget.seconds if budget.seconds is not None else 'no'} s, "
-          f"{budget.simulations} simulations per decision; {os.cpu_count()} CPUs, "
-          f"{args.jobs} job(s)")
+    if budget.seconds is None:
+        kind = (f"a budget in simulations: {budget.simulations} per decision, no time limit "
+                "(deterministic: the figures do not depend on the machine's load; the CPU "
+                "time per decision it cost is printed with each cell)")
+    else:
+        kind = (f"a budget in time: {budget.seconds} s (wall clock) or {budget.simulations} "
+                "simulations per decision, whichever comes first")
+    searching = any("strong" in (cell.first, cell.other) for cell in cells)
+    print(f"engine: pure Python; {build()}; "
+          f"{f'strong: {kind}; ' if searching else ''}{os.cpu_count()} CPUs, {args.jobs} job(s)")
     for cell in cells:
         run_cell(cell, budget, args.jobs)
     return 0

@@ -31,6 +31,7 @@ from unonet.bots import NormalBot, RandomBot, SearchBudget, StrongBot
 from unonet.bots.base import Bot
 from unonet.bots.driver import deliver, play_match
 from unonet.bots.knowledge import Knowledge
+from unonet.bots.playout import Views
 from unonet.bots.sampling import Sampler
 from unonet.cards import Color
 from unonet.determinize import build_round, clone_round, table_for
@@ -429,3 +430,31 @@ def test_a_player_who_drew_is_dealt_nothing_it_could_have_played_then() -> None:
         top = match.manifest.face(world.discard[-1])
         assert not any(matches(match.manifest.face(c), top, Color.RED) for c in first)
     assert len(set(held)) > 20 and sampler.relaxed == 0  # still a wide choice of deals
+
+
+class _Compared(NormalBot):
+    """A normal bot that, at each decision, asks the playouts' views (unonet.bots.playout.Views)
+    for every seat's view and compares them with unonet.view.observe's."""
+
+    def __init__(self, seat: int, match: Match, views: Views, checked: list[int]) -> None:
+        super().__init__(seat, match.rules, match.manifest, seed=seat)
+        self.match = match
+        self.views = views
+        self.checked = checked
+
+    def act(self, view: View, legal: Sequence[Action]) -> Action:
+        for seat in range(self.match.seats):
+            assert self.views.of(self.match, seat) == observe(self.match, seat)
+            self.checked.append(seat)
+        return super().act(view, legal)
+
+
+@pytest.mark.parametrize("name", ["party", "no_mercy", "max_hand_teams", "flip_house"])
+def test_the_playouts_views_are_the_views_a_seat_is_given(name: str) -> None:
+    rules = RULE_SETS[name]
+    match = Match(rules, 4, b"views")
+    views, checked = Views(), list[int]()
+    bots: list[Bot] = [_Compared(seat, match, views, checked) for seat in range(4)]
+    play_match(match, bots)
+    assert len(checked) > 100
+    assert bool(views.rows) is (rules.variant != "flip")  # UNO Flip's views are observe's

@@ -19,7 +19,7 @@ client and the narration do).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from unonet.cards import DeckManifest, Face, Kind
 from unonet.events import Event, Flipped, OtherSidesShown, Position, RoundStarted
@@ -75,6 +75,13 @@ class Faces:
         if view.side == 0 and 0 <= card < len(self._light):  # `on`'s first case, inlined
             return self._light[card]
         return self.on(view, card, view.side)
+
+    def reader(self, view: View) -> Callable[[int], Face]:
+        """`in_play` for this view as one callable: on the light side the tuple's own lookup
+        (the No Mercy and house-rule policies ask for faces hundreds of times a decision)."""
+        if view.side == 0:
+            return self._light.__getitem__
+        return lambda card: self.in_play(view, card)
 
     def dark(self, view: View) -> list[Face]:
         """Every dark face `view` says this observer was told this round."""

@@ -151,9 +151,18 @@ def choose_play(view: View, me: int, plays: Sequence[Play], face_of: FaceOf, lim
     the next stack with; then the colour we hold most, then the highest points."""
     danger = any(s.cards <= 2 for s in view.seats if s.seat != me and not s.out)
     stress = pressured(view, limit)
-    draws = [c for c in view.hand if face_of(c).draw_amount > 0]
+    draws = [c for c in view.hand if face_of(c).draw_amount > 0] if stress else []
+    scored: dict[tuple[int, tuple[int, ...]], tuple[int, ...]] = {}
 
     def score(play: Play) -> tuple[int, ...]:
+        # A wild's colours score alike (the first listed wins a tie): scored once.
+        key = (play.card, play.also)
+        found = scored.get(key)
+        if found is None:
+            found = scored[key] = _score(play)
+        return found
+
+    def _score(play: Play) -> tuple[int, ...]:
         face = face_of(play.card)
         left = left_after(view.hand, play, face_of)
         shed = len(view.hand) - hand_after(view, me, play, left, face_of, seven_zero)

@@ -122,7 +122,7 @@ class NormalBot(Bot):
         colors = [a.color for a in legal if isinstance(a, ChooseColor)]
         if colors and view.pending is not None and view.pending.kind is Phase.ROULETTE:
             return ChooseColor(nm.roulette_color(colors, self._unseen(view), view.hand,
-                                                 lambda c: self.face(view, c)))
+                                                 self.faces.reader(view)))
         if colors:
             return ChooseColor(self._best_color(view, view.hand, colors))
         if plays:
@@ -137,7 +137,7 @@ class NormalBot(Bot):
 
     def _choose_play(self, view: View, plays: list[Play]) -> Play:
         if self.no_mercy:
-            best = nm.choose_play(view, self.seat, plays, lambda c: self.face(view, c),
+            best = nm.choose_play(view, self.seat, plays, self.faces.reader(view),
                                   self.limit, self.rules.seven_zero)
             return self._colored(view, best, plays)
         danger = any(s.cards <= 2 for s in view.seats if s.seat != self.seat and not s.out)
@@ -146,10 +146,11 @@ class NormalBot(Bot):
         nxt = self._next_seat(view)
         after = self.flips.known_in_play(nxt, view.side) if nxt is not None else []
         held_colors: dict[Color | None, int] | None = None  # counted once, when first needed
+        face_of = self.faces.reader(view)
 
         def score(play: Play) -> tuple[int, ...]:
             nonlocal held_colors
-            face = self.face(view, play.card)
+            face = face_of(play.card)
             wild = 1 if face.is_wild else 0
             cards = 1 + len(play.also)  # a run or a multiple sheds several at once
             flipping = flip if face.kind is Kind.FLIP else 0
@@ -160,7 +161,7 @@ class NormalBot(Bot):
             if held_colors is None:
                 held_colors = {}
                 for card in held:
-                    color = self.face(view, card).color
+                    color = face_of(card).color
                     held_colors[color] = held_colors.get(color, 0) + 1
             same_color = held_colors.get(face.color, 0)
             return (flipping, cards, -wild, -(face.kind is Kind.WILD_DRAW_FOUR), -feeds,
@@ -193,7 +194,7 @@ class NormalBot(Bot):
         (escalate), else pass it on with a Skip, Reverse or Buzzer; a wild last. No Mercy has
         its own answer (`no_mercy_sense.answer_draw`), which may take the draw."""
         if self.no_mercy:
-            best = nm.answer_draw(view, self.seat, plays, lambda c: self.face(view, c),
+            best = nm.answer_draw(view, self.seat, plays, self.faces.reader(view),
                                   self.limit)
             return Accept() if best is None else self._colored(view, best, plays)
 
@@ -227,8 +228,9 @@ class NormalBot(Bot):
         hold on the side in play (UNO Flip, since the last Flip: `FlipMemory`); on a tie the
         first offered."""
         counts: dict[Color, int] = {}
+        face_of = self.faces.reader(view)
         for card in hand:
-            color = self.face(view, card).color
+            color = face_of(card).color
             if color is not None:
                 counts[color] = counts.get(color, 0) + 1
         theirs: dict[Color, int] = {}

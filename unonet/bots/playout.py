@@ -29,8 +29,8 @@ from unonet.match import Match
 from unonet.phase import Phase
 from unonet.round import Round
 from unonet.rules import RuleSet
-from unonet.scoring import match_winner, partner, round_points
-from unonet.view import observe
+from unonet.scoring import match_winner, partner, round_points, team_of
+from unonet.view import SeatView, View, observe, pending_decision
 
 __all__ = ["Outcome", "Rollouts"]
 
@@ -84,6 +84,7 @@ class Rollouts:
         self.races = rules.jump_in != "off" or rules.sequences
         mate = partner(rules, seats, seat)
         self.team = {seat} if mate is None else {seat, mate}
+        self.views = Views()
 
     def _reset(self, rng: random.Random) -> None:
         """Each simulation starts from what the searching seat's own normal bot remembers of
@@ -132,7 +133,8 @@ class Rollouts:
         if not legal:  # nothing listed (cannot happen in a round in play): the host's default
             self._feed(rnd.expire())
             return 0
-        action = legal[0] if len(legal) == 1 else self.bots[seat].act(observe(match, seat), legal)
+        action = legal[0] if len(legal) == 1 else \
+            self.bots[seat].act(self.views.of(match, seat), legal)
         self._feed(rnd.apply(seat, action))
         return self._react(match, rnd, rng, turn)
 
@@ -150,7 +152,7 @@ class Rollouts:
                         continue
                     bot = self.bots[target]
                     calls = [_CALL_UNO] if len(rnd.hands[target]) == 1 else []
-                    if calls and bot.uno_calls(observe(match, target), calls):
+                    if calls and bot.uno_calls(self.views.of(match, target), calls):
                         # Its bot remembers (a hand passed to it): the late call.
                         self._feed(rnd.apply(target, _CALL_UNO))
                     else:
@@ -169,7 +171,7 @@ class Rollouts:
                     plays = [a for a in rnd.legal_actions(seat) if isinstance(a, Play)]
                     if not plays:
                         continue
-                    choice = self.bots[seat].react(observe(match, seat), plays)
+                    choice = self.bots[seat].react(self.views.of(match, seat), plays)
                     if choice is not None:
                         self._feed(rnd.apply(seat, choice))
                         actions += 1
@@ -225,6 +227,44 @@ class Rollouts:
         total = sum(weights.values())
         share = sum(w for s, w in weights.items() if s in self.team) / total if total else 0.0
         return WIN_BONUS * share
+
+
+class Views:
+    """The views a simulation's bots are asked with: unonet.view.observe's, each seat's row
+    (SeatView) built once per value and kept, since a playout asks for a view at nearly every
+    action and the rows repeat (building them was a quarter of a playout's time). UNO Flip's
+    views, whose rows show faces, come from observe itself."""
+
+    __slots__ = ("rows",)
+
+    def __init__(self) -> None:
+        self.rows: dict[tuple[int, int, int, bool, bool, bool, int | None], SeatView] = {}
+
+    def of(self, match: Match, seat: int) -> View:
+        """What observe(match, seat) gives, for a match in a round."""
+        rnd = match.round
+        assert rnd is not None
+        if rnd.sight is not None or match.phase is Phase.MATCH_OVER:
+            return observe(match, seat)
+        rows = self.rows
+        seats: list[SeatView] = []
+        scores, eliminated, out = match.scores, match.eliminated, rnd.out
+        rules, count, hands = match.rules, match.seats, rnd.hands
+        for s in range(count):
+            key = (s, len(hands[s]), scores[s], s in rnd.uno_called, s in rnd.catchable,
+                   s in out or s in eliminated, team_of(rules, count, s))
+            row = rows.get(key)
+            if row is None:
+                row = rows[key] = SeatView(*key)
+            seats.append(row)
+        phase = rnd.phase
+        return View(seat, match.round_no, phase, rnd.dealer,
+                    None if phase is Phase.ROUND_OVER else rnd.current, rnd.direction,
+                    tuple(rnd.hands[seat]), tuple(seats),
+                    rnd.discard[-1] if rnd.discard else None, rnd.active_color,
+                    len(rnd.draw_pile), len(rnd.discard),
+                    rnd.drawn_card if rnd.current == seat else None, pending_decision(rnd),
+                    rnd.winner, match.winner)
 
 
 def _may_race(rnd: Round, seat: int) -> bool:
