@@ -61,7 +61,7 @@ from protocol.text import TextRefused
 from protocol.versions import DEFAULT_PORT
 from unonet.actions import Action
 from unonet.cli_words import cli_words
-from unonet.terminal_text import laid_out
+from unonet.terminal_text import laid_out, usable_width
 
 # trio, TLS and the link's own code are imported where they are used: `unonet play` draws its
 # first screen before any of them has loaded (tests/test_first_screen.py holds it so).
@@ -200,7 +200,7 @@ def resolve_pin(
         why = unreachable_words(tr, connect_failure(exc))
         raise JoinError(tr("join.unreachable", address=host_port(host, port), why=why)) \
             from None
-    width = max(40, shutil.get_terminal_size().columns - 1)
+    width = usable_width(shutil.get_terminal_size().columns)
     address = address_key(host, port)
     if remembered is not None:
         if seen != remembered:  # said now, before the screen opens, with what to do
@@ -334,7 +334,7 @@ def _finish(state: ConnectionChanged | None, model: ClientModel, stderr: TextIO,
             print(model.tr("left.come_back", table=shown(table), command=shown(again)),
                   file=stderr)
         return 0
-    width = max(40, shutil.get_terminal_size().columns - 1)
+    width = usable_width(shutil.get_terminal_size().columns)
     if model.host_key is not None:
         print(warning_text(model.host_key, width, model.tr), file=stderr)
     else:
@@ -392,7 +392,7 @@ def complain(why: str, err: TextIO) -> None:
     to the terminal, a line longer than it was cut inside a word)."""
     line = f"unonet: {why}"
     if err.isatty() and "\n" not in why:
-        line = "\n".join(laid_out(line, max(40, shutil.get_terminal_size().columns - 1)))
+        line = "\n".join(laid_out(line, usable_width(shutil.get_terminal_size().columns)))
     print(line, file=err)
 
 

@@ -39,7 +39,7 @@ from protocol.trust.signing import Signer
 from protocol.versions import DEFAULT_PORT
 from unonet.bot_settings import DEFAULT_BUDGET, SearchBudget
 from unonet.rules import RuleSet
-from unonet.terminal_text import laid_out
+from unonet.terminal_text import laid_out, usable_width
 from unonet.words import Words, join_sentence
 
 log = logging.getLogger("unonet.host")
@@ -517,7 +517,7 @@ def terminal_width() -> int | None:
     terminal (a service's journal, a pipe: its reader lays lines out)."""
     if not sys.stdout.isatty():
         return None
-    return max(40, shutil.get_terminal_size().columns - 1)
+    return usable_width(shutil.get_terminal_size().columns)
 
 
 def on_terminal(lines: list[str], served: ServedHost, width: int | None,

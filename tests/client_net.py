@@ -81,15 +81,14 @@ async def start_host(
     return LocalHost(registry, table, server, listeners[0].socket.getsockname()[1])
 
 
-class CuttableStream(trio.abc.Stream):
-    """A stream the test can cut, as a network failure would: both directions break at once."""
+class StreamWrapper(trio.abc.Stream):
+    """A stream that passes everything to `inner`: a test's stream overrides what it watches
+    or holds."""
 
     def __init__(self, inner: trio.abc.Stream) -> None:
         self.inner = inner
-        self.sent = 0
 
     async def send_all(self, data: bytes | bytearray | memoryview) -> None:
-        self.sent += len(data)
         await self.inner.send_all(data)
 
     async def wait_send_all_might_not_block(self) -> None:
@@ -100,6 +99,18 @@ class CuttableStream(trio.abc.Stream):
 
     async def aclose(self) -> None:
         await self.inner.aclose()
+
+
+class CuttableStream(StreamWrapper):
+    """A stream the test can cut, as a network failure would: both directions break at once."""
+
+    def __init__(self, inner: trio.abc.Stream) -> None:
+        super().__init__(inner)
+        self.sent = 0
+
+    async def send_all(self, data: bytes | bytearray | memoryview) -> None:
+        self.sent += len(data)
+        await self.inner.send_all(data)
 
     async def cut(self) -> None:
         await trio.aclose_forcefully(self.inner)

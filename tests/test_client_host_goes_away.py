@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import trio
 import trio.testing
-from client_net import MACHINE_SPEED, start_link
+from client_net import MACHINE_SPEED, StreamWrapper, start_link
 from test_client_flip_render import play_until
 from test_client_network_timers import CONFIG, Script, ScriptedHost, hello, run, states
 
@@ -111,14 +111,14 @@ def test_a_broken_connection_names_no_python_class(lang: str) -> None:
 # gone (cannot connect: Connection refused); attempt 10 of 15" after the host's player left) --
 
 
-class PausedWrites(trio.abc.Stream):
+class PausedWrites(StreamWrapper):
     """The host's side of an in-memory connection whose writes, once `pause` is called, wait
     for `go`: a write in flight for as long as the test wants (over TLS a cancelled write had
     sealed its record and the stream was broken; on any stream the connection skipped its
     last words when a write was under way)."""
 
     def __init__(self, inner: trio.abc.Stream) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.paused = False
         self.marker = b""
         self.waiting = trio.Event()  # a write is held
@@ -135,15 +135,6 @@ class PausedWrites(trio.abc.Stream):
             self.waiting.set()
             await self.go.wait()
         await self.inner.send_all(data)
-
-    async def wait_send_all_might_not_block(self) -> None:
-        await self.inner.wait_send_all_might_not_block()
-
-    async def receive_some(self, max_bytes: int | None = None) -> bytes | bytearray:
-        return await self.inner.receive_some(max_bytes)
-
-    async def aclose(self) -> None:
-        await self.inner.aclose()
 
 
 @dataclass

@@ -47,7 +47,7 @@ from unonet.rules import (
     preset,
     rules_refused,
 )
-from unonet.terminal_text import laid_out
+from unonet.terminal_text import laid_out, usable_width
 
 # What only some commands need is imported where it is used: `unonet --help` and `unonet rules`
 # must not wait for the client's screen, trio or the host to load.
@@ -1053,7 +1053,7 @@ def on_stderr(line: str) -> str:
         columns = os.get_terminal_size(sys.stderr.fileno()).columns
     except (OSError, ValueError):
         columns = shutil.get_terminal_size().columns
-    return "\n".join(laid_out(line, max(40, columns - 1)))
+    return "\n".join(laid_out(line, usable_width(columns)))
 
 
 TOP_LEVEL_OPTIONS = ("-h", "--help", "--version")

@@ -15,6 +15,15 @@ KEPT = "\u00a0"
 (textwrap breaks only at ASCII whitespace), a space again once it is."""
 
 
+MIN_WIDTH = 40
+"""The narrowest lay-out: a terminal narrower still wraps our lines itself."""
+
+
+def usable_width(columns: int) -> int:
+    """The columns a line may take on a terminal `columns` wide without the terminal wrapping
+    it: one less (a line of exactly its width wraps on some), never under MIN_WIDTH."""
+    return max(MIN_WIDTH, columns - 1)
+
 def sentence(text: str, width: int, lead: int = 0, whole: Sequence[str] = ()) -> list[str]:
     """`text` wrapped at its words within `width` columns, a path or an address never broken
     (they are read whole, and copied), nor any of `whole` (a table's quoted name). `lead`:
