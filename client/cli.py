@@ -272,8 +272,11 @@ class LateNetworkLink:
             network = NetworkLink(self._main)
             network.start(deliver)
         except Exception as exc:
+            log.exception("the network code failed to start")
             self._failed = exc
-            self._lost = ConnectionChanged("lost", f"the network code failed: {exc!r}")
+            # worded on the screen by its code, as a failure inside trio is (client/guest.py)
+            self._lost = ConnectionChanged("lost", f"the network code failed: {exc}",
+                                           code="link_failed")
             deliver(self._lost)
             return
         self._network = network
