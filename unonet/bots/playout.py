@@ -17,20 +17,23 @@ event is read once rather than once per seat.
 from __future__ import annotations
 
 import random
+from bisect import insort
 from collections.abc import Sequence
 
 from unonet import events as ev
 from unonet.actions import Action, Buzz, CallUno, Catch, Play
 from unonet.bots.flip_sense import FlipMemory
 from unonet.bots.normal import NormalBot
-from unonet.cards import DeckManifest
+from unonet.cards import DeckManifest, Face
 from unonet.events import Event
+from unonet.flip import FlipSight, other_side
+from unonet.flip_deck import DARK
 from unonet.match import Match
 from unonet.phase import Phase
 from unonet.round import Round
 from unonet.rules import RuleSet
 from unonet.scoring import match_winner, partner, round_points, team_of
-from unonet.view import SeatView, View, observe, pending_decision
+from unonet.view import SeatView, View, face_order, observe, pending_decision
 
 __all__ = ["Outcome", "Rollouts"]
 
@@ -230,41 +233,110 @@ class Rollouts:
 
 
 class Views:
-    """The views a simulation's bots are asked with: unonet.view.observe's, each seat's row
-    (SeatView) built once per value and kept, since a playout asks for a view at nearly every
-    action and the rows repeat (building them was a quarter of a playout's time). UNO Flip's
-    views, whose rows show faces, come from observe itself."""
+    """The views a simulation's bots are asked with: unonet.view.observe's, with each part
+    built once per value and kept, since a playout asks for a view at nearly every action and
+    the parts repeat: each seat's row (SeatView) and, under UNO Flip, a hand's sorted other
+    sides (kept per round manifest: a sampled round pairs the faces afresh) and the dark faces
+    each seat was told (`Told`). Building those was half of a UNO Flip playout's time."""
 
-    __slots__ = ("rows",)
+    __slots__ = ("backs", "manifest", "rows", "sight", "told")
 
     def __init__(self) -> None:
-        self.rows: dict[tuple[int, int, int, bool, bool, bool, int | None], SeatView] = {}
+        self.rows: dict[tuple[object, ...], SeatView] = {}
+        self.manifest: DeckManifest | None = None  # the one `rows` and `backs` were read from
+        self.backs: dict[tuple[int, tuple[int, ...]], tuple[Face, ...]] = {}
+        self.sight: FlipSight | None = None  # the round `told` follows
+        self.told: dict[int, Told] = {}
 
     def of(self, match: Match, seat: int) -> View:
         """What observe(match, seat) gives, for a match in a round."""
         rnd = match.round
         assert rnd is not None
-        if rnd.sight is not None or match.phase is Phase.MATCH_OVER:
+        if match.phase is Phase.MATCH_OVER:
             return observe(match, seat)
+        if rnd.manifest is not self.manifest:
+            self.manifest = rnd.manifest
+            self.rows.clear()
+            self.backs.clear()
+        phase, sight = rnd.phase, rnd.sight
+        pile: Face | None = None
+        dark: tuple[tuple[int, Face], ...] = ()
+        if sight is not None:
+            if rnd.draw_pile:
+                pile = rnd.manifest.face(rnd.draw_pile[-1], other_side(rnd.side))
+            dark = self._told(sight, seat).pairs(rnd.manifest)
+        return View(seat, match.round_no, phase, rnd.dealer,
+                    None if phase is Phase.ROUND_OVER else rnd.current, rnd.direction,
+                    tuple(rnd.hands[seat]), self._seats(match, rnd, seat),
+                    rnd.discard[-1] if rnd.discard else None, rnd.active_color,
+                    len(rnd.draw_pile), len(rnd.discard),
+                    rnd.drawn_card if rnd.current == seat else None, pending_decision(rnd),
+                    rnd.winner, match.winner, rnd.side, pile, dark)
+
+    def _seats(self, match: Match, rnd: Round, viewer: int) -> tuple[SeatView, ...]:
         rows = self.rows
         seats: list[SeatView] = []
         scores, eliminated, out = match.scores, match.eliminated, rnd.out
         rules, count, hands = match.rules, match.seats, rnd.hands
+        hidden = other_side(rnd.side) if rnd.sight is not None else None
         for s in range(count):
+            held = tuple(hands[s]) if hidden is not None and s != viewer else None
             key = (s, len(hands[s]), scores[s], s in rnd.uno_called, s in rnd.catchable,
-                   s in out or s in eliminated, team_of(rules, count, s))
+                   s in out or s in eliminated, team_of(rules, count, s), hidden, held)
             row = rows.get(key)
             if row is None:
-                row = rows[key] = SeatView(*key)
+                backs = () if hidden is None or held is None else self._backs(rnd, hidden, held)
+                row = rows[key] = SeatView(*key[:7], backs)
             seats.append(row)
-        phase = rnd.phase
-        return View(seat, match.round_no, phase, rnd.dealer,
-                    None if phase is Phase.ROUND_OVER else rnd.current, rnd.direction,
-                    tuple(rnd.hands[seat]), tuple(seats),
-                    rnd.discard[-1] if rnd.discard else None, rnd.active_color,
-                    len(rnd.draw_pile), len(rnd.discard),
-                    rnd.drawn_card if rnd.current == seat else None, pending_decision(rnd),
-                    rnd.winner, match.winner)
+        return tuple(seats)
+
+    def _backs(self, rnd: Round, hidden: int, hand: tuple[int, ...]) -> tuple[Face, ...]:
+        """A hand's faces on the side not in play, as observe sorts them."""
+        key = (hidden, hand)
+        backs = self.backs.get(key)
+        if backs is None:
+            face = rnd.manifest.face
+            backs = self.backs[key] = tuple(sorted((face(c, hidden) for c in hand),
+                                                   key=face_order))
+        return backs
+
+    def _told(self, sight: FlipSight, seat: int) -> Told:
+        if sight is not self.sight:
+            self.sight = sight
+            self.told = {}
+        told = self.told.get(seat)
+        if told is None:
+            told = self.told[seat] = Told(sight, seat)
+        return told
+
+
+class Told:
+    """The dark faces one seat was told in one round, as a view's sorted `dark_faces`, kept up
+    to date by adding only the cards told since the last call: what a seat is told only grows
+    within a round (unonet.flip.FlipSight), so the sizes of the two sets say whether it did."""
+
+    __slots__ = ("cards", "seat", "sight", "sizes", "sorted", "view")
+
+    def __init__(self, sight: FlipSight, seat: int) -> None:
+        self.sight = sight
+        self.seat = seat
+        self.sizes = (-1, -1)
+        self.cards: set[int] = set()
+        self.sorted: list[tuple[int, Face]] = []
+        self.view: tuple[tuple[int, Face], ...] = ()
+
+    def pairs(self, manifest: DeckManifest) -> tuple[tuple[int, Face], ...]:
+        sight, seat = self.sight, self.seat
+        own = sight.told[seat] if 0 <= seat < len(sight.told) else set()
+        sizes = (len(sight.public), len(own))
+        if sizes != self.sizes:
+            self.sizes = sizes
+            new = (sight.public | own) - self.cards
+            self.cards |= new
+            for card in sorted(new):
+                insort(self.sorted, (card, manifest.face(card, DARK)))
+            self.view = tuple(self.sorted)
+        return self.view
 
 
 def _may_race(rnd: Round, seat: int) -> bool:
