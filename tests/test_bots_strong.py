@@ -28,6 +28,7 @@ from unonet.actions import (
     Play,
 )
 from unonet.bots import NormalBot, RandomBot, SearchBudget, StrongBot
+from unonet.bots import strong as strong_module
 from unonet.bots.base import Bot
 from unonet.bots.driver import deliver, play_match
 from unonet.bots.knowledge import Knowledge
@@ -458,3 +459,18 @@ def test_the_playouts_views_are_the_views_a_seat_is_given(name: str) -> None:
     play_match(match, bots)
     assert len(checked) > 100
     assert views.rows
+
+
+def test_a_budget_in_cpu_time_ends_the_search_on_the_process_clock(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A tournament's budget counts the CPU time the search used: here each sample costs a
+    tenth of a second on a stand-in process clock, so half a second buys five samples, however
+    long the wall clock took."""
+    match, events = _dealt(RuleSet(), [["r1", "b2", "b3"], ["g1", "g2", "b7"]], "W", dealer=0)
+    ticks = iter(range(10_000))
+    monkeypatch.setattr(strong_module.time, "process_time", lambda: next(ticks) * 0.1)
+    bot = StrongBot(1, match.rules, match.manifest, seed=3,
+                    budget=SearchBudget(seconds=0.5, simulations=None, cpu=True))
+    deliver([bot], list(events))
+    bot.act(match.view(1), match.legal_actions(1))
+    assert bot.last is not None and bot.last.worlds == 5

@@ -31,6 +31,11 @@ class SearchBudget:
 
     seconds: float | None = 0.7
     simulations: int | None = 20_000
+    cpu: bool = False
+    """Count `seconds` in this process's CPU time, not the wall clock: the time the search
+    would take with a core of its own, whatever else the machine runs. A benchmark's
+    tournament uses it so that its bots think alike at any load; a player's bot must answer
+    in time on the wall clock, and does not."""
 
     def __post_init__(self) -> None:
         if self.seconds is None and self.simulations is None:

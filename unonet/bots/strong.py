@@ -230,26 +230,32 @@ class Search:
         self.values: list[list[float]] = [[] for _ in candidates]
         self.alive = list(range(len(candidates)))
         self.world_time = 0.0  # how long the last sample took, all its candidates played
+        self.world_cost = 0.0  # ...on the budget's clock (SearchBudget.cpu)
+        self.used = 0.0  # the budget's time spent so far
         self.done = False
 
     def run(self, seconds: float) -> bool:
         """Search for up to `seconds` more (wall clock: at least one sample each call);
         True once the budget is spent (or one candidate is left), and the choice is made."""
         budget, report = self.budget, self.report
+        clock = time.process_time if budget.cpu else time.perf_counter  # the budget's
         now = time.perf_counter()
         until = now + seconds
         spent = budget.seconds if budget.seconds is not None else math.inf
         limit = budget.simulations if budget.simulations is not None else math.inf
         first = True
         while not self.done:
-            if len(self.alive) <= 1 or report.seconds + self.world_time > spent \
+            if len(self.alive) <= 1 or self.used + self.world_cost > spent \
                     or report.simulations + len(self.alive) > limit:
                 self.done = True
                 break
             if not first and now + self.world_time > until:
                 return False
             first = False
+            ticked = clock()
             self._world()
+            self.world_cost = clock() - ticked
+            self.used += self.world_cost
             later = time.perf_counter()
             self.world_time = later - now
             report.seconds += later - now
