@@ -345,6 +345,7 @@ async def test_a_round_given_up_after_its_seeds_came_in_is_flagged_at_once_for_e
         assert not dealt or said < dealt[0]  # before the next deal: at the abandoned audit
         status = _status(harness)
         assert status.rounds[0].state == "violated"
+        assert status.abandoned_rounds == 0  # the title bar's "re-dealt" counts no ground deck
         assert [c.round_no for c in status.violations] == [1]
         _first_named(harness)
     for harness in players:
@@ -448,7 +449,7 @@ async def test_a_round_given_up_after_the_reveal_is_a_violation_for_unonet_bot_a
     played = await _a_match_with_a_bot(nursery, tmp_path)
     status, result = played.status, played.bot
     assert [(c.round_no, c.kind) for c in status.violations] == [(1, "abandoned_after_reveal")]
-    assert status.rounds[0].state == "violated" and status.abandoned_rounds == 1
+    assert status.rounds[0].state == "violated" and status.abandoned_rounds == 0
     assert [v.kind.value for v in result.violations] == ["abandoned_after_reveal"]
     assert 1 not in result.audited and result.abandoned == []
     rounds = result.judged
