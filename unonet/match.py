@@ -52,16 +52,8 @@ class Match:
         # from its key (unonet.flip_deck), unless a test gives its own pairing (`deck`).
         self.flip = rules.variant == "flip"
         self.deck = deck
-        if deck is None:
-            self.manifest = rules.manifest(seed)
-        else:
-            self.manifest = light_side(deck) if self.flip else deck
-        if len(self.manifest) != len(rules.manifest()):
-            raise ValueError("a deck given to a match must be the size of the rules' deck")
-        self.stacked_decks = [list(d) for d in stacked_decks]
-        for order in self.stacked_decks:
-            if sorted(order) != list(range(len(self.manifest))):
-                raise ValueError("a stacked deck must list every card id exactly once")
+        self.manifest = _public_deck(rules, seed, deck)
+        self.stacked_decks = _checked_orders(stacked_decks, len(self.manifest))
         self.first_dealer = first_dealer
         self.rules = rules
         self.table = play_table(self.manifest, 0, ALL_COLORS[: rules.colors])
@@ -287,3 +279,22 @@ def _plain(value: Any) -> Any:
     if isinstance(value, Sequence) and not isinstance(value, str | bytes):
         return [_plain(v) for v in value]
     return value
+
+
+def _public_deck(rules: RuleSet, seed: bytes, deck: DeckManifest | None) -> DeckManifest:
+    """The match's public manifest: the rules' deck, or a test's (UNO Flip: its light side)."""
+    if deck is None:
+        return rules.manifest(seed)
+    manifest = light_side(deck) if rules.variant == "flip" else deck
+    if len(manifest) != len(rules.manifest()):
+        raise ValueError("a deck given to a match must be the size of the rules' deck")
+    return manifest
+
+
+def _checked_orders(orders: Sequence[Sequence[int]], size: int) -> list[list[int]]:
+    """Stacked deal orders, each a permutation of the `size` card ids."""
+    checked = [list(order) for order in orders]
+    for order in checked:
+        if sorted(order) != list(range(size)):
+            raise ValueError("a stacked deck must list every card id exactly once")
+    return checked
