@@ -449,7 +449,9 @@ class LinkSession:
             # The gate decoded it as it arrived; if it could not (no match identity to check),
             # the deck still shows, or the WireError says why it cannot.
             manifest = self.gate.manifest or wire.manifest_from_wire(message)
-            self._deck, self._seats = len(manifest), None  # a new match: its snapshot follows
+            # A new match: its snapshot follows. Until it comes the screen still folds events
+            # into the last snapshot's view, so its seats still bound them (`_seats` kept).
+            self._deck = len(manifest)
             out.updates.append(ManifestReceived(manifest))
         elif kind == "chat_message":
             host = message.get("host") is True

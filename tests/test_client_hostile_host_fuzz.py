@@ -15,9 +15,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from client.i18n import Translator
+from client.link import Refused
 from client.link_session import LinkSession
 from client.model import ClientModel
 from client.render import compose
+from protocol.errors import Code
 from protocol.examples import EXAMPLES
 from protocol.frames import encode_frame
 from protocol.messages import CATALOGUE, Direction
@@ -119,3 +121,21 @@ def hostile(data: st.DataObject, message: dict[str, Any]) -> dict[str, Any]:
         path = data.draw(st.sampled_from([p for p, _ in found if p not in ((), ("t",))]),
                          label="path")
     return replaced(message, path, data.draw(HOSTILE, label="value"))
+
+
+def test_an_event_for_a_seat_past_the_table_between_a_new_manifest_and_its_snapshot_is_refused(
+) -> None:
+    """Found by the fuzz above in CI: a second manifest, then an event for seat 3 at a table of
+    three. The link had forgotten the table's seats with the manifest, while the screen still
+    folded events into the last snapshot's view: IndexError in the fold."""
+    link, model = welcomed()
+    for kind in (*PRELUDE, "manifest"):
+        for update in link.receive(encode_frame(EXAMPLES[kind])).updates:
+            model.apply(update)
+    message = copy.deepcopy(EXAMPLES["event"])
+    message["event"]["seat"] = len(EXAMPLES["snapshot"]["view"]["seats"])
+    updates = link.receive(encode_frame(message, check=False)).updates
+    for update in updates:
+        model.apply(update)
+    assert [u.code for u in updates if isinstance(u, Refused)] == [Code.BAD_MESSAGE]
+    compose(model, 80, 23, plain=False)
