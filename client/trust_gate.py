@@ -186,8 +186,7 @@ class TrustGate:
             caught += caught_in(verifier)
             abandoned = verifier.abandoned_rounds
             for rnd in verifier.rounds:
-                state = ("abandoned" if rnd.abandoned and not rnd.dealt and not rnd.violations
-                         else rnd.status)
+                state = "abandoned" if rnd.given_up_unseen else rnd.status
                 rounds.append(PanelRound(rnd.round_no, state, self._absent(rnd)))
         key = format_fingerprint(fingerprint_of(self.peer_cert)) if self.peer_cert else ""
         path = self.transcript.path if self.transcript is not None else None

@@ -155,6 +155,13 @@ class CheckedRound:
         return self.audit is not None and self.audit.outcome != ENDED
 
     @property
+    def given_up_unseen(self) -> bool:
+        """Abandoned before its deal and nothing wrong found: allowed (a host restarted),
+        counted for every player, never called audited. One given up after its seeds came in
+        (a ground deck) is a violation instead (SPEC [UNO-11-47])."""
+        return self.abandoned and not self.dealt and not self.violations
+
+    @property
     def status(self) -> RoundStatus:
         if self.violations:
             return "violated"

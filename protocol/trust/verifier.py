@@ -126,11 +126,9 @@ class TrustVerifier:
     @property
     def abandoned_rounds(self) -> int:
         """Rounds prepared and audited as abandoned before their deal: no violation (a host
-        restarted), but each is a deal nobody saw, so every player is shown the count. One
-        given up after its seeds came in is a violation (a ground deck), shown as such and not
-        counted here, as `unonet bot` and `unonet audit` do not (SPEC [UNO-11-47])."""
-        return sum(1 for rnd in self._rounds
-                   if rnd.abandoned and not rnd.dealt and not rnd.violations)
+        restarted), but each is a deal nobody saw, so every player is shown the count
+        (CheckedRound.given_up_unseen: a ground deck is a violation, not counted here)."""
+        return sum(1 for rnd in self._rounds if rnd.given_up_unseen)
 
     def _report(
         self, found: Sequence[Violation], what: str, rnd: CheckedRound | None = None
