@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
+from client.shared_file import locked, replace_text
 from protocol.address import host_port
 
 FILE_NAME = "known_hosts"
@@ -89,10 +90,8 @@ class KnownHosts:
         if len(digest) != 32:
             raise ValueError("a fingerprint is 32 bytes (SHA-256)")
         key = address_key(host, port)
-        entries = self.entries()
-        entries[key] = digest
-        self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        body = HEADER + "".join(f"{k} {v.hex()}\n" for k, v in sorted(entries.items()))
-        temporary = self.path.with_name(self.path.name + ".tmp")
-        temporary.write_text(body, encoding="utf-8")
-        os.replace(temporary, self.path)
+        with locked(self.path):  # another client of this user may be remembering a host too
+            entries = self.entries()
+            entries[key] = digest
+            replace_text(self.path, HEADER + "".join(f"{k} {v.hex()}\n"
+                                                     for k, v in sorted(entries.items())))

@@ -16,12 +16,12 @@ The line goes when the match ends, when the player leaves the seat, or when the 
 
 from __future__ import annotations
 
-import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from client.known_hosts import config_dir
+from client.shared_file import locked, replace_text
 from protocol.limits import RESUME_TOKEN_BYTES
 
 FILE_NAME = "seat_tokens"
@@ -72,7 +72,8 @@ class Lookup:
 
 
 class SeatTokens:
-    """The seat_tokens file; read on each call and replaced atomically, like known_hosts."""
+    """The seat_tokens file; read on each call, and changed under its lock (client/shared_file.py)
+    since a host and a join in two terminals keep their seats in the same file."""
 
     def __init__(self, path: Path | None = None) -> None:
         self.path = path if path is not None else config_dir() / FILE_NAME
@@ -92,7 +93,8 @@ class SeatTokens:
         kept = self.entries()
         stale = [k for k in kept if k.place == place and now - k.saved > TOKEN_LIFETIME]
         if stale:
-            self._write([k for k in kept if k not in stale])
+            with locked(self.path):  # read again: another client may have written since
+                self._write([k for k in self.entries() if k not in stale])
         dropped = tuple(stale)
         fresh = [k for k in kept if k not in stale and k.place == place
                  and k.fingerprint == fingerprint and table in (None, k.table)]
@@ -100,27 +102,24 @@ class SeatTokens:
 
     def keep(self, seat: KeptSeat) -> None:
         """Remember `seat`, replacing what was kept for its place and table."""
-        others = [k for k in self.entries() if (k.place, k.table) != (seat.place, seat.table)]
-        self._write([*others, seat])
+        with locked(self.path):
+            others = [k for k in self.entries()
+                      if (k.place, k.table) != (seat.place, seat.table)]
+            self._write([*others, seat])
 
     def drop(self, place: str, table: int) -> bool:
         """Forget the seat kept for this place and table; True if there was one."""
-        kept = self.entries()
-        rest = [k for k in kept if (k.place, k.table) != (place, table)]
-        if len(rest) != len(kept):
-            self._write(rest)
+        with locked(self.path):
+            kept = self.entries()
+            rest = [k for k in kept if (k.place, k.table) != (place, table)]
+            if len(rest) != len(kept):
+                self._write(rest)
         return len(rest) != len(kept)
 
     def _write(self, kept: list[KeptSeat]) -> None:
-        """Replace the file whole; created 0600 before the secret goes in, never readable by
-        others even for a moment."""
-        self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        temporary = self.path.with_name(self.path.name + ".tmp")
-        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        os.fchmod(descriptor, 0o600)
-        with os.fdopen(descriptor, "w", encoding="utf-8") as file:
-            file.write(HEADER + "".join(k.line() for k in kept))
-        os.replace(temporary, self.path)
+        """Replace the file whole (under `locked`), never readable by others even for a
+        moment: the tokens are the seats."""
+        replace_text(self.path, HEADER + "".join(k.line() for k in kept))
 
 
 @dataclass

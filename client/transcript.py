@@ -2,8 +2,10 @@
 
 The host signs its trust messages (SPEC.md 11.11), so a transcript is evidence: `unonet audit FILE`
 re-checks it offline, and anyone given the file can run it too. One file per match,
-`<data dir>/transcripts/<game_id hex>.msgpack` (the data dir is the one known_hosts lives in),
-holding a stream of msgpack maps:
+`<data dir>/transcripts/<game_id hex>-seat<N>.msgpack` (`-watching` for a spectator; the data
+dir is the one known_hosts lives in). A client holds its file locked while it writes: a second
+client of the same user at the same seat or watching (two terminals) gets `...-2.msgpack`, since
+one file is one client's view. The file holds a stream of msgpack maps:
 
 - a header `{"t": "transcript", "version": 1, "host": label, "peer_cert": DER or nil, "seat":
   int or nil}` first, and again whenever a new connection (or a new seat) enters the match, so
@@ -23,6 +25,7 @@ reaches the game: it is reported once (`problem`, `on_problem`) and recording st
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import hashlib
 import os
 from collections.abc import Callable, Iterator, Mapping
@@ -60,6 +63,10 @@ TRANSCRIPTS_SLACK: Final = 50
 """Transcripts over TRANSCRIPTS_KEPT before the oldest go: reading every file's time costs a
 few milliseconds at 500, so it is done once in TRANSCRIPTS_SLACK matches, not at each."""
 
+SAME_PLACE_COPIES: Final = 9
+"""Files one match may get from one seat (or from watching) in one config dir, each held by a
+live client: more clients of one user at one place than that record nothing (and are told)."""
+
 _END_RESERVE: Final = 64
 """Bytes kept free under the cap for the end marker, so a capped file says it was capped."""
 
@@ -72,20 +79,31 @@ def transcript_dir(data_dir: Path) -> Path:
     return data_dir / DIRECTORY_NAME
 
 
-def transcript_name(manifest: Mapping[str, Any]) -> str:
-    """The file name for the match a manifest announces: its game_id in hex.
+def match_stem(manifest: Mapping[str, Any]) -> str:
+    """The start of the file names for the match a manifest announces: its game_id in hex.
 
     A manifest without a valid game_id (a host that breaks the protocol, which the verifier flags)
     is still recorded, under `manifest-` and a digest of the manifest, so the evidence is kept.
     """
     game_id = manifest.get("game_id")
     if isinstance(game_id, bytes) and len(game_id) == GAME_ID_SIZE:
-        return game_id.hex() + SUFFIX
+        return game_id.hex()
     try:
         digest = hashlib.sha256(canonical(dict(manifest))).hexdigest()[:32]
     except TypeError:
         digest = "unreadable"
-    return f"manifest-{digest}{SUFFIX}"
+    return f"manifest-{digest}"
+
+
+def transcript_names(stem: str, seat: int | None) -> Iterator[str]:
+    """The names a client seeing the match `stem` from `seat` (None: watching) may write, in
+    the order it tries them. The seat is in the name, so that a restarted client finds the file
+    it wrote before; the ones after the first serve a second client of the same user in the
+    same place (two watching, say), since each file is one client's view."""
+    who = "watching" if seat is None else f"seat{seat}"
+    yield f"{stem}-{who}{SUFFIX}"
+    for copy in range(2, SAME_PLACE_COPIES + 1):
+        yield f"{stem}-{who}-{copy}{SUFFIX}"
 
 
 def _pack(record: Mapping[str, Any]) -> bytes:
@@ -124,6 +142,7 @@ class TranscriptWriter:
         self.peer_cert: bytes | None = None
         self.path: Path | None = None
         """The current match's file, once a manifest has named it."""
+        self._stem = ""
         self.problem: str | None = None
         self.capped = False
         self._fd: int | None = None
@@ -184,9 +203,9 @@ class TranscriptWriter:
         kind = message.get("t")
         self._follower.follow(message)
         if kind == "manifest":
-            name = transcript_name(message)
-            if self.path is None or self.path.name != name:
-                self._open(name)
+            stem = match_stem(message)
+            if self.path is None or self._stem != stem:
+                self._open(stem)
         if self._fd is None or self.capped or kind in SKIPPED:
             return
         if self._header_due or self.seat != self._header_seat:
@@ -201,19 +220,24 @@ class TranscriptWriter:
         return {"t": HEADER_TYPE, "version": VERSION, "host": self.host_label,
                 "peer_cert": self.peer_cert, "seat": self.seat, "takes_seat": self.taking}
 
-    def _open(self, name: str) -> None:
+    def _open(self, stem: str) -> None:
         self.close()
         self.capped = False
         self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
-        path = self.directory / name
-        flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
-        fd = os.open(path, flags, 0o600)
+        for name in transcript_names(stem, self.seat):
+            path = self.directory / name
+            fd = _own_file(path)
+            if fd is not None:
+                break
+        else:
+            raise OSError(f"{SAME_PLACE_COPIES} other unonet clients are recording this match "
+                          f"here ({path.parent})")
         try:
             self._size = os.fstat(fd).st_size
         except OSError:
             os.close(fd)
             raise
-        self._fd, self.path, self._header_due = fd, path, True
+        self._fd, self.path, self._stem, self._header_due = fd, path, stem, True
         if self._size == 0:  # a new match: the oldest may go
             keep_newest(self.directory, TRANSCRIPTS_KEPT, TRANSCRIPTS_SLACK, path)
         if self._size >= self.limit - _END_RESERVE:
@@ -242,6 +266,23 @@ class TranscriptWriter:
     def _report(self, text: str) -> None:
         if self.on_problem is not None:
             self.on_problem(text)
+
+
+def _own_file(path: Path) -> int | None:
+    """`path` opened to append, and locked for this process while it stays open; None if
+    another live client holds it. Two clients of one user sharing a file wrote one stream
+    of two views, which the audit read as a host dealing every card twice."""
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(path, flags, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        return None
+    except OSError:
+        os.close(fd)
+        raise
+    return fd
 
 
 def keep_newest(directory: Path, kept: int, slack: int, current: Path) -> None:

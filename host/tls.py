@@ -10,8 +10,11 @@ client that pins it as a CA under strict X.509 checks.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
 import ssl
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -31,6 +34,7 @@ __all__ = ["ALPN", "HostIdentity", "format_fingerprint", "identity_signer",
 CERT_NAME = "uno-host"
 KEY_FILE = "host-key.pem"
 CERT_FILE = "host-cert.pem"
+IDENTITY_LOCK = "host-identity.lock"
 
 
 @dataclass(frozen=True)
@@ -52,8 +56,9 @@ def load_or_create_identity(directory: Path) -> HostIdentity:
     directory.mkdir(parents=True, exist_ok=True, mode=0o700)
     key_path = directory / KEY_FILE
     cert_path = directory / CERT_FILE
-    if not (key_path.exists() and cert_path.exists()):
-        _create(key_path, cert_path)
+    with _made_by_one(directory):
+        if not (key_path.exists() and cert_path.exists()):
+            _create(key_path, cert_path)
     os.chmod(key_path, 0o600)
     try:
         cert = x509.load_pem_x509_certificate(cert_path.read_bytes())
@@ -83,6 +88,19 @@ def identity_signer(identity: HostIdentity) -> Signer:
     """The signer of the host's trust messages: the identity's own key."""
     key = serialization.load_pem_private_key(identity.key_path.read_bytes(), password=None)
     return Signer.from_private_key(key)
+
+
+@contextlib.contextmanager
+def _made_by_one(directory: Path) -> Iterator[None]:
+    """Two hosts first started at once from one config dir (two terminals) each made a key
+    and a certificate, and one could keep the other's certificate with its own key: the
+    identity lock lets the first make them and the second read them."""
+    descriptor = os.open(directory / IDENTITY_LOCK, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(descriptor)
 
 
 def _create(key_path: Path, cert_path: Path) -> None:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import stat
+import threading
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 import pytest
 import trio
@@ -12,6 +14,7 @@ import trio.testing
 
 from client.tls import HostKeyMismatch, normalize_pin, open_pinned_stream
 from host.tls import (
+    HostIdentity,
     IdentityError,
     format_fingerprint,
     load_or_create_identity,
@@ -26,6 +29,32 @@ def test_identity_is_made_once_and_the_key_is_owner_only(tmp_path: Path) -> None
     assert len(first.fingerprint) == 32
     assert stat.S_IMODE(first.key_path.stat().st_mode) == 0o600
     assert len(first.display.replace("-", "")) == 52
+
+
+def test_two_hosts_first_started_at_once_share_one_identity(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two `unonet host` from one fresh config dir (two terminals): the second starts while
+    the first has written its key and not yet its certificate. It waits, and both serve the
+    identity the first made (without the lock, each wrote its own key and the first read a
+    certificate that was not its key's)."""
+    second: list[HostIdentity] = []
+    started: list[threading.Thread] = []
+    write_bytes = Path.write_bytes
+
+    def writing(path: Path, data: Any) -> int:
+        if not started:  # the first host's certificate, its key already on disk
+            other = threading.Thread(target=lambda: second.append(
+                load_or_create_identity(tmp_path)))
+            started.append(other)
+            other.start()
+            other.join(1.0)  # it cannot end first with the lock; without it, it does
+        return write_bytes(path, data)
+
+    monkeypatch.setattr(Path, "write_bytes", writing)
+    first = load_or_create_identity(tmp_path)
+    started[0].join()
+    assert [identity.fingerprint for identity in second] == [first.fingerprint]
 
 
 def test_a_damaged_or_mismatched_identity_says_which_file_and_how_to_start_afresh(

@@ -54,7 +54,7 @@ def test_records_from_the_manifest_on_with_a_header_naming_host_seat_and_certifi
                     {"t": "table_state", "you": 2, "started": False},  # a seat in the lobby
                     manifest(), event(1), {"t": "ping", "n": 1}, event(2)):
         w.record(message)
-    assert w.path == tmp_path / "transcripts" / (GAME_A.hex() + ".msgpack")
+    assert w.path == tmp_path / "transcripts" / f"{GAME_A.hex()}-seat2.msgpack"
     records = read_transcript(w.path)
     assert records == [
         {"t": "transcript", "version": 1, "host": "example.org:7777", "peer_cert": CERT,
@@ -156,10 +156,12 @@ def test_a_full_transcript_stops_says_so_once_and_stays_under_its_cap(tmp_path: 
     assert sum(r["t"] == END_TYPE for r in records) == 1
     assert 5 < sum(r["t"] == "event" for r in records) < 200
     assert len(problems) == 1 and "not recorded" in problems[0]
+    full = w.path
+    w.close()  # the client ends; a next run of it opens the same file
     reopened, again = writer(tmp_path, limit=limit)
     reopened.record(manifest())
     reopened.record(event(999))
-    assert read_transcript(w.path) == records  # a full file is left as it was
+    assert reopened.path == full and read_transcript(full) == records  # left as it was
     assert len(again) == 1
 
 
@@ -255,6 +257,6 @@ def test_only_the_newest_transcripts_are_kept(tmp_path: Path) -> None:
     assert not problems and len(list(folder.glob("*.msgpack"))) == old + 1  # not yet
     w.record(manifest(GAME_B))
     left = sorted(path.name for path in folder.glob("*.msgpack"))
-    assert len(left) == TRANSCRIPTS_KEPT and GAME_B.hex() + ".msgpack" in left
+    assert len(left) == TRANSCRIPTS_KEPT and f"{GAME_B.hex()}-watching.msgpack" in left
     assert f"{old - 1:032x}.msgpack" in left and f"{0:032x}.msgpack" not in left
     assert (folder / "notes.txt").exists()
