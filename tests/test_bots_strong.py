@@ -6,6 +6,7 @@ under every rule set, and a match of bots with a budget in simulations replays f
 from __future__ import annotations
 
 import random
+import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict, replace
@@ -28,7 +29,6 @@ from unonet.actions import (
     Play,
 )
 from unonet.bots import NormalBot, RandomBot, SearchBudget, StrongBot
-from unonet.bots import strong as strong_module
 from unonet.bots.base import Bot
 from unonet.bots.driver import deliver, play_match
 from unonet.bots.knowledge import Knowledge
@@ -468,7 +468,7 @@ def test_a_budget_in_cpu_time_ends_the_search_on_the_process_clock(
     long the wall clock took."""
     match, events = _dealt(RuleSet(), [["r1", "b2", "b3"], ["g1", "g2", "b7"]], "W", dealer=0)
     ticks = iter(range(10_000))
-    monkeypatch.setattr(strong_module.time, "process_time", lambda: next(ticks) * 0.1)
+    monkeypatch.setattr(time, "process_time", lambda: next(ticks) * 0.1)  # the one Search reads
     bot = StrongBot(1, match.rules, match.manifest, seed=3,
                     budget=SearchBudget(seconds=0.5, simulations=None, cpu=True))
     deliver([bot], list(events))
