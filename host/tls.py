@@ -94,7 +94,9 @@ def identity_signer(identity: HostIdentity) -> Signer:
 def _made_by_one(directory: Path) -> Iterator[None]:
     """Two hosts first started at once from one config dir (two terminals) each made a key
     and a certificate, and one could keep the other's certificate with its own key: the
-    identity lock lets the first make them and the second read them."""
+    identity lock lets the first make them and the second read them. (The client's files
+    shared between processes are locked alike, client/shared_file.py; host and client never
+    import each other.)"""
     descriptor = os.open(directory / IDENTITY_LOCK, os.O_RDWR | os.O_CREAT, 0o600)
     try:
         fcntl.flock(descriptor, fcntl.LOCK_EX)

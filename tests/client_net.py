@@ -110,7 +110,7 @@ class CuttableStream(StreamWrapper):
 
     async def send_all(self, data: bytes | bytearray | memoryview) -> None:
         self.sent += len(data)
-        await self.inner.send_all(data)
+        await super().send_all(data)
 
     async def cut(self) -> None:
         await trio.aclose_forcefully(self.inner)

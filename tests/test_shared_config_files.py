@@ -108,8 +108,10 @@ def test_a_rewrite_is_whole_and_owner_only(tmp_path: Path) -> None:
     assert sorted(p.name for p in path.parent.iterdir()) == ["file", "file.lock"]
 
 
-def transcript(tmp_path: Path, seat_number: int | None) -> TranscriptWriter:
-    writer = TranscriptWriter(tmp_path, "127.0.0.1:7777")
+def transcript(tmp_path: Path, seat_number: int | None,
+               problems: list[str] | None = None) -> TranscriptWriter:
+    writer = TranscriptWriter(tmp_path, "127.0.0.1:7777",
+                              on_problem=None if problems is None else problems.append)
     writer.connected(None)
     writer.record({"t": "welcome", "session": {"seat": seat_number}})
     writer.record({"t": "manifest", "game_id": GAME, "seats": 3})
@@ -140,8 +142,6 @@ def test_more_clients_at_one_seat_than_files_record_nothing_and_say_so(tmp_path:
     writers = [transcript(tmp_path, 2) for _ in range(SAME_PLACE_COPIES)]
     assert len({w.path for w in writers}) == SAME_PLACE_COPIES
     problems: list[str] = []
-    extra = TranscriptWriter(tmp_path, "127.0.0.1:7777", on_problem=problems.append)
-    extra.record({"t": "welcome", "session": {"seat": 2}})
-    extra.record({"t": "manifest", "game_id": GAME, "seats": 3})
+    extra = transcript(tmp_path, 2, problems)
     assert extra.path is None and len(problems) == 1
     assert "other unonet clients are recording this match" in problems[0]

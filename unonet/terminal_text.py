@@ -24,6 +24,7 @@ def usable_width(columns: int) -> int:
     it: one less (a line of exactly its width wraps on some), never under MIN_WIDTH."""
     return max(MIN_WIDTH, columns - 1)
 
+
 def sentence(text: str, width: int, lead: int = 0, whole: Sequence[str] = ()) -> list[str]:
     """`text` wrapped at its words within `width` columns, a path or an address never broken
     (they are read whole, and copied), nor any of `whole` (a table's quoted name). `lead`:
